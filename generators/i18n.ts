@@ -1,0 +1,56 @@
+// Locale coverage: every key the declarations refer to must exist in locales/es and locales/en.
+// locales/<lang>/<namespace>.json are flat maps; the full key is "<namespace>.<key>".
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Model } from './model.ts';
+
+export function readLocale(root: string, lang: string): Map<string, string> {
+  const dir = join(root, 'locales', lang);
+  const out = new Map<string, string>();
+  if (!existsSync(dir)) return out;
+  for (const file of readdirSync(dir).filter((n) => n.endsWith('.json')).sort()) {
+    const ns = file.replace(/\.json$/, '');
+    const data = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Record<string, unknown>;
+    for (const [k, v] of Object.entries(data)) {
+      if (typeof v !== 'string') throw new Error(`locales/${lang}/${file}: "${k}" must be a string (flat map)`);
+      out.set(`${ns}.${k}`, v);
+    }
+  }
+  return out;
+}
+
+/** Keys referenced by the declarations, with the languages each must exist in. */
+export function referencedKeys(model: Model): Map<string, string[]> {
+  const both = ['es', 'en'];
+  const keys = new Map<string, string[]>();
+  const add = (k: unknown, langs = both) => { if (typeof k === 'string') keys.set(k, langs); };
+  for (const n of model.menu) { add(n.label); n.subtabs.forEach((s) => add(s.label)); }
+  for (const s of model.screens) {
+    for (const k of ['title', 'description', 'submitLabel', 'message', 'empty', 'onErrorDefault'] as const) add(s[k]);
+    add((s.onSuccess as any)?.notify);
+    for (const l of (s.links as any[]) ?? []) add(l.label);
+    for (const group of ['secondaryActions', 'rowActions', 'bulkActions', 'cards'] as const) {
+      for (const a of (s[group] as any[]) ?? []) { add(a.label); add(a.notify); }
+    }
+    for (const f of [...((s.fields as string[]) ?? []), ...((s.columns as string[]) ?? [])]) add(`fields.${f}`);
+  }
+  for (const group of Object.values(model.errors)) for (const e of group) add(e.key, e.locales ?? both);
+  for (const [id, s] of model.entities) {
+    if (Array.isArray(s.enum)) for (const v of s.enum as string[]) add(`enums.${id}.${v}`);
+  }
+  return keys;
+}
+
+export function checkLocales(model: Model): { problems: string[]; keys: string[] } {
+  const es = readLocale(model.root, 'es');
+  const en = readLocale(model.root, 'en');
+  const problems: string[] = [];
+  const refs = referencedKeys(model);
+  for (const [k, langs] of refs) {
+    for (const lang of langs) if (!(lang === 'es' ? es : en).has(k)) problems.push(`locales/${lang}: missing key "${k}"`);
+  }
+  const esOnly = new Set([...refs].filter(([, l]) => !l.includes('en')).map(([k]) => k));
+  for (const k of es.keys()) if (!en.has(k) && !esOnly.has(k)) problems.push(`locales/en: missing key "${k}" (present in es)`);
+  for (const k of en.keys()) if (!es.has(k)) problems.push(`locales/es: missing key "${k}" (present in en)`);
+  return { problems, keys: [...es.keys()].sort() };
+}

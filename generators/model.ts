@@ -1,0 +1,224 @@
+// Loads schemas/ and config/, validates each kind against its meta-schema in schemas/_meta,
+// checks the cross-references, and builds the one model every emitter reads.
+import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { Ajv, type ErrorObject } from 'ajv';
+import { listYaml, loadYaml, DeclarationError, type Loaded } from './load.ts';
+
+export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+export type Schema = { [k: string]: Json };
+
+export interface Operation {
+  id: string; tag: string; name: string; file: string;
+  method: string; path: string; access: 'public' | 'session' | 'active';
+  permission: { component: number; action: string; self?: string } | null;
+  summary: string; params: Schema | null; query: Schema | null; body: Schema | null;
+  multipart: string[] | null; response: Schema | null; produces: 'json' | 'binary';
+  sandbox: boolean; errors: string[];
+}
+
+export interface MenuNode {
+  key: string; id: number | null; componentId: number | null; path: string; parentKey: string | null;
+  roles: string[] | null; flags: string[]; hidden: boolean; noId: boolean; planExclude: string[];
+  actions: string[]; screen: string | null; icon: string | null; label: string;
+  subtabs: { id: number; key: string; label: string; actions: string[] }[];
+}
+
+export interface Screen { id: string; file: string; [k: string]: unknown }
+
+export interface Model {
+  root: string;
+  productKey: string;
+  app: Record<string, any>;
+  constants: Record<string, any>;
+  entities: Map<string, Schema>;
+  operations: Operation[];
+  menu: MenuNode[];
+  errors: Record<string, any[]>;
+  screens: Screen[];
+}
+
+function metaValidator(root: string) {
+  const ajv = new Ajv({ allErrors: false, strict: false });
+  const metas = new Map<string, ReturnType<typeof ajv.compile>>();
+  for (const kind of ['entity', 'api', 'menu', 'errors', 'constants', 'app', 'screen']) {
+    const meta = loadYaml(root, join(root, 'schemas/_meta', `${kind}.schema.yaml`)).data as object;
+    metas.set(kind, ajv.compile(meta));
+  }
+  return (kind: string, loaded: Loaded) => {
+    const validate = metas.get(kind)!;
+    if (!validate(loaded.data)) {
+      const e = validate.errors![0] as ErrorObject;
+      const segs = e.instancePath.split('/').slice(1).map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
+      const extra = e.keyword === 'additionalProperties' ? ` (${(e.params as any).additionalProperty})` : '';
+      throw new DeclarationError(loaded.file, e.instancePath, `${e.message ?? 'invalid'}${extra}`, loaded.lineOf(segs));
+    }
+  };
+}
+
+/** Every "$ref": "x#" inside a schema. */
+export function refsOf(schema: Json, out: string[] = []): string[] {
+  if (Array.isArray(schema)) schema.forEach((s) => refsOf(s, out));
+  else if (schema && typeof schema === 'object') {
+    for (const [k, v] of Object.entries(schema)) {
+      if (k === '$ref' && typeof v === 'string') out.push(v.replace(/#$/, ''));
+      else refsOf(v, out);
+    }
+  }
+  return out;
+}
+
+export function buildModel(root: string): Model {
+  const check = metaValidator(root);
+  const appLoaded = loadYaml(root, join(root, 'config/app.yaml'));
+  check('app', appLoaded);
+  const app = appLoaded.data as Record<string, any>;
+  const productKey: string = app.product.key;
+  const load = (p: string) => loadYaml(root, p, productKey);
+
+  const constantsLoaded = load(join(root, 'config/constants.yaml'));
+  check('constants', constantsLoaded);
+
+  // Entities and enums
+  const entities = new Map<string, Schema>();
+  const entityFiles = new Map<string, Loaded>();
+  for (const p of [...listYaml(join(root, 'schemas/enums')), ...listYaml(join(root, 'schemas/entities'))]) {
+    const l = load(p);
+    check('entity', l);
+    const s = l.data as Schema;
+    const id = s.$id as string;
+    if (entities.has(id)) throw new DeclarationError(l.file, '/$id', `duplicate $id "${id}"`, l.lineOf(['$id']));
+    entities.set(id, s);
+    entityFiles.set(id, l);
+  }
+  const checkRefs = (l: Loaded, path: (string | number)[], schema: Json) => {
+    for (const ref of refsOf(schema)) {
+      if (!entities.has(ref)) throw new DeclarationError(l.file, '/' + path.join('/'), `unknown $ref "${ref}#"`, l.lineOf(path));
+    }
+  };
+  for (const [id, s] of entities) checkRefs(entityFiles.get(id)!, [], s);
+
+  // Operations
+  const operations: Operation[] = [];
+  const seenRoutes = new Set<string>();
+  for (const p of listYaml(join(root, 'schemas/api'))) {
+    const l = load(p);
+    check('api', l);
+    const d = l.data as { tag: string; operations: Record<string, any> };
+    for (const [name, o] of Object.entries(d.operations)) {
+      const id = `${d.tag}.${name}`;
+      const route = `${o.method} ${o.path}`;
+      if (seenRoutes.has(route)) throw new DeclarationError(l.file, `/operations/${name}`, `route ${route} declared twice`, l.lineOf(['operations', name]));
+      seenRoutes.add(route);
+      if (operations.some((x) => x.id === id)) throw new DeclarationError(l.file, `/operations/${name}`, `operation ${id} declared twice`);
+      const pathParams = [...(o.path as string).matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+      const declared = Object.keys(o.params ?? {});
+      if (pathParams.sort().join() !== declared.sort().join()) {
+        throw new DeclarationError(l.file, `/operations/${name}/params`, `path parameters {${pathParams.join(', ')}} must each be declared under params`, l.lineOf(['operations', name]));
+      }
+      for (const part of ['params', 'query', 'body', 'response'] as const) checkRefs(l, ['operations', name, part], o[part] ?? null);
+      const objectOf = (props: Record<string, Json> | undefined, required: boolean): Schema | null =>
+        props ? { type: 'object', additionalProperties: false, properties: props, ...(required ? { required: Object.keys(props) } : {}) } : null;
+      operations.push({
+        id, tag: d.tag, name, file: l.file,
+        method: o.method, path: o.path,
+        access: o.access ?? 'active',
+        permission: o.permission ?? null,
+        summary: o.summary ?? '',
+        params: objectOf(o.params, true),
+        query: objectOf(o.query, false),
+        body: o.body ?? null,
+        multipart: o.multipart ?? null,
+        response: o.response ?? null,
+        produces: o.produces ?? 'json',
+        sandbox: o.sandbox ?? false,
+        errors: o.errors ?? [],
+      });
+    }
+  }
+
+  // Menu: nested for reading, flattened with parent links for lookups
+  const menuLoaded = load(join(root, 'config/menu.yaml'));
+  check('menu', menuLoaded);
+  const menu: MenuNode[] = [];
+  const ids = new Set<number>();
+  const walk = (nodes: any[], parent: MenuNode | null, path: (string | number)[]) => {
+    nodes.forEach((n, i) => {
+      const here = [...path, i];
+      for (const id of [n.id, ...(n.subtabs ?? []).map((s: any) => s.id)].filter((x) => x !== undefined)) {
+        if (ids.has(id)) throw new DeclarationError(menuLoaded.file, '/' + here.join('/'), `component id ${id} used twice`, menuLoaded.lineOf(here));
+        ids.add(id);
+      }
+      if (menu.some((m) => m.key === n.key)) throw new DeclarationError(menuLoaded.file, '/' + here.join('/'), `menu key ${n.key} used twice`, menuLoaded.lineOf(here));
+      const node: MenuNode = {
+        key: n.key, id: n.id ?? null, componentId: n.id ?? parent?.componentId ?? null,
+        path: n.path, parentKey: parent?.key ?? null,
+        roles: n.roles ?? null, flags: n.flags ?? [], hidden: n.hidden ?? false, noId: n.noId ?? false,
+        planExclude: n.plan?.exclude ?? [], actions: n.actions ?? ['view'], screen: n.screen ?? null,
+        icon: n.icon ?? null, label: `menu.${n.key}`,
+        subtabs: (n.subtabs ?? []).map((s: any) => ({ id: s.id, key: s.key, label: `menu.${s.key}`, actions: s.actions ?? ['view'] })),
+      };
+      menu.push(node);
+      if (n.children) walk(n.children, node, [...here, 'children']);
+    });
+  };
+  walk(menuLoaded.data as any[], null, []);
+  for (const op of operations) {
+    if (op.permission && !ids.has(op.permission.component)) {
+      throw new DeclarationError(op.file, `/operations/${op.name}/permission/component`, `component ${op.permission.component} is not in config/menu.yaml`);
+    }
+  }
+
+  // Errors
+  const errorsLoaded = load(join(root, 'config/errors.yaml'));
+  check('errors', errorsLoaded);
+  const errors = errorsLoaded.data as Record<string, any[]>;
+  const serverCodes = new Set(errors.server.map((e) => e.code));
+  for (const op of operations) {
+    for (const c of op.errors) if (!serverCodes.has(c)) throw new DeclarationError(op.file, `/operations/${op.name}/errors`, `error code ${c} is not in config/errors.yaml`);
+    const walkCodes = (s: Json) => {
+      if (s && typeof s === 'object') for (const [k, v] of Object.entries(s)) {
+        if (k === 'x-errorCode' && !serverCodes.has(v as string)) throw new DeclarationError(op.file, `/operations/${op.name}`, `x-errorCode ${v} is not in config/errors.yaml`);
+        walkCodes(v as Json);
+      }
+    };
+    walkCodes(op.body);
+  }
+
+  // Screens
+  const screens: Screen[] = [];
+  const opIds = new Set(operations.map((o) => o.id));
+  for (const p of listYaml(join(root, 'config/screens'))) {
+    const l = load(p);
+    check('screen', l);
+    const s = l.data as Screen;
+    if (screens.some((x) => x.id === s.id)) throw new DeclarationError(l.file, '/id', `screen ${s.id} declared twice`, l.lineOf(['id']));
+    const opRefs: [string, (string | number)[]][] = [];
+    if (s.operation) opRefs.push([s.operation as string, ['operation']]);
+    if ((s.load as any)?.operation) opRefs.push([(s.load as any).operation, ['load', 'operation']]);
+    for (const k of ['secondaryActions', 'rowActions', 'bulkActions', 'cards'] as const) {
+      ((s[k] as any[]) ?? []).forEach((a, i) => opRefs.push([a.operation, [k, i, 'operation']]));
+    }
+    for (const [op, path] of opRefs) {
+      if (!opIds.has(op)) throw new DeclarationError(l.file, '/' + path.join('/'), `unknown operation "${op}"`, l.lineOf(path));
+    }
+    if (s.kind === 'form') {
+      const op = operations.find((o) => o.id === s.operation)!;
+      const props = { ...((op.body?.properties as Schema) ?? {}), ...((s.extraFields as Schema) ?? {}) };
+      ((s.fields as string[]) ?? []).forEach((field, i) => {
+        if (!(field in props)) throw new DeclarationError(l.file, `/fields/${i}`, `field "${field}" is neither in ${op.id}'s body nor in extraFields`, l.lineOf(['fields', i]));
+      });
+    }
+    screens.push({ ...s, file: l.file });
+  }
+  const screenIds = new Set(screens.map((s) => s.id));
+  for (const n of menu) {
+    if (n.screen && !screenIds.has(n.screen)) throw new DeclarationError(menuLoaded.file, `/${n.key}`, `unknown screen "${n.screen}"`);
+  }
+  for (const s of screens) {
+    if (s.sessionScreen && !screenIds.has(s.sessionScreen as string)) throw new DeclarationError(s.file, '/sessionScreen', `unknown screen "${s.sessionScreen}"`);
+  }
+
+  if (!existsSync(join(root, 'locales'))) throw new DeclarationError('locales', '', 'folder missing');
+  return { root, productKey, app, constants: constantsLoaded.data as Record<string, any>, entities, operations, menu, errors, screens };
+}

@@ -1,0 +1,33 @@
+// Builds the model and every artefact in memory; the CLI writes them or checks them.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildModel } from './model.ts';
+import { emitTypes } from './emit/types.ts';
+import { emitOperations, emitServerOperations, emitMenu, emitErrors, emitConstants, emitApp, emitI18nKeys, emitOpenApi } from './emit/tables.ts';
+import { emitScreens } from './emit/screens.ts';
+import { emitRoutes } from './emit/routes.ts';
+import { emitClient } from './emit/client.ts';
+import { checkLocales } from './i18n.ts';
+
+export interface Output { files: Map<string, string>; localeProblems: string[] }
+
+export async function generate(root: string): Promise<Output> {
+  const model = buildModel(root);
+  const { problems, keys } = checkLocales(model);
+  const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: string }).version ?? '0.0.0';
+  const files = new Map<string, string>([
+    ['types.gen.ts', await emitTypes(model)],
+    ['operations.gen.ts', emitOperations(model)],
+    ['server-operations.gen.ts', emitServerOperations(model)],
+    ['client.gen.ts', emitClient(model)],
+    ['menu.gen.ts', emitMenu(model)],
+    ['routes.gen.ts', emitRoutes(model)],
+    ['screens.gen.ts', emitScreens(model)],
+    ['errors.gen.ts', emitErrors(model)],
+    ['constants.gen.ts', emitConstants(model)],
+    ['app.gen.ts', emitApp(model)],
+    ['i18n-keys.gen.ts', emitI18nKeys(keys)],
+    ['openapi.gen.json', emitOpenApi(model, version)],
+  ]);
+  return { files, localeProblems: problems };
+}
