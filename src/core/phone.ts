@@ -1,0 +1,30 @@
+// Colombian numbers (research/protocols.md 6): 10 digits since 2021; mobiles start with 3,
+// geographic numbers with 60X. Stored in E.164 (+57…). The operator is NOT derived from the
+// prefix (number portability).
+const MOBILE = /^3\d{9}$/;
+const FIXED = /^60[1-8]\d{7}$/;
+
+/** Accepts 3001234567, +57 300 123 4567, 57-300-123-4567; answers +573001234567 or null. */
+export function normalizeColombianPhone(input: string): string | null {
+  const digits = input.replace(/[\s().-]/g, '');
+  if (!/^\+?\d+$/.test(digits)) return null;
+  let national = digits.replace(/^\+/, '');
+  if (national.length === 12 && national.startsWith('57')) national = national.slice(2);
+  if (national.length !== 10) return null;
+  return MOBILE.test(national) || FIXED.test(national) ? `+57${national}` : null;
+}
+
+export const isColombianPhone = (input: string) => normalizeColombianPhone(input) !== null;
+export const isColombianMobile = (input: string) => {
+  const e164 = normalizeColombianPhone(input);
+  return e164 !== null && MOBILE.test(e164.slice(3));
+};
+
+/** Masks a destination for display: +57300***4567, j***@empresa.co */
+export function maskDestination(to: string): string {
+  if (to.includes('@')) {
+    const [user, domain] = to.split('@');
+    return `${user.slice(0, 1)}***@${domain}`;
+  }
+  return to.length > 7 ? `${to.slice(0, 6)}***${to.slice(-4)}` : '***';
+}
