@@ -41,7 +41,8 @@ export function emitMenu(model: Model): string {
     exportConst('componentIds', toExpr(ids)),
     exportType('ComponentId', f.createUnionTypeNode(ids.map((i) => f.createLiteralTypeNode(f.createNumericLiteral(i))))),
     exportType('MenuKey', stringUnion(model.menu.map((n) => n.key))),
-    exportType('Action', stringUnion((model.entities.get('action')!.enum as string[]))),
+    // The action enum when declared, else the actions the menu uses.
+    exportType('Action', stringUnion((model.entities.get('action')?.enum as string[] | undefined) ?? [...new Set(model.menu.flatMap((n) => n.actions))])),
   ]);
 }
 
