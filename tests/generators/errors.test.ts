@@ -33,6 +33,7 @@ describe('declaration errors name file, path and reason', () => {
     ['yaml syntax', (d) => writeFileSync(join(d, 'config/menu.yaml'), '- { id: 10, key: [\n'), /^config\/menu\.yaml.*YAML syntax/],
     ['duplicate component id', (d) => writeFileSync(join(d, 'config/menu.yaml'), '- { id: 10, key: a, path: /A }\n- { id: 10, key: b, path: /B }\n'), /component id 10 used twice/],
   ];
+  it.each(table)('%s', async (_name, edit, want) => {
     expect(await failure(edit)).toMatch(want);
   });
 });
