@@ -1,0 +1,83 @@
+// npm run bench: one JSON file per benchmark under tests/bench/results/<name>.json with
+// name, value, unit, anchor (measured in the same run), anchor_value, ratio, goal, cores.
+// Benchmarks measure; they never fail a build.
+import { writeFileSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { execFileSync } from 'node:child_process';
+import autocannon from 'autocannon';
+import argon2 from 'argon2';
+import { startProduct, launchBrowser, DEMO_PASSWORD } from '../e2e/harness.ts';
+
+const resultsDir = resolve('tests/bench/results');
+mkdirSync(resultsDir, { recursive: true });
+
+interface Result { name: string; value: number; unit: string; anchor: string; anchor_value: number; ratio: number; goal: string; cores: number; notes?: string }
+function record(r: Omit<Result, 'cores' | 'ratio'> & { ratio?: number }) {
+  const full: Result = { ...r, ratio: r.ratio ?? Number((r.value / r.anchor_value).toFixed(3)), cores: cpus().length };
+  writeFileSync(join(resultsDir, `${r.name}.json`), JSON.stringify(full, null, 2) + '\n');
+  console.log(JSON.stringify(full));
+}
+
+/** argon2id verifications per second in a process pinned to one core: the floor of sign-in cost. */
+function argonAnchor(): number {
+  const script = `
+    import argon2 from 'argon2';
+    const hash = await argon2.hash('Bench-Password-1!', { type: argon2.argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 });
+    let n = 0; const end = Date.now() + 5000;
+    while (Date.now() < end) { await argon2.verify(hash, 'Bench-Password-1!'); n++; }
+    console.log(n / 5);`;
+  const out = execFileSync('taskset', ['-c', '0', process.execPath, '--input-type=module', '-e', script], { encoding: 'utf8' });
+  return Number(out.trim());
+}
+
+async function signinBench() {
+  void argon2;
+  const anchor = argonAnchor();
+  // The server runs pinned to core 0 (one core); the load generator runs in this process.
+  const product = await startProduct({ pinCore: 0 });
+  try {
+    const result = await autocannon({
+      url: `${product.url}/v1/clientAuth/signin`, method: 'POST', connections: 8, duration: 15,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'superadmin@demo.colibri.co', password: DEMO_PASSWORD }),
+    });
+    const ok = result['2xx'];
+    const rps = ok / result.duration;
+    record({ name: 'signin-rps-one-core', value: Number(rps.toFixed(1)), unit: 'requests/s', anchor: 'argon2id verify/s on one core (m=19456,t=2,p=1)', anchor_value: anchor, goal: 'ratio >= 0.8: sign-in costs little beyond the password hash', notes: `${ok} ok, ${result.non2xx} non-2xx, ${result.errors} errors` });
+    record({ name: 'signin-p99-one-core', value: result.latency.p99, unit: 'ms', anchor: 'one argon2id verify on one core (ms)', anchor_value: Number((1000 / anchor).toFixed(1)), goal: 'p99 within 8 concurrent verifies (8 connections queue on one core)' });
+  } finally {
+    await product.stop();
+  }
+}
+
+async function consoleBundleBench() {
+  const product = await startProduct();
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage();
+    const js = new Map<string, number>();
+    page.on('response', async (res) => {
+      if (res.request().resourceType() === 'script' || res.url().endsWith('.js')) {
+        try { js.set(res.url(), gzipSync(await res.body()).length); } catch { /* aborted */ }
+      }
+    });
+    await page.goto(`${product.url}/signin`, { waitUntil: 'networkidle' });
+    await page.getByRole('button').first().waitFor();
+    const kb = [...js.values()].reduce((a, b) => a + b, 0) / 1024;
+    const reactKb = ['react/cjs/react.production.js', 'react-dom/cjs/react-dom-client.production.js', 'react-dom/cjs/react-dom.production.js', 'scheduler/cjs/scheduler.production.js']
+      .map((p) => gzipSync(readFileSync(resolve('node_modules', p))).length).reduce((a, b) => a + b, 0) / 1024;
+    const vegaLoaded = [...js.keys()].some((u) => /vega|xyflow/i.test(u));
+    record({ name: 'console-signin-initial-js', value: Number(kb.toFixed(1)), unit: 'KB gzip', anchor: 'React + ReactDOM + scheduler alone (KB gzip)', anchor_value: Number(reactKb.toFixed(1)), goal: '<= 400 KB gzip; no Vega or flow editor in the first load', notes: `${js.size} scripts; vega/xyflow loaded: ${vegaLoaded}` });
+  } finally {
+    await browser.close();
+    await product.stop();
+  }
+}
+
+const only = process.argv[2];
+if (!only || only === 'signin') await signinBench();
+if (!only || only === 'console') await consoleBundleBench();
+console.log(`bench: results in ${resultsDir}: ${readdirSync(resultsDir).filter((f) => f.endsWith('.json')).join(', ')}`);
+

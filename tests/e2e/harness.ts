@@ -1,0 +1,89 @@
+// Browser-suite harness: the real product as `npm start` runs it (built console + API on one
+// port, embedded PGlite in a fresh DATA_DIR, sandbox providers, demo company) and Debian's
+// chromium driven by playwright-core. Readiness is the server's own "listening" line, not a sleep.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createServer } from 'node:net';
+import { chromium, type Browser, type Page, type BrowserContext } from 'playwright-core';
+
+export const DEMO_PASSWORD = 'Demo-Colibri-2026!';
+
+async function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => ok(port));
+    });
+    s.on('error', fail);
+  });
+}
+
+export interface Product { url: string; stop(): Promise<void>; output(): string }
+
+export async function startProduct(options: { pinCore?: number } = {}): Promise<Product> {
+  const root = resolve('.');
+  if (!existsSync(join(root, 'dist/console/index.html'))) throw new Error('dist/console is missing: run `npm run build` first');
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'colibri-e2e-'));
+  const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, DEMO_PASSWORD, DATABASE_URL: '' };
+  delete (env as Record<string, string | undefined>).DATABASE_URL;
+  const command = [process.execPath, '--import', 'tsx', 'src/server/main.ts'];
+  // Benchmarks pin the server to one core with taskset (util-linux).
+  if (options.pinCore !== undefined) command.unshift('taskset', '-c', String(options.pinCore));
+  const child: ChildProcess = spawn(command[0], command.slice(1), { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const url = `http://127.0.0.1:${port}`;
+  await new Promise<void>((ok, fail) => {
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      if (out.includes(`:${port}`)) ok();
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (d: Buffer) => { out += d.toString(); });
+    child.on('exit', (code) => fail(new Error(`server exited (${code}) before listening:\n${out}`)));
+  });
+  // The listening line comes after migrations and the demo seed; /health confirms it serves.
+  const health = await fetch(`${url}/health`);
+  if (health.status !== 200) throw new Error(`health answered ${health.status}`);
+  return {
+    url,
+    output: () => out,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((ok) => child.once('exit', ok));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+    ],
+  });
+}
+
+export async function newPage(browser: Browser, product: Product): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: product.url, locale: 'es-CO', viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  return { context, page };
+}
+
+/** The newest OTP code the sandbox e-mail provider sent to an address. */
+export async function latestCode(product: Product, to: string): Promise<string> {
+  const res = await fetch(`${product.url}/v1/sandbox/outbox?to=${encodeURIComponent(to)}`);
+  const rows = (await res.json()) as { body: string; createdAt: string; id: number }[];
+  const newest = rows.sort((a, b) => b.id - a.id)[0];
+  const code = newest?.body.match(/\b(\d{6})\b/)?.[1];
+  if (!code) throw new Error(`no code sent to ${to}: ${JSON.stringify(rows)}`);
+  return code;
+}
