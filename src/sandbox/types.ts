@@ -1,0 +1,22 @@
+// The small interfaces the server talks to for the outside world. Real providers (an SMS
+// aggregator, an e-mail service, reCAPTCHA/Turnstile) implement the same shapes later; the
+// sandbox implementations here serve the embedded demo and the tests.
+
+export type MessageChannel = 'sms' | 'email';
+
+export interface OutgoingMessage {
+  channel: MessageChannel;
+  /** E.164 phone for sms, address for email. */
+  to: string;
+  subject: string;
+  body: string;
+}
+
+export interface MessageProvider {
+  send(message: OutgoingMessage): Promise<void>;
+}
+
+export interface CaptchaVerifier {
+  /** True when the token proves a human; `remoteIp` is passed on to providers that use it. */
+  verify(token: string | undefined, remoteIp?: string): Promise<boolean>;
+}

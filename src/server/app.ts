@@ -1,0 +1,84 @@
+// buildServer: the Fastify application, from the declarations. It does not open or migrate the
+// database (see start.ts); it receives a ready Kysely instance, so tests and the benchmark can
+// choose PGlite in memory, on disk, or PostgreSQL.
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import multipart from '@fastify/multipart';
+import type { Kysely } from 'kysely';
+import { constants } from '../generated/constants.gen.ts';
+import openapi from '../generated/openapi.gen.json' with { type: 'json' };
+import { entitySchemas } from '../generated/server-operations.gen.ts';
+import { sandboxCaptchaVerifier } from '../sandbox/captcha.ts';
+import { sandboxMessageProvider } from '../sandbox/outbox.ts';
+import type { CaptchaVerifier, MessageProvider } from '../sandbox/types.ts';
+import type { ComponentHeaders, ServerDeps } from './context.ts';
+import type { Database } from './db/schema.ts';
+import { ApiError } from './errors/api-error.ts';
+import { registerConsole, trySpaFallback } from './http/console-static.ts';
+import { installErrorHandler } from './http/error-handler.ts';
+import type { HandlerMap } from './http/handler.ts';
+import { registerOperations } from './http/operations.ts';
+import { compileValidator } from './http/validation.ts';
+import { handlers as defaultHandlers } from './modules/index.ts';
+import { databaseOutboxStore } from './sandbox-outbox-store.ts';
+
+export interface BuildServerOptions {
+  db: Kysely<Database>;
+  /** Sandbox/demo mode: sandbox-only operations (the outbox) are registered. */
+  sandbox?: boolean;
+  now?: () => Date;
+  messages?: MessageProvider;
+  captcha?: CaptchaVerifier;
+  logger?: FastifyServerOptions['logger'];
+  /** Folder of the console's build; served with the SPA fallback when it holds index.html. */
+  consoleRoot?: string | null;
+  /** Only for tests of the start-up checks. */
+  handlers?: HandlerMap;
+}
+
+const COMPONENT_HEADER_MAX = 100;
+const headerValue = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.slice(0, COMPONENT_HEADER_MAX) ?? null;
+
+export async function buildServer(options: BuildServerOptions): Promise<FastifyInstance> {
+  const now = options.now ?? (() => new Date());
+  const deps: ServerDeps = {
+    db: options.db,
+    now,
+    sandbox: options.sandbox ?? false,
+    messages: options.messages ?? sandboxMessageProvider(databaseOutboxStore(options.db), now),
+    captcha: options.captcha ?? sandboxCaptchaVerifier,
+  };
+
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: constants.limits.bodyBytes,
+    return503OnClosing: true,
+  });
+  app.setValidatorCompiler(compileValidator);
+  for (const schema of entitySchemas) app.addSchema(schema as never);
+  app.decorateRequest('session', null);
+  app.decorateRequest('component', null as unknown as ComponentHeaders);
+
+  // The console's component headers: kept on the request for the audit log, never for access.
+  app.addHook('onRequest', async (request, reply) => {
+    request.component = {
+      id: headerValue(request.headers['x-component-id']),
+      name: headerValue(request.headers['x-component-name']),
+      action: headerValue(request.headers['x-component-action']),
+    };
+    reply.header('x-content-type-options', 'nosniff');
+  });
+
+  installErrorHandler(app);
+  await app.register(multipart, { limits: { fileSize: constants.uploads.profilePictureBytes, files: 1, fields: 5, parts: 6 } });
+
+  registerOperations(app, deps, options.handlers ?? defaultHandlers);
+  app.get('/docs/openapi.json', async () => openapi);
+
+  const consoleServed = options.consoleRoot ? await registerConsole(app, options.consoleRoot) : false;
+  app.setNotFoundHandler((request, reply) => {
+    if (trySpaFallback(request, reply, consoleServed)) return reply;
+    const error = new ApiError('99936');
+    return reply.status(error.status).send(error.toBody());
+  });
+  return app;
+}

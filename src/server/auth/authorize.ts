@@ -1,0 +1,25 @@
+// The access decision for one operation, from its declaration only (never from request headers):
+//   public  -> anyone
+//   session -> a valid token, whatever the user's state (signout, own profile while redirected)
+//   active  -> a valid token AND user and company both active
+//   permission {component, action} -> active, plus can(grants, component, action)
+//   permission.self -> the caller acting on their own record (path param = their id) passes
+//                      at the operation's own access level without the permission
+import { can } from '../../core/permissions.ts';
+import type { ServerOperation } from '../../generated/server-operations.gen.ts';
+import type { Session } from '../context.ts';
+import { fail } from '../errors/api-error.ts';
+
+export function authorize(op: ServerOperation, session: Session | null, params: unknown): void {
+  if (op.access === 'public') return;
+  if (!session) throw fail('99953');
+  const permission = op.permission as { component: number; action: string; self?: string } | null;
+  if (permission?.self) {
+    const value = (params as Record<string, unknown> | undefined)?.[permission.self];
+    if (value !== undefined && Number(value) === session.userId) return;
+  }
+  if (op.access === 'session' && !permission) return;
+  // Acting on others' records, or any active-level operation, needs a fully active account.
+  if (session.state !== 'active' || session.companyState !== 'active') throw fail('99982');
+  if (permission && !can(session.grants, permission.component, permission.action).can) throw fail('99982');
+}

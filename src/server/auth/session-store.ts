@@ -1,0 +1,61 @@
+// Tokens in the database: issue, resolve (with the user, company and role grants) and revoke.
+import type { Kysely } from 'kysely';
+import { constants } from '../../generated/constants.gen.ts';
+import type { Session } from '../context.ts';
+import type { Database } from '../db/schema.ts';
+import { hashToken, newToken } from '../security/tokens.ts';
+import { unionGrants } from './grants.ts';
+
+export async function issueToken(db: Kysely<Database>, userId: number, now: Date): Promise<{ token: string; expiresAt: Date }> {
+  const token = newToken();
+  const expiresAt = new Date(now.getTime() + constants.security.tokenTtlHours * 3600_000);
+  await db.insertInto('tokens').values({ user_id: userId, token_hash: hashToken(token), expires_at: expiresAt, created_at: now }).execute();
+  return { token, expiresAt };
+}
+
+export async function rolesOf(db: Kysely<Database>, userId: number) {
+  return db
+    .selectFrom('user_roles')
+    .innerJoin('roles', 'roles.id', 'user_roles.role_id')
+    .select(['roles.name', 'roles.permissions'])
+    .where('user_roles.user_id', '=', userId)
+    .orderBy('roles.id')
+    .execute();
+}
+
+/** The session a token stands for, or null when it is unknown, revoked or expired. */
+export async function resolveToken(db: Kysely<Database>, token: string, now: Date): Promise<Session | null> {
+  if (token.length > 128) return null;
+  const row = await db
+    .selectFrom('tokens')
+    .innerJoin('users', 'users.id', 'tokens.user_id')
+    .innerJoin('companies', 'companies.id', 'users.company_id')
+    .select(['tokens.id as tokenId', 'tokens.expires_at', 'users.id as userId', 'users.company_id', 'users.state', 'companies.state as companyState'])
+    .where('tokens.token_hash', '=', hashToken(token))
+    .where('tokens.revoked_at', 'is', null)
+    .where('tokens.expires_at', '>', now)
+    .executeTakeFirst();
+  if (!row) return null;
+  const roles = await rolesOf(db, row.userId);
+  return {
+    tokenId: row.tokenId,
+    userId: row.userId,
+    companyId: row.company_id,
+    state: row.state,
+    companyState: row.companyState,
+    roles: roles.map((r) => r.name),
+    grants: unionGrants(roles.map((r) => r.permissions)),
+    expiresAt: row.expires_at,
+  };
+}
+
+export async function revokeToken(db: Kysely<Database>, tokenId: number, now: Date): Promise<void> {
+  await db.updateTable('tokens').set({ revoked_at: now }).where('id', '=', tokenId).where('revoked_at', 'is', null).execute();
+}
+
+/** After a password change every other session of the user ends (a stolen token stops working). */
+export async function revokeUserTokens(db: Kysely<Database>, userId: number, now: Date, exceptTokenId?: number): Promise<void> {
+  let q = db.updateTable('tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null);
+  if (exceptTokenId !== undefined) q = q.where('id', '!=', exceptTokenId);
+  await q.execute();
+}

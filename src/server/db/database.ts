@@ -1,0 +1,55 @@
+// One SQL dialect, PostgreSQL, two ways to reach it (ARCHITECTURE 4): PGlite in process when no
+// DATABASE_URL is given (on disk under the data folder, or in memory for tests), a `pg` Pool
+// when it is. The rest of the server only sees Kysely<Database>.
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.ts';
+
+export type DatabaseOptions =
+  | { kind: 'memory' }
+  | { kind: 'pglite'; dataDir: string }
+  | { kind: 'postgres'; url: string; schema?: string; poolSize?: number };
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  kind: DatabaseOptions['kind'];
+  /** The schema that holds our tables (only set for PostgreSQL with a per-test schema). */
+  schema?: string;
+  close(): Promise<void>;
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+export function createDatabase(options: DatabaseOptions): DatabaseHandle {
+  if (options.kind === 'postgres') {
+    if (options.schema && !SCHEMA_NAME.test(options.schema)) throw new Error(`invalid schema name ${options.schema}`);
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      // A per-test (or per-tenant-shard) schema goes first on every connection's search_path.
+      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, kind: 'postgres', schema: options.schema, close: () => db.destroy() };
+  }
+  let pglite: PGlite;
+  if (options.kind === 'pglite') {
+    // PGlite does not create parent folders of an on-disk database.
+    const dir = resolve(options.dataDir, 'pglite');
+    mkdirSync(dir, { recursive: true });
+    pglite = new PGlite(dir);
+  } else {
+    pglite = new PGlite();
+  }
+  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+  return { db, kind: options.kind, close: () => db.destroy() };
+}
+
+/** The database the environment asks for: DATABASE_URL wins, else PGlite under DATA_DIR. */
+export function databaseFromEnv(env: NodeJS.ProcessEnv = process.env): DatabaseOptions {
+  if (env.DATABASE_URL) return { kind: 'postgres', url: env.DATABASE_URL };
+  return { kind: 'pglite', dataDir: env.DATA_DIR || './.data' };
+}

@@ -1,0 +1,21 @@
+// Migrations live in code (not scanned from disk) so they ship inside any bundle and run the
+// same on PGlite and PostgreSQL. Append new ones; never edit one that has shipped.
+import type { Kysely } from 'kysely';
+import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import * as initial from './migrations/0001-initial.ts';
+import * as geography from './migrations/0002-geography.ts';
+import type { Database } from './schema.ts';
+
+const migrations: Record<string, Migration> = {
+  '0001-initial': initial,
+  '0002-geography': geography,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+export async function migrateToLatest(db: Kysely<Database>, schema?: string): Promise<string[]> {
+  const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

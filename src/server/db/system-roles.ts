@@ -1,0 +1,20 @@
+// The system roles of spec 6 and their grants. Grants derive from config/menu.yaml through
+// src/core/permissions.ts defaultGrants, and are re-synced on every start so a menu change in
+// the YAML reaches the database without a hand-written migration.
+import type { Kysely } from 'kysely';
+import { defaultGrants } from '../../core/permissions.ts';
+import { appSettings } from '../../generated/app.gen.ts';
+import type { Database } from './schema.ts';
+
+export const productKey = appSettings.product.key;
+export const systemRoleNames = ['superadmin', 'admin', 'analista', 'manager', 'ops', 'develop', 'platform', `${productKey}Sms`] as const;
+
+export async function syncSystemRoles(db: Kysely<Database>): Promise<void> {
+  const disabled = appSettings.disabledPages as readonly number[];
+  for (const name of systemRoleNames) {
+    const permissions = JSON.stringify(defaultGrants([name], productKey, disabled));
+    const existing = await db.selectFrom('roles').select('id').where('company_id', 'is', null).where('name', '=', name).executeTakeFirst();
+    if (existing) await db.updateTable('roles').set({ permissions, read_only: true }).where('id', '=', existing.id).execute();
+    else await db.insertInto('roles').values({ company_id: null, name, read_only: true, permissions }).execute();
+  }
+}

@@ -1,0 +1,80 @@
+// Registers every declared operation (src/generated/server-operations.gen.ts) with its schemas,
+// its access rule and its handler. Sandbox-only operations exist only in sandbox/demo mode.
+import type { FastifyInstance, FastifySchema } from 'fastify';
+import { constants } from '../../generated/constants.gen.ts';
+import { serverOperations, type ServerOperation } from '../../generated/server-operations.gen.ts';
+import type { OperationId } from '../../generated/operations.gen.ts';
+import { authorize } from '../auth/authorize.ts';
+import { resolveToken } from '../auth/session-store.ts';
+import type { ServerDeps } from '../context.ts';
+import { tokenFromHeaders } from '../security/tokens.ts';
+import type { BinaryResult, Handler, HandlerMap } from './handler.ts';
+
+const ERROR_SCHEMA = { $ref: 'api-error#' };
+
+/** "/v1/clients/{id}" -> "/v1/clients/:id" */
+export const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
+export function operationsFor(sandbox: boolean): ServerOperation[] {
+  return serverOperations.filter((op) => sandbox || !op.sandbox);
+}
+
+/** Throws when a declared operation has no handler (the type check normally catches it first). */
+export function assertHandlersComplete(map: Partial<Record<string, unknown>>): void {
+  const missing = serverOperations.filter((op) => typeof map[op.id] !== 'function').map((op) => op.id);
+  if (missing.length) throw new Error(`operations without a handler: ${missing.join(', ')}`);
+}
+
+function schemaOf(op: ServerOperation): FastifySchema {
+  const schema: FastifySchema = {};
+  if (op.params) schema.params = op.params;
+  if (op.query) schema.querystring = op.query;
+  if (op.body) schema.body = op.body;
+  const response: Record<string, unknown> = { '4xx': ERROR_SCHEMA, '5xx': ERROR_SCHEMA };
+  if (op.response) response['200'] = op.response;
+  schema.response = response;
+  return schema;
+}
+
+export function registerOperations(app: FastifyInstance, deps: ServerDeps, handlers: HandlerMap): void {
+  assertHandlersComplete(handlers);
+  for (const op of operationsFor(deps.sandbox)) {
+    const handler = handlers[op.id as OperationId] as Handler<OperationId>;
+    app.route({
+      method: op.method,
+      url: fastifyPath(op.path),
+      schema: schemaOf(op),
+      config: { operationId: op.id },
+      // Multipart uploads stream past the JSON body limit; the picture limit applies to the file.
+      ...(op.multipart ? { bodyLimit: constants.uploads.profilePictureBytes + 64 * 1024 } : {}),
+      // Who may call is decided before the body is read or validated.
+      onRequest: async (request) => {
+        if (op.access === 'public') return;
+        const token = tokenFromHeaders(request.headers);
+        request.session = token ? await resolveToken(deps.db, token, deps.now()) : null;
+        authorize(op, request.session, request.params);
+      },
+      handler: async (request, reply) => {
+        const result = await handler({
+          params: request.params as never,
+          query: request.query as never,
+          body: request.body as never,
+          session: request.session,
+          deps,
+          request,
+          reply,
+        });
+        if (op.produces === 'binary') {
+          const file = result as unknown as BinaryResult;
+          return reply
+            .header('content-type', file.contentType)
+            .header('x-content-type-options', 'nosniff')
+            .header('content-security-policy', "default-src 'none'")
+            .header('cache-control', `private, max-age=${file.cacheSeconds ?? 0}`)
+            .send(Buffer.from(file.bytes));
+        }
+        return result;
+      },
+    });
+  }
+}

@@ -1,0 +1,75 @@
+// Request validation with the same formats and keywords as the console (src/core/formats.ts),
+// and the mapping of Ajv errors onto catalogue codes.
+//
+// Two Ajv instances: bodies are validated WITHOUT type coercion (a number where a string is
+// declared is a wrong type, not something to fix up), while path and query parameters are
+// coerced (they always arrive as strings). Unknown body properties are refused, not silently
+// stripped, so a typo in a field name is an error the caller sees.
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { customFormats } from '../../core/formats.ts';
+import { annotationKeywords, entitySchemas } from '../../generated/server-operations.gen.ts';
+import { ApiError, isErrorCode, messageFor, type ErrorCode, type FieldError } from '../errors/api-error.ts';
+
+function makeAjv(coerce: boolean): Ajv {
+  const ajv = new Ajv({
+    allErrors: true, // forms show every field's problem at once; bodies are capped at 1 MiB
+    verbose: true, // errors carry parentSchema, where x-errorCode lives
+    coerceTypes: coerce ? 'array' : false,
+    useDefaults: true,
+    removeAdditional: false,
+    strict: true,
+    keywords: [...annotationKeywords],
+  });
+  addFormats.default(ajv);
+  for (const [name, validate] of Object.entries(customFormats)) ajv.addFormat(name, { type: 'string', validate });
+  for (const schema of entitySchemas) ajv.addSchema(schema as object);
+  return ajv;
+}
+
+let instances: { body: Ajv; coercing: Ajv } | null = null;
+function ajvFor(httpPart: string | undefined): Ajv {
+  instances ??= { body: makeAjv(false), coercing: makeAjv(true) };
+  return httpPart === 'body' ? instances.body : instances.coercing;
+}
+
+/** Fastify validatorCompiler: called once per route and request part. */
+export function compileValidator({ schema, httpPart }: { schema: object; httpPart?: string }): ValidateFunction {
+  return ajvFor(httpPart).compile(schema);
+}
+
+function fieldOf(error: ErrorObject): string {
+  const path = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (error.keyword === 'required') path.push(String(error.params.missingProperty));
+  if (error.keyword === 'additionalProperties') path.push(String(error.params.additionalProperty));
+  return path.join('.');
+}
+
+/**
+ * The catalogue code of one Ajv error: the failing property's own x-errorCode (e.g. 99947 on a
+ * corporate e-mail, 99938 on the password policy, 99934 on acceptTerms), else 99999 for a
+ * missing required field (or a missing body), else 99931 (invalid field).
+ */
+function codeOf(error: ErrorObject): ErrorCode {
+  if (error.keyword === 'required') return '99999';
+  if (error.keyword === 'type' && error.instancePath === '' && (error.data === undefined || error.data === null)) return '99999';
+  const declared = (error.parentSchema as Record<string, unknown> | undefined)?.['x-errorCode'];
+  if (isErrorCode(declared)) return declared;
+  return '99931';
+}
+
+/** Turns Fastify's validation failure into the catalogue answer; the first error decides the code. */
+export function validationError(errors: ErrorObject[], part: string | undefined): ApiError {
+  const seen = new Set<string>();
+  const fields: FieldError[] = [];
+  for (const e of errors) {
+    // anyOf branches repeat the same field several times; the first reason is the useful one.
+    const field = fieldOf(e) || (part === 'body' ? '' : String(part ?? ''));
+    if (seen.has(field)) continue;
+    seen.add(field);
+    const code = codeOf(e);
+    fields.push({ field, code, message: e.keyword === 'required' ? messageFor(code) : `${messageFor(code)}: ${e.message ?? 'invalid'}` });
+  }
+  const first = fields[0] ?? { code: '99931', field: '', message: messageFor('99931') };
+  return new ApiError(first.code as ErrorCode, messageFor(first.code), fields);
+}

@@ -1,0 +1,37 @@
+// The sign-in answer's payload (entity session-user), base64-encoded by src/core/session-codec.
+import type { Kysely } from 'kysely';
+import { visibleMenu, type Grant } from '../../core/permissions.ts';
+import type { SessionUser } from '../../generated/types.gen.ts';
+import { unionGrants } from '../auth/grants.ts';
+import { rolesOf } from '../auth/session-store.ts';
+import type { Database, UserRow } from '../db/schema.ts';
+import { productKey } from '../db/system-roles.ts';
+import { fileUrl } from './users.ts';
+
+/** The first top-level, non-hidden menu entry the user may open; '/' when there is none. */
+export function defaultModuleFor(grants: readonly Grant[], roles: readonly string[], planType: string | null): string {
+  const first = visibleMenu(grants, { roles, planType, productKey }).find((n) => n.parentKey === null && !n.hidden);
+  return first?.path ?? '/';
+}
+
+export async function buildSessionUser(db: Kysely<Database>, user: UserRow, token: string, expiresAt: Date): Promise<SessionUser> {
+  const company = await db.selectFrom('companies').selectAll().where('id', '=', user.company_id).executeTakeFirst();
+  const roles = await rolesOf(db, user.id);
+  const names = roles.map((r) => r.name);
+  const grants = unionGrants(roles.map((r) => r.permissions));
+  return {
+    idUser: user.id,
+    token,
+    state: user.state as SessionUser['state'],
+    roles: names,
+    company: company
+      ? { id: company.id, name: company.name, nit: company.nit, state: company.state as 'active', planType: company.plan_type as 'pilot' }
+      : null,
+    associations: [],
+    permissions: { menu: grants as SessionUser['permissions']['menu'], defaultModule: defaultModuleFor(grants, names, company?.plan_type ?? null) },
+    fullName: user.full_name,
+    email: user.email,
+    profilePic: fileUrl(user.profile_pic_file),
+    expiresAt: expiresAt.toISOString(),
+  };
+}

@@ -1,0 +1,60 @@
+// `npm start`: console and API on one port.
+//   PORT (8080), HOST (0.0.0.0), DATA_DIR (./.data, embedded PGlite), DATABASE_URL (PostgreSQL),
+//   DEMO_PASSWORD, LOG_LEVEL (info); flag --demo seeds the demo company on PostgreSQL too.
+// Embedded mode (no DATABASE_URL) is the sandbox: demo company, sandbox outbox and captcha.
+import { resolve } from 'node:path';
+import { ensureConsoleBuilt } from './console-build.ts';
+import { databaseFromEnv } from './db/database.ts';
+import { demoEmail, demoRoleUsers, generateDemoPassword } from './db/demo-seed.ts';
+import { startServer } from './start.ts';
+
+async function main() {
+  const env = process.env;
+  const demo = !env.DATABASE_URL || process.argv.includes('--demo');
+  const port = Number(env.PORT ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
+  const consoleRoot = resolve('dist/console');
+  const consoleReady = await ensureConsoleBuilt(consoleRoot);
+  if (!consoleReady) console.warn('The console build is missing and could not be built: serving the API only.');
+
+  const password = env.DEMO_PASSWORD || generateDemoPassword();
+  const server = await startServer({
+    port,
+    host: env.HOST || '0.0.0.0',
+    database: databaseFromEnv(env),
+    sandbox: demo,
+    demoPassword: demo ? password : undefined,
+    consoleRoot: consoleReady ? consoleRoot : null,
+    logger: { level: env.LOG_LEVEL || 'info' },
+  });
+
+  const where = env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${resolve(env.DATA_DIR || './.data')}`;
+  console.log(`\nColibri is running at ${server.url}  (database: ${where})`);
+  if (demo) {
+    console.log(`Demo company "Demo S.A.S.": sign in as ${demoRoleUsers.map(demoEmail).join(', ')}`);
+    if (server.demoCreated && !env.DEMO_PASSWORD) console.log(`Demo password (shown once, on this first start): ${password}`);
+    else if (env.DEMO_PASSWORD && server.demoCreated) console.log('Demo password: the value of DEMO_PASSWORD');
+    else console.log('Demo password: the one printed on the first start (or DEMO_PASSWORD then).');
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: closing…`);
+    try {
+      await server.close();
+      process.exit(0);
+    } catch (error) {
+      console.error(error);
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((error) => {
+  console.error('Colibri could not start:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,33 @@
+// Identity operations (schemas/api/client-auth.yaml).
+import { constants } from '../../../generated/constants.gen.ts';
+import { revokeToken } from '../../auth/session-store.ts';
+import { fail } from '../../errors/api-error.ts';
+import { caller, type DomainHandlers } from '../../http/handler.ts';
+import { findUserByEmail } from '../../identity/users.ts';
+import { saveOtp, validateOtp } from './otp.ts';
+import { recoverPassword } from './recover-password.ts';
+import { register } from './register.ts';
+import { signin } from './signin.ts';
+
+export const clientAuthHandlers: DomainHandlers<'clientAuth'> = {
+  'clientAuth.validate': async ({ body, deps }) => {
+    const user = await findUserByEmail(deps.db, body.email);
+    if (!user) throw fail('99997');
+    // An expired lock resets the failure count at the next sign-in, so no captcha then.
+    const lockOver = user.locked_until !== null && user.locked_until <= deps.now();
+    return {
+      exists: true,
+      state: user.state as 'active',
+      captchaRequired: !lockOver && user.failed_logins >= constants.security.captchaAfterFailures,
+    };
+  },
+  'clientAuth.signin': signin,
+  'clientAuth.register': register,
+  'clientAuth.signout': async (ctx) => {
+    await revokeToken(ctx.deps.db, caller(ctx).tokenId, ctx.deps.now());
+    return { ok: true };
+  },
+  'clientAuth.recoverPassword': recoverPassword,
+  'clientAuth.saveOtp': saveOtp,
+  'clientAuth.validateOtp': validateOtp,
+};

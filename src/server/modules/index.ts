@@ -1,0 +1,20 @@
+// Every declared operation's handler, in one typed map: a missing entry fails the type check,
+// and buildServer refuses to start if the map and the declarations ever disagree.
+import type { HandlerMap } from '../http/handler.ts';
+import { accountHandlers } from './account/index.ts';
+import { clientAuthHandlers } from './clientAuth/index.ts';
+import { clientsHandlers } from './clients/index.ts';
+import { geographyHandlers } from './geography/index.ts';
+import { notificationsHandlers } from './notifications/index.ts';
+import { rolesHandlers } from './roles/index.ts';
+import { systemHandlers } from './system/index.ts';
+
+export const handlers: HandlerMap = {
+  ...accountHandlers,
+  ...clientAuthHandlers,
+  ...clientsHandlers,
+  ...geographyHandlers,
+  ...notificationsHandlers,
+  ...rolesHandlers,
+  ...systemHandlers,
+};

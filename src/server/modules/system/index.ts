@@ -1,0 +1,33 @@
+// Health, stored files and the sandbox outbox (schemas/api/system.yaml).
+import { sql } from 'kysely';
+import { fail } from '../../errors/api-error.ts';
+import type { DomainHandlers } from '../../http/handler.ts';
+
+export const systemHandlers: DomainHandlers<'system'> = {
+  // 200 only once the database answers: load balancers and `npm start` scripts wait on this.
+  'system.health': async ({ deps }) => {
+    await sql`select 1`.execute(deps.db);
+    return { status: 'ok', database: 'ok' };
+  },
+
+  // Public by design: ids are 32 random characters, so a URL is a capability (works in <img>).
+  'system.file': async ({ deps, params }) => {
+    const file = await deps.db.selectFrom('files').select(['content_type', 'bytes']).where('id', '=', params.id).executeTakeFirst();
+    if (!file) throw fail('99936');
+    return { contentType: file.content_type, bytes: file.bytes, cacheSeconds: 3600 };
+  },
+
+  'system.outbox': async ({ deps, query }) => {
+    let q = deps.db.selectFrom('sandbox_outbox').select(['id', 'channel', 'to_address', 'subject', 'body', 'created_at']).orderBy('id', 'desc').limit(200);
+    if (query.to) q = q.where(sql<string>`lower(to_address)`, '=', query.to.trim().toLowerCase());
+    const rows = await q.execute();
+    return rows.map((r) => ({
+      id: r.id,
+      channel: r.channel as 'sms' | 'email',
+      to: r.to_address,
+      subject: r.subject,
+      body: r.body,
+      createdAt: new Date(r.created_at).toISOString(),
+    }));
+  },
+};

@@ -1,0 +1,167 @@
+// Test harness: a server on a fresh database per test file. PGlite in memory by default; with
+// DATABASE_URL, PostgreSQL in a fresh schema (created here, put first on the pool's
+// search_path, dropped at close). Requests go through app.inject, addressed by operation id so
+// tests/server/coverage.test.ts can prove every declared operation is exercised.
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { Kysely } from 'kysely';
+import pg from 'pg';
+import { decodeSession } from '../../src/core/session-codec.ts';
+import type { OperationId } from '../../src/generated/operations.gen.ts';
+import { serverOperations } from '../../src/generated/server-operations.gen.ts';
+import type { SessionUser } from '../../src/generated/types.gen.ts';
+import type { CaptchaVerifier } from '../../src/sandbox/types.ts';
+import { buildServer } from '../../src/server/app.ts';
+import { createDatabase, type DatabaseHandle } from '../../src/server/db/database.ts';
+import { demoEmail, seedDemo } from '../../src/server/db/demo-seed.ts';
+import { prepareDatabase } from '../../src/server/db/prepare.ts';
+import type { Database } from '../../src/server/db/schema.ts';
+import type { HandlerMap } from '../../src/server/http/handler.ts';
+
+/** The demo users' password in tests (the product never has a fixed one: see main.ts). */
+export const TEST_PASSWORD = 'Prueba#2025x';
+
+export interface OpArgs {
+  params?: Record<string, string | number>;
+  query?: Record<string, string | number>;
+  body?: unknown;
+  /** Raw payload (string or Buffer) instead of JSON `body`. */
+  payload?: string | Buffer;
+  token?: string;
+  headers?: Record<string, string>;
+}
+
+export interface Clock { now: Date; advance(ms: number): void }
+
+export interface Harness {
+  app: FastifyInstance;
+  db: Kysely<Database>;
+  clock: Clock;
+  op(id: OperationId, args?: OpArgs): Promise<LightMyRequestResponse>;
+  signin(email: string, password?: string): Promise<{ token: string; session: SessionUser }>;
+  /** Sign in one of the demo users by role or state name (superadmin, analista, pending, …). */
+  as(name: string): Promise<{ token: string; session: SessionUser }>;
+  count(table: keyof Database): Promise<number>;
+  snapshot(): Promise<Record<string, number>>;
+  outbox(to: string): Promise<{ channel: string; to: string; subject: string; body: string }[]>;
+  /** The newest 6-digit code sent to `to`. */
+  lastCode(to: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  demo?: boolean; // seed the demo company (default true)
+  sandbox?: boolean; // default true
+  captcha?: CaptchaVerifier;
+  handlers?: HandlerMap;
+  consoleRoot?: string;
+}
+
+const byId = new Map<string, (typeof serverOperations)[number]>(serverOperations.map((o) => [o.id, o]));
+
+/** Rows of these tables are compared before/after refused requests ("no state change"). */
+export const STATE_TABLES = ['companies', 'users', 'user_roles', 'password_history', 'tokens', 'otps', 'areas', 'notifications', 'files', 'sandbox_outbox'] as const;
+
+async function openDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
+  const url = process.env.DATABASE_URL;
+  if (!url) return { handle: createDatabase({ kind: 'memory' }), drop: async () => {} };
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  return {
+    handle: createDatabase({ kind: 'postgres', url, schema, poolSize: 4 }),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`drop schema ${schema} cascade`);
+      await c.end();
+    },
+  };
+}
+
+export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const { handle, drop } = await openDatabase();
+  await prepareDatabase(handle);
+  const clock: Clock = { now: new Date(), advance(ms) { this.now = new Date(this.now.getTime() + ms); } };
+  if (options.demo ?? true) await seedDemo(handle.db, TEST_PASSWORD, clock.now);
+  const app = await buildServer({
+    db: handle.db,
+    sandbox: options.sandbox ?? true,
+    now: () => clock.now,
+    captcha: options.captcha,
+    handlers: options.handlers,
+    consoleRoot: options.consoleRoot,
+  });
+  const db = handle.db;
+
+  const op: Harness['op'] = async (id, args = {}) => {
+    const spec = byId.get(id);
+    if (!spec) throw new Error(`unknown operation ${id}`);
+    let url = spec.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(args.params?.[name] ?? `{${name}}`)));
+    if (args.query) url += `?${new URLSearchParams(Object.entries(args.query).map(([k, v]) => [k, String(v)]))}`;
+    const headers: Record<string, string> = { ...(args.token ? { 'x-auth-token': args.token } : {}), ...args.headers };
+    const payload = args.payload ?? (args.body === undefined ? undefined : JSON.stringify(args.body));
+    if (args.body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
+    return app.inject({ method: spec.method, url, headers, payload });
+  };
+
+  const signin: Harness['signin'] = async (email, password = TEST_PASSWORD) => {
+    const res = await op('clientAuth.signin', { body: { email, password } });
+    if (res.statusCode !== 200) throw new Error(`signin ${email}: ${res.statusCode} ${res.body}`);
+    const session = decodeSession(res.json().clientToken)!;
+    return { token: session.token, session };
+  };
+
+  const count = async (table: keyof Database) => {
+    const row = await db.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  };
+
+  const outbox: Harness['outbox'] = async (to) => {
+    const res = await op('system.outbox', { query: { to } });
+    return res.json();
+  };
+
+  return {
+    app,
+    db,
+    clock,
+    op,
+    signin,
+    as: (name) => signin(demoEmail(name)),
+    count,
+    async snapshot() {
+      const result: Record<string, number> = {};
+      for (const t of STATE_TABLES) result[t] = await count(t);
+      return result;
+    },
+    outbox,
+    async lastCode(to) {
+      const [newest] = await outbox(to);
+      const code = newest && /\b(\d{6})\b/.exec(newest.body)?.[1];
+      if (!code) throw new Error(`no code in the outbox for ${to}`);
+      return code;
+    },
+    async close() {
+      await app.close();
+      await handle.close();
+      await drop();
+    },
+  };
+}
+
+/** A multipart/form-data body with one file part. */
+export function multipart(field: string, filename: string, contentType: string, bytes: Buffer): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----colibri${randomBytes(8).toString('hex')}`;
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`);
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return { payload: Buffer.concat([head, bytes, tail]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/** A real 1x1 PNG (valid signature, IHDR, IDAT, IEND). */
+export const PNG_1x1 = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
