@@ -319,6 +319,7 @@ export const screens = {
                     type: "string",
                     minLength: 1,
                     maxLength: 120,
+                    pattern: "^[^<>]*$",
                     title: "fields.fullName"
                 },
                 phone: {
@@ -349,6 +350,7 @@ export const screens = {
                 address: {
                     type: "string",
                     maxLength: 200,
+                    pattern: "^[^<>]*$",
                     title: "fields.address"
                 },
                 otpMethod: {
@@ -415,6 +417,7 @@ export const screens = {
                     type: "string",
                     minLength: 1,
                     maxLength: 120,
+                    pattern: "^[^<>]*$",
                     title: "fields.fullName"
                 },
                 email: {
@@ -434,6 +437,7 @@ export const screens = {
                     type: "string",
                     minLength: 1,
                     maxLength: 120,
+                    pattern: "^[^<>]*$",
                     title: "fields.companyName"
                 },
                 nit: {

@@ -523,7 +523,8 @@ export const serverOperations = [
                 name: {
                     type: "string",
                     minLength: 1,
-                    maxLength: 80
+                    maxLength: 80,
+                    pattern: "^[^<>]*$"
                 }
             }
         },
@@ -778,7 +779,8 @@ export const serverOperations = [
                 fullName: {
                     type: "string",
                     minLength: 1,
-                    maxLength: 120
+                    maxLength: 120,
+                    pattern: "^[^<>]*$"
                 },
                 email: {
                     type: "string",
@@ -795,7 +797,8 @@ export const serverOperations = [
                 companyName: {
                     type: "string",
                     minLength: 1,
-                    maxLength: 120
+                    maxLength: 120,
+                    pattern: "^[^<>]*$"
                 },
                 nit: {
                     type: "string",
@@ -1114,7 +1117,8 @@ export const serverOperations = [
                 fullName: {
                     type: "string",
                     minLength: 1,
-                    maxLength: 120
+                    maxLength: 120,
+                    pattern: "^[^<>]*$"
                 },
                 phone: {
                     type: "string",
@@ -1130,7 +1134,8 @@ export const serverOperations = [
                 },
                 address: {
                     type: "string",
-                    maxLength: 200
+                    maxLength: 200,
+                    pattern: "^[^<>]*$"
                 },
                 otpMethod: {
                     $ref: "otp-method#"
