@@ -2,7 +2,7 @@
 // (config/errors.yaml) and that code's HTTP status. Handlers throw ApiError; the error handler
 // turns anything else into m1 without leaking stacks or SQL.
 import { serverErrors } from '../../generated/errors.gen.ts';
-import { defaultMessages } from './messages.ts';
+import { catalogueMessage } from './messages.ts';
 
 export type ErrorCode = keyof typeof serverErrors;
 
@@ -30,9 +30,7 @@ export class ApiError extends Error {
   }
 }
 
-export function messageFor(code: string): string {
-  return defaultMessages[code] ?? (serverErrors as Record<string, { key: string }>)[code]?.key ?? 'Error';
-}
+export const messageFor = catalogueMessage;
 
 export const isErrorCode = (code: unknown): code is ErrorCode => typeof code === 'string' && code in serverErrors;
 

@@ -68,7 +68,7 @@ export function validationError(errors: ErrorObject[], part: string | undefined)
     if (seen.has(field)) continue;
     seen.add(field);
     const code = codeOf(e);
-    fields.push({ field, code, message: e.keyword === 'required' ? messageFor(code) : `${messageFor(code)}: ${e.message ?? 'invalid'}` });
+    fields.push({ field, code, message: e.keyword === 'required' ? messageFor(code) : `${messageFor(code)} (${e.message ?? 'invalid'})` });
   }
   const first = fields[0] ?? { code: '99931', field: '', message: messageFor('99931') };
   return new ApiError(first.code as ErrorCode, messageFor(first.code), fields);

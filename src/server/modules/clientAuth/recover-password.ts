@@ -4,7 +4,7 @@
 //                                 schema, reuse 99939); the lock is cleared, a user told to renew
 //                                 their password becomes active, and every session ends.
 import { revokeUserTokens } from '../../auth/session-store.ts';
-import { fail } from '../../errors/api-error.ts';
+import { fail, messageFor } from '../../errors/api-error.ts';
 import type { Handler } from '../../http/handler.ts';
 import { consumeOtp, issueOtp } from '../../identity/otp-service.ts';
 import { assertNotRecent, setNewPassword } from '../../identity/password-change.ts';
@@ -16,7 +16,7 @@ export const recoverPassword: Handler<'clientAuth.recoverPassword'> = async ({ b
   const hasPassword = body.password !== undefined;
   if (hasCode !== hasPassword) {
     const missing = hasCode ? 'password' : 'code';
-    throw fail('99999', undefined, [{ field: missing, code: '99999', message: 'Missing required field' }]);
+    throw fail('99999', undefined, [{ field: missing, code: '99999', message: messageFor('99999') }]);
   }
   const user = await findUserByEmail(db, body.email);
   if (!user) throw fail('99997');

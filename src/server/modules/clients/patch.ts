@@ -5,7 +5,7 @@ import { normalizeColombianPhone } from '../../../core/phone.ts';
 import { revokeUserTokens } from '../../auth/session-store.ts';
 import type { Updateable } from 'kysely';
 import type { UsersTable } from '../../db/schema.ts';
-import { fail } from '../../errors/api-error.ts';
+import { fail, messageFor } from '../../errors/api-error.ts';
 import { caller, type Handler } from '../../http/handler.ts';
 import { assertNotRecent, setNewPassword } from '../../identity/password-change.ts';
 import { findCompanyUser, roleNamesByUser, toUser } from '../../identity/users.ts';
@@ -23,7 +23,7 @@ export const patchClient: Handler<'clients.patch'> = async (ctx) => {
     if (target.id !== me.userId) throw fail('99982');
     if (currentPassword === undefined || password === undefined) {
       const field = currentPassword === undefined ? 'currentPassword' : 'password';
-      throw fail('99999', undefined, [{ field, code: '99999', message: 'Missing required field' }]);
+      throw fail('99999', undefined, [{ field, code: '99999', message: messageFor('99999') }]);
     }
     if (!(await verifyPassword(target.password_hash, currentPassword))) throw fail('99935');
     await assertNotRecent(db, target.id, password);
