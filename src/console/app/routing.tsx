@@ -1,0 +1,89 @@
+// The router: built from the generated route table (src/generated/routes.gen.ts), grouped by
+// layout, each group behind its access gate. The shell layouts load lazily so the first load
+// for /signin carries only the plain layout and the form runtime.
+import { lazy, Suspense, useEffect } from 'react';
+import LinearProgress from '@mui/material/LinearProgress';
+import { Outlet, useNavigate, type RouteObject } from 'react-router-dom';
+import { routes } from '../../generated/routes.gen.ts';
+import { onSessionExpired } from '../api/transport.ts';
+import { HomeRedirect, SessionGate } from '../shell/guards.tsx';
+import PlainLayout from '../shell/layouts/PlainLayout.tsx';
+import { NotFound } from '../shell/NotFound.tsx';
+import { OfflineIndicator } from '../shell/OfflineIndicator.tsx';
+import type { AppRoute, RouteHandle } from '../shell/route-info.ts';
+import { RouteScreen } from '../shell/RouteScreen.tsx';
+import { withChunkReload } from './chunk-reload.ts';
+import { Notifier } from './notify.tsx';
+
+const DefaultLayout = lazy(withChunkReload(() => import('../shell/layouts/DefaultLayout.tsx')));
+const ReducedLayout = lazy(withChunkReload(() => import('../shell/layouts/ReducedLayout.tsx')));
+
+/** Registers the router's navigation for the 401 rule, and hosts app-wide notices. */
+export function AppFrame() {
+  const navigate = useNavigate();
+  useEffect(() => onSessionExpired(() => void navigate('/signin?expired=true', { replace: true })), [navigate]);
+  return (
+    <>
+      <Outlet />
+      <Notifier />
+      <OfflineIndicator />
+    </>
+  );
+}
+
+const leaf = (route: AppRoute): RouteObject => ({ path: route.path, element: <RouteScreen route={route} />, handle: { route } satisfies RouteHandle });
+
+export function appRoutes(table: readonly AppRoute[] = routes): RouteObject[] {
+  const group = (pred: (r: AppRoute) => boolean) => table.filter(pred).map(leaf);
+  const isPublic = (r: AppRoute) => r.access === 'public';
+  const session = (layout: string) => (r: AppRoute) => r.access === 'session' && r.layout === layout;
+  const fallback = <LinearProgress />;
+  return [
+    {
+      element: <AppFrame />,
+      children: [
+        { index: true, element: <HomeRedirect /> },
+        { element: <PlainLayout />, children: group(isPublic) },
+        {
+          element: (
+            <SessionGate mode="full">
+              <PlainLayout />
+            </SessionGate>
+          ),
+          children: group(session('plain')),
+        },
+        {
+          element: (
+            <SessionGate mode="reduced">
+              <Suspense fallback={fallback}>
+                <ReducedLayout />
+              </Suspense>
+            </SessionGate>
+          ),
+          children: group(session('reduced')),
+        },
+        {
+          element: (
+            <SessionGate mode="full">
+              <Suspense fallback={fallback}>
+                <DefaultLayout menuWidth={200} />
+              </Suspense>
+            </SessionGate>
+          ),
+          children: group(session('default')),
+        },
+        {
+          element: (
+            <SessionGate mode="full">
+              <Suspense fallback={fallback}>
+                <DefaultLayout menuWidth={170} />
+              </Suspense>
+            </SessionGate>
+          ),
+          children: group(session('second')),
+        },
+        { path: '*', element: <NotFound /> },
+      ],
+    },
+  ];
+}

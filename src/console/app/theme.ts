@@ -1,0 +1,29 @@
+// Brand colours yellow to orange (spec 9) with text colours chosen for WCAG AA contrast:
+// white on the primary orange is 5.2:1, dark brown on the amber and on the bar gradient is > 6:1.
+import { createTheme } from '@mui/material/styles';
+
+export const brand = {
+  yellow: '#FFC107',
+  orange: '#FF7A00',
+  ink: '#1F1300',
+  gradient: 'linear-gradient(90deg, #FFC107 0%, #FF9800 55%, #FF7A00 100%)',
+};
+
+export const theme = createTheme({
+  palette: {
+    primary: { main: '#C2410C', dark: '#9A3412', light: '#EA580C', contrastText: '#FFFFFF' },
+    secondary: { main: '#FFB300', contrastText: brand.ink },
+    background: { default: '#FFFBF2', paper: '#FFFFFF' },
+    text: { primary: '#1F1A14', secondary: '#5C4A33' },
+  },
+  shape: { borderRadius: 10 },
+  typography: { fontFamily: '"Inter", "Roboto", "Helvetica Neue", Arial, sans-serif', button: { textTransform: 'none', fontWeight: 600 } },
+  breakpoints: { values: { xs: 0, sm: 600, md: 960, lg: 1280, xl: 1920 } },
+  components: {
+    MuiAppBar: { styleOverrides: { root: { backgroundImage: brand.gradient, color: brand.ink } } },
+    MuiButton: { defaultProps: { disableElevation: true } },
+  },
+});
+
+/** Below this width the side menu collapses behind a toggle (spec 2 and 9). */
+export const MENU_BREAKPOINT = '(min-width:960px)';

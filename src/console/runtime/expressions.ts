@@ -1,0 +1,61 @@
+// The small expression language of the screen declarations: "$session.idUser", "$query.email",
+// "$row.id", "$route.id" and "{field}" interpolation in navigation targets.
+export interface ExpressionContext {
+  session?: Record<string, unknown> | null;
+  query?: URLSearchParams;
+  row?: Record<string, unknown>;
+  route?: Record<string, string | undefined>;
+}
+
+function lookup(source: unknown, path: string[]): unknown {
+  let value = source;
+  for (const part of path) {
+    if (value === null || value === undefined || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[part];
+  }
+  return value;
+}
+
+export function resolveValue(value: unknown, ctx: ExpressionContext): unknown {
+  if (typeof value === 'string' && value.startsWith('$')) {
+    const [head, ...path] = value.slice(1).split('.');
+    switch (head) {
+      case 'session':
+        return lookup(ctx.session, path);
+      case 'query':
+        return path.length ? (ctx.query?.get(path.join('.')) ?? undefined) : undefined;
+      case 'row':
+        return lookup(ctx.row, path);
+      case 'route':
+        return lookup(ctx.route, path);
+      default:
+        return value;
+    }
+  }
+  if (Array.isArray(value)) return value.map((v) => resolveValue(v, ctx));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveValue(v, ctx)]));
+  }
+  return value;
+}
+
+export function resolveObject(value: Record<string, unknown> | undefined, ctx: ExpressionContext): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value ?? {})) {
+    const r = resolveValue(v, ctx);
+    if (r !== undefined) out[k] = r;
+  }
+  return out;
+}
+
+/** "/userValidation?email={email}" with the form's values, each URI-encoded. */
+export function interpolate(template: string, values: Record<string, unknown>): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(values[name] === undefined || values[name] === null ? '' : String(values[name])));
+}
+
+/** Reads "items" or "a.b" from an answer; "$length" is the length of an array answer. */
+export function pick(source: unknown, path: string | undefined): unknown {
+  if (!path) return source;
+  if (path === '$length') return Array.isArray(source) ? source.length : undefined;
+  return lookup(source, path.split('.'));
+}

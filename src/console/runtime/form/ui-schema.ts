@@ -1,0 +1,61 @@
+// The uiSchema a form renders with: the compiled screen's uiSchema plus, per language, the
+// translated titles and enum names and the widget chosen by the ranked testers. Cached at module
+// level so each (screen, language, revealed fields) has one stable identity (rjsf #1961).
+import type { TFunction } from 'i18next';
+import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import { passwordPolicyValues } from './validation.ts';
+import { chooseWidget } from './widgets/index.ts';
+
+type T = TFunction;
+type Exists = (key: string) => boolean;
+
+const cache = new Map<string, UiSchema>();
+const schemaCache = new WeakMap<object, RJSFSchema>();
+
+const kebab = (s: string) => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/**
+ * The schema a form validates with: the compiled one minus `description`s (they are English notes
+ * for developers; users read translated help instead). Same identity for every render.
+ */
+export function formSchema(schema: RJSFSchema): RJSFSchema {
+  let out = schemaCache.get(schema);
+  if (!out) {
+    const properties = Object.fromEntries(
+      Object.entries((schema.properties ?? {}) as Record<string, Record<string, unknown>>).map(([k, p]) => {
+        const { description: _drop, ...rest } = p;
+        return [k, rest];
+      }),
+    );
+    out = { ...schema, properties } as RJSFSchema;
+    schemaCache.set(schema, out);
+  }
+  return out;
+}
+
+export interface UiOptions { cacheKey: string; language: string; hidden?: ReadonlySet<string>; t: T; exists: Exists }
+
+export function formUiSchema(schema: RJSFSchema, base: UiSchema | undefined, o: UiOptions): UiSchema {
+  const key = `${o.cacheKey}|${o.language}|${[...(o.hidden ?? [])].sort().join(',')}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const ui: UiSchema = { ...(base ?? {}) };
+  for (const [name, prop] of Object.entries((schema.properties ?? {}) as Record<string, Record<string, unknown>>)) {
+    const field: Record<string, unknown> = { ...((base?.[name] as Record<string, unknown>) ?? {}) };
+    if (typeof prop.title === 'string') field['ui:title'] = o.t(prop.title);
+    const widget = chooseWidget(prop, field, name);
+    if (widget) field['ui:widget'] = widget;
+    if (Array.isArray(prop.enum)) {
+      field['ui:enumNames'] = prop.enum.map((v) => {
+        const k = `enums.${kebab(name)}.${String(v)}`;
+        return o.exists(k) ? o.t(k) : String(v);
+      });
+    }
+    if (prop.format === 'password-policy') field['ui:help'] = o.t('validation.hint.password-policy', passwordPolicyValues());
+    if (o.hidden?.has(name)) field['ui:widget'] = 'hidden';
+    ui[name] = field;
+  }
+  cache.set(key, ui);
+  return ui;
+}
+

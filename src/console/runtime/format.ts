@@ -1,0 +1,37 @@
+// Display formats: COP money in es-CO (1 credit = 1 COP, spec 1), integers, and the spec's date
+// format YYYY/MM/DD h:mma (spec 9).
+const cop = new Intl.NumberFormat('es-CO', { style: 'currency', currency: 'COP', maximumFractionDigits: 0 });
+const integer = new Intl.NumberFormat('es-CO', { maximumFractionDigits: 0 });
+
+export function formatCop(value: unknown): string {
+  const n = Number(value);
+  return Number.isFinite(n) ? cop.format(n) : '—';
+}
+
+export function formatInteger(value: unknown): string {
+  const n = Number(value);
+  return Number.isFinite(n) ? integer.format(n) : '—';
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+export function formatDateTime(value: unknown): string {
+  if (typeof value !== 'string' && !(value instanceof Date)) return '—';
+  const d = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(d.getTime())) return String(value);
+  const h = d.getHours() % 12 || 12;
+  return `${d.getFullYear()}/${pad(d.getMonth() + 1)}/${pad(d.getDate())} ${h}:${pad(d.getMinutes())}${d.getHours() < 12 ? 'am' : 'pm'}`;
+}
+
+export function formatValue(value: unknown, format: string | undefined): string {
+  switch (format) {
+    case 'cop':
+      return formatCop(value);
+    case 'integer':
+      return formatInteger(value);
+    case 'datetime':
+      return formatDateTime(value);
+    default:
+      return value === undefined || value === null ? '—' : String(value);
+  }
+}

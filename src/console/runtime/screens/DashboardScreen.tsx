@@ -1,0 +1,63 @@
+// A `kind: dashboard` declaration: one card per operation with a value and its format (COP in
+// es-CO, integers), optionally linking to a screen.
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Card from '@mui/material/Card';
+import CardActionArea from '@mui/material/CardActionArea';
+import CardContent from '@mui/material/CardContent';
+import Skeleton from '@mui/material/Skeleton';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useParams, useSearchParams } from 'react-router-dom';
+import { useOperation, type OperationId } from '../../../generated/client.gen.ts';
+import { buildArgs } from '../../api/args.ts';
+import { errorText } from '../../api/errors.ts';
+import { useSession } from '../../api/session.ts';
+import { pick, resolveObject } from '../expressions.ts';
+import { formatValue } from '../format.ts';
+import { ScreenFrame } from '../ScreenFrame.tsx';
+import { screenById, type ScreenCard, type ScreenProps } from '../screen-types.ts';
+import NotAvailableScreen from './NotAvailableScreen.tsx';
+
+function DashboardCard({ card }: { card: ScreenCard }) {
+  const { t } = useTranslation();
+  const session = useSession();
+  const [query] = useSearchParams();
+  const route = useParams();
+  const args = buildArgs(card.operation, resolveObject(card.params, { session: session as unknown as Record<string, unknown>, query, route }));
+  const { data, error, isLoading } = useOperation(card.operation as OperationId, args as never);
+  const body = (
+    <CardContent>
+      <Typography variant="body2" color="text.secondary" component="h2">
+        {t(card.label)}
+      </Typography>
+      {isLoading ? (
+        <Skeleton width={120} height={40} />
+      ) : error ? (
+        <Alert severity="warning" sx={{ mt: 1 }}>
+          {errorText(t, error)}
+        </Alert>
+      ) : (
+        <Typography variant="h4" component="p" sx={{ fontWeight: 700 }} data-testid={`card-${card.label}`}>
+          {formatValue(pick(data, card.value), card.format)}
+        </Typography>
+      )}
+    </CardContent>
+  );
+  return <Card variant="outlined">{card.to ? <CardActionArea component={RouterLink} to={card.to}>{body}</CardActionArea> : body}</Card>;
+}
+
+export default function DashboardScreen({ screenId, menuKey }: ScreenProps) {
+  const { t } = useTranslation();
+  const screen = screenById(screenId);
+  if (!screen || screen.kind !== 'dashboard') return <NotAvailableScreen screenId={screenId} menuKey={menuKey} />;
+  return (
+    <ScreenFrame title={t(screen.title)} maxWidth={1100}>
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fill, minmax(240px, 1fr))' }}>
+        {(screen.cards ?? []).map((c) => (
+          <DashboardCard key={c.label} card={c} />
+        ))}
+      </Box>
+    </ScreenFrame>
+  );
+}

@@ -1,0 +1,24 @@
+// Menu entries whose screen is not built yet show this, never a blank page (issue 2, section 2).
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Construction from '@mui/icons-material/Construction';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router-dom';
+import { menuNodes } from '../../../generated/menu.gen.ts';
+import { ScreenFrame } from '../ScreenFrame.tsx';
+import type { ScreenProps } from '../screen-types.ts';
+
+export default function NotAvailableScreen({ menuKey }: ScreenProps) {
+  const { t } = useTranslation();
+  const node = menuNodes.find((n) => n.key === menuKey);
+  return (
+    <ScreenFrame title={node ? t(node.label) : t('shell.notAvailable.title')}>
+      <Alert severity="info" icon={<Construction />} role="status" sx={{ mb: 2 }}>
+        {t('shell.notAvailable.message')}
+      </Alert>
+      <Button component={RouterLink} to="/" variant="outlined">
+        {t('shell.goHome')}
+      </Button>
+    </ScreenFrame>
+  );
+}

@@ -1,0 +1,52 @@
+// The access rules of spec 2: session routes need the stored session (Client routes the client
+// sign-in); a user is sent where their state says (src/core/access.ts); the full app needs both
+// user and company active; a menu route needs the node in the user's menu.
+import { useEffect, type ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router-dom';
+import { allowedWhileRedirected, landingFor } from '../../core/access.ts';
+import { isSessionExpired, useSession } from '../api/session.ts';
+import { expireSession, isClientPath, sessionWasExpired } from '../api/transport.ts';
+import { canOpenMenuKey, homeFor } from './home.ts';
+
+export type GateMode = 'full' | 'reduced';
+
+export function signinPathFor(pathname: string): string {
+  const base = isClientPath(pathname) ? '/clientSignin' : '/signin';
+  return sessionWasExpired() ? `${base}?expired=true` : base;
+}
+
+function Expire() {
+  useEffect(() => expireSession(), []);
+  return null;
+}
+
+/** Where a request for `pathname` must go instead, or null when it may show. */
+export function redirectFor(user: Parameters<typeof landingFor>[0] | null, pathname: string, mode: GateMode): string | null {
+  if (!user) return signinPathFor(pathname);
+  const landing = landingFor(user);
+  if (landing) return allowedWhileRedirected[landing].includes(pathname) ? null : landing;
+  return mode === 'reduced' ? '__home__' : null;
+}
+
+export function SessionGate({ mode, children }: { mode: GateMode; children: ReactNode }) {
+  const user = useSession();
+  const { pathname } = useLocation();
+  if (user && isSessionExpired(user)) return <Expire />;
+  const to = redirectFor(user, pathname, mode);
+  if (to === '__home__') return <Navigate to={homeFor(user!)} replace />;
+  if (to) return <Navigate to={to} replace />;
+  return <>{children}</>;
+}
+
+/** A menu route the user's permissions do not include goes to the user's home. */
+export function MenuGate({ menuKey, children }: { menuKey: string | null; children: ReactNode }) {
+  const user = useSession();
+  if (menuKey && user && !landingFor(user) && !canOpenMenuKey(user, menuKey)) return <Navigate to={homeFor(user)} replace />;
+  return <>{children}</>;
+}
+
+/** "/" sends a signed-in user home, anyone else to the sign-in page. */
+export function HomeRedirect() {
+  const user = useSession();
+  return <Navigate to={user ? homeFor(user) : '/signin'} replace />;
+}

@@ -1,0 +1,39 @@
+// Where a user goes: the state landing (src/core/access.ts), else the permissions' default
+// module when the user may see it, else the first menu entry the user sees.
+import { landingFor } from '../../core/access.ts';
+import { visibleMenu, type Viewer } from '../../core/permissions.ts';
+import { appSettings } from '../../generated/app.gen.ts';
+import { menuNodes } from '../../generated/menu.gen.ts';
+import type { SessionUser } from '../../generated/types.gen.ts';
+
+export type MenuNode = (typeof menuNodes)[number];
+
+export function viewerOf(user: SessionUser): Viewer {
+  return { roles: user.roles, planType: user.company?.planType ?? null, productKey: appSettings.product.key };
+}
+
+const disabled = appSettings.disabledPages as readonly number[];
+
+export function visibleNodes(user: SessionUser): MenuNode[] {
+  return visibleMenu(user.permissions.menu, viewerOf(user), disabled);
+}
+
+export function canOpenMenuKey(user: SessionUser, key: string): boolean {
+  return visibleNodes(user).some((n) => n.key === key);
+}
+
+/** Always routable for a signed-in user (no component id): the fallback home. */
+export const FALLBACK_HOME = '/Notifications';
+
+export function homeFor(user: SessionUser): string {
+  const landing = landingFor(user);
+  if (landing) return landing;
+  const visible = visibleNodes(user);
+  const dm = user.permissions.defaultModule;
+  if (dm) {
+    const byDefault = visible.find((n) => n.path === dm || n.key === dm || String(n.id) === dm);
+    if (byDefault) return byDefault.path;
+  }
+  const first = visible.find((n) => !n.hidden);
+  return first ? first.path : FALLBACK_HOME;
+}
