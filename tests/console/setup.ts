@@ -7,7 +7,8 @@ import * as preview from '../../.storybook/preview.tsx';
 
 setProjectAnnotations([preview]);
 
+// Storybook unmounts the previous story when the next one runs; removing its nodes by hand here
+// would make React fail to unmount them.
 afterEach(() => {
   cleanup();
-  document.body.innerHTML = '';
 });

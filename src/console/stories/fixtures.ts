@@ -3,7 +3,7 @@
 import { defaultGrants } from '../../core/permissions.ts';
 import { encodeSession } from '../../core/session-codec.ts';
 import { appSettings } from '../../generated/app.gen.ts';
-import type { Area, Notification, SessionUser } from '../../generated/types.gen.ts';
+import type { Area, Notification, PermissionGrant, SessionUser } from '../../generated/types.gen.ts';
 
 let nextId = 100;
 
@@ -19,7 +19,7 @@ export function makeUser(roles: string[], overrides: Partial<SessionUser> = {}):
       { platformClientId: 1, platformResponsibleId: 11, name: 'Laura Gómez' },
       { platformClientId: 1, platformResponsibleId: 12, name: 'Andrés Pérez' },
     ],
-    permissions: { menu: defaultGrants(roles, appSettings.product.key), defaultModule: '/User' },
+    permissions: { menu: defaultGrants(roles, appSettings.product.key) as PermissionGrant[], defaultModule: '/User' },
     fullName: `${roles[0][0].toUpperCase()}${roles[0].slice(1)} Demo`,
     email: `${roles[0]}@demo.colibri.co`,
     ...overrides,

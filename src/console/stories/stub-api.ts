@@ -14,10 +14,17 @@ export interface StubRequest {
   headers: Record<string, string>;
 }
 
-const REPLY = Symbol('reply');
-export interface Reply { [REPLY]: true; status: number; body: unknown }
-/** An answer with a status: `reply(401, { code: '99996', message: '…' })`. */
-export const reply = (status: number, body: unknown): Reply => ({ [REPLY]: true, status, body });
+/**
+ * An answer with a status: `reply(401, { code: '99996', message: '…' })`. A class, not a plain
+ * object, so Storybook's parameter merging does not blend it with a meta-level answer.
+ */
+export class Reply {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {}
+}
+export const reply = (status: number, body: unknown): Reply => new Reply(status, body);
 export const apiError = (status: number, code: string, message = 'error', errors?: unknown[]) => reply(status, { code, message, ...(errors ? { errors } : {}) });
 /** Makes the request fail as if the connection dropped. */
 export const NETWORK_DOWN = Symbol('network');
@@ -66,7 +73,7 @@ export function stubFetch(handlers: Handlers): typeof fetch {
     if (handler === undefined) return json(404, { code: '99936', message: `Not stubbed: ${req.operation}` });
     const answer = typeof handler === 'function' ? await (handler as Handler)(req) : handler;
     if (answer === NETWORK_DOWN) throw new TypeError('Failed to fetch');
-    if (answer && typeof answer === 'object' && REPLY in answer) return json((answer as Reply).status, (answer as Reply).body);
+    if (answer instanceof Reply) return json(answer.status, answer.body);
     return json(200, answer ?? {});
   }) as typeof fetch;
 }

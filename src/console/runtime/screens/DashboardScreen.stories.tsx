@@ -1,0 +1,37 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, screen, waitFor } from 'storybook/test';
+import { areas, notificationList, paymentsSummary, users } from '../../stories/fixtures.ts';
+import { text } from '../../stories/helpers.ts';
+import { apiError } from '../../stories/stub-api.ts';
+import DashboardScreen from './DashboardScreen.tsx';
+
+const meta = {
+  title: 'Runtime/DashboardScreen',
+  component: DashboardScreen,
+  args: { screenId: 'home', menuKey: 'dashboard' },
+  parameters: {
+    session: users.manager,
+    route: { path: '/User' },
+    api: { 'account.paymentsSummary': paymentsSummary, 'notifications.list': notificationList(), 'account.list': areas },
+  },
+} satisfies Meta<typeof DashboardScreen>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const Home: Story = {
+  play: async () => {
+    await expect(screen.getByRole('heading', { name: text('screens.home.title', 'es') })).toBeInTheDocument();
+    // 1 credit = 1 COP, shown in Colombian pesos (es-CO).
+    await waitFor(() => expect(screen.getByTestId('card-screens.home.balance').textContent).toMatch(/^\$\s?125\.000$/));
+    await expect(screen.getByTestId('card-screens.home.unread')).toHaveTextContent('2');
+    await expect(screen.getByTestId('card-screens.home.areas')).toHaveTextContent('2');
+    await expect(screen.getByRole('link', { name: new RegExp(text('screens.home.unread', 'es')) })).toHaveAttribute('href', '/Notifications');
+  },
+};
+
+export const CardError: Story = {
+  parameters: { api: { 'account.paymentsSummary': apiError(403, '99982', 'Not enough permissions'), 'notifications.list': notificationList(), 'account.list': areas } },
+  play: async () => {
+    await expect(await screen.findByText(text('errors.server.notEnoughPermissions', 'es'))).toBeInTheDocument();
+  },
+};

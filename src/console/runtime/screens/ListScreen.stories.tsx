@@ -1,0 +1,68 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, screen, userEvent, waitFor, within } from 'storybook/test';
+import type { Notification } from '../../../generated/types.gen.ts';
+import { notificationList, notifications, users } from '../../stories/fixtures.ts';
+import { text } from '../../stories/helpers.ts';
+import { callsTo, type StubRequest } from '../../stories/stub-api.ts';
+import ListScreen from './ListScreen.tsx';
+
+let inbox: Notification[] = [];
+const notificationApi = {
+  'notifications.list': () => notificationList(inbox),
+  'notifications.markRead': (req: StubRequest) => {
+    const { notificationIds } = req.body as { notificationIds: number[] | 'all' };
+    inbox = inbox.map((n) => (notificationIds === 'all' || notificationIds.includes(n.id) ? { ...n, visible: false } : n));
+    return { unread: inbox.filter((n) => n.visible).length };
+  },
+};
+
+const meta = {
+  title: 'Runtime/ListScreen',
+  component: ListScreen,
+  args: { screenId: 'notifications', menuKey: 'notifications' },
+  parameters: { session: users.analista, route: { path: '/Notifications' }, api: notificationApi },
+  beforeEach: () => {
+    inbox = notifications.map((n) => ({ ...n }));
+  },
+} satisfies Meta<typeof ListScreen>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const Notifications: Story = {
+  play: async () => {
+    const table = await screen.findByRole('table');
+    await expect(within(table).getAllByRole('row')).toHaveLength(4);
+    await expect(within(table).getByText('Campaña enviada')).toBeInTheDocument();
+    // YYYY/MM/DD h:mma (spec 9), in the browser's time zone.
+    await expect(within(table).getAllByText(/^2025\/0[56]\/\d\d \d{1,2}:\d\d[ap]m$/)).toHaveLength(3);
+    await expect(within(table).getAllByRole('button', { name: text('screens.notifications.markRead', 'es') })).toHaveLength(2);
+  },
+};
+
+export const MarkOneRead: Story = {
+  play: async () => {
+    const table = await screen.findByRole('table');
+    const [first] = within(table).getAllByRole('button', { name: text('screens.notifications.markRead', 'es') });
+    await userEvent.click(first);
+    await waitFor(() => expect(within(table).getAllByRole('button', { name: text('screens.notifications.markRead', 'es') })).toHaveLength(1));
+    await expect(callsTo('notifications.markRead')[0].body).toEqual({ userId: users.analista.idUser, notificationIds: [1] });
+  },
+};
+
+export const MarkAllRead: Story = {
+  play: async () => {
+    await userEvent.click(await screen.findByRole('button', { name: text('screens.notifications.markAll', 'es') }));
+    await waitFor(() => expect(screen.queryAllByRole('button', { name: text('screens.notifications.markRead', 'es') })).toHaveLength(0));
+    await expect(callsTo('notifications.markRead')[0].body).toEqual({ userId: users.analista.idUser, notificationIds: 'all' });
+  },
+};
+
+export const Empty: Story = {
+  beforeEach: () => {
+    inbox = [];
+  },
+  play: async () => {
+    await expect(await screen.findByText(text('screens.notifications.empty', 'es'))).toBeInTheDocument();
+    await expect(screen.queryByRole('table')).not.toBeInTheDocument();
+  },
+};
