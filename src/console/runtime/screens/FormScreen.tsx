@@ -73,7 +73,7 @@ function FormView({ screen }: { screen: ScreenDef }) {
   const properties = (schema.properties ?? {}) as Props;
   const ctx: ExpressionContext = { session: session as unknown as Data, query, route: routeParams };
 
-  const initial = useMemo(() => resolveObject(screen.prefill, { session: getSession() as unknown as Data, query, route: routeParams }), []); // eslint-disable-line react-hooks/exhaustive-deps
+  const initial = useMemo(() => resolveObject(screen.prefill, { session: getSession() as unknown as Data, query, route: routeParams }), []);
   const [formData, setFormData] = useState<Data>(initial);
   const [formKey, setFormKey] = useState(0);
   const [serverErrors, setServerErrors] = useState<ErrorSchema | undefined>();
@@ -92,7 +92,7 @@ function FormView({ screen }: { screen: ScreenDef }) {
     filledFromLoad.current = true;
     const record = loaded.data as unknown as Data;
     setFormData((prev) => ({ ...Object.fromEntries(Object.keys(properties).filter((k) => record[k] !== undefined && record[k] !== null).map((k) => [k, record[k]])), ...prev }));
-  }, [loaded.data]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [loaded.data]);
 
   const onChange = useCallback((data: Data, field?: string) => {
     setFormData(data);

@@ -6,6 +6,7 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Toolbar from '@mui/material/Toolbar';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { Outlet } from 'react-router-dom';
+import { useRolesList } from '../../../generated/client.gen.ts';
 import { useSession } from '../../api/session.ts';
 import { MENU_BREAKPOINT } from '../../app/theme.ts';
 import { Header } from '../Header.tsx';
@@ -27,6 +28,8 @@ export default function DefaultLayout({ menuWidth, narrow }: DefaultLayoutProps)
   const [mobileOpen, setMobileOpen] = useState(false);
   const node = useCurrentNode();
   const route = useCurrentRoute();
+  // Spec 4: once active, a superadmin loads the role list (kept in the SWR cache for the screens).
+  useRolesList(user?.roles.includes('superadmin') ? {} : null);
   if (!user) return null;
   const permanentShown = wide && !collapsed;
   return (
