@@ -1,24 +1,46 @@
 // `npm start`: console and API on one port.
 //   PORT (8080), HOST (0.0.0.0), DATA_DIR (./.data, embedded PGlite), DATABASE_URL (PostgreSQL),
-//   DEMO_PASSWORD, LOG_LEVEL (info); flag --demo seeds the demo company on PostgreSQL too.
+//   DEMO_PASSWORD, LOG_LEVEL (info), CONSOLE_DIR (dist/console, the console's build);
+//   flag --demo seeds the demo company on PostgreSQL too.
 // Embedded mode (no DATABASE_URL) is the sandbox: demo company, sandbox outbox and captcha.
 import { resolve } from 'node:path';
 import { ensureConsoleBuilt } from './console-build.ts';
 import { databaseFromEnv } from './db/database.ts';
 import { demoEmail, demoRoleUsers, generateDemoPassword } from './db/demo-seed.ts';
-import { startServer } from './start.ts';
+import { startServer, type RunningServer } from './start.ts';
+
+let server: RunningServer | null = null;
+let stopSignal: string | null = null;
+
+// Installed before anything starts, so a signal at any moment ends the process cleanly: during
+// start-up it is remembered and honoured as soon as the database is safely open.
+async function stop(signal: string) {
+  if (stopSignal) return;
+  stopSignal = signal;
+  if (!server) return;
+  console.log(`\n${signal}: closing…`);
+  try {
+    await server.close();
+    process.exit(0);
+  } catch (error) {
+    console.error(error);
+    process.exit(1);
+  }
+}
+process.on('SIGINT', () => void stop('SIGINT'));
+process.on('SIGTERM', () => void stop('SIGTERM'));
 
 async function main() {
   const env = process.env;
   const demo = !env.DATABASE_URL || process.argv.includes('--demo');
   const port = Number(env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
-  const consoleRoot = resolve('dist/console');
+  const consoleRoot = resolve(env.CONSOLE_DIR || 'dist/console');
   const consoleReady = await ensureConsoleBuilt(consoleRoot);
   if (!consoleReady) console.warn('The console build is missing and could not be built: serving the API only.');
 
   const password = env.DEMO_PASSWORD || generateDemoPassword();
-  const server = await startServer({
+  server = await startServer({
     port,
     host: env.HOST || '0.0.0.0',
     database: databaseFromEnv(env),
@@ -27,6 +49,11 @@ async function main() {
     consoleRoot: consoleReady ? consoleRoot : null,
     logger: { level: env.LOG_LEVEL || 'info' },
   });
+  if (stopSignal) {
+    const signal = stopSignal;
+    stopSignal = null;
+    return stop(signal);
+  }
 
   const where = env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${resolve(env.DATA_DIR || './.data')}`;
   console.log(`\nColibri is running at ${server.url}  (database: ${where})`);
@@ -36,22 +63,6 @@ async function main() {
     else if (env.DEMO_PASSWORD && server.demoCreated) console.log('Demo password: the value of DEMO_PASSWORD');
     else console.log('Demo password: the one printed on the first start (or DEMO_PASSWORD then).');
   }
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`\n${signal}: closing…`);
-    try {
-      await server.close();
-      process.exit(0);
-    } catch (error) {
-      console.error(error);
-      process.exit(1);
-    }
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
 }
 
 main().catch((error) => {

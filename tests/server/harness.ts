@@ -2,7 +2,7 @@
 // DATABASE_URL, PostgreSQL in a fresh schema (created here, put first on the pool's
 // search_path, dropped at close). Requests go through app.inject, addressed by operation id so
 // tests/server/coverage.test.ts can prove every declared operation is exercised.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
@@ -17,6 +17,7 @@ import { demoEmail, seedDemo } from '../../src/server/db/demo-seed.ts';
 import { prepareDatabase } from '../../src/server/db/prepare.ts';
 import type { Database } from '../../src/server/db/schema.ts';
 import type { HandlerMap } from '../../src/server/http/handler.ts';
+import { hashPassword } from '../../src/server/security/passwords.ts';
 
 /** The demo users' password in tests (the product never has a fixed one: see main.ts). */
 export const TEST_PASSWORD = 'Prueba#2025x';
@@ -42,10 +43,13 @@ export interface Harness {
   /** Sign in one of the demo users by role or state name (superadmin, analista, pending, …). */
   as(name: string): Promise<{ token: string; session: SessionUser }>;
   count(table: keyof Database): Promise<number>;
-  snapshot(): Promise<Record<string, number>>;
+  /** Row counts of STATE_TABLES plus a digest of the users' and codes' mutable columns. */
+  snapshot(): Promise<Record<string, number | string>>;
   outbox(to: string): Promise<{ channel: string; to: string; subject: string; body: string }[]>;
   /** The newest 6-digit code sent to `to`. */
   lastCode(to: string): Promise<string>;
+  /** A second company with one active user per given role (for company-scoping tests). */
+  addCompany(name: string, users: { email: string; roles: string[]; state?: string }[]): Promise<{ companyId: number; userIds: number[] }>;
   close(): Promise<void>;
 }
 
@@ -133,8 +137,14 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     as: (name) => signin(demoEmail(name)),
     count,
     async snapshot() {
-      const result: Record<string, number> = {};
+      const result: Record<string, number | string> = {};
       for (const t of STATE_TABLES) result[t] = await count(t);
+      const users = await db.selectFrom('users').select(['id', 'state', 'failed_logins', 'locked_until', 'password_hash', 'full_name', 'phone', 'address', 'profile_pic_file']).orderBy('id').execute();
+      result.users = createHash('sha256').update(JSON.stringify(users)).digest('hex');
+      const otps = await db.selectFrom('otps').select(['id', 'attempts', 'consumed_at']).orderBy('id').execute();
+      result.otps = createHash('sha256').update(JSON.stringify(otps)).digest('hex');
+      const tokens = await db.selectFrom('tokens').select(['id', 'revoked_at']).orderBy('id').execute();
+      result.tokens_revoked = createHash('sha256').update(JSON.stringify(tokens)).digest('hex');
       return result;
     },
     outbox,
@@ -143,6 +153,24 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       const code = newest && /\b(\d{6})\b/.exec(newest.body)?.[1];
       if (!code) throw new Error(`no code in the outbox for ${to}`);
       return code;
+    },
+    async addCompany(name, users) {
+      const hash = await hashPassword(TEST_PASSWORD);
+      return db.transaction().execute(async (trx) => {
+        const company = await trx.insertInto('companies').values({ name, nit: '800999888-1', state: 'active', plan_type: 'subscription', picture_file: null }).returning('id').executeTakeFirstOrThrow();
+        const roles = await trx.selectFrom('roles').select(['id', 'name']).where('company_id', 'is', null).execute();
+        const userIds: number[] = [];
+        for (const u of users) {
+          const row = await trx.insertInto('users').values({
+            company_id: company.id, parent_id: null, full_name: u.email.split('@')[0], email: u.email, phone: null, document_type: null,
+            document_id: null, address: null, state: u.state ?? 'active', otp_method: 'email', password_hash: hash,
+            password_changed_at: clock.now, locked_until: null, profile_pic_file: null,
+          }).returning('id').executeTakeFirstOrThrow();
+          if (u.roles.length) await trx.insertInto('user_roles').values(u.roles.map((r) => ({ user_id: row.id, role_id: roles.find((x) => x.name === r)!.id }))).execute();
+          userIds.push(row.id);
+        }
+        return { companyId: company.id, userIds };
+      });
     },
     async close() {
       await app.close();

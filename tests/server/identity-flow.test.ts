@@ -91,7 +91,8 @@ describe('register, validate, sign in, sign out', () => {
   });
 
   it('the token works in X-Auth-Token, X-Client-Token and Authorization: Bearer', async () => {
-    for (const headers of [{ 'x-auth-token': token }, { 'x-client-token': token }, { authorization: `Bearer ${token}` }]) {
+    const variants: Record<string, string>[] = [{ 'x-auth-token': token }, { 'x-client-token': token }, { authorization: `Bearer ${token}` }];
+    for (const headers of variants) {
       const res = await h.op('clients.get', { params: { id: idUser }, headers });
       expect(res.statusCode).toBe(200);
       expect(res.json().email).toBe('laura.gomez@empresa-flujo.co');
