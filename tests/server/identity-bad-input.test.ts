@@ -54,6 +54,8 @@ const shapeCases: Case[] = bodyOps.flatMap((id): Case[] => [
   [`${id}: malformed JSON`, id, json('{"email": "a@b.co",'), '99931'],
   [`${id}: text/plain`, id, { payload: 'email=a@b.co', headers: { 'content-type': 'text/plain' } }, '99931'],
   [`${id}: unknown field`, id, { body: { ...validBodies[id], isAdmin: true } }, '99931'],
+  [`${id}: __proto__ pollution`, id, json(`{"__proto__": {"isAdmin": true}, ${JSON.stringify(validBodies[id]).slice(1)}`), '99931'],
+  [`${id}: constructor.prototype pollution`, id, json(`{"constructor": {"prototype": {"isAdmin": true}}, ${JSON.stringify(validBodies[id]).slice(1)}`), '99931'],
   [`${id}: body over 1 MiB`, id, { body: { ...validBodies[id], email: HUGE } }, '99937'],
   ...requiredOf[id].map((field): Case => [`${id}: missing ${field}`, id, { body: without(validBodies[id], field) }, '99999']),
 ]);
