@@ -14,7 +14,7 @@ import { makeUser, stateUsers, users } from '../../src/console/stories/fixtures.
 
 describe('where a user lands', () => {
   it('follows the state rules, then the default module, then the first menu entry', () => {
-    expect(homeFor(stateUsers.pending)).toBe('/userValidation');
+    expect(homeFor(stateUsers.pending)).toBe('/userValidation?email=analista%40demo.colibri.co');
     expect(homeFor(stateUsers.companyValidation)).toBe('/validation');
     expect(homeFor(stateUsers.needsNewPassword)).toBe('/resetPassword');
     expect(homeFor(stateUsers.disabled)).toBe('/notActive');

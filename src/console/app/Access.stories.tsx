@@ -58,7 +58,7 @@ const redirect = (user: SessionUser, to: string, check: () => Promise<unknown>):
   },
 });
 
-export const PendingGoesToUserValidation = redirect(stateUsers.pending, '/userValidation', () => screen.findByRole('heading', { name: text('screens.userValidation.title', 'es') }));
+export const PendingGoesToUserValidation = redirect(stateUsers.pending, `/userValidation?email=${encodeURIComponent(stateUsers.pending.email)}`, () => screen.findByRole('heading', { name: text('screens.userValidation.title', 'es') }));
 export const UserInValidationGoesToValidation = redirect(stateUsers.validation, '/validation', () => screen.findByText(text('errors.client.accountVerifying', 'es')));
 export const CompanyInValidationGoesToValidation = redirect(stateUsers.companyValidation, '/validation', () => screen.findByText(text('errors.client.accountVerifying', 'es')));
 export const NoCompanyGoesToValidation = redirect(stateUsers.noCompany, '/validation', () => screen.findByText(text('errors.client.accountVerifying', 'es')));

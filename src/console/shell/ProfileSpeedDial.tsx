@@ -50,9 +50,10 @@ export function ProfileSpeedDial({ user }: { user: SessionUser }) {
       ariaLabel={t('shell.profile.menu')}
       direction="down"
       open={open}
-      onOpen={(_, reason) => reason !== 'focus' && setOpen(true)}
-      onClose={(_, reason) => reason !== 'blur' && setOpen(false)}
-      onClick={() => setOpen((o) => !o)}
+      // Opens on click only (not on hover or focus, which would make the click close it again);
+      // closes on click, Escape or leaving by keyboard/click elsewhere.
+      onOpen={(_, reason) => reason === 'toggle' && setOpen(true)}
+      onClose={(_, reason) => reason !== 'mouseLeave' && setOpen(false)}
       icon={
         <Avatar src={user.profilePic || undefined} alt={user.fullName} sx={{ width: 36, height: 36, bgcolor: 'primary.main', fontSize: 15 }}>
           {initials(user.fullName || user.email)}

@@ -41,7 +41,7 @@ function Entry({ item, depth, onNavigate }: { item: MenuTreeNode; depth: number;
           {open ? <ExpandLess fontSize="small" /> : <ExpandMore fontSize="small" />}
         </ListItemButton>
         <Collapse in={open} timeout="auto" unmountOnExit>
-          <List component="div" disablePadding>
+          <List component="div" dense disablePadding>
             {item.children.map((c) => (
               <Entry key={c.node.key} item={c} depth={depth + 1} onNavigate={onNavigate} />
             ))}

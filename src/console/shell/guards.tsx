@@ -21,10 +21,10 @@ function Expire() {
 }
 
 /** Where a request for `pathname` must go instead, or null when it may show. */
-export function redirectFor(user: Parameters<typeof landingFor>[0] | null, pathname: string, mode: GateMode): string | null {
+export function redirectFor(user: Parameters<typeof homeFor>[0] | null, pathname: string, mode: GateMode): string | null {
   if (!user) return signinPathFor(pathname);
   const landing = landingFor(user);
-  if (landing) return allowedWhileRedirected[landing].includes(pathname) ? null : landing;
+  if (landing) return allowedWhileRedirected[landing].includes(pathname) ? null : homeFor(user);
   return mode === 'reduced' ? '__home__' : null;
 }
 

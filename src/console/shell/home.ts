@@ -27,6 +27,8 @@ export const FALLBACK_HOME = '/Notifications';
 
 export function homeFor(user: SessionUser): string {
   const landing = landingFor(user);
+  // The OTP screen is prefilled from ?email= (config/screens/user-validation.yaml).
+  if (landing === '/userValidation') return `${landing}?email=${encodeURIComponent(user.email)}`;
   if (landing) return landing;
   const visible = visibleNodes(user);
   const dm = user.permissions.defaultModule;

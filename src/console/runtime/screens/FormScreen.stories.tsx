@@ -106,7 +106,7 @@ export const SigninStartsSessionByState: Story = {
     await userEvent.type(field(/correo/i), 'pending@demo.colibri.co');
     await userEvent.type(field(/^contraseña/i), 'Demo#Pass1');
     await submit('Ingresar');
-    await expectLocation('/userValidation');
+    await expectLocation(`/userValidation?email=${encodeURIComponent(stateUsers.pending.email)}`);
     await expect(localStorage.getItem(storageKeys.clientToken)).toBe(tokenOf(stateUsers.pending));
   },
 };

@@ -136,7 +136,7 @@ function FormView({ screen }: { screen: ScreenDef }) {
         if (!user) return setFormError(errorText(t, null));
         clearExpiredFlag();
         const clientHome = effect.tokenKind === 'client' ? routes.find((r) => isClientPath(r.path) && !r.path.includes(':'))?.path : undefined;
-        navigate(landingFor(user) ?? clientHome ?? homeFor(user), { replace: true });
+        navigate(landingFor(user) ? homeFor(user) : (clientHome ?? homeFor(user)), { replace: true });
         return;
       }
       case 'navigate':
