@@ -1,10 +1,11 @@
 // The router: built from the generated route table (src/generated/routes.gen.ts), grouped by
 // layout, each group behind its access gate. The shell layouts load lazily so the first load
 // for /signin carries only the plain layout and the form runtime.
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, type ReactElement } from 'react';
 import LinearProgress from '@mui/material/LinearProgress';
 import { Outlet, useNavigate, type RouteObject } from 'react-router-dom';
 import { routes } from '../../generated/routes.gen.ts';
+import { appSettings } from '../../generated/app.gen.ts';
 import { onSessionExpired } from '../api/transport.ts';
 import { HomeRedirect, SessionGate } from '../shell/guards.tsx';
 import PlainLayout from '../shell/layouts/PlainLayout.tsx';
@@ -33,11 +34,22 @@ export function AppFrame() {
 
 const leaf = (route: AppRoute): RouteObject => ({ path: route.path, element: <RouteScreen route={route} />, handle: { route } satisfies RouteHandle });
 
+/** A lazily loaded layout behind its session gate, holding its group of routes. */
+function gated(mode: 'full' | 'reduced', layout: ReactElement, children: RouteObject[]): RouteObject {
+  return {
+    element: (
+      <SessionGate mode={mode}>
+        <Suspense fallback={<LinearProgress />}>{layout}</Suspense>
+      </SessionGate>
+    ),
+    children,
+  };
+}
+
 export function appRoutes(table: readonly AppRoute[] = routes): RouteObject[] {
   const group = (pred: (r: AppRoute) => boolean) => table.filter(pred).map(leaf);
   const isPublic = (r: AppRoute) => r.access === 'public';
   const session = (layout: string) => (r: AppRoute) => r.access === 'session' && r.layout === layout;
-  const fallback = <LinearProgress />;
   return [
     {
       element: <AppFrame />,
@@ -52,36 +64,9 @@ export function appRoutes(table: readonly AppRoute[] = routes): RouteObject[] {
           ),
           children: group(session('plain')),
         },
-        {
-          element: (
-            <SessionGate mode="reduced">
-              <Suspense fallback={fallback}>
-                <ReducedLayout />
-              </Suspense>
-            </SessionGate>
-          ),
-          children: group(session('reduced')),
-        },
-        {
-          element: (
-            <SessionGate mode="full">
-              <Suspense fallback={fallback}>
-                <DefaultLayout menuWidth={200} />
-              </Suspense>
-            </SessionGate>
-          ),
-          children: group(session('default')),
-        },
-        {
-          element: (
-            <SessionGate mode="full">
-              <Suspense fallback={fallback}>
-                <DefaultLayout menuWidth={170} />
-              </Suspense>
-            </SessionGate>
-          ),
-          children: group(session('second')),
-        },
+        gated('reduced', <ReducedLayout />, group(session('reduced'))),
+        gated('full', <DefaultLayout menuWidth={appSettings.layouts.default.menuWidth} />, group(session('default'))),
+        gated('full', <DefaultLayout menuWidth={appSettings.layouts.second.menuWidth} />, group(session('second'))),
         { path: '*', element: <NotFound /> },
       ],
     },
