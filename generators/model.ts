@@ -15,6 +15,8 @@ export interface Operation {
   summary: string; params: Schema | null; query: Schema | null; body: Schema | null;
   multipart: string[] | null; response: Schema | null; produces: 'json' | 'binary';
   sandbox: boolean; errors: string[];
+  /** x-list: the list convention's sortable, filter and search fields (list operations only). */
+  list: { sortable: string[]; filters: string[]; search: string[] } | null;
 }
 
 export interface MenuNode {
@@ -66,6 +68,23 @@ export function refsOf(schema: Json, out: string[] = []): string[] {
     }
   }
   return out;
+}
+
+/**
+ * An x-list operation follows the list convention: GET, the query params page, pageSize, sort,
+ * order and q, `sort` enumerating exactly the sortable fields, every filter a query param.
+ */
+function checkList(l: Loaded, name: string, o: any): Operation['list'] {
+  const list = { sortable: o['x-list'].sortable ?? [], filters: o['x-list'].filters ?? [], search: o['x-list'].search ?? [] };
+  const at = ['operations', name];
+  const fail = (reason: string) => { throw new DeclarationError(l.file, `/operations/${name}/x-list`, reason, l.lineOf(at)); };
+  if (o.method !== 'GET') fail('a list operation must be GET');
+  const query = o.query ?? {};
+  for (const p of ['page', 'pageSize', 'sort', 'order', 'q']) if (!(p in query)) fail(`the list convention needs query param "${p}"`);
+  const sortEnum = (query.sort.enum ?? []) as string[];
+  if ([...sortEnum].sort().join() !== [...list.sortable].sort().join()) fail('query "sort" must enumerate exactly the sortable fields');
+  for (const f of list.filters) if (!(f in query)) fail(`filter "${f}" is not a query param`);
+  return list;
 }
 
 export function buildModel(root: string): Model {
@@ -133,6 +152,7 @@ export function buildModel(root: string): Model {
         produces: o.produces ?? 'json',
         sandbox: o.sandbox ?? false,
         errors: o.errors ?? [],
+        list: o['x-list'] ? checkList(l, name, o) : null,
       });
     }
   }

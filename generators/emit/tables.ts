@@ -111,6 +111,7 @@ export function emitOpenApi(model: Model, pkgVersion: string): string {
       operationId: o.id, tags: [o.tag], summary: o.summary || o.id, parameters, responses,
       'x-access': o.access, 'x-permission': o.permission as Json,
     };
+    if (o.list) op['x-list'] = o.list;
     if (o.body) op.requestBody = { required: true, content: { 'application/json': { schema: rw(o.body) } } };
     if (o.multipart) op.requestBody = { required: true, content: { 'multipart/form-data': { schema: { type: 'object', properties: Object.fromEntries(o.multipart.map((n) => [n, { type: 'string', format: 'binary' }])) } } } };
     if (o.access !== 'public') op.security = [{ authToken: [] }, { clientToken: [] }, { bearer: [] }];

@@ -31,6 +31,8 @@ describe('declaration errors name file, path and reason', () => {
     ['unknown error code', (d) => rewrite(d, 'schemas/api/things.yaml', '"99982"', '"99900"'), /error code 99900 is not in config\/errors\.yaml/],
     ['screen field not in body', (d) => rewrite(d, 'config/screens/new-thing.yaml', '[name, color]', '[name, size]'), /^config\/screens\/new-thing\.yaml:5 \/fields\/1: field "size"/],
     ['yaml syntax', (d) => writeFileSync(join(d, 'config/menu.yaml'), '- { id: 10, key: [\n'), /^config\/menu\.yaml.*YAML syntax/],
+    ['x-list on a POST', (d) => rewrite(d, 'schemas/api/things.yaml', 'access: public', 'access: public\n    x-list: { sortable: [name] }'), /things\.yaml.*\/operations\/create\/x-list: a list operation must be GET/],
+    ['x-list without the list query', (d) => rewrite(d, 'schemas/api/things.yaml', 'errors: ["99982"]', 'errors: ["99982"]\n    x-list: { sortable: [name] }'), /\/operations\/get\/x-list: the list convention needs query param "page"/],
     ['duplicate component id', (d) => writeFileSync(join(d, 'config/menu.yaml'), '- { id: 10, key: a, path: /A }\n- { id: 10, key: b, path: /B }\n'), /component id 10 used twice/],
   ];
   it.each(table)('%s', async (_name, edit, want) => {
