@@ -4,11 +4,13 @@ import type { Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import * as initial from './migrations/0001-initial.ts';
 import * as geography from './migrations/0002-geography.ts';
+import * as companyAdministration from './migrations/0100_company-administration.ts';
 import type { Database } from './schema.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-geography': geography,
+  '0100_company-administration': companyAdministration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

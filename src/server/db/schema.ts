@@ -13,6 +13,11 @@ export interface CompaniesTable {
   state: string;
   plan_type: string;
   picture_file: string | null;
+  phone: ColumnType<string | null, string | null | undefined, string | null>;
+  address: ColumnType<string | null, string | null | undefined, string | null>;
+  country_code: ColumnType<string | null, string | null | undefined, string | null>;
+  region_code: ColumnType<string | null, string | null | undefined, string | null>;
+  city_code: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
 }
 
@@ -33,6 +38,8 @@ export interface UsersTable {
   failed_logins: Generated<number>;
   locked_until: Timestamp | null;
   profile_pic_file: string | null;
+  area_id: ColumnType<number | null, number | null | undefined, number | null>;
+  cost_center_id: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: CreatedAt;
 }
 
@@ -52,6 +59,8 @@ export interface RolesTable {
   name: string;
   read_only: boolean;
   permissions: ColumnType<PermissionGrantJson[], string, string>;
+  /** Which users the role's holders see: all | meAndDependents | onlyMe (enum user-scope). */
+  scope: ColumnType<string, string | undefined, string>;
   created_at: CreatedAt;
 }
 
@@ -123,6 +132,58 @@ export interface CitiesTable { country_code: string; region_code: string; code: 
 
 export interface AppMetaTable { key: string; value: string }
 
+export interface CostCentersTable {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  code: string;
+  created_at: CreatedAt;
+}
+
+export interface PlatformClientsTable {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  nit: string;
+  created_at: CreatedAt;
+}
+
+export interface PlatformResponsiblesTable {
+  id: Generated<number>;
+  company_id: number;
+  platform_client_id: number;
+  name: string;
+  email: string | null;
+  created_at: CreatedAt;
+}
+
+export interface AssociationsTable {
+  id: Generated<number>;
+  company_id: number;
+  user_id: number;
+  platform_client_id: number;
+  platform_responsible_id: number;
+  name: string;
+  created_at: CreatedAt;
+}
+
+export interface AuditLogTable {
+  /** bigint: the pg driver reads it as a string. */
+  id: ColumnType<string, never, never>;
+  company_id: number;
+  user_id: number | null;
+  user_email: string | null;
+  ip: string | null;
+  method: string;
+  path: string;
+  operation_id: string | null;
+  component_id: number | null;
+  component_name: string | null;
+  component_action: string | null;
+  status: number;
+  created_at: Timestamp;
+}
+
 export interface Database {
   companies: CompaniesTable;
   users: UsersTable;
@@ -139,6 +200,11 @@ export interface Database {
   regions: RegionsTable;
   cities: CitiesTable;
   app_meta: AppMetaTable;
+  cost_centers: CostCentersTable;
+  platform_clients: PlatformClientsTable;
+  platform_responsibles: PlatformResponsiblesTable;
+  associations: AssociationsTable;
+  audit_log: AuditLogTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
