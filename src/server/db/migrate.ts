@@ -5,12 +5,20 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely/migrati
 import * as initial from './migrations/0001-initial.ts';
 import * as geography from './migrations/0002-geography.ts';
 import * as companyAdministration from './migrations/0100_company-administration.ts';
+import * as channels from './migrations/0200_channels.ts';
+import * as apiCredentials from './migrations/0201_api-credentials.ts';
+import * as blockList from './migrations/0202_block-list.ts';
+import * as smsPlatform from './migrations/0203_sms-platform.ts';
 import type { Database } from './schema.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-geography': geography,
   '0100_company-administration': companyAdministration,
+  '0200_channels': channels,
+  '0201_api-credentials': apiCredentials,
+  '0202_block-list': blockList,
+  '0203_sms-platform': smsPlatform,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

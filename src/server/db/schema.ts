@@ -184,6 +184,120 @@ export interface AuditLogTable {
   created_at: Timestamp;
 }
 
+// Channels, API credentials, block list and the SMS platform (migrations 0200-0203).
+
+export interface CompanyChannelTypesTable { company_id: number; platform: string }
+
+/** An account SID as stored: the public id and its sealed secret. */
+export interface StoredAccountSid { sid: string; secret: string }
+
+export interface ChannelsTable {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  platform: string;
+  type: string;
+  sender: string | null;
+  short_code: string | null;
+  tags: ColumnType<string[], string, string>;
+  keywords: ColumnType<string[], string, string>;
+  priority: number;
+  /** Sealed (security/secrets.ts), like every secret column below. */
+  authorization_token: string | null;
+  page_access_token: string | null;
+  /** HMAC fingerprint of the page access token: uniqueness without comparing secrets. */
+  page_access_token_fp: string | null;
+  client_token: string | null;
+  account_sids: ColumnType<StoredAccountSid[], string, string>;
+  facebook_page_id: string | null;
+  private_key: string | null;
+  client_email: string | null;
+  callback_url: string | null;
+  enabled: boolean;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ShortCodeLeasesTable { short_code: string; company_id: number }
+export interface ChannelKeywordsTable { short_code: string; keyword: string; channel_id: number }
+
+export interface ChannelMessagesTable {
+  id: Generated<number>;
+  company_id: number;
+  channel_id: number;
+  to_number: string;
+  body: string;
+  status: string;
+  provider_message_id: string | null;
+  error: string | null;
+  is_test: boolean;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ApiCredentialsTable {
+  id: string;
+  company_id: number;
+  name: string;
+  secret_hash: string;
+  secret_hint: string;
+  created_by: number | null;
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  replaced_by: string | null;
+}
+
+export interface ApiSettingsTable {
+  company_id: number;
+  api_user_id: number | null;
+  allowed_ips: ColumnType<string[], string, string>;
+  notification_email: string | null;
+  ftp_host: string | null;
+  ftp_port: number | null;
+  ftp_user: string | null;
+  ftp_directory: string | null;
+  /** Sealed. */
+  ftp_password: string | null;
+  updated_at: Timestamp;
+}
+
+export interface BlockListTable {
+  id: Generated<number>;
+  company_id: number;
+  phone: string;
+  source: string;
+  created_by: number | null;
+  created_at: Timestamp;
+  effective_at: Timestamp;
+  removal_requested_at: Timestamp | null;
+  removal_effective_at: Timestamp | null;
+}
+
+export interface SmsOperatorsTable { id: number; name: string; kind: string }
+export interface SmsStatesTable { id: number; name: string }
+
+export interface SmsAccountsTable {
+  id: Generated<number>;
+  company_id: number;
+  platform_client_id: number;
+  platform_responsible_id: number | null;
+  name: string;
+  state: string;
+  quota: number;
+  used: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SmsCampaignsTable {
+  id: Generated<number>;
+  company_id: number;
+  account_id: number;
+  name: string;
+  created_at: Timestamp;
+}
+
 export interface Database {
   companies: CompaniesTable;
   users: UsersTable;
@@ -205,6 +319,18 @@ export interface Database {
   platform_responsibles: PlatformResponsiblesTable;
   associations: AssociationsTable;
   audit_log: AuditLogTable;
+  company_channel_types: CompanyChannelTypesTable;
+  channels: ChannelsTable;
+  short_code_leases: ShortCodeLeasesTable;
+  channel_keywords: ChannelKeywordsTable;
+  channel_messages: ChannelMessagesTable;
+  api_credentials: ApiCredentialsTable;
+  api_settings: ApiSettingsTable;
+  block_list: BlockListTable;
+  sms_operators: SmsOperatorsTable;
+  sms_states: SmsStatesTable;
+  sms_accounts: SmsAccountsTable;
+  sms_campaigns: SmsCampaignsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
