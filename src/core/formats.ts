@@ -1,5 +1,6 @@
 // The custom JSON Schema formats our declarations use. The same map feeds the server's Ajv
 // (Fastify) and the console's rjsf validator, so a value is judged the same in both places.
+import { isCidr } from './cidr.ts';
 import { isCorporateEmail } from './email.ts';
 import { isValidPassword } from './password-policy.ts';
 import { isColombianPhone } from './phone.ts';
@@ -8,6 +9,7 @@ export const customFormats = {
   'corporate-email': (v: string) => isCorporateEmail(v),
   'password-policy': (v: string) => isValidPassword(v),
   'phone-co': (v: string) => isColombianPhone(v),
+  cidr: (v: string) => isCidr(v),
 } as const;
 
 export type CustomFormat = keyof typeof customFormats;

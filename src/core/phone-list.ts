@@ -1,0 +1,112 @@
+// Lists of phone numbers typed or uploaded by people (block list, later campaign recipients):
+// comma-separated input, the first column of a CSV file, and the text encoding of that file.
+// Every value is data: a cell such as "=cmd|' /C calc'!A0" is judged as a phone (and refused),
+// never interpreted.
+import { normalizeColombianPhone } from './phone.ts';
+
+export type PhoneRejection = 'invalidPhone' | 'emptyPhone' | 'duplicate';
+
+export interface PhoneListResult {
+  /** Valid numbers in E.164 (+57…), in input order, each once, with where they were. */
+  valid: { position: number; phone: string }[];
+  /** What was refused and why; `position` is 1-based (item in a typed list, row in a file). */
+  rejected: { position: number; value: string; reason: PhoneRejection }[];
+}
+
+/** Echoed values are cut: an answer never carries a whole hostile cell back. */
+export const ECHO_MAX = 40;
+
+export function judgePhones(values: readonly { position: number; value: string }[]): PhoneListResult {
+  const valid: PhoneListResult['valid'] = [];
+  const seen = new Set<string>();
+  const rejected: PhoneListResult['rejected'] = [];
+  for (const { position, value } of values) {
+    const text = value.trim();
+    const echo = text.slice(0, ECHO_MAX);
+    if (text === '') { rejected.push({ position, value: '', reason: 'emptyPhone' }); continue; }
+    const phone = normalizeColombianPhone(text);
+    if (!phone) { rejected.push({ position, value: echo, reason: 'invalidPhone' }); continue; }
+    if (seen.has(phone)) { rejected.push({ position, value: echo, reason: 'duplicate' }); continue; }
+    seen.add(phone);
+    valid.push({ position, phone });
+  }
+  return { valid, rejected };
+}
+
+/** "3001234567, 3109876543" (also ';' or new lines between numbers). A trailing comma is not an entry. */
+export function parsePhoneList(input: string): PhoneListResult {
+  const items = input.split(/[,;\n\r]+/).map((value, i) => ({ position: i + 1, value }));
+  if (items.length > 1 && items[items.length - 1].value.trim() === '') items.pop();
+  return judgePhones(items);
+}
+
+/**
+ * Decodes an uploaded text file: UTF-8 (a BOM is dropped) when the bytes are valid UTF-8, else
+ * Latin-1/Windows-1252 (what Excel on Windows writes for "CSV"). Anything holding NUL bytes
+ * (UTF-16, binaries) is not a text file: null.
+ */
+export function decodeTextFile(bytes: Uint8Array): { text: string; encoding: 'utf-8' | 'windows-1252' } | null {
+  if (bytes.includes(0)) return null;
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+    return { text, encoding: 'utf-8' };
+  } catch {
+    return { text: new TextDecoder('windows-1252').decode(bytes), encoding: 'windows-1252' };
+  }
+}
+
+/** The CSV separator of a file: ';' when the first line has more semicolons than commas. */
+export function csvSeparator(text: string): ',' | ';' {
+  const firstLine = text.slice(0, text.search(/\r?\n|$/));
+  const count = (c: string) => firstLine.split(c).length - 1;
+  return count(';') > count(',') ? ';' : ',';
+}
+
+/**
+ * The first field of every record of a CSV text (RFC 4180 quoting: "a ""b""", separators and
+ * line breaks inside quotes). Blank lines are skipped; positions are 1-based record numbers.
+ */
+export function csvFirstColumn(text: string, separator: ',' | ';' = csvSeparator(text), maxRecords = Infinity): { position: number; value: string }[] {
+  const out: { position: number; value: string }[] = [];
+  let i = 0;
+  let record = 0;
+  const n = text.length;
+  // Whether a character is content (not a separator, a quote or white space); char checks, not a
+  // regular expression, because a 20 MB file means twenty million calls.
+  const counts = (c: string) => c > ' ' && c !== separator && c !== '"' && c !== '\u00a0' && c !== '\ufeff';
+  while (i < n && out.length < maxRecords) {
+    record++;
+    let field = '';
+    // A record with nothing but separators, quotes and spaces is a blank line: skipped.
+    let blank = true;
+    if (text[i] === '"') {
+      i++;
+      while (i < n) {
+        if (text[i] === '"') {
+          if (text[i + 1] === '"') { field += '"'; i += 2; continue; }
+          i++;
+          break;
+        }
+        field += text[i++];
+      }
+    }
+    // The rest of the first field (unquoted text), then skip to the end of the record.
+    while (i < n && text[i] !== separator && text[i] !== '\n' && text[i] !== '\r') field += text[i++];
+    if ([...field].some(counts)) blank = false;
+    let inQuotes = false;
+    while (i < n) {
+      const c = text[i];
+      if (c === '"') inQuotes = !inQuotes;
+      else if (!inQuotes && (c === '\n' || c === '\r')) break;
+      if (counts(c)) blank = false;
+      i++;
+    }
+    if (text[i] === '\r') i++;
+    if (text[i] === '\n') i++;
+    if (!blank) out.push({ position: record, value: field });
+  }
+  return out;
+}
+
+/** A first row without a single digit is a header ("telefono", "Número"), not an entry. */
+export const looksLikeHeader = (value: string) => !/\d/.test(value);
