@@ -4,7 +4,7 @@ import { customFormats } from '../../src/core/formats.ts';
 
 describe('customFormats', () => {
   it('declares exactly the formats the schemas use', () => {
-    expect(Object.keys(customFormats).sort()).toEqual(['corporate-email', 'password-policy', 'phone-co']);
+    expect(Object.keys(customFormats).sort()).toEqual(['cidr', 'corporate-email', 'password-policy', 'phone-co']);
   });
 
   it.each([
@@ -14,6 +14,8 @@ describe('customFormats', () => {
     ['password-policy', 'segura', false],
     ['phone-co', '300 123 4567', true],
     ['phone-co', '123', false],
+    ['cidr', '2001:db8::/32', true],
+    ['cidr', '10.0.0.1/8', false],
   ] as const)('%s(%s) -> %s', (format, value, want) => {
     expect(customFormats[format](value)).toBe(want);
   });
