@@ -3,3 +3,4 @@
 export * from './types.ts';
 export * from './outbox.ts';
 export * from './captcha.ts';
+export * from './channels.ts';

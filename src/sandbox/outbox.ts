@@ -1,10 +1,10 @@
 // Sandbox SMS and e-mail: nothing leaves the machine; every message is written to the outbox
 // (table sandbox_outbox, readable at GET /v1/sandbox/outbox in demo mode and by tests).
 // The store is passed in, so this file depends on no database library.
-import type { MessageProvider, OutgoingMessage } from './types.ts';
+import type { MessageProvider, OutboxChannel, OutgoingMessage } from './types.ts';
 
 export interface OutboxStore {
-  append(message: OutgoingMessage & { createdAt: Date }): Promise<void>;
+  append(message: Omit<OutgoingMessage, 'channel'> & { channel: OutboxChannel; createdAt: Date }): Promise<void>;
 }
 
 export function sandboxMessageProvider(store: OutboxStore, now: () => Date = () => new Date()): MessageProvider {

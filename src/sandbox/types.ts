@@ -4,6 +4,9 @@
 
 export type MessageChannel = 'sms' | 'email';
 
+/** What the sandbox outbox records: codes and notices (sms, email) and channel test messages. */
+export type OutboxChannel = MessageChannel | 'rcs' | 'whatsapp' | 'fbMessenger';
+
 export interface OutgoingMessage {
   channel: MessageChannel;
   /** E.164 phone for sms, address for email. */
