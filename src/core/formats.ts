@@ -2,6 +2,7 @@
 // (Fastify) and the console's rjsf validator, so a value is judged the same in both places.
 import { isCidr } from './cidr.ts';
 import { isCorporateEmail } from './email.ts';
+import { isValidNit } from './nit.ts';
 import { isValidPassword } from './password-policy.ts';
 import { isColombianPhone } from './phone.ts';
 
@@ -10,6 +11,7 @@ export const customFormats = {
   'password-policy': (v: string) => isValidPassword(v),
   'phone-co': (v: string) => isColombianPhone(v),
   cidr: (v: string) => isCidr(v),
+  'nit-co': (v: string) => isValidNit(v),
 } as const;
 
 export type CustomFormat = keyof typeof customFormats;

@@ -12,6 +12,7 @@ import { sandboxMessageProvider } from '../sandbox/outbox.ts';
 import type { CaptchaVerifier, MessageProvider } from '../sandbox/types.ts';
 import type { ComponentHeaders, ServerDeps } from './context.ts';
 import type { Database } from './db/schema.ts';
+import { registerAuditLog } from './audit/hook.ts';
 import { ApiError } from './errors/api-error.ts';
 import { registerConsole, trySpaFallback } from './http/console-static.ts';
 import { installErrorHandler } from './http/error-handler.ts';
@@ -72,6 +73,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   installErrorHandler(app);
   await app.register(multipart, { limits: { fileSize: constants.uploads.profilePictureBytes, files: 1, fields: 5, parts: 6 } });
 
+  registerAuditLog(app, deps);
   registerOperations(app, deps, options.handlers ?? defaultHandlers);
   app.get('/docs/openapi.json', async () => openapi);
 

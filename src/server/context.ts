@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Grant } from '../core/permissions.ts';
 import type { CaptchaVerifier, MessageProvider } from '../sandbox/types.ts';
+import type { UserScope } from './auth/user-scope.ts';
 import type { Database } from './db/schema.ts';
 
 export interface ServerDeps {
@@ -23,6 +24,8 @@ export interface Session {
   companyState: string;
   roles: string[];
   grants: Grant[];
+  /** The widest user scope among the caller's roles (src/server/auth/user-scope.ts); absent = onlyMe. */
+  scope?: UserScope;
   expiresAt: Date;
 }
 

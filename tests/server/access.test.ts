@@ -68,8 +68,9 @@ describe('permissions from roles', () => {
     const res = await h.op('roles.list', { token });
     expect(res.statusCode).toBe(200);
     const roles = res.json() as { name: string; readOnly: boolean; permissions: { id: number; actions: string[] }[] }[];
-    expect(roles.map((r) => r.name)).toEqual(['superadmin', 'admin', 'analista', 'manager', 'ops', 'develop', 'platform', 'colibriSms']);
-    expect(roles.every((r) => r.readOnly)).toBe(true);
+    // The system roles (read-only), then the demo company's own role.
+    expect(roles.map((r) => r.name)).toEqual(['superadmin', 'admin', 'analista', 'manager', 'ops', 'develop', 'platform', 'colibriSms', 'Coordinador']);
+    expect(roles.map((r) => r.readOnly)).toEqual([true, true, true, true, true, true, true, true, false]);
     const analista = roles.find((r) => r.name === 'analista')!;
     expect(analista.permissions.some((g) => g.id === 6002)).toBe(false);
     expect(roles.find((r) => r.name === 'manager')!.permissions.find((g) => g.id === 6002)?.actions).toEqual(['view', 'create', 'edit', 'delete']);

@@ -45,7 +45,7 @@ describe('clients.get and clients.usersList', () => {
     const list = await h.op('clients.usersList', { token: superadmin.token });
     expect(list.statusCode).toBe(200);
     const users = list.json() as { email: string; roles: string[] }[];
-    expect(users).toHaveLength(12);
+    expect(users).toHaveLength(18); // 12 role and state users + the demo team
     expect(users.find((u) => u.email === 'develop@demo.colibri.co')?.roles).toEqual(['develop', 'colibriSms']);
   });
 

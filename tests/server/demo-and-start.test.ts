@@ -16,9 +16,12 @@ describe('demo seed', () => {
   beforeAll(async () => { h = await createHarness(); });
   afterAll(async () => { await h.close(); });
 
-  it('creates Demo S.A.S., active, pilot, NIT 900123456-7', async () => {
-    const companies = await h.db.selectFrom('companies').select(['name', 'nit', 'state', 'plan_type']).execute();
-    expect(companies).toEqual([{ name: 'Demo S.A.S.', nit: '900123456-7', state: 'active', plan_type: 'pilot' }]);
+  it('creates Demo S.A.S., active, pilot, NIT 900123456-8, and a second company for isolation', async () => {
+    const companies = await h.db.selectFrom('companies').select(['name', 'nit', 'state', 'plan_type']).orderBy('id').execute();
+    expect(companies).toEqual([
+      { name: 'Demo S.A.S.', nit: '900123456-8', state: 'active', plan_type: 'pilot' },
+      { name: 'Andina Logística S.A.S.', nit: '900987654-7', state: 'active', plan_type: 'subscription' },
+    ]);
   });
 
   it.each(demoRoleUsers)('an active %s user who holds that role', async (role) => {
@@ -37,7 +40,7 @@ describe('demo seed', () => {
   });
 
   it('adds areas and notifications', async () => {
-    expect(await h.count('areas')).toBe(2);
+    expect(await h.count('areas')).toBe(3); // two in Demo S.A.S., one in Andina Logística
     const { token, session } = await h.as('superadmin');
     expect((await h.op('notifications.list', { params: { userId: session.idUser }, token })).json().unread).toBe(2);
   });

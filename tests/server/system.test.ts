@@ -57,7 +57,7 @@ describe('system operations', () => {
 describe('catalogue answers', () => {
   it.each([
     ['GET', '/v1/nothing-here'],
-    ['GET', '/v3/roles'],
+    ['GET', '/v3/nothing-here'],
     ['DELETE', '/v1/clientAuth/signin'],
     ['GET', '/'],
     ['GET', '/Campaigns/history'],
@@ -138,7 +138,7 @@ describe('console build and SPA fallback', () => {
   it.each([
     ['GET', '/assets/missing-9999.js'],
     ['GET', '/v1/unknown'],
-    ['GET', '/v3/roles'],
+    ['GET', '/v3/nothing-here'],
     ['GET', '/health/deep'],
     ['GET', '/docs/nothing'],
     ['GET', '/notifications'],

@@ -4,7 +4,7 @@ import { customFormats } from '../../src/core/formats.ts';
 
 describe('customFormats', () => {
   it('declares exactly the formats the schemas use', () => {
-    expect(Object.keys(customFormats).sort()).toEqual(['cidr', 'corporate-email', 'password-policy', 'phone-co']);
+    expect(Object.keys(customFormats).sort()).toEqual(['cidr', 'corporate-email', 'nit-co', 'password-policy', 'phone-co']);
   });
 
   it.each([
@@ -16,6 +16,8 @@ describe('customFormats', () => {
     ['phone-co', '123', false],
     ['cidr', '2001:db8::/32', true],
     ['cidr', '10.0.0.1/8', false],
+    ['nit-co', '900123456-8', true],
+    ['nit-co', '900123456-7', false],
   ] as const)('%s(%s) -> %s', (format, value, want) => {
     expect(customFormats[format](value)).toBe(want);
   });

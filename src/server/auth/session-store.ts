@@ -5,6 +5,7 @@ import type { Session } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { hashToken, newToken } from '../security/tokens.ts';
 import { unionGrants } from './grants.ts';
+import { widestScope } from './user-scope.ts';
 
 export async function issueToken(db: Kysely<Database>, userId: number, now: Date): Promise<{ token: string; expiresAt: Date }> {
   const token = newToken();
@@ -17,7 +18,7 @@ export async function rolesOf(db: Kysely<Database>, userId: number) {
   return db
     .selectFrom('user_roles')
     .innerJoin('roles', 'roles.id', 'user_roles.role_id')
-    .select(['roles.name', 'roles.permissions'])
+    .select(['roles.name', 'roles.permissions', 'roles.scope'])
     .where('user_roles.user_id', '=', userId)
     .orderBy('roles.id')
     .execute();
@@ -45,6 +46,7 @@ export async function resolveToken(db: Kysely<Database>, token: string, now: Dat
     companyState: row.companyState,
     roles: roles.map((r) => r.name),
     grants: unionGrants(roles.map((r) => r.permissions)),
+    scope: widestScope(roles.map((r) => r.scope)),
     expiresAt: row.expires_at,
   };
 }

@@ -1,8 +1,14 @@
 // The demo company (embedded mode, or --demo): "Demo S.A.S." (active, pilot), one active user
-// per role <role>@demo.colibri.co and one user per non-active state <state>@demo.colibri.co.
-// Runs once: app_meta.demo_seeded marks it done, so later starts change nothing.
+// per role <role>@demo.colibri.co and one user per non-active state <state>@demo.colibri.co;
+// a team with a hierarchy (demoTeam: a sales team under a manager, an operations team under a
+// coordinator whose company role "Coordinador" sees only themselves and their dependents), cost
+// centers, platform clients with responsibles and associations; and a second company, "Andina
+// Logística S.A.S." (demoOtherCompany), with its own users, area, cost center and client, so
+// company isolation is visible. Runs once: app_meta.demo_seeded marks it done, so later starts
+// change nothing.
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { defaultGrants } from '../../core/permissions.ts';
 import { isValidPassword } from '../../core/password-policy.ts';
 import { constants } from '../../generated/constants.gen.ts';
 import { hashPassword } from '../security/passwords.ts';
@@ -10,10 +16,31 @@ import type { Database } from './schema.ts';
 import { productKey } from './system-roles.ts';
 
 export const DEMO_DOMAIN = 'demo.colibri.co';
-export const DEMO_COMPANY = { name: 'Demo S.A.S.', nit: '900123456-7' } as const;
+export const DEMO_COMPANY = { name: 'Demo S.A.S.', nit: '900123456-8' } as const;
 export const demoRoleUsers = ['superadmin', 'admin', 'analista', 'manager', 'ops', 'develop', 'platform'] as const;
 export const demoStateUsers = ['pending', 'validation', 'needsNewPassword', 'ExpiredPassword', 'disabled'] as const;
 export const demoEmail = (name: string) => `${name}@${DEMO_DOMAIN}`;
+
+/** The demo team below the superadmin: e-mail name, full name, role, responsible, area, cost center. */
+export const demoTeam = [
+  { user: 'carolina.ruiz', name: 'Carolina Ruiz', role: 'manager', parent: 'superadmin', area: 0, costCenter: 'VEN-300' },
+  { user: 'andres.mejia', name: 'Andrés Mejía', role: 'analista', parent: 'carolina.ruiz', area: 0, costCenter: 'VEN-300' },
+  { user: 'paula.rios', name: 'Paula Ríos', role: 'analista', parent: 'carolina.ruiz', area: 1, costCenter: 'VEN-300' },
+  { user: 'jorge.pardo', name: 'Jorge Pardo', role: 'Coordinador', parent: 'superadmin', area: 1, costCenter: 'OPS-200' },
+  { user: 'diana.lopez', name: 'Diana López', role: 'analista', parent: 'jorge.pardo', area: 1, costCenter: 'OPS-200' },
+  { user: 'felipe.cano', name: 'Felipe Cano', role: 'analista', parent: 'diana.lopez', area: 1, costCenter: 'OPS-200' },
+] as const;
+
+/** The second demo company: its users are <role>@andina.demo.colibri.co. */
+export const demoOtherCompany = {
+  name: 'Andina Logística S.A.S.',
+  nit: '900987654-7',
+  domain: `andina.${DEMO_DOMAIN}`,
+  users: [
+    { user: 'superadmin', name: 'Gerente Andina', role: 'superadmin' },
+    { user: 'analista', name: 'Analista Andina', role: 'analista' },
+  ],
+} as const;
 
 // Staff roles also hold the "{product}Sms" flag role so the SMS platform menus show for them.
 const extraRoles: Record<string, string[]> = { develop: [`${productKey}Sms`], platform: [`${productKey}Sms`] };
@@ -45,14 +72,14 @@ export async function seedDemo(db: Kysely<Database>, password: string, now: Date
 
     let phone = 3000000001;
     let superadminId: number | null = null;
-    const addUser = async (name: string, state: string, roles: string[], changedAt: Date) => {
+    const addUser = async (name: string, state: string, roles: string[], changedAt: Date, more: Partial<{ companyId: number; parentId: number | null; fullName: string; email: string; areaId: number; costCenterId: number }> = {}) => {
       const user = await trx
         .insertInto('users')
         .values({
-          company_id: company.id,
-          parent_id: superadminId,
-          full_name: `Demo ${name}`,
-          email: demoEmail(name),
+          company_id: more.companyId ?? company.id,
+          parent_id: more.parentId === undefined ? superadminId : more.parentId,
+          full_name: more.fullName ?? `Demo ${name}`,
+          email: more.email ?? demoEmail(name),
           phone: `+57${phone++}`,
           document_type: 'CC',
           document_id: String(10000000 + phone % 1000),
@@ -63,6 +90,8 @@ export async function seedDemo(db: Kysely<Database>, password: string, now: Date
           password_changed_at: changedAt,
           locked_until: null,
           profile_pic_file: null,
+          area_id: more.areaId ?? null,
+          cost_center_id: more.costCenterId ?? null,
         })
         .returning('id')
         .executeTakeFirstOrThrow();
@@ -81,14 +110,72 @@ export async function seedDemo(db: Kysely<Database>, password: string, now: Date
       await addUser(state, state, ['superadmin'], state === 'ExpiredPassword' ? expiredAt : now);
     }
 
-    await trx.insertInto('areas').values([
+    const areaIds = (await trx.insertInto('areas').values([
       { company_id: company.id, name: 'Sede principal Bogotá', picture_file: null },
       { company_id: company.id, name: 'Sucursal Medellín', picture_file: null },
+    ]).returning('id').execute()).map((a) => a.id);
+
+    const centers = await trx.insertInto('cost_centers').values([
+      { company_id: company.id, name: 'Mercadeo', code: 'MKT-100' },
+      { company_id: company.id, name: 'Operaciones', code: 'OPS-200' },
+      { company_id: company.id, name: 'Ventas', code: 'VEN-300' },
+    ]).returning(['id', 'code']).execute();
+    const centerId = new Map(centers.map((c) => [c.code, c.id]));
+
+    // A company role with the manager's permissions that sees only its holder and their dependents.
+    const coordinator = await trx
+      .insertInto('roles')
+      .values({ company_id: company.id, name: 'Coordinador', read_only: false, scope: 'meAndDependents', permissions: JSON.stringify(defaultGrants(['manager'], productKey)) })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    roleId.set('Coordinador', coordinator.id);
+    const teamIds = new Map<string, number>([['superadmin', superadminId!]]);
+    for (const m of demoTeam) {
+      const id = await addUser(m.user, 'active', [m.role], now, {
+        parentId: teamIds.get(m.parent)!, fullName: m.name, areaId: areaIds[m.area], costCenterId: centerId.get(m.costCenter)!,
+      });
+      teamIds.set(m.user, id);
+    }
+
+    const clients = await trx.insertInto('platform_clients').values([
+      { company_id: company.id, name: DEMO_COMPANY.name, nit: DEMO_COMPANY.nit },
+      { company_id: company.id, name: 'Demo Retail', nit: '901234567-7' },
+    ]).returning('id').execute();
+    const responsibles = await trx.insertInto('platform_responsibles').values([
+      { company_id: company.id, platform_client_id: clients[0].id, name: 'Mercadeo Digital', email: demoEmail('mercadeo') },
+      { company_id: company.id, platform_client_id: clients[0].id, name: 'Servicio al Cliente', email: null },
+      { company_id: company.id, platform_client_id: clients[1].id, name: 'Tiendas Norte', email: null },
+    ]).returning(['id', 'platform_client_id', 'name']).execute();
+    const associate = (user: number, r: (typeof responsibles)[number]) =>
+      ({ company_id: company.id, user_id: user, platform_client_id: r.platform_client_id, platform_responsible_id: r.id, name: r.name });
+    await trx.insertInto('associations').values([
+      associate(superadminId!, responsibles[0]),
+      associate(superadminId!, responsibles[1]),
+      associate(teamIds.get('carolina.ruiz')!, responsibles[2]),
     ]).execute();
+
+    // The second company: same password, its own data; nothing of it is visible from Demo S.A.S.
+    const other = await trx
+      .insertInto('companies')
+      .values({ name: demoOtherCompany.name, nit: demoOtherCompany.nit, state: 'active', plan_type: 'subscription', picture_file: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const otherArea = await trx.insertInto('areas').values({ company_id: other.id, name: 'Centro de distribución Cali', picture_file: null }).returning('id').executeTakeFirstOrThrow();
+    const otherCenter = await trx.insertInto('cost_centers').values({ company_id: other.id, name: 'Logística', code: 'LOG-01' }).returning('id').executeTakeFirstOrThrow();
+    let otherBoss: number | null = null;
+    for (const u of demoOtherCompany.users) {
+      const id = await addUser(u.user, 'active', [u.role], now, {
+        companyId: other.id, parentId: otherBoss, fullName: u.name, email: `${u.user}@${demoOtherCompany.domain}`, areaId: otherArea.id, costCenterId: otherCenter.id,
+      });
+      otherBoss ??= id;
+    }
+    const otherClient = await trx.insertInto('platform_clients').values({ company_id: other.id, name: demoOtherCompany.name, nit: demoOtherCompany.nit }).returning('id').executeTakeFirstOrThrow();
+    await trx.insertInto('platform_responsibles').values({ company_id: other.id, platform_client_id: otherClient.id, name: 'Despachos', email: null }).execute();
     await trx.insertInto('notifications').values(userIds.flatMap((user_id) => [
       { company_id: company.id, user_id, title: 'Bienvenido a Colibri', message: 'Tu cuenta de demostración está lista.', visible: true, created_at: now },
       { company_id: company.id, user_id, title: 'Créditos de prueba', message: 'La empresa Demo S.A.S. está en plan piloto.', visible: true, created_at: now },
     ])).execute();
+    // Channels, block list and SMS accounts (demo-seed-messaging.ts).
     await trx.insertInto('app_meta').values({ key: 'demo_seeded', value: now.toISOString() }).execute();
   });
   return { created: true };

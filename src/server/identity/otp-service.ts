@@ -17,7 +17,9 @@ import { hashOtp, newOtpCode, otpMatches, type OtpPurpose } from '../security/ot
 const { otpTtlSeconds, otpMaxAttempts, recoveryTtlSeconds } = constants.security;
 const ttlFor = (purpose: OtpPurpose) => (purpose === 'recovery' ? recoveryTtlSeconds : otpTtlSeconds);
 
-const TEXT: Record<OtpPurpose, { subject: string; body: (code: string, minutes: number) => string }> = {
+type Template = { subject: string; body: (code: string, minutes: number) => string };
+
+const TEXT: Record<OtpPurpose, Template> = {
   validation: {
     subject: 'Colibri: código de verificación / verification code',
     body: (code, minutes) => `Tu código de verificación de Colibri es ${code}. Vence en ${minutes} minutos. / Your Colibri verification code is ${code}. It expires in ${minutes} minutes.`,
@@ -28,9 +30,17 @@ const TEXT: Record<OtpPurpose, { subject: string; body: (code: string, minutes: 
   },
 };
 
+// A team member added by an admin gets a recovery-purpose code with a welcome text: they set their
+// own password with recoverPassword { email, code, password } (or ask for a new code there).
+const INVITATION: Template = {
+  subject: 'Colibri: crea tu contraseña / set your password',
+  body: (code, minutes) =>
+    `Te agregaron a un equipo en Colibri. Para crear tu contraseña usa el código ${code} en "¿Olvidaste tu contraseña?"; vence en ${minutes} minutos (puedes pedir otro allí). / You were added to a team on Colibri. To set your password, use the code ${code} in "Forgot your password?"; it expires in ${minutes} minutes (you can ask for a new one there).`,
+};
+
 export interface IssuedOtp { channel: MessageChannel; to: string; expiresAt: Date }
 
-export async function issueOtp(deps: ServerDeps, user: UserRow, purpose: OtpPurpose, wanted?: MessageChannel): Promise<IssuedOtp> {
+export async function issueOtp(deps: ServerDeps, user: UserRow, purpose: OtpPurpose, wanted?: MessageChannel, template?: 'invitation'): Promise<IssuedOtp> {
   const { db } = deps;
   const now = deps.now();
   const windowStart = new Date(now.getTime() - otpTtlSeconds * 1000);
@@ -53,7 +63,7 @@ export async function issueOtp(deps: ServerDeps, user: UserRow, purpose: OtpPurp
     await trx.updateTable('otps').set({ consumed_at: now }).where('user_id', '=', user.id).where('purpose', '=', purpose).where('consumed_at', 'is', null).execute();
     await trx.insertInto('otps').values({ user_id: user.id, purpose, channel, code_hash: hashOtp(user.id, purpose, code), expires_at: expiresAt, created_at: now }).execute();
   });
-  const text = TEXT[purpose];
+  const text = template === 'invitation' ? INVITATION : TEXT[purpose];
   await deps.messages.send({ channel, to, subject: text.subject, body: text.body(code, Math.round(ttlFor(purpose) / 60)) });
   return { channel, to: maskDestination(to), expiresAt };
 }

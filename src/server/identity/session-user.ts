@@ -6,6 +6,7 @@ import { unionGrants } from '../auth/grants.ts';
 import { rolesOf } from '../auth/session-store.ts';
 import type { Database, UserRow } from '../db/schema.ts';
 import { productKey } from '../db/system-roles.ts';
+import { associationsOf } from '../modules/associations/queries.ts';
 import { fileUrl } from './users.ts';
 
 /** The first top-level, non-hidden menu entry the user may open; '/' when there is none. */
@@ -27,7 +28,11 @@ export async function buildSessionUser(db: Kysely<Database>, user: UserRow, toke
     company: company
       ? { id: company.id, name: company.name, nit: company.nit, state: company.state as 'active', planType: company.plan_type as 'pilot' }
       : null,
-    associations: [],
+    associations: (await associationsOf(db, user.company_id, user.id)).map((a) => ({
+      platformClientId: a.platformClientId,
+      platformResponsibleId: a.platformResponsibleId,
+      name: a.name,
+    })),
     permissions: { menu: grants as SessionUser['permissions']['menu'], defaultModule: defaultModuleFor(grants, names, company?.plan_type ?? null) },
     fullName: user.full_name,
     email: user.email,

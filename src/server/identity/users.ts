@@ -3,6 +3,8 @@
 import { sql, type Kysely } from 'kysely';
 import { normalizeEmail } from '../../core/email.ts';
 import type { User } from '../../generated/types.gen.ts';
+import { inScope } from '../auth/user-scope.ts';
+import type { Session } from '../context.ts';
 import type { Database, UserRow } from '../db/schema.ts';
 
 export async function findUserByEmail(db: Kysely<Database>, email: string): Promise<UserRow | undefined> {
@@ -11,6 +13,11 @@ export async function findUserByEmail(db: Kysely<Database>, email: string): Prom
 
 export async function findCompanyUser(db: Kysely<Database>, companyId: number, userId: number): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('company_id', '=', companyId).where('id', '=', userId).executeTakeFirst();
+}
+
+/** A user of the caller's company within the caller's user scope (the caller themselves always is). */
+export async function findScopedUser(db: Kysely<Database>, me: Session, userId: number): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('company_id', '=', me.companyId).where('id', '=', userId).where(inScope(me, 'users.id')).executeTakeFirst();
 }
 
 /** Role names per user id, for a set of users (one query). */

@@ -2,19 +2,31 @@
 // and buildServer refuses to start if the map and the declarations ever disagree.
 import type { HandlerMap } from '../http/handler.ts';
 import { accountHandlers } from './account/index.ts';
+import { associationsHandlers } from './associations/index.ts';
+import { auditHandlers } from './audit/index.ts';
 import { clientAuthHandlers } from './clientAuth/index.ts';
 import { clientsHandlers } from './clients/index.ts';
+import { companyHandlers } from './company/index.ts';
+import { costCentersHandlers } from './costCenters/index.ts';
 import { geographyHandlers } from './geography/index.ts';
 import { notificationsHandlers } from './notifications/index.ts';
 import { rolesHandlers } from './roles/index.ts';
+import { rolesV3Handlers } from './rolesV3/index.ts';
 import { systemHandlers } from './system/index.ts';
+import { teamHandlers } from './team/index.ts';
 
 export const handlers: HandlerMap = {
   ...accountHandlers,
+  ...associationsHandlers,
+  ...auditHandlers,
   ...clientAuthHandlers,
   ...clientsHandlers,
+  ...companyHandlers,
+  ...costCentersHandlers,
   ...geographyHandlers,
   ...notificationsHandlers,
   ...rolesHandlers,
+  ...rolesV3Handlers,
   ...systemHandlers,
+  ...teamHandlers,
 };

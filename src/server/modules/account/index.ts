@@ -1,13 +1,36 @@
 // Areas (branch offices) of the caller's company and the company's picture and payment summary
 // (schemas/api/account.yaml). `?id=` names an area; without it the picture is the company's.
+// Another company's area answers 99959, like one that does not exist.
+import { sql, type Kysely } from 'kysely';
 import type { Area } from '../../../generated/types.gen.ts';
-import { fail } from '../../errors/api-error.ts';
+import type { Database } from '../../db/schema.ts';
+import { fail, messageFor } from '../../errors/api-error.ts';
 import { readPictureUpload, storePicture } from '../../files/pictures.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
+import { paginate } from '../../http/paging.ts';
 import { fileUrl } from '../../identity/users.ts';
 
 const toArea = (r: { id: number; name: string; picture_file: string | null }): Area =>
   r.picture_file ? { id: r.id, name: r.name, urlPicture: fileUrl(r.picture_file) } : { id: r.id, name: r.name };
+
+const isUniqueViolation = (e: unknown) => typeof e === 'object' && e !== null && (e as { code?: string }).code === '23505';
+const duplicateName = () => fail('99930', messageFor('99930'), [{ field: 'name', code: '99930', message: messageFor('99930') }]);
+
+/** Area names are unique within a company, case-insensitively: 99930 on `name`. */
+async function assertNameFree(db: Kysely<Database>, companyId: number, name: string, exceptId?: number): Promise<void> {
+  let q = db.selectFrom('areas').select('id').where('company_id', '=', companyId).where(sql<string>`lower(name)`, '=', name.toLowerCase());
+  if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+  if (await q.executeTakeFirst()) throw duplicateName();
+}
+
+async function guardUnique<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicateName(); // a concurrent request took the name
+    throw error;
+  }
+}
 
 export const accountHandlers: DomainHandlers<'account'> = {
   'account.list': async (ctx) => {
@@ -18,12 +41,57 @@ export const accountHandlers: DomainHandlers<'account'> = {
 
   'account.create': async (ctx) => {
     const me = caller(ctx);
-    const row = await ctx.deps.db
-      .insertInto('areas')
-      .values({ company_id: me.companyId, name: ctx.body.name.trim(), picture_file: null })
-      .returning(['id', 'name', 'picture_file'])
-      .executeTakeFirstOrThrow();
+    const name = ctx.body.name.trim();
+    await assertNameFree(ctx.deps.db, me.companyId, name);
+    const row = await guardUnique(() =>
+      ctx.deps.db
+        .insertInto('areas')
+        .values({ company_id: me.companyId, name, picture_file: null })
+        .returning(['id', 'name', 'picture_file'])
+        .executeTakeFirstOrThrow(),
+    );
     return toArea(row);
+  },
+
+  'account.page': async (ctx) => {
+    const me = caller(ctx);
+    const qb = ctx.deps.db.selectFrom('areas').select(['id', 'name', 'picture_file', 'created_at']).where('company_id', '=', me.companyId);
+    return paginate(qb, ctx.query, {
+      sortable: { name: 'name', createdAt: 'created_at' },
+      defaultSort: { column: 'id', order: 'asc' },
+      tieBreaker: 'id',
+      search: ['name'],
+      map: toArea,
+    });
+  },
+
+  'account.update': async (ctx) => {
+    const me = caller(ctx);
+    const { db } = ctx.deps;
+    const area = await db.selectFrom('areas').select('id').where('company_id', '=', me.companyId).where('id', '=', ctx.params.id).executeTakeFirst();
+    if (!area) throw fail('99959');
+    const name = ctx.body.name.trim();
+    await assertNameFree(db, me.companyId, name, area.id);
+    const row = await guardUnique(() =>
+      db
+        .updateTable('areas')
+        .set({ name })
+        .where('id', '=', area.id)
+        .where('company_id', '=', me.companyId)
+        .returning(['id', 'name', 'picture_file'])
+        .executeTakeFirstOrThrow(),
+    );
+    return toArea(row);
+  },
+
+  'account.delete': async (ctx) => {
+    const me = caller(ctx);
+    const { db } = ctx.deps;
+    // Team members of the area keep working with none (users.area_id: on delete set null).
+    const gone = await db.deleteFrom('areas').where('company_id', '=', me.companyId).where('id', '=', ctx.params.id).returning('picture_file').executeTakeFirst();
+    if (!gone) throw fail('99959');
+    if (gone.picture_file) await db.deleteFrom('files').where('id', '=', gone.picture_file).where('company_id', '=', me.companyId).execute();
+    return { ok: true as const };
   },
 
   'account.getPicture': async (ctx) => {

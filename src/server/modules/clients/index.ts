@@ -1,16 +1,18 @@
-// Users of the caller's company (schemas/api/clients.yaml). Every read is scoped by company:
-// another company's user id answers 99959, exactly like an id that does not exist.
+// Users of the caller's company (schemas/api/clients.yaml). Every read is scoped by company and
+// by the caller's user scope (src/server/auth/user-scope.ts): another company's user id, or a
+// user outside the scope, answers 99959, exactly like an id that does not exist.
 import type { UserNode } from '../../../generated/types.gen.ts';
+import { inScope } from '../../auth/user-scope.ts';
 import { fail } from '../../errors/api-error.ts';
 import { storePicture, readPictureUpload } from '../../files/pictures.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
-import { fileUrl, findCompanyUser, roleNamesByUser, toUser } from '../../identity/users.ts';
+import { fileUrl, findScopedUser, roleNamesByUser, toUser } from '../../identity/users.ts';
 import { patchClient } from './patch.ts';
 
 export const clientsHandlers: DomainHandlers<'clients'> = {
   'clients.get': async (ctx) => {
     const me = caller(ctx);
-    const user = await findCompanyUser(ctx.deps.db, me.companyId, ctx.params.id);
+    const user = await findScopedUser(ctx.deps.db, me, ctx.params.id);
     if (!user) throw fail('99959');
     const roles = await roleNamesByUser(ctx.deps.db, [user.id]);
     return toUser(user, roles.get(user.id) ?? []);
@@ -20,7 +22,7 @@ export const clientsHandlers: DomainHandlers<'clients'> = {
 
   'clients.getProfilePic': async (ctx) => {
     const me = caller(ctx);
-    const user = await findCompanyUser(ctx.deps.db, me.companyId, ctx.params.id);
+    const user = await findScopedUser(ctx.deps.db, me, ctx.params.id);
     if (!user) throw fail('99959');
     return { url: fileUrl(user.profile_pic_file) };
   },
@@ -28,7 +30,7 @@ export const clientsHandlers: DomainHandlers<'clients'> = {
   'clients.uploadProfilePic': async (ctx) => {
     const me = caller(ctx);
     const { db } = ctx.deps;
-    const user = await findCompanyUser(db, me.companyId, ctx.params.id);
+    const user = await findScopedUser(db, me, ctx.params.id);
     if (!user) throw fail('99959');
     const upload = await readPictureUpload(ctx.request);
     const id = await storePicture(db, me.companyId, upload, async (trx, fileId) => {
@@ -45,6 +47,7 @@ export const clientsHandlers: DomainHandlers<'clients'> = {
       .selectFrom('users')
       .select(['id', 'parent_id', 'full_name', 'email'])
       .where('company_id', '=', me.companyId)
+      .where(inScope(me, 'users.id'))
       .orderBy('id')
       .execute();
     const root = rows.find((r) => r.id === ctx.params.id);
@@ -62,7 +65,7 @@ export const clientsHandlers: DomainHandlers<'clients'> = {
 
   'clients.usersList': async (ctx) => {
     const me = caller(ctx);
-    const rows = await ctx.deps.db.selectFrom('users').selectAll().where('company_id', '=', me.companyId).orderBy('id').execute();
+    const rows = await ctx.deps.db.selectFrom('users').selectAll().where('company_id', '=', me.companyId).where(inScope(me, 'users.id')).orderBy('id').execute();
     const roles = await roleNamesByUser(ctx.deps.db, rows.map((r) => r.id));
     return rows.map((r) => toUser(r, roles.get(r.id) ?? []));
   },

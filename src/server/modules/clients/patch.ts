@@ -8,13 +8,13 @@ import type { UsersTable } from '../../db/schema.ts';
 import { fail, messageFor } from '../../errors/api-error.ts';
 import { caller, type Handler } from '../../http/handler.ts';
 import { assertNotRecent, setNewPassword } from '../../identity/password-change.ts';
-import { findCompanyUser, roleNamesByUser, toUser } from '../../identity/users.ts';
+import { findCompanyUser, findScopedUser, roleNamesByUser, toUser } from '../../identity/users.ts';
 import { verifyPassword } from '../../security/passwords.ts';
 
 export const patchClient: Handler<'clients.patch'> = async (ctx) => {
   const { db } = ctx.deps;
   const me = caller(ctx);
-  const target = await findCompanyUser(db, me.companyId, ctx.params.id);
+  const target = await findScopedUser(db, me, ctx.params.id);
   if (!target) throw fail('99959');
   const { currentPassword, password, ...fields } = ctx.body;
 

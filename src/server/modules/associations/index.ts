@@ -1,0 +1,129 @@
+// Associations and responsibles (schemas/api/associations.yaml): platform clients of the caller's
+// company, the people responsible for them, and which client/responsible pairs each user works
+// under. A user outside the caller's company or scope, or another company's client, answers 99959.
+import type { Kysely } from 'kysely';
+import type { PlatformClient, PlatformResponsible } from '../../../generated/types.gen.ts';
+import { isInScope } from '../../auth/user-scope.ts';
+import type { Session } from '../../context.ts';
+import type { Database } from '../../db/schema.ts';
+import { fail, messageFor, type FieldError } from '../../errors/api-error.ts';
+import { caller, type DomainHandlers } from '../../http/handler.ts';
+import { associationsOf } from './queries.ts';
+
+async function assertUserInScope(db: Kysely<Database>, me: Session, userId: number): Promise<void> {
+  if (!(await isInScope(db, me, userId))) throw fail('99959');
+}
+
+const toResponsible = (r: { id: number; platform_client_id: number; name: string; email: string | null }): PlatformResponsible =>
+  r.email ? { id: r.id, platformClientId: r.platform_client_id, name: r.name, email: r.email } : { id: r.id, platformClientId: r.platform_client_id, name: r.name };
+
+const RESPONSIBLE_COLUMNS = ['r.id', 'r.platform_client_id', 'r.name', 'r.email'] as const;
+
+export const associationsHandlers: DomainHandlers<'associations'> = {
+  'associations.getUser': async (ctx) => {
+    const me = caller(ctx);
+    await assertUserInScope(ctx.deps.db, me, ctx.params.id);
+    return associationsOf(ctx.deps.db, me.companyId, ctx.params.id);
+  },
+
+  'associations.putUser': async (ctx) => {
+    const me = caller(ctx);
+    const { db } = ctx.deps;
+    const userId = ctx.params.id;
+    await assertUserInScope(db, me, userId);
+    const wanted = ctx.body.associations;
+    const responsibles = wanted.length
+      ? await db
+          .selectFrom('platform_responsibles as r')
+          .select(RESPONSIBLE_COLUMNS)
+          .where('r.company_id', '=', me.companyId)
+          .where('r.id', 'in', wanted.map((a) => a.platformResponsibleId))
+          .execute()
+      : [];
+    const byId = new Map(responsibles.map((r) => [r.id, r]));
+    const errors: FieldError[] = [];
+    const seen = new Set<string>();
+    wanted.forEach((a, i) => {
+      const responsible = byId.get(a.platformResponsibleId);
+      const pair = `${a.platformClientId}:${a.platformResponsibleId}`;
+      // A responsible belongs to one client: the pair must match, and appear once.
+      if (!responsible) errors.push({ field: `associations.${i}.platformResponsibleId`, code: '99931', message: messageFor('99931') });
+      else if (responsible.platform_client_id !== a.platformClientId) errors.push({ field: `associations.${i}.platformClientId`, code: '99931', message: messageFor('99931') });
+      else if (seen.has(pair)) errors.push({ field: `associations.${i}`, code: '99931', message: `${messageFor('99931')} (listed twice)` });
+      seen.add(pair);
+    });
+    if (errors.length) throw fail('99931', messageFor('99931'), errors);
+    await db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('associations').where('company_id', '=', me.companyId).where('user_id', '=', userId).execute();
+      if (wanted.length) {
+        await trx
+          .insertInto('associations')
+          .values(wanted.map((a) => ({
+            company_id: me.companyId,
+            user_id: userId,
+            platform_client_id: a.platformClientId,
+            platform_responsible_id: a.platformResponsibleId,
+            name: a.name?.trim() || byId.get(a.platformResponsibleId)!.name,
+          })))
+          .execute();
+      }
+    });
+    return associationsOf(db, me.companyId, userId);
+  },
+
+  'associations.clientAssociations': async (ctx) => {
+    const me = caller(ctx);
+    const { db } = ctx.deps;
+    const userId = ctx.query.connectinUserId;
+    let qb = db.selectFrom('platform_clients as c').select(['c.id', 'c.name', 'c.nit']).where('c.company_id', '=', me.companyId);
+    if (userId !== undefined) {
+      await assertUserInScope(db, me, userId);
+      qb = qb.where(({ exists, selectFrom }) =>
+        exists(selectFrom('associations as s').select('s.id').whereRef('s.platform_client_id', '=', 'c.id').where('s.user_id', '=', userId)),
+      );
+    }
+    const rows: PlatformClient[] = await qb.orderBy('c.name').orderBy('c.id').execute();
+    return rows;
+  },
+
+  'associations.clientAccount': async (ctx) => {
+    const me = caller(ctx);
+    const userId = ctx.query.connectinUserId ?? me.userId;
+    await assertUserInScope(ctx.deps.db, me, userId);
+    return associationsOf(ctx.deps.db, me.companyId, userId);
+  },
+
+  'associations.listResponsible': async (ctx) => {
+    const me = caller(ctx);
+    const { db } = ctx.deps;
+    const client = await db.selectFrom('platform_clients').select('id').where('company_id', '=', me.companyId).where('id', '=', ctx.params.id).executeTakeFirst();
+    if (!client) throw fail('99959');
+    const rows = await db
+      .selectFrom('platform_responsibles as r')
+      .select(RESPONSIBLE_COLUMNS)
+      .where('r.company_id', '=', me.companyId)
+      .where('r.platform_client_id', '=', client.id)
+      .orderBy('r.name')
+      .orderBy('r.id')
+      .execute();
+    return rows.map(toResponsible);
+  },
+
+  'associations.allResponsible': async (ctx) => {
+    const me = caller(ctx);
+    const { db } = ctx.deps;
+    const userId = ctx.params.userId;
+    await assertUserInScope(db, me, userId);
+    const rows = await db
+      .selectFrom('platform_responsibles as r')
+      .select(RESPONSIBLE_COLUMNS)
+      .where('r.company_id', '=', me.companyId)
+      .where(({ exists, selectFrom }) =>
+        exists(selectFrom('associations as s').select('s.id').whereRef('s.platform_client_id', '=', 'r.platform_client_id').where('s.user_id', '=', userId)),
+      )
+      .orderBy('r.name')
+      .orderBy('r.id')
+      .execute();
+    return rows.map(toResponsible);
+  },
+};

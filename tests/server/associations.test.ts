@@ -1,0 +1,155 @@
+// Associations and responsibles (schemas/api/associations.yaml, platform SMS prefix): reading and
+// replacing a user's associations, the clients and responsibles lists, the sign-in session's
+// `associations`, scope and company isolation.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoEmail } from '../../src/server/db/demo-seed.ts';
+import { createHarness, type Harness } from './harness.ts';
+import { asOther, demoUserId } from './team-helpers.ts';
+
+let h: Harness;
+let superadmin: { token: string; id: number };
+let manager: string;
+let analista: { token: string; id: number };
+let clients: { id: number; name: string }[];
+let responsibles: { id: number; platform_client_id: number; name: string }[];
+let theirClient: number;
+let theirResponsible: number;
+beforeAll(async () => {
+  h = await createHarness();
+  const s = await h.as('superadmin');
+  superadmin = { token: s.token, id: s.session.idUser };
+  manager = (await h.as('manager')).token;
+  const a = await h.as('analista');
+  analista = { token: a.token, id: a.session.idUser };
+  const demo = (await h.db.selectFrom('companies').select('id').where('name', '=', 'Demo S.A.S.').executeTakeFirstOrThrow()).id;
+  clients = await h.db.selectFrom('platform_clients').select(['id', 'name']).where('company_id', '=', demo).orderBy('id').execute();
+  responsibles = await h.db.selectFrom('platform_responsibles').select(['id', 'platform_client_id', 'name']).where('company_id', '=', demo).orderBy('id').execute();
+  theirClient = (await h.db.selectFrom('platform_clients').select('id').where('company_id', '!=', demo).executeTakeFirstOrThrow()).id;
+  theirResponsible = (await h.db.selectFrom('platform_responsibles').select('id').where('company_id', '!=', demo).executeTakeFirstOrThrow()).id;
+});
+afterAll(async () => { await h.close(); });
+
+describe('reading', () => {
+  it("the sign-in session carries the user's associations", async () => {
+    const { session } = await h.as('superadmin');
+    expect(session.associations).toEqual([
+      { platformClientId: clients[0].id, platformResponsibleId: responsibles[0].id, name: 'Mercadeo Digital' },
+      { platformClientId: clients[0].id, platformResponsibleId: responsibles[1].id, name: 'Servicio al Cliente' },
+    ]);
+    expect((await h.as('analista')).session.associations).toEqual([]);
+  });
+
+  it('User/{id}/Associations and ClientAccount answer the pairs with names; a user reads their own without the permission', async () => {
+    const res = await h.op('associations.getUser', { params: { id: superadmin.id }, token: manager });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual([
+      { id: expect.any(Number), platformClientId: clients[0].id, clientName: 'Demo S.A.S.', platformResponsibleId: responsibles[0].id, responsibleName: 'Mercadeo Digital', name: 'Mercadeo Digital' },
+      { id: expect.any(Number), platformClientId: clients[0].id, clientName: 'Demo S.A.S.', platformResponsibleId: responsibles[1].id, responsibleName: 'Servicio al Cliente', name: 'Servicio al Cliente' },
+    ]);
+    expect((await h.op('associations.clientAccount', { query: { connectinUserId: superadmin.id }, token: manager })).json()).toEqual(res.json());
+    expect((await h.op('associations.clientAccount', { token: superadmin.token })).json()).toEqual(res.json()); // default: the caller
+    expect((await h.op('associations.getUser', { params: { id: analista.id }, token: analista.token })).json()).toEqual([]);
+  });
+
+  it('ClientAsocciations answers the clients of a user, or every client of the company', async () => {
+    const mine = await h.op('associations.clientAssociations', { query: { connectinUserId: superadmin.id }, token: manager });
+    expect(mine.json()).toEqual([{ id: clients[0].id, name: 'Demo S.A.S.', nit: '900123456-8' }]);
+    const all = (await h.op('associations.clientAssociations', { token: manager })).json();
+    expect(all.map((c: { name: string }) => c.name)).toEqual(['Demo Retail', 'Demo S.A.S.']);
+  });
+
+  it('getListResponsible answers a client responsibles; getAllListResponsible those of all the user clients', async () => {
+    const list = (await h.op('associations.listResponsible', { params: { id: clients[0].id }, token: manager })).json();
+    expect(list).toEqual([
+      { id: responsibles[0].id, platformClientId: clients[0].id, name: 'Mercadeo Digital', email: demoEmail('mercadeo') },
+      { id: responsibles[1].id, platformClientId: clients[0].id, name: 'Servicio al Cliente' },
+    ]);
+    const carolina = await demoUserId(h, 'carolina.ruiz');
+    expect((await h.op('associations.allResponsible', { params: { userId: carolina }, token: manager })).json().map((r: { name: string }) => r.name)).toEqual(['Tiendas Norte']);
+    expect((await h.op('associations.allResponsible', { params: { userId: analista.id }, token: analista.token })).json()).toEqual([]);
+  });
+});
+
+describe('replacing', () => {
+  it("PUT User/{id}/Associations replaces the user's set; the name defaults to the responsible's", async () => {
+    const res = await h.op('associations.putUser', {
+      params: { id: analista.id },
+      token: manager,
+      body: { associations: [
+        { platformClientId: clients[1].id, platformResponsibleId: responsibles[2].id },
+        { platformClientId: clients[0].id, platformResponsibleId: responsibles[0].id, name: ' Campañas ' },
+      ] },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().map((a: { clientName: string; name: string }) => [a.clientName, a.name])).toEqual([['Demo Retail', 'Tiendas Norte'], ['Demo S.A.S.', 'Campañas']]);
+    expect((await h.as('analista')).session.associations.map((a) => a.name)).toEqual(['Tiendas Norte', 'Campañas']);
+    const cleared = await h.op('associations.putUser', { params: { id: analista.id }, token: manager, body: { associations: [] } });
+    expect(cleared.json()).toEqual([]);
+  });
+
+  it.each([
+    ['a responsible of another client', (c: number[], r: number[]) => [{ platformClientId: c[1], platformResponsibleId: r[0] }], 'associations.0.platformClientId'],
+    ['an unknown responsible', (c: number[]) => [{ platformClientId: c[0], platformResponsibleId: 999999 }], 'associations.0.platformResponsibleId'],
+    ["another company's responsible", (_c: number[], _r: number[], t: number[]) => [{ platformClientId: t[0], platformResponsibleId: t[1] }], 'associations.0.platformResponsibleId'],
+    ['the same pair twice', (c: number[], r: number[]) => [{ platformClientId: c[0], platformResponsibleId: r[0] }, { platformClientId: c[0], platformResponsibleId: r[0] }], 'associations.1'],
+  ])('refuses %s: 99931 on the field, nothing changed', async (_what, make, field) => {
+    const before = await h.db.selectFrom('associations').selectAll().orderBy('id').execute();
+    const body = { associations: make(clients.map((c) => c.id), responsibles.map((r) => r.id), [theirClient, theirResponsible]) };
+    const res = await h.op('associations.putUser', { params: { id: superadmin.id }, token: manager, body });
+    expect(res.json()).toMatchObject({ code: '99931', errors: [expect.objectContaining({ field })] });
+    expect(await h.db.selectFrom('associations').selectAll().orderBy('id').execute()).toEqual(before);
+  });
+
+  it('refuses a body without the list (99999) and a bad name (99931)', async () => {
+    expect((await h.op('associations.putUser', { params: { id: superadmin.id }, token: manager, body: {} })).json().code).toBe('99999');
+    const bad = { associations: [{ platformClientId: clients[0].id, platformResponsibleId: responsibles[0].id, name: '<b>' }] };
+    expect((await h.op('associations.putUser', { params: { id: superadmin.id }, token: manager, body: bad })).json().code).toBe('99931');
+  });
+});
+
+describe('permissions, scope and company isolation', () => {
+  it('an analista may not read or change anyone else: 99982', async () => {
+    const before = await h.snapshot();
+    for (const [op, args] of [
+      ['associations.getUser', { params: { id: superadmin.id } }],
+      ['associations.putUser', { params: { id: analista.id }, body: { associations: [] } }],
+      ['associations.clientAssociations', {}],
+      ['associations.clientAccount', { query: { connectinUserId: superadmin.id } }],
+      ['associations.listResponsible', { params: { id: clients[0].id } }],
+      ['associations.allResponsible', { params: { userId: superadmin.id } }],
+    ] as const) {
+      const res = await h.op(op, { token: analista.token, ...args });
+      expect(res.statusCode, op).toBe(403);
+      expect(res.json().code).toBe('99982');
+    }
+    expect(await h.snapshot()).toEqual(before);
+  });
+
+  it("another company's users and clients answer 99959, never their data", async () => {
+    const { token } = await asOther(h, 'superadmin');
+    const associations = await h.db.selectFrom('associations').selectAll().orderBy('id').execute();
+    for (const [op, args] of [
+      ['associations.getUser', { params: { id: superadmin.id } }],
+      ['associations.putUser', { params: { id: superadmin.id }, body: { associations: [] } }],
+      ['associations.clientAssociations', { query: { connectinUserId: superadmin.id } }],
+      ['associations.clientAccount', { query: { connectinUserId: superadmin.id } }],
+      ['associations.listResponsible', { params: { id: clients[0].id } }],
+      ['associations.allResponsible', { params: { userId: superadmin.id } }],
+    ] as const) {
+      const res = await h.op(op, { token, ...args });
+      expect(res.statusCode, op).toBe(404);
+      expect(res.json().code).toBe('99959');
+      expect(res.body).not.toContain('Mercadeo');
+    }
+    expect(await h.db.selectFrom('associations').selectAll().orderBy('id').execute()).toEqual(associations);
+    expect((await h.op('associations.clientAssociations', { token })).json().map((c: { name: string }) => c.name)).toEqual(['Andina Logística S.A.S.']);
+  });
+
+  it('a coordinator (me and dependents) reaches only their dependents', async () => {
+    const { token } = await h.signin(demoEmail('jorge.pardo'));
+    const diana = await demoUserId(h, 'diana.lopez');
+    expect((await h.op('associations.getUser', { params: { id: diana }, token })).statusCode).toBe(200);
+    expect((await h.op('associations.getUser', { params: { id: superadmin.id }, token })).json().code).toBe('99959');
+    expect((await h.op('associations.putUser', { params: { id: superadmin.id }, token, body: { associations: [] } })).json().code).toBe('99959');
+  });
+});
