@@ -29,10 +29,21 @@ export function referencedKeys(model: Model): Map<string, string[]> {
     for (const k of ['title', 'description', 'submitLabel', 'message', 'empty', 'onErrorDefault'] as const) add(s[k]);
     add((s.onSuccess as any)?.notify);
     for (const l of (s.links as any[]) ?? []) add(l.label);
-    for (const group of ['secondaryActions', 'rowActions', 'bulkActions', 'cards'] as const) {
-      for (const a of (s[group] as any[]) ?? []) { add(a.label); add(a.notify); }
+    for (const group of ['secondaryActions', 'rowActions', 'bulkActions', 'actions', 'cards', 'charts'] as const) {
+      for (const a of (s[group] as any[]) ?? []) { add(a.label); add(a.notify); add(a.confirm); }
     }
-    for (const f of [...((s.fields as string[]) ?? []), ...((s.columns as string[]) ?? [])]) add(`fields.${f}`);
+    add((s.chart as any)?.label);
+    // Columns and detail fields: a declared label, else fields.<field>.
+    const columnKey = (c: any) => (typeof c === 'string' ? `fields.${c}` : (c.label ?? `fields.${String(c.field).split('.')[0]}`));
+    for (const c of (s.columns as any[]) ?? []) add(columnKey(c));
+    for (const tab of (s.tabs as any[]) ?? []) { add(tab.label); for (const f of tab.fields ?? []) add(`fields.${f}`); }
+    for (const step of (s.steps as any[]) ?? []) { add(step.label); add(step.description); for (const f of step.fields) add(`fields.${f}`); }
+    for (const f of (s.fields as string[]) ?? []) add(`fields.${f}`);
+    // List filters are field names; a report's filter form is a JSON Schema whose titles default to fields.<name>.
+    if (Array.isArray(s.filters)) for (const f of s.filters) add(`fields.${f}`);
+    else if (s.filters && typeof s.filters === 'object') {
+      for (const [name, p] of Object.entries(((s.filters as any).properties ?? {}) as Record<string, any>)) add(p.title ?? `fields.${name}`);
+    }
   }
   for (const group of Object.values(model.errors)) for (const e of group) add(e.key, e.locales ?? both);
   for (const [id, s] of model.entities) {

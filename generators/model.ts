@@ -217,7 +217,8 @@ export function buildModel(root: string): Model {
     if (s.operation) opRefs.push([s.operation as string, ['operation']]);
     if ((s.load as any)?.operation) opRefs.push([(s.load as any).operation, ['load', 'operation']]);
     for (const k of ['secondaryActions', 'rowActions', 'bulkActions', 'cards'] as const) {
-      ((s[k] as any[]) ?? []).forEach((a, i) => opRefs.push([a.operation, [k, i, 'operation']]));
+      // navigation actions (`to`) name no operation; the rest of a screen's references are checked by emit/screens.ts
+      ((s[k] as any[]) ?? []).forEach((a, i) => { if (a.operation !== undefined) opRefs.push([a.operation, [k, i, 'operation']]); });
     }
     for (const [op, path] of opRefs) {
       if (!opIds.has(op)) throw new DeclarationError(l.file, '/' + path.join('/'), `unknown operation "${op}"`, l.lineOf(path));

@@ -1,6 +1,8 @@
 // The route table: each path points to its screen and a lazily imported renderer for the
-// screen's kind, so the first load carries only the sign-in path.
-import type { Model } from '../model.ts';
+// screen's kind, so the first load carries only the sign-in path. A list that names a `form`
+// gets `…/new` and `…/:id/edit` (the form's create and edit modes); a list that names a `detail`
+// (or a form with `view: true`) gets `…/:id` for the read-only record.
+import type { Model, Screen } from '../model.ts';
 import { f, ts, printFile, toExpr, raw, exportConst } from '../ts.ts';
 
 const RENDERERS: Record<string, string> = {
@@ -8,6 +10,9 @@ const RENDERERS: Record<string, string> = {
   message: '../console/runtime/screens/MessageScreen.tsx',
   list: '../console/runtime/screens/ListScreen.tsx',
   dashboard: '../console/runtime/screens/DashboardScreen.tsx',
+  detail: '../console/runtime/screens/DetailScreen.tsx',
+  wizard: '../console/runtime/screens/WizardScreen.tsx',
+  report: '../console/runtime/screens/ReportScreen.tsx',
   none: '../console/runtime/screens/NotAvailableScreen.tsx',
 };
 
@@ -15,7 +20,8 @@ const lazy = (kind: string) => raw(f.createArrowFunction(undefined, undefined, [
   f.createCallExpression(f.createToken(ts.SyntaxKind.ImportKeyword) as unknown as ts.Expression, undefined, [f.createStringLiteral(RENDERERS[kind])])));
 
 export function emitRoutes(model: Model): string {
-  const kindOf = (screenId: string | null) => (screenId ? (model.screens.find((s) => s.id === screenId)!.kind as string) : 'none');
+  const byId = new Map<string, Screen>(model.screens.map((s) => [s.id, s]));
+  const kindOf = (screenId: string | null) => (screenId ? (byId.get(screenId)!.kind as string) : 'none');
   const routes: Record<string, unknown>[] = [];
   for (const s of model.screens) {
     if (!s.route) continue;
@@ -23,8 +29,17 @@ export function emitRoutes(model: Model): string {
   }
   for (const n of model.menu) {
     const kind = kindOf(n.screen);
-    routes.push({ path: n.path, screen: n.screen, kind, access: 'session', layout: 'default', menuKey: n.key, componentId: n.componentId, load: lazy(kind) });
-    if (!n.noId) routes.push({ path: `${n.path}/:id`, screen: n.screen, kind, access: 'session', layout: 'default', menuKey: n.key, componentId: n.componentId, load: lazy(kind) });
+    const at = (path: string, screen: string | null) => ({ path, screen, kind: kindOf(screen), access: 'session', layout: 'default', menuKey: n.key, componentId: n.componentId, load: lazy(kindOf(screen)) });
+    routes.push({ ...at(n.path, n.screen), kind, load: lazy(kind) });
+    const screen = n.screen ? byId.get(n.screen) : undefined;
+    const form = screen?.kind === 'list' && typeof screen.form === 'string' ? byId.get(screen.form) : undefined;
+    const detail = screen?.kind === 'list' && typeof screen.detail === 'string' ? (screen.detail as string) : form?.view ? form.id : undefined;
+    if (form) {
+      routes.push(at(`${n.path}/new`, form.id));
+      if (form.edit) routes.push(at(`${n.path}/:id/edit`, form.id));
+    }
+    if (detail) routes.push(at(`${n.path}/:id`, detail));
+    else if (!n.noId) routes.push(at(`${n.path}/:id`, n.screen));
   }
   return printFile([exportConst('routes', toExpr(routes))]);
 }

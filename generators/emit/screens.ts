@@ -1,50 +1,320 @@
-// Screens compiled for the console runtime: each form's rjsf schema and uiSchema are built here
-// once, so schema identity stays stable in the browser (rjsf #1961).
-import type { Model, Schema, Json, Screen } from '../model.ts';
-import { deref } from '../schema-utils.ts';
+// Screens compiled for the console runtime (src/console/runtime): each screen's rjsf schema and
+// uiSchema, table columns with the field schemas their cells are chosen from, filters, tabs,
+// steps, report payloads and charts are built here once, so schema identity stays stable in the
+// browser (rjsf #1961) and a declaration error is found at generation time, not in the browser.
+// README "How it is built → Screen kinds" documents the vocabulary (schemas/_meta/screen.schema.yaml).
+import { join } from 'node:path';
+import type { Model, Schema, Json, Screen, Operation } from '../model.ts';
+import { DeclarationError, loadYaml } from '../load.ts';
 import { exportConst, printFile, toExpr, exportType, stringUnion } from '../ts.ts';
 
 const WIDGETS: Record<string, string> = { password: 'password', captcha: 'CaptchaWidget', phone: 'PhoneWidget' };
 
+type Where = (string | number)[];
+
+/** Throws a DeclarationError naming the screen file, the path inside it and its line. */
+function failer(model: Model, screen: Screen) {
+  return (path: Where, reason: string): never => {
+    let line: number | undefined;
+    try {
+      line = loadYaml(model.root, join(model.root, screen.file), model.productKey).lineOf(path);
+    } catch {
+      line = undefined;
+    }
+    throw new DeclarationError(screen.file, '/' + path.join('/'), reason, line);
+  };
+}
+
+/**
+ * Inlines "$ref": "x#" like schema-utils' deref, and marks an inlined enum with `x-enum: <id>` so
+ * the console can find its labels (`enums.<id>.<value>`) whatever the field is called.
+ */
+export function derefForScreen(schema: Json, entities: Map<string, Schema>, seen: string[] = []): Json {
+  if (Array.isArray(schema)) return schema.map((s) => derefForScreen(s, entities, seen));
+  if (!schema || typeof schema !== 'object') return schema;
+  if (typeof schema.$ref === 'string') {
+    const id = schema.$ref.replace(/#$/, '');
+    if (seen.includes(id)) throw new Error(`recursive $ref ${id} cannot be inlined`);
+    const { $id: _id, description: _d, ...target } = entities.get(id)!;
+    const { $ref: _r, ...rest } = schema;
+    const inlined = derefForScreen({ ...target, ...rest }, entities, [...seen, id]) as Schema;
+    return Array.isArray(target.enum) ? { ...inlined, 'x-enum': id } : inlined;
+  }
+  return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, derefForScreen(v, entities, seen)]));
+}
+
+const opById = (model: Model, id: string) => model.operations.find((o) => o.id === id);
+
+/** Every `x-options.operation` inside a schema must be declared. */
+function checkOptions(model: Model, schema: Json, fail: (p: Where, r: string) => never, at: Where) {
+  const walk = (s: Json, path: Where) => {
+    if (Array.isArray(s)) return s.forEach((x, i) => walk(x, [...path, i]));
+    if (!s || typeof s !== 'object') return;
+    const opts = s['x-options'] as Schema | undefined;
+    if (opts && typeof opts.operation === 'string' && !opById(model, opts.operation)) fail(path, `x-options: unknown operation "${opts.operation}"`);
+    const upload = s['x-upload'] as Schema | undefined;
+    if (upload && typeof upload.operation === 'string' && !opById(model, upload.operation)) fail(path, `x-upload: unknown operation "${upload.operation}"`);
+    for (const [k, v] of Object.entries(s)) if (k !== 'x-options' && k !== 'x-upload') walk(v, [...path, k]);
+  };
+  walk(schema, at);
+}
+
+/** The uiSchema entries the generator can decide: declared widgets, checkboxes, autocomplete. */
+function uiFor(name: string, p: Schema): Record<string, Json> {
+  const ui: Record<string, Json> = {};
+  const widget = p['x-widget'] as string | undefined;
+  if (widget && WIDGETS[widget]) ui['ui:widget'] = WIDGETS[widget];
+  if (p.type === 'boolean') ui['ui:widget'] = 'checkbox';
+  if (name === 'email') ui['ui:autocomplete'] = 'email';
+  return ui;
+}
+
 export function formSchema(model: Model, screen: Screen, fields: string[], opId: string, requiredOverride?: string[]) {
-  const op = model.operations.find((o) => o.id === opId)!;
+  const op = opById(model, opId)!;
   const body = (op.body ?? { properties: {} }) as Schema;
   const props = { ...((body.properties as Schema) ?? {}), ...((screen.extraFields as Schema) ?? {}) };
   const properties: Record<string, Json> = {};
   const uiSchema: Record<string, Json> = { 'ui:order': [...fields, '*'], 'ui:submitButtonOptions': { norender: true } };
   for (const name of fields) {
-    const p = deref(props[name] as Json, model.entities) as Schema;
-    properties[name] = { ...p, title: `fields.${name}` };
-    const ui: Record<string, Json> = {};
-    const widget = p['x-widget'] as string | undefined;
-    if (widget) ui['ui:widget'] = WIDGETS[widget] ?? widget;
-    if (p.type === 'boolean') ui['ui:widget'] = 'checkbox';
-    if (name === 'email') ui['ui:autocomplete'] = 'email';
+    const p = derefForScreen(props[name] as Json, model.entities) as Schema;
+    properties[name] = { ...p, title: (p.title as string | undefined) ?? `fields.${name}` };
+    const ui = uiFor(name, p);
     if (Object.keys(ui).length) uiSchema[name] = ui;
   }
+  if (Array.isArray(screen.rows)) uiSchema['ui:rows'] = screen.rows as Json;
   const required = requiredOverride ?? ((body.required as string[]) ?? []).filter((r) => fields.includes(r));
   return { schema: { type: 'object', required, properties }, uiSchema };
 }
 
-export function emitScreens(model: Model): string {
-  const compiled = model.screens.map((s) => {
-    const { file, fields, extraFields, required, ...rest } = s as Screen & { fields?: string[]; required?: string[] };
-    void file; void extraFields;
-    const out: Record<string, unknown> = { ...rest };
-    if (s.kind === 'form') {
-      Object.assign(out, formSchema(model, s, fields ?? [], s.operation as string, required));
-      out.secondaryActions = ((s.secondaryActions as any[]) ?? []).map((a) => ({ ...a }));
-    }
-    if (s.kind === 'list' && s.entity) {
-      const entity = model.entities.get(s.entity as string)!;
-      const props = entity.properties as Schema;
-      out.columns = ((s.columns as string[]) ?? []).map((c) => {
-        const p = props[c] as Schema;
-        return { field: c, label: `fields.${c}`, type: p.format === 'date-time' ? 'datetime' : (p.type as string) };
-      });
+/** The item schema a list or report operation answers (`{ items: [x] }` or `[x]`), if declared. */
+function itemSchema(model: Model, op: Operation | undefined, itemsPath?: string): Schema | null {
+  let s = op?.response ? (derefForScreen(op.response, model.entities) as Schema) : null;
+  if (!s) return null;
+  for (const part of (itemsPath ?? (op?.list ? 'items' : '')).split('.').filter(Boolean)) {
+    s = ((s.properties as Schema | undefined)?.[part] as Schema | undefined) ?? null;
+    if (!s) return null;
+  }
+  if (s.type === 'array' && s.items) s = s.items as Schema;
+  return s.type === 'object' && s.properties ? s : null;
+}
+
+/** A column's display schema: what the cell testers look at (no validation keywords). */
+function cellSchema(p: Schema | undefined): Schema {
+  if (!p) return {};
+  const keep = ['type', 'format', 'enum', 'x-enum', 'x-display', 'x-secret', 'writeOnly', 'x-widget', 'x-options', 'x-source', 'items'];
+  const out: Schema = {};
+  for (const k of keep) if (p[k] !== undefined) out[k] = k === 'items' ? cellSchema(p[k] as Schema) : p[k];
+  return out;
+}
+
+type ColumnDecl = string | { field: string; label?: string; cell?: string; width?: number; colors?: Schema };
+
+function compileColumns(decls: ColumnDecl[], props: Schema | null, fail: (p: Where, r: string) => never, at: string, sortable: string[] = []) {
+  return decls.map((d, i) => {
+    const c = typeof d === 'string' ? { field: d } : d;
+    const head = c.field.split('.')[0];
+    if (props && !(head in props)) fail([at, i], `column "${c.field}" is not a field of the records`);
+    const p = props ? (props[head] as Schema) : undefined;
+    return {
+      field: c.field,
+      label: c.label ?? `fields.${head}`,
+      schema: cellSchema(p),
+      ...(c.cell ? { cell: c.cell } : {}),
+      ...(c.width ? { width: c.width } : {}),
+      ...(c.colors ? { colors: c.colors } : {}),
+      sortable: sortable.includes(c.field),
+    };
+  });
+}
+
+/** Actions keep what the runtime needs: the operation's method and declared permission. */
+function compileActions(model: Model, list: unknown, fail: (p: Where, r: string) => never, at: string) {
+  return ((list as Schema[] | undefined) ?? []).map((a, i) => {
+    const out: Record<string, Json> = { ...a };
+    if (typeof a.operation === 'string') {
+      const op = opById(model, a.operation);
+      if (!op) fail([at, i, 'operation'], `unknown operation "${a.operation}"`);
+      out.method = op!.method;
+      if (!a.permission && op!.permission) out.permission = { component: op!.permission.component, action: op!.permission.action };
+      if (a.confirm === undefined && op!.method === 'DELETE') out.confirm = true;
     }
     return out;
   });
+}
+
+function entityProps(model: Model, id: unknown, fail: (p: Where, r: string) => never): Schema | null {
+  if (typeof id !== 'string') return null;
+  const e = model.entities.get(id);
+  if (!e) fail(['entity'], `unknown entity "${id}"`);
+  return (derefForScreen(e!, model.entities) as Schema).properties as Schema;
+}
+
+function compileList(model: Model, s: Screen, fail: (p: Where, r: string) => never) {
+  const op = opById(model, s.operation as string)!;
+  const props = entityProps(model, s.entity, fail) ?? (itemSchema(model, op, s.itemsPath as string | undefined)?.properties as Schema | undefined) ?? null;
+  const list = op.list;
+  const query = ((op.query?.properties as Schema | undefined) ?? {}) as Schema;
+  const filterNames = (s.filters as string[] | undefined) ?? list?.filters ?? [];
+  const filters = filterNames.map((name, i) => {
+    if (!(name in query)) fail(['filters', i], `filter "${name}" is not a query param of ${op.id}`);
+    const p = derefForScreen(query[name], model.entities) as Schema;
+    return { field: name, label: `fields.${name}`, schema: cellSchema(p) };
+  });
+  const defaultSort = s.defaultSort as { field: string; order?: string } | undefined;
+  if (defaultSort && !(list?.sortable ?? []).includes(defaultSort.field)) fail(['defaultSort', 'field'], `"${defaultSort.field}" is not sortable in ${op.id}'s x-list`);
+  for (const [k, kind] of [['form', 'form'], ['detail', 'detail']] as const) {
+    const ref = s[k] as string | undefined;
+    if (!ref) continue;
+    const target = model.screens.find((x) => x.id === ref);
+    if (!target) fail([k], `unknown screen "${ref}"`);
+    // `form` may be a wizard (create only); `detail` may be a form with view mode.
+    const fits = target!.kind === kind || (k === 'form' && target!.kind === 'wizard') || (k === 'detail' && target!.kind === 'form');
+    if (!fits) fail([k], `screen "${ref}" is a ${target!.kind}, not a ${kind}`);
+  }
+  return {
+    paged: !!list,
+    itemsPath: (s.itemsPath as string | undefined) ?? (list ? 'items' : undefined),
+    columns: compileColumns((s.columns as ColumnDecl[]) ?? [], props, fail, 'columns', list?.sortable ?? []),
+    search: (s.search as boolean | undefined) ?? (list ? list.search.length > 0 : false),
+    filters,
+    pageSize: (s.pageSize as number | undefined) ?? 50,
+    rowActions: compileActions(model, s.rowActions, fail, 'rowActions'),
+    bulkActions: compileActions(model, s.bulkActions, fail, 'bulkActions'),
+    export: (s.export as string[] | undefined) ?? [],
+    exportName: (s.exportName as string | undefined) ?? s.id,
+    ...(op.permission ? { permission: { component: op.permission.component, action: op.permission.action } } : {}),
+  };
+}
+
+function compileForm(model: Model, s: Screen, fail: (p: Where, r: string) => never) {
+  const fields = (s.fields as string[]) ?? [];
+  ((s.rows as string[][] | undefined) ?? []).forEach((row, r) => row.forEach((f, c) => {
+    if (!fields.includes(f)) fail(['rows', r, c], `field "${f}" is not in fields`);
+  }));
+  const out: Record<string, unknown> = formSchema(model, s, fields, s.operation as string, s.required as string[] | undefined);
+  checkOptions(model, out.schema as Json, fail, ['fields']);
+  const edit = s.edit as { operation?: string; params?: Schema } | undefined;
+  if (edit) {
+    const op = edit.operation ?? (s.operation as string);
+    if (!opById(model, op)) fail(['edit', 'operation'], `unknown operation "${op}"`);
+    out.edit = { operation: op, params: edit.params ?? s.params ?? {}, method: opById(model, op)!.method, ...permissionOf(model, op) };
+  }
+  if ((edit || s.view) && !s.load) fail(['load'], 'a form with edit or view mode needs `load`');
+  out.create = { operation: s.operation, method: opById(model, s.operation as string)!.method, ...permissionOf(model, s.operation as string) };
+  out.secondaryActions = compileActions(model, s.secondaryActions, fail, 'secondaryActions');
+  out.idField = (s.idField as string | undefined) ?? 'id';
+  out.dirtyGuard = (s.dirtyGuard as boolean | undefined) ?? s.access !== 'public';
+  return out;
+}
+
+const permissionOf = (model: Model, opId: string) => {
+  const p = opById(model, opId)?.permission;
+  return p ? { permission: { component: p.component, action: p.action } } : {};
+};
+
+function compileDetail(model: Model, s: Screen, fail: (p: Where, r: string) => never) {
+  const load = s.load as { operation: string };
+  const props = entityProps(model, s.entity, fail) ?? (itemSchema(model, opById(model, load.operation))?.properties as Schema | undefined) ?? null;
+  const tabs = (s.tabs as Schema[]).map((tab, i) => {
+    if (tab.screen) {
+      const target = model.screens.find((x) => x.id === tab.screen);
+      if (!target) fail(['tabs', i, 'screen'], `unknown screen "${tab.screen}"`);
+      if (target!.kind !== 'list') fail(['tabs', i, 'screen'], `screen "${tab.screen}" is a ${target!.kind}, not a list`);
+      return { label: tab.label, screen: tab.screen, params: tab.params ?? {} };
+    }
+    const cols = compileColumns(tab.fields as string[], props, (p, r) => fail(['tabs', i, ...p], r), 'fields');
+    return { label: tab.label, fields: cols };
+  });
+  return { tabs, actions: compileActions(model, s.actions, fail, 'actions'), idField: (s.idField as string | undefined) ?? 'id' };
+}
+
+function compileWizard(model: Model, s: Screen, fail: (p: Where, r: string) => never) {
+  const steps = s.steps as { label: string; description?: string; fields: string[] }[];
+  const op = opById(model, s.operation as string)!;
+  const props = { ...((op.body?.properties as Schema) ?? {}), ...((s.extraFields as Schema) ?? {}) };
+  const seen = new Set<string>();
+  steps.forEach((st, i) => st.fields.forEach((f, j) => {
+    if (!(f in props)) fail(['steps', i, 'fields', j], `field "${f}" is neither in ${op.id}'s body nor in extraFields`);
+    if (seen.has(f)) fail(['steps', i, 'fields', j], `field "${f}" is in two steps`);
+    seen.add(f);
+  }));
+  const all = steps.flatMap((st) => st.fields);
+  const { schema, uiSchema } = formSchema(model, s, all, op.id, s.required as string[] | undefined);
+  checkOptions(model, schema as Json, fail, ['steps']);
+  return { schema, uiSchema, steps: steps.map((st) => ({ label: st.label, ...(st.description ? { description: st.description } : {}), fields: st.fields })), dirtyGuard: (s.dirtyGuard as boolean | undefined) ?? true };
+}
+
+/** `$f.a.b` references inside a payload. */
+function formRefs(v: unknown, out: string[] = []): string[] {
+  if (typeof v === 'string' && v.startsWith('$f.')) out.push(v.slice(3).split('.')[0]);
+  else if (Array.isArray(v)) v.forEach((x) => formRefs(x, out));
+  else if (v && typeof v === 'object') Object.values(v).forEach((x) => formRefs(x, out));
+  return out;
+}
+
+function compileChart(model: Model, c: Schema, fail: (p: Where, r: string) => never, at: Where) {
+  if (typeof c.operation === 'string' && !opById(model, c.operation)) fail([...at, 'operation'], `unknown operation "${c.operation}"`);
+  const top = (c.top as number | undefined) ?? (model.constants.reports?.topN as number | undefined);
+  return { ...c, ...(top ? { top } : {}) };
+}
+
+function compileReport(model: Model, s: Screen, fail: (p: Where, r: string) => never) {
+  const op = opById(model, s.operation as string)!;
+  const filters = derefForScreen(s.filters as Json, model.entities) as Schema;
+  const fprops = (filters.properties as Schema) ?? {};
+  const properties = Object.fromEntries(Object.entries(fprops).map(([k, p]) => [k, { ...(p as Schema), title: ((p as Schema).title as string | undefined) ?? `fields.${k}` }]));
+  for (const ref of formRefs(s.payload)) if (!(ref in fprops)) fail(['payload'], `$f.${ref} is not a filter`);
+  checkOptions(model, filters, fail, ['filters']);
+  const uiSchema: Record<string, Json> = { 'ui:order': [...Object.keys(fprops), '*'], 'ui:submitButtonOptions': { norender: true } };
+  for (const [k, p] of Object.entries(fprops)) {
+    const ui = uiFor(k, p as Schema);
+    if (Object.keys(ui).length) uiSchema[k] = ui;
+  }
+  if (Array.isArray(s.rows)) uiSchema['ui:rows'] = s.rows as Json;
+  const props = itemSchema(model, op, s.itemsPath as string | undefined)?.properties as Schema | undefined;
+  return {
+    schema: { ...filters, properties },
+    uiSchema,
+    payload: s.payload,
+    columns: compileColumns(s.columns as ColumnDecl[], props ?? null, fail, 'columns'),
+    ...(s.chart ? { chart: compileChart(model, s.chart as Schema, fail, ['chart']) } : {}),
+    export: (s.export as string[] | undefined) ?? [],
+    exportName: (s.exportName as string | undefined) ?? s.id,
+    ...permissionOf(model, op.id),
+  };
+}
+
+/** One screen as the runtime reads it. */
+export function compileScreen(model: Model, s: Screen): Record<string, unknown> {
+  const fail = failer(model, s);
+  const { file: _file, fields: _fields, extraFields: _extra, required: _required, rows: _rows, filters: _filters, ...rest } = s as Screen & Record<string, unknown>;
+  const out: Record<string, unknown> = { ...rest };
+  switch (s.kind) {
+    case 'form':
+      Object.assign(out, compileForm(model, s, fail));
+      break;
+    case 'list':
+      Object.assign(out, compileList(model, s, fail));
+      break;
+    case 'detail':
+      Object.assign(out, compileDetail(model, s, fail));
+      break;
+    case 'wizard':
+      delete out.steps;
+      Object.assign(out, compileWizard(model, s, fail));
+      break;
+    case 'report':
+      Object.assign(out, compileReport(model, s, fail));
+      break;
+    case 'dashboard':
+      out.charts = ((s.charts as Schema[] | undefined) ?? []).map((c, i) => compileChart(model, c, fail, ['charts', i]));
+      break;
+  }
+  return out;
+}
+
+export function emitScreens(model: Model): string {
+  const compiled = model.screens.map((s) => compileScreen(model, s));
   return printFile([
     exportConst('screens', toExpr(Object.fromEntries(compiled.map((c) => [c.id as string, c])))),
     exportType('ScreenId', stringUnion(model.screens.map((s) => s.id))),

@@ -5,10 +5,13 @@ import { exportConst, exportType, printFile, stringUnion, toExpr, importDecl, f,
 import { xKeywords } from '../schema-utils.ts';
 
 export function emitOperations(model: Model): string {
-  // Light table for the console's transport: no schemas, so the first load stays small.
+  // Light table for the console's transport and runtime: no schemas, so the first load stays
+  // small. `permission` lets the runtime hide what can() refuses; `list` is the x-list convention.
   const rows = model.operations.map((o) => ({
     id: o.id, method: o.method, path: o.path, access: o.access,
     multipart: o.multipart !== null, produces: o.produces,
+    permission: o.permission ? { component: o.permission.component, action: o.permission.action } : null,
+    list: o.list,
   }));
   return printFile([
     exportConst('operations', toExpr(rows)),

@@ -35,6 +35,14 @@ export const useAccountList = (args: Args<"account.list"> | null, config?: SWRCo
 
 export const accountCreate = (args: Args<"account.create">) => call("account.create", args);
 
+export const accountPage = (args: Args<"account.page">) => call("account.page", args);
+
+export const useAccountPage = (args: Args<"account.page"> | null, config?: SWRConfiguration<Result<"account.page">>) => useOperation("account.page", args, config);
+
+export const accountUpdate = (args: Args<"account.update">) => call("account.update", args);
+
+export const accountDelete = (args: Args<"account.delete">) => call("account.delete", args);
+
 export const accountGetPicture = (args: Args<"account.getPicture">) => call("account.getPicture", args);
 
 export const useAccountGetPicture = (args: Args<"account.getPicture"> | null, config?: SWRConfiguration<Result<"account.getPicture">>) => useOperation("account.getPicture", args, config);
@@ -44,6 +52,32 @@ export const accountUploadPicture = (args: Args<"account.uploadPicture">) => cal
 export const accountPaymentsSummary = (args: Args<"account.paymentsSummary">) => call("account.paymentsSummary", args);
 
 export const useAccountPaymentsSummary = (args: Args<"account.paymentsSummary"> | null, config?: SWRConfiguration<Result<"account.paymentsSummary">>) => useOperation("account.paymentsSummary", args, config);
+
+export const associationsGetUser = (args: Args<"associations.getUser">) => call("associations.getUser", args);
+
+export const useAssociationsGetUser = (args: Args<"associations.getUser"> | null, config?: SWRConfiguration<Result<"associations.getUser">>) => useOperation("associations.getUser", args, config);
+
+export const associationsPutUser = (args: Args<"associations.putUser">) => call("associations.putUser", args);
+
+export const associationsClientAssociations = (args: Args<"associations.clientAssociations">) => call("associations.clientAssociations", args);
+
+export const useAssociationsClientAssociations = (args: Args<"associations.clientAssociations"> | null, config?: SWRConfiguration<Result<"associations.clientAssociations">>) => useOperation("associations.clientAssociations", args, config);
+
+export const associationsClientAccount = (args: Args<"associations.clientAccount">) => call("associations.clientAccount", args);
+
+export const useAssociationsClientAccount = (args: Args<"associations.clientAccount"> | null, config?: SWRConfiguration<Result<"associations.clientAccount">>) => useOperation("associations.clientAccount", args, config);
+
+export const associationsListResponsible = (args: Args<"associations.listResponsible">) => call("associations.listResponsible", args);
+
+export const useAssociationsListResponsible = (args: Args<"associations.listResponsible"> | null, config?: SWRConfiguration<Result<"associations.listResponsible">>) => useOperation("associations.listResponsible", args, config);
+
+export const associationsAllResponsible = (args: Args<"associations.allResponsible">) => call("associations.allResponsible", args);
+
+export const useAssociationsAllResponsible = (args: Args<"associations.allResponsible"> | null, config?: SWRConfiguration<Result<"associations.allResponsible">>) => useOperation("associations.allResponsible", args, config);
+
+export const auditList = (args: Args<"audit.list">) => call("audit.list", args);
+
+export const useAuditList = (args: Args<"audit.list"> | null, config?: SWRConfiguration<Result<"audit.list">>) => useOperation("audit.list", args, config);
 
 export const clientAuthValidate = (args: Args<"clientAuth.validate">) => call("clientAuth.validate", args);
 
@@ -81,6 +115,36 @@ export const clientsUsersList = (args: Args<"clients.usersList">) => call("clien
 
 export const useClientsUsersList = (args: Args<"clients.usersList"> | null, config?: SWRConfiguration<Result<"clients.usersList">>) => useOperation("clients.usersList", args, config);
 
+export const companyGet = (args: Args<"company.get">) => call("company.get", args);
+
+export const useCompanyGet = (args: Args<"company.get"> | null, config?: SWRConfiguration<Result<"company.get">>) => useOperation("company.get", args, config);
+
+export const companyPatch = (args: Args<"company.patch">) => call("company.patch", args);
+
+export const companyUploadLogo = (args: Args<"company.uploadLogo">) => call("company.uploadLogo", args);
+
+export const companyListAll = (args: Args<"company.listAll">) => call("company.listAll", args);
+
+export const useCompanyListAll = (args: Args<"company.listAll"> | null, config?: SWRConfiguration<Result<"company.listAll">>) => useOperation("company.listAll", args, config);
+
+export const companySetState = (args: Args<"company.setState">) => call("company.setState", args);
+
+export const companySetPlan = (args: Args<"company.setPlan">) => call("company.setPlan", args);
+
+export const costCentersList = (args: Args<"costCenters.list">) => call("costCenters.list", args);
+
+export const useCostCentersList = (args: Args<"costCenters.list"> | null, config?: SWRConfiguration<Result<"costCenters.list">>) => useOperation("costCenters.list", args, config);
+
+export const costCentersGet = (args: Args<"costCenters.get">) => call("costCenters.get", args);
+
+export const useCostCentersGet = (args: Args<"costCenters.get"> | null, config?: SWRConfiguration<Result<"costCenters.get">>) => useOperation("costCenters.get", args, config);
+
+export const costCentersCreate = (args: Args<"costCenters.create">) => call("costCenters.create", args);
+
+export const costCentersUpdate = (args: Args<"costCenters.update">) => call("costCenters.update", args);
+
+export const costCentersDelete = (args: Args<"costCenters.delete">) => call("costCenters.delete", args);
+
 export const geographyCountries = (args: Args<"geography.countries">) => call("geography.countries", args);
 
 export const useGeographyCountries = (args: Args<"geography.countries"> | null, config?: SWRConfiguration<Result<"geography.countries">>) => useOperation("geography.countries", args, config);
@@ -99,6 +163,20 @@ export const useNotificationsList = (args: Args<"notifications.list"> | null, co
 
 export const notificationsMarkRead = (args: Args<"notifications.markRead">) => call("notifications.markRead", args);
 
+export const rolesV3List = (args: Args<"rolesV3.list">) => call("rolesV3.list", args);
+
+export const useRolesV3List = (args: Args<"rolesV3.list"> | null, config?: SWRConfiguration<Result<"rolesV3.list">>) => useOperation("rolesV3.list", args, config);
+
+export const rolesV3Get = (args: Args<"rolesV3.get">) => call("rolesV3.get", args);
+
+export const useRolesV3Get = (args: Args<"rolesV3.get"> | null, config?: SWRConfiguration<Result<"rolesV3.get">>) => useOperation("rolesV3.get", args, config);
+
+export const rolesV3Create = (args: Args<"rolesV3.create">) => call("rolesV3.create", args);
+
+export const rolesV3Update = (args: Args<"rolesV3.update">) => call("rolesV3.update", args);
+
+export const rolesV3Delete = (args: Args<"rolesV3.delete">) => call("rolesV3.delete", args);
+
 export const rolesList = (args: Args<"roles.list">) => call("roles.list", args);
 
 export const useRolesList = (args: Args<"roles.list"> | null, config?: SWRConfiguration<Result<"roles.list">>) => useOperation("roles.list", args, config);
@@ -108,3 +186,17 @@ export const systemHealth = (args: Args<"system.health">) => call("system.health
 export const useSystemHealth = (args: Args<"system.health"> | null, config?: SWRConfiguration<Result<"system.health">>) => useOperation("system.health", args, config);
 
 export const systemFile = (args: Args<"system.file">) => call("system.file", args);
+
+export const teamList = (args: Args<"team.list">) => call("team.list", args);
+
+export const useTeamList = (args: Args<"team.list"> | null, config?: SWRConfiguration<Result<"team.list">>) => useOperation("team.list", args, config);
+
+export const teamGet = (args: Args<"team.get">) => call("team.get", args);
+
+export const useTeamGet = (args: Args<"team.get"> | null, config?: SWRConfiguration<Result<"team.get">>) => useOperation("team.get", args, config);
+
+export const teamCreate = (args: Args<"team.create">) => call("team.create", args);
+
+export const teamUpdate = (args: Args<"team.update">) => call("team.update", args);
+
+export const teamDelete = (args: Args<"team.delete">) => call("team.delete", args);

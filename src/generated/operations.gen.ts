@@ -8,7 +8,9 @@ export const operations = [
         path: "/v1/account",
         access: "active",
         multipart: false,
-        produces: "json"
+        produces: "json",
+        permission: null,
+        list: null
     },
     {
         id: "account.create",
@@ -16,7 +18,55 @@ export const operations = [
         path: "/v1/account",
         access: "active",
         multipart: false,
-        produces: "json"
+        produces: "json",
+        permission: {
+            component: 6001,
+            action: "create"
+        },
+        list: null
+    },
+    {
+        id: "account.page",
+        method: "GET",
+        path: "/v1/account/page",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6001,
+            action: "view"
+        },
+        list: {
+            sortable: ["name", "createdAt"],
+            filters: [],
+            search: ["name"]
+        }
+    },
+    {
+        id: "account.update",
+        method: "PUT",
+        path: "/v1/account/{id}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6001,
+            action: "edit"
+        },
+        list: null
+    },
+    {
+        id: "account.delete",
+        method: "DELETE",
+        path: "/v1/account/{id}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6001,
+            action: "delete"
+        },
+        list: null
     },
     {
         id: "account.getPicture",
@@ -24,7 +74,9 @@ export const operations = [
         path: "/v1/account/picture",
         access: "active",
         multipart: false,
-        produces: "json"
+        produces: "json",
+        permission: null,
+        list: null
     },
     {
         id: "account.uploadPicture",
@@ -32,7 +84,12 @@ export const operations = [
         path: "/v1/account/picture",
         access: "active",
         multipart: true,
-        produces: "json"
+        produces: "json",
+        permission: {
+            component: 6001,
+            action: "edit"
+        },
+        list: null
     },
     {
         id: "account.paymentsSummary",
@@ -40,7 +97,121 @@ export const operations = [
         path: "/v1/account/payments/summary",
         access: "active",
         multipart: false,
-        produces: "json"
+        produces: "json",
+        permission: null,
+        list: null
+    },
+    {
+        id: "associations.getUser",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/User/{id}/Associations",
+        access: "session",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6002,
+            action: "view"
+        },
+        list: null
+    },
+    {
+        id: "associations.putUser",
+        method: "PUT",
+        path: "/v1/colibri/plataformSms/User/{id}/Associations",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6002,
+            action: "edit"
+        },
+        list: null
+    },
+    {
+        id: "associations.clientAssociations",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/ClientAsocciations/",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6002,
+            action: "view"
+        },
+        list: null
+    },
+    {
+        id: "associations.clientAccount",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/ClientAccount/",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6002,
+            action: "view"
+        },
+        list: null
+    },
+    {
+        id: "associations.listResponsible",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/getListResponsible/{id}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6002,
+            action: "view"
+        },
+        list: null
+    },
+    {
+        id: "associations.allResponsible",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/getAllListResponsible/{userId}",
+        access: "session",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6002,
+            action: "view"
+        },
+        list: null
+    },
+    {
+        id: "audit.list",
+        method: "GET",
+        path: "/v1/audit",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 4014,
+            action: "view"
+        },
+        list: {
+            sortable: [
+                "createdAt",
+                "userEmail",
+                "operationId",
+                "status"
+            ],
+            filters: [
+                "userId",
+                "operationId",
+                "componentId",
+                "status",
+                "dateStart",
+                "dateEnd"
+            ],
+            search: [
+                "userEmail",
+                "path",
+                "operationId",
+                "componentName"
+            ]
+        }
     },
     {
         id: "clientAuth.validate",
@@ -48,7 +219,9 @@ export const operations = [
         path: "/v1/clientAuth/validate",
         access: "public",
         multipart: false,
-        produces: "json"
+        produces: "json",
+        permission: null,
+        list: null
     },
     {
         id: "clientAuth.signin",
@@ -56,7 +229,9 @@ export const operations = [
         path: "/v1/clientAuth/signin",
         access: "public",
         multipart: false,
-        produces: "json"
+        produces: "json",
+        permission: null,
+        list: null
     },
     {
         id: "clientAuth.register",
@@ -64,7 +239,9 @@ export const operations = [
         path: "/v1/clientAuth/register",
         access: "public",
         multipart: false,
-        produces: "json"
+        produces: "json",
+        permission: null,
+        list: null
     },
     {
         id: "clientAuth.signout",
@@ -72,7 +249,9 @@ export const operations = [
         path: "/v1/clientAuth/signout",
         access: "session",
         multipart: false,
-        produces: "json"
+        produces: "json",
+        permission: null,
+        list: null
     },
     {
         id: "clientAuth.recoverPassword",
@@ -80,7 +259,9 @@ export const operations = [
         path: "/v1/clientAuth/recoverPassword",
         access: "public",
         multipart: false,
-        produces: "json"
+        produces: "json",
+        permission: null,
+        list: null
     },
     {
         id: "clientAuth.saveOtp",
@@ -88,7 +269,9 @@ export const operations = [
         path: "/v1/clientAuth/saveOtp",
         access: "public",
         multipart: false,
-        produces: "json"
+        produces: "json",
+        permission: null,
+        list: null
     },
     {
         id: "clientAuth.validateOtp",
@@ -96,7 +279,9 @@ export const operations = [
         path: "/v1/clientAuth/validateOtp",
         access: "public",
         multipart: false,
-        produces: "json"
+        produces: "json",
+        permission: null,
+        list: null
     },
     {
         id: "clients.get",
@@ -104,7 +289,12 @@ export const operations = [
         path: "/v1/clients/{id}",
         access: "session",
         multipart: false,
-        produces: "json"
+        produces: "json",
+        permission: {
+            component: 6002,
+            action: "view"
+        },
+        list: null
     },
     {
         id: "clients.patch",
@@ -112,7 +302,12 @@ export const operations = [
         path: "/v1/clients/{id}",
         access: "session",
         multipart: false,
-        produces: "json"
+        produces: "json",
+        permission: {
+            component: 6002,
+            action: "edit"
+        },
+        list: null
     },
     {
         id: "clients.getProfilePic",
@@ -120,7 +315,12 @@ export const operations = [
         path: "/v1/clients/{id}/getProfilePic",
         access: "session",
         multipart: false,
-        produces: "json"
+        produces: "json",
+        permission: {
+            component: 6002,
+            action: "view"
+        },
+        list: null
     },
     {
         id: "clients.uploadProfilePic",
@@ -128,7 +328,12 @@ export const operations = [
         path: "/v1/clients/{id}/uploadProfilePic",
         access: "session",
         multipart: true,
-        produces: "json"
+        produces: "json",
+        permission: {
+            component: 6002,
+            action: "edit"
+        },
+        list: null
     },
     {
         id: "clients.hierarchy",
@@ -136,7 +341,12 @@ export const operations = [
         path: "/v1/clients/{id}/hierarchy",
         access: "session",
         multipart: false,
-        produces: "json"
+        produces: "json",
+        permission: {
+            component: 6002,
+            action: "view"
+        },
+        list: null
     },
     {
         id: "clients.usersList",
@@ -144,7 +354,157 @@ export const operations = [
         path: "/v1/clients/users/list",
         access: "active",
         multipart: false,
-        produces: "json"
+        produces: "json",
+        permission: {
+            component: 6002,
+            action: "view"
+        },
+        list: null
+    },
+    {
+        id: "company.get",
+        method: "GET",
+        path: "/v1/company",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6003,
+            action: "view"
+        },
+        list: null
+    },
+    {
+        id: "company.patch",
+        method: "PATCH",
+        path: "/v1/company",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6003,
+            action: "edit"
+        },
+        list: null
+    },
+    {
+        id: "company.uploadLogo",
+        method: "POST",
+        path: "/v1/company/logo",
+        access: "active",
+        multipart: true,
+        produces: "json",
+        permission: {
+            component: 6003,
+            action: "edit"
+        },
+        list: null
+    },
+    {
+        id: "company.listAll",
+        method: "GET",
+        path: "/v1/companies",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: null,
+        list: {
+            sortable: [
+                "name",
+                "nit",
+                "state",
+                "planType",
+                "createdAt"
+            ],
+            filters: ["state", "planType"],
+            search: ["name", "nit"]
+        }
+    },
+    {
+        id: "company.setState",
+        method: "PATCH",
+        path: "/v1/companies/{id}/state",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: null,
+        list: null
+    },
+    {
+        id: "company.setPlan",
+        method: "PATCH",
+        path: "/v1/companies/{id}/plan",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: null,
+        list: null
+    },
+    {
+        id: "costCenters.list",
+        method: "GET",
+        path: "/v1/costCenters",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: null,
+        list: {
+            sortable: ["name", "code", "createdAt"],
+            filters: ["code"],
+            search: ["name", "code"]
+        }
+    },
+    {
+        id: "costCenters.get",
+        method: "GET",
+        path: "/v1/costCenters/{id}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6001,
+            action: "view"
+        },
+        list: null
+    },
+    {
+        id: "costCenters.create",
+        method: "POST",
+        path: "/v1/costCenters",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6001,
+            action: "create"
+        },
+        list: null
+    },
+    {
+        id: "costCenters.update",
+        method: "PUT",
+        path: "/v1/costCenters/{id}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6001,
+            action: "edit"
+        },
+        list: null
+    },
+    {
+        id: "costCenters.delete",
+        method: "DELETE",
+        path: "/v1/costCenters/{id}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6001,
+            action: "delete"
+        },
+        list: null
     },
     {
         id: "geography.countries",
@@ -152,7 +512,9 @@ export const operations = [
         path: "/v1/countries",
         access: "public",
         multipart: false,
-        produces: "json"
+        produces: "json",
+        permission: null,
+        list: null
     },
     {
         id: "geography.regions",
@@ -160,7 +522,9 @@ export const operations = [
         path: "/v1/countries/{country}/regions",
         access: "public",
         multipart: false,
-        produces: "json"
+        produces: "json",
+        permission: null,
+        list: null
     },
     {
         id: "geography.cities",
@@ -168,7 +532,9 @@ export const operations = [
         path: "/v1/countries/{country}/regions/{region}/cities",
         access: "public",
         multipart: false,
-        produces: "json"
+        produces: "json",
+        permission: null,
+        list: null
     },
     {
         id: "notifications.list",
@@ -176,7 +542,9 @@ export const operations = [
         path: "/notifications/{userId}",
         access: "session",
         multipart: false,
-        produces: "json"
+        produces: "json",
+        permission: null,
+        list: null
     },
     {
         id: "notifications.markRead",
@@ -184,7 +552,78 @@ export const operations = [
         path: "/v1/notifications/mark-read",
         access: "session",
         multipart: false,
-        produces: "json"
+        produces: "json",
+        permission: null,
+        list: null
+    },
+    {
+        id: "rolesV3.list",
+        method: "GET",
+        path: "/v3/roles",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6007,
+            action: "view"
+        },
+        list: {
+            sortable: ["name", "scope", "createdAt"],
+            filters: ["scope", "system"],
+            search: ["name"]
+        }
+    },
+    {
+        id: "rolesV3.get",
+        method: "GET",
+        path: "/v3/roles/{id}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6007,
+            action: "view"
+        },
+        list: null
+    },
+    {
+        id: "rolesV3.create",
+        method: "POST",
+        path: "/v3/roles",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6007,
+            action: "create"
+        },
+        list: null
+    },
+    {
+        id: "rolesV3.update",
+        method: "PUT",
+        path: "/v3/roles",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6007,
+            action: "edit"
+        },
+        list: null
+    },
+    {
+        id: "rolesV3.delete",
+        method: "DELETE",
+        path: "/v3/roles/{id}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6007,
+            action: "delete"
+        },
+        list: null
     },
     {
         id: "roles.list",
@@ -192,7 +631,12 @@ export const operations = [
         path: "/v1/roles",
         access: "active",
         multipart: false,
-        produces: "json"
+        produces: "json",
+        permission: {
+            component: 6007,
+            action: "view"
+        },
+        list: null
     },
     {
         id: "system.health",
@@ -200,7 +644,9 @@ export const operations = [
         path: "/health",
         access: "public",
         multipart: false,
-        produces: "json"
+        produces: "json",
+        permission: null,
+        list: null
     },
     {
         id: "system.file",
@@ -208,7 +654,9 @@ export const operations = [
         path: "/v1/files/{id}",
         access: "public",
         multipart: false,
-        produces: "binary"
+        produces: "binary",
+        permission: null,
+        list: null
     },
     {
         id: "system.outbox",
@@ -216,8 +664,96 @@ export const operations = [
         path: "/v1/sandbox/outbox",
         access: "public",
         multipart: false,
-        produces: "json"
+        produces: "json",
+        permission: null,
+        list: null
+    },
+    {
+        id: "team.list",
+        method: "GET",
+        path: "/v1/team",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6002,
+            action: "view"
+        },
+        list: {
+            sortable: [
+                "name",
+                "email",
+                "state",
+                "documentId",
+                "createdAt"
+            ],
+            filters: [
+                "state",
+                "roleId",
+                "areaId",
+                "costCenterId",
+                "parentId"
+            ],
+            search: [
+                "name",
+                "email",
+                "documentId",
+                "phone"
+            ]
+        }
+    },
+    {
+        id: "team.get",
+        method: "GET",
+        path: "/v1/team/{id}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6002,
+            action: "view"
+        },
+        list: null
+    },
+    {
+        id: "team.create",
+        method: "POST",
+        path: "/v1/team",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6002,
+            action: "create"
+        },
+        list: null
+    },
+    {
+        id: "team.update",
+        method: "PATCH",
+        path: "/v1/team/{id}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6002,
+            action: "edit"
+        },
+        list: null
+    },
+    {
+        id: "team.delete",
+        method: "DELETE",
+        path: "/v1/team/{id}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6002,
+            action: "delete"
+        },
+        list: null
     }
 ] as const;
 
-export type OperationId = "account.list" | "account.create" | "account.getPicture" | "account.uploadPicture" | "account.paymentsSummary" | "clientAuth.validate" | "clientAuth.signin" | "clientAuth.register" | "clientAuth.signout" | "clientAuth.recoverPassword" | "clientAuth.saveOtp" | "clientAuth.validateOtp" | "clients.get" | "clients.patch" | "clients.getProfilePic" | "clients.uploadProfilePic" | "clients.hierarchy" | "clients.usersList" | "geography.countries" | "geography.regions" | "geography.cities" | "notifications.list" | "notifications.markRead" | "roles.list" | "system.health" | "system.file" | "system.outbox";
+export type OperationId = "account.list" | "account.create" | "account.page" | "account.update" | "account.delete" | "account.getPicture" | "account.uploadPicture" | "account.paymentsSummary" | "associations.getUser" | "associations.putUser" | "associations.clientAssociations" | "associations.clientAccount" | "associations.listResponsible" | "associations.allResponsible" | "audit.list" | "clientAuth.validate" | "clientAuth.signin" | "clientAuth.register" | "clientAuth.signout" | "clientAuth.recoverPassword" | "clientAuth.saveOtp" | "clientAuth.validateOtp" | "clients.get" | "clients.patch" | "clients.getProfilePic" | "clients.uploadProfilePic" | "clients.hierarchy" | "clients.usersList" | "company.get" | "company.patch" | "company.uploadLogo" | "company.listAll" | "company.setState" | "company.setPlan" | "costCenters.list" | "costCenters.get" | "costCenters.create" | "costCenters.update" | "costCenters.delete" | "geography.countries" | "geography.regions" | "geography.cities" | "notifications.list" | "notifications.markRead" | "rolesV3.list" | "rolesV3.get" | "rolesV3.create" | "rolesV3.update" | "rolesV3.delete" | "roles.list" | "system.health" | "system.file" | "system.outbox" | "team.list" | "team.get" | "team.create" | "team.update" | "team.delete";

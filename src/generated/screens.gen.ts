@@ -61,7 +61,17 @@ export const screens = {
                 "ui:widget": "password"
             }
         },
-        secondaryActions: []
+        create: {
+            operation: "clients.patch",
+            method: "PATCH",
+            permission: {
+                component: 6002,
+                action: "edit"
+            }
+        },
+        secondaryActions: [],
+        idField: "id",
+        dirtyGuard: true
     },
     clientSignin: {
         id: "clientSignin",
@@ -130,7 +140,13 @@ export const screens = {
                 "ui:widget": "CaptchaWidget"
             }
         },
-        secondaryActions: []
+        create: {
+            operation: "clientAuth.signin",
+            method: "POST"
+        },
+        secondaryActions: [],
+        idField: "id",
+        dirtyGuard: false
     },
     expiredPassword: {
         id: "expiredPassword",
@@ -194,7 +210,17 @@ export const screens = {
                 "ui:widget": "password"
             }
         },
-        secondaryActions: []
+        create: {
+            operation: "clients.patch",
+            method: "PATCH",
+            permission: {
+                component: 6002,
+                action: "edit"
+            }
+        },
+        secondaryActions: [],
+        idField: "id",
+        dirtyGuard: true
     },
     home: {
         id: "home",
@@ -219,7 +245,8 @@ export const screens = {
                 operation: "account.list",
                 value: "$length",
                 format: "integer"
-            }]
+            }],
+        charts: []
     },
     notActive: {
         id: "notActive",
@@ -245,22 +272,35 @@ export const screens = {
             {
                 field: "title",
                 label: "fields.title",
-                type: "string"
+                schema: {
+                    type: "string"
+                },
+                sortable: false
             },
             {
                 field: "message",
                 label: "fields.message",
-                type: "string"
+                schema: {
+                    type: "string"
+                },
+                sortable: false
             },
             {
                 field: "createdAt",
                 label: "fields.createdAt",
-                type: "datetime"
+                schema: {
+                    type: "string",
+                    format: "date-time"
+                },
+                sortable: false
             },
             {
                 field: "visible",
                 label: "fields.visible",
-                type: "boolean"
+                schema: {
+                    type: "boolean"
+                },
+                sortable: false
             }
         ],
         rowActions: [{
@@ -273,7 +313,8 @@ export const screens = {
                 when: {
                     field: "visible",
                     equals: true
-                }
+                },
+                method: "PUT"
             }],
         bulkActions: [{
                 label: "screens.notifications.markAll",
@@ -281,9 +322,16 @@ export const screens = {
                 body: {
                     userId: "$session.idUser",
                     notificationIds: "all"
-                }
+                },
+                method: "PUT"
             }],
-        empty: "screens.notifications.empty"
+        empty: "screens.notifications.empty",
+        paged: false,
+        search: false,
+        filters: [],
+        pageSize: 50,
+        export: [],
+        exportName: "notifications"
     },
     profile: {
         id: "profile",
@@ -329,7 +377,6 @@ export const screens = {
                     title: "fields.phone"
                 },
                 documentType: {
-                    description: "Colombian identity documents.",
                     type: "string",
                     enum: [
                         "CC",
@@ -340,6 +387,7 @@ export const screens = {
                         "PEP",
                         "PPT"
                     ],
+                    "x-enum": "document-type",
                     title: "fields.documentType"
                 },
                 documentId: {
@@ -356,6 +404,7 @@ export const screens = {
                 otpMethod: {
                     type: "string",
                     enum: ["sms", "email"],
+                    "x-enum": "otp-method",
                     title: "fields.otpMethod"
                 }
             }
@@ -377,7 +426,17 @@ export const screens = {
                 "ui:widget": "PhoneWidget"
             }
         },
-        secondaryActions: []
+        create: {
+            operation: "clients.patch",
+            method: "PATCH",
+            permission: {
+                component: 6002,
+                action: "edit"
+            }
+        },
+        secondaryActions: [],
+        idField: "id",
+        dirtyGuard: true
     },
     register: {
         id: "register",
@@ -509,7 +568,13 @@ export const screens = {
                 "ui:widget": "CaptchaWidget"
             }
         },
-        secondaryActions: []
+        create: {
+            operation: "clientAuth.register",
+            method: "POST"
+        },
+        secondaryActions: [],
+        idField: "id",
+        dirtyGuard: false
     },
     resetPassword: {
         id: "resetPassword",
@@ -528,7 +593,8 @@ export const screens = {
                 label: "screens.resetPassword.sendCode",
                 operation: "clientAuth.recoverPassword",
                 fields: ["email"],
-                notify: "screens.resetPassword.codeSent"
+                notify: "screens.resetPassword.codeSent",
+                method: "POST"
             }],
         submitLabel: "screens.resetPassword.submit",
         onSuccess: {
@@ -595,7 +661,13 @@ export const screens = {
             passwordRepeat: {
                 "ui:widget": "password"
             }
-        }
+        },
+        create: {
+            operation: "clientAuth.recoverPassword",
+            method: "POST"
+        },
+        idField: "id",
+        dirtyGuard: false
     },
     signin: {
         id: "signin",
@@ -666,7 +738,13 @@ export const screens = {
                 "ui:widget": "CaptchaWidget"
             }
         },
-        secondaryActions: []
+        create: {
+            operation: "clientAuth.signin",
+            method: "POST"
+        },
+        secondaryActions: [],
+        idField: "id",
+        dirtyGuard: false
     },
     userValidation: {
         id: "userValidation",
@@ -685,7 +763,8 @@ export const screens = {
                 label: "screens.userValidation.resend",
                 operation: "clientAuth.saveOtp",
                 fields: ["email"],
-                notify: "screens.userValidation.sent"
+                notify: "screens.userValidation.sent",
+                method: "POST"
             }],
         onSuccess: {
             effect: "navigate",
@@ -718,7 +797,13 @@ export const screens = {
             email: {
                 "ui:autocomplete": "email"
             }
-        }
+        },
+        create: {
+            operation: "clientAuth.validateOtp",
+            method: "POST"
+        },
+        idField: "id",
+        dirtyGuard: false
     },
     validation: {
         id: "validation",

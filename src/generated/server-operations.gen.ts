@@ -64,6 +64,12 @@ export const entitySchemas = [
         ]
     },
     {
+        $id: "user-scope",
+        description: "Which users a role's holders see and manage (spec 6): every user of the company, themselves and the users below them through parentId, or only themselves. A user with several roles gets the widest scope among them.",
+        type: "string",
+        enum: ["all", "meAndDependents", "onlyMe"]
+    },
+    {
         $id: "user-state",
         description: "User state (spec 4). Any state other than these five is treated as disabled.",
         type: "string",
@@ -110,6 +116,37 @@ export const entitySchemas = [
         }
     },
     {
+        $id: "area-page",
+        description: "One page of an area list (the list convention).",
+        type: "object",
+        required: [
+            "items",
+            "total",
+            "page",
+            "pageSize"
+        ],
+        additionalProperties: false,
+        properties: {
+            items: {
+                type: "array",
+                items: {
+                    $ref: "area#"
+                }
+            },
+            total: {
+                type: "integer",
+                description: "rows matching the filters and search",
+                "all pages": null
+            },
+            page: {
+                type: "integer"
+            },
+            pageSize: {
+                type: "integer"
+            }
+        }
+    },
+    {
         $id: "area",
         description: "Area (branch office) of a company; the console remembers the selected one.",
         type: "object",
@@ -125,6 +162,40 @@ export const entitySchemas = [
                 maxLength: 80
             },
             urlPicture: {
+                type: "string"
+            }
+        }
+    },
+    {
+        $id: "association-detail",
+        description: "A user's association with a platform client and a responsible, with the names to show. The sign-in session carries the short form (entity association).",
+        type: "object",
+        required: [
+            "id",
+            "platformClientId",
+            "clientName",
+            "platformResponsibleId",
+            "responsibleName",
+            "name"
+        ],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "integer"
+            },
+            platformClientId: {
+                type: "integer"
+            },
+            clientName: {
+                type: "string"
+            },
+            platformResponsibleId: {
+                type: "integer"
+            },
+            responsibleName: {
+                type: "string"
+            },
+            name: {
                 type: "string"
             }
         }
@@ -147,7 +218,129 @@ export const entitySchemas = [
         }
     },
     {
+        $id: "audit-entry-page",
+        description: "One page of an audit log list (the list convention).",
+        type: "object",
+        required: [
+            "items",
+            "total",
+            "page",
+            "pageSize"
+        ],
+        additionalProperties: false,
+        properties: {
+            items: {
+                type: "array",
+                items: {
+                    $ref: "audit-entry#"
+                }
+            },
+            total: {
+                type: "integer",
+                description: "rows matching the filters and search",
+                "all pages": null
+            },
+            page: {
+                type: "integer"
+            },
+            pageSize: {
+                type: "integer"
+            }
+        }
+    },
+    {
+        $id: "audit-entry",
+        description: "One audit log row: who (user and the e-mail they had), when, from which IP, which operation and path, the component id, name and action the console sent (X-Component-Id/-Name/-Action), and the answer's HTTP status. Bodies and secrets are never recorded.",
+        type: "object",
+        required: [
+            "id",
+            "userId",
+            "userEmail",
+            "ip",
+            "method",
+            "path",
+            "operationId",
+            "componentId",
+            "componentName",
+            "componentAction",
+            "status",
+            "createdAt"
+        ],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "integer"
+            },
+            userId: {
+                type: ["integer", "null"]
+            },
+            userEmail: {
+                type: ["string", "null"]
+            },
+            ip: {
+                type: ["string", "null"]
+            },
+            method: {
+                type: "string"
+            },
+            path: {
+                type: "string"
+            },
+            operationId: {
+                type: ["string", "null"]
+            },
+            componentId: {
+                type: ["integer", "null"]
+            },
+            componentName: {
+                type: ["string", "null"]
+            },
+            componentAction: {
+                type: ["string", "null"]
+            },
+            status: {
+                type: "integer"
+            },
+            createdAt: {
+                type: "string",
+                format: "date-time"
+            }
+        }
+    },
+    {
+        $id: "company-page",
+        description: "One page of a company list (the list convention).",
+        type: "object",
+        required: [
+            "items",
+            "total",
+            "page",
+            "pageSize"
+        ],
+        additionalProperties: false,
+        properties: {
+            items: {
+                type: "array",
+                items: {
+                    $ref: "company#"
+                }
+            },
+            total: {
+                type: "integer",
+                description: "rows matching the filters and search",
+                "all pages": null
+            },
+            page: {
+                type: "integer"
+            },
+            pageSize: {
+                type: "integer"
+            }
+        }
+    },
+    {
         $id: "company",
+        description: "A company (tenant). The sign-in session carries id, name, nit, state and planType; the company screen and the provider's company list show the rest.",
         type: "object",
         required: [
             "id",
@@ -173,6 +366,87 @@ export const entitySchemas = [
             },
             planType: {
                 $ref: "plan-type#"
+            },
+            phone: {
+                type: ["string", "null"]
+            },
+            address: {
+                type: ["string", "null"]
+            },
+            countryCode: {
+                type: ["string", "null"]
+            },
+            regionCode: {
+                type: ["string", "null"]
+            },
+            cityCode: {
+                type: ["string", "null"]
+            },
+            logoUrl: {
+                type: "string"
+            },
+            usersCount: {
+                type: "integer"
+            },
+            createdAt: {
+                type: "string",
+                format: "date-time"
+            }
+        }
+    },
+    {
+        $id: "cost-center-page",
+        description: "One page of a cost center list (the list convention).",
+        type: "object",
+        required: [
+            "items",
+            "total",
+            "page",
+            "pageSize"
+        ],
+        additionalProperties: false,
+        properties: {
+            items: {
+                type: "array",
+                items: {
+                    $ref: "cost-center#"
+                }
+            },
+            total: {
+                type: "integer",
+                description: "rows matching the filters and search",
+                "all pages": null
+            },
+            page: {
+                type: "integer"
+            },
+            pageSize: {
+                type: "integer"
+            }
+        }
+    },
+    {
+        $id: "cost-center",
+        description: "A cost center of a company; its code is unique within the company (case-insensitive).",
+        type: "object",
+        required: ["id", "name", "code"],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "integer",
+                readOnly: true
+            },
+            name: {
+                type: "string",
+                maxLength: 80
+            },
+            code: {
+                type: "string",
+                maxLength: 20
+            },
+            createdAt: {
+                type: "string",
+                format: "date-time"
             }
         }
     },
@@ -277,6 +551,124 @@ export const entitySchemas = [
         }
     },
     {
+        $id: "platform-client",
+        description: "A client of the SMS platform that belongs to the company (spec 7, platform SMS).",
+        type: "object",
+        required: ["id", "name", "nit"],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "integer"
+            },
+            name: {
+                type: "string"
+            },
+            nit: {
+                type: "string"
+            }
+        }
+    },
+    {
+        $id: "platform-responsible",
+        description: "A person responsible for a platform client (the header's responsible selector).",
+        type: "object",
+        required: ["id", "platformClientId", "name"],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "integer"
+            },
+            platformClientId: {
+                type: "integer"
+            },
+            name: {
+                type: "string"
+            },
+            email: {
+                type: "string"
+            }
+        }
+    },
+    {
+        $id: "role-detail-page",
+        description: "One page of a role list (the list convention).",
+        type: "object",
+        required: [
+            "items",
+            "total",
+            "page",
+            "pageSize"
+        ],
+        additionalProperties: false,
+        properties: {
+            items: {
+                type: "array",
+                items: {
+                    $ref: "role-detail#"
+                }
+            },
+            total: {
+                type: "integer",
+                description: "rows matching the filters and search",
+                "all pages": null
+            },
+            page: {
+                type: "integer"
+            },
+            pageSize: {
+                type: "integer"
+            }
+        }
+    },
+    {
+        $id: "role-detail",
+        description: "A role as /v3/roles shows it: the permission tree it grants (component id x actions), the users it lets its holders see (scope), and whether it can be changed. System roles (spec 6) are shared by every company and read-only; a company's own roles are its alone.",
+        type: "object",
+        required: [
+            "id",
+            "name",
+            "permissions",
+            "scope",
+            "readOnly",
+            "system",
+            "usersCount"
+        ],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "integer",
+                readOnly: true
+            },
+            name: {
+                type: "string",
+                maxLength: 40
+            },
+            permissions: {
+                type: "array",
+                items: {
+                    $ref: "permission-grant#"
+                }
+            },
+            scope: {
+                $ref: "user-scope#"
+            },
+            readOnly: {
+                type: "boolean"
+            },
+            system: {
+                type: "boolean"
+            },
+            usersCount: {
+                type: "integer",
+                description: "users of the caller's company holding the role"
+            },
+            createdAt: {
+                type: "string",
+                format: "date-time"
+            }
+        }
+    },
+    {
         $id: "role-summary",
         type: "object",
         required: [
@@ -301,6 +693,9 @@ export const entitySchemas = [
                 items: {
                     $ref: "permission-grant#"
                 }
+            },
+            scope: {
+                $ref: "user-scope#"
             }
         }
     },
@@ -375,6 +770,129 @@ export const entitySchemas = [
                 type: "string"
             },
             expiresAt: {
+                type: "string",
+                format: "date-time"
+            }
+        }
+    },
+    {
+        $id: "team-member-page",
+        description: "One page of a team member list (the list convention).",
+        type: "object",
+        required: [
+            "items",
+            "total",
+            "page",
+            "pageSize"
+        ],
+        additionalProperties: false,
+        properties: {
+            items: {
+                type: "array",
+                items: {
+                    $ref: "team-member#"
+                }
+            },
+            total: {
+                type: "integer",
+                description: "rows matching the filters and search",
+                "all pages": null
+            },
+            page: {
+                type: "integer"
+            },
+            pageSize: {
+                type: "integer"
+            }
+        }
+    },
+    {
+        $id: "team-member",
+        description: "A user of the company as team management shows it (spec 3 \"Team member\"). `name` is the user's full name (fullName in clients.* and registration): team management limits it to the spec's 20 characters when it sets it; names longer than that, from registration, show as they are.",
+        type: "object",
+        required: [
+            "id",
+            "name",
+            "email",
+            "state",
+            "roleIds",
+            "roles",
+            "otpMethod",
+            "areaId",
+            "costCenterId",
+            "parentId",
+            "createdAt"
+        ],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "integer",
+                readOnly: true
+            },
+            name: {
+                type: "string",
+                maxLength: 120
+            },
+            email: {
+                type: "string",
+                format: "email",
+                maxLength: 254
+            },
+            documentType: {
+                $ref: "document-type#"
+            },
+            documentId: {
+                type: "string"
+            },
+            phone: {
+                type: "string"
+            },
+            address: {
+                type: "string"
+            },
+            state: {
+                $ref: "user-state#"
+            },
+            roleIds: {
+                type: "array",
+                items: {
+                    type: "integer"
+                }
+            },
+            roles: {
+                type: "array",
+                items: {
+                    type: "string"
+                },
+                description: "the role names",
+                "in roleIds order": null
+            },
+            otpMethod: {
+                $ref: "otp-method#"
+            },
+            areaId: {
+                type: ["integer", "null"]
+            },
+            areaName: {
+                type: ["string", "null"]
+            },
+            costCenterId: {
+                type: ["integer", "null"]
+            },
+            costCenterName: {
+                type: ["string", "null"]
+            },
+            parentId: {
+                type: ["integer", "null"],
+                description: "the responsible (the user this one reports to)"
+            },
+            parentName: {
+                type: ["string", "null"]
+            },
+            profilePic: {
+                type: "string"
+            },
+            createdAt: {
                 type: "string",
                 format: "date-time"
             }
@@ -534,7 +1052,151 @@ export const serverOperations = [
         },
         produces: "json",
         sandbox: false,
-        errors: ["99999", "99982"]
+        errors: ["99999", "99982", "99930"]
+    },
+    {
+        id: "account.page",
+        tag: "account",
+        name: "page",
+        method: "GET",
+        path: "/v1/account/page",
+        access: "active",
+        permission: {
+            component: 6001,
+            action: "view"
+        },
+        summary: "The company's areas, paged (list convention); GET /v1/account stays the full list for the area selector.",
+        params: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                page: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 1000000,
+                    default: 1
+                },
+                pageSize: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 200,
+                    default: 50
+                },
+                sort: {
+                    type: "string",
+                    enum: ["name", "createdAt"]
+                },
+                order: {
+                    type: "string",
+                    enum: ["asc", "desc"],
+                    default: "asc"
+                },
+                q: {
+                    type: "string",
+                    maxLength: 100
+                }
+            }
+        },
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "area-page#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99931"]
+    },
+    {
+        id: "account.update",
+        tag: "account",
+        name: "update",
+        method: "PUT",
+        path: "/v1/account/{id}",
+        access: "active",
+        permission: {
+            component: 6001,
+            action: "edit"
+        },
+        summary: "",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: {
+            type: "object",
+            required: ["name"],
+            additionalProperties: false,
+            properties: {
+                name: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 80,
+                    pattern: "^[^<>]*$"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "area#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99982",
+            "99959",
+            "99930"
+        ]
+    },
+    {
+        id: "account.delete",
+        tag: "account",
+        name: "delete",
+        method: "DELETE",
+        path: "/v1/account/{id}",
+        access: "active",
+        permission: {
+            component: 6001,
+            action: "delete"
+        },
+        summary: "Delete an area; its team members keep working with no area.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "object",
+            required: ["ok"],
+            additionalProperties: false,
+            properties: {
+                ok: {
+                    type: "boolean",
+                    const: true
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959"]
     },
     {
         id: "account.getPicture",
@@ -651,6 +1313,357 @@ export const serverOperations = [
         produces: "json",
         sandbox: false,
         errors: []
+    },
+    {
+        id: "associations.getUser",
+        tag: "associations",
+        name: "getUser",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/User/{id}/Associations",
+        access: "session",
+        permission: {
+            component: 6002,
+            action: "view",
+            self: "id"
+        },
+        summary: "",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "array",
+            items: {
+                $ref: "association-detail#"
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959"]
+    },
+    {
+        id: "associations.putUser",
+        tag: "associations",
+        name: "putUser",
+        method: "PUT",
+        path: "/v1/colibri/plataformSms/User/{id}/Associations",
+        access: "active",
+        permission: {
+            component: 6002,
+            action: "edit"
+        },
+        summary: "Replace the user's associations with the list sent (an empty list removes them all); the name defaults to the responsible's.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: {
+            type: "object",
+            required: ["associations"],
+            additionalProperties: false,
+            properties: {
+                associations: {
+                    type: "array",
+                    maxItems: 100,
+                    items: {
+                        type: "object",
+                        required: ["platformClientId", "platformResponsibleId"],
+                        additionalProperties: false,
+                        properties: {
+                            platformClientId: {
+                                type: "integer",
+                                minimum: 1,
+                                "x-source": {
+                                    operation: "associations.clientAssociations",
+                                    value: "id",
+                                    label: "name"
+                                }
+                            },
+                            platformResponsibleId: {
+                                type: "integer",
+                                minimum: 1,
+                                "x-source": {
+                                    operation: "associations.listResponsible",
+                                    value: "id",
+                                    label: "name"
+                                }
+                            },
+                            name: {
+                                type: "string",
+                                minLength: 1,
+                                maxLength: 80,
+                                pattern: "^[^<>]*$"
+                            }
+                        }
+                    }
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            type: "array",
+            items: {
+                $ref: "association-detail#"
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99982",
+            "99959",
+            "99931"
+        ]
+    },
+    {
+        id: "associations.clientAssociations",
+        tag: "associations",
+        name: "clientAssociations",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/ClientAsocciations/",
+        access: "active",
+        permission: {
+            component: 6002,
+            action: "view"
+        },
+        summary: "The platform clients the user is associated with; without connectinUserId, every platform client of the company (the add form's choices).",
+        params: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                connectinUserId: {
+                    type: "integer",
+                    minimum: 1
+                }
+            }
+        },
+        body: null,
+        multipart: null,
+        response: {
+            type: "array",
+            items: {
+                $ref: "platform-client#"
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959", "99931"]
+    },
+    {
+        id: "associations.clientAccount",
+        tag: "associations",
+        name: "clientAccount",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/ClientAccount/",
+        access: "active",
+        permission: {
+            component: 6002,
+            action: "view"
+        },
+        summary: "The client and responsible pairs (accounts) the user works under, with their names; without connectinUserId, the caller's.",
+        params: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                connectinUserId: {
+                    type: "integer",
+                    minimum: 1
+                }
+            }
+        },
+        body: null,
+        multipart: null,
+        response: {
+            type: "array",
+            items: {
+                $ref: "association-detail#"
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959", "99931"]
+    },
+    {
+        id: "associations.listResponsible",
+        tag: "associations",
+        name: "listResponsible",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/getListResponsible/{id}",
+        access: "active",
+        permission: {
+            component: 6002,
+            action: "view"
+        },
+        summary: "The people responsible for platform client {id}.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "array",
+            items: {
+                $ref: "platform-responsible#"
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959"]
+    },
+    {
+        id: "associations.allResponsible",
+        tag: "associations",
+        name: "allResponsible",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/getAllListResponsible/{userId}",
+        access: "session",
+        permission: {
+            component: 6002,
+            action: "view",
+            self: "userId"
+        },
+        summary: "Every responsible of the platform clients the user is associated with (the header's responsible selector).",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                userId: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["userId"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "array",
+            items: {
+                $ref: "platform-responsible#"
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959"]
+    },
+    {
+        id: "audit.list",
+        tag: "audit",
+        name: "list",
+        method: "GET",
+        path: "/v1/audit",
+        access: "active",
+        permission: {
+            component: 4014,
+            action: "view"
+        },
+        summary: "",
+        params: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                page: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 1000000,
+                    default: 1
+                },
+                pageSize: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 200,
+                    default: 50
+                },
+                sort: {
+                    type: "string",
+                    enum: [
+                        "createdAt",
+                        "userEmail",
+                        "operationId",
+                        "status"
+                    ]
+                },
+                order: {
+                    type: "string",
+                    enum: ["asc", "desc"],
+                    default: "asc"
+                },
+                q: {
+                    type: "string",
+                    maxLength: 100
+                },
+                userId: {
+                    type: "integer",
+                    minimum: 1
+                },
+                operationId: {
+                    type: "string",
+                    pattern: "^[a-z][A-Za-z0-9]*\\.[a-z][A-Za-z0-9]*$",
+                    maxLength: 80
+                },
+                componentId: {
+                    type: "integer",
+                    minimum: 1
+                },
+                status: {
+                    type: "integer",
+                    minimum: 100,
+                    maximum: 599
+                },
+                dateStart: {
+                    type: "string",
+                    format: "date"
+                },
+                dateEnd: {
+                    type: "string",
+                    format: "date"
+                }
+            }
+        },
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "audit-entry-page#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99982",
+            "99958",
+            "99962",
+            "99931"
+        ]
     },
     {
         id: "clientAuth.validate",
@@ -1312,6 +2325,515 @@ export const serverOperations = [
         errors: ["99982"]
     },
     {
+        id: "company.get",
+        tag: "company",
+        name: "get",
+        method: "GET",
+        path: "/v1/company",
+        access: "active",
+        permission: {
+            component: 6003,
+            action: "view"
+        },
+        summary: "",
+        params: null,
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "company#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982"]
+    },
+    {
+        id: "company.patch",
+        tag: "company",
+        name: "patch",
+        method: "PATCH",
+        path: "/v1/company",
+        access: "active",
+        permission: {
+            component: 6003,
+            action: "edit"
+        },
+        summary: "Change the company's data; only the fields sent change.",
+        params: null,
+        query: null,
+        body: {
+            type: "object",
+            additionalProperties: false,
+            minProperties: 1,
+            properties: {
+                name: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 120,
+                    pattern: "^[^<>]*$"
+                },
+                nit: {
+                    type: "string",
+                    format: "nit-co",
+                    maxLength: 12,
+                    "x-errorCode": "99929"
+                },
+                phone: {
+                    type: "string",
+                    format: "phone-co",
+                    "x-widget": "phone"
+                },
+                address: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 200,
+                    pattern: "^[^<>]*$"
+                },
+                countryCode: {
+                    type: "string",
+                    pattern: "^[A-Za-z]{2}$",
+                    "x-source": {
+                        operation: "geography.countries",
+                        value: "code",
+                        label: "name"
+                    }
+                },
+                regionCode: {
+                    type: ["string", "null"],
+                    pattern: "^[0-9]{1,2}$",
+                    "x-source": {
+                        operation: "geography.regions",
+                        value: "code",
+                        label: "name"
+                    }
+                },
+                cityCode: {
+                    type: ["string", "null"],
+                    pattern: "^[0-9]{5}$",
+                    "x-source": {
+                        operation: "geography.cities",
+                        value: "code",
+                        label: "name"
+                    }
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "company#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99982",
+            "99929",
+            "99931"
+        ]
+    },
+    {
+        id: "company.uploadLogo",
+        tag: "company",
+        name: "uploadLogo",
+        method: "POST",
+        path: "/v1/company/logo",
+        access: "active",
+        permission: {
+            component: 6003,
+            action: "edit"
+        },
+        summary: "The company's logo (PNG, JPEG, GIF or WebP); the same picture as GET /v1/account/picture without id.",
+        params: null,
+        query: null,
+        body: null,
+        multipart: ["file"],
+        response: {
+            type: "object",
+            required: ["url"],
+            additionalProperties: false,
+            properties: {
+                url: {
+                    type: "string"
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99932", "99937"]
+    },
+    {
+        id: "company.listAll",
+        tag: "company",
+        name: "listAll",
+        method: "GET",
+        path: "/v1/companies",
+        access: "active",
+        permission: null,
+        summary: "Every company, paged (list convention); provider staff (role platform) only.",
+        params: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                page: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 1000000,
+                    default: 1
+                },
+                pageSize: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 200,
+                    default: 50
+                },
+                sort: {
+                    type: "string",
+                    enum: [
+                        "name",
+                        "nit",
+                        "state",
+                        "planType",
+                        "createdAt"
+                    ]
+                },
+                order: {
+                    type: "string",
+                    enum: ["asc", "desc"],
+                    default: "asc"
+                },
+                q: {
+                    type: "string",
+                    maxLength: 100
+                },
+                state: {
+                    $ref: "company-state#"
+                },
+                planType: {
+                    $ref: "plan-type#"
+                }
+            }
+        },
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "company-page#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99931"]
+    },
+    {
+        id: "company.setState",
+        tag: "company",
+        name: "setState",
+        method: "PATCH",
+        path: "/v1/companies/{id}/state",
+        access: "active",
+        permission: null,
+        summary: "A state transition made by the provider's staff (role platform).",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: {
+            type: "object",
+            required: ["state"],
+            additionalProperties: false,
+            properties: {
+                state: {
+                    $ref: "company-state#"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "company#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99982",
+            "99959",
+            "99927"
+        ]
+    },
+    {
+        id: "company.setPlan",
+        tag: "company",
+        name: "setPlan",
+        method: "PATCH",
+        path: "/v1/companies/{id}/plan",
+        access: "active",
+        permission: null,
+        summary: "The company's plan, set by the provider's staff (role platform); subscription hides the payment history.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: {
+            type: "object",
+            required: ["planType"],
+            additionalProperties: false,
+            properties: {
+                planType: {
+                    $ref: "plan-type#"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "company#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99999", "99982", "99959"]
+    },
+    {
+        id: "costCenters.list",
+        tag: "costCenters",
+        name: "list",
+        method: "GET",
+        path: "/v1/costCenters",
+        access: "active",
+        permission: null,
+        summary: "The company's cost centers, paged (list convention).",
+        params: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                page: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 1000000,
+                    default: 1
+                },
+                pageSize: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 200,
+                    default: 50
+                },
+                sort: {
+                    type: "string",
+                    enum: ["name", "code", "createdAt"]
+                },
+                order: {
+                    type: "string",
+                    enum: ["asc", "desc"],
+                    default: "asc"
+                },
+                q: {
+                    type: "string",
+                    maxLength: 100
+                },
+                code: {
+                    type: "string",
+                    maxLength: 20
+                }
+            }
+        },
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "cost-center-page#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99931"]
+    },
+    {
+        id: "costCenters.get",
+        tag: "costCenters",
+        name: "get",
+        method: "GET",
+        path: "/v1/costCenters/{id}",
+        access: "active",
+        permission: {
+            component: 6001,
+            action: "view"
+        },
+        summary: "",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "cost-center#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959"]
+    },
+    {
+        id: "costCenters.create",
+        tag: "costCenters",
+        name: "create",
+        method: "POST",
+        path: "/v1/costCenters",
+        access: "active",
+        permission: {
+            component: 6001,
+            action: "create"
+        },
+        summary: "",
+        params: null,
+        query: null,
+        body: {
+            type: "object",
+            required: ["name", "code"],
+            additionalProperties: false,
+            properties: {
+                name: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 80,
+                    pattern: "^[^<>]*$"
+                },
+                code: {
+                    type: "string",
+                    pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]{0,19}$"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "cost-center#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99982",
+            "99930",
+            "99931"
+        ]
+    },
+    {
+        id: "costCenters.update",
+        tag: "costCenters",
+        name: "update",
+        method: "PUT",
+        path: "/v1/costCenters/{id}",
+        access: "active",
+        permission: {
+            component: 6001,
+            action: "edit"
+        },
+        summary: "",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: {
+            type: "object",
+            required: ["name", "code"],
+            additionalProperties: false,
+            properties: {
+                name: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 80,
+                    pattern: "^[^<>]*$"
+                },
+                code: {
+                    type: "string",
+                    pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]{0,19}$"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "cost-center#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99982",
+            "99959",
+            "99930",
+            "99931"
+        ]
+    },
+    {
+        id: "costCenters.delete",
+        tag: "costCenters",
+        name: "delete",
+        method: "DELETE",
+        path: "/v1/costCenters/{id}",
+        access: "active",
+        permission: {
+            component: 6001,
+            action: "delete"
+        },
+        summary: "Delete a cost center; its team members keep working with none.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "object",
+            required: ["ok"],
+            additionalProperties: false,
+            properties: {
+                ok: {
+                    type: "boolean",
+                    const: true
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959"]
+    },
+    {
         id: "geography.countries",
         tag: "geography",
         name: "countries",
@@ -1498,6 +3020,255 @@ export const serverOperations = [
         errors: ["99999", "99982"]
     },
     {
+        id: "rolesV3.list",
+        tag: "rolesV3",
+        name: "list",
+        method: "GET",
+        path: "/v3/roles",
+        access: "active",
+        permission: {
+            component: 6007,
+            action: "view"
+        },
+        summary: "System roles and the company's own roles, paged (list convention); filter system (true = shared read-only roles).",
+        params: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                page: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 1000000,
+                    default: 1
+                },
+                pageSize: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 200,
+                    default: 50
+                },
+                sort: {
+                    type: "string",
+                    enum: ["name", "scope", "createdAt"]
+                },
+                order: {
+                    type: "string",
+                    enum: ["asc", "desc"],
+                    default: "asc"
+                },
+                q: {
+                    type: "string",
+                    maxLength: 100
+                },
+                scope: {
+                    $ref: "user-scope#"
+                },
+                system: {
+                    type: "boolean"
+                }
+            }
+        },
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "role-detail-page#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99931"]
+    },
+    {
+        id: "rolesV3.get",
+        tag: "rolesV3",
+        name: "get",
+        method: "GET",
+        path: "/v3/roles/{id}",
+        access: "active",
+        permission: {
+            component: 6007,
+            action: "view"
+        },
+        summary: "",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "role-detail#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959"]
+    },
+    {
+        id: "rolesV3.create",
+        tag: "rolesV3",
+        name: "create",
+        method: "POST",
+        path: "/v3/roles",
+        access: "active",
+        permission: {
+            component: 6007,
+            action: "create"
+        },
+        summary: "",
+        params: null,
+        query: null,
+        body: {
+            type: "object",
+            required: ["name", "permissions", "scope"],
+            additionalProperties: false,
+            properties: {
+                name: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 40,
+                    pattern: "^[^<>]*$"
+                },
+                permissions: {
+                    type: "array",
+                    maxItems: 200,
+                    items: {
+                        $ref: "permission-grant#"
+                    }
+                },
+                scope: {
+                    $ref: "user-scope#"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "role-detail#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99982",
+            "99942",
+            "99931"
+        ]
+    },
+    {
+        id: "rolesV3.update",
+        tag: "rolesV3",
+        name: "update",
+        method: "PUT",
+        path: "/v3/roles",
+        access: "active",
+        permission: {
+            component: 6007,
+            action: "edit"
+        },
+        summary: "Replace a company role's name, permissions and scope (the body carries its id).",
+        params: null,
+        query: null,
+        body: {
+            type: "object",
+            required: [
+                "id",
+                "name",
+                "permissions",
+                "scope"
+            ],
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                },
+                name: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 40,
+                    pattern: "^[^<>]*$"
+                },
+                permissions: {
+                    type: "array",
+                    maxItems: 200,
+                    items: {
+                        $ref: "permission-grant#"
+                    }
+                },
+                scope: {
+                    $ref: "user-scope#"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "role-detail#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99982",
+            "99959",
+            "99943",
+            "99942",
+            "99931"
+        ]
+    },
+    {
+        id: "rolesV3.delete",
+        tag: "rolesV3",
+        name: "delete",
+        method: "DELETE",
+        path: "/v3/roles/{id}",
+        access: "active",
+        permission: {
+            component: 6007,
+            action: "delete"
+        },
+        summary: "",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "object",
+            required: ["ok"],
+            additionalProperties: false,
+            properties: {
+                ok: {
+                    type: "boolean",
+                    const: true
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99982",
+            "99959",
+            "99943",
+            "99944"
+        ]
+    },
+    {
         id: "roles.list",
         tag: "roles",
         name: "list",
@@ -1612,10 +3383,407 @@ export const serverOperations = [
         produces: "json",
         sandbox: true,
         errors: []
+    },
+    {
+        id: "team.list",
+        tag: "team",
+        name: "list",
+        method: "GET",
+        path: "/v1/team",
+        access: "active",
+        permission: {
+            component: 6002,
+            action: "view"
+        },
+        summary: "Team members in the caller's scope, paged (list convention); filters state, roleId, areaId, costCenterId, parentId.",
+        params: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                page: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 1000000,
+                    default: 1
+                },
+                pageSize: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 200,
+                    default: 50
+                },
+                sort: {
+                    type: "string",
+                    enum: [
+                        "name",
+                        "email",
+                        "state",
+                        "documentId",
+                        "createdAt"
+                    ]
+                },
+                order: {
+                    type: "string",
+                    enum: ["asc", "desc"],
+                    default: "asc"
+                },
+                q: {
+                    type: "string",
+                    maxLength: 100
+                },
+                state: {
+                    $ref: "user-state#"
+                },
+                roleId: {
+                    type: "integer",
+                    minimum: 1
+                },
+                areaId: {
+                    type: "integer",
+                    minimum: 1
+                },
+                costCenterId: {
+                    type: "integer",
+                    minimum: 1
+                },
+                parentId: {
+                    type: "integer",
+                    minimum: 1
+                }
+            }
+        },
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "team-member-page#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99931"]
+    },
+    {
+        id: "team.get",
+        tag: "team",
+        name: "get",
+        method: "GET",
+        path: "/v1/team/{id}",
+        access: "active",
+        permission: {
+            component: 6002,
+            action: "view",
+            self: "id"
+        },
+        summary: "",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "team-member#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959"]
+    },
+    {
+        id: "team.create",
+        tag: "team",
+        name: "create",
+        method: "POST",
+        path: "/v1/team",
+        access: "active",
+        permission: {
+            component: 6002,
+            action: "create"
+        },
+        summary: "Add a team member (state needsNewPassword); a one-time code goes to their e-mail to set their password.",
+        params: null,
+        query: null,
+        body: {
+            type: "object",
+            required: [
+                "name",
+                "documentType",
+                "documentId",
+                "email",
+                "phone",
+                "address",
+                "roleIds",
+                "otpMethod"
+            ],
+            additionalProperties: false,
+            properties: {
+                name: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 20,
+                    pattern: "^[^<>]*$"
+                },
+                documentType: {
+                    $ref: "document-type#"
+                },
+                documentId: {
+                    type: "string",
+                    pattern: "^[0-9]{4,10}$"
+                },
+                email: {
+                    type: "string",
+                    format: "email",
+                    maxLength: 254
+                },
+                phone: {
+                    type: "string",
+                    format: "phone-co",
+                    "x-widget": "phone"
+                },
+                address: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 200,
+                    pattern: "^[^<>]*$"
+                },
+                roleIds: {
+                    type: "array",
+                    minItems: 1,
+                    maxItems: 20,
+                    uniqueItems: true,
+                    items: {
+                        type: "integer",
+                        minimum: 1
+                    },
+                    "x-source": {
+                        operation: "roles.list",
+                        value: "id",
+                        label: "name"
+                    }
+                },
+                otpMethod: {
+                    $ref: "otp-method#"
+                },
+                areaId: {
+                    type: ["integer", "null"],
+                    minimum: 1,
+                    "x-source": {
+                        operation: "account.list",
+                        value: "id",
+                        label: "name"
+                    }
+                },
+                costCenterId: {
+                    type: ["integer", "null"],
+                    minimum: 1,
+                    "x-source": {
+                        operation: "costCenters.list",
+                        value: "id",
+                        label: "name"
+                    }
+                },
+                parentId: {
+                    type: ["integer", "null"],
+                    minimum: 1,
+                    description: "the responsible; default the caller",
+                    "x-source": {
+                        operation: "team.list",
+                        value: "id",
+                        label: "name"
+                    }
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "team-member#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99982",
+            "99989",
+            "99988",
+            "99931"
+        ]
+    },
+    {
+        id: "team.update",
+        tag: "team",
+        name: "update",
+        method: "PATCH",
+        path: "/v1/team/{id}",
+        access: "active",
+        permission: {
+            component: 6002,
+            action: "edit"
+        },
+        summary: "Change a team member's fields; only the fields sent change.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: {
+            type: "object",
+            additionalProperties: false,
+            minProperties: 1,
+            properties: {
+                name: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 20,
+                    pattern: "^[^<>]*$"
+                },
+                documentType: {
+                    $ref: "document-type#"
+                },
+                documentId: {
+                    type: "string",
+                    pattern: "^[0-9]{4,10}$"
+                },
+                email: {
+                    type: "string",
+                    format: "email",
+                    maxLength: 254
+                },
+                phone: {
+                    type: "string",
+                    format: "phone-co",
+                    "x-widget": "phone"
+                },
+                address: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 200,
+                    pattern: "^[^<>]*$"
+                },
+                roleIds: {
+                    type: "array",
+                    minItems: 1,
+                    maxItems: 20,
+                    uniqueItems: true,
+                    items: {
+                        type: "integer",
+                        minimum: 1
+                    },
+                    "x-source": {
+                        operation: "roles.list",
+                        value: "id",
+                        label: "name"
+                    }
+                },
+                otpMethod: {
+                    $ref: "otp-method#"
+                },
+                areaId: {
+                    type: ["integer", "null"],
+                    minimum: 1,
+                    "x-source": {
+                        operation: "account.list",
+                        value: "id",
+                        label: "name"
+                    }
+                },
+                costCenterId: {
+                    type: ["integer", "null"],
+                    minimum: 1,
+                    "x-source": {
+                        operation: "costCenters.list",
+                        value: "id",
+                        label: "name"
+                    }
+                },
+                parentId: {
+                    type: ["integer", "null"],
+                    minimum: 1,
+                    "x-source": {
+                        operation: "team.list",
+                        value: "id",
+                        label: "name"
+                    }
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "team-member#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99982",
+            "99959",
+            "99989",
+            "99988",
+            "99931"
+        ]
+    },
+    {
+        id: "team.delete",
+        tag: "team",
+        name: "delete",
+        method: "DELETE",
+        path: "/v1/team/{id}",
+        access: "active",
+        permission: {
+            component: 6002,
+            action: "delete"
+        },
+        summary: "Delete a team member (never oneself); their sessions end and their reports move up to their responsible.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "object",
+            required: ["ok"],
+            additionalProperties: false,
+            properties: {
+                ok: {
+                    type: "boolean",
+                    const: true
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959", "99928"]
     }
 ] as const;
 
-export const annotationKeywords = ["x-errorCode", "x-hidden", "x-widget"] as const;
+export const annotationKeywords = [
+    "x-errorCode",
+    "x-hidden",
+    "x-source",
+    "x-widget"
+] as const;
 
 export type ServerOperation = (typeof serverOperations)[number];
 

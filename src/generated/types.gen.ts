@@ -35,6 +35,13 @@ export type PlanType = ("subscription" | "pilot")
  */
 export type Role = ("superadmin" | "admin" | "analista" | "manager" | "ops" | "develop" | "platform" | "colibriSms")
 /**
+ * Which users a role's holders see and manage (spec 6): every user of the company, themselves and the users below them through parentId, or only themselves. A user with several roles gets the widest scope among them.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "user-scope".
+ */
+export type UserScope = ("all" | "meAndDependents" | "onlyMe")
+/**
  * User state (spec 4). Any state other than these five is treated as disabled.
  * 
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
@@ -46,6 +53,36 @@ export type UserState = ("pending" | "validation" | "needsNewPassword" | "Expire
  * via the `definition` "account.list.Response".
  */
 export type AccountListResponse = Area[]
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "associations.getUser.Response".
+ */
+export type AssociationsGetUserResponse = AssociationDetail[]
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "associations.putUser.Response".
+ */
+export type AssociationsPutUserResponse = AssociationDetail[]
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "associations.clientAssociations.Response".
+ */
+export type AssociationsClientAssociationsResponse = PlatformClient[]
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "associations.clientAccount.Response".
+ */
+export type AssociationsClientAccountResponse = AssociationDetail[]
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "associations.listResponsible.Response".
+ */
+export type AssociationsListResponsibleResponse = PlatformResponsible[]
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "associations.allResponsible.Response".
+ */
+export type AssociationsAllResponsibleResponse = PlatformResponsible[]
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "clients.usersList.Response".
@@ -96,6 +133,21 @@ message?: string
 }[]
 }
 /**
+ * One page of an area list (the list convention).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "area-page".
+ */
+export interface AreaPage {
+items: Area[]
+/**
+ * rows matching the filters and search
+ */
+total: number
+page: number
+pageSize: number
+}
+/**
  * Area (branch office) of a company; the console remembers the selected one.
  * 
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
@@ -107,6 +159,20 @@ name: string
 urlPicture?: string
 }
 /**
+ * A user's association with a platform client and a responsible, with the names to show. The sign-in session carries the short form (entity association).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "association-detail".
+ */
+export interface AssociationDetail {
+id: number
+platformClientId: number
+clientName: string
+platformResponsibleId: number
+responsibleName: string
+name: string
+}
+/**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "association".
  */
@@ -116,6 +182,58 @@ platformResponsibleId: number
 name: string
 }
 /**
+ * One page of an audit log list (the list convention).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "audit-entry-page".
+ */
+export interface AuditEntryPage {
+items: AuditEntry[]
+/**
+ * rows matching the filters and search
+ */
+total: number
+page: number
+pageSize: number
+}
+/**
+ * One audit log row: who (user and the e-mail they had), when, from which IP, which operation and path, the component id, name and action the console sent (X-Component-Id/-Name/-Action), and the answer's HTTP status. Bodies and secrets are never recorded.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "audit-entry".
+ */
+export interface AuditEntry {
+id: number
+userId: (number | null)
+userEmail: (string | null)
+ip: (string | null)
+method: string
+path: string
+operationId: (string | null)
+componentId: (number | null)
+componentName: (string | null)
+componentAction: (string | null)
+status: number
+createdAt: string
+}
+/**
+ * One page of a company list (the list convention).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "company-page".
+ */
+export interface CompanyPage {
+items: Company[]
+/**
+ * rows matching the filters and search
+ */
+total: number
+page: number
+pageSize: number
+}
+/**
+ * A company (tenant). The sign-in session carries id, name, nit, state and planType; the company screen and the provider's company list show the rest.
+ * 
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "company".
  */
@@ -125,6 +243,41 @@ name: string
 nit?: string
 state: CompanyState
 planType: PlanType
+phone?: (string | null)
+address?: (string | null)
+countryCode?: (string | null)
+regionCode?: (string | null)
+cityCode?: (string | null)
+logoUrl?: string
+usersCount?: number
+createdAt?: string
+}
+/**
+ * One page of a cost center list (the list convention).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "cost-center-page".
+ */
+export interface CostCenterPage {
+items: CostCenter[]
+/**
+ * rows matching the filters and search
+ */
+total: number
+page: number
+pageSize: number
+}
+/**
+ * A cost center of a company; its code is unique within the company (case-insensitive).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "cost-center".
+ */
+export interface CostCenter {
+id: number
+name: string
+code: string
+createdAt?: string
 }
 /**
  * visible true means unread.
@@ -174,6 +327,63 @@ code: string
 name: string
 }
 /**
+ * A client of the SMS platform that belongs to the company (spec 7, platform SMS).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "platform-client".
+ */
+export interface PlatformClient {
+id: number
+name: string
+nit: string
+}
+/**
+ * A person responsible for a platform client (the header's responsible selector).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "platform-responsible".
+ */
+export interface PlatformResponsible {
+id: number
+platformClientId: number
+name: string
+email?: string
+}
+/**
+ * One page of a role list (the list convention).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "role-detail-page".
+ */
+export interface RoleDetailPage {
+items: RoleDetail[]
+/**
+ * rows matching the filters and search
+ */
+total: number
+page: number
+pageSize: number
+}
+/**
+ * A role as /v3/roles shows it: the permission tree it grants (component id x actions), the users it lets its holders see (scope), and whether it can be changed. System roles (spec 6) are shared by every company and read-only; a company's own roles are its alone.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "role-detail".
+ */
+export interface RoleDetail {
+id: number
+name: string
+permissions: PermissionGrant[]
+scope: UserScope
+readOnly: boolean
+system: boolean
+/**
+ * users of the caller's company holding the role
+ */
+usersCount: number
+createdAt?: string
+}
+/**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "role-summary".
  */
@@ -182,6 +392,7 @@ id: number
 name: string
 readOnly: boolean
 permissions: PermissionGrant[]
+scope?: UserScope
 }
 /**
  * The base64 payload of a sign-in answer, kept by the console as clientToken (spec 3 and 7).
@@ -204,6 +415,54 @@ fullName: string
 email: string
 profilePic?: string
 expiresAt?: string
+}
+/**
+ * One page of a team member list (the list convention).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "team-member-page".
+ */
+export interface TeamMemberPage {
+items: TeamMember[]
+/**
+ * rows matching the filters and search
+ */
+total: number
+page: number
+pageSize: number
+}
+/**
+ * A user of the company as team management shows it (spec 3 "Team member"). `name` is the user's full name (fullName in clients.* and registration): team management limits it to the spec's 20 characters when it sets it; names longer than that, from registration, show as they are.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "team-member".
+ */
+export interface TeamMember {
+id: number
+name: string
+email: string
+documentType?: DocumentType
+documentId?: string
+phone?: string
+address?: string
+state: UserState
+roleIds: number[]
+/**
+ * the role names
+ */
+roles: string[]
+otpMethod: OtpMethod
+areaId: (number | null)
+areaName?: (string | null)
+costCenterId: (number | null)
+costCenterName?: (string | null)
+/**
+ * the responsible (the user this one reports to)
+ */
+parentId: (number | null)
+parentName?: (string | null)
+profilePic?: string
+createdAt: string
 }
 /**
  * A user and the users that report to them (hierarchy).
@@ -247,6 +506,45 @@ name: string
 }
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "account.page.Query".
+ */
+export interface AccountPageQuery {
+page?: number
+pageSize?: number
+sort?: ("name" | "createdAt")
+order?: ("asc" | "desc")
+q?: string
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "account.update.Params".
+ */
+export interface AccountUpdateParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "account.update.Body".
+ */
+export interface AccountUpdateBody {
+name: string
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "account.delete.Params".
+ */
+export interface AccountDeleteParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "account.delete.Response".
+ */
+export interface AccountDeleteResponse {
+ok: true
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "account.getPicture.Query".
  */
 export interface AccountGetPictureQuery {
@@ -282,6 +580,79 @@ balance: number
 purchased: number
 spent: number
 movements: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "associations.getUser.Params".
+ */
+export interface AssociationsGetUserParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "associations.putUser.Params".
+ */
+export interface AssociationsPutUserParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "associations.putUser.Body".
+ */
+export interface AssociationsPutUserBody {
+/**
+ * @maxItems 100
+ */
+associations: {
+platformClientId: number
+platformResponsibleId: number
+name?: string
+}[]
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "associations.clientAssociations.Query".
+ */
+export interface AssociationsClientAssociationsQuery {
+connectinUserId?: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "associations.clientAccount.Query".
+ */
+export interface AssociationsClientAccountQuery {
+connectinUserId?: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "associations.listResponsible.Params".
+ */
+export interface AssociationsListResponsibleParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "associations.allResponsible.Params".
+ */
+export interface AssociationsAllResponsibleParams {
+userId: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "audit.list.Query".
+ */
+export interface AuditListQuery {
+page?: number
+pageSize?: number
+sort?: ("createdAt" | "userEmail" | "operationId" | "status")
+order?: ("asc" | "desc")
+q?: string
+userId?: number
+operationId?: string
+componentId?: number
+status?: number
+dateStart?: string
+dateEnd?: string
 }
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
@@ -468,6 +839,123 @@ id: number
 }
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "company.patch.Body".
+ */
+export interface CompanyPatchBody {
+name?: string
+nit?: string
+phone?: string
+address?: string
+countryCode?: string
+regionCode?: (string | null)
+cityCode?: (string | null)
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "company.uploadLogo.Response".
+ */
+export interface CompanyUploadLogoResponse {
+url: string
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "company.listAll.Query".
+ */
+export interface CompanyListAllQuery {
+page?: number
+pageSize?: number
+sort?: ("name" | "nit" | "state" | "planType" | "createdAt")
+order?: ("asc" | "desc")
+q?: string
+state?: CompanyState
+planType?: PlanType
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "company.setState.Params".
+ */
+export interface CompanySetStateParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "company.setState.Body".
+ */
+export interface CompanySetStateBody {
+state: CompanyState
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "company.setPlan.Params".
+ */
+export interface CompanySetPlanParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "company.setPlan.Body".
+ */
+export interface CompanySetPlanBody {
+planType: PlanType
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "costCenters.list.Query".
+ */
+export interface CostCentersListQuery {
+page?: number
+pageSize?: number
+sort?: ("name" | "code" | "createdAt")
+order?: ("asc" | "desc")
+q?: string
+code?: string
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "costCenters.get.Params".
+ */
+export interface CostCentersGetParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "costCenters.create.Body".
+ */
+export interface CostCentersCreateBody {
+name: string
+code: string
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "costCenters.update.Params".
+ */
+export interface CostCentersUpdateParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "costCenters.update.Body".
+ */
+export interface CostCentersUpdateBody {
+name: string
+code: string
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "costCenters.delete.Params".
+ */
+export interface CostCentersDeleteParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "costCenters.delete.Response".
+ */
+export interface CostCentersDeleteResponse {
+ok: true
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "geography.regions.Params".
  */
 export interface GeographyRegionsParams {
@@ -513,6 +1001,65 @@ unread: number
 }
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "rolesV3.list.Query".
+ */
+export interface RolesV3ListQuery {
+page?: number
+pageSize?: number
+sort?: ("name" | "scope" | "createdAt")
+order?: ("asc" | "desc")
+q?: string
+scope?: UserScope
+system?: boolean
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "rolesV3.get.Params".
+ */
+export interface RolesV3GetParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "rolesV3.create.Body".
+ */
+export interface RolesV3CreateBody {
+name: string
+/**
+ * @maxItems 200
+ */
+permissions: PermissionGrant[]
+scope: UserScope
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "rolesV3.update.Body".
+ */
+export interface RolesV3UpdateBody {
+id: number
+name: string
+/**
+ * @maxItems 200
+ */
+permissions: PermissionGrant[]
+scope: UserScope
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "rolesV3.delete.Params".
+ */
+export interface RolesV3DeleteParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "rolesV3.delete.Response".
+ */
+export interface RolesV3DeleteResponse {
+ok: true
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "system.health.Response".
  */
 export interface SystemHealthResponse {
@@ -533,6 +1080,95 @@ id: string
 export interface SystemOutboxQuery {
 to?: string
 }
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "team.list.Query".
+ */
+export interface TeamListQuery {
+page?: number
+pageSize?: number
+sort?: ("name" | "email" | "state" | "documentId" | "createdAt")
+order?: ("asc" | "desc")
+q?: string
+state?: UserState
+roleId?: number
+areaId?: number
+costCenterId?: number
+parentId?: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "team.get.Params".
+ */
+export interface TeamGetParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "team.create.Body".
+ */
+export interface TeamCreateBody {
+name: string
+documentType: DocumentType
+documentId: string
+email: string
+phone: string
+address: string
+/**
+ * @minItems 1
+ * @maxItems 20
+ */
+roleIds: [number]|[number, number]|[number, number, number]|[number, number, number, number]|[number, number, number, number, number]|[number, number, number, number, number, number]|[number, number, number, number, number, number, number]|[number, number, number, number, number, number, number, number]|[number, number, number, number, number, number, number, number, number]|[number, number, number, number, number, number, number, number, number, number]|[number, number, number, number, number, number, number, number, number, number, number]|[number, number, number, number, number, number, number, number, number, number, number, number]|[number, number, number, number, number, number, number, number, number, number, number, number, number]|[number, number, number, number, number, number, number, number, number, number, number, number, number, number]|[number, number, number, number, number, number, number, number, number, number, number, number, number, number, number]|[number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number]|[number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number]|[number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number]|[number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number]|[number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number]
+otpMethod: OtpMethod
+areaId?: (number | null)
+costCenterId?: (number | null)
+/**
+ * the responsible; default the caller
+ */
+parentId?: (number | null)
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "team.update.Params".
+ */
+export interface TeamUpdateParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "team.update.Body".
+ */
+export interface TeamUpdateBody {
+name?: string
+documentType?: DocumentType
+documentId?: string
+email?: string
+phone?: string
+address?: string
+/**
+ * @minItems 1
+ * @maxItems 20
+ */
+roleIds?: [number]|[number, number]|[number, number, number]|[number, number, number, number]|[number, number, number, number, number]|[number, number, number, number, number, number]|[number, number, number, number, number, number, number]|[number, number, number, number, number, number, number, number]|[number, number, number, number, number, number, number, number, number]|[number, number, number, number, number, number, number, number, number, number]|[number, number, number, number, number, number, number, number, number, number, number]|[number, number, number, number, number, number, number, number, number, number, number, number]|[number, number, number, number, number, number, number, number, number, number, number, number, number]|[number, number, number, number, number, number, number, number, number, number, number, number, number, number]|[number, number, number, number, number, number, number, number, number, number, number, number, number, number, number]|[number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number]|[number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number]|[number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number]|[number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number]|[number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number]
+otpMethod?: OtpMethod
+areaId?: (number | null)
+costCenterId?: (number | null)
+parentId?: (number | null)
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "team.delete.Params".
+ */
+export interface TeamDeleteParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "team.delete.Response".
+ */
+export interface TeamDeleteResponse {
+ok: true
+}
 
 export interface OperationTypes {
     "account.list": {
@@ -544,6 +1180,25 @@ export interface OperationTypes {
             body: AccountCreateBody;
         };
         response: Area;
+    };
+    "account.page": {
+        args: {
+            query?: AccountPageQuery;
+        };
+        response: AreaPage;
+    };
+    "account.update": {
+        args: {
+            params: AccountUpdateParams;
+            body: AccountUpdateBody;
+        };
+        response: Area;
+    };
+    "account.delete": {
+        args: {
+            params: AccountDeleteParams;
+        };
+        response: AccountDeleteResponse;
     };
     "account.getPicture": {
         args: {
@@ -561,6 +1216,49 @@ export interface OperationTypes {
     "account.paymentsSummary": {
         args: {};
         response: AccountPaymentsSummaryResponse;
+    };
+    "associations.getUser": {
+        args: {
+            params: AssociationsGetUserParams;
+        };
+        response: AssociationsGetUserResponse;
+    };
+    "associations.putUser": {
+        args: {
+            params: AssociationsPutUserParams;
+            body: AssociationsPutUserBody;
+        };
+        response: AssociationsPutUserResponse;
+    };
+    "associations.clientAssociations": {
+        args: {
+            query?: AssociationsClientAssociationsQuery;
+        };
+        response: AssociationsClientAssociationsResponse;
+    };
+    "associations.clientAccount": {
+        args: {
+            query?: AssociationsClientAccountQuery;
+        };
+        response: AssociationsClientAccountResponse;
+    };
+    "associations.listResponsible": {
+        args: {
+            params: AssociationsListResponsibleParams;
+        };
+        response: AssociationsListResponsibleResponse;
+    };
+    "associations.allResponsible": {
+        args: {
+            params: AssociationsAllResponsibleParams;
+        };
+        response: AssociationsAllResponsibleResponse;
+    };
+    "audit.list": {
+        args: {
+            query?: AuditListQuery;
+        };
+        response: AuditEntryPage;
     };
     "clientAuth.validate": {
         args: {
@@ -638,6 +1336,73 @@ export interface OperationTypes {
         args: {};
         response: ClientsUsersListResponse;
     };
+    "company.get": {
+        args: {};
+        response: Company;
+    };
+    "company.patch": {
+        args: {
+            body: CompanyPatchBody;
+        };
+        response: Company;
+    };
+    "company.uploadLogo": {
+        args: {
+            form: FormData;
+        };
+        response: CompanyUploadLogoResponse;
+    };
+    "company.listAll": {
+        args: {
+            query?: CompanyListAllQuery;
+        };
+        response: CompanyPage;
+    };
+    "company.setState": {
+        args: {
+            params: CompanySetStateParams;
+            body: CompanySetStateBody;
+        };
+        response: Company;
+    };
+    "company.setPlan": {
+        args: {
+            params: CompanySetPlanParams;
+            body: CompanySetPlanBody;
+        };
+        response: Company;
+    };
+    "costCenters.list": {
+        args: {
+            query?: CostCentersListQuery;
+        };
+        response: CostCenterPage;
+    };
+    "costCenters.get": {
+        args: {
+            params: CostCentersGetParams;
+        };
+        response: CostCenter;
+    };
+    "costCenters.create": {
+        args: {
+            body: CostCentersCreateBody;
+        };
+        response: CostCenter;
+    };
+    "costCenters.update": {
+        args: {
+            params: CostCentersUpdateParams;
+            body: CostCentersUpdateBody;
+        };
+        response: CostCenter;
+    };
+    "costCenters.delete": {
+        args: {
+            params: CostCentersDeleteParams;
+        };
+        response: CostCentersDeleteResponse;
+    };
     "geography.countries": {
         args: {};
         response: GeographyCountriesResponse;
@@ -666,6 +1431,36 @@ export interface OperationTypes {
         };
         response: NotificationsMarkReadResponse;
     };
+    "rolesV3.list": {
+        args: {
+            query?: RolesV3ListQuery;
+        };
+        response: RoleDetailPage;
+    };
+    "rolesV3.get": {
+        args: {
+            params: RolesV3GetParams;
+        };
+        response: RoleDetail;
+    };
+    "rolesV3.create": {
+        args: {
+            body: RolesV3CreateBody;
+        };
+        response: RoleDetail;
+    };
+    "rolesV3.update": {
+        args: {
+            body: RolesV3UpdateBody;
+        };
+        response: RoleDetail;
+    };
+    "rolesV3.delete": {
+        args: {
+            params: RolesV3DeleteParams;
+        };
+        response: RolesV3DeleteResponse;
+    };
     "roles.list": {
         args: {};
         response: RolesListResponse;
@@ -685,5 +1480,36 @@ export interface OperationTypes {
             query?: SystemOutboxQuery;
         };
         response: SystemOutboxResponse;
+    };
+    "team.list": {
+        args: {
+            query?: TeamListQuery;
+        };
+        response: TeamMemberPage;
+    };
+    "team.get": {
+        args: {
+            params: TeamGetParams;
+        };
+        response: TeamMember;
+    };
+    "team.create": {
+        args: {
+            body: TeamCreateBody;
+        };
+        response: TeamMember;
+    };
+    "team.update": {
+        args: {
+            params: TeamUpdateParams;
+            body: TeamUpdateBody;
+        };
+        response: TeamMember;
+    };
+    "team.delete": {
+        args: {
+            params: TeamDeleteParams;
+        };
+        response: TeamDeleteResponse;
     };
 }

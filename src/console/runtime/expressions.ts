@@ -1,10 +1,15 @@
 // The small expression language of the screen declarations: "$session.idUser", "$query.email",
-// "$row.id", "$route.id" and "{field}" interpolation in navigation targets.
+// "$row.id", "$route.id", "$record.x" (the loaded record), "$f.x" (form or filter values),
+// "$selected" (the ids of the rows selected for a bulk action) and "{field}" interpolation in
+// navigation targets. Pure data in, values out: nothing is evaluated.
 export interface ExpressionContext {
   session?: Record<string, unknown> | null;
   query?: URLSearchParams;
   row?: Record<string, unknown>;
   route?: Record<string, string | undefined>;
+  record?: Record<string, unknown>;
+  form?: Record<string, unknown>;
+  selected?: readonly unknown[];
 }
 
 function lookup(source: unknown, path: string[]): unknown {
@@ -28,6 +33,12 @@ export function resolveValue(value: unknown, ctx: ExpressionContext): unknown {
         return lookup(ctx.row, path);
       case 'route':
         return lookup(ctx.route, path);
+      case 'record':
+        return lookup(ctx.record, path);
+      case 'f':
+        return lookup(ctx.form, path);
+      case 'selected':
+        return path.length ? undefined : ctx.selected ? [...ctx.selected] : undefined;
       default:
         return value;
     }
@@ -51,6 +62,21 @@ export function resolveObject(value: Record<string, unknown> | undefined, ctx: E
 /** "/userValidation?email={email}" with the form's values, each URI-encoded. */
 export function interpolate(template: string, values: Record<string, unknown>): string {
   return template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(values[name] === undefined || values[name] === null ? '' : String(values[name])));
+}
+
+/** A navigation target: absolute as written, or relative to `base` ("{id}/edit" under /profile/management). */
+export function navigationTarget(to: string, values: Record<string, unknown>, base: string): string {
+  const filled = interpolate(to, values);
+  if (filled.startsWith('/')) return filled;
+  return `${base.replace(/\/+$/, '')}/${filled}`;
+}
+
+/** Every "$f.<name>" a value refers to (the fields an x-options list depends on). */
+export function formRefs(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string' && value.startsWith('$f.')) out.push(value.slice(3).split('.')[0]);
+  else if (Array.isArray(value)) value.forEach((v) => formRefs(v, out));
+  else if (value && typeof value === 'object') Object.values(value).forEach((v) => formRefs(v, out));
+  return out;
 }
 
 /** Reads "items" or "a.b" from an answer; "$length" is the length of an array answer. */

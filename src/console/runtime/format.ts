@@ -23,6 +23,18 @@ export function formatDateTime(value: unknown): string {
   return `${d.getFullYear()}/${pad(d.getMonth() + 1)}/${pad(d.getDate())} ${h}:${pad(d.getMinutes())}${d.getHours() < 12 ? 'am' : 'pm'}`;
 }
 
+/** A calendar date (YYYY-MM-DD, or a timestamp) as YYYY/MM/DD; a bare date is not moved across time zones. */
+export function formatDate(value: unknown): string {
+  if (typeof value === 'string') {
+    const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+    if (m) return `${m[1]}/${m[2]}/${m[3]}`;
+  }
+  if (typeof value !== 'string' && !(value instanceof Date)) return '—';
+  const d = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(d.getTime())) return String(value);
+  return `${d.getFullYear()}/${pad(d.getMonth() + 1)}/${pad(d.getDate())}`;
+}
+
 export function formatValue(value: unknown, format: string | undefined): string {
   switch (format) {
     case 'cop':
@@ -31,6 +43,8 @@ export function formatValue(value: unknown, format: string | undefined): string 
       return formatInteger(value);
     case 'datetime':
       return formatDateTime(value);
+    case 'date':
+      return formatDate(value);
     default:
       return value === undefined || value === null ? '—' : String(value);
   }

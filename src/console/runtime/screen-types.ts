@@ -1,23 +1,68 @@
-// A loose view of the compiled screens (src/generated/screens.gen.ts) for the generic renderers.
+// The compiled screens (src/generated/screens.gen.ts, built by generators/emit/screens.ts) as the
+// generic renderers read them. One interface covers every kind; README "Screen kinds" documents
+// the YAML each comes from.
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { screens } from '../../generated/screens.gen.ts';
 
+export interface Permission { component: number; action: string }
+
 export interface ScreenAction {
   label: string;
-  operation: string;
+  operation?: string;
+  /** Navigation target; `{field}` takes the row's (or record's) value, a relative path hangs off the screen's base path. */
+  to?: string;
+  params?: Record<string, unknown>;
   fields?: readonly string[];
   body?: Record<string, unknown>;
   when?: { field: string; equals?: unknown };
   notify?: string;
+  /** true: the generic question; a key: that text. DELETE operations confirm by default. */
+  confirm?: boolean | string;
+  permission?: Permission;
+  method?: string;
+  /** Answer fields shown once in a copy box (a rotated credential's new key). */
+  showOnce?: readonly string[];
 }
 
-export interface ScreenColumn { field: string; label: string; type: 'string' | 'datetime' | 'boolean' | 'integer' | 'number' | string }
+/** A field's display schema: what the cell testers look at. */
+export type CellSchema = Record<string, unknown>;
+
+export interface ScreenColumn {
+  field: string;
+  label: string;
+  schema: CellSchema;
+  /** A cell registry key chosen in the YAML; otherwise the ranked testers choose. */
+  cell?: string;
+  width?: number;
+  colors?: Record<string, string>;
+  sortable?: boolean;
+}
+
+export interface ScreenFilter { field: string; label: string; schema: CellSchema }
 
 export interface ScreenCard { label: string; operation: string; params?: Record<string, unknown>; value: string; format?: 'cop' | 'integer' | 'text'; to?: string }
 
+export interface ScreenChart {
+  label?: string;
+  operation?: string;
+  params?: Record<string, unknown>;
+  itemsPath?: string;
+  top?: number;
+  sortBy?: string;
+  spec: Record<string, unknown>;
+}
+
+export interface ScreenTab { label: string; fields?: readonly ScreenColumn[]; screen?: string; params?: Record<string, unknown> }
+
+export interface ScreenStep { label: string; description?: string; fields: readonly string[] }
+
+export interface OperationCall { operation: string; params?: Record<string, unknown>; method?: string; permission?: Permission }
+
+export type ScreenKind = 'form' | 'message' | 'list' | 'dashboard' | 'detail' | 'wizard' | 'report';
+
 export interface ScreenDef {
   id: string;
-  kind: 'form' | 'message' | 'list' | 'dashboard';
+  kind: ScreenKind;
   route?: string;
   access?: 'public' | 'session';
   layout?: string;
@@ -34,26 +79,71 @@ export interface ScreenDef {
   prefill?: Record<string, unknown>;
   reveal?: Record<string, { onError: string }>;
   submitLabel?: string;
-  onSuccess?: { effect: 'startSession' | 'navigate' | 'updateSession' | 'stay' | 'reset'; to?: string; notify?: string; tokenKind?: 'client' };
+  onSuccess?: { effect: 'startSession' | 'navigate' | 'updateSession' | 'stay' | 'reset' | 'view'; to?: string; notify?: string; tokenKind?: 'client'; showOnce?: readonly string[] };
   onErrorDefault?: string;
   links?: readonly { to: string; label: string }[];
   secondaryActions?: readonly ScreenAction[];
   message?: string;
   severity?: 'info' | 'warning' | 'error' | 'success';
+  // form modes
+  create?: OperationCall;
+  edit?: OperationCall;
+  view?: boolean;
+  idField?: string;
+  dirtyGuard?: boolean;
+  // list
   itemsPath?: string;
   entity?: string;
   columns?: readonly ScreenColumn[];
+  paged?: boolean;
+  search?: boolean;
+  filters?: readonly ScreenFilter[];
+  defaultSort?: { field: string; order?: 'asc' | 'desc' };
+  pageSize?: number;
+  form?: string;
+  detail?: string;
   rowActions?: readonly ScreenAction[];
   bulkActions?: readonly ScreenAction[];
+  export?: readonly ('csv' | 'xlsx')[];
+  exportName?: string;
   empty?: string;
+  permission?: Permission;
+  // detail
+  tabs?: readonly ScreenTab[];
+  actions?: readonly ScreenAction[];
+  // wizard
+  steps?: readonly ScreenStep[];
+  // report
+  payload?: Record<string, unknown>;
+  chart?: ScreenChart;
+  // dashboard
   cards?: readonly ScreenCard[];
+  charts?: readonly ScreenChart[];
 }
 
 const table = screens as unknown as Record<string, ScreenDef>;
+let extra: Record<string, ScreenDef> = {};
 
 export function screenById(id: string | null | undefined): ScreenDef | undefined {
-  return id ? table[id] : undefined;
+  return id ? (table[id] ?? extra[id]) : undefined;
 }
 
-/** Props every screen renderer takes (the route table passes them). */
-export interface ScreenProps { screenId: string | null; menuKey: string | null }
+/**
+ * Compiled screens besides the generated table, found by id (a list or form that another screen
+ * names). Stories hand their fixtures in here; the product never needs it.
+ */
+export function provideScreens(more: Record<string, ScreenDef>): void {
+  extra = { ...more };
+}
+
+/**
+ * Props every screen renderer takes (the route table passes the ids). `screen` hands a compiled
+ * screen directly (stories, nested lists in detail tabs); `params` are extra fixed values
+ * (a detail tab's list params).
+ */
+export interface ScreenProps { screenId: string | null; menuKey: string | null; screen?: ScreenDef; params?: Record<string, unknown> }
+
+/** The compiled screen a renderer shows: the one handed in, else the one the route names. */
+export function resolveScreen(props: ScreenProps): ScreenDef | undefined {
+  return props.screen ?? screenById(props.screenId);
+}

@@ -1,6 +1,8 @@
 // The generic schema form: @rjsf/mui with our validator, widgets and translations. Validation
 // runs on blur for the fields the user has left and on submit for all; never on each keystroke
-// (liveValidate off), so typing stays responsive.
+// (liveValidate off), and text inputs tell the form their value after a pause or on leaving the
+// field (DebouncedInputTemplate), so typing stays responsive on large forms. A picker whose
+// choices depend on another field (country → region → city) is emptied when that field changes.
 import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
 import Form from '@rjsf/mui';
 import { Templates } from '@rjsf/mui';
@@ -9,7 +11,11 @@ import type { ErrorSchema, FieldErrorProps, RJSFSchema, UiSchema } from '@rjsf/u
 import { useTranslation } from 'react-i18next';
 import { errorsFor, makeCustomValidate, makeTransformErrors, validator } from './validation.ts';
 import { formSchema, formUiSchema } from './ui-schema.ts';
-import { widgets } from './widgets/index.ts';
+import { dependsOn, optionsSource } from '../options.ts';
+import DebouncedInputTemplate from './DebouncedInputTemplate.tsx';
+import RowsObjectTemplate from './RowsObjectTemplate.tsx';
+import { fields, widgets } from './widgets/index.ts';
+import { NAMED_SOURCES } from './widgets/named-sources.ts';
 
 type Data = Record<string, unknown>;
 
@@ -21,7 +27,49 @@ function FieldErrorTemplate(props: FieldErrorProps) {
   return <MuiFieldError {...props} errors={unique} />;
 }
 
-const templates = { FieldErrorTemplate };
+// No made-up values: an array with minItems starts empty (not [undefined]), a const is not a default.
+const DEFAULT_FORM_STATE = { constAsDefaults: 'never', arrayMinItems: { populate: 'never' } } as const;
+
+const templates = { FieldErrorTemplate, BaseInputTemplate: DebouncedInputTemplate, ObjectFieldTemplate: RowsObjectTemplate };
+
+const dependentsCache = new WeakMap<object, [string, string[]][]>();
+
+/** For each field, the fields whose choices depend on it (`$f.<field>` in their options source). */
+export function dependentsOf(schema: RJSFSchema): [string, string[]][] {
+  let out = dependentsCache.get(schema);
+  if (!out) {
+    const map = new Map<string, string[]>();
+    for (const [name, p] of Object.entries((schema.properties ?? {}) as Record<string, Record<string, unknown>>)) {
+      const source = optionsSource(p) ?? NAMED_SOURCES[String(p['x-widget'] ?? '')];
+      for (const parent of dependsOn(source)) map.set(parent, [...(map.get(parent) ?? []), name]);
+    }
+    out = [...map];
+    dependentsCache.set(schema, out);
+  }
+  return out;
+}
+
+/** Empties the fields that depend on a changed one (and theirs, down the cascade). */
+export function clearDependents(prev: Data, next: Data, schema: RJSFSchema): Data {
+  const deps = dependentsOf(schema);
+  if (!deps.length) return next;
+  let out = next;
+  let changed = deps.filter(([parent]) => prev[parent] !== next[parent]).map(([parent]) => parent);
+  const seen = new Set<string>();
+  while (changed.length) {
+    const more: string[] = [];
+    for (const parent of changed) {
+      for (const child of deps.find(([p]) => p === parent)?.[1] ?? []) {
+        if (seen.has(child) || out[child] === undefined) continue;
+        seen.add(child);
+        out = { ...out, [child]: undefined };
+        more.push(child);
+      }
+    }
+    changed = more;
+  }
+  return out;
+}
 
 export const fieldOfId = (id: string) => id.replace(/^root_/, '').split('_')[0];
 
@@ -49,6 +97,8 @@ export interface SchemaFormProps {
   /** Fields not shown (revealed later). */
   hidden?: ReadonlySet<string>;
   disabled?: boolean;
+  /** View mode: every field read-only. */
+  readonly?: boolean;
   children?: ReactNode;
 }
 
@@ -56,7 +106,7 @@ export function SchemaForm(props: SchemaFormProps) {
   const { t, i18n } = useTranslation();
   const schema = formSchema(props.schema);
   const uiSchema = formUiSchema(schema, props.uiSchema, { cacheKey: props.cacheKey, language: i18n.language, hidden: props.hidden, t, exists: (k) => i18n.exists(k) });
-  const transformErrors = useMemo(() => makeTransformErrors(t), [t]);
+  const transformErrors = useMemo(() => makeTransformErrors(t, schema), [t, schema]);
   const customValidate = useMemo(() => makeCustomValidate(t, schema), [t, schema]);
   const [blurErrors, setBlurErrors] = useState<ErrorSchema | undefined>();
   const data = useRef<Data>(props.formData);
@@ -76,18 +126,21 @@ export function SchemaForm(props: SchemaFormProps) {
   const onChange = useCallback(
     (e: IChangeEvent<Data>, id?: string) => {
       const field = id ? fieldOfId(id) : undefined;
-      data.current = e.formData ?? {};
+      const next = clearDependents(data.current ?? {}, e.formData ?? {}, schema);
+      data.current = next;
       if (field) setBlurErrors((prev) => {
         if (!prev || !(field in prev)) return prev;
         const { [field]: _gone, ...rest } = prev as Record<string, unknown>;
         return Object.keys(rest).length ? (rest as ErrorSchema) : undefined;
       });
-      props.onChange(e.formData ?? {}, field);
+      props.onChange(next, field);
     },
-    [props.onChange],
+    [props.onChange, schema],
   );
 
   const extraErrors = useMemo(() => mergeErrorSchemas(blurErrors, props.extraErrors), [blurErrors, props.extraErrors]);
+  // Pickers read the other values through the context (cascades, `$f.x` in their params).
+  const formContext = useMemo(() => ({ formData: props.formData }), [props.formData]);
 
   return (
     <Form
@@ -96,14 +149,17 @@ export function SchemaForm(props: SchemaFormProps) {
       formData={props.formData}
       validator={validator}
       widgets={widgets}
+      fields={fields}
       templates={templates}
+      formContext={formContext}
+      readonly={props.readonly}
       transformErrors={transformErrors}
       customValidate={customValidate}
       extraErrors={extraErrors}
       showErrorList={false}
       noHtml5Validate
       focusOnFirstError
-      experimental_defaultFormStateBehavior={{ constAsDefaults: 'never' }}
+      experimental_defaultFormStateBehavior={DEFAULT_FORM_STATE}
       disabled={props.disabled}
       onBlur={onBlur}
       onChange={onChange}

@@ -11,7 +11,14 @@ export const rankWith = (rank: number, tester: Tester): RankedTester => (s, u, n
 export const and = (...testers: Tester[]): Tester => (s, u, n) => testers.every((t) => t(s, u, n));
 export const or = (...testers: Tester[]): Tester => (s, u, n) => testers.some((t) => t(s, u, n));
 export const formatIs = (format: string): Tester => (s) => s.format === format;
-export const schemaTypeIs = (type: string): Tester => (s) => s.type === type;
+/** `type: integer` and `type: [integer, "null"]` both are integers. */
+export const schemaTypeIs = (type: string): Tester => (s) => s.type === type || (Array.isArray(s.type) && s.type.includes(type));
+export const always: Tester = () => true;
+export const hasEnum: Tester = (s) => Array.isArray(s.enum);
+export const xDisplayIs = (display: string): Tester => (s) => s['x-display'] === display;
+/** The list of choices comes from an operation (`x-options`, or the server's `x-source`). */
+export const hasOptions: Tester = (s) => !!(s['x-options'] ?? s['x-source']);
+export const itemsAre = (tester: Tester): Tester => (s, u, n) => !!s.items && typeof s.items === 'object' && tester(s.items as FieldSchema, u, n);
 /** The declaration's `x-widget` annotation (schemas/ and config/ name widgets this way). */
 export const xWidgetIs = (widget: string): Tester => (s) => s['x-widget'] === widget;
 export const uiWidgetIs = (widget: string): Tester => (_, u) => u?.['ui:widget'] === widget;

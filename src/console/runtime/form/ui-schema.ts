@@ -35,27 +35,50 @@ export function formSchema(schema: RJSFSchema): RJSFSchema {
 
 export interface UiOptions { cacheKey: string; language: string; hidden?: ReadonlySet<string>; t: T; exists: Exists }
 
+type Props = Record<string, Record<string, unknown>>;
+
+/**
+ * One field's uiSchema: its translated title, the widget (or whole-object field) the ranked testers
+ * choose, translated enum names; nested objects and array items get theirs the same way.
+ */
+function fieldUi(name: string, prop: Record<string, unknown>, base: Record<string, unknown> | undefined, o: UiOptions, nested: boolean): Record<string, unknown> {
+  const field: Record<string, unknown> = { ...(base ?? {}) };
+  if (typeof prop.title === 'string') field['ui:title'] = o.t(prop.title);
+  else if (nested && o.exists(`fields.${name}`)) field['ui:title'] = o.t(`fields.${name}`);
+  const choice = chooseWidget(prop, field, name);
+  if (choice?.kind === 'widget') field['ui:widget'] = choice.key;
+  if (choice?.kind === 'field') field['ui:field'] = choice.key;
+  if (Array.isArray(prop.enum)) {
+    // Labels of an inlined enum are enums.<its id>.<value>; else the field's name in kebab case.
+    const enumId = typeof prop['x-enum'] === 'string' ? prop['x-enum'] : kebab(name);
+    field['ui:enumNames'] = prop.enum.map((v) => {
+      const k = `enums.${enumId}.${String(v)}`;
+      return o.exists(k) ? o.t(k) : String(v);
+    });
+  }
+  if (prop.format === 'password-policy') field['ui:help'] = o.t('validation.hint.password-policy', passwordPolicyValues());
+  if (!choice && prop.type === 'object' && prop.properties) {
+    for (const [k, p] of Object.entries(prop.properties as Props)) field[k] = fieldUi(k, p, field[k] as Record<string, unknown> | undefined, o, true);
+  }
+  const items = prop.items as Record<string, unknown> | undefined;
+  if (!choice && prop.type === 'array' && items?.type === 'object' && items.properties) {
+    const itemUi: Record<string, unknown> = { ...((field.items as Record<string, unknown> | undefined) ?? {}) };
+    for (const [k, p] of Object.entries(items.properties as Props)) itemUi[k] = fieldUi(k, p, itemUi[k] as Record<string, unknown> | undefined, o, true);
+    field.items = itemUi;
+  }
+  return field;
+}
+
 export function formUiSchema(schema: RJSFSchema, base: UiSchema | undefined, o: UiOptions): UiSchema {
   const key = `${o.cacheKey}|${o.language}|${[...(o.hidden ?? [])].sort().join(',')}`;
   const hit = cache.get(key);
   if (hit) return hit;
   const ui: UiSchema = { ...(base ?? {}) };
-  for (const [name, prop] of Object.entries((schema.properties ?? {}) as Record<string, Record<string, unknown>>)) {
-    const field: Record<string, unknown> = { ...((base?.[name] as Record<string, unknown>) ?? {}) };
-    if (typeof prop.title === 'string') field['ui:title'] = o.t(prop.title);
-    const widget = chooseWidget(prop, field, name);
-    if (widget) field['ui:widget'] = widget;
-    if (Array.isArray(prop.enum)) {
-      field['ui:enumNames'] = prop.enum.map((v) => {
-        const k = `enums.${kebab(name)}.${String(v)}`;
-        return o.exists(k) ? o.t(k) : String(v);
-      });
-    }
-    if (prop.format === 'password-policy') field['ui:help'] = o.t('validation.hint.password-policy', passwordPolicyValues());
+  for (const [name, prop] of Object.entries((schema.properties ?? {}) as Props)) {
+    const field = fieldUi(name, prop, base?.[name] as Record<string, unknown> | undefined, o, false);
     if (o.hidden?.has(name)) field['ui:widget'] = 'hidden';
     ui[name] = field;
   }
   cache.set(key, ui);
   return ui;
 }
-

@@ -7,6 +7,7 @@ import { customizeValidator } from '@rjsf/validator-ajv8';
 import { customFormats } from '../../../core/formats.ts';
 import { PASSWORD_SPECIALS } from '../../../core/password-policy.ts';
 import { constants } from '../../../generated/constants.gen.ts';
+import { rangeProblem, today } from './date-rules.ts';
 
 type T = TFunction;
 
@@ -42,27 +43,63 @@ export function messageKeys(error: RJSFValidationError, field: string | undefine
   return keys;
 }
 
-export function makeTransformErrors(t: T): ErrorTransformer {
+/**
+ * An item of a list of plain values (keywords, tags, role ids) is edited by one widget for the whole
+ * list: its error is shown on the list ("keywords.1" → "keywords").
+ */
+export function listItemOwner(property: string | undefined, schema: RJSFSchema | undefined): string | null {
+  const m = /^\.?(\w+)(?:\.(\d+)|\[(\d+)\])$/.exec(property ?? '');
+  if (!m || !schema) return null;
+  const p = (schema.properties as Record<string, Record<string, unknown>> | undefined)?.[m[1]];
+  const items = p?.items as Record<string, unknown> | undefined;
+  return p?.type === 'array' && items && items.type !== 'object' ? m[1] : null;
+}
+
+export function makeTransformErrors(t: T, schema?: RJSFSchema): ErrorTransformer {
   return (errors) =>
     errors.map((error) => {
       const field = errorField(error);
       const message = t(messageKeys(error, field), { limit: error.params?.limit, ...passwordPolicyValues() });
-      return { ...error, message, stack: field ? `${field}: ${message}` : message };
+      const owner = listItemOwner(error.property, schema);
+      return { ...error, ...(owner ? { property: `.${owner}` } : {}), message, stack: field ? `${field}: ${message}` : message };
     });
 }
 
-/** Cross-field rules declared in the schema: `x-sameAs: other` must equal the other field. */
+/**
+ * Cross-field rules declared in the schema: `x-sameAs: other` must equal the other field; a date
+ * range (`x-widget: dateRange`, an object { start, end }) ends after it starts and not after today;
+ * `x-max: today` keeps a date up to today; `x-after: other` keeps a date on or after another one.
+ * The date rules are the server's (src/core/date-range.ts).
+ */
 export function makeCustomValidate(t: T, schema: RJSFSchema): CustomValidator {
   const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
-  const same = Object.entries(properties).filter(([, p]) => typeof p['x-sameAs'] === 'string');
+  const entries = Object.entries(properties);
+  const same = entries.filter(([, p]) => typeof p['x-sameAs'] === 'string');
+  const ranges = entries.filter(([, p]) => p['x-widget'] === 'dateRange');
+  const upToToday = entries.filter(([, p]) => p['x-max'] === 'today');
+  const after = entries.filter(([, p]) => typeof p['x-after'] === 'string');
   return (formData, errors: FormValidation) => {
     const data = (formData ?? {}) as Record<string, unknown>;
+    const on = (name: string) => (errors as unknown as Record<string, FormValidation | undefined>)[name];
     for (const [name, p] of same) {
       const other = p['x-sameAs'] as string;
       if (data[name] !== undefined && data[name] !== data[other]) {
         const otherTitle = properties[other]?.title;
-        (errors as unknown as Record<string, FormValidation>)[name]?.addError(t('validation.sameAs', { field: typeof otherTitle === 'string' ? t(otherTitle) : other }));
+        on(name)?.addError(t('validation.sameAs', { field: typeof otherTitle === 'string' ? t(otherTitle) : other }));
       }
+    }
+    for (const [name] of ranges) {
+      const problem = rangeProblem(data[name] as { start?: string; end?: string } | undefined);
+      if (problem) on(name)?.addError(t(`validation.dateRange.${problem}`));
+    }
+    for (const [name] of upToToday) {
+      const v = data[name];
+      if (typeof v === 'string' && v > today()) on(name)?.addError(t('validation.dateRange.afterToday'));
+    }
+    for (const [name, p] of after) {
+      const v = data[name];
+      const other = data[p['x-after'] as string];
+      if (typeof v === 'string' && typeof other === 'string' && v < other) on(name)?.addError(t('validation.dateRange.endBeforeStart'));
     }
     return errors;
   };
@@ -70,7 +107,7 @@ export function makeCustomValidate(t: T, schema: RJSFSchema): CustomValidator {
 
 /** Validates the whole form and keeps only the errors of `fields` (blur and secondary actions). */
 export function errorsFor(fields: Iterable<string>, formData: Record<string, unknown>, schema: RJSFSchema, t: T): ErrorSchema {
-  const { errorSchema } = validator.validateFormData(JSON.parse(JSON.stringify(formData ?? {})), schema, makeCustomValidate(t, schema), makeTransformErrors(t));
+  const { errorSchema } = validator.validateFormData(JSON.parse(JSON.stringify(formData ?? {})), schema, makeCustomValidate(t, schema), makeTransformErrors(t, schema));
   const out: Record<string, unknown> = {};
   for (const f of fields) {
     const e = (errorSchema as Record<string, { __errors?: string[] }>)[f];

@@ -1,5 +1,5 @@
 // A `kind: dashboard` declaration: one card per operation with a value and its format (COP in
-// es-CO, integers), optionally linking to a screen.
+// es-CO, integers), optionally linking to a screen, and Vega-Lite charts over operations' rows.
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
@@ -15,8 +15,9 @@ import { errorText } from '../../api/errors.ts';
 import { useSession } from '../../api/session.ts';
 import { pick, resolveObject } from '../expressions.ts';
 import { formatValue } from '../format.ts';
+import { Chart } from '../chart/Chart.tsx';
 import { ScreenFrame } from '../ScreenFrame.tsx';
-import { screenById, type ScreenCard, type ScreenProps } from '../screen-types.ts';
+import { resolveScreen, type ScreenCard, type ScreenChart, type ScreenProps } from '../screen-types.ts';
 import NotAvailableScreen from './NotAvailableScreen.tsx';
 
 function DashboardCard({ card }: { card: ScreenCard }) {
@@ -47,10 +48,34 @@ function DashboardCard({ card }: { card: ScreenCard }) {
   return <Card variant="outlined">{card.to ? <CardActionArea component={RouterLink} to={card.to}>{body}</CardActionArea> : body}</Card>;
 }
 
-export default function DashboardScreen({ screenId, menuKey }: ScreenProps) {
+function DashboardChart({ chart }: { chart: ScreenChart }) {
   const { t } = useTranslation();
-  const screen = screenById(screenId);
-  if (!screen || screen.kind !== 'dashboard') return <NotAvailableScreen screenId={screenId} menuKey={menuKey} />;
+  const session = useSession();
+  const [query] = useSearchParams();
+  const route = useParams();
+  const operation = chart.operation!;
+  const args = buildArgs(operation, resolveObject(chart.params, { session: session as unknown as Record<string, unknown>, query, route }));
+  const { data, error, isLoading } = useOperation(operation as OperationId, args as never);
+  const rows = (pick(data, chart.itemsPath) as Record<string, unknown>[] | undefined) ?? [];
+  return (
+    <Card variant="outlined">
+      <CardContent>
+        {isLoading ? (
+          <Skeleton variant="rounded" height={280} />
+        ) : error ? (
+          <Alert severity="warning">{errorText(t, error)}</Alert>
+        ) : (
+          <Chart spec={chart.spec} rows={Array.isArray(rows) ? rows : []} top={chart.top} sortBy={chart.sortBy} label={t(chart.label ?? '')} />
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+export default function DashboardScreen(props: ScreenProps) {
+  const { t } = useTranslation();
+  const screen = resolveScreen(props);
+  if (!screen || screen.kind !== 'dashboard') return <NotAvailableScreen screenId={props.screenId} menuKey={props.menuKey} />;
   return (
     <ScreenFrame title={t(screen.title)} maxWidth={1100}>
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fill, minmax(240px, 1fr))' }}>
@@ -58,6 +83,13 @@ export default function DashboardScreen({ screenId, menuKey }: ScreenProps) {
           <DashboardCard key={c.label} card={c} />
         ))}
       </Box>
+      {!!screen.charts?.length && (
+        <Box sx={{ display: 'grid', gap: 2, mt: 2, gridTemplateColumns: { xs: '1fr', md: 'repeat(2, minmax(0, 1fr))' } }}>
+          {screen.charts.map((c) => (
+            <DashboardChart key={c.label} chart={c} />
+          ))}
+        </Box>
+      )}
     </ScreenFrame>
   );
 }

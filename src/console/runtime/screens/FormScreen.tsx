@@ -1,5 +1,9 @@
 // The generic form screen: renders a `kind: form` declaration of config/screens with the schema
 // form, calls its operation and applies its effects. No screen-specific code lives here.
+// A form with `edit` or `view` has modes: create at …/new, edit at …/:id/edit (the record loaded
+// by `load`), view at …/:id (read-only, with Edit when the user may). After a successful save it
+// goes back to view (spec 4: "after each successful response the current action resets to view").
+// Server errors land on their fields; leaving with unsaved changes asks first.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -8,7 +12,8 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Link from '@mui/material/Link';
 import type { ErrorSchema, RJSFSchema } from '@rjsf/utils';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import LinearProgress from '@mui/material/LinearProgress';
+import { Link as RouterLink, useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { useSWRConfig } from 'swr';
 import { landingFor } from '../../../core/access.ts';
 import { call, useOperation, type OperationId } from '../../../generated/client.gen.ts';
@@ -18,11 +23,15 @@ import { buildArgs } from '../../api/args.ts';
 import { setComponent } from '../../api/component.ts';
 import { ApiError, errorText, problemText, serverEntry } from '../../api/errors.ts';
 import { getSession, startSession, updateSession, useSession } from '../../api/session.ts';
-import { clearExpiredFlag, isClientPath } from '../../api/transport.ts';
+import { clearExpiredFlag, isClientPath, operationById } from '../../api/transport.ts';
 import { notify } from '../../app/notify.tsx';
 import { homeFor } from '../../shell/home.ts';
 import { interpolate, resolveObject, type ExpressionContext } from '../expressions.ts';
+import { allows, permissionOf } from '../access.ts';
+import { ConfirmDialog } from '../ConfirmDialog.tsx';
+import { useDirtyGuard } from '../form/dirty-guard.ts';
 import { ProfilePicture } from '../form/ProfilePicture.tsx';
+import { SecretOnce } from '../form/SecretOnce.tsx';
 import { SchemaForm } from '../form/SchemaForm.tsx';
 import { errorsFor } from '../form/validation.ts';
 import { ScreenFrame } from '../ScreenFrame.tsx';
@@ -43,11 +52,32 @@ export function effectiveScreen(screenId: string | null, session: SessionUser | 
   return screen;
 }
 
-export default function FormScreen({ screenId, menuKey }: ScreenProps) {
+export default function FormScreen(props: ScreenProps) {
   const session = useSession();
-  const screen = effectiveScreen(screenId, session);
-  if (!screen || screen.kind !== 'form' || !screen.schema) return <NotAvailableScreen screenId={screenId} menuKey={menuKey} />;
-  return <FormView key={screen.id} screen={screen} />;
+  const { id } = useParams();
+  const screen = props.screen ?? effectiveScreen(props.screenId, session);
+  if (!screen || screen.kind !== 'form' || !screen.schema) return <NotAvailableScreen screenId={props.screenId} menuKey={props.menuKey} />;
+  return <FormView key={`${screen.id}:${id ?? ''}`} screen={screen} />;
+}
+
+export type FormMode = 'single' | 'create' | 'edit' | 'view';
+
+/** The mode a URL asks for: …/new creates, …/:id/edit edits, …/:id shows. Forms without modes are 'single'. */
+export function modeFor(screen: Pick<ScreenDef, 'edit' | 'view'>, pathname: string): FormMode {
+  if (/\/new\/?$/.test(pathname)) return 'create';
+  if (!screen.edit && !screen.view) return 'single';
+  if (/\/edit\/?$/.test(pathname)) return 'edit';
+  return screen.view ? 'view' : 'edit';
+}
+
+/** The list path a form's URLs hang off: /profile/management for /profile/management/7/edit. */
+export const formBase = (pathname: string, id: string | undefined) =>
+  pathname.replace(/\/new\/?$/, '').replace(/\/edit\/?$/, '').replace(id ? new RegExp(`/${id}/?$`) : /$^/, '');
+
+/** The body of an edit: a PATCH sends what changed; other methods send every field. */
+export function editBody(method: string | undefined, body: Data, loaded: Data): Data {
+  if (method !== 'PATCH') return body;
+  return Object.fromEntries(Object.entries(body).filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(loaded[k])));
 }
 
 /** Only the properties the schema declares, without client-only confirmations (x-sameAs). */
@@ -62,9 +92,17 @@ function bodyOf(schema: RJSFSchema, data: Data, only?: readonly string[]): Data 
   return out;
 }
 
+/** Path parameters an operation needs that the declaration left out come from the route (…/:id). */
+function withRouteParams(operation: string, params: Data, route: Record<string, string | undefined>): Data {
+  const out = { ...params };
+  for (const [, name] of (operationById(operation)?.path ?? '').matchAll(/\{(\w+)\}/g)) if (out[name] === undefined && route[name] !== undefined) out[name] = route[name];
+  return out;
+}
+
 function FormView({ screen }: { screen: ScreenDef }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const { pathname } = useLocation();
   const [query] = useSearchParams();
   const routeParams = useParams();
   const session = useSession();
@@ -72,9 +110,14 @@ function FormView({ screen }: { screen: ScreenDef }) {
   const schema = screen.schema!;
   const properties = (schema.properties ?? {}) as Props;
   const ctx: ExpressionContext = { session: session as unknown as Data, query, route: routeParams };
+  const [mode, setMode] = useState<FormMode>(() => modeFor(screen, pathname));
+  const base = formBase(pathname, routeParams.id);
+  const withLoad = mode !== 'create' && !!screen.load;
 
   const initial = useMemo(() => resolveObject(screen.prefill, { session: getSession() as unknown as Data, query, route: routeParams }), []);
   const [formData, setFormData] = useState<Data>(initial);
+  const [baseline, setBaseline] = useState<Data>(initial);
+  const [secrets, setSecrets] = useState<{ list: { field: string; label: string; value: string }[]; then: () => void } | null>(null);
   const [formKey, setFormKey] = useState(0);
   const [serverErrors, setServerErrors] = useState<ErrorSchema | undefined>();
   const [formError, setFormError] = useState<string | null>(null);
@@ -83,16 +126,54 @@ function FormView({ screen }: { screen: ScreenDef }) {
 
   const hidden = useMemo(() => new Set(Object.keys(screen.reveal ?? {}).filter((f) => !revealed.has(f))), [screen.reveal, revealed]);
 
-  // `load`: prefill from an operation (own profile).
-  const loadArgs = screen.load ? buildArgs(screen.load.operation, resolveObject(screen.load.params, ctx)) : null;
+  // `load`: the record to edit or show (or the own profile to prefill).
+  const loadArgs = withLoad && screen.load ? buildArgs(screen.load.operation, withRouteParams(screen.load.operation, resolveObject(screen.load.params, ctx), routeParams)) : null;
   const loaded = useOperation((screen.load?.operation ?? 'system.health') as OperationId, loadArgs as never, { revalidateOnFocus: false });
   const filledFromLoad = useRef(false);
+  const [record, setRecord] = useState<Data>({});
+  const [filled, setFilled] = useState(false);
   useEffect(() => {
-    if (!screen.load || !loaded.data || filledFromLoad.current) return;
+    if (!withLoad || !loaded.data || filledFromLoad.current) return;
     filledFromLoad.current = true;
-    const record = loaded.data as unknown as Data;
-    setFormData((prev) => ({ ...Object.fromEntries(Object.keys(properties).filter((k) => record[k] !== undefined && record[k] !== null).map((k) => [k, record[k]])), ...prev }));
+    const answer = loaded.data as unknown as Data;
+    const values = Object.fromEntries(Object.keys(properties).filter((k) => answer[k] !== undefined && answer[k] !== null).map((k) => [k, answer[k]]));
+    setRecord(values);
+    // A record to edit wins over anything the form set meanwhile; a single form keeps its prefill.
+    const merge = (prev: Data) => (mode === 'single' ? { ...values, ...prev } : { ...prev, ...values });
+    setFormData(merge);
+    setBaseline(merge);
+    setFilled(true);
   }, [loaded.data]);
+
+  const dirty = mode !== 'view' && !!screen.dirtyGuard && JSON.stringify(formData) !== JSON.stringify(baseline);
+  const guard = useDirtyGuard(dirty);
+  const canEdit = !!screen.edit && allows(session, permissionOf(screen.edit));
+  const recordId = routeParams.id;
+
+  /** Back to the read-only record (after a save, or Cancel). */
+  const goView = (id: unknown) => {
+    guard.allowLeave();
+    if (screen.view) {
+      if (id !== undefined && id !== null && base !== pathname) return navigate(`${base}/${encodeURIComponent(String(id))}`, { replace: true });
+      return setMode('view');
+    }
+    // No read-only view: back to the list the form was opened from.
+    if (base !== pathname) return navigate(base, { replace: true });
+    setMode(modeFor(screen, pathname));
+  };
+  /** Cancel: back where the form was opened from; leaving with changes asks first (the guard). */
+  const cancel = () => {
+    if (mode === 'edit' && screen.view && !recordId) {
+      setFormData(record);
+      setBaseline(record);
+      return setMode('view');
+    }
+    navigate(mode === 'edit' && screen.view && recordId ? `${base}/${encodeURIComponent(recordId)}` : base);
+  };
+  const goEdit = () => {
+    if (recordId) return navigate(`${base}/${encodeURIComponent(recordId)}/edit`);
+    setMode('edit');
+  };
 
   const onChange = useCallback((data: Data, field?: string) => {
     setFormData(data);
@@ -129,7 +210,26 @@ function FormView({ screen }: { screen: ScreenDef }) {
 
   const afterSuccess = async (answer: Data, data: Data) => {
     const effect = screen.onSuccess;
+    setBaseline(data);
+    if (effect?.showOnce?.length) {
+      const list = effect.showOnce.filter((f) => typeof answer[f] === 'string' && answer[f]).map((f) => ({ field: f, label: t(`fields.${f}`), value: String(answer[f]) }));
+      if (list.length) {
+        // The secret is shown before anything else happens; closing the box continues.
+        return setSecrets({ list, then: () => void finish(answer, data) });
+      }
+    }
+    await finish(answer, data);
+  };
+
+  const finish = async (answer: Data, data: Data) => {
+    const effect = screen.onSuccess;
     if (effect?.notify) notify(effect.notify);
+    else if (mode === 'create' || mode === 'edit') notify('common.saved');
+    guard.allowLeave();
+    if (mode === 'create' || mode === 'edit' || effect?.effect === 'view') {
+      if (mode === 'edit') await mutate([screen.load!.operation, JSON.stringify(loadArgs)], undefined, { revalidate: true });
+      return goView(answer[screen.idField ?? 'id'] ?? recordId);
+    }
     switch (effect?.effect) {
       case 'startSession': {
         const user = startSession(String(answer.clientToken ?? ''));
@@ -150,6 +250,7 @@ function FormView({ screen }: { screen: ScreenDef }) {
       }
       case 'reset':
         setFormData(initial);
+        setBaseline(initial);
         setFormKey((k) => k + 1);
         return;
       case 'stay':
@@ -159,14 +260,20 @@ function FormView({ screen }: { screen: ScreenDef }) {
   };
 
   const submit = async (data: Data) => {
-    if (!screen.operation) return;
+    if (!screen.operation || mode === 'view') return;
+    const editing = mode === 'edit' && !!screen.edit;
+    const operation = editing ? screen.edit!.operation : screen.operation;
     setBusy('submit');
     setFormError(null);
     setServerErrors(undefined);
     try {
-      setComponent({ action: screen.operation.endsWith('.patch') ? 'edit' : 'view' });
-      const body = { ...bodyOf(schema, data), ...resolveObject(screen.values, ctx) };
-      const answer = (await call(screen.operation as OperationId, buildArgs(screen.operation, resolveObject(screen.params, ctx), body) as never)) as unknown as Data;
+      const action = editing ? 'edit' : mode === 'create' ? 'create' : screen.operation.endsWith('.patch') ? 'edit' : 'view';
+      setComponent({ action });
+      const full = { ...bodyOf(schema, data), ...resolveObject(screen.values, ctx) };
+      const body = editing ? editBody(screen.edit!.method, full, record) : full;
+      if (editing && Object.keys(body).length === 0) return goView(recordId);
+      const params = withRouteParams(operation, resolveObject(editing ? screen.edit!.params : screen.params, ctx), routeParams);
+      const answer = (await call(operation as OperationId, buildArgs(operation, params, body) as never)) as unknown as Data;
       await afterSuccess(answer ?? {}, data);
     } catch (error) {
       showError(error);
@@ -187,7 +294,7 @@ function FormView({ screen }: { screen: ScreenDef }) {
     setServerErrors(undefined);
     try {
       const body = { ...bodyOf(schema, formData, fields), ...resolveObject(action.body, ctx) };
-      await call(action.operation as OperationId, buildArgs(action.operation, {}, body) as never);
+      await call(action.operation as OperationId, buildArgs(action.operation!, {}, body) as never);
       if (action.notify) notify(action.notify);
     } catch (error) {
       showError(error);
@@ -196,26 +303,61 @@ function FormView({ screen }: { screen: ScreenDef }) {
     }
   };
 
+  const viewing = mode === 'view';
+  // A record to edit or show waits for its load; a single form (own profile) fills in when it comes.
+  const waitsForLoad = withLoad && mode !== 'single';
+  const loading = waitsForLoad && !loaded.error && !filled;
+  const title = t(screen.title);
   return (
-    <ScreenFrame title={t(screen.title)} description={screen.description ? t(screen.description) : undefined}>
-      {screen.picture && <ProfilePicture get={screen.picture.get} upload={screen.picture.upload} params={resolveObject(screen.picture.params, ctx)} />}
-      <SchemaForm key={formKey} cacheKey={screen.id} schema={schema} uiSchema={screen.uiSchema} formData={formData} onChange={onChange} onSubmit={(d) => void submit(d)} extraErrors={serverErrors} hidden={hidden} disabled={busy !== null}>
-        {formError && (
-          <Alert severity="error" role="alert" sx={{ mt: 2 }}>
-            {formError}
-          </Alert>
-        )}
-        <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mt: 2 }}>
-          <Button type="submit" variant="contained" disabled={busy !== null} startIcon={busy === 'submit' ? <CircularProgress size={18} color="inherit" aria-label={t('common.sending')} /> : undefined}>
-            {t(screen.submitLabel ?? 'common.save')}
-          </Button>
-          {(screen.secondaryActions ?? []).map((a) => (
-            <Button key={a.label} type="button" variant="outlined" disabled={busy !== null} onClick={() => void runSecondary(a)} startIcon={busy === a.label ? <CircularProgress size={18} color="inherit" /> : undefined}>
-              {t(a.label)}
+    <ScreenFrame title={title} description={screen.description ? t(screen.description) : undefined}>
+      {mode !== 'single' && (
+        <Box sx={{ display: 'flex', gap: 1, mb: 2 }} data-testid="form-mode" data-mode={mode}>
+          {viewing && canEdit && (
+            <Button variant="contained" onClick={goEdit}>
+              {t('common.edit')}
             </Button>
-          ))}
+          )}
+          {viewing && base !== pathname && (
+            <Button component={RouterLink} to={base}>
+              {t('common.back')}
+            </Button>
+          )}
         </Box>
-      </SchemaForm>
+      )}
+      {screen.picture && <ProfilePicture get={screen.picture.get} upload={screen.picture.upload} params={resolveObject(screen.picture.params, ctx)} />}
+      {loading && <LinearProgress aria-label={t('common.loading')} sx={{ mb: 2 }} />}
+      {waitsForLoad && loaded.error ? (
+        <Alert severity="error" role="alert">
+          {errorText(t, loaded.error)}
+        </Alert>
+      ) : (
+        !loading && (
+          <SchemaForm key={`${formKey}:${mode}`} cacheKey={screen.id} schema={schema} uiSchema={screen.uiSchema} formData={formData} onChange={onChange} onSubmit={(d) => void submit(d)} extraErrors={serverErrors} hidden={hidden} disabled={busy !== null} readonly={viewing}>
+            {formError && (
+              <Alert severity="error" role="alert" sx={{ mt: 2 }}>
+                {formError}
+              </Alert>
+            )}
+            {!viewing && (
+              <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mt: 2 }}>
+                <Button type="submit" variant="contained" disabled={busy !== null} startIcon={busy === 'submit' ? <CircularProgress size={18} color="inherit" aria-label={t('common.sending')} /> : undefined}>
+                  {t(screen.submitLabel ?? 'common.save')}
+                </Button>
+                {(mode === 'edit' || mode === 'create') && (
+                  <Button type="button" onClick={cancel}>
+                    {t('common.cancel')}
+                  </Button>
+                )}
+                {(screen.secondaryActions ?? []).map((a) => (
+                  <Button key={a.label} type="button" variant="outlined" disabled={busy !== null} onClick={() => void runSecondary(a)} startIcon={busy === a.label ? <CircularProgress size={18} color="inherit" /> : undefined}>
+                    {t(a.label)}
+                  </Button>
+                ))}
+              </Box>
+            )}
+          </SchemaForm>
+        )
+      )}
       {!!screen.links?.length && (
         <Box component="nav" sx={{ display: 'flex', flexDirection: 'column', gap: 0.5, mt: 3 }}>
           {screen.links.map((l) => (
@@ -225,6 +367,15 @@ function FormView({ screen }: { screen: ScreenDef }) {
           ))}
         </Box>
       )}
+      <ConfirmDialog open={guard.asking} title={t('common.unsaved.title')} message={t('common.unsaved.message')} confirmLabel={t('common.unsaved.leave')} danger onCancel={guard.stay} onConfirm={guard.leave} />
+      <SecretOnce
+        secrets={secrets?.list ?? null}
+        onClose={() => {
+          const then = secrets?.then;
+          setSecrets(null);
+          then?.();
+        }}
+      />
     </ScreenFrame>
   );
 }

@@ -1,76 +1,188 @@
-// A `kind: list` declaration: rows from an operation, columns from the compiled screen, row
-// actions (with an optional `when`), bulk actions and the empty text.
-import { useState } from 'react';
+// A `kind: list` declaration. With a list-convention operation (x-list) the server pages, sorts,
+// filters and searches; the state lives in the URL query; the table is virtual over the whole
+// total and fetches the pages in view. Other operations (an array, `{ items }`) are listed whole.
+// Row and bulk actions show only when the session may use them (can()); deletes confirm first.
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
 import LinearProgress from '@mui/material/LinearProgress';
-import Paper from '@mui/material/Paper';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
+import TablePagination from '@mui/material/TablePagination';
 import Typography from '@mui/material/Typography';
+import Add from '@mui/icons-material/Add';
 import { useTranslation } from 'react-i18next';
-import { useParams, useSearchParams } from 'react-router-dom';
+import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { useSWRConfig } from 'swr';
 import { call, useOperation, type OperationId } from '../../../generated/client.gen.ts';
+import { menuNodes } from '../../../generated/menu.gen.ts';
 import { buildArgs } from '../../api/args.ts';
 import { errorText } from '../../api/errors.ts';
+import { operationById } from '../../api/transport.ts';
 import { useSession } from '../../api/session.ts';
 import { notify } from '../../app/notify.tsx';
-import { pick, resolveObject, resolveValue, type ExpressionContext } from '../expressions.ts';
-import { formatDateTime, formatValue } from '../format.ts';
+import { useCurrentRoute } from '../../shell/route-info.ts';
+import { allowedActions, useCan } from '../access.ts';
+import { ConfirmDialog } from '../ConfirmDialog.tsx';
+import { SecretOnce } from '../form/SecretOnce.tsx';
+import { navigationTarget, pick, resolveObject, resolveValue, type ExpressionContext } from '../expressions.ts';
+import { formatInteger } from '../format.ts';
+import { ExportButtons } from '../list/ExportButtons.tsx';
+import { collectRows } from '../list/export.ts';
+import { FilterControl, SearchBox } from '../list/ListControls.tsx';
+import { useListState, type ListStateDefaults } from '../list/list-state.ts';
+import { usePagedRows, type Row } from '../list/paged-rows.ts';
+import { VirtualTable, type VirtualTableHandle } from '../list/VirtualTable.tsx';
 import { ScreenFrame } from '../ScreenFrame.tsx';
-import { screenById, type ScreenAction, type ScreenColumn, type ScreenProps } from '../screen-types.ts';
+import { resolveScreen, screenById, type ScreenAction, type ScreenDef, type ScreenProps } from '../screen-types.ts';
 import NotAvailableScreen from './NotAvailableScreen.tsx';
 
-type Row = Record<string, unknown>;
-
-function Cell({ column, row }: { column: ScreenColumn; row: Row }) {
-  const { t } = useTranslation();
-  const value = row[column.field];
-  if (column.type === 'boolean') return <Chip size="small" label={t(value ? 'common.yes' : 'common.no')} color={value ? 'secondary' : 'default'} />;
-  if (column.type === 'datetime') return <>{formatDateTime(value)}</>;
-  if (column.type === 'integer') return <>{formatValue(value, 'integer')}</>;
-  return <>{formatValue(value, undefined)}</>;
+export default function ListScreen(props: ScreenProps & { nested?: boolean }) {
+  const screen = resolveScreen(props);
+  if (!screen || screen.kind !== 'list' || !screen.operation) return <NotAvailableScreen screenId={props.screenId} menuKey={props.menuKey} />;
+  return <ListView key={screen.id} screen={screen} extraParams={props.params} nested={!!props.nested} />;
 }
 
 const applies = (action: ScreenAction, row: Row) => !action.when || row[action.when.field] === action.when.equals;
+/** A bulk action whose body or params name $selected works on the checked rows. */
+const usesSelection = (a: ScreenAction) => JSON.stringify([a.body ?? {}, a.params ?? {}]).includes('"$selected"');
+const METHOD_NOTICE: Record<string, string> = { DELETE: 'common.deleted' };
 
-export default function ListScreen({ screenId, menuKey }: ScreenProps) {
-  const screen = screenById(screenId);
-  if (!screen || screen.kind !== 'list' || !screen.operation) return <NotAvailableScreen screenId={screenId} menuKey={menuKey} />;
-  return <ListView screenId={screen.id} />;
+/** The path a list's "new", "edit" and "open" links hang off: its route without the id part. */
+function useBasePath(): string {
+  const route = useCurrentRoute();
+  const { pathname } = useLocation();
+  const path = route?.path ?? pathname;
+  return path.replace(/\/:id(\/.*)?$/, '').replace(/\/(new|\d+(\/edit)?)$/, '');
 }
 
-function ListView({ screenId }: { screenId: string }) {
-  const screen = screenById(screenId)!;
+interface Source {
+  count: number;
+  total: number | null;
+  rowAt: (i: number) => Row | undefined;
+  ensure: (first: number, last: number) => void;
+  loadedRows: () => Row[];
+  error: unknown;
+  loading: boolean;
+  reload: () => void;
+}
+
+function ListView({ screen, extraParams, nested }: { screen: ScreenDef; extraParams?: Record<string, unknown>; nested: boolean }) {
   const { t } = useTranslation();
   const session = useSession();
   const [query] = useSearchParams();
   const route = useParams();
+  const navigate = useNavigate();
+  const base = useBasePath();
   const { mutate } = useSWRConfig();
+  const can = useCan();
+  const operation = screen.operation!;
+  const paged = !!screen.paged;
+  const ctx: ExpressionContext = { session: session as unknown as Row, query, route };
+  const fixed = { ...resolveObject(screen.params, ctx), ...(extraParams ?? {}) };
+
+  const defaults = useMemo<ListStateDefaults>(
+    () => ({ pageSize: screen.pageSize ?? 50, sort: screen.defaultSort?.field, order: screen.defaultSort?.order, filters: (screen.filters ?? []).map((f) => f.field), maxPageSize: 200 }),
+    [screen],
+  );
+  const [state, update] = useListState(defaults, !nested && paged);
+  const queryValues = useMemo(() => {
+    const v: Record<string, unknown> = { ...fixed };
+    if (state.sort) Object.assign(v, { sort: state.sort, order: state.order });
+    if (state.q) v.q = state.q;
+    Object.assign(v, state.filters);
+    return v;
+  }, [JSON.stringify(fixed), state.sort, state.order, state.q, JSON.stringify(state.filters)]);
+
+  // --- rows ---------------------------------------------------------------------------------
+  const pagedRows = usePagedRows(paged ? operation : '', queryValues, state.pageSize, state.page);
+  const whole = useOperation(operation as OperationId, (paged ? null : buildArgs(operation, fixed)) as never);
+  const wholeRows = useMemo(() => {
+    const all = ((pick(whole.data, screen.itemsPath) as Row[] | undefined) ?? []).filter(Boolean);
+    // A whole list searches in the browser, over the texts of its columns.
+    const q = state.q.trim().toLowerCase();
+    if (!q) return all;
+    const fields = (screen.columns ?? []).map((c) => c.field);
+    return all.filter((r) => fields.some((f) => String(r[f] ?? '').toLowerCase().includes(q)));
+  }, [whole.data, screen.itemsPath, screen.columns, state.q]);
+  const source: Source = paged
+    ? { count: pagedRows.total ?? 0, total: pagedRows.total, rowAt: pagedRows.rowAt, ensure: pagedRows.ensure, loadedRows: pagedRows.loadedRows, error: pagedRows.error, loading: pagedRows.total === null || pagedRows.loading, reload: pagedRows.reload }
+    : { count: wholeRows.length, total: whole.data ? wholeRows.length : null, rowAt: (i) => wholeRows[i], ensure: () => undefined, loadedRows: () => wholeRows, error: whole.error, loading: whole.isLoading, reload: () => void whole.mutate() };
+
+  // --- selection ------------------------------------------------------------------------------
+  const idField = 'id';
+  const idOf = useCallback((row: Row) => row[idField], []);
+  const [selected, setSelected] = useState<ReadonlySet<unknown>>(new Set());
+  useEffect(() => setSelected(new Set()), [queryValues]);
+  const bulk = allowedActions(screen.bulkActions, can);
+  const selectable = bulk.some(usesSelection);
+  const loadedIds = source.loadedRows().map(idOf);
+  const allSelected = loadedIds.length > 0 && loadedIds.every((id) => selected.has(id));
+  const onToggle = useCallback((id: unknown) => setSelected((s) => {
+    const next = new Set(s);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    return next;
+  }), []);
+  const onToggleAll = () => setSelected(allSelected ? new Set() : new Set(loadedIds));
+
+  // --- scrolling and the page in the URL --------------------------------------------------------
+  const table = useRef<VirtualTableHandle>(null);
+  const pageTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const ensure = source.ensure;
+  const statePage = state.page;
+  const onRange = useCallback(
+    (first: number, last: number, inView: number) => {
+      ensure(first, last);
+      if (!paged || nested) return;
+      clearTimeout(pageTimer.current);
+      const top = Math.floor(inView / state.pageSize) + 1;
+      if (top !== statePage) pageTimer.current = setTimeout(() => update({ page: top }, { replace: true }), 250);
+    },
+    [ensure, paged, nested, state.pageSize, statePage, update],
+  );
+  useEffect(() => () => clearTimeout(pageTimer.current), []);
+  // A reload or a back/forward to ?page=N scrolls there once the total is known.
+  const scrolledFor = useRef<string>('');
+  const signature = JSON.stringify(queryValues) + state.pageSize;
+  useEffect(() => {
+    if (!paged || source.total === null || scrolledFor.current === signature) return;
+    scrolledFor.current = signature;
+    if (state.page > 1) table.current?.scrollToIndex((state.page - 1) * state.pageSize);
+  }, [paged, source.total, signature]);
+
+  // --- actions --------------------------------------------------------------------------------
   const [busy, setBusy] = useState<string | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
-  const ctx: ExpressionContext = { session: session as unknown as Row, query, route };
-  const operation = screen.operation!;
-  const args = buildArgs(operation, resolveObject(screen.params, ctx));
-  const { data, error, isLoading } = useOperation(operation as OperationId, args as never);
-  const rows = ((pick(data, screen.itemsPath) as Row[] | undefined) ?? []).filter(Boolean);
-  const columns = screen.columns ?? [];
+  const [confirming, setConfirming] = useState<{ action: ScreenAction; row?: Row } | null>(null);
+  const [secrets, setSecrets] = useState<{ field: string; label: string; value: string }[] | null>(null);
+  const showOnce = (action: ScreenAction, answer: Row | undefined) => {
+    const list = (action.showOnce ?? []).filter((f) => typeof answer?.[f] === 'string' && answer[f]).map((f) => ({ field: f, label: t(`fields.${f}`), value: String(answer![f]) }));
+    if (list.length) setSecrets(list);
+  };
+  const formScreen = screen.form ? screenById(screen.form) : undefined;
+  const detailTarget = screen.detail ?? (formScreen?.view ? formScreen.id : undefined);
+  const canCreate = !!formScreen && can({ operation: formScreen.create?.operation ?? formScreen.operation, permission: formScreen.create?.permission });
+  const canEdit = !!formScreen?.edit && can(formScreen.edit);
+  const rowActions = allowedActions(screen.rowActions, can);
 
-  const run = async (action: ScreenAction, row?: Row, key = action.label) => {
+  const execute = async (action: ScreenAction, row?: Row) => {
+    const key = row ? `${action.label}:${String(idOf(row))}` : action.label;
     setBusy(key);
     setActionError(null);
     try {
-      const body = resolveValue(action.body ?? {}, { ...ctx, row }) as Row;
-      await call(action.operation as OperationId, buildArgs(action.operation, {}, body) as never);
-      if (action.notify) notify(action.notify);
-      // Every view of this operation (the list, the bell's count) refreshes.
+      const local: ExpressionContext = { ...ctx, row, selected: [...selected] };
+      const op = action.operation!;
+      const params = resolveObject(action.params, local);
+      // A row action on /things/{id} takes the row's id unless the YAML says otherwise.
+      for (const [, name] of (operationById(op)?.path ?? '').matchAll(/\{(\w+)\}/g)) if (params[name] === undefined && row?.[name] !== undefined) params[name] = row[name];
+      const body = action.body ? resolveValue(action.body, local) : undefined;
+      const answer = (await call(op as OperationId, buildArgs(op, params, body) as never)) as unknown as Row;
+      showOnce(action, answer);
+      const notice = action.notify ?? METHOD_NOTICE[action.method ?? ''];
+      if (notice) notify(notice);
+      if (!row) setSelected(new Set());
+      source.reload();
+      // Every other view of this operation (the bell's count) refreshes too.
       await mutate((k) => Array.isArray(k) && k[0] === operation);
     } catch (e) {
       setActionError(errorText(t, e));
@@ -79,59 +191,140 @@ function ListView({ screenId }: { screenId: string }) {
     }
   };
 
+  const run = (action: ScreenAction, row?: Row) => {
+    if (action.to) return navigate(navigationTarget(action.to, row ?? {}, base));
+    if (action.confirm) return setConfirming({ action, row });
+    void execute(action, row);
+  };
+  // Rows are memoised: they call the latest `run` through a ref.
+  const runRef = useRef(run);
+  runRef.current = run;
+  const actionKeys = rowActions.map((a) => a.label).join();
+
+  const renderActions = useMemo(() => {
+    if (!rowActions.length && !canEdit) return undefined;
+    return (row: Row) => (
+      <Box sx={{ display: 'flex', gap: 0.5, justifyContent: 'flex-end' }}>
+        {canEdit && (
+          <Button size="small" onClick={() => navigate(`${base}/${encodeURIComponent(String(idOf(row)))}/edit`)}>
+            {t('common.edit')}
+          </Button>
+        )}
+        {rowActions.filter((a) => applies(a, row)).map((a) => (
+          <Button key={a.label} size="small" color={a.method === 'DELETE' ? 'error' : 'primary'} disabled={busy !== null} onClick={() => runRef.current(a, row)}>
+            {t(a.label)}
+          </Button>
+        ))}
+      </Box>
+    );
+  }, [actionKeys, canEdit, busy, base, navigate, idOf, t]);
+
+  const onOpen = useMemo(() => (detailTarget ? (row: Row) => navigate(`${base}/${encodeURIComponent(String(idOf(row)))}`) : undefined), [detailTarget, base, navigate, idOf]);
+
+  // --- export ---------------------------------------------------------------------------------
+  const exportNode = screen.permission ? menuNodes.find((n) => n.id === screen.permission!.component) : undefined;
+  const exportAllowed = !exportNode || !(exportNode.actions as readonly string[]).includes('download') || can({ permission: { component: exportNode.id!, action: 'download' } });
+  const exportRows = (onProgress: (done: number, total: number) => void, signal: AbortSignal) =>
+    paged ? collectRows(operation, queryValues, onProgress, signal) : Promise.resolve(wholeRows).then((r) => (onProgress(r.length, r.length), r));
+
+  const showTable = source.count > 0;
+  const narrowed = !!state.q || Object.keys(state.filters).length > 0;
+
+  // A list inside a detail tab has the tab's label for a title.
+  const Frame = nested ? NestedFrame : ScreenFrame;
   return (
-    <ScreenFrame title={t(screen.title)} maxWidth={1100}>
-      {!!screen.bulkActions?.length && rows.length > 0 && (
-        <Box sx={{ display: 'flex', gap: 1, mb: 2 }}>
-          {screen.bulkActions.map((a) => (
-            <Button key={a.label} variant="outlined" disabled={busy !== null} onClick={() => void run(a)}>
+    <Frame title={t(screen.title)} description={screen.description ? t(screen.description) : undefined} maxWidth={1200}>
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center', mb: 2 }}>
+        {screen.search && <SearchBox value={state.q} onCommit={(q) => update({ q })} />}
+        {(screen.filters ?? []).map((f) => (
+          <FilterControl key={f.field} filter={f} value={state.filters[f.field] ?? ''} onCommit={(v) => update({ filters: { [f.field]: v } })} />
+        ))}
+        <Box sx={{ flex: 1 }} />
+        {exportAllowed && <ExportButtons formats={screen.export ?? []} name={screen.exportName ?? screen.id} columns={screen.columns ?? []} rows={exportRows} disabled={!showTable} />}
+        {canCreate && (
+          <Button variant="contained" startIcon={<Add />} onClick={() => navigate(`${base}/new`)}>
+            {t('common.new')}
+          </Button>
+        )}
+      </Box>
+      {bulk.length > 0 && source.count > 0 && (
+        <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', mb: 1.5, flexWrap: 'wrap' }}>
+          {selectable && (
+            <Typography variant="body2" color="text.secondary" data-testid="selected-count">
+              {t('common.list.selected', { count: selected.size })}
+            </Typography>
+          )}
+          {bulk.map((a) => (
+            <Button key={a.label} size="small" variant="outlined" color={a.method === 'DELETE' ? 'error' : 'primary'} disabled={busy !== null || (usesSelection(a) && selected.size === 0)} onClick={() => run(a)}>
               {t(a.label)}
             </Button>
           ))}
         </Box>
       )}
-      {isLoading && <LinearProgress aria-label={t('common.loading')} />}
-      {error && <Alert severity="error">{errorText(t, error)}</Alert>}
+      {source.loading && <LinearProgress aria-label={t('common.loading')} sx={{ mb: 1 }} />}
+      {!!source.error && <Alert severity="error" sx={{ mb: 2 }}>{errorText(t, source.error)}</Alert>}
       {actionError && (
         <Alert severity="error" role="alert" sx={{ mb: 2 }}>
           {actionError}
         </Alert>
       )}
-      {!isLoading && !error && rows.length === 0 && <Typography color="text.secondary">{t(screen.empty ?? 'common.empty')}</Typography>}
-      {rows.length > 0 && (
-        <TableContainer component={Paper} variant="outlined">
-          <Table size="small">
-            <TableHead>
-              <TableRow>
-                {columns.map((c) => (
-                  <TableCell key={c.field}>{t(c.label)}</TableCell>
-                ))}
-                {!!screen.rowActions?.length && <TableCell>{t('common.actions')}</TableCell>}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {rows.map((row, i) => (
-                <TableRow key={String(row.id ?? i)} hover>
-                  {columns.map((c) => (
-                    <TableCell key={c.field}>
-                      <Cell column={c} row={row} />
-                    </TableCell>
-                  ))}
-                  {!!screen.rowActions?.length && (
-                    <TableCell>
-                      {screen.rowActions.filter((a) => applies(a, row)).map((a) => (
-                        <Button key={a.label} size="small" disabled={busy !== null} onClick={() => void run(a, row, `${a.label}:${String(row.id ?? i)}`)}>
-                          {t(a.label)}
-                        </Button>
-                      ))}
-                    </TableCell>
-                  )}
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
+      {!source.loading && !source.error && !showTable && <Typography color="text.secondary">{t(narrowed ? 'common.list.noMatches' : (screen.empty ?? 'common.empty'))}</Typography>}
+      {showTable && (
+        <VirtualTable
+          handle={table}
+          caption={t(screen.title)}
+          columns={screen.columns ?? []}
+          count={source.count}
+          rowAt={source.rowAt}
+          idOf={idOf}
+          onRange={onRange}
+          sort={paged ? { field: state.sort, order: state.order } : undefined}
+          onSort={paged ? (field) => update({ sort: field, order: state.sort === field && state.order === 'asc' ? 'desc' : 'asc' }) : undefined}
+          selectable={selectable}
+          selected={selected}
+          onToggle={onToggle}
+          onToggleAll={onToggleAll}
+          allSelected={allSelected}
+          someSelected={selected.size > 0}
+          renderActions={renderActions}
+          onOpen={onOpen}
+        />
       )}
-    </ScreenFrame>
+      {paged && showTable && (
+        <TablePagination
+          component="div"
+          count={source.count}
+          page={Math.min(state.page, Math.max(1, Math.ceil(source.count / state.pageSize))) - 1}
+          rowsPerPage={state.pageSize}
+          rowsPerPageOptions={[25, 50, 100, 200]}
+          onPageChange={(_, p) => {
+            update({ page: p + 1 }, { replace: true });
+            table.current?.scrollToIndex(p * state.pageSize);
+          }}
+          onRowsPerPageChange={(e) => update({ pageSize: Number(e.target.value) })}
+          labelRowsPerPage={t('common.list.rowsPerPage')}
+          labelDisplayedRows={({ from, to, count }) => t('common.list.range', { from: formatInteger(from), to: formatInteger(to), count: formatInteger(count) })}
+          getItemAriaLabel={(type) => t(`common.list.${type}Page`)}
+        />
+      )}
+      <ConfirmDialog
+        open={confirming !== null}
+        title={t('common.confirm.title')}
+        message={t(typeof confirming?.action.confirm === 'string' ? confirming.action.confirm : confirming?.action.method === 'DELETE' ? 'common.confirm.delete' : 'common.confirm.message')}
+        confirmLabel={confirming ? t(confirming.action.label) : ''}
+        danger={confirming?.action.method === 'DELETE'}
+        onCancel={() => setConfirming(null)}
+        onConfirm={() => {
+          const c = confirming!;
+          setConfirming(null);
+          void execute(c.action, c.row);
+        }}
+      />
+      <SecretOnce secrets={secrets} onClose={() => setSecrets(null)} />
+    </Frame>
   );
+}
+
+function NestedFrame({ children }: { title: string; description?: string; maxWidth?: number; children: ReactNode }) {
+  return <Box component="section">{children}</Box>;
 }

@@ -3,13 +3,13 @@
 import Alert from '@mui/material/Alert';
 import { useTranslation } from 'react-i18next';
 import { ScreenFrame } from '../ScreenFrame.tsx';
-import { screenById, type ScreenProps } from '../screen-types.ts';
+import { resolveScreen, type ScreenProps } from '../screen-types.ts';
 import NotAvailableScreen from './NotAvailableScreen.tsx';
 
-export default function MessageScreen({ screenId, menuKey }: ScreenProps) {
+export default function MessageScreen(props: ScreenProps) {
   const { t } = useTranslation();
-  const screen = screenById(screenId);
-  if (!screen || screen.kind !== 'message' || !screen.message) return <NotAvailableScreen screenId={screenId} menuKey={menuKey} />;
+  const screen = resolveScreen(props);
+  if (!screen || screen.kind !== 'message' || !screen.message) return <NotAvailableScreen screenId={props.screenId} menuKey={props.menuKey} />;
   return (
     <ScreenFrame title={t(screen.title)}>
       <Alert severity={screen.severity ?? 'info'} role="status">

@@ -1,0 +1,124 @@
+// Table and detail cells: one small component per display type of the spec (text, integer, COP
+// in es-CO, date and date-time as YYYY/MM/DD h:mma, yes/no, enum label, role chips, chips,
+// masked secret, status chip). The registry (./registry.ts) picks one per column.
+import type { ReactNode } from 'react';
+import Box from '@mui/material/Box';
+import Chip, { type ChipProps } from '@mui/material/Chip';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
+import { formatCop, formatDate, formatDateTime, formatInteger } from '../format.ts';
+import type { ScreenColumn } from '../screen-types.ts';
+
+export interface CellProps { value: unknown; row: Record<string, unknown>; column: ScreenColumn }
+
+const EMPTY = '—';
+const isEmpty = (v: unknown) => v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+
+/** The label of an enum value: enums.<enum id>.<value> when translated, else the value. */
+export function enumLabel(t: TFunction, enumId: unknown, value: unknown, exists: (k: string) => boolean): string {
+  const key = `enums.${String(enumId)}.${String(value)}`;
+  return typeof enumId === 'string' && exists(key) ? t(key) : String(value);
+}
+
+/** The text a cell shows, for exports and screen readers alike. */
+export function cellText(t: TFunction, exists: (k: string) => boolean, key: string, value: unknown, column: ScreenColumn): string {
+  if (isEmpty(value)) return key === 'boolean' && value === false ? t('common.no') : EMPTY;
+  const enumId = column.schema['x-enum'] ?? (column.schema.items as Record<string, unknown> | undefined)?.['x-enum'];
+  switch (key) {
+    case 'integer':
+      return formatInteger(value);
+    case 'cop':
+      return formatCop(value);
+    case 'date':
+      return formatDate(value);
+    case 'datetime':
+      return formatDateTime(value);
+    case 'boolean':
+      return t(value ? 'common.yes' : 'common.no');
+    case 'enum':
+    case 'status':
+      return enumLabel(t, enumId, value, exists);
+    case 'roles':
+      return (value as unknown[]).map((v) => enumLabel(t, enumId ?? 'role', v, exists)).join(', ');
+    case 'chips':
+      return (value as unknown[]).map((v) => enumLabel(t, enumId, v, exists)).join(', ');
+    case 'secret':
+      return maskedSecret(value);
+    default:
+      return Array.isArray(value) ? value.join(', ') : String(value);
+  }
+}
+
+/** Secrets are never shown: the mask, with the last four characters of a long value. */
+export function maskedSecret(value: unknown): string {
+  const text = String(value ?? '');
+  if (text.startsWith('••••')) return text;
+  return text.length >= 12 ? `••••${text.slice(-4)}` : '••••';
+}
+
+function useText(key: string, { value, column }: CellProps): string {
+  const { t, i18n } = useTranslation();
+  return cellText(t, (k) => i18n.exists(k), key, value, column);
+}
+
+export const TextCell = (p: CellProps) => <>{useText('text', p)}</>;
+export const IntegerCell = (p: CellProps) => <Box component="span" sx={{ fontVariantNumeric: 'tabular-nums' }}>{useText('integer', p)}</Box>;
+export const CopCell = (p: CellProps) => <Box component="span" sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>{useText('cop', p)}</Box>;
+export const DateCell = (p: CellProps) => <Box component="span" sx={{ whiteSpace: 'nowrap' }}>{useText('date', p)}</Box>;
+export const DateTimeCell = (p: CellProps) => <Box component="span" sx={{ whiteSpace: 'nowrap' }}>{useText('datetime', p)}</Box>;
+export const EnumCell = (p: CellProps) => <>{useText('enum', p)}</>;
+
+export function BooleanCell(p: CellProps) {
+  const text = useText('boolean', p);
+  return <Chip size="small" label={text} color={p.value ? 'secondary' : 'default'} variant={p.value ? 'filled' : 'outlined'} />;
+}
+
+function ChipList({ labels }: { labels: string[] }): ReactNode {
+  if (!labels.length) return EMPTY;
+  return (
+    <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
+      {labels.map((l, i) => (
+        <Chip key={`${l}-${i}`} size="small" label={l} />
+      ))}
+    </Box>
+  );
+}
+
+export function RoleChipsCell(p: CellProps) {
+  const { t, i18n } = useTranslation();
+  const enumId = (p.column.schema.items as Record<string, unknown> | undefined)?.['x-enum'] ?? 'role';
+  const values = Array.isArray(p.value) ? p.value : [];
+  return <ChipList labels={values.map((v) => enumLabel(t, enumId, v, (k) => i18n.exists(k)))} />;
+}
+
+export function ChipsCell(p: CellProps) {
+  const { t, i18n } = useTranslation();
+  const enumId = (p.column.schema.items as Record<string, unknown> | undefined)?.['x-enum'];
+  const values = Array.isArray(p.value) ? p.value : [];
+  return <ChipList labels={values.map((v) => enumLabel(t, enumId, v, (k) => i18n.exists(k)))} />;
+}
+
+export function SecretCell(p: CellProps) {
+  const { t } = useTranslation();
+  const text = useText('secret', p);
+  return (
+    <Box component="span" aria-label={t('common.secretHidden')} sx={{ fontFamily: 'monospace', letterSpacing: 1 }}>
+      {text}
+    </Box>
+  );
+}
+
+/** Default colours for the states of the spec (user, company, report file, payment, message). */
+const STATUS_COLORS: Record<string, ChipProps['color']> = {
+  active: 'success', approved: 'success', accepted: 'success', delivered: 'success', ready: 'success', read: 'success', enabled: 'success', effective: 'success',
+  pending: 'warning', validation: 'warning', needsNewPassword: 'warning', ExpiredPassword: 'warning', enlist: 'warning', sending: 'warning', scheduled: 'warning',
+  disabled: 'error', rejected: 'error', failed: 'error', error: 'error', abandoned: 'error', blocked: 'error', revoked: 'error',
+};
+
+export function StatusCell(p: CellProps) {
+  const text = useText('status', p);
+  if (isEmpty(p.value)) return <>{EMPTY}</>;
+  const key = String(p.value);
+  const color = (p.column.colors?.[key] as ChipProps['color'] | undefined) ?? STATUS_COLORS[key] ?? 'default';
+  return <Chip size="small" label={text} color={color} data-status={key} />;
+}

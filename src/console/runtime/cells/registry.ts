@@ -1,0 +1,53 @@
+// The cell registry: string keys (a column's `cell:` in the YAML) with ranked testers over the
+// column's field schema, JSON Forms style. The highest rank wins; a key written in the YAML
+// always wins. The choice is cached per column object (compiled columns are module constants).
+import type { ComponentType } from 'react';
+import { always, and, bestKey, formatIs, hasEnum, itemsAre, nameIs, or, rankWith, schemaTypeIs, xDisplayIs, xWidgetIs, type RankedEntry, type Tester } from '../form/testers.ts';
+import type { ScreenColumn } from '../screen-types.ts';
+import { BooleanCell, ChipsCell, CopCell, DateCell, DateTimeCell, EnumCell, IntegerCell, RoleChipsCell, SecretCell, StatusCell, TextCell, type CellProps } from './cells.tsx';
+
+const isSecret: Tester = (s) => s['x-secret'] === true || s.writeOnly === true;
+const rolesEnum: Tester = (s) => s['x-enum'] === 'role';
+
+export const cellEntries: RankedEntry<ComponentType<CellProps>>[] = [
+  { key: 'text', tester: rankWith(1, always), component: TextCell },
+  { key: 'integer', tester: rankWith(2, or(schemaTypeIs('integer'), schemaTypeIs('number'))), component: IntegerCell },
+  { key: 'boolean', tester: rankWith(2, schemaTypeIs('boolean')), component: BooleanCell },
+  { key: 'date', tester: rankWith(3, formatIs('date')), component: DateCell },
+  { key: 'datetime', tester: rankWith(3, formatIs('date-time')), component: DateTimeCell },
+  { key: 'enum', tester: rankWith(3, hasEnum), component: EnumCell },
+  { key: 'chips', tester: rankWith(4, and(schemaTypeIs('array'), itemsAre(schemaTypeIs('string')))), component: ChipsCell },
+  { key: 'status', tester: rankWith(4, and(hasEnum, or(nameIs('state'), nameIs('status')))), component: StatusCell },
+  { key: 'cop', tester: rankWith(5, or(xDisplayIs('cop'), formatIs('cop'))), component: CopCell },
+  { key: 'roles', tester: rankWith(6, and(schemaTypeIs('array'), or(nameIs('roles'), itemsAre(rolesEnum)))), component: RoleChipsCell },
+  { key: 'status', tester: rankWith(6, xDisplayIs('status')), component: StatusCell },
+  { key: 'secret', tester: rankWith(8, or(isSecret, xDisplayIs('secret'), xWidgetIs('secret'))), component: SecretCell },
+];
+
+export const cells: Record<string, ComponentType<CellProps>> = Object.fromEntries(cellEntries.map((e) => [e.key, e.component]));
+
+const chosen = new WeakMap<ScreenColumn, string>();
+
+/** The cell key for a column: the YAML's `cell`, else the best tester. */
+export function cellKey(column: ScreenColumn): string {
+  let key = chosen.get(column);
+  if (!key) {
+    key = column.cell && cells[column.cell] ? column.cell : (bestKey(cellEntries, column.schema, undefined, column.field.split('.').pop()!) ?? 'text');
+    chosen.set(column, key);
+  }
+  return key;
+}
+
+export function cellFor(column: ScreenColumn): ComponentType<CellProps> {
+  return cells[cellKey(column)];
+}
+
+/** A value inside a row by a dotted field ("company.name"). */
+export function valueAt(row: Record<string, unknown>, field: string): unknown {
+  let v: unknown = row;
+  for (const part of field.split('.')) {
+    if (v === null || v === undefined || typeof v !== 'object') return undefined;
+    v = (v as Record<string, unknown>)[part];
+  }
+  return v;
+}

@@ -1,0 +1,59 @@
+// Export of what a list or report shows: every row of the current query (paged through the list
+// operation, 200 at a time, with progress), the columns as the user reads them (labels, enum
+// texts, dates as YYYY/MM/DD h:mma; numbers stay numbers), as an "excel type" CSV or an XLSX
+// whose sheet is constants.reports.xlsxSheetName ('recipient', spec 9). Every cell goes through
+// src/core/export-safety.ts. The XLSX writer (@e965/xlsx, never the registry's `xlsx`) is loaded
+// only when someone exports.
+import type { TFunction } from 'i18next';
+import { exportFileName, toCsv, toSheetRows } from '../../../core/export-safety.ts';
+import { constants } from '../../../generated/constants.gen.ts';
+import { cellKey, valueAt } from '../cells/registry.ts';
+import { cellText } from '../cells/cells.tsx';
+import type { ScreenColumn } from '../screen-types.ts';
+import { fetchPage, type Row } from './paged-rows.ts';
+
+export type ExportFormat = 'csv' | 'xlsx';
+
+/** The largest page the list convention serves. */
+export const EXPORT_PAGE_SIZE = 200;
+
+/** Pages through a list operation; `onProgress(done, total)` after each page. Stops when `signal` aborts. */
+export async function collectRows(operation: string, values: Record<string, unknown>, onProgress: (done: number, total: number) => void, signal?: AbortSignal): Promise<Row[]> {
+  const rows: Row[] = [];
+  let total = Infinity;
+  for (let page = 1; rows.length < total; page++) {
+    if (signal?.aborted) throw new DOMException('aborted', 'AbortError');
+    const answer = await fetchPage(operation, values, page, EXPORT_PAGE_SIZE);
+    const items = (answer.items ?? []).filter(Boolean);
+    total = typeof answer.total === 'number' ? answer.total : rows.length + items.length;
+    rows.push(...items);
+    onProgress(rows.length, total);
+    if (items.length === 0) break;
+  }
+  return rows;
+}
+
+/** The value written for a cell: a number for integer and COP columns, else the text the screen shows. */
+export function exportValue(t: TFunction, exists: (k: string) => boolean, column: ScreenColumn, row: Row): unknown {
+  const key = cellKey(column);
+  const value = valueAt(row, column.field);
+  if ((key === 'integer' || key === 'cop') && typeof value === 'number') return value;
+  if (value === undefined || value === null || value === '') return null;
+  return cellText(t, exists, key, value, column);
+}
+
+export interface ExportFile { blob: Blob; fileName: string }
+
+export async function buildExport(format: ExportFormat, name: string, columns: readonly ScreenColumn[], rows: readonly Row[], t: TFunction, exists: (k: string) => boolean): Promise<ExportFile> {
+  const headers = columns.map((c) => t(c.label));
+  const cells = rows.map((r) => columns.map((c) => exportValue(t, exists, c, r)));
+  if (format === 'csv') {
+    return { blob: new Blob([toCsv(headers, cells)], { type: 'text/csv;charset=utf-8' }), fileName: exportFileName(name, 'csv') };
+  }
+  const XLSX = await import('@e965/xlsx');
+  const sheet = XLSX.utils.aoa_to_sheet(toSheetRows(headers, cells));
+  const book = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(book, sheet, constants.reports.xlsxSheetName);
+  const bytes = XLSX.write(book, { bookType: 'xlsx', type: 'array', compression: true }) as ArrayBuffer;
+  return { blob: new Blob([bytes], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }), fileName: exportFileName(name, 'xlsx') };
+}

@@ -1,0 +1,140 @@
+// A `kind: report` declaration: a filter form (JSON Schema) → a payload built from its values by
+// pure data (`{ ClientsIds: $f.ClientsIds, DateStart: $f.range.start }`) → the operation → a table,
+// a Vega-Lite chart of the top N rows and CSV/XLSX export. Report calls show every problem of the
+// answer's errors list (spec 7); a catalogue error with a `field` lands on that filter.
+import { useMemo, useState } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Typography from '@mui/material/Typography';
+import type { ErrorSchema } from '@rjsf/utils';
+import { useTranslation } from 'react-i18next';
+import { useParams, useSearchParams } from 'react-router-dom';
+import { call, type OperationId } from '../../../generated/client.gen.ts';
+import { buildArgs } from '../../api/args.ts';
+import { setComponent } from '../../api/component.ts';
+import { ApiError, errorText, problemText, serverEntry } from '../../api/errors.ts';
+import { operationById } from '../../api/transport.ts';
+import { useSession } from '../../api/session.ts';
+import { Chart } from '../chart/Chart.tsx';
+import { pick, resolveObject, resolveValue, type ExpressionContext } from '../expressions.ts';
+import { SchemaForm } from '../form/SchemaForm.tsx';
+import { ExportButtons } from '../list/ExportButtons.tsx';
+import type { Row } from '../list/paged-rows.ts';
+import { VirtualTable } from '../list/VirtualTable.tsx';
+import { ScreenFrame } from '../ScreenFrame.tsx';
+import { resolveScreen, type ScreenDef, type ScreenProps } from '../screen-types.ts';
+import NotAvailableScreen from './NotAvailableScreen.tsx';
+
+type Data = Record<string, unknown>;
+
+export default function ReportScreen(props: ScreenProps) {
+  const screen = resolveScreen(props);
+  if (!screen || screen.kind !== 'report' || !screen.schema || !screen.operation) return <NotAvailableScreen screenId={props.screenId} menuKey={props.menuKey} />;
+  return <ReportView key={screen.id} screen={screen} />;
+}
+
+/** The payload the operation receives: the declaration's mapping over the filter values. */
+export function reportPayload(screen: Pick<ScreenDef, 'payload'>, filters: Data, ctx: ExpressionContext = {}): Data {
+  const out = resolveValue(screen.payload ?? {}, { ...ctx, form: filters }) as Data;
+  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined));
+}
+
+function ReportView({ screen }: { screen: ScreenDef }) {
+  const { t } = useTranslation();
+  const session = useSession();
+  const [query] = useSearchParams();
+  const route = useParams();
+  const ctx: ExpressionContext = { session: session as unknown as Data, query, route };
+  const [filters, setFilters] = useState<Data>(() => resolveObject(screen.prefill, ctx));
+  const [rows, setRows] = useState<Row[] | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [problems, setProblems] = useState<string[]>([]);
+  const [fieldErrors, setFieldErrors] = useState<ErrorSchema | undefined>();
+  const operation = screen.operation!;
+  const method = operationById(operation)?.method ?? 'POST';
+  const properties = (screen.schema!.properties ?? {}) as Record<string, unknown>;
+
+  const run = async (values: Data) => {
+    setBusy(true);
+    setProblems([]);
+    setFieldErrors(undefined);
+    try {
+      setComponent({ action: 'report' });
+      const payload = reportPayload(screen, values, ctx);
+      const fixed = resolveObject(screen.params, ctx);
+      const args = method === 'GET' ? buildArgs(operation, { ...fixed, ...payload }) : buildArgs(operation, fixed, payload);
+      const answer = await call(operation as OperationId, args as never);
+      const items = pick(answer, screen.itemsPath);
+      setRows(Array.isArray(items) ? (items as Row[]).filter(Boolean) : []);
+    } catch (error) {
+      setRows(null);
+      const list: string[] = [];
+      const fields: Record<string, string[]> = {};
+      if (error instanceof ApiError) {
+        const field = serverEntry(error.code)?.field;
+        const text = errorText(t, error, 'errors.client.generateReport');
+        if (field && field in properties) (fields[field] ??= []).push(text);
+        else list.push(text);
+        for (const p of error.errors) {
+          if (p.field && p.field in properties) (fields[p.field] ??= []).push(problemText(t, p));
+          else list.push(problemText(t, p));
+        }
+      } else list.push(errorText(t, error, 'errors.client.generateReport'));
+      setProblems([...new Set(list)]);
+      setFieldErrors(Object.keys(fields).length ? (Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, { __errors: v }])) as ErrorSchema) : undefined);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const chart = screen.chart;
+  const columns = screen.columns ?? [];
+  const exportRows = useMemo(() => (onProgress: (d: number, total: number) => void) => Promise.resolve(rows ?? []).then((r) => (onProgress(r.length, r.length), r)), [rows]);
+
+  return (
+    <ScreenFrame title={t(screen.title)} description={screen.description ? t(screen.description) : undefined} maxWidth={1200}>
+      <Box sx={{ maxWidth: 760 }}>
+        <SchemaForm cacheKey={screen.id} schema={screen.schema!} uiSchema={screen.uiSchema} formData={filters} onChange={(d) => setFilters(d)} onSubmit={(d) => void run(d)} extraErrors={fieldErrors} disabled={busy}>
+          <Box sx={{ display: 'flex', gap: 1, mt: 2 }}>
+            <Button type="submit" variant="contained" disabled={busy} startIcon={busy ? <CircularProgress size={18} color="inherit" aria-label={t('common.sending')} /> : undefined}>
+              {t(screen.submitLabel ?? 'common.report.run')}
+            </Button>
+          </Box>
+        </SchemaForm>
+      </Box>
+      {problems.length > 0 && (
+        <Alert severity="error" role="alert" sx={{ mt: 2 }}>
+          {problems.length === 1 ? (
+            problems[0]
+          ) : (
+            <Box component="ul" sx={{ m: 0, pl: 2 }}>
+              {problems.map((p) => (
+                <li key={p}>{p}</li>
+              ))}
+            </Box>
+          )}
+        </Alert>
+      )}
+      {rows !== null && (
+        <Box sx={{ mt: 3 }}>
+          {rows.length === 0 ? (
+            <Typography color="text.secondary">{t(screen.empty ?? 'common.report.noData')}</Typography>
+          ) : (
+            <>
+              {chart && <Chart spec={chart.spec} rows={rows} top={chart.top} sortBy={chart.sortBy} label={t(chart.label ?? screen.title)} />}
+              <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', mb: 1, flexWrap: 'wrap' }}>
+                <Typography variant="body2" color="text.secondary" sx={{ flex: 1 }}>
+                  {t('common.report.rows', { count: rows.length })}
+                </Typography>
+                <ExportButtons formats={screen.export ?? []} name={screen.exportName ?? screen.id} columns={columns} rows={exportRows} />
+              </Box>
+              <VirtualTable caption={t(screen.title)} columns={columns} count={rows.length} rowAt={(i) => rows[i]} idOf={(r) => r.id ?? JSON.stringify(r)} />
+            </>
+          )}
+        </Box>
+      )}
+    </ScreenFrame>
+  );
+}
