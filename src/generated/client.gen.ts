@@ -79,6 +79,44 @@ export const auditList = (args: Args<"audit.list">) => call("audit.list", args);
 
 export const useAuditList = (args: Args<"audit.list"> | null, config?: SWRConfiguration<Result<"audit.list">>) => useOperation("audit.list", args, config);
 
+export const blockListList = (args: Args<"blockList.list">) => call("blockList.list", args);
+
+export const useBlockListList = (args: Args<"blockList.list"> | null, config?: SWRConfiguration<Result<"blockList.list">>) => useOperation("blockList.list", args, config);
+
+export const blockListAdd = (args: Args<"blockList.add">) => call("blockList.add", args);
+
+export const blockListUpload = (args: Args<"blockList.upload">) => call("blockList.upload", args);
+
+export const blockListRemove = (args: Args<"blockList.remove">) => call("blockList.remove", args);
+
+export const channelsList = (args: Args<"channels.list">) => call("channels.list", args);
+
+export const useChannelsList = (args: Args<"channels.list"> | null, config?: SWRConfiguration<Result<"channels.list">>) => useOperation("channels.list", args, config);
+
+export const channelsPlatforms = (args: Args<"channels.platforms">) => call("channels.platforms", args);
+
+export const useChannelsPlatforms = (args: Args<"channels.platforms"> | null, config?: SWRConfiguration<Result<"channels.platforms">>) => useOperation("channels.platforms", args, config);
+
+export const channelsGet = (args: Args<"channels.get">) => call("channels.get", args);
+
+export const useChannelsGet = (args: Args<"channels.get"> | null, config?: SWRConfiguration<Result<"channels.get">>) => useOperation("channels.get", args, config);
+
+export const channelsCreate = (args: Args<"channels.create">) => call("channels.create", args);
+
+export const channelsUpdate = (args: Args<"channels.update">) => call("channels.update", args);
+
+export const channelsDelete = (args: Args<"channels.delete">) => call("channels.delete", args);
+
+export const channelsEnable = (args: Args<"channels.enable">) => call("channels.enable", args);
+
+export const channelsDisable = (args: Args<"channels.disable">) => call("channels.disable", args);
+
+export const channelsStats = (args: Args<"channels.stats">) => call("channels.stats", args);
+
+export const useChannelsStats = (args: Args<"channels.stats"> | null, config?: SWRConfiguration<Result<"channels.stats">>) => useOperation("channels.stats", args, config);
+
+export const channelsTry = (args: Args<"channels.try">) => call("channels.try", args);
+
 export const clientAuthValidate = (args: Args<"clientAuth.validate">) => call("clientAuth.validate", args);
 
 export const clientAuthSignin = (args: Args<"clientAuth.signin">) => call("clientAuth.signin", args);
@@ -145,6 +183,22 @@ export const costCentersUpdate = (args: Args<"costCenters.update">) => call("cos
 
 export const costCentersDelete = (args: Args<"costCenters.delete">) => call("costCenters.delete", args);
 
+export const credentialsList = (args: Args<"credentials.list">) => call("credentials.list", args);
+
+export const useCredentialsList = (args: Args<"credentials.list"> | null, config?: SWRConfiguration<Result<"credentials.list">>) => useOperation("credentials.list", args, config);
+
+export const credentialsCreate = (args: Args<"credentials.create">) => call("credentials.create", args);
+
+export const credentialsRotate = (args: Args<"credentials.rotate">) => call("credentials.rotate", args);
+
+export const credentialsRevoke = (args: Args<"credentials.revoke">) => call("credentials.revoke", args);
+
+export const credentialsGetSettings = (args: Args<"credentials.getSettings">) => call("credentials.getSettings", args);
+
+export const useCredentialsGetSettings = (args: Args<"credentials.getSettings"> | null, config?: SWRConfiguration<Result<"credentials.getSettings">>) => useOperation("credentials.getSettings", args, config);
+
+export const credentialsUpdateSettings = (args: Args<"credentials.updateSettings">) => call("credentials.updateSettings", args);
+
 export const geographyCountries = (args: Args<"geography.countries">) => call("geography.countries", args);
 
 export const useGeographyCountries = (args: Args<"geography.countries"> | null, config?: SWRConfiguration<Result<"geography.countries">>) => useOperation("geography.countries", args, config);
@@ -162,6 +216,48 @@ export const notificationsList = (args: Args<"notifications.list">) => call("not
 export const useNotificationsList = (args: Args<"notifications.list"> | null, config?: SWRConfiguration<Result<"notifications.list">>) => useOperation("notifications.list", args, config);
 
 export const notificationsMarkRead = (args: Args<"notifications.markRead">) => call("notifications.markRead", args);
+
+export const platformSmsGetAccountsByNits = (args: Args<"platformSms.getAccountsByNits">) => call("platformSms.getAccountsByNits", args);
+
+export const usePlatformSmsGetAccountsByNits = (args: Args<"platformSms.getAccountsByNits"> | null, config?: SWRConfiguration<Result<"platformSms.getAccountsByNits">>) => useOperation("platformSms.getAccountsByNits", args, config);
+
+export const platformSmsGetCampaignsByAccount = (args: Args<"platformSms.getCampaignsByAccount">) => call("platformSms.getCampaignsByAccount", args);
+
+export const platformSmsClientsSms = (args: Args<"platformSms.clientsSms">) => call("platformSms.clientsSms", args);
+
+export const usePlatformSmsClientsSms = (args: Args<"platformSms.clientsSms"> | null, config?: SWRConfiguration<Result<"platformSms.clientsSms">>) => useOperation("platformSms.clientsSms", args, config);
+
+export const platformSmsGetStates = (args: Args<"platformSms.getStates">) => call("platformSms.getStates", args);
+
+export const usePlatformSmsGetStates = (args: Args<"platformSms.getStates"> | null, config?: SWRConfiguration<Result<"platformSms.getStates">>) => useOperation("platformSms.getStates", args, config);
+
+export const platformSmsGetListAccount = (args: Args<"platformSms.getListAccount">) => call("platformSms.getListAccount", args);
+
+export const usePlatformSmsGetListAccount = (args: Args<"platformSms.getListAccount"> | null, config?: SWRConfiguration<Result<"platformSms.getListAccount">>) => useOperation("platformSms.getListAccount", args, config);
+
+export const platformSmsGetQuotaByAccount = (args: Args<"platformSms.getQuotaByAccount">) => call("platformSms.getQuotaByAccount", args);
+
+export const usePlatformSmsGetQuotaByAccount = (args: Args<"platformSms.getQuotaByAccount"> | null, config?: SWRConfiguration<Result<"platformSms.getQuotaByAccount">>) => useOperation("platformSms.getQuotaByAccount", args, config);
+
+export const platformSmsGetQuotaFileByAccount = (args: Args<"platformSms.getQuotaFileByAccount">) => call("platformSms.getQuotaFileByAccount", args);
+
+export const platformSmsOperators = (args: Args<"platformSms.operators">) => call("platformSms.operators", args);
+
+export const usePlatformSmsOperators = (args: Args<"platformSms.operators"> | null, config?: SWRConfiguration<Result<"platformSms.operators">>) => useOperation("platformSms.operators", args, config);
+
+export const platformSmsGetAllDataClients = (args: Args<"platformSms.getAllDataClients">) => call("platformSms.getAllDataClients", args);
+
+export const usePlatformSmsGetAllDataClients = (args: Args<"platformSms.getAllDataClients"> | null, config?: SWRConfiguration<Result<"platformSms.getAllDataClients">>) => useOperation("platformSms.getAllDataClients", args, config);
+
+export const platformSmsGetAllDataClientsByUserId = (args: Args<"platformSms.getAllDataClientsByUserId">) => call("platformSms.getAllDataClientsByUserId", args);
+
+export const usePlatformSmsGetAllDataClientsByUserId = (args: Args<"platformSms.getAllDataClientsByUserId"> | null, config?: SWRConfiguration<Result<"platformSms.getAllDataClientsByUserId">>) => useOperation("platformSms.getAllDataClientsByUserId", args, config);
+
+export const platformSmsQuotaList = (args: Args<"platformSms.quotaList">) => call("platformSms.quotaList", args);
+
+export const usePlatformSmsQuotaList = (args: Args<"platformSms.quotaList"> | null, config?: SWRConfiguration<Result<"platformSms.quotaList">>) => useOperation("platformSms.quotaList", args, config);
+
+export const platformSmsSetQuota = (args: Args<"platformSms.setQuota">) => call("platformSms.setQuota", args);
 
 export const rolesV3List = (args: Args<"rolesV3.list">) => call("rolesV3.list", args);
 

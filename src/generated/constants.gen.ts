@@ -90,7 +90,9 @@ export const constants = {
         bodyBytes: 1048576
     },
     blockList: {
-        applyAfterHours: 24
+        applyAfterHours: 24,
+        maxTypedNumbers: 1000,
+        maxFileRows: 100000
     },
     reports: {
         aggregationLevels: {

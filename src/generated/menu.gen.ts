@@ -855,7 +855,12 @@ export const menuNodes = [
         hidden: false,
         noId: false,
         planExclude: [],
-        actions: ["view"],
+        actions: [
+            "view",
+            "create",
+            "edit",
+            "delete"
+        ],
         screen: null,
         icon: "settings",
         label: "menu.settings",

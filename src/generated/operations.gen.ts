@@ -214,6 +214,203 @@ export const operations = [
         }
     },
     {
+        id: "blockList.list",
+        method: "GET",
+        path: "/v1/block-list",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6005,
+            action: "view"
+        },
+        list: {
+            sortable: ["phone", "createdAt", "effectiveAt"],
+            filters: ["status", "source"],
+            search: ["phone"]
+        }
+    },
+    {
+        id: "blockList.add",
+        method: "POST",
+        path: "/v1/block-list",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6005,
+            action: "create"
+        },
+        list: null
+    },
+    {
+        id: "blockList.upload",
+        method: "POST",
+        path: "/v1/block-list/upload",
+        access: "active",
+        multipart: true,
+        produces: "json",
+        permission: {
+            component: 6005,
+            action: "create"
+        },
+        list: null
+    },
+    {
+        id: "blockList.remove",
+        method: "DELETE",
+        path: "/v1/block-list/{id}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6005,
+            action: "delete"
+        },
+        list: null
+    },
+    {
+        id: "channels.list",
+        method: "GET",
+        path: "/v1/channels",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 60,
+            action: "view"
+        },
+        list: {
+            sortable: [
+                "name",
+                "platform",
+                "type",
+                "priority",
+                "enabled",
+                "createdAt"
+            ],
+            filters: ["platform", "type", "enabled"],
+            search: ["name", "sender", "shortCode"]
+        }
+    },
+    {
+        id: "channels.platforms",
+        method: "GET",
+        path: "/v1/channels/platforms",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 60,
+            action: "view"
+        },
+        list: null
+    },
+    {
+        id: "channels.get",
+        method: "GET",
+        path: "/v1/channels/{id}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 60,
+            action: "view"
+        },
+        list: null
+    },
+    {
+        id: "channels.create",
+        method: "POST",
+        path: "/v1/channels",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 60,
+            action: "create"
+        },
+        list: null
+    },
+    {
+        id: "channels.update",
+        method: "PATCH",
+        path: "/v1/channels/{id}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 60,
+            action: "edit"
+        },
+        list: null
+    },
+    {
+        id: "channels.delete",
+        method: "DELETE",
+        path: "/v1/channels/{id}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 60,
+            action: "delete"
+        },
+        list: null
+    },
+    {
+        id: "channels.enable",
+        method: "POST",
+        path: "/v1/channels/{id}/enable",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 60,
+            action: "edit"
+        },
+        list: null
+    },
+    {
+        id: "channels.disable",
+        method: "POST",
+        path: "/v1/channels/{id}/disable",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 60,
+            action: "edit"
+        },
+        list: null
+    },
+    {
+        id: "channels.stats",
+        method: "GET",
+        path: "/v1/channels/{id}/stats",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 60,
+            action: "view"
+        },
+        list: null
+    },
+    {
+        id: "channels.try",
+        method: "POST",
+        path: "/v1/channels/{id}/try",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 60,
+            action: "edit"
+        },
+        list: null
+    },
+    {
         id: "clientAuth.validate",
         method: "POST",
         path: "/v1/clientAuth/validate",
@@ -507,6 +704,88 @@ export const operations = [
         list: null
     },
     {
+        id: "credentials.list",
+        method: "GET",
+        path: "/v1/credentials",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6004,
+            action: "view"
+        },
+        list: {
+            sortable: ["name", "createdAt", "lastUsedAt"],
+            filters: ["status"],
+            search: ["name", "id"]
+        }
+    },
+    {
+        id: "credentials.create",
+        method: "POST",
+        path: "/v1/credentials",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6004,
+            action: "create"
+        },
+        list: null
+    },
+    {
+        id: "credentials.rotate",
+        method: "POST",
+        path: "/v1/credentials/{id}/rotate",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6004,
+            action: "edit"
+        },
+        list: null
+    },
+    {
+        id: "credentials.revoke",
+        method: "DELETE",
+        path: "/v1/credentials/{id}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6004,
+            action: "delete"
+        },
+        list: null
+    },
+    {
+        id: "credentials.getSettings",
+        method: "GET",
+        path: "/v1/credentials/settings",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6004,
+            action: "view"
+        },
+        list: null
+    },
+    {
+        id: "credentials.updateSettings",
+        method: "PUT",
+        path: "/v1/credentials/settings",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6004,
+            action: "edit"
+        },
+        list: null
+    },
+    {
         id: "geography.countries",
         method: "GET",
         path: "/v1/countries",
@@ -554,6 +833,164 @@ export const operations = [
         multipart: false,
         produces: "json",
         permission: null,
+        list: null
+    },
+    {
+        id: "platformSms.getAccountsByNits",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/getAccountsByNits/{nits}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6002,
+            action: "view"
+        },
+        list: null
+    },
+    {
+        id: "platformSms.getCampaignsByAccount",
+        method: "POST",
+        path: "/v1/colibri/plataformSms/getCampaignsByAccount",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6002,
+            action: "view"
+        },
+        list: null
+    },
+    {
+        id: "platformSms.clientsSms",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/clientsSms",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6002,
+            action: "view"
+        },
+        list: null
+    },
+    {
+        id: "platformSms.getStates",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/getStates",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: null,
+        list: null
+    },
+    {
+        id: "platformSms.getListAccount",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/getListAccount/{clientId}/{responsibleId}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6002,
+            action: "view"
+        },
+        list: null
+    },
+    {
+        id: "platformSms.getQuotaByAccount",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/GetQuotaByAccount/{id}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6006,
+            action: "view"
+        },
+        list: null
+    },
+    {
+        id: "platformSms.getQuotaFileByAccount",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/GetQuotaFileByAccount/{id}",
+        access: "active",
+        multipart: false,
+        produces: "binary",
+        permission: {
+            component: 6006,
+            action: "view"
+        },
+        list: null
+    },
+    {
+        id: "platformSms.operators",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/operators",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: null,
+        list: null
+    },
+    {
+        id: "platformSms.getAllDataClients",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/getAllDataClients/{id}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6002,
+            action: "view"
+        },
+        list: null
+    },
+    {
+        id: "platformSms.getAllDataClientsByUserId",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/getAllDataClientsByUserId",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: null,
+        list: null
+    },
+    {
+        id: "platformSms.quotaList",
+        method: "GET",
+        path: "/v1/quota",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6006,
+            action: "view"
+        },
+        list: {
+            sortable: [
+                "name",
+                "clientName",
+                "quota",
+                "used",
+                "available",
+                "createdAt"
+            ],
+            filters: ["state", "clientId"],
+            search: ["name", "clientName"]
+        }
+    },
+    {
+        id: "platformSms.setQuota",
+        method: "PUT",
+        path: "/v1/quota/{accountId}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6006,
+            action: "edit"
+        },
         list: null
     },
     {
@@ -756,4 +1193,4 @@ export const operations = [
     }
 ] as const;
 
-export type OperationId = "account.list" | "account.create" | "account.page" | "account.update" | "account.delete" | "account.getPicture" | "account.uploadPicture" | "account.paymentsSummary" | "associations.getUser" | "associations.putUser" | "associations.clientAssociations" | "associations.clientAccount" | "associations.listResponsible" | "associations.allResponsible" | "audit.list" | "clientAuth.validate" | "clientAuth.signin" | "clientAuth.register" | "clientAuth.signout" | "clientAuth.recoverPassword" | "clientAuth.saveOtp" | "clientAuth.validateOtp" | "clients.get" | "clients.patch" | "clients.getProfilePic" | "clients.uploadProfilePic" | "clients.hierarchy" | "clients.usersList" | "company.get" | "company.patch" | "company.uploadLogo" | "company.listAll" | "company.setState" | "company.setPlan" | "costCenters.list" | "costCenters.get" | "costCenters.create" | "costCenters.update" | "costCenters.delete" | "geography.countries" | "geography.regions" | "geography.cities" | "notifications.list" | "notifications.markRead" | "rolesV3.list" | "rolesV3.get" | "rolesV3.create" | "rolesV3.update" | "rolesV3.delete" | "roles.list" | "system.health" | "system.file" | "system.outbox" | "team.list" | "team.get" | "team.create" | "team.update" | "team.delete";
+export type OperationId = "account.list" | "account.create" | "account.page" | "account.update" | "account.delete" | "account.getPicture" | "account.uploadPicture" | "account.paymentsSummary" | "associations.getUser" | "associations.putUser" | "associations.clientAssociations" | "associations.clientAccount" | "associations.listResponsible" | "associations.allResponsible" | "audit.list" | "blockList.list" | "blockList.add" | "blockList.upload" | "blockList.remove" | "channels.list" | "channels.platforms" | "channels.get" | "channels.create" | "channels.update" | "channels.delete" | "channels.enable" | "channels.disable" | "channels.stats" | "channels.try" | "clientAuth.validate" | "clientAuth.signin" | "clientAuth.register" | "clientAuth.signout" | "clientAuth.recoverPassword" | "clientAuth.saveOtp" | "clientAuth.validateOtp" | "clients.get" | "clients.patch" | "clients.getProfilePic" | "clients.uploadProfilePic" | "clients.hierarchy" | "clients.usersList" | "company.get" | "company.patch" | "company.uploadLogo" | "company.listAll" | "company.setState" | "company.setPlan" | "costCenters.list" | "costCenters.get" | "costCenters.create" | "costCenters.update" | "costCenters.delete" | "credentials.list" | "credentials.create" | "credentials.rotate" | "credentials.revoke" | "credentials.getSettings" | "credentials.updateSettings" | "geography.countries" | "geography.regions" | "geography.cities" | "notifications.list" | "notifications.markRead" | "platformSms.getAccountsByNits" | "platformSms.getCampaignsByAccount" | "platformSms.clientsSms" | "platformSms.getStates" | "platformSms.getListAccount" | "platformSms.getQuotaByAccount" | "platformSms.getQuotaFileByAccount" | "platformSms.operators" | "platformSms.getAllDataClients" | "platformSms.getAllDataClientsByUserId" | "platformSms.quotaList" | "platformSms.setQuota" | "rolesV3.list" | "rolesV3.get" | "rolesV3.create" | "rolesV3.update" | "rolesV3.delete" | "roles.list" | "system.health" | "system.file" | "system.outbox" | "team.list" | "team.get" | "team.create" | "team.update" | "team.delete";

@@ -20,9 +20,66 @@ export const entitySchemas = [
         ]
     },
     {
+        $id: "block-list-action",
+        description: "The change a pending block-list entry waits for.",
+        type: "string",
+        enum: ["add", "remove"]
+    },
+    {
+        $id: "block-list-source",
+        description: "How a number reached the block list.",
+        type: "string",
+        enum: ["manual", "file"]
+    },
+    {
+        $id: "block-list-status",
+        description: "Where a block-list entry stands (spec 9: changes apply after 24 hours). pending: an addition or a removal is waiting (see pendingAction); effective: the number is blocked.",
+        type: "string",
+        enum: ["pending", "effective"]
+    },
+    {
+        $id: "channel-platform",
+        description: "The channel types of spec 3. A company may use only the types enabled for it (99972).",
+        type: "string",
+        enum: [
+            "sms",
+            "rcs",
+            "whatsapp",
+            "fbMessenger"
+        ]
+    },
+    {
+        $id: "channel-type",
+        description: "A channel's direction (spec 3): MT one-way (company to person), MO two-way (people can reply).",
+        type: "string",
+        enum: ["MT", "MO"]
+    },
+    {
         $id: "company-state",
         type: "string",
         enum: ["validation", "active", "disabled"]
+    },
+    {
+        $id: "credential-status",
+        description: "An API credential is active until revoked (or rotated, which revokes it).",
+        type: "string",
+        enum: ["active", "revoked"]
+    },
+    {
+        $id: "delivery-status",
+        description: "Delivery statuses of a message (spec 4).",
+        type: "string",
+        enum: [
+            "SENDING",
+            "SENT",
+            "SENT_HO",
+            "DELIVERED",
+            "READ",
+            "FAILED",
+            "UNAUTHORIZED",
+            "TIME_OUT",
+            "UNDEFINED"
+        ]
     },
     {
         $id: "document-type",
@@ -39,9 +96,26 @@ export const entitySchemas = [
         ]
     },
     {
+        $id: "operator-kind",
+        description: "A mobile network operator with its own network (mno) or a virtual operator on another's (mvno).",
+        type: "string",
+        enum: ["mno", "mvno"]
+    },
+    {
         $id: "otp-method",
         type: "string",
         enum: ["sms", "email"]
+    },
+    {
+        $id: "phone-rejection",
+        description: "Why a typed or uploaded value was not added to a phone list: not a valid Colombian number, an empty cell, repeated in the same input, or already on the list.",
+        type: "string",
+        enum: [
+            "invalidPhone",
+            "emptyPhone",
+            "duplicate",
+            "alreadyListed"
+        ]
     },
     {
         $id: "plan-type",
@@ -61,6 +135,47 @@ export const entitySchemas = [
             "develop",
             "platform",
             "colibriSms"
+        ]
+    },
+    {
+        $id: "sms-account-state",
+        description: "An SMS platform account sends only while active (status 84 \"account inactive\" otherwise).",
+        type: "string",
+        enum: ["active", "inactive"]
+    },
+    {
+        $id: "sms-state",
+        description: "The SMS status codes of spec 4: 1 scheduled/valid, 3 success, 4 cancelled, 5 blacklisted, 7 possible fraud, 60 request error, 70 failed attempt, 71-76 bidirectional configuration problems, 81-89 account and credit refusals, 91-94 routing and dispatch, 96 invalid origin IP, 99 general.",
+        type: "integer",
+        enum: [
+            1,
+            3,
+            4,
+            5,
+            7,
+            60,
+            70,
+            71,
+            72,
+            73,
+            74,
+            75,
+            76,
+            81,
+            82,
+            83,
+            84,
+            85,
+            86,
+            87,
+            88,
+            89,
+            91,
+            92,
+            93,
+            94,
+            96,
+            99
         ]
     },
     {
@@ -110,6 +225,53 @@ export const entitySchemas = [
                         message: {
                             type: "string"
                         }
+                    }
+                }
+            }
+        }
+    },
+    {
+        $id: "api-settings",
+        description: "The company's API and FTP settings (spec 3 \"FTP/API settings\"): the authorised IPs (CIDR, IPv4 or IPv6; an API key works only from these, and an empty list admits nobody), the e-mail told about credential changes, and the FTP drop box. The FTP password is answered masked.",
+        type: "object",
+        required: ["allowedIps", "notificationEmail", "ftp"],
+        additionalProperties: false,
+        properties: {
+            allowedIps: {
+                type: "array",
+                items: {
+                    type: "string"
+                }
+            },
+            notificationEmail: {
+                type: ["string", "null"]
+            },
+            ftp: {
+                type: "object",
+                required: [
+                    "host",
+                    "port",
+                    "user",
+                    "directory",
+                    "password"
+                ],
+                additionalProperties: false,
+                properties: {
+                    host: {
+                        type: ["string", "null"]
+                    },
+                    port: {
+                        type: ["integer", "null"]
+                    },
+                    user: {
+                        type: ["string", "null"]
+                    },
+                    directory: {
+                        type: ["string", "null"]
+                    },
+                    password: {
+                        type: ["string", "null"],
+                        description: "masked"
                     }
                 }
             }
@@ -308,6 +470,403 @@ export const entitySchemas = [
         }
     },
     {
+        $id: "block-list-entry",
+        description: "A number on the company's block list. Changes take effect after constants.blockList.applyAfterHours (24): an addition blocks from effectiveAt, a removal keeps blocking until removalEffectiveAt. status pending + pendingAction tells which change waits.",
+        type: "object",
+        required: [
+            "id",
+            "phone",
+            "status",
+            "pendingAction",
+            "source",
+            "createdAt",
+            "effectiveAt",
+            "removalRequestedAt",
+            "removalEffectiveAt"
+        ],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "integer"
+            },
+            phone: {
+                type: "string",
+                description: "E.164"
+            },
+            status: {
+                $ref: "block-list-status#"
+            },
+            pendingAction: {
+                anyOf: [{
+                        $ref: "block-list-action#"
+                    }, {
+                        type: "null"
+                    }]
+            },
+            source: {
+                $ref: "block-list-source#"
+            },
+            createdAt: {
+                type: "string",
+                format: "date-time"
+            },
+            effectiveAt: {
+                type: "string",
+                format: "date-time"
+            },
+            removalRequestedAt: {
+                type: ["string", "null"],
+                format: "date-time"
+            },
+            removalEffectiveAt: {
+                type: ["string", "null"],
+                format: "date-time"
+            }
+        }
+    },
+    {
+        $id: "block-list-page",
+        description: "One page of the block list (the list convention).",
+        type: "object",
+        required: [
+            "items",
+            "total",
+            "page",
+            "pageSize"
+        ],
+        additionalProperties: false,
+        properties: {
+            items: {
+                type: "array",
+                items: {
+                    $ref: "block-list-entry#"
+                }
+            },
+            total: {
+                type: "integer",
+                description: "rows matching the filters and search",
+                "all pages": null
+            },
+            page: {
+                type: "integer"
+            },
+            pageSize: {
+                type: "integer"
+            }
+        }
+    },
+    {
+        $id: "block-list-result",
+        description: "What an addition (typed numbers or a file) did: how many numbers were added (pending for 24 hours), and which values were refused and why. `rejected` lists at most 100; rejectedTotal counts them all. position is the item (typed list) or the row (file), from 1.",
+        type: "object",
+        required: [
+            "added",
+            "effectiveAt",
+            "rejected",
+            "rejectedTotal"
+        ],
+        additionalProperties: false,
+        properties: {
+            added: {
+                type: "integer"
+            },
+            effectiveAt: {
+                type: "string",
+                format: "date-time",
+                description: "when the added numbers start blocking"
+            },
+            rejectedTotal: {
+                type: "integer"
+            },
+            rejected: {
+                type: "array",
+                items: {
+                    type: "object",
+                    required: ["position", "value", "reason"],
+                    additionalProperties: false,
+                    properties: {
+                        position: {
+                            type: "integer"
+                        },
+                        value: {
+                            type: "string"
+                        },
+                        reason: {
+                            $ref: "phone-rejection#"
+                        }
+                    }
+                }
+            }
+        }
+    },
+    {
+        $id: "channel-page",
+        description: "One page of the channel list (the list convention).",
+        type: "object",
+        required: [
+            "items",
+            "total",
+            "page",
+            "pageSize"
+        ],
+        additionalProperties: false,
+        properties: {
+            items: {
+                type: "array",
+                items: {
+                    $ref: "channel#"
+                }
+            },
+            total: {
+                type: "integer",
+                description: "rows matching the filters and search",
+                "all pages": null
+            },
+            page: {
+                type: "integer"
+            },
+            pageSize: {
+                type: "integer"
+            }
+        }
+    },
+    {
+        $id: "channel-stats",
+        description: "A channel's statistics (spec 3: alias, statsCode, statusTypes, msgStatus, total, color), counted from the channel's messages. msgStatus: sent = accepted by the provider (SENT, SENT_HO, DELIVERED, READ), delivered = DELIVERED or READ, read = READ, failed = FAILED, UNAUTHORIZED, TIME_OUT or UNDEFINED. statusTypes: the count per delivery status.",
+        type: "object",
+        required: [
+            "channelId",
+            "alias",
+            "statsCode",
+            "color",
+            "total",
+            "msgStatus",
+            "statusTypes"
+        ],
+        additionalProperties: false,
+        properties: {
+            channelId: {
+                type: "integer"
+            },
+            alias: {
+                type: "string"
+            },
+            statsCode: {
+                $ref: "channel-platform#"
+            },
+            color: {
+                type: "string",
+                pattern: "^#[0-9A-F]{6}$"
+            },
+            total: {
+                type: "integer"
+            },
+            msgStatus: {
+                type: "object",
+                required: [
+                    "sent",
+                    "delivered",
+                    "read",
+                    "failed"
+                ],
+                additionalProperties: false,
+                properties: {
+                    sent: {
+                        type: "integer"
+                    },
+                    delivered: {
+                        type: "integer"
+                    },
+                    read: {
+                        type: "integer"
+                    },
+                    failed: {
+                        type: "integer"
+                    }
+                }
+            },
+            statusTypes: {
+                type: "array",
+                items: {
+                    type: "object",
+                    required: ["status", "count"],
+                    additionalProperties: false,
+                    properties: {
+                        status: {
+                            $ref: "delivery-status#"
+                        },
+                        count: {
+                            type: "integer"
+                        }
+                    }
+                }
+            }
+        }
+    },
+    {
+        $id: "channel-try-result",
+        description: "The test message sent through a channel (the try-channel test) and its delivery status.",
+        type: "object",
+        required: [
+            "messageId",
+            "channelId",
+            "to",
+            "status",
+            "createdAt"
+        ],
+        additionalProperties: false,
+        properties: {
+            messageId: {
+                type: "integer"
+            },
+            channelId: {
+                type: "integer"
+            },
+            to: {
+                type: "string",
+                description: "the destination in E.164"
+            },
+            status: {
+                $ref: "delivery-status#"
+            },
+            error: {
+                type: ["string", "null"]
+            },
+            createdAt: {
+                type: "string",
+                format: "date-time"
+            }
+        }
+    },
+    {
+        $id: "channel",
+        description: "A messaging channel of the company (spec 3). `platform` is the channel type (sms, rcs, whatsapp, fbMessenger); `type` is the direction (MT one-way, MO two-way). Secret fields (authorizationToken, pageAccessToken, clientToken, privateKey, the accountSids' secrets) are stored encrypted and always answered masked: \"\u2022\u2022\u2022\u2022\" and at most the last 4 characters. `missing` names the fields still needed before the channel can be enabled.",
+        type: "object",
+        required: [
+            "id",
+            "name",
+            "platform",
+            "type",
+            "sender",
+            "shortCode",
+            "tags",
+            "keywords",
+            "priority",
+            "authorizationToken",
+            "pageAccessToken",
+            "clientToken",
+            "accountSids",
+            "facebookPageId",
+            "privateKey",
+            "clientEmail",
+            "callbackUrl",
+            "enabled",
+            "missing",
+            "createdAt",
+            "updatedAt"
+        ],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "integer",
+                readOnly: true
+            },
+            name: {
+                type: "string"
+            },
+            platform: {
+                $ref: "channel-platform#"
+            },
+            type: {
+                $ref: "channel-type#"
+            },
+            sender: {
+                type: ["string", "null"],
+                description: "E.164 phone (sms, whatsapp) or RBM agent id (rcs)"
+            },
+            shortCode: {
+                type: ["string", "null"]
+            },
+            tags: {
+                type: "array",
+                items: {
+                    type: "string"
+                }
+            },
+            keywords: {
+                type: "array",
+                items: {
+                    type: "string"
+                }
+            },
+            priority: {
+                type: "integer",
+                minimum: 1,
+                maximum: 10
+            },
+            authorizationToken: {
+                type: ["string", "null"],
+                description: "masked"
+            },
+            pageAccessToken: {
+                type: ["string", "null"],
+                description: "masked"
+            },
+            clientToken: {
+                type: ["string", "null"],
+                description: "masked"
+            },
+            accountSids: {
+                type: "array",
+                items: {
+                    type: "object",
+                    required: ["sid", "secret"],
+                    additionalProperties: false,
+                    properties: {
+                        sid: {
+                            type: "string"
+                        },
+                        secret: {
+                            type: "string",
+                            description: "masked"
+                        }
+                    }
+                }
+            },
+            facebookPageId: {
+                type: ["string", "null"]
+            },
+            privateKey: {
+                type: ["string", "null"],
+                description: "masked"
+            },
+            clientEmail: {
+                type: ["string", "null"]
+            },
+            callbackUrl: {
+                type: ["string", "null"]
+            },
+            enabled: {
+                type: "boolean"
+            },
+            missing: {
+                type: "array",
+                items: {
+                    type: "string"
+                },
+                description: "fields still needed to enable the channel"
+            },
+            createdAt: {
+                type: "string",
+                format: "date-time"
+            },
+            updatedAt: {
+                type: "string",
+                format: "date-time"
+            }
+        }
+    },
+    {
         $id: "company-page",
         description: "One page of a company list (the list convention).",
         type: "object",
@@ -451,6 +1010,100 @@ export const entitySchemas = [
         }
     },
     {
+        $id: "credential-issued",
+        description: "A credential just created or rotated, with its key shown this once: send it as the header `X-Api-Key: <apiKey>` from an authorised IP.",
+        type: "object",
+        required: ["credential", "apiKey"],
+        additionalProperties: false,
+        properties: {
+            credential: {
+                $ref: "credential#"
+            },
+            apiKey: {
+                type: "string",
+                "x-widget": "secret"
+            }
+        }
+    },
+    {
+        $id: "credential-page",
+        description: "One page of the credential list (the list convention).",
+        type: "object",
+        required: [
+            "items",
+            "total",
+            "page",
+            "pageSize"
+        ],
+        additionalProperties: false,
+        properties: {
+            items: {
+                type: "array",
+                items: {
+                    $ref: "credential#"
+                }
+            },
+            total: {
+                type: "integer",
+                description: "rows matching the filters and search",
+                "all pages": null
+            },
+            page: {
+                type: "integer"
+            },
+            pageSize: {
+                type: "integer"
+            }
+        }
+    },
+    {
+        $id: "credential",
+        description: "An API credential of the company (spec 3 \"credential\"). The secret is never stored (only its SHA-256) and never answered again after creation; `hint` shows its last 4 characters.",
+        type: "object",
+        required: [
+            "id",
+            "name",
+            "status",
+            "hint",
+            "createdAt",
+            "lastUsedAt",
+            "revokedAt",
+            "replacedBy"
+        ],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "string",
+                description: "the key id: the part before the dot in X-Api-Key"
+            },
+            name: {
+                type: "string"
+            },
+            status: {
+                $ref: "credential-status#"
+            },
+            hint: {
+                type: "string"
+            },
+            createdAt: {
+                type: "string",
+                format: "date-time"
+            },
+            lastUsedAt: {
+                type: ["string", "null"],
+                format: "date-time"
+            },
+            revokedAt: {
+                type: ["string", "null"],
+                format: "date-time"
+            },
+            replacedBy: {
+                type: ["string", "null"],
+                description: "the credential that replaced this one on rotation"
+            }
+        }
+    },
+    {
         $id: "notification",
         description: "visible true means unread.",
         type: "object",
@@ -500,7 +1153,13 @@ export const entitySchemas = [
             },
             channel: {
                 type: "string",
-                enum: ["sms", "email"]
+                enum: [
+                    "sms",
+                    "email",
+                    "rcs",
+                    "whatsapp",
+                    "fbMessenger"
+                ]
             },
             to: {
                 type: "string"
@@ -772,6 +1431,179 @@ export const entitySchemas = [
             expiresAt: {
                 type: "string",
                 format: "date-time"
+            }
+        }
+    },
+    {
+        $id: "sms-account-page",
+        description: "One page of SMS accounts with their quotas (the list convention).",
+        type: "object",
+        required: [
+            "items",
+            "total",
+            "page",
+            "pageSize"
+        ],
+        additionalProperties: false,
+        properties: {
+            items: {
+                type: "array",
+                items: {
+                    $ref: "sms-account#"
+                }
+            },
+            total: {
+                type: "integer",
+                description: "rows matching the filters and search",
+                "all pages": null
+            },
+            page: {
+                type: "integer"
+            },
+            pageSize: {
+                type: "integer"
+            }
+        }
+    },
+    {
+        $id: "sms-account",
+        description: "An SMS platform account of one of the company's platform clients, with its quota (messages it may send) and what it used; available = max(0, quota - used).",
+        type: "object",
+        required: [
+            "id",
+            "name",
+            "state",
+            "clientId",
+            "clientName",
+            "responsibleId",
+            "responsibleName",
+            "quota",
+            "used",
+            "available",
+            "createdAt"
+        ],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "integer"
+            },
+            name: {
+                type: "string"
+            },
+            state: {
+                $ref: "sms-account-state#"
+            },
+            clientId: {
+                type: "integer"
+            },
+            clientName: {
+                type: "string"
+            },
+            responsibleId: {
+                type: ["integer", "null"]
+            },
+            responsibleName: {
+                type: ["string", "null"]
+            },
+            quota: {
+                type: "integer",
+                minimum: 0
+            },
+            used: {
+                type: "integer",
+                minimum: 0
+            },
+            available: {
+                type: "integer",
+                minimum: 0
+            },
+            createdAt: {
+                type: "string",
+                format: "date-time"
+            }
+        }
+    },
+    {
+        $id: "sms-campaign",
+        description: "A campaign of an SMS platform account (spec 7 getCampaignsByAccount).",
+        type: "object",
+        required: [
+            "id",
+            "accountId",
+            "name",
+            "createdAt"
+        ],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "integer"
+            },
+            accountId: {
+                type: "integer"
+            },
+            name: {
+                type: "string"
+            },
+            createdAt: {
+                type: "string",
+                format: "date-time"
+            }
+        }
+    },
+    {
+        $id: "sms-client-data",
+        description: "Everything about one platform client (spec 7 getAllDataClients) - the client, its responsibles and its SMS accounts.",
+        type: "object",
+        required: ["client", "responsibles", "accounts"],
+        additionalProperties: false,
+        properties: {
+            client: {
+                $ref: "platform-client#"
+            },
+            responsibles: {
+                type: "array",
+                items: {
+                    $ref: "platform-responsible#"
+                }
+            },
+            accounts: {
+                type: "array",
+                items: {
+                    $ref: "sms-account#"
+                }
+            }
+        }
+    },
+    {
+        $id: "sms-operator",
+        description: "A Colombian mobile operator (network or virtual).",
+        type: "object",
+        required: ["id", "name", "kind"],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "integer"
+            },
+            name: {
+                type: "string"
+            },
+            kind: {
+                $ref: "operator-kind#"
+            }
+        }
+    },
+    {
+        $id: "sms-state-item",
+        description: "An SMS status code and its name (translated as enums.sms-state.<id>).",
+        type: "object",
+        required: ["id", "name"],
+        additionalProperties: false,
+        properties: {
+            id: {
+                $ref: "sms-state#"
+            },
+            name: {
+                type: "string"
             }
         }
     },
@@ -1663,6 +2495,845 @@ export const serverOperations = [
             "99958",
             "99962",
             "99931"
+        ]
+    },
+    {
+        id: "blockList.list",
+        tag: "blockList",
+        name: "list",
+        method: "GET",
+        path: "/v1/block-list",
+        access: "active",
+        permission: {
+            component: 6005,
+            action: "view"
+        },
+        summary: "The block list, paged (list convention); filters status (pending|effective) and source; q searches numbers by their first digits.",
+        params: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                page: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 1000000,
+                    default: 1
+                },
+                pageSize: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 200,
+                    default: 50
+                },
+                sort: {
+                    type: "string",
+                    enum: ["phone", "createdAt", "effectiveAt"]
+                },
+                order: {
+                    type: "string",
+                    enum: ["asc", "desc"],
+                    default: "asc"
+                },
+                q: {
+                    type: "string",
+                    maxLength: 100
+                },
+                status: {
+                    $ref: "block-list-status#"
+                },
+                source: {
+                    $ref: "block-list-source#"
+                }
+            }
+        },
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "block-list-page#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99931"]
+    },
+    {
+        id: "blockList.add",
+        tag: "blockList",
+        name: "add",
+        method: "POST",
+        path: "/v1/block-list",
+        access: "active",
+        permission: {
+            component: 6005,
+            action: "create"
+        },
+        summary: "Add one number or comma-separated numbers (at most 1,000).",
+        params: null,
+        query: null,
+        body: {
+            type: "object",
+            required: ["numbers"],
+            additionalProperties: false,
+            properties: {
+                numbers: {
+                    type: "string",
+                    maxLength: 20000
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "block-list-result#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99960",
+            "99963",
+            "99982"
+        ]
+    },
+    {
+        id: "blockList.upload",
+        tag: "blockList",
+        name: "upload",
+        method: "POST",
+        path: "/v1/block-list/upload",
+        access: "active",
+        permission: {
+            component: 6005,
+            action: "create"
+        },
+        summary: "Add the numbers of a CSV, XLS or XLSX file (multipart field `file`).",
+        params: null,
+        query: null,
+        body: null,
+        multipart: ["file"],
+        response: {
+            $ref: "block-list-result#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99932",
+            "99937",
+            "99960",
+            "99963",
+            "99982"
+        ]
+    },
+    {
+        id: "blockList.remove",
+        tag: "blockList",
+        name: "remove",
+        method: "DELETE",
+        path: "/v1/block-list/{id}",
+        access: "active",
+        permission: {
+            component: 6005,
+            action: "delete"
+        },
+        summary: "Remove a number; it keeps blocking until the removal takes effect (24 hours).",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "object",
+            required: ["ok"],
+            additionalProperties: false,
+            properties: {
+                ok: {
+                    type: "boolean",
+                    const: true
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959"]
+    },
+    {
+        id: "channels.list",
+        tag: "channels",
+        name: "list",
+        method: "GET",
+        path: "/v1/channels",
+        access: "active",
+        permission: {
+            component: 60,
+            action: "view"
+        },
+        summary: "The company's channels, paged (list convention); filters platform, type, enabled; search in name, sender and short code.",
+        params: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                page: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 1000000,
+                    default: 1
+                },
+                pageSize: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 200,
+                    default: 50
+                },
+                sort: {
+                    type: "string",
+                    enum: [
+                        "name",
+                        "platform",
+                        "type",
+                        "priority",
+                        "enabled",
+                        "createdAt"
+                    ]
+                },
+                order: {
+                    type: "string",
+                    enum: ["asc", "desc"],
+                    default: "asc"
+                },
+                q: {
+                    type: "string",
+                    maxLength: 100
+                },
+                platform: {
+                    $ref: "channel-platform#"
+                },
+                type: {
+                    $ref: "channel-type#"
+                },
+                enabled: {
+                    type: "boolean"
+                }
+            }
+        },
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "channel-page#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99931"]
+    },
+    {
+        id: "channels.platforms",
+        tag: "channels",
+        name: "platforms",
+        method: "GET",
+        path: "/v1/channels/platforms",
+        access: "active",
+        permission: {
+            component: 60,
+            action: "view"
+        },
+        summary: "The channel types enabled for the company (the choices of the create form).",
+        params: null,
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "object",
+            required: ["platforms"],
+            additionalProperties: false,
+            properties: {
+                platforms: {
+                    type: "array",
+                    items: {
+                        $ref: "channel-platform#"
+                    }
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982"]
+    },
+    {
+        id: "channels.get",
+        tag: "channels",
+        name: "get",
+        method: "GET",
+        path: "/v1/channels/{id}",
+        access: "active",
+        permission: {
+            component: 60,
+            action: "view"
+        },
+        summary: "",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "channel#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959"]
+    },
+    {
+        id: "channels.create",
+        tag: "channels",
+        name: "create",
+        method: "POST",
+        path: "/v1/channels",
+        access: "active",
+        permission: {
+            component: 60,
+            action: "create"
+        },
+        summary: "Create a channel (disabled unless enabled is true, which runs the enabling checks).",
+        params: null,
+        query: null,
+        body: {
+            type: "object",
+            required: ["name", "platform", "type"],
+            additionalProperties: false,
+            properties: {
+                name: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 80,
+                    pattern: "^[^<>]*$"
+                },
+                platform: {
+                    $ref: "channel-platform#"
+                },
+                type: {
+                    $ref: "channel-type#"
+                },
+                sender: {
+                    type: ["string", "null"],
+                    minLength: 3,
+                    maxLength: 100,
+                    pattern: "^[A-Za-z0-9+@._ ()-]*$"
+                },
+                shortCode: {
+                    type: ["string", "null"],
+                    pattern: "^[0-9]{4,6}$"
+                },
+                tags: {
+                    type: "array",
+                    maxItems: 20,
+                    uniqueItems: true,
+                    items: {
+                        type: "string",
+                        minLength: 1,
+                        maxLength: 30,
+                        pattern: "^[^<>]*$"
+                    },
+                    "x-widget": "tags"
+                },
+                keywords: {
+                    type: "array",
+                    maxItems: 50,
+                    items: {
+                        type: "string",
+                        minLength: 1,
+                        maxLength: 20,
+                        pattern: "^[A-Za-z0-9\u00C1\u00C9\u00CD\u00D3\u00DA\u00DC\u00D1\u00E1\u00E9\u00ED\u00F3\u00FA\u00FC\u00F1]+$"
+                    },
+                    "x-widget": "keywords"
+                },
+                priority: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 10,
+                    default: 5
+                },
+                authorizationToken: {
+                    type: ["string", "null"],
+                    minLength: 1,
+                    maxLength: 4096,
+                    pattern: "^[!-~\u2022]*$",
+                    "x-widget": "secret"
+                },
+                pageAccessToken: {
+                    type: ["string", "null"],
+                    minLength: 1,
+                    maxLength: 4096,
+                    pattern: "^[!-~\u2022]*$",
+                    "x-widget": "secret"
+                },
+                clientToken: {
+                    type: ["string", "null"],
+                    minLength: 1,
+                    maxLength: 4096,
+                    pattern: "^[!-~\u2022]*$",
+                    "x-widget": "secret"
+                },
+                accountSids: {
+                    type: "array",
+                    maxItems: 10,
+                    items: {
+                        type: "object",
+                        required: ["sid", "secret"],
+                        additionalProperties: false,
+                        properties: {
+                            sid: {
+                                type: "string",
+                                pattern: "^[A-Za-z0-9_-]{1,64}$"
+                            },
+                            secret: {
+                                type: "string",
+                                minLength: 1,
+                                maxLength: 512,
+                                pattern: "^[!-~\u2022]*$",
+                                "x-widget": "secret"
+                            }
+                        }
+                    }
+                },
+                facebookPageId: {
+                    type: ["string", "null"],
+                    pattern: "^[0-9]{5,20}$"
+                },
+                privateKey: {
+                    type: ["string", "null"],
+                    minLength: 1,
+                    maxLength: 8192,
+                    pattern: "^[ -~\\r\\n\u2022]*$",
+                    "x-widget": "secret"
+                },
+                clientEmail: {
+                    type: ["string", "null"],
+                    format: "email",
+                    maxLength: 254
+                },
+                callbackUrl: {
+                    type: ["string", "null"],
+                    maxLength: 2048,
+                    pattern: "^https?://[^\\s<>\"']+$"
+                },
+                enabled: {
+                    type: "boolean",
+                    default: false
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "channel#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99982",
+            "99987",
+            "99980",
+            "99977",
+            "99976",
+            "99975",
+            "99974",
+            "99972",
+            "99971",
+            "99970",
+            "99969",
+            "99966",
+            "99965",
+            "99963"
+        ]
+    },
+    {
+        id: "channels.update",
+        tag: "channels",
+        name: "update",
+        method: "PATCH",
+        path: "/v1/channels/{id}",
+        access: "active",
+        permission: {
+            component: 60,
+            action: "edit"
+        },
+        summary: "Change a channel's fields (platform is fixed; enabled changes through enable and disable).",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: {
+            type: "object",
+            minProperties: 1,
+            additionalProperties: false,
+            properties: {
+                name: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 80,
+                    pattern: "^[^<>]*$"
+                },
+                type: {
+                    $ref: "channel-type#"
+                },
+                sender: {
+                    type: ["string", "null"],
+                    minLength: 3,
+                    maxLength: 100,
+                    pattern: "^[A-Za-z0-9+@._ ()-]*$"
+                },
+                shortCode: {
+                    type: ["string", "null"],
+                    pattern: "^[0-9]{4,6}$"
+                },
+                tags: {
+                    type: "array",
+                    maxItems: 20,
+                    uniqueItems: true,
+                    items: {
+                        type: "string",
+                        minLength: 1,
+                        maxLength: 30,
+                        pattern: "^[^<>]*$"
+                    },
+                    "x-widget": "tags"
+                },
+                keywords: {
+                    type: "array",
+                    maxItems: 50,
+                    items: {
+                        type: "string",
+                        minLength: 1,
+                        maxLength: 20,
+                        pattern: "^[A-Za-z0-9\u00C1\u00C9\u00CD\u00D3\u00DA\u00DC\u00D1\u00E1\u00E9\u00ED\u00F3\u00FA\u00FC\u00F1]+$"
+                    },
+                    "x-widget": "keywords"
+                },
+                priority: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 10
+                },
+                authorizationToken: {
+                    type: ["string", "null"],
+                    minLength: 1,
+                    maxLength: 4096,
+                    pattern: "^[!-~\u2022]*$",
+                    "x-widget": "secret"
+                },
+                pageAccessToken: {
+                    type: ["string", "null"],
+                    minLength: 1,
+                    maxLength: 4096,
+                    pattern: "^[!-~\u2022]*$",
+                    "x-widget": "secret"
+                },
+                clientToken: {
+                    type: ["string", "null"],
+                    minLength: 1,
+                    maxLength: 4096,
+                    pattern: "^[!-~\u2022]*$",
+                    "x-widget": "secret"
+                },
+                accountSids: {
+                    type: "array",
+                    maxItems: 10,
+                    items: {
+                        type: "object",
+                        required: ["sid", "secret"],
+                        additionalProperties: false,
+                        properties: {
+                            sid: {
+                                type: "string",
+                                pattern: "^[A-Za-z0-9_-]{1,64}$"
+                            },
+                            secret: {
+                                type: "string",
+                                minLength: 1,
+                                maxLength: 512,
+                                pattern: "^[!-~\u2022]*$",
+                                "x-widget": "secret"
+                            }
+                        }
+                    }
+                },
+                facebookPageId: {
+                    type: ["string", "null"],
+                    pattern: "^[0-9]{5,20}$"
+                },
+                privateKey: {
+                    type: ["string", "null"],
+                    minLength: 1,
+                    maxLength: 8192,
+                    pattern: "^[ -~\\r\\n\u2022]*$",
+                    "x-widget": "secret"
+                },
+                clientEmail: {
+                    type: ["string", "null"],
+                    format: "email",
+                    maxLength: 254
+                },
+                callbackUrl: {
+                    type: ["string", "null"],
+                    maxLength: 2048,
+                    pattern: "^https?://[^\\s<>\"']+$"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "channel#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99982",
+            "99959",
+            "99987",
+            "99978",
+            "99977",
+            "99976",
+            "99975",
+            "99974",
+            "99971",
+            "99970",
+            "99969",
+            "99963"
+        ]
+    },
+    {
+        id: "channels.delete",
+        tag: "channels",
+        name: "delete",
+        method: "DELETE",
+        path: "/v1/channels/{id}",
+        access: "active",
+        permission: {
+            component: 60,
+            action: "delete"
+        },
+        summary: "Delete a disabled channel that never carried a message (99973 otherwise).",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "object",
+            required: ["ok"],
+            additionalProperties: false,
+            properties: {
+                ok: {
+                    type: "boolean",
+                    const: true
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959", "99973"]
+    },
+    {
+        id: "channels.enable",
+        tag: "channels",
+        name: "enable",
+        method: "POST",
+        path: "/v1/channels/{id}/enable",
+        access: "active",
+        permission: {
+            component: 60,
+            action: "edit"
+        },
+        summary: "Enable a channel; 99999 names the missing fields, 99966/99965 when the provider refuses or does not answer.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "channel#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99982",
+            "99959",
+            "99972",
+            "99966",
+            "99965"
+        ]
+    },
+    {
+        id: "channels.disable",
+        tag: "channels",
+        name: "disable",
+        method: "POST",
+        path: "/v1/channels/{id}/disable",
+        access: "active",
+        permission: {
+            component: 60,
+            action: "edit"
+        },
+        summary: "",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "channel#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959"]
+    },
+    {
+        id: "channels.stats",
+        tag: "channels",
+        name: "stats",
+        method: "GET",
+        path: "/v1/channels/{id}/stats",
+        access: "active",
+        permission: {
+            component: 60,
+            action: "view"
+        },
+        summary: "The channel's message counters (channel detail).",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "channel-stats#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959"]
+    },
+    {
+        id: "channels.try",
+        tag: "channels",
+        name: "try",
+        method: "POST",
+        path: "/v1/channels/{id}/try",
+        access: "active",
+        permission: {
+            component: 60,
+            action: "edit"
+        },
+        summary: "The try-channel test: sends one message through the channel's provider to a Colombian number, records it with the channel's traffic and answers its delivery status.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: {
+            type: "object",
+            required: ["to"],
+            additionalProperties: false,
+            properties: {
+                to: {
+                    type: "string",
+                    format: "phone-co",
+                    "x-widget": "phone",
+                    "x-errorCode": "99963"
+                },
+                message: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 612,
+                    default: "Colibri: mensaje de prueba del canal."
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "channel-try-result#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99963",
+            "99982",
+            "99959",
+            "99966",
+            "99965"
         ]
     },
     {
@@ -2834,6 +4505,279 @@ export const serverOperations = [
         errors: ["99982", "99959"]
     },
     {
+        id: "credentials.list",
+        tag: "credentials",
+        name: "list",
+        method: "GET",
+        path: "/v1/credentials",
+        access: "active",
+        permission: {
+            component: 6004,
+            action: "view"
+        },
+        summary: "The company's credentials, paged (list convention), masked, with created and last-used dates; filter status; search in name and key id.",
+        params: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                page: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 1000000,
+                    default: 1
+                },
+                pageSize: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 200,
+                    default: 50
+                },
+                sort: {
+                    type: "string",
+                    enum: ["name", "createdAt", "lastUsedAt"]
+                },
+                order: {
+                    type: "string",
+                    enum: ["asc", "desc"],
+                    default: "asc"
+                },
+                q: {
+                    type: "string",
+                    maxLength: 100
+                },
+                status: {
+                    $ref: "credential-status#"
+                }
+            }
+        },
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "credential-page#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99931"]
+    },
+    {
+        id: "credentials.create",
+        tag: "credentials",
+        name: "create",
+        method: "POST",
+        path: "/v1/credentials",
+        access: "active",
+        permission: {
+            component: 6004,
+            action: "create"
+        },
+        summary: "Create a credential; the answer holds the key, shown this once.",
+        params: null,
+        query: null,
+        body: {
+            type: "object",
+            required: ["name"],
+            additionalProperties: false,
+            properties: {
+                name: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 80,
+                    pattern: "^[^<>]*$"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "credential-issued#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99999", "99931", "99982"]
+    },
+    {
+        id: "credentials.rotate",
+        tag: "credentials",
+        name: "rotate",
+        method: "POST",
+        path: "/v1/credentials/{id}/rotate",
+        access: "active",
+        permission: {
+            component: 6004,
+            action: "edit"
+        },
+        summary: "Replace an active credential by a new one (same name; new key shown once); the old key stops working at once.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "string",
+                    pattern: "^ck_[A-Za-z0-9_-]{16,40}$"
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "credential-issued#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959"]
+    },
+    {
+        id: "credentials.revoke",
+        tag: "credentials",
+        name: "revoke",
+        method: "DELETE",
+        path: "/v1/credentials/{id}",
+        access: "active",
+        permission: {
+            component: 6004,
+            action: "delete"
+        },
+        summary: "Revoke a credential (it stays listed as revoked); revoking a revoked one changes nothing.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "string",
+                    pattern: "^ck_[A-Za-z0-9_-]{16,40}$"
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "object",
+            required: ["ok"],
+            additionalProperties: false,
+            properties: {
+                ok: {
+                    type: "boolean",
+                    const: true
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959"]
+    },
+    {
+        id: "credentials.getSettings",
+        tag: "credentials",
+        name: "getSettings",
+        method: "GET",
+        path: "/v1/credentials/settings",
+        access: "active",
+        permission: {
+            component: 6004,
+            action: "view"
+        },
+        summary: "",
+        params: null,
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "api-settings#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982"]
+    },
+    {
+        id: "credentials.updateSettings",
+        tag: "credentials",
+        name: "updateSettings",
+        method: "PUT",
+        path: "/v1/credentials/settings",
+        access: "active",
+        permission: {
+            component: 6004,
+            action: "edit"
+        },
+        summary: "Replace the authorised IPs, the notification e-mail and the FTP settings.",
+        params: null,
+        query: null,
+        body: {
+            type: "object",
+            required: ["allowedIps", "notificationEmail", "ftp"],
+            additionalProperties: false,
+            properties: {
+                allowedIps: {
+                    type: "array",
+                    maxItems: 50,
+                    uniqueItems: true,
+                    items: {
+                        type: "string",
+                        format: "cidr",
+                        maxLength: 64
+                    },
+                    "x-widget": "tags"
+                },
+                notificationEmail: {
+                    type: ["string", "null"],
+                    format: "email",
+                    maxLength: 254
+                },
+                ftp: {
+                    type: "object",
+                    required: [
+                        "host",
+                        "port",
+                        "user",
+                        "directory",
+                        "password"
+                    ],
+                    additionalProperties: false,
+                    properties: {
+                        host: {
+                            type: ["string", "null"],
+                            maxLength: 253,
+                            pattern: "^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$|^[0-9A-Fa-f:.]+$"
+                        },
+                        port: {
+                            type: ["integer", "null"],
+                            minimum: 1,
+                            maximum: 65535
+                        },
+                        user: {
+                            type: ["string", "null"],
+                            minLength: 1,
+                            maxLength: 100,
+                            pattern: "^[^\\s<>]+$"
+                        },
+                        directory: {
+                            type: ["string", "null"],
+                            maxLength: 255,
+                            pattern: "^/[^<>\\u0000]*$"
+                        },
+                        password: {
+                            type: ["string", "null"],
+                            minLength: 1,
+                            maxLength: 256,
+                            "x-widget": "secret"
+                        }
+                    }
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "api-settings#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99999", "99931", "99982"]
+    },
+    {
         id: "geography.countries",
         tag: "geography",
         name: "countries",
@@ -3018,6 +4962,459 @@ export const serverOperations = [
         produces: "json",
         sandbox: false,
         errors: ["99999", "99982"]
+    },
+    {
+        id: "platformSms.getAccountsByNits",
+        tag: "platformSms",
+        name: "getAccountsByNits",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/getAccountsByNits/{nits}",
+        access: "active",
+        permission: {
+            component: 6002,
+            action: "view"
+        },
+        summary: "The SMS accounts of the company's clients with these NITs (comma-separated, up to 50; the check digit is optional).",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                nits: {
+                    type: "string",
+                    maxLength: 800,
+                    pattern: "^[0-9]{5,12}(-[0-9])?(,[0-9]{5,12}(-[0-9])?)*$"
+                }
+            },
+            required: ["nits"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "array",
+            items: {
+                $ref: "sms-account#"
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99931"]
+    },
+    {
+        id: "platformSms.getCampaignsByAccount",
+        tag: "platformSms",
+        name: "getCampaignsByAccount",
+        method: "POST",
+        path: "/v1/colibri/plataformSms/getCampaignsByAccount",
+        access: "active",
+        permission: {
+            component: 6002,
+            action: "view"
+        },
+        summary: "The campaigns of these SMS accounts (ids of accounts of other companies match nothing).",
+        params: null,
+        query: null,
+        body: {
+            type: "object",
+            required: ["ids"],
+            additionalProperties: false,
+            properties: {
+                ids: {
+                    type: "array",
+                    minItems: 1,
+                    maxItems: 100,
+                    uniqueItems: true,
+                    items: {
+                        type: "integer",
+                        minimum: 1
+                    }
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            type: "array",
+            items: {
+                $ref: "sms-campaign#"
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99999", "99931", "99982"]
+    },
+    {
+        id: "platformSms.clientsSms",
+        tag: "platformSms",
+        name: "clientsSms",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/clientsSms",
+        access: "active",
+        permission: {
+            component: 6002,
+            action: "view"
+        },
+        summary: "The company's platform clients.",
+        params: null,
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "array",
+            items: {
+                $ref: "platform-client#"
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982"]
+    },
+    {
+        id: "platformSms.getStates",
+        tag: "platformSms",
+        name: "getStates",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/getStates",
+        access: "active",
+        permission: null,
+        summary: "The SMS status codes (spec 4) with their names.",
+        params: null,
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "array",
+            items: {
+                $ref: "sms-state-item#"
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: []
+    },
+    {
+        id: "platformSms.getListAccount",
+        tag: "platformSms",
+        name: "getListAccount",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/getListAccount/{clientId}/{responsibleId}",
+        access: "active",
+        permission: {
+            component: 6002,
+            action: "view"
+        },
+        summary: "The SMS accounts of a client, for one responsible (responsibleId 0 = every responsible).",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                clientId: {
+                    type: "integer",
+                    minimum: 1
+                },
+                responsibleId: {
+                    type: "integer",
+                    minimum: 0
+                }
+            },
+            required: ["clientId", "responsibleId"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "array",
+            items: {
+                $ref: "sms-account#"
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959"]
+    },
+    {
+        id: "platformSms.getQuotaByAccount",
+        tag: "platformSms",
+        name: "getQuotaByAccount",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/GetQuotaByAccount/{id}",
+        access: "active",
+        permission: {
+            component: 6006,
+            action: "view"
+        },
+        summary: "An SMS account's quota, used and available messages; clientId and responsibleId, when given, must be the account's.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                clientId: {
+                    type: "integer",
+                    minimum: 1
+                },
+                responsibleId: {
+                    type: "integer",
+                    minimum: 1
+                }
+            }
+        },
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "sms-account#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959"]
+    },
+    {
+        id: "platformSms.getQuotaFileByAccount",
+        tag: "platformSms",
+        name: "getQuotaFileByAccount",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/GetQuotaFileByAccount/{id}",
+        access: "active",
+        permission: {
+            component: 6006,
+            action: "view"
+        },
+        summary: "The same quota as a CSV file (UTF-8 with BOM, comma-separated; cells that look like formulas are quoted as text).",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                clientId: {
+                    type: "integer",
+                    minimum: 1
+                },
+                responsibleId: {
+                    type: "integer",
+                    minimum: 1
+                }
+            }
+        },
+        body: null,
+        multipart: null,
+        response: null,
+        produces: "binary",
+        sandbox: false,
+        errors: ["99982", "99959"]
+    },
+    {
+        id: "platformSms.operators",
+        tag: "platformSms",
+        name: "operators",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/operators",
+        access: "active",
+        permission: null,
+        summary: "Colombia's mobile operators (Claro, Movistar, Tigo, WOM) and virtual operators.",
+        params: null,
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "array",
+            items: {
+                $ref: "sms-operator#"
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: []
+    },
+    {
+        id: "platformSms.getAllDataClients",
+        tag: "platformSms",
+        name: "getAllDataClients",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/getAllDataClients/{id}",
+        access: "active",
+        permission: {
+            component: 6002,
+            action: "view"
+        },
+        summary: "One platform client with its responsibles and SMS accounts.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "sms-client-data#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959"]
+    },
+    {
+        id: "platformSms.getAllDataClientsByUserId",
+        tag: "platformSms",
+        name: "getAllDataClientsByUserId",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/getAllDataClientsByUserId",
+        access: "active",
+        permission: null,
+        summary: "The clients the caller is associated with, each with its responsibles and SMS accounts.",
+        params: null,
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "array",
+            items: {
+                $ref: "sms-client-data#"
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: []
+    },
+    {
+        id: "platformSms.quotaList",
+        tag: "platformSms",
+        name: "quotaList",
+        method: "GET",
+        path: "/v1/quota",
+        access: "active",
+        permission: {
+            component: 6006,
+            action: "view"
+        },
+        summary: "Quota by account (spec 2 /profile/QuotaByAccount), paged (list convention); filters state, clientId; search in account and client names.",
+        params: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                page: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 1000000,
+                    default: 1
+                },
+                pageSize: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 200,
+                    default: 50
+                },
+                sort: {
+                    type: "string",
+                    enum: [
+                        "name",
+                        "clientName",
+                        "quota",
+                        "used",
+                        "available",
+                        "createdAt"
+                    ]
+                },
+                order: {
+                    type: "string",
+                    enum: ["asc", "desc"],
+                    default: "asc"
+                },
+                q: {
+                    type: "string",
+                    maxLength: 100
+                },
+                state: {
+                    $ref: "sms-account-state#"
+                },
+                clientId: {
+                    type: "integer",
+                    minimum: 1
+                }
+            }
+        },
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "sms-account-page#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99931"]
+    },
+    {
+        id: "platformSms.setQuota",
+        tag: "platformSms",
+        name: "setQuota",
+        method: "PUT",
+        path: "/v1/quota/{accountId}",
+        access: "active",
+        permission: {
+            component: 6006,
+            action: "edit"
+        },
+        summary: "Set an account's quota (messages, an integer from 0; below what it used, nothing more can be sent).",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                accountId: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["accountId"]
+        },
+        query: null,
+        body: {
+            type: "object",
+            required: ["quota"],
+            additionalProperties: false,
+            properties: {
+                quota: {
+                    type: "integer",
+                    minimum: 0,
+                    maximum: 2000000000
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "sms-account#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99982",
+            "99959"
+        ]
     },
     {
         id: "rolesV3.list",

@@ -6,10 +6,59 @@
  */
 export type Action = ("view" | "create" | "edit" | "delete" | "deploy" | "report" | "login" | "logout" | "download")
 /**
+ * The change a pending block-list entry waits for.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "block-list-action".
+ */
+export type BlockListAction = ("add" | "remove")
+/**
+ * How a number reached the block list.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "block-list-source".
+ */
+export type BlockListSource = ("manual" | "file")
+/**
+ * Where a block-list entry stands (spec 9: changes apply after 24 hours). pending: an addition or a removal is waiting (see pendingAction); effective: the number is blocked.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "block-list-status".
+ */
+export type BlockListStatus = ("pending" | "effective")
+/**
+ * The channel types of spec 3. A company may use only the types enabled for it (99972).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "channel-platform".
+ */
+export type ChannelPlatform = ("sms" | "rcs" | "whatsapp" | "fbMessenger")
+/**
+ * A channel's direction (spec 3): MT one-way (company to person), MO two-way (people can reply).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "channel-type".
+ */
+export type ChannelType = ("MT" | "MO")
+/**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "company-state".
  */
 export type CompanyState = ("validation" | "active" | "disabled")
+/**
+ * An API credential is active until revoked (or rotated, which revokes it).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "credential-status".
+ */
+export type CredentialStatus = ("active" | "revoked")
+/**
+ * Delivery statuses of a message (spec 4).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "delivery-status".
+ */
+export type DeliveryStatus = ("SENDING" | "SENT" | "SENT_HO" | "DELIVERED" | "READ" | "FAILED" | "UNAUTHORIZED" | "TIME_OUT" | "UNDEFINED")
 /**
  * Colombian identity documents.
  * 
@@ -18,10 +67,24 @@ export type CompanyState = ("validation" | "active" | "disabled")
  */
 export type DocumentType = ("CC" | "CE" | "NIT" | "PP" | "TI" | "PEP" | "PPT")
 /**
+ * A mobile network operator with its own network (mno) or a virtual operator on another's (mvno).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "operator-kind".
+ */
+export type OperatorKind = ("mno" | "mvno")
+/**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "otp-method".
  */
 export type OtpMethod = ("sms" | "email")
+/**
+ * Why a typed or uploaded value was not added to a phone list: not a valid Colombian number, an empty cell, repeated in the same input, or already on the list.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "phone-rejection".
+ */
+export type PhoneRejection = ("invalidPhone" | "emptyPhone" | "duplicate" | "alreadyListed")
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "plan-type".
@@ -34,6 +97,20 @@ export type PlanType = ("subscription" | "pilot")
  * via the `definition` "role".
  */
 export type Role = ("superadmin" | "admin" | "analista" | "manager" | "ops" | "develop" | "platform" | "colibriSms")
+/**
+ * An SMS platform account sends only while active (status 84 "account inactive" otherwise).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "sms-account-state".
+ */
+export type SmsAccountState = ("active" | "inactive")
+/**
+ * The SMS status codes of spec 4: 1 scheduled/valid, 3 success, 4 cancelled, 5 blacklisted, 7 possible fraud, 60 request error, 70 failed attempt, 71-76 bidirectional configuration problems, 81-89 account and credit refusals, 91-94 routing and dispatch, 96 invalid origin IP, 99 general.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "sms-state".
+ */
+export type SmsState = (1 | 3 | 4 | 5 | 7 | 60 | 70 | 71 | 72 | 73 | 74 | 75 | 76 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89 | 91 | 92 | 93 | 94 | 96 | 99)
 /**
  * Which users a role's holders see and manage (spec 6): every user of the company, themselves and the users below them through parentId, or only themselves. A user with several roles gets the widest scope among them.
  * 
@@ -105,6 +182,41 @@ export type GeographyRegionsResponse = Place[]
 export type GeographyCitiesResponse = Place[]
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "platformSms.getAccountsByNits.Response".
+ */
+export type PlatformSmsGetAccountsByNitsResponse = SmsAccount[]
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "platformSms.getCampaignsByAccount.Response".
+ */
+export type PlatformSmsGetCampaignsByAccountResponse = SmsCampaign[]
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "platformSms.clientsSms.Response".
+ */
+export type PlatformSmsClientsSmsResponse = PlatformClient[]
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "platformSms.getStates.Response".
+ */
+export type PlatformSmsGetStatesResponse = SmsStateItem[]
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "platformSms.getListAccount.Response".
+ */
+export type PlatformSmsGetListAccountResponse = SmsAccount[]
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "platformSms.operators.Response".
+ */
+export type PlatformSmsOperatorsResponse = SmsOperator[]
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "platformSms.getAllDataClientsByUserId.Response".
+ */
+export type PlatformSmsGetAllDataClientsByUserIdResponse = SmsClientData[]
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "roles.list.Response".
  */
 export type RolesListResponse = RoleSummary[]
@@ -131,6 +243,26 @@ field?: string
 code?: string
 message?: string
 }[]
+}
+/**
+ * The company's API and FTP settings (spec 3 "FTP/API settings"): the authorised IPs (CIDR, IPv4 or IPv6; an API key works only from these, and an empty list admits nobody), the e-mail told about credential changes, and the FTP drop box. The FTP password is answered masked.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "api-settings".
+ */
+export interface ApiSettings {
+allowedIps: string[]
+notificationEmail: (string | null)
+ftp: {
+host: (string | null)
+port: (number | null)
+user: (string | null)
+directory: (string | null)
+/**
+ * masked
+ */
+password: (string | null)
+}
 }
 /**
  * One page of an area list (the list convention).
@@ -217,6 +349,168 @@ status: number
 createdAt: string
 }
 /**
+ * A number on the company's block list. Changes take effect after constants.blockList.applyAfterHours (24): an addition blocks from effectiveAt, a removal keeps blocking until removalEffectiveAt. status pending + pendingAction tells which change waits.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "block-list-entry".
+ */
+export interface BlockListEntry {
+id: number
+/**
+ * E.164
+ */
+phone: string
+status: BlockListStatus
+pendingAction: (BlockListAction | null)
+source: BlockListSource
+createdAt: string
+effectiveAt: string
+removalRequestedAt: (string | null)
+removalEffectiveAt: (string | null)
+}
+/**
+ * One page of the block list (the list convention).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "block-list-page".
+ */
+export interface BlockListPage {
+items: BlockListEntry[]
+/**
+ * rows matching the filters and search
+ */
+total: number
+page: number
+pageSize: number
+}
+/**
+ * What an addition (typed numbers or a file) did: how many numbers were added (pending for 24 hours), and which values were refused and why. `rejected` lists at most 100; rejectedTotal counts them all. position is the item (typed list) or the row (file), from 1.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "block-list-result".
+ */
+export interface BlockListResult {
+added: number
+/**
+ * when the added numbers start blocking
+ */
+effectiveAt: string
+rejectedTotal: number
+rejected: {
+position: number
+value: string
+reason: PhoneRejection
+}[]
+}
+/**
+ * One page of the channel list (the list convention).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "channel-page".
+ */
+export interface ChannelPage {
+items: Channel[]
+/**
+ * rows matching the filters and search
+ */
+total: number
+page: number
+pageSize: number
+}
+/**
+ * A messaging channel of the company (spec 3). `platform` is the channel type (sms, rcs, whatsapp, fbMessenger); `type` is the direction (MT one-way, MO two-way). Secret fields (authorizationToken, pageAccessToken, clientToken, privateKey, the accountSids' secrets) are stored encrypted and always answered masked: "••••" and at most the last 4 characters. `missing` names the fields still needed before the channel can be enabled.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "channel".
+ */
+export interface Channel {
+id: number
+name: string
+platform: ChannelPlatform
+type: ChannelType
+/**
+ * E.164 phone (sms, whatsapp) or RBM agent id (rcs)
+ */
+sender: (string | null)
+shortCode: (string | null)
+tags: string[]
+keywords: string[]
+priority: number
+/**
+ * masked
+ */
+authorizationToken: (string | null)
+/**
+ * masked
+ */
+pageAccessToken: (string | null)
+/**
+ * masked
+ */
+clientToken: (string | null)
+accountSids: {
+sid: string
+/**
+ * masked
+ */
+secret: string
+}[]
+facebookPageId: (string | null)
+/**
+ * masked
+ */
+privateKey: (string | null)
+clientEmail: (string | null)
+callbackUrl: (string | null)
+enabled: boolean
+/**
+ * fields still needed to enable the channel
+ */
+missing: string[]
+createdAt: string
+updatedAt: string
+}
+/**
+ * A channel's statistics (spec 3: alias, statsCode, statusTypes, msgStatus, total, color), counted from the channel's messages. msgStatus: sent = accepted by the provider (SENT, SENT_HO, DELIVERED, READ), delivered = DELIVERED or READ, read = READ, failed = FAILED, UNAUTHORIZED, TIME_OUT or UNDEFINED. statusTypes: the count per delivery status.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "channel-stats".
+ */
+export interface ChannelStats {
+channelId: number
+alias: string
+statsCode: ChannelPlatform
+color: string
+total: number
+msgStatus: {
+sent: number
+delivered: number
+read: number
+failed: number
+}
+statusTypes: {
+status: DeliveryStatus
+count: number
+}[]
+}
+/**
+ * The test message sent through a channel (the try-channel test) and its delivery status.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "channel-try-result".
+ */
+export interface ChannelTryResult {
+messageId: number
+channelId: number
+/**
+ * the destination in E.164
+ */
+to: string
+status: DeliveryStatus
+error?: (string | null)
+createdAt: string
+}
+/**
  * One page of a company list (the list convention).
  * 
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
@@ -280,6 +574,53 @@ code: string
 createdAt?: string
 }
 /**
+ * A credential just created or rotated, with its key shown this once: send it as the header `X-Api-Key: <apiKey>` from an authorised IP.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "credential-issued".
+ */
+export interface CredentialIssued {
+credential: Credential
+apiKey: string
+}
+/**
+ * An API credential of the company (spec 3 "credential"). The secret is never stored (only its SHA-256) and never answered again after creation; `hint` shows its last 4 characters.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "credential".
+ */
+export interface Credential {
+/**
+ * the key id: the part before the dot in X-Api-Key
+ */
+id: string
+name: string
+status: CredentialStatus
+hint: string
+createdAt: string
+lastUsedAt: (string | null)
+revokedAt: (string | null)
+/**
+ * the credential that replaced this one on rotation
+ */
+replacedBy: (string | null)
+}
+/**
+ * One page of the credential list (the list convention).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "credential-page".
+ */
+export interface CredentialPage {
+items: Credential[]
+/**
+ * rows matching the filters and search
+ */
+total: number
+page: number
+pageSize: number
+}
+/**
  * visible true means unread.
  * 
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
@@ -300,7 +641,7 @@ createdAt: string
  */
 export interface OutboxMessage {
 id: number
-channel: ("sms" | "email")
+channel: ("sms" | "email" | "rcs" | "whatsapp" | "fbMessenger")
 to: string
 subject: string
 body: string
@@ -415,6 +756,84 @@ fullName: string
 email: string
 profilePic?: string
 expiresAt?: string
+}
+/**
+ * One page of SMS accounts with their quotas (the list convention).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "sms-account-page".
+ */
+export interface SmsAccountPage {
+items: SmsAccount[]
+/**
+ * rows matching the filters and search
+ */
+total: number
+page: number
+pageSize: number
+}
+/**
+ * An SMS platform account of one of the company's platform clients, with its quota (messages it may send) and what it used; available = max(0, quota - used).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "sms-account".
+ */
+export interface SmsAccount {
+id: number
+name: string
+state: SmsAccountState
+clientId: number
+clientName: string
+responsibleId: (number | null)
+responsibleName: (string | null)
+quota: number
+used: number
+available: number
+createdAt: string
+}
+/**
+ * A campaign of an SMS platform account (spec 7 getCampaignsByAccount).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "sms-campaign".
+ */
+export interface SmsCampaign {
+id: number
+accountId: number
+name: string
+createdAt: string
+}
+/**
+ * Everything about one platform client (spec 7 getAllDataClients) - the client, its responsibles and its SMS accounts.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "sms-client-data".
+ */
+export interface SmsClientData {
+client: PlatformClient
+responsibles: PlatformResponsible[]
+accounts: SmsAccount[]
+}
+/**
+ * A Colombian mobile operator (network or virtual).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "sms-operator".
+ */
+export interface SmsOperator {
+id: number
+name: string
+kind: OperatorKind
+}
+/**
+ * An SMS status code and its name (translated as enums.sms-state.<id>).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "sms-state-item".
+ */
+export interface SmsStateItem {
+id: SmsState
+name: string
 }
 /**
  * One page of a team member list (the list convention).
@@ -653,6 +1072,517 @@ componentId?: number
 status?: number
 dateStart?: string
 dateEnd?: string
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "blockList.list.Query".
+ */
+export interface BlockListListQuery {
+page?: number
+pageSize?: number
+sort?: ("phone" | "createdAt" | "effectiveAt")
+order?: ("asc" | "desc")
+q?: string
+status?: BlockListStatus
+source?: BlockListSource
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "blockList.add.Body".
+ */
+export interface BlockListAddBody {
+numbers: string
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "blockList.remove.Params".
+ */
+export interface BlockListRemoveParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "blockList.remove.Response".
+ */
+export interface BlockListRemoveResponse {
+ok: true
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "channels.list.Query".
+ */
+export interface ChannelsListQuery {
+page?: number
+pageSize?: number
+sort?: ("name" | "platform" | "type" | "priority" | "enabled" | "createdAt")
+order?: ("asc" | "desc")
+q?: string
+platform?: ChannelPlatform
+type?: ChannelType
+enabled?: boolean
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "channels.platforms.Response".
+ */
+export interface ChannelsPlatformsResponse {
+platforms: ChannelPlatform[]
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "channels.get.Params".
+ */
+export interface ChannelsGetParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "channels.create.Body".
+ */
+export interface ChannelsCreateBody {
+name: string
+platform: ChannelPlatform
+type: ChannelType
+sender?: (string | null)
+shortCode?: (string | null)
+/**
+ * @maxItems 20
+ */
+tags?: []|[string]|[string, string]|[string, string, string]|[string, string, string, string]|[string, string, string, string, string]|[string, string, string, string, string, string]|[string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]
+/**
+ * @maxItems 50
+ */
+keywords?: string[]
+priority?: number
+authorizationToken?: (string | null)
+pageAccessToken?: (string | null)
+clientToken?: (string | null)
+/**
+ * @maxItems 10
+ */
+accountSids?: []|[{
+sid: string
+secret: string
+}]|[{
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}]|[{
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}]|[{
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}]|[{
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}]|[{
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}]|[{
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}]|[{
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}]|[{
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}]|[{
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}]
+facebookPageId?: (string | null)
+privateKey?: (string | null)
+clientEmail?: (string | null)
+callbackUrl?: (string | null)
+enabled?: boolean
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "channels.update.Params".
+ */
+export interface ChannelsUpdateParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "channels.update.Body".
+ */
+export interface ChannelsUpdateBody {
+name?: string
+type?: ChannelType
+sender?: (string | null)
+shortCode?: (string | null)
+/**
+ * @maxItems 20
+ */
+tags?: []|[string]|[string, string]|[string, string, string]|[string, string, string, string]|[string, string, string, string, string]|[string, string, string, string, string, string]|[string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string, string]
+/**
+ * @maxItems 50
+ */
+keywords?: string[]
+priority?: number
+authorizationToken?: (string | null)
+pageAccessToken?: (string | null)
+clientToken?: (string | null)
+/**
+ * @maxItems 10
+ */
+accountSids?: []|[{
+sid: string
+secret: string
+}]|[{
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}]|[{
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}]|[{
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}]|[{
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}]|[{
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}]|[{
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}]|[{
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}]|[{
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}]|[{
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}, {
+sid: string
+secret: string
+}]
+facebookPageId?: (string | null)
+privateKey?: (string | null)
+clientEmail?: (string | null)
+callbackUrl?: (string | null)
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "channels.delete.Params".
+ */
+export interface ChannelsDeleteParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "channels.delete.Response".
+ */
+export interface ChannelsDeleteResponse {
+ok: true
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "channels.enable.Params".
+ */
+export interface ChannelsEnableParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "channels.disable.Params".
+ */
+export interface ChannelsDisableParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "channels.stats.Params".
+ */
+export interface ChannelsStatsParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "channels.try.Params".
+ */
+export interface ChannelsTryParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "channels.try.Body".
+ */
+export interface ChannelsTryBody {
+to: string
+message?: string
 }
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
@@ -956,6 +1886,64 @@ ok: true
 }
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "credentials.list.Query".
+ */
+export interface CredentialsListQuery {
+page?: number
+pageSize?: number
+sort?: ("name" | "createdAt" | "lastUsedAt")
+order?: ("asc" | "desc")
+q?: string
+status?: CredentialStatus
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "credentials.create.Body".
+ */
+export interface CredentialsCreateBody {
+name: string
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "credentials.rotate.Params".
+ */
+export interface CredentialsRotateParams {
+id: string
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "credentials.revoke.Params".
+ */
+export interface CredentialsRevokeParams {
+id: string
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "credentials.revoke.Response".
+ */
+export interface CredentialsRevokeResponse {
+ok: true
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "credentials.updateSettings.Body".
+ */
+export interface CredentialsUpdateSettingsBody {
+/**
+ * @maxItems 50
+ */
+allowedIps: string[]
+notificationEmail: (string | null)
+ftp: {
+host: (string | null)
+port: (number | null)
+user: (string | null)
+directory: (string | null)
+password: (string | null)
+}
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "geography.regions.Params".
  */
 export interface GeographyRegionsParams {
@@ -998,6 +1986,96 @@ notificationIds: (number[] | "all")
  */
 export interface NotificationsMarkReadResponse {
 unread: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "platformSms.getAccountsByNits.Params".
+ */
+export interface PlatformSmsGetAccountsByNitsParams {
+nits: string
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "platformSms.getCampaignsByAccount.Body".
+ */
+export interface PlatformSmsGetCampaignsByAccountBody {
+/**
+ * @minItems 1
+ * @maxItems 100
+ */
+ids: [number, ...(number)[]]
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "platformSms.getListAccount.Params".
+ */
+export interface PlatformSmsGetListAccountParams {
+clientId: number
+responsibleId: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "platformSms.getQuotaByAccount.Params".
+ */
+export interface PlatformSmsGetQuotaByAccountParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "platformSms.getQuotaByAccount.Query".
+ */
+export interface PlatformSmsGetQuotaByAccountQuery {
+clientId?: number
+responsibleId?: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "platformSms.getQuotaFileByAccount.Params".
+ */
+export interface PlatformSmsGetQuotaFileByAccountParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "platformSms.getQuotaFileByAccount.Query".
+ */
+export interface PlatformSmsGetQuotaFileByAccountQuery {
+clientId?: number
+responsibleId?: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "platformSms.getAllDataClients.Params".
+ */
+export interface PlatformSmsGetAllDataClientsParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "platformSms.quotaList.Query".
+ */
+export interface PlatformSmsQuotaListQuery {
+page?: number
+pageSize?: number
+sort?: ("name" | "clientName" | "quota" | "used" | "available" | "createdAt")
+order?: ("asc" | "desc")
+q?: string
+state?: SmsAccountState
+clientId?: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "platformSms.setQuota.Params".
+ */
+export interface PlatformSmsSetQuotaParams {
+accountId: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "platformSms.setQuota.Body".
+ */
+export interface PlatformSmsSetQuotaBody {
+quota: number
 }
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
@@ -1260,6 +2338,90 @@ export interface OperationTypes {
         };
         response: AuditEntryPage;
     };
+    "blockList.list": {
+        args: {
+            query?: BlockListListQuery;
+        };
+        response: BlockListPage;
+    };
+    "blockList.add": {
+        args: {
+            body: BlockListAddBody;
+        };
+        response: BlockListResult;
+    };
+    "blockList.upload": {
+        args: {
+            form: FormData;
+        };
+        response: BlockListResult;
+    };
+    "blockList.remove": {
+        args: {
+            params: BlockListRemoveParams;
+        };
+        response: BlockListRemoveResponse;
+    };
+    "channels.list": {
+        args: {
+            query?: ChannelsListQuery;
+        };
+        response: ChannelPage;
+    };
+    "channels.platforms": {
+        args: {};
+        response: ChannelsPlatformsResponse;
+    };
+    "channels.get": {
+        args: {
+            params: ChannelsGetParams;
+        };
+        response: Channel;
+    };
+    "channels.create": {
+        args: {
+            body: ChannelsCreateBody;
+        };
+        response: Channel;
+    };
+    "channels.update": {
+        args: {
+            params: ChannelsUpdateParams;
+            body: ChannelsUpdateBody;
+        };
+        response: Channel;
+    };
+    "channels.delete": {
+        args: {
+            params: ChannelsDeleteParams;
+        };
+        response: ChannelsDeleteResponse;
+    };
+    "channels.enable": {
+        args: {
+            params: ChannelsEnableParams;
+        };
+        response: Channel;
+    };
+    "channels.disable": {
+        args: {
+            params: ChannelsDisableParams;
+        };
+        response: Channel;
+    };
+    "channels.stats": {
+        args: {
+            params: ChannelsStatsParams;
+        };
+        response: ChannelStats;
+    };
+    "channels.try": {
+        args: {
+            params: ChannelsTryParams;
+            body: ChannelsTryBody;
+        };
+        response: ChannelTryResult;
+    };
     "clientAuth.validate": {
         args: {
             body: ClientAuthValidateBody;
@@ -1403,6 +2565,40 @@ export interface OperationTypes {
         };
         response: CostCentersDeleteResponse;
     };
+    "credentials.list": {
+        args: {
+            query?: CredentialsListQuery;
+        };
+        response: CredentialPage;
+    };
+    "credentials.create": {
+        args: {
+            body: CredentialsCreateBody;
+        };
+        response: CredentialIssued;
+    };
+    "credentials.rotate": {
+        args: {
+            params: CredentialsRotateParams;
+        };
+        response: CredentialIssued;
+    };
+    "credentials.revoke": {
+        args: {
+            params: CredentialsRevokeParams;
+        };
+        response: CredentialsRevokeResponse;
+    };
+    "credentials.getSettings": {
+        args: {};
+        response: ApiSettings;
+    };
+    "credentials.updateSettings": {
+        args: {
+            body: CredentialsUpdateSettingsBody;
+        };
+        response: ApiSettings;
+    };
     "geography.countries": {
         args: {};
         response: GeographyCountriesResponse;
@@ -1430,6 +2626,73 @@ export interface OperationTypes {
             body: NotificationsMarkReadBody;
         };
         response: NotificationsMarkReadResponse;
+    };
+    "platformSms.getAccountsByNits": {
+        args: {
+            params: PlatformSmsGetAccountsByNitsParams;
+        };
+        response: PlatformSmsGetAccountsByNitsResponse;
+    };
+    "platformSms.getCampaignsByAccount": {
+        args: {
+            body: PlatformSmsGetCampaignsByAccountBody;
+        };
+        response: PlatformSmsGetCampaignsByAccountResponse;
+    };
+    "platformSms.clientsSms": {
+        args: {};
+        response: PlatformSmsClientsSmsResponse;
+    };
+    "platformSms.getStates": {
+        args: {};
+        response: PlatformSmsGetStatesResponse;
+    };
+    "platformSms.getListAccount": {
+        args: {
+            params: PlatformSmsGetListAccountParams;
+        };
+        response: PlatformSmsGetListAccountResponse;
+    };
+    "platformSms.getQuotaByAccount": {
+        args: {
+            params: PlatformSmsGetQuotaByAccountParams;
+            query?: PlatformSmsGetQuotaByAccountQuery;
+        };
+        response: SmsAccount;
+    };
+    "platformSms.getQuotaFileByAccount": {
+        args: {
+            params: PlatformSmsGetQuotaFileByAccountParams;
+            query?: PlatformSmsGetQuotaFileByAccountQuery;
+        };
+        response: Blob;
+    };
+    "platformSms.operators": {
+        args: {};
+        response: PlatformSmsOperatorsResponse;
+    };
+    "platformSms.getAllDataClients": {
+        args: {
+            params: PlatformSmsGetAllDataClientsParams;
+        };
+        response: SmsClientData;
+    };
+    "platformSms.getAllDataClientsByUserId": {
+        args: {};
+        response: PlatformSmsGetAllDataClientsByUserIdResponse;
+    };
+    "platformSms.quotaList": {
+        args: {
+            query?: PlatformSmsQuotaListQuery;
+        };
+        response: SmsAccountPage;
+    };
+    "platformSms.setQuota": {
+        args: {
+            params: PlatformSmsSetQuotaParams;
+            body: PlatformSmsSetQuotaBody;
+        };
+        response: SmsAccount;
     };
     "rolesV3.list": {
         args: {

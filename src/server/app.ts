@@ -8,6 +8,7 @@ import { constants } from '../generated/constants.gen.ts';
 import openapi from '../generated/openapi.gen.json' with { type: 'json' };
 import { entitySchemas } from '../generated/server-operations.gen.ts';
 import { sandboxCaptchaVerifier } from '../sandbox/captcha.ts';
+import { sandboxChannelProvider, type ChannelProvider } from '../sandbox/channels.ts';
 import { sandboxMessageProvider } from '../sandbox/outbox.ts';
 import type { CaptchaVerifier, MessageProvider } from '../sandbox/types.ts';
 import type { ComponentHeaders, ServerDeps } from './context.ts';
@@ -21,6 +22,7 @@ import { registerOperations } from './http/operations.ts';
 import { compileValidator } from './http/validation.ts';
 import { handlers as defaultHandlers } from './modules/index.ts';
 import { databaseOutboxStore } from './sandbox-outbox-store.ts';
+import { defaultSecretBox, type SecretBox } from './security/secrets.ts';
 
 export interface BuildServerOptions {
   db: Kysely<Database>;
@@ -29,6 +31,9 @@ export interface BuildServerOptions {
   now?: () => Date;
   messages?: MessageProvider;
   captcha?: CaptchaVerifier;
+  channels?: ChannelProvider;
+  /** Default: the process's key (COLIBRI_SECRET_KEY or DATA_DIR/secret.key), as the demo seed uses. */
+  secrets?: SecretBox;
   logger?: FastifyServerOptions['logger'];
   /** Folder of the console's build; served with the SPA fallback when it holds index.html. */
   consoleRoot?: string | null;
@@ -47,6 +52,8 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     sandbox: options.sandbox ?? false,
     messages: options.messages ?? sandboxMessageProvider(databaseOutboxStore(options.db), now),
     captcha: options.captcha ?? sandboxCaptchaVerifier,
+    channels: options.channels ?? sandboxChannelProvider(databaseOutboxStore(options.db), now),
+    secrets: options.secrets ?? defaultSecretBox(),
   };
 
   const app = Fastify({

@@ -1,9 +1,11 @@
 // What handlers receive: the database, the clock, the outside-world providers, and the caller.
 import type { Kysely } from 'kysely';
 import type { Grant } from '../core/permissions.ts';
+import type { ChannelProvider } from '../sandbox/channels.ts';
 import type { CaptchaVerifier, MessageProvider } from '../sandbox/types.ts';
 import type { UserScope } from './auth/user-scope.ts';
 import type { Database } from './db/schema.ts';
+import type { SecretBox } from './security/secrets.ts';
 
 export interface ServerDeps {
   db: Kysely<Database>;
@@ -11,13 +13,20 @@ export interface ServerDeps {
   now: () => Date;
   messages: MessageProvider;
   captcha: CaptchaVerifier;
+  /** Checks channel connections and sends the try-channel message (the sandbox provider for now). */
+  channels: ChannelProvider;
+  /** Seals and opens secrets at rest (security/secrets.ts). */
+  secrets: SecretBox;
   /** Sandbox/demo mode: sandbox-only operations exist (system.outbox). */
   sandbox: boolean;
 }
 
 /** The caller, resolved from a valid token. */
 export interface Session {
+  /** 0 when the caller authenticated with an API key (there is no session token to revoke). */
   tokenId: number;
+  /** The API credential used, when the caller authenticated with X-Api-Key. */
+  credentialId?: string;
   userId: number;
   companyId: number;
   state: string;

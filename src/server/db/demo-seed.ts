@@ -12,6 +12,7 @@ import { defaultGrants } from '../../core/permissions.ts';
 import { isValidPassword } from '../../core/password-policy.ts';
 import { constants } from '../../generated/constants.gen.ts';
 import { hashPassword } from '../security/passwords.ts';
+import { seedMessagingDemo } from './demo-seed-messaging.ts';
 import type { Database } from './schema.ts';
 import { productKey } from './system-roles.ts';
 
@@ -176,6 +177,7 @@ export async function seedDemo(db: Kysely<Database>, password: string, now: Date
       { company_id: company.id, user_id, title: 'Créditos de prueba', message: 'La empresa Demo S.A.S. está en plan piloto.', visible: true, created_at: now },
     ])).execute();
     // Channels, block list and SMS accounts (demo-seed-messaging.ts).
+    await seedMessagingDemo(trx, { demoCompanyId: company.id, otherCompanyIds: [other.id] }, now);
     await trx.insertInto('app_meta').values({ key: 'demo_seeded', value: now.toISOString() }).execute();
   });
   return { created: true };

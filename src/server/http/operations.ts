@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifySchema } from 'fastify';
 import { constants } from '../../generated/constants.gen.ts';
 import { serverOperations, type ServerOperation } from '../../generated/server-operations.gen.ts';
 import type { OperationId } from '../../generated/operations.gen.ts';
+import { resolveApiKey, apiKeyFromHeaders } from '../auth/api-keys.ts';
 import { authorize } from '../auth/authorize.ts';
 import { resolveToken } from '../auth/session-store.ts';
 import type { ServerDeps } from '../context.ts';
@@ -51,7 +52,11 @@ export function registerOperations(app: FastifyInstance, deps: ServerDeps, handl
       onRequest: async (request) => {
         if (op.access === 'public') return;
         const token = tokenFromHeaders(request.headers);
-        request.session = token ? await resolveToken(deps.db, token, deps.now()) : null;
+        // A session token wins; without one, an API key (X-Api-Key) from an authorised IP.
+        const apiKey = token ? null : apiKeyFromHeaders(request.headers);
+        request.session = token
+          ? await resolveToken(deps.db, token, deps.now())
+          : apiKey ? await resolveApiKey(deps.db, apiKey, request.ip, deps.now()) : null;
         authorize(op, request.session, request.params);
       },
       handler: async (request, reply) => {

@@ -4,12 +4,16 @@ import type { HandlerMap } from '../http/handler.ts';
 import { accountHandlers } from './account/index.ts';
 import { associationsHandlers } from './associations/index.ts';
 import { auditHandlers } from './audit/index.ts';
+import { blockListHandlers } from './blockList/index.ts';
+import { channelsHandlers } from './channels/index.ts';
 import { clientAuthHandlers } from './clientAuth/index.ts';
 import { clientsHandlers } from './clients/index.ts';
 import { companyHandlers } from './company/index.ts';
 import { costCentersHandlers } from './costCenters/index.ts';
+import { credentialsHandlers } from './credentials/index.ts';
 import { geographyHandlers } from './geography/index.ts';
 import { notificationsHandlers } from './notifications/index.ts';
+import { platformSmsHandlers } from './platformSms/index.ts';
 import { rolesHandlers } from './roles/index.ts';
 import { rolesV3Handlers } from './rolesV3/index.ts';
 import { systemHandlers } from './system/index.ts';
@@ -19,12 +23,16 @@ export const handlers: HandlerMap = {
   ...accountHandlers,
   ...associationsHandlers,
   ...auditHandlers,
+  ...blockListHandlers,
+  ...channelsHandlers,
   ...clientAuthHandlers,
   ...clientsHandlers,
   ...companyHandlers,
   ...costCentersHandlers,
+  ...credentialsHandlers,
   ...geographyHandlers,
   ...notificationsHandlers,
+  ...platformSmsHandlers,
   ...rolesHandlers,
   ...rolesV3Handlers,
   ...systemHandlers,

@@ -1,0 +1,73 @@
+// Channel rows as the API shows them (secrets masked) and as providers need them (secrets open).
+import type { Selectable } from 'kysely';
+import { missingForEnable, type ChannelPlatform } from '../../../core/channel-rules.ts';
+import type { Channel } from '../../../generated/types.gen.ts';
+import type { ChannelEndpoint } from '../../../sandbox/channels.ts';
+import type { ChannelsTable } from '../../db/schema.ts';
+import type { SecretBox } from '../../security/secrets.ts';
+import { maskOrNull, openAccountSids, openSecret, secretColumns, secretFields, type SecretField } from './secret-fields.ts';
+import type { PlainValues } from './values.ts';
+
+export type ChannelRow = Selectable<ChannelsTable>;
+
+export const plainOf = (row: ChannelRow): PlainValues => ({
+  name: row.name,
+  type: row.type as PlainValues['type'],
+  sender: row.sender,
+  shortCode: row.short_code,
+  tags: row.tags,
+  keywords: row.keywords,
+  priority: row.priority,
+  facebookPageId: row.facebook_page_id,
+  clientEmail: row.client_email,
+  callbackUrl: row.callback_url,
+});
+
+export function openSecrets(box: SecretBox, row: ChannelRow): Record<SecretField, string | null> {
+  const out = {} as Record<SecretField, string | null>;
+  for (const field of secretFields) out[field] = openSecret(box, row[secretColumns[field]], secretColumns[field], row.company_id);
+  return out;
+}
+
+export function toChannel(box: SecretBox, row: ChannelRow): Channel {
+  const secrets = openSecrets(box, row);
+  const plain = plainOf(row);
+  const accountSids = openAccountSids(box, row.account_sids, row.company_id);
+  return {
+    id: row.id,
+    ...plain,
+    platform: row.platform as ChannelPlatform,
+    authorizationToken: maskOrNull(secrets.authorizationToken),
+    pageAccessToken: maskOrNull(secrets.pageAccessToken),
+    clientToken: maskOrNull(secrets.clientToken),
+    privateKey: maskOrNull(secrets.privateKey),
+    accountSids: accountSids.map((s) => ({ sid: s.sid, secret: maskOrNull(s.secret)! })),
+    enabled: row.enabled,
+    missing: missingForEnable({ platform: row.platform as ChannelPlatform, ...plain, ...secrets, accountSids: row.account_sids }),
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+export function endpointOf(box: SecretBox, row: ChannelRow): ChannelEndpoint {
+  const secrets = openSecrets(box, row);
+  const open: Record<string, string> = {};
+  for (const [k, v] of Object.entries(secrets)) if (v !== null) open[k] = v;
+  openAccountSids(box, row.account_sids, row.company_id).forEach((s) => { open[`accountSid:${s.sid}`] = s.secret; });
+  return {
+    platform: row.platform as ChannelPlatform,
+    sender: row.sender,
+    shortCode: row.short_code,
+    facebookPageId: row.facebook_page_id,
+    clientEmail: row.client_email,
+    secrets: open,
+  };
+}
+
+/** Spec 3's statistics colour per channel type (the brand colour each network is known by). */
+export const platformColors: Record<ChannelPlatform, string> = {
+  sms: '#FF6D00',
+  rcs: '#1A73E8',
+  whatsapp: '#25D366',
+  fbMessenger: '#0084FF',
+};

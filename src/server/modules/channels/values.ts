@@ -1,0 +1,87 @@
+// A channel's plain (non-secret) values: normalised from the request, checked against the
+// platform's rules, and compared with what is stored (99978 needs to know what changed).
+import { normalizeKeyword, platformFields, shortCodeProblem, isRcsAgentId, type ChannelPlatform } from '../../../core/channel-rules.ts';
+import { normalizeEmail } from '../../../core/email.ts';
+import { normalizeColombianPhone } from '../../../core/phone.ts';
+import type { ChannelsCreateBody } from '../../../generated/types.gen.ts';
+import { fail, messageFor, type ErrorCode } from '../../errors/api-error.ts';
+
+export interface PlainValues {
+  name: string;
+  type: 'MT' | 'MO';
+  sender: string | null;
+  shortCode: string | null;
+  tags: string[];
+  keywords: string[];
+  priority: number;
+  facebookPageId: string | null;
+  clientEmail: string | null;
+  callbackUrl: string | null;
+}
+
+/** The request's plain fields (create body or update body), before merging with the stored ones. */
+export type PlainInput = Partial<Pick<ChannelsCreateBody, keyof PlainValues>>;
+
+const fieldError = (code: ErrorCode, field: string, detail?: string) =>
+  fail(code, undefined, [{ field, code, message: detail ? `${messageFor(code)} (${detail})` : messageFor(code) }]);
+
+/** Sender as stored: E.164 for sms and whatsapp (99963 when not a Colombian phone), the RBM agent id for rcs. */
+function normalizeSender(platform: ChannelPlatform, sender: string | null | undefined): string | null | undefined {
+  if (sender === undefined || sender === null) return sender;
+  if (platform === 'rcs') {
+    const agent = sender.trim().toLowerCase();
+    if (!isRcsAgentId(agent)) throw fieldError('99931', 'sender', 'an RBM agent id');
+    return agent;
+  }
+  const phone = normalizeColombianPhone(sender);
+  if (!phone) throw fieldError('99963', 'sender');
+  return phone;
+}
+
+/** Merges the request into the stored values (or the defaults) and normalises every field. */
+export function mergePlain(platform: ChannelPlatform, current: PlainValues | null, input: PlainInput): PlainValues {
+  const base: PlainValues = current ?? {
+    name: '', type: 'MT', sender: null, shortCode: null, tags: [], keywords: [], priority: 5, facebookPageId: null, clientEmail: null, callbackUrl: null,
+  };
+  const sender = normalizeSender(platform, input.sender);
+  const keywords = input.keywords === undefined ? base.keywords : [...new Set(input.keywords.map(normalizeKeyword))];
+  const tags = input.tags === undefined ? base.tags : [...new Set((input.tags as readonly string[]).map((t) => t.trim()).filter(Boolean))];
+  return {
+    name: input.name === undefined ? base.name : input.name.trim(),
+    type: input.type ?? base.type,
+    sender: sender === undefined ? base.sender : sender,
+    shortCode: input.shortCode === undefined ? base.shortCode : input.shortCode,
+    tags,
+    keywords,
+    priority: input.priority ?? base.priority,
+    facebookPageId: input.facebookPageId === undefined ? base.facebookPageId : input.facebookPageId,
+    clientEmail: input.clientEmail === undefined ? base.clientEmail : input.clientEmail === null ? null : normalizeEmail(input.clientEmail),
+    callbackUrl: input.callbackUrl === undefined ? base.callbackUrl : input.callbackUrl,
+  };
+}
+
+const hasValue = (v: unknown) => (Array.isArray(v) ? v.length > 0 : v !== null && v !== undefined && v !== '');
+
+/**
+ * The platform's structural rules on the merged channel: fields it does not use (99931), a name
+ * that trims to nothing (99931), short codes MO (99969) with a keyword (99971).
+ */
+export function checkPlatformRules(platform: ChannelPlatform, values: PlainValues, secretsPresent: Record<string, boolean>): void {
+  if (values.name === '') throw fieldError('99931', 'name');
+  const allowed = platformFields[platform];
+  const used: Record<string, unknown> = {
+    sender: values.sender, shortCode: values.shortCode, keywords: values.keywords, facebookPageId: values.facebookPageId, clientEmail: values.clientEmail,
+  };
+  for (const [field, present] of Object.entries(secretsPresent)) used[field] = present ? 'set' : null;
+  const foreign = Object.entries(used).filter(([field, v]) => hasValue(v) && !allowed.includes(field)).map(([field]) => field);
+  if (foreign.length) {
+    throw fail('99931', undefined, foreign.map((field) => ({ field, code: '99931', message: `${messageFor('99931')} (not used by ${platform} channels)` })));
+  }
+  const problem = shortCodeProblem(values);
+  if (problem) throw fieldError(problem, problem === '99969' ? 'type' : 'keywords');
+}
+
+/** Whether a credential field (identity towards the provider) differs between stored and merged values. */
+export function plainCredentialsChanged(before: PlainValues, after: PlainValues): boolean {
+  return before.sender !== after.sender || before.shortCode !== after.shortCode || before.facebookPageId !== after.facebookPageId || before.clientEmail !== after.clientEmail;
+}
