@@ -36,3 +36,10 @@ export const isErrorCode = (code: unknown): code is ErrorCode => typeof code ===
 
 /** Shorthand for handlers: `throw fail('99959')`. */
 export const fail = (code: ErrorCode, message?: string, errors?: FieldError[]) => new ApiError(code, message, errors);
+
+/** One field's problem for an answer's `errors` list (99931 unless told), with an optional detail. */
+export const fieldError = (field: string, code: ErrorCode = '99931', detail?: string): FieldError =>
+  ({ field, code, message: detail ? `${messageFor(code)} (${detail})` : messageFor(code) });
+
+/** The answer for a list of field problems: the first one's code, every field listed. */
+export const failFields = (errors: FieldError[]) => new ApiError(errors[0].code as ErrorCode, messageFor(errors[0].code), errors);

@@ -4,7 +4,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { Area } from '../../../generated/types.gen.ts';
 import type { Database } from '../../db/schema.ts';
-import { fail, messageFor } from '../../errors/api-error.ts';
+import { uniqueOr } from '../../db/unique.ts';
+import { fail, fieldError } from '../../errors/api-error.ts';
 import { readPictureUpload, storePicture } from '../../files/pictures.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
@@ -13,23 +14,13 @@ import { fileUrl } from '../../identity/users.ts';
 const toArea = (r: { id: number; name: string; picture_file: string | null }): Area =>
   r.picture_file ? { id: r.id, name: r.name, urlPicture: fileUrl(r.picture_file) } : { id: r.id, name: r.name };
 
-const isUniqueViolation = (e: unknown) => typeof e === 'object' && e !== null && (e as { code?: string }).code === '23505';
-const duplicateName = () => fail('99930', messageFor('99930'), [{ field: 'name', code: '99930', message: messageFor('99930') }]);
+const duplicateName = () => fail('99930', undefined, [fieldError('name', '99930')]);
 
 /** Area names are unique within a company, case-insensitively: 99930 on `name`. */
 async function assertNameFree(db: Kysely<Database>, companyId: number, name: string, exceptId?: number): Promise<void> {
   let q = db.selectFrom('areas').select('id').where('company_id', '=', companyId).where(sql<string>`lower(name)`, '=', name.toLowerCase());
   if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
   if (await q.executeTakeFirst()) throw duplicateName();
-}
-
-async function guardUnique<T>(write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw duplicateName(); // a concurrent request took the name
-    throw error;
-  }
 }
 
 export const accountHandlers: DomainHandlers<'account'> = {
@@ -43,12 +34,9 @@ export const accountHandlers: DomainHandlers<'account'> = {
     const me = caller(ctx);
     const name = ctx.body.name.trim();
     await assertNameFree(ctx.deps.db, me.companyId, name);
-    const row = await guardUnique(() =>
-      ctx.deps.db
-        .insertInto('areas')
-        .values({ company_id: me.companyId, name, picture_file: null })
-        .returning(['id', 'name', 'picture_file'])
-        .executeTakeFirstOrThrow(),
+    const row = await uniqueOr(
+      () => ctx.deps.db.insertInto('areas').values({ company_id: me.companyId, name, picture_file: null }).returning(['id', 'name', 'picture_file']).executeTakeFirstOrThrow(),
+      duplicateName, // a concurrent request took the name
     );
     return toArea(row);
   },
@@ -72,14 +60,9 @@ export const accountHandlers: DomainHandlers<'account'> = {
     if (!area) throw fail('99959');
     const name = ctx.body.name.trim();
     await assertNameFree(db, me.companyId, name, area.id);
-    const row = await guardUnique(() =>
-      db
-        .updateTable('areas')
-        .set({ name })
-        .where('id', '=', area.id)
-        .where('company_id', '=', me.companyId)
-        .returning(['id', 'name', 'picture_file'])
-        .executeTakeFirstOrThrow(),
+    const row = await uniqueOr(
+      () => db.updateTable('areas').set({ name }).where('id', '=', area.id).where('company_id', '=', me.companyId).returning(['id', 'name', 'picture_file']).executeTakeFirstOrThrow(),
+      duplicateName,
     );
     return toArea(row);
   },

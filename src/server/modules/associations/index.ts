@@ -6,7 +6,7 @@ import type { PlatformClient, PlatformResponsible } from '../../../generated/typ
 import { isInScope } from '../../auth/user-scope.ts';
 import type { Session } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
-import { fail, messageFor, type FieldError } from '../../errors/api-error.ts';
+import { fail, failFields, fieldError, type FieldError } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { associationsOf } from './queries.ts';
 
@@ -47,12 +47,12 @@ export const associationsHandlers: DomainHandlers<'associations'> = {
       const responsible = byId.get(a.platformResponsibleId);
       const pair = `${a.platformClientId}:${a.platformResponsibleId}`;
       // A responsible belongs to one client: the pair must match, and appear once.
-      if (!responsible) errors.push({ field: `associations.${i}.platformResponsibleId`, code: '99931', message: messageFor('99931') });
-      else if (responsible.platform_client_id !== a.platformClientId) errors.push({ field: `associations.${i}.platformClientId`, code: '99931', message: messageFor('99931') });
-      else if (seen.has(pair)) errors.push({ field: `associations.${i}`, code: '99931', message: `${messageFor('99931')} (listed twice)` });
+      if (!responsible) errors.push(fieldError(`associations.${i}.platformResponsibleId`));
+      else if (responsible.platform_client_id !== a.platformClientId) errors.push(fieldError(`associations.${i}.platformClientId`));
+      else if (seen.has(pair)) errors.push(fieldError(`associations.${i}`, '99931', 'listed twice'));
       seen.add(pair);
     });
-    if (errors.length) throw fail('99931', messageFor('99931'), errors);
+    if (errors.length) throw failFields(errors);
     await db.transaction().execute(async (trx) => {
       await trx.deleteFrom('associations').where('company_id', '=', me.companyId).where('user_id', '=', userId).execute();
       if (wanted.length) {

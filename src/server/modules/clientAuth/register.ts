@@ -9,9 +9,8 @@ import { ApiError, fail } from '../../errors/api-error.ts';
 import type { Handler } from '../../http/handler.ts';
 import { issueOtp } from '../../identity/otp-service.ts';
 import { findUserByEmail } from '../../identity/users.ts';
+import { isUniqueViolation } from '../../db/unique.ts';
 import { hashPassword } from '../../security/passwords.ts';
-
-const isUniqueViolation = (e: unknown) => typeof e === 'object' && e !== null && (e as { code?: string }).code === '23505';
 
 export const register: Handler<'clientAuth.register'> = async ({ body, deps, request }) => {
   const { db } = deps;

@@ -6,7 +6,7 @@ import { normalizeColombianPhone } from '../../../core/phone.ts';
 import type { Company } from '../../../generated/types.gen.ts';
 import type { Session } from '../../context.ts';
 import type { CompaniesTable, CompanyRow, Database } from '../../db/schema.ts';
-import { fail, messageFor, type FieldError } from '../../errors/api-error.ts';
+import { fail, failFields, fieldError, type FieldError } from '../../errors/api-error.ts';
 import { readPictureUpload, storePicture } from '../../files/pictures.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
@@ -48,20 +48,18 @@ async function companyById(db: Kysely<Database>, id: number): Promise<CompanyRow
   return db.selectFrom('companies').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-const invalid = (field: string): FieldError => ({ field, code: '99931', message: messageFor('99931') });
-
 /** Country, region and city must exist and nest (region in the country, city in the region). */
 async function checkPlace(db: Kysely<Database>, place: { country: string | null; region: string | null; city: string | null }): Promise<FieldError[]> {
   const errors: FieldError[] = [];
-  if (place.country && !(await db.selectFrom('countries').select('code').where('code', '=', place.country).executeTakeFirst())) errors.push(invalid('countryCode'));
+  if (place.country && !(await db.selectFrom('countries').select('code').where('code', '=', place.country).executeTakeFirst())) errors.push(fieldError('countryCode'));
   if (place.region) {
     const ok = place.country && (await db.selectFrom('regions').select('code').where('country_code', '=', place.country).where('code', '=', place.region).executeTakeFirst());
-    if (!ok) errors.push(invalid('regionCode'));
+    if (!ok) errors.push(fieldError('regionCode'));
   }
   if (place.city) {
     const ok = place.country && place.region &&
       (await db.selectFrom('cities').select('code').where('country_code', '=', place.country).where('region_code', '=', place.region).where('code', '=', place.city).executeTakeFirst());
-    if (!ok) errors.push(invalid('cityCode'));
+    if (!ok) errors.push(fieldError('cityCode'));
   }
   return errors;
 }
@@ -93,7 +91,7 @@ export const companyHandlers: DomainHandlers<'company'> = {
     const city = body.cityCode !== undefined ? body.cityCode : current.city_code;
     if (body.countryCode !== undefined || body.regionCode !== undefined || body.cityCode !== undefined) {
       const errors = await checkPlace(db, { country, region, city });
-      if (errors.length) throw fail('99931', messageFor('99931'), errors);
+      if (errors.length) throw failFields(errors);
       Object.assign(update, { country_code: country, region_code: region, city_code: city });
     }
     const row = await db.updateTable('companies').set(update).where('id', '=', me.companyId).returningAll().executeTakeFirstOrThrow();

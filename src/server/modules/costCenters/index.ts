@@ -3,12 +3,12 @@
 import { sql, type Kysely } from 'kysely';
 import type { CostCenter } from '../../../generated/types.gen.ts';
 import type { Database } from '../../db/schema.ts';
-import { fail, messageFor } from '../../errors/api-error.ts';
+import { uniqueOr } from '../../db/unique.ts';
+import { fail, fieldError } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
 
-const isUniqueViolation = (e: unknown) => typeof e === 'object' && e !== null && (e as { code?: string }).code === '23505';
-const duplicateCode = () => fail('99930', messageFor('99930'), [{ field: 'code', code: '99930', message: messageFor('99930') }]);
+const duplicateCode = () => fail('99930', undefined, [fieldError('code', '99930')]);
 
 const COLUMNS = ['id', 'name', 'code', 'created_at'] as const;
 
@@ -23,15 +23,6 @@ async function assertCodeFree(db: Kysely<Database>, companyId: number, code: str
   let q = db.selectFrom('cost_centers').select('id').where('company_id', '=', companyId).where(sql<string>`lower(code)`, '=', code.toLowerCase());
   if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
   if (await q.executeTakeFirst()) throw duplicateCode();
-}
-
-async function guardUnique<T>(write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw duplicateCode(); // a concurrent request took the code
-    throw error;
-  }
 }
 
 export const costCentersHandlers: DomainHandlers<'costCenters'> = {
@@ -60,8 +51,9 @@ export const costCentersHandlers: DomainHandlers<'costCenters'> = {
     const { db } = ctx.deps;
     const code = ctx.body.code;
     await assertCodeFree(db, me.companyId, code);
-    const row = await guardUnique(() =>
-      db.insertInto('cost_centers').values({ company_id: me.companyId, name: ctx.body.name.trim(), code }).returning(COLUMNS).executeTakeFirstOrThrow(),
+    const row = await uniqueOr(
+      () => db.insertInto('cost_centers').values({ company_id: me.companyId, name: ctx.body.name.trim(), code }).returning(COLUMNS).executeTakeFirstOrThrow(),
+      duplicateCode, // a concurrent request took the code
     );
     return toCostCenter(row);
   },
@@ -72,14 +64,15 @@ export const costCentersHandlers: DomainHandlers<'costCenters'> = {
     const found = await db.selectFrom('cost_centers').select('id').where('company_id', '=', me.companyId).where('id', '=', ctx.params.id).executeTakeFirst();
     if (!found) throw fail('99959');
     await assertCodeFree(db, me.companyId, ctx.body.code, found.id);
-    const row = await guardUnique(() =>
-      db
+    const row = await uniqueOr(
+      () => db
         .updateTable('cost_centers')
         .set({ name: ctx.body.name.trim(), code: ctx.body.code })
         .where('id', '=', found.id)
         .where('company_id', '=', me.companyId)
         .returning(COLUMNS)
         .executeTakeFirstOrThrow(),
+      duplicateCode,
     );
     return toCostCenter(row);
   },

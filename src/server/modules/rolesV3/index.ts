@@ -6,12 +6,11 @@ import { sql, type Kysely } from 'kysely';
 import type { RoleDetail } from '../../../generated/types.gen.ts';
 import type { Session } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
-import { fail, messageFor } from '../../errors/api-error.ts';
+import { uniqueOr } from '../../db/unique.ts';
+import { fail, failFields } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
 import { checkPermissions, mayHandOut } from './permissions.ts';
-
-const isUniqueViolation = (e: unknown) => typeof e === 'object' && e !== null && (e as { code?: string }).code === '23505';
 
 function roleQuery(db: Kysely<Database>, me: Session) {
   return db
@@ -49,7 +48,7 @@ async function findRole(db: Kysely<Database>, me: Session, id: number): Promise<
 /** The checks shared by create and update; answers the normalised permission tree. */
 async function checkRoleBody(db: Kysely<Database>, me: Session, body: { name: string; permissions: { id: number; actions: string[] }[]; scope: string }, exceptId?: number) {
   const { errors, grants } = checkPermissions(body.permissions);
-  if (errors.length) throw fail('99931', messageFor('99931'), errors);
+  if (errors.length) throw failFields(errors);
   if (!mayHandOut(me, [{ permissions: grants, scope: body.scope }])) throw fail('99982');
   const name = body.name.trim();
   let clash = db
@@ -88,17 +87,14 @@ export const rolesV3Handlers: DomainHandlers<'rolesV3'> = {
     const me = caller(ctx);
     const { db } = ctx.deps;
     const { name, grants } = await checkRoleBody(db, me, ctx.body);
-    let id: number;
-    try {
-      ({ id } = await db
+    const { id } = await uniqueOr(
+      () => db
         .insertInto('roles')
         .values({ company_id: me.companyId, name, read_only: false, permissions: JSON.stringify(grants), scope: ctx.body.scope })
         .returning('id')
-        .executeTakeFirstOrThrow());
-    } catch (error) {
-      if (isUniqueViolation(error)) throw fail('99942'); // a concurrent request took the name
-      throw error;
-    }
+        .executeTakeFirstOrThrow(),
+      () => fail('99942'), // a concurrent request took the name
+    );
     return toRole((await findRole(db, me, id))!);
   },
 
@@ -109,17 +105,15 @@ export const rolesV3Handlers: DomainHandlers<'rolesV3'> = {
     if (!role) throw fail('99959');
     if (role.read_only || role.company_id === null) throw fail('99943');
     const { name, grants } = await checkRoleBody(db, me, ctx.body, role.id);
-    try {
-      await db
+    await uniqueOr(
+      () => db
         .updateTable('roles')
         .set({ name, permissions: JSON.stringify(grants), scope: ctx.body.scope })
         .where('id', '=', role.id)
         .where('company_id', '=', me.companyId)
-        .execute();
-    } catch (error) {
-      if (isUniqueViolation(error)) throw fail('99942');
-      throw error;
-    }
+        .execute(),
+      () => fail('99942'),
+    );
     return toRole((await findRole(db, me, role.id))!);
   },
 

@@ -3,8 +3,7 @@
 // actions and a user scope they hold themselves.
 import type { Grant } from '../../../core/permissions.ts';
 import { menuNodes } from '../../../generated/menu.gen.ts';
-import type { FieldError } from '../../errors/api-error.ts';
-import { messageFor } from '../../errors/api-error.ts';
+import { fieldError, type FieldError } from '../../errors/api-error.ts';
 import { unionGrants } from '../../auth/grants.ts';
 import { SCOPE_RANK, scopeOf, widestScope } from '../../auth/user-scope.ts';
 import type { Session } from '../../context.ts';
@@ -16,7 +15,7 @@ for (const node of menuNodes) {
   for (const s of node.subtabs) declaredActions.set(s.id, s.actions);
 }
 
-const invalid = (field: string, detail: string): FieldError => ({ field, code: '99931', message: `${messageFor('99931')} (${detail})` });
+const invalid = (field: string, detail: string): FieldError => fieldError(field, '99931', detail);
 
 /**
  * Checks a permission tree against config/menu.yaml: every id a component of the menu, every

@@ -7,6 +7,7 @@ import { normalizeEmail } from '../../../core/email.ts';
 import { normalizeColombianPhone } from '../../../core/phone.ts';
 import type { Session } from '../../context.ts';
 import type { Database, UsersTable } from '../../db/schema.ts';
+import { uniqueOr } from '../../db/unique.ts';
 import { fail } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
@@ -15,8 +16,6 @@ import { hashPassword } from '../../security/passwords.ts';
 import { mayHandOut } from '../rolesV3/permissions.ts';
 import { findMember, memberQuery, rolesByUser, toMember } from './members.ts';
 import { checkLinks, checkUnique } from './references.ts';
-
-const isUniqueViolation = (e: unknown) => typeof e === 'object' && e !== null && (e as { code?: string }).code === '23505';
 
 const SORTABLE = { name: 'u.full_name', email: 'u.email', state: 'u.state', documentId: 'u.document_id', createdAt: 'u.created_at' };
 
@@ -65,38 +64,33 @@ export const teamHandlers: DomainHandlers<'team'> = {
     // Nobody knows this password: the member sets theirs with the e-mailed code.
     const hash = await hashPassword(randomBytes(32).toString('base64url'));
     const now = ctx.deps.now();
-    let user;
-    try {
-      user = await db.transaction().execute(async (trx) => {
-        const created = await trx
-          .insertInto('users')
-          .values({
-            company_id: me.companyId,
-            parent_id: parentId,
-            full_name: body.name.trim(),
-            email,
-            phone,
-            document_type: body.documentType,
-            document_id: body.documentId,
-            address: body.address.trim(),
-            state: 'needsNewPassword',
-            otp_method: body.otpMethod,
-            password_hash: hash,
-            password_changed_at: now,
-            locked_until: null,
-            profile_pic_file: null,
-            area_id: body.areaId ?? null,
-            cost_center_id: body.costCenterId ?? null,
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        await trx.insertInto('user_roles').values(body.roleIds.map((role_id) => ({ user_id: created.id, role_id }))).execute();
-        return created;
-      });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw fail('99989'); // a concurrent request took the e-mail
-      throw error;
-    }
+    // A concurrent request that took the e-mail meanwhile is caught by the unique index.
+    const user = await uniqueOr(() => db.transaction().execute(async (trx) => {
+      const created = await trx
+        .insertInto('users')
+        .values({
+          company_id: me.companyId,
+          parent_id: parentId,
+          full_name: body.name.trim(),
+          email,
+          phone,
+          document_type: body.documentType,
+          document_id: body.documentId,
+          address: body.address.trim(),
+          state: 'needsNewPassword',
+          otp_method: body.otpMethod,
+          password_hash: hash,
+          password_changed_at: now,
+          locked_until: null,
+          profile_pic_file: null,
+          area_id: body.areaId ?? null,
+          cost_center_id: body.costCenterId ?? null,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await trx.insertInto('user_roles').values(body.roleIds.map((role_id) => ({ user_id: created.id, role_id }))).execute();
+      return created;
+    }), () => fail('99989'));
     await issueOtp(ctx.deps, user, 'recovery', 'email', 'invitation');
     return answerMember(db, me, user.id);
   },
@@ -125,18 +119,13 @@ export const teamHandlers: DomainHandlers<'team'> = {
     if (body.areaId !== undefined) update.area_id = body.areaId;
     if (body.costCenterId !== undefined) update.cost_center_id = body.costCenterId;
     if (body.parentId !== undefined) update.parent_id = body.parentId;
-    try {
-      await db.transaction().execute(async (trx) => {
-        if (Object.keys(update).length) await trx.updateTable('users').set(update).where('id', '=', target.id).where('company_id', '=', me.companyId).execute();
-        if (body.roleIds) {
-          await trx.deleteFrom('user_roles').where('user_id', '=', target.id).execute();
-          await trx.insertInto('user_roles').values(body.roleIds.map((role_id) => ({ user_id: target.id, role_id }))).execute();
-        }
-      });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw fail('99989');
-      throw error;
-    }
+    await uniqueOr(() => db.transaction().execute(async (trx) => {
+      if (Object.keys(update).length) await trx.updateTable('users').set(update).where('id', '=', target.id).where('company_id', '=', me.companyId).execute();
+      if (body.roleIds) {
+        await trx.deleteFrom('user_roles').where('user_id', '=', target.id).execute();
+        await trx.insertInto('user_roles').values(body.roleIds.map((role_id) => ({ user_id: target.id, role_id }))).execute();
+      }
+    }), () => fail('99989'));
     return answerMember(db, me, target.id);
   },
 

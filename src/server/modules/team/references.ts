@@ -11,7 +11,7 @@ import { normalizeEmail } from '../../../core/email.ts';
 import { isInScope, subtreeOf } from '../../auth/user-scope.ts';
 import type { Session } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
-import { fail, messageFor, type FieldError } from '../../errors/api-error.ts';
+import { fail, failFields, fieldError, type FieldError } from '../../errors/api-error.ts';
 import { mayHandOut } from '../rolesV3/permissions.ts';
 
 export interface MemberLinks {
@@ -20,8 +20,6 @@ export interface MemberLinks {
   costCenterId?: number | null;
   parentId?: number | null;
 }
-
-const invalid = (field: string): FieldError => ({ field, code: '99931', message: messageFor('99931') });
 
 /** Throws 99931 (with the fields) or 99982; returns when every link is acceptable. */
 export async function checkLinks(db: Kysely<Database>, me: Session, links: MemberLinks, memberId?: number): Promise<void> {
@@ -34,15 +32,15 @@ export async function checkLinks(db: Kysely<Database>, me: Session, links: Membe
       .where('id', 'in', links.roleIds)
       .where((eb) => eb.or([eb('company_id', 'is', null), eb('company_id', '=', me.companyId)]))
       .execute();
-    if (roles.length !== links.roleIds.length) errors.push(invalid('roleIds'));
+    if (roles.length !== links.roleIds.length) errors.push(fieldError('roleIds'));
   }
   if (links.areaId != null) {
     const area = await db.selectFrom('areas').select('id').where('id', '=', links.areaId).where('company_id', '=', me.companyId).executeTakeFirst();
-    if (!area) errors.push(invalid('areaId'));
+    if (!area) errors.push(fieldError('areaId'));
   }
   if (links.costCenterId != null) {
     const center = await db.selectFrom('cost_centers').select('id').where('id', '=', links.costCenterId).where('company_id', '=', me.companyId).executeTakeFirst();
-    if (!center) errors.push(invalid('costCenterId'));
+    if (!center) errors.push(fieldError('costCenterId'));
   }
   if (links.parentId != null) {
     let ok = await isInScope(db, me, links.parentId);
@@ -54,9 +52,9 @@ export async function checkLinks(db: Kysely<Database>, me: Session, links: Membe
         .executeTakeFirst();
       ok = !below;
     }
-    if (!ok) errors.push(invalid('parentId'));
+    if (!ok) errors.push(fieldError('parentId'));
   }
-  if (errors.length) throw fail('99931', messageFor('99931'), errors);
+  if (errors.length) throw failFields(errors);
   if (!mayHandOut(me, roles)) throw fail('99982');
 }
 
