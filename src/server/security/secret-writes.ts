@@ -2,7 +2,7 @@
 // post the mask back untouched. undefined keeps the stored value, null clears it, the stored
 // value's own mask keeps it, any other mask is invalid (99931), anything else is sealed.
 import { isMasked, maskSecret } from '../../core/secret-mask.ts';
-import { fail, messageFor, type ApiError } from '../errors/api-error.ts';
+import { failFields, fieldError, type ApiError } from '../errors/api-error.ts';
 import type { SecretBox } from './secrets.ts';
 
 export const openSealed = (box: SecretBox, sealed: string | null, context: string): string | null =>
@@ -11,7 +11,7 @@ export const openSealed = (box: SecretBox, sealed: string | null, context: strin
 export const maskOrNull = (plain: string | null) => (plain === null ? null : maskSecret(plain));
 
 export function maskedValueError(field: string): ApiError {
-  return fail('99931', undefined, [{ field, code: '99931', message: `${messageFor('99931')} (a masked value only keeps the stored secret)` }]);
+  return failFields([fieldError(field, '99931', 'a masked value only keeps the stored secret')]);
 }
 
 export function nextSealed(

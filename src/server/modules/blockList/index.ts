@@ -8,7 +8,7 @@ import { constants } from '../../../generated/constants.gen.ts';
 import type { BlockListEntry, BlockListResult } from '../../../generated/types.gen.ts';
 import type { ServerDeps, Session } from '../../context.ts';
 import type { BlockListTable } from '../../db/schema.ts';
-import { fail, messageFor } from '../../errors/api-error.ts';
+import { fail, failFields, fieldError } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
 import { addNumbers } from './store.ts';
@@ -37,8 +37,8 @@ const toEntry = (now: Date) => (r: Selectable<BlockListTable>): BlockListEntry =
  */
 async function addJudged(deps: ServerDeps, me: Session, judged: PhoneListResult, source: 'manual' | 'file', field: string): Promise<BlockListResult> {
   if (judged.valid.length === 0) {
-    if (judged.rejected.every((r) => r.reason === 'emptyPhone')) throw fail('99960', undefined, [{ field, code: '99960', message: messageFor('99960') }]);
-    throw fail('99963', undefined, judged.rejected.slice(0, 20).map((r) => ({ field, code: '99963', message: `${messageFor('99963')} (${r.position}: ${r.value})` })));
+    if (judged.rejected.every((r) => r.reason === 'emptyPhone')) throw failFields([fieldError(field, '99960')]);
+    throw failFields(judged.rejected.slice(0, 20).map((r) => fieldError(field, '99963', `${r.position}: ${r.value}`)));
   }
   const { added, effectiveAt } = await addNumbers(deps.db, me.companyId, me.userId, judged.valid.map((v) => v.phone), source, deps.now());
   const rejected = [
@@ -91,7 +91,7 @@ export const blockListHandlers: DomainHandlers<'blockList'> = {
     const judged = parsePhoneList(ctx.body.numbers);
     const count = judged.valid.length + judged.rejected.length;
     if (count > constants.blockList.maxTypedNumbers) {
-      throw fail('99931', undefined, [{ field: 'numbers', code: '99931', message: `${messageFor('99931')} (${constants.blockList.maxTypedNumbers} numbers at most)` }]);
+      throw failFields([fieldError('numbers', '99931', `${constants.blockList.maxTypedNumbers} numbers at most`)]);
     }
     return addJudged(ctx.deps, me, judged, 'manual', 'numbers');
   },

@@ -5,7 +5,7 @@
 import type { FastifyRequest } from 'fastify';
 import { csvFirstColumn, decodeTextFile, looksLikeHeader } from '../../../core/phone-list.ts';
 import { constants } from '../../../generated/constants.gen.ts';
-import { fail, messageFor } from '../../errors/api-error.ts';
+import { fail, failFields, fieldError } from '../../errors/api-error.ts';
 import { sniffSpreadsheet, spreadsheetFirstColumn } from './spreadsheet.ts';
 
 async function readFile(request: FastifyRequest): Promise<Buffer> {
@@ -37,6 +37,6 @@ export async function readNumberColumn(request: FastifyRequest): Promise<{ posit
   }
   if (!values) throw fail('99932');
   if (values.length && looksLikeHeader(values[0].value)) values = values.slice(1);
-  if (values.length > maxRows) throw fail('99932', undefined, [{ field: 'file', code: '99932', message: `${messageFor('99932')} (${maxRows} rows at most)` }]);
+  if (values.length > maxRows) throw failFields([fieldError('file', '99932', `${maxRows} rows at most`)]);
   return values;
 }

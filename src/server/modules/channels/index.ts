@@ -6,7 +6,7 @@ import { normalizeColombianPhone } from '../../../core/phone.ts';
 import type { DeliveryStatus } from '../../../generated/types.gen.ts';
 import type { ChannelProvider, ChannelEndpoint } from '../../../sandbox/channels.ts';
 import type { Database, StoredAccountSid } from '../../db/schema.ts';
-import { ApiError, fail, messageFor } from '../../errors/api-error.ts';
+import { ApiError, fail, failFields, fieldError } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
 import { endpointOf, openSecrets, plainOf, platformColors, toChannel, type ChannelRow } from './records.ts';
@@ -28,7 +28,7 @@ async function loadChannel(db: Kysely<Database>, companyId: number, id: number):
 }
 
 /** 99999 naming every field the channel still needs. */
-const missingFields = (fields: string[]) => fail('99999', undefined, fields.map((field) => ({ field, code: '99999', message: messageFor('99999') })));
+const missingFields = (fields: string[]) => failFields(fields.map((field) => fieldError(field, '99999')));
 
 async function checkConnection(provider: ChannelProvider, endpoint: ChannelEndpoint): Promise<void> {
   const check = await provider.check(endpoint);

@@ -3,7 +3,7 @@
 // keywords of a short code are routes with a primary key.
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { ApiError, fail, messageFor, type ErrorCode } from '../../errors/api-error.ts';
+import { failFields, fieldError, type ApiError, type ErrorCode } from '../../errors/api-error.ts';
 
 const byConstraint: Record<string, { code: ErrorCode; field: string }> = {
   channels_company_name_key: { code: '99987', field: 'name' },
@@ -19,7 +19,7 @@ export function channelConflict(error: unknown): ApiError | null {
   const e = error as { code?: string; constraint?: string } | null;
   if (e?.code !== '23505' || !e.constraint) return null;
   const hit = byConstraint[e.constraint];
-  return hit ? fail(hit.code, undefined, [{ field: hit.field, code: hit.code, message: messageFor(hit.code) }]) : null;
+  return hit ? failFields([fieldError(hit.field, hit.code)]) : null;
 }
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -48,11 +48,11 @@ export async function writeRoutes(
   if (!shortCode) return;
   await trx.insertInto('short_code_leases').values({ short_code: shortCode, company_id: companyId }).onConflict((oc) => oc.column('short_code').doNothing()).execute();
   const lease = await trx.selectFrom('short_code_leases').select('company_id').where('short_code', '=', shortCode).executeTakeFirstOrThrow();
-  if (lease.company_id !== companyId) throw fail('99975', undefined, [{ field: 'shortCode', code: '99975', message: messageFor('99975') }]);
+  if (lease.company_id !== companyId) throw failFields([fieldError('shortCode', '99975')]);
   if (!keywords.length) return;
   const taken = await trx.selectFrom('channel_keywords').select('keyword').where('short_code', '=', shortCode).where('keyword', 'in', [...keywords]).execute();
   if (taken.length) {
-    throw fail('99970', undefined, taken.map((t) => ({ field: 'keywords', code: '99970', message: `${messageFor('99970')} (${t.keyword})` })));
+    throw failFields(taken.map((t) => fieldError('keywords', '99970', t.keyword)));
   }
   await trx.insertInto('channel_keywords').values(keywords.map((keyword) => ({ short_code: shortCode, keyword, channel_id: channelId }))).execute();
 }

@@ -4,7 +4,7 @@ import { normalizeKeyword, platformFields, shortCodeProblem, isRcsAgentId, type 
 import { normalizeEmail } from '../../../core/email.ts';
 import { normalizeColombianPhone } from '../../../core/phone.ts';
 import type { ChannelsCreateBody } from '../../../generated/types.gen.ts';
-import { fail, messageFor, type ErrorCode } from '../../errors/api-error.ts';
+import { failFields, fieldError } from '../../errors/api-error.ts';
 
 export interface PlainValues {
   name: string;
@@ -22,19 +22,16 @@ export interface PlainValues {
 /** The request's plain fields (create body or update body), before merging with the stored ones. */
 export type PlainInput = Partial<Pick<ChannelsCreateBody, keyof PlainValues>>;
 
-const fieldError = (code: ErrorCode, field: string, detail?: string) =>
-  fail(code, undefined, [{ field, code, message: detail ? `${messageFor(code)} (${detail})` : messageFor(code) }]);
-
 /** Sender as stored: E.164 for sms and whatsapp (99963 when not a Colombian phone), the RBM agent id for rcs. */
 function normalizeSender(platform: ChannelPlatform, sender: string | null | undefined): string | null | undefined {
   if (sender === undefined || sender === null) return sender;
   if (platform === 'rcs') {
     const agent = sender.trim().toLowerCase();
-    if (!isRcsAgentId(agent)) throw fieldError('99931', 'sender', 'an RBM agent id');
+    if (!isRcsAgentId(agent)) throw failFields([fieldError('sender', '99931', 'an RBM agent id')]);
     return agent;
   }
   const phone = normalizeColombianPhone(sender);
-  if (!phone) throw fieldError('99963', 'sender');
+  if (!phone) throw failFields([fieldError('sender', '99963')]);
   return phone;
 }
 
@@ -67,7 +64,7 @@ const hasValue = (v: unknown) => (Array.isArray(v) ? v.length > 0 : v !== null &
  * that trims to nothing (99931), short codes MO (99969) with a keyword (99971).
  */
 export function checkPlatformRules(platform: ChannelPlatform, values: PlainValues, secretsPresent: Record<string, boolean>): void {
-  if (values.name === '') throw fieldError('99931', 'name');
+  if (values.name === '') throw failFields([fieldError('name')]);
   const allowed = platformFields[platform];
   const used: Record<string, unknown> = {
     sender: values.sender, shortCode: values.shortCode, keywords: values.keywords, facebookPageId: values.facebookPageId, clientEmail: values.clientEmail,
@@ -75,10 +72,10 @@ export function checkPlatformRules(platform: ChannelPlatform, values: PlainValue
   for (const [field, present] of Object.entries(secretsPresent)) used[field] = present ? 'set' : null;
   const foreign = Object.entries(used).filter(([field, v]) => hasValue(v) && !allowed.includes(field)).map(([field]) => field);
   if (foreign.length) {
-    throw fail('99931', undefined, foreign.map((field) => ({ field, code: '99931', message: `${messageFor('99931')} (not used by ${platform} channels)` })));
+    throw failFields(foreign.map((field) => fieldError(field, '99931', `not used by ${platform} channels`)));
   }
   const problem = shortCodeProblem(values);
-  if (problem) throw fieldError(problem, problem === '99969' ? 'type' : 'keywords');
+  if (problem) throw failFields([fieldError(problem === '99969' ? 'type' : 'keywords', problem)]);
 }
 
 /** Whether a credential field (identity towards the provider) differs between stored and merged values. */
