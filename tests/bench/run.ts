@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import autocannon from 'autocannon';
 import argon2 from 'argon2';
 import { startProduct, launchBrowser, DEMO_PASSWORD } from '../e2e/harness.ts';
+import { consolePerfBench } from './console-perf.ts';
 
 const resultsDir = resolve('tests/bench/results');
 mkdirSync(resultsDir, { recursive: true });
@@ -79,5 +80,7 @@ async function consoleBundleBench() {
 const only = process.argv[2];
 if (!only || only === 'signin') await signinBench();
 if (!only || only === 'console') await consoleBundleBench();
+// The console runtime in the browser: a 200-field form, a 100,000-row list (tests/bench/console-perf.ts).
+if (!only || only === 'console-perf') await consolePerfBench(record);
 console.log(`bench: results in ${resultsDir}: ${readdirSync(resultsDir).filter((f) => f.endsWith('.json')).join(', ')}`);
 

@@ -34,6 +34,22 @@ describe('declaration errors name file, path and reason', () => {
     ['x-list on a POST', (d) => rewrite(d, 'schemas/api/things.yaml', 'access: public', 'access: public\n    x-list: { sortable: [name] }'), /things\.yaml.*\/operations\/create\/x-list: a list operation must be GET/],
     ['x-list without the list query', (d) => rewrite(d, 'schemas/api/things.yaml', 'errors: ["99982"]', 'errors: ["99982"]\n    x-list: { sortable: [name] }'), /\/operations\/get\/x-list: the list convention needs query param "page"/],
     ['duplicate component id', (d) => writeFileSync(join(d, 'config/menu.yaml'), '- { id: 10, key: a, path: /A }\n- { id: 10, key: b, path: /B }\n'), /component id 10 used twice/],
+    // The screen vocabulary (schemas/_meta/screen.schema.yaml, generators/emit/screens.ts)
+    ['unknown screen kind', (d) => rewrite(d, 'config/screens/things.yaml', 'kind: list', 'kind: grid'), /^config\/screens\/things\.yaml:2 \/kind: must be equal to one of the allowed values/],
+    ['column not a field', (d) => rewrite(d, 'config/screens/things.yaml', 'columns: [name,', 'columns: [size,'), /^config\/screens\/things\.yaml:\d+ \/columns\/0: column "size" is not a field of the records/],
+    ['filter not a query param', (d) => rewrite(d, 'config/screens/things.yaml', 'export: [csv, xlsx]', 'export: [csv, xlsx]\nfilters: [size]'), /things\.yaml.*\/filters\/0: filter "size" is not a query param of things\.list/],
+    ['default sort not sortable', (d) => rewrite(d, 'config/screens/things.yaml', 'field: name, order: asc', 'field: color, order: asc'), /things\.yaml.*\/defaultSort\/field: "color" is not sortable/],
+    ['form names a detail', (d) => rewrite(d, 'config/screens/things.yaml', 'form: newThing', 'form: thing'), /things\.yaml.*\/form: screen "thing" is a detail, not a form/],
+    ['action with both operation and to', (d) => rewrite(d, 'config/screens/things.yaml', 'operation: things.delete }', 'operation: things.delete, to: /x }'), /things\.yaml:\d+ \/rowActions\/0: must NOT be valid/],
+    ['row action on an unknown operation', (d) => rewrite(d, 'config/screens/things.yaml', 'operation: things.delete }', 'operation: things.remove }'), /things\.yaml.*unknown operation "things\.remove"/],
+    ['tab screen not a list', (d) => rewrite(d, 'config/screens/thing.yaml', 'screen: things }', 'screen: newThing }'), /thing\.yaml.*\/tabs\/1\/screen: screen "newThing" is a form, not a list/],
+    ['wizard field in two steps', (d) => rewrite(d, 'config/screens/thing-wizard.yaml', 'fields: [color]', 'fields: [color, name]'), /thing-wizard\.yaml.*\/steps\/1\/fields\/1: field "name" is in two steps/],
+    ['wizard with one step', (d) => rewrite(d, 'config/screens/thing-wizard.yaml', '  - { label: screens.things.general, fields: [color] }\n', ''), /thing-wizard\.yaml.*\/steps: must NOT have fewer than 2 items/],
+    ['payload names no filter', (d) => rewrite(d, 'config/screens/thing-report.yaml', 'color: $f.color', 'color: $f.colour'), /thing-report\.yaml.*\/payload: \$f\.colour is not a filter/],
+    ['chart spec carries data', (d) => rewrite(d, 'config/screens/thing-report.yaml', 'spec: { mark: bar', 'spec: { data: { url: x }, mark: bar'), /thing-report\.yaml.*\/chart\/spec: must NOT be valid/],
+    ['rows name a field not in fields', (d) => rewrite(d, 'config/screens/new-thing.yaml', 'view: true', 'view: true\nrows: [[name, size]]'), /new-thing\.yaml.*\/rows\/0\/1: field "size" is not in fields/],
+    ['edit mode without load', (d) => rewrite(d, 'config/screens/new-thing.yaml', 'load: { operation: things.get }\n', ''), /new-thing\.yaml.*\/load: a form with edit or view mode needs `load`/],
+    ['x-options on an unknown operation', (d) => rewrite(d, 'config/screens/new-thing.yaml', 'fields: [name, color]', 'fields: [name, color, owner]\nextraFields: { owner: { type: integer, x-options: { operation: people.list } } }'), /new-thing\.yaml.*x-options: unknown operation "people\.list"/],
   ];
   it.each(table)('%s', async (_name, edit, want) => {
     expect(await failure(edit)).toMatch(want);

@@ -57,9 +57,9 @@ export const EveryCellType: Story = {
     await expect(cellOf(0, 'documentType')).toHaveTextContent(text('enums.document-type.CC', 'es'));
     await expect(within(cellOf(0, 'roles')).getByText(text('enums.role.manager', 'es'))).toBeInTheDocument();
     await expect(within(cellOf(0, 'tags')).getByText('ventas')).toBeInTheDocument();
-    await expect(cellOf(0, 'state').querySelector('[data-status]')).toHaveClass('MuiChip-colorSuccess');
-    await expect(cellOf(1, 'state').querySelector('[data-status]')).toHaveClass('MuiChip-colorError');
-    await expect(cellOf(0, 'status').querySelector('[data-status]')).toHaveClass('MuiChip-colorInfo');
+    await expect(cellOf(0, 'state').querySelector('[data-status]')).toHaveAttribute('data-color', 'success');
+    await expect(cellOf(1, 'state').querySelector('[data-status]')).toHaveAttribute('data-color', 'error');
+    await expect(cellOf(0, 'status').querySelector('[data-status]')).toHaveAttribute('data-color', 'info');
     await expect(cellOf(1, 'day')).toHaveTextContent('—');
   },
 };

@@ -1,9 +1,9 @@
 // Table and detail cells: one small component per display type of the spec (text, integer, COP
 // in es-CO, date and date-time as YYYY/MM/DD h:mma, yes/no, enum label, role chips, chips,
 // masked secret, status chip). The registry (./registry.ts) picks one per column.
-import type { ReactNode } from 'react';
+import type { CSSProperties, ReactNode } from 'react';
 import Box from '@mui/material/Box';
-import Chip, { type ChipProps } from '@mui/material/Chip';
+import { useTheme } from '@mui/material/styles';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { formatCop, formatDate, formatDateTime, formatInteger } from '../format.ts';
@@ -68,19 +68,41 @@ export const DateCell = (p: CellProps) => <Box component="span" sx={{ whiteSpace
 export const DateTimeCell = (p: CellProps) => <Box component="span" sx={{ whiteSpace: 'nowrap' }}>{useText('datetime', p)}</Box>;
 export const EnumCell = (p: CellProps) => <>{useText('enum', p)}</>;
 
+export type TagColor = 'default' | 'primary' | 'secondary' | 'success' | 'warning' | 'error' | 'info';
+
+/**
+ * A small label (role, state, yes/no). Plain <span>s with inline styles from the theme: a list
+ * row mounts a handful of them per frame while scrolling, so they must cost next to nothing.
+ */
+export function Tag({ label, color = 'default', outlined = false, status }: { label: string; color?: TagColor; outlined?: boolean; status?: string }) {
+  const theme = useTheme();
+  const main = color === 'default' ? theme.palette.text.secondary : theme.palette[color].main;
+  const style: CSSProperties = {
+    display: 'inline-block', padding: '1px 8px', borderRadius: 12, fontSize: '0.75rem', lineHeight: '20px', whiteSpace: 'nowrap',
+    border: `1px solid ${color === 'default' ? theme.palette.divider : main}`,
+    color: outlined || color === 'default' ? main : theme.palette.getContrastText(main),
+    background: outlined || color === 'default' ? (color === 'default' && !outlined ? theme.palette.action.selected : 'transparent') : main,
+  };
+  return (
+    <span style={style} data-color={color} data-status={status}>
+      {label}
+    </span>
+  );
+}
+
 export function BooleanCell(p: CellProps) {
   const text = useText('boolean', p);
-  return <Chip size="small" label={text} color={p.value ? 'secondary' : 'default'} variant={p.value ? 'filled' : 'outlined'} />;
+  return <Tag label={text} color={p.value ? 'secondary' : 'default'} outlined={!p.value} />;
 }
 
 function ChipList({ labels }: { labels: string[] }): ReactNode {
   if (!labels.length) return EMPTY;
   return (
-    <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
+    <span style={{ display: 'inline-flex', flexWrap: 'wrap', gap: 4 }}>
       {labels.map((l, i) => (
-        <Chip key={`${l}-${i}`} size="small" label={l} />
+        <Tag key={`${l}-${i}`} label={l} />
       ))}
-    </Box>
+    </span>
   );
 }
 
@@ -109,7 +131,7 @@ export function SecretCell(p: CellProps) {
 }
 
 /** Default colours for the states of the spec (user, company, report file, payment, message). */
-const STATUS_COLORS: Record<string, ChipProps['color']> = {
+const STATUS_COLORS: Record<string, TagColor> = {
   active: 'success', approved: 'success', accepted: 'success', delivered: 'success', ready: 'success', read: 'success', enabled: 'success', effective: 'success',
   pending: 'warning', validation: 'warning', needsNewPassword: 'warning', ExpiredPassword: 'warning', enlist: 'warning', sending: 'warning', scheduled: 'warning',
   disabled: 'error', rejected: 'error', failed: 'error', error: 'error', abandoned: 'error', blocked: 'error', revoked: 'error',
@@ -119,6 +141,6 @@ export function StatusCell(p: CellProps) {
   const text = useText('status', p);
   if (isEmpty(p.value)) return <>{EMPTY}</>;
   const key = String(p.value);
-  const color = (p.column.colors?.[key] as ChipProps['color'] | undefined) ?? STATUS_COLORS[key] ?? 'default';
-  return <Chip size="small" label={text} color={color} data-status={key} />;
+  const color = (p.column.colors?.[key] as TagColor | undefined) ?? STATUS_COLORS[key] ?? 'default';
+  return <Tag label={text} color={color} status={key} />;
 }

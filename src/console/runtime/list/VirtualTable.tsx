@@ -143,6 +143,11 @@ export function VirtualTable(props: VirtualTableProps) {
         '& td.select, & th.select': { width: 48, px: 0.5 },
         '& td.actions, & th.actions': { width: 'auto', textAlign: 'right' },
         '& tr.openable': { cursor: 'pointer' },
+        '& .row-actions': { display: 'inline-flex', gap: 0.5 },
+        '& button.row-action': { font: 'inherit', fontWeight: 500, fontSize: '0.8125rem', textTransform: 'uppercase', color: 'primary.main', bgcolor: 'transparent', border: 0, borderRadius: 1, px: 1, py: 0.5, cursor: 'pointer' },
+        '& button.row-action.danger': { color: 'error.main' },
+        '& button.row-action:hover, & button.row-action:focus-visible': { bgcolor: 'action.hover' },
+        '& button.row-action:disabled': { color: 'text.disabled', cursor: 'default' },
         '& tr.openable:hover, & tr.openable:focus-visible': { bgcolor: 'action.hover', outline: 'none' },
       }}
     >

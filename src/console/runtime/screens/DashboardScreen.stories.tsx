@@ -3,6 +3,9 @@ import { expect, screen, waitFor } from 'storybook/test';
 import { areas, notificationList, paymentsSummary, users } from '../../stories/fixtures.ts';
 import { text } from '../../stories/helpers.ts';
 import { apiError } from '../../stories/stub-api.ts';
+import { smsAccounts } from '../stories/data.ts';
+import { listHandler } from '../stories/list-stub.ts';
+import { fx } from '../stories/screens.ts';
 import DashboardScreen from './DashboardScreen.tsx';
 
 const meta = {
@@ -33,5 +36,19 @@ export const CardError: Story = {
   parameters: { api: { 'account.paymentsSummary': apiError(403, '99982', 'Not enough permissions'), 'notifications.list': notificationList(), 'account.list': areas } },
   play: async () => {
     await expect(await screen.findByText(text('errors.server.notEnoughPermissions', 'es'))).toBeInTheDocument();
+  },
+};
+
+export const CardsAndTopNChart: Story = {
+  args: { screenId: 'fxOverview', screen: fx.fxOverview },
+  parameters: { api: { 'account.paymentsSummary': paymentsSummary, 'platformSms.quotaList': listHandler(() => smsAccounts) } },
+  play: async () => {
+    await waitFor(() => expect(screen.getByTestId('card-screens.home.balance').textContent).toMatch(/125\.000/));
+    // 14 accounts, the chart draws the 10 that used the most.
+    const chart = await screen.findByTestId('chart');
+    await expect(chart).toHaveAttribute('data-points', '10');
+    await expect(chart).toHaveTextContent(text('menu.settings.quota', 'es'));
+    // Vega (loaded on first use) draws it as SVG.
+    await waitFor(() => expect(chart.querySelector('svg.marks')).not.toBeNull(), { timeout: 8000 });
   },
 };

@@ -4,7 +4,7 @@
 // by `load`), view at …/:id (read-only, with Edit when the user may). After a successful save it
 // goes back to view (spec 4: "after each successful response the current action resets to view").
 // Server errors land on their fields; leaving with unsaved changes asks first.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -28,10 +28,10 @@ import { notify } from '../../app/notify.tsx';
 import { homeFor } from '../../shell/home.ts';
 import { interpolate, resolveObject, type ExpressionContext } from '../expressions.ts';
 import { allows, permissionOf } from '../access.ts';
-import { ConfirmDialog } from '../ConfirmDialog.tsx';
+import { withChunkReload } from '../../app/chunk-reload.ts';
 import { useDirtyGuard } from '../form/dirty-guard.ts';
 import { ProfilePicture } from '../form/ProfilePicture.tsx';
-import { SecretOnce } from '../form/SecretOnce.tsx';
+
 import { SchemaForm } from '../form/SchemaForm.tsx';
 import { errorsFor } from '../form/validation.ts';
 import { ScreenFrame } from '../ScreenFrame.tsx';
@@ -40,6 +40,10 @@ import NotAvailableScreen from './NotAvailableScreen.tsx';
 
 type Data = Record<string, unknown>;
 type Props = Record<string, Record<string, unknown>>;
+
+// The dialogs load when they are needed: the sign-in page, a form too, stays light.
+const ConfirmDialog = lazy(withChunkReload(() => import('../ConfirmDialog.tsx').then((m) => ({ default: m.ConfirmDialog }))));
+const SecretOnce = lazy(withChunkReload(() => import('../form/SecretOnce.tsx').then((m) => ({ default: m.SecretOnce }))));
 
 const SESSION_LANDING_STATES = new Set(['needsNewPassword', 'ExpiredPassword']);
 
@@ -367,15 +371,19 @@ function FormView({ screen }: { screen: ScreenDef }) {
           ))}
         </Box>
       )}
-      <ConfirmDialog open={guard.asking} title={t('common.unsaved.title')} message={t('common.unsaved.message')} confirmLabel={t('common.unsaved.leave')} danger onCancel={guard.stay} onConfirm={guard.leave} />
-      <SecretOnce
-        secrets={secrets?.list ?? null}
-        onClose={() => {
-          const then = secrets?.then;
-          setSecrets(null);
-          then?.();
-        }}
-      />
+      <Suspense fallback={null}>
+        {guard.asking && <ConfirmDialog open title={t('common.unsaved.title')} message={t('common.unsaved.message')} confirmLabel={t('common.unsaved.leave')} danger onCancel={guard.stay} onConfirm={guard.leave} />}
+        {secrets && (
+          <SecretOnce
+            secrets={secrets.list}
+            onClose={() => {
+              const then = secrets.then;
+              setSecrets(null);
+              then();
+            }}
+          />
+        )}
+      </Suspense>
     </ScreenFrame>
   );
 }

@@ -203,19 +203,20 @@ function ListView({ screen, extraParams, nested }: { screen: ScreenDef; extraPar
 
   const renderActions = useMemo(() => {
     if (!rowActions.length && !canEdit) return undefined;
+    // Plain buttons (styled by the table): rows mount while scrolling and must stay cheap.
     return (row: Row) => (
-      <Box sx={{ display: 'flex', gap: 0.5, justifyContent: 'flex-end' }}>
+      <span className="row-actions">
         {canEdit && (
-          <Button size="small" onClick={() => navigate(`${base}/${encodeURIComponent(String(idOf(row)))}/edit`)}>
+          <button type="button" className="row-action" onClick={() => navigate(`${base}/${encodeURIComponent(String(idOf(row)))}/edit`)}>
             {t('common.edit')}
-          </Button>
+          </button>
         )}
         {rowActions.filter((a) => applies(a, row)).map((a) => (
-          <Button key={a.label} size="small" color={a.method === 'DELETE' ? 'error' : 'primary'} disabled={busy !== null} onClick={() => runRef.current(a, row)}>
+          <button key={a.label} type="button" className={a.method === 'DELETE' ? 'row-action danger' : 'row-action'} disabled={busy !== null} onClick={() => runRef.current(a, row)}>
             {t(a.label)}
-          </Button>
+          </button>
         ))}
-      </Box>
+      </span>
     );
   }, [actionKeys, canEdit, busy, base, navigate, idOf, t]);
 

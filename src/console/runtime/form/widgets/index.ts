@@ -3,7 +3,6 @@
 // widgets are imported directly; the others load with the first form that uses them, so the first
 // load stays small.
 import { createElement, lazy, Suspense, type ComponentType } from 'react';
-import Skeleton from '@mui/material/Skeleton';
 import type { FieldProps, RegistryFieldsType, RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
 import { withChunkReload } from '../../../app/chunk-reload.ts';
 import { and, formatIs, hasOptions, itemsAre, nameIs, or, rankWith, schemaTypeIs, uiWidgetIs, xWidgetIs, xDisplayIs, bestKey, type RankedEntry, type FieldSchema, type FieldUi, type Tester } from '../testers.ts';
@@ -11,10 +10,13 @@ import CaptchaWidget from './CaptchaWidget.tsx';
 import PasswordWidget from './PasswordWidget.tsx';
 import PhoneWidget from './PhoneWidget.tsx';
 
+/** Keeps a field's height while its widget loads. */
+const placeholder = createElement('div', { style: { height: 56 }, 'aria-busy': true });
+
 /** A component loaded on first use, with a placeholder of a field's height meanwhile. */
 function lazyPart<P extends object>(load: () => Promise<{ default: ComponentType<P> }>): ComponentType<P> {
   const Lazy = lazy(withChunkReload(load));
-  const Part = (props: P) => createElement(Suspense, { fallback: createElement(Skeleton, { variant: 'rounded', height: 56 }) }, createElement(Lazy as ComponentType<P>, props));
+  const Part = (props: P) => createElement(Suspense, { fallback: placeholder }, createElement(Lazy as ComponentType<P>, props));
   return Part;
 }
 

@@ -1,0 +1,81 @@
+// given/want tables for the screen compiler (generators/emit/screens.ts) and the routes a list's
+// form and detail get (generators/emit/routes.ts), over the mini project.
+import { describe, expect, it, beforeAll } from 'vitest';
+import { buildModel, type Model } from '../../generators/model.ts';
+import { compileScreen, derefForScreen } from '../../generators/emit/screens.ts';
+import { emitRoutes } from '../../generators/emit/routes.ts';
+import { miniProject } from './golden.test.ts';
+
+let model: Model;
+const compiled = (id: string) => compileScreen(model, model.screens.find((s) => s.id === id)!) as Record<string, any>;
+beforeAll(() => {
+  model = buildModel(miniProject());
+});
+
+describe('derefForScreen marks inlined enums with their id', () => {
+  it.each([
+    [{ $ref: 'color#' }, { type: 'string', enum: ['red', 'blue'], 'x-enum': 'color' }],
+    [{ type: 'array', items: { $ref: 'color#' } }, { type: 'array', items: { type: 'string', enum: ['red', 'blue'], 'x-enum': 'color' } }],
+    [{ type: 'string' }, { type: 'string' }],
+  ])('%j', (given, want) => expect(derefForScreen(given, model.entities)).toEqual(want));
+});
+
+describe('list', () => {
+  it('takes paging, sorting, filters and search from the operation x-list', () => {
+    const s = compiled('things');
+    expect(s).toMatchObject({ paged: true, itemsPath: 'items', search: true, pageSize: 50, export: ['csv', 'xlsx'], exportName: 'things', permission: { component: 10, action: 'view' } });
+    expect(s.filters).toEqual([{ field: 'color', label: 'fields.color', schema: { type: 'string', enum: ['red', 'blue'], 'x-enum': 'color' } }]);
+  });
+  it('gives each column its label, display schema, sortability and declared cell', () => {
+    expect(compiled('things').columns).toEqual([
+      { field: 'name', label: 'fields.name', schema: { type: 'string' }, sortable: true },
+      { field: 'color', label: 'fields.color', schema: { type: 'string', enum: ['red', 'blue'], 'x-enum': 'color' }, cell: 'status', colors: { red: 'error' }, sortable: false },
+    ]);
+  });
+  it('actions carry their method and permission; a DELETE confirms', () => {
+    expect(compiled('things').rowActions).toEqual([{ label: 'screens.things.delete', operation: 'things.delete', method: 'DELETE', permission: { component: 10, action: 'delete' }, confirm: true }]);
+  });
+});
+
+describe('form modes', () => {
+  it('create, edit and view with their operations and permissions', () => {
+    const s = compiled('newThing');
+    expect(s.create).toEqual({ operation: 'things.create', method: 'POST' });
+    expect(s.edit).toEqual({ operation: 'things.create', params: {}, method: 'POST' });
+    expect(s).toMatchObject({ view: true, idField: 'id', dirtyGuard: true, load: { operation: 'things.get' } });
+    expect(s.schema.properties.color).toEqual({ type: 'string', enum: ['red', 'blue'], 'x-enum': 'color', title: 'fields.color' });
+  });
+});
+
+describe('detail, wizard, report', () => {
+  it('detail tabs are field groups or a nested list', () => {
+    expect(compiled('thing').tabs).toEqual([
+      { label: 'screens.things.general', fields: [{ field: 'name', label: 'fields.name', schema: { type: 'string' }, sortable: false }, { field: 'color', label: 'fields.color', schema: { type: 'string', enum: ['red', 'blue'], 'x-enum': 'color' }, sortable: false }] },
+      { label: 'screens.things.title', screen: 'things', params: {} },
+    ]);
+  });
+  it('a wizard is one schema in steps', () => {
+    const s = compiled('thingWizard');
+    expect(s.steps).toEqual([{ label: 'screens.things.general', fields: ['name'] }, { label: 'screens.things.general', fields: ['color'] }]);
+    expect(Object.keys(s.schema.properties)).toEqual(['name', 'color']);
+    expect(s.schema.required).toEqual(['name']);
+  });
+  it('a report keeps the payload as data, titles its filters and takes top N from the constants', () => {
+    const s = compiled('thingReport');
+    expect(s.payload).toEqual({ color: '$f.color', pageSize: 200 });
+    expect(s.schema.properties.range.title).toBe('fields.range');
+    expect(s.uiSchema['ui:order']).toEqual(['color', 'range', '*']);
+    expect(s.chart.top).toBe(10);
+  });
+});
+
+describe('routes of a list with a form and a detail', () => {
+  it('…/new and …/:id/edit open the form, …/:id the detail', () => {
+    const out = emitRoutes(model);
+    const route = (path: string) => new RegExp(`path: "${path.replace(/[/:]/g, (c) => `\\${c}`)}",\\s*screen: "(\\w+)"`).exec(out)?.[1];
+    expect(route('/Things')).toBe('things');
+    expect(route('/Things/new')).toBe('newThing');
+    expect(route('/Things/:id/edit')).toBe('newThing');
+    expect(route('/Things/:id')).toBe('thing');
+  });
+});
