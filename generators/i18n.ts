@@ -46,6 +46,18 @@ export function referencedKeys(model: Model): Map<string, string[]> {
     }
   }
   for (const group of Object.values(model.errors)) for (const e of group) add(e.key, e.locales ?? both);
+  // Messages a field names for itself (x-errorKey) in operation bodies and screen extra fields.
+  const errorKeys = (s: unknown): void => {
+    if (Array.isArray(s)) s.forEach(errorKeys);
+    else if (s && typeof s === 'object') {
+      for (const [k, v] of Object.entries(s)) {
+        if (k === 'x-errorKey') add(v);
+        else errorKeys(v);
+      }
+    }
+  };
+  for (const o of model.operations) errorKeys(o.body);
+  for (const s of model.screens) errorKeys(s.extraFields);
   for (const [id, s] of model.entities) {
     if (Array.isArray(s.enum)) for (const v of s.enum as string[]) add(`enums.${id}.${v}`);
   }

@@ -59,7 +59,10 @@ export function makeTransformErrors(t: T, schema?: RJSFSchema): ErrorTransformer
   return (errors) =>
     errors.map((error) => {
       const field = errorField(error);
-      const message = t(messageKeys(error, field), { limit: error.params?.limit, ...passwordPolicyValues() });
+      // A field may name its own message (`x-errorKey`) when its name is shared by other rules.
+      const own = field ? (schema?.properties as Record<string, Record<string, unknown>> | undefined)?.[field]?.['x-errorKey'] : undefined;
+      const keys = messageKeys(error, field);
+      const message = t(typeof own === 'string' && error.name !== 'required' ? [own, ...keys] : keys, { limit: error.params?.limit, ...passwordPolicyValues() });
       const owner = listItemOwner(error.property, schema);
       return { ...error, ...(owner ? { property: `.${owner}` } : {}), message, stack: field ? `${field}: ${message}` : message };
     });

@@ -253,3 +253,48 @@ export const SecretShownOnceBox: StoryObj<typeof SecretOnceDemo> = {
     await expect(screen.getByText(text('common.secret.warning', 'es'))).toBeInTheDocument();
   },
 };
+
+const labelOf = (key: string, lng: string) => new RegExp(`^${text(`fields.${key}`, lng).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'i');
+
+const rulesSchema = schemaOf({
+  code: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,19}$', 'x-errorKey': 'validation.pattern.costCenterCode', title: 'fields.code' },
+  nit: { type: 'string', format: 'nit-co', title: 'fields.nit' },
+  allowedIps: { type: 'string', format: 'cidr', title: 'fields.allowedIps' },
+  documentId: { type: 'string', pattern: '^[0-9]{4,10}$', title: 'fields.documentId' },
+});
+
+/** Spec 5 rules with their own words, checked by the server's formats (src/core/formats.ts). */
+export const RuleMessages: Story = {
+  args: { schema: rulesSchema },
+  play: async () => {
+    const field = (key: string) => screen.getByLabelText(labelOf(key, 'es'), { selector: 'input' });
+    await userEvent.type(field('code'), '-mal');
+    await userEvent.type(field('nit'), '900123456-7');
+    await userEvent.type(field('allowedIps'), '300.1.1.1/40');
+    await userEvent.type(field('documentId'), '12a');
+    await ok();
+    await expect(await screen.findByText(text('validation.pattern.costCenterCode', 'es'))).toBeInTheDocument();
+    await expect(screen.getByText(text('validation.format.nit-co', 'es'))).toBeInTheDocument();
+    await expect(screen.getByText(text('validation.format.cidr', 'es'))).toBeInTheDocument();
+    await expect(screen.getByText(text('validation.pattern.documentId', 'es'))).toBeInTheDocument();
+    await userEvent.clear(field('nit'));
+    await userEvent.type(field('nit'), '900123456-8');
+    await userEvent.clear(field('allowedIps'));
+    await userEvent.type(field('allowedIps'), '190.24.0.0/16');
+    await userEvent.tab();
+    await waitFor(() => expect(screen.queryByText(text('validation.format.nit-co', 'es'))).not.toBeInTheDocument());
+    await expect(screen.queryByText(text('validation.format.cidr', 'es'))).not.toBeInTheDocument();
+  },
+};
+
+export const RuleMessagesEnglish: Story = {
+  args: { schema: rulesSchema },
+  globals: { locale: 'en' },
+  play: async () => {
+    await userEvent.type(screen.getByLabelText(labelOf('code', 'en'), { selector: 'input' }), '-bad');
+    await userEvent.type(screen.getByLabelText(labelOf('nit', 'en'), { selector: 'input' }), '1');
+    await ok();
+    await expect(await screen.findByText(text('validation.pattern.costCenterCode', 'en'))).toBeInTheDocument();
+    await expect(screen.getByText(text('validation.format.nit-co', 'en'))).toBeInTheDocument();
+  },
+};
