@@ -11,7 +11,7 @@ export type Schema = { [k: string]: Json };
 export interface Operation {
   id: string; tag: string; name: string; file: string;
   method: string; path: string; access: 'public' | 'session' | 'active';
-  permission: { component: number; action: string; self?: string } | null;
+  permission: { component: number; action: string; self?: string; node?: string } | null;
   summary: string; params: Schema | null; query: Schema | null; body: Schema | null;
   multipart: string[] | null; response: Schema | null; produces: 'json' | 'binary';
   sandbox: boolean; errors: string[];
@@ -21,7 +21,7 @@ export interface Operation {
 
 export interface MenuNode {
   key: string; id: number | null; componentId: number | null; path: string; parentKey: string | null;
-  roles: string[] | null; flags: string[]; hidden: boolean; noId: boolean; planExclude: string[];
+  roles: string[] | null; manageRoles: string[] | null; flags: string[]; hidden: boolean; noId: boolean; planExclude: string[];
   actions: string[]; screen: string | null; icon: string | null; label: string;
   subtabs: { id: number; key: string; label: string; actions: string[] }[];
 }
@@ -173,7 +173,7 @@ export function buildModel(root: string): Model {
       const node: MenuNode = {
         key: n.key, id: n.id ?? null, componentId: n.id ?? parent?.componentId ?? null,
         path: n.path, parentKey: parent?.key ?? null,
-        roles: n.roles ?? null, flags: n.flags ?? [], hidden: n.hidden ?? false, noId: n.noId ?? false,
+        roles: n.roles ?? null, manageRoles: n.manageRoles ?? parent?.manageRoles ?? null, flags: n.flags ?? [], hidden: n.hidden ?? false, noId: n.noId ?? false,
         planExclude: n.plan?.exclude ?? [], actions: n.actions ?? ['view'], screen: n.screen ?? null,
         icon: n.icon ?? null, label: `menu.${n.key}`,
         subtabs: (n.subtabs ?? []).map((s: any) => ({ id: s.id, key: s.key, label: `menu.${s.key}`, actions: s.actions ?? ['view'] })),
@@ -186,6 +186,12 @@ export function buildModel(root: string): Model {
   for (const op of operations) {
     if (op.permission && !ids.has(op.permission.component)) {
       throw new DeclarationError(op.file, `/operations/${op.name}/permission/component`, `component ${op.permission.component} is not in config/menu.yaml`);
+    }
+    const nodeKey = op.permission?.node;
+    if (nodeKey) {
+      const node = menu.find((m) => m.key === nodeKey);
+      if (!node) throw new DeclarationError(op.file, `/operations/${op.name}/permission/node`, `menu node "${nodeKey}" is not in config/menu.yaml`);
+      if (node.componentId !== op.permission!.component) throw new DeclarationError(op.file, `/operations/${op.name}/permission/node`, `menu node "${nodeKey}" belongs to component ${node.componentId}, not ${op.permission!.component}`);
     }
   }
 

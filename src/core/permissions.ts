@@ -43,31 +43,52 @@ export function chainAllows(node: Node, viewer: Viewer): boolean {
  * whose node chain admits it, with the node's declared actions. superadmin gets every node whose
  * chain admits it by roles (it holds no flags unless given them).
  */
+/** Actions that change data; a node's manageRoles keep them to those roles by default. */
+export const MUTATING_ACTIONS: readonly string[] = ['create', 'edit', 'delete', 'deploy'];
+
 export function defaultGrants(roles: readonly string[], productKey: string, disabledPages: readonly number[] = []): Grant[] {
   const viewer: Viewer = { roles, productKey };
   const grants = new Map<number, Set<string>>();
   for (const node of menuNodes) {
     if (node.id === null || disabledPages.includes(node.id) || !chainAllows(node, viewer)) continue;
+    const manages = node.manageRoles === null || node.manageRoles.some((r) => roles.includes(r));
     const ids = [node.id, ...node.subtabs.map((s) => s.id)];
     for (const id of ids) {
       const set = grants.get(id) ?? new Set<string>();
       const actions = id === node.id ? node.actions : node.subtabs.find((s) => s.id === id)!.actions;
-      actions.forEach((a) => set.add(a));
+      actions.filter((a) => manages || !MUTATING_ACTIONS.includes(a)).forEach((a) => set.add(a));
       grants.set(id, set);
     }
   }
   return [...grants].sort(([a], [b]) => a - b).map(([id, actions]) => ({ id, actions: [...actions] }));
 }
 
+/** Plan exclusions along the chain (a subscription company never sees payment history). */
+function planAllows(node: Node, viewer: Viewer): boolean {
+  for (let n: Node | undefined = node; n; n = n.parentKey ? byKey.get(n.parentKey) : undefined) {
+    if (viewer.planType && (n.planExclude as readonly string[]).includes(viewer.planType)) return false;
+  }
+  return true;
+}
+
 /**
- * The menu a user sees: nodes whose component the grants contain (nodes without an id follow
- * their parent's component) and whose chain of roles/flags/plan admits the viewer.
+ * The menu a user sees. A node with its own component id shows when the user's grants contain it
+ * (the grants already carry the role rules for system roles, and are the whole truth for a
+ * company's own roles). A node without an id follows its parent's component and its own chain of
+ * roles and flags (e.g. channels: superadmin, manager, admin, analista). Plan exclusions apply to both.
  */
 export function visibleMenu(grants: readonly Grant[], viewer: Viewer, disabledPages: readonly number[] = []): Node[] {
   return menuNodes.filter((n) => {
     if (n.componentId !== null && (disabledPages.includes(n.componentId) || !grants.some((g) => g.id === n.componentId))) return false;
-    return chainAllows(n, viewer);
+    if (!planAllows(n, viewer)) return false;
+    return n.id !== null || chainAllows(n, viewer);
   });
+}
+
+/** The node rule an operation may add to its component permission (permission.node). */
+export function nodeKeyAllows(nodeKey: string, viewer: Viewer): boolean {
+  const node = byKey.get(nodeKey);
+  return node !== undefined && chainAllows(node, viewer);
 }
 
 export function menuNodeByPath(path: string): Node | undefined {

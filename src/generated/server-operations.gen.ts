@@ -2674,7 +2674,8 @@ export const serverOperations = [
         access: "active",
         permission: {
             component: 60,
-            action: "view"
+            action: "view",
+            node: "settings.channels"
         },
         summary: "The company's channels, paged (list convention); filters platform, type, enabled; search in name, sender and short code.",
         params: null,
@@ -2743,7 +2744,8 @@ export const serverOperations = [
         access: "active",
         permission: {
             component: 60,
-            action: "view"
+            action: "view",
+            node: "settings.channels"
         },
         summary: "The channel types enabled for the company (the choices of the create form).",
         params: null,
@@ -2776,7 +2778,8 @@ export const serverOperations = [
         access: "active",
         permission: {
             component: 60,
-            action: "view"
+            action: "view",
+            node: "settings.channels"
         },
         summary: "",
         params: {
@@ -2809,7 +2812,8 @@ export const serverOperations = [
         access: "active",
         permission: {
             component: 60,
-            action: "create"
+            action: "create",
+            node: "settings.channels"
         },
         summary: "Create a channel (disabled unless enabled is true, which runs the enabling checks).",
         params: null,
@@ -2974,7 +2978,8 @@ export const serverOperations = [
         access: "active",
         permission: {
             component: 60,
-            action: "edit"
+            action: "edit",
+            node: "settings.channels"
         },
         summary: "Change a channel's fields (platform is fixed; enabled changes through enable and disable).",
         params: {
@@ -3139,7 +3144,8 @@ export const serverOperations = [
         access: "active",
         permission: {
             component: 60,
-            action: "delete"
+            action: "delete",
+            node: "settings.channels"
         },
         summary: "Delete a disabled channel that never carried a message (99973 otherwise).",
         params: {
@@ -3180,7 +3186,8 @@ export const serverOperations = [
         access: "active",
         permission: {
             component: 60,
-            action: "edit"
+            action: "edit",
+            node: "settings.channels"
         },
         summary: "Enable a channel; 99999 names the missing fields, 99966/99965 when the provider refuses or does not answer.",
         params: {
@@ -3220,7 +3227,8 @@ export const serverOperations = [
         access: "active",
         permission: {
             component: 60,
-            action: "edit"
+            action: "edit",
+            node: "settings.channels"
         },
         summary: "",
         params: {
@@ -3253,7 +3261,8 @@ export const serverOperations = [
         access: "active",
         permission: {
             component: 60,
-            action: "view"
+            action: "view",
+            node: "settings.channels"
         },
         summary: "The channel's message counters (channel detail).",
         params: {
@@ -3286,7 +3295,8 @@ export const serverOperations = [
         access: "active",
         permission: {
             component: 60,
-            action: "edit"
+            action: "edit",
+            node: "settings.channels"
         },
         summary: "The try-channel test: sends one message through the channel's provider to a Colombian number, records it with the channel's traffic and answers its delivery status.",
         params: {

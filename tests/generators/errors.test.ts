@@ -3,7 +3,7 @@ import { describe, it, expect } from 'vitest';
 import { writeFileSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { generate } from '../../generators/run.ts';
-import { miniProject } from './golden.test.ts';
+import { miniProject } from './mini-project.ts';
 
 async function failure(edit: (dir: string) => void): Promise<string> {
   const dir = miniProject();

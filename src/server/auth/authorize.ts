@@ -3,9 +3,16 @@
 //   session -> a valid token, whatever the user's state (signout, own profile while redirected)
 //   active  -> a valid token AND user and company both active
 //   permission {component, action} -> active, plus can(grants, component, action)
+//   permission.node -> also the role/flag chain of that menu node (nodes with no component id of
+//                      their own, such as channels under settings 60). The chain names system
+//                      roles; a company's own roles are judged by their grants alone.
 //   permission.self -> the caller acting on their own record (path param = their id) passes
 //                      at the operation's own access level without the permission
-import { can } from '../../core/permissions.ts';
+import { can, nodeKeyAllows } from '../../core/permissions.ts';
+import { appSettings } from '../../generated/app.gen.ts';
+import { systemRoleNames } from '../db/system-roles.ts';
+
+const systemRoles = new Set<string>(systemRoleNames);
 import type { ServerOperation } from '../../generated/server-operations.gen.ts';
 import type { Session } from '../context.ts';
 import { fail } from '../errors/api-error.ts';
@@ -13,7 +20,7 @@ import { fail } from '../errors/api-error.ts';
 export function authorize(op: ServerOperation, session: Session | null, params: unknown): void {
   if (op.access === 'public') return;
   if (!session) throw fail('99953');
-  const permission = op.permission as { component: number; action: string; self?: string } | null;
+  const permission = op.permission as { component: number; action: string; self?: string; node?: string } | null;
   if (permission?.self) {
     const value = (params as Record<string, unknown> | undefined)?.[permission.self];
     if (value !== undefined && Number(value) === session.userId) return;
@@ -22,4 +29,7 @@ export function authorize(op: ServerOperation, session: Session | null, params: 
   // Acting on others' records, or any active-level operation, needs a fully active account.
   if (session.state !== 'active' || session.companyState !== 'active') throw fail('99982');
   if (permission && !can(session.grants, permission.component, permission.action).can) throw fail('99982');
+  if (permission?.node && session.roles.every((r) => systemRoles.has(r)) && !nodeKeyAllows(permission.node, { roles: session.roles, productKey: appSettings.product.key })) {
+    throw fail('99982');
+  }
 }
