@@ -4,7 +4,7 @@ import { describe, expect, it, beforeAll } from 'vitest';
 import { buildModel, type Model } from '../../generators/model.ts';
 import { compileScreen, derefForScreen } from '../../generators/emit/screens.ts';
 import { emitRoutes } from '../../generators/emit/routes.ts';
-import { miniProject } from './golden.test.ts';
+import { miniProject } from './mini-project.ts';
 
 let model: Model;
 const compiled = (id: string) => compileScreen(model, model.screens.find((s) => s.id === id)!) as Record<string, any>;
