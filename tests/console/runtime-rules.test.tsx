@@ -1,0 +1,176 @@
+// given/want tables for the runtime's pure rules: list state in the URL, expressions, form modes,
+// cascades, uploads, chips, amounts, charts, cells and the export's values.
+import { describe, expect, it } from 'vitest';
+import { i18n } from '../../src/console/app/i18n.ts';
+import { cellKey } from '../../src/console/runtime/cells/registry.ts';
+import { maskedSecret } from '../../src/console/runtime/cells/cells.tsx';
+import { quantitativeField, topN } from '../../src/console/runtime/chart/top-n.ts';
+import { formRefs, navigationTarget, resolveObject, resolveValue } from '../../src/console/runtime/expressions.ts';
+import { clearDependents } from '../../src/console/runtime/form/SchemaForm.tsx';
+import { listItemOwner } from '../../src/console/runtime/form/validation.ts';
+import { fileProblem, uploadedValue } from '../../src/console/runtime/form/upload.ts';
+import { addChips } from '../../src/console/runtime/form/widgets/ChipsInputWidget.tsx';
+import { parseCopInput, formatCopInput } from '../../src/console/runtime/form/widgets/CopWidget.tsx';
+import { applyPatch, parseListState, writeListState, type ListStateDefaults } from '../../src/console/runtime/list/list-state.ts';
+import { exportValue } from '../../src/console/runtime/list/export.ts';
+import { editBody, formBase, modeFor } from '../../src/console/runtime/screens/FormScreen.tsx';
+import { reportPayload } from '../../src/console/runtime/screens/ReportScreen.tsx';
+import type { ScreenColumn } from '../../src/console/runtime/screen-types.ts';
+
+const defaults: ListStateDefaults = { pageSize: 50, sort: 'createdAt', order: 'desc', filters: ['state', 'roleId'] };
+
+describe('list state in the URL', () => {
+  it.each([
+    ['', { page: 1, pageSize: 50, sort: 'createdAt', order: 'desc', q: '', filters: {} }],
+    ['page=3&pageSize=100&sort=name&order=asc&q=ana&state=active&other=x', { page: 3, pageSize: 100, sort: 'name', order: 'asc', q: 'ana', filters: { state: 'active' } }],
+    ['page=0&pageSize=500&order=sideways', { page: 1, pageSize: 50, sort: 'createdAt', order: 'desc', q: '', filters: {} }],
+  ])('parses %j', (query, want) => expect(parseListState(new URLSearchParams(query), defaults)).toEqual(want));
+
+  it.each([
+    [{ page: 1, pageSize: 50, sort: 'createdAt', order: 'desc', q: '', filters: {} }, ''],
+    [{ page: 4, pageSize: 50, sort: 'createdAt', order: 'asc', q: '', filters: {} }, 'page=4&order=asc'],
+    [{ page: 1, pageSize: 200, sort: 'name', order: 'desc', q: 'josé', filters: { state: 'pending' } }, 'pageSize=200&sort=name&order=desc&q=jos%C3%A9&state=pending'],
+  ] as const)('writes %j as %s, keeping unrelated params', (state, want) => {
+    const out = writeListState(new URLSearchParams('tab=2&state=old'), { ...state, filters: { ...state.filters } }, defaults);
+    expect(out.toString()).toBe(['tab=2', want].filter(Boolean).join('&'));
+  });
+
+  it('narrowing the list starts at page 1; moving the page does not', () => {
+    const s = parseListState(new URLSearchParams('page=7'), defaults);
+    expect(applyPatch(s, { q: 'x' }).page).toBe(1);
+    expect(applyPatch(s, { filters: { state: 'active' } })).toMatchObject({ page: 1, filters: { state: 'active' } });
+    expect(applyPatch({ ...s, filters: { state: 'active' } }, { filters: { state: '' } }).filters).toEqual({});
+    expect(applyPatch(s, { page: 9 }).page).toBe(9);
+  });
+});
+
+describe('expressions', () => {
+  const ctx = { session: { idUser: 4 }, route: { id: '7' }, row: { id: 3, email: 'a@b.co' }, record: { id: 9 }, form: { range: { start: '2025-01-01' }, ids: [1, 2] }, selected: [5, 6] };
+  it('resolves $f, $record, $selected beside the rest', () => {
+    expect(resolveObject({ a: '$f.range.start', b: '$record.id', c: '$selected', d: '$f.ids', e: '$route.id', f: '$session.idUser', g: 'plain' }, ctx)).toEqual({ a: '2025-01-01', b: 9, c: [5, 6], d: [1, 2], e: '7', f: 4, g: 'plain' });
+    expect(resolveValue({ ids: ['$row.id'] }, ctx)).toEqual({ ids: [3] });
+  });
+  it.each([
+    ['{id}/edit', '/profile/management', '/profile/management/3/edit'],
+    ['edit', '/profile/management/3/', '/profile/management/3/edit'],
+    ['/Campaigns?to={email}', '/x', '/Campaigns?to=a%40b.co'],
+  ])('navigates %s from %s', (to, base, want) => expect(navigationTarget(to, ctx.row, base)).toBe(want));
+  it('finds the form fields an options source depends on', () => expect(formRefs({ country: '$f.country', region: '$f.region.code', x: 1 })).toEqual(['country', 'region']));
+});
+
+describe('form modes', () => {
+  const withModes = { edit: { operation: 'team.update' }, view: true };
+  it.each([
+    [withModes, '/profile/management/new', 'create'],
+    [withModes, '/profile/management/5/edit', 'edit'],
+    [withModes, '/profile/management/5', 'view'],
+    [{ edit: { operation: 'company.patch' } }, '/profile/company', 'edit'],
+    [{}, '/profile/apiPermissions/new', 'create'],
+    [{}, '/profile/User/edit', 'single'],
+  ] as const)('%j at %s is %s', (screen, path, want) => expect(modeFor(screen, path)).toBe(want));
+  it.each([
+    ['/profile/management/new', undefined, '/profile/management'],
+    ['/profile/management/5/edit', '5', '/profile/management'],
+    ['/profile/management/5', '5', '/profile/management'],
+    ['/profile/company', undefined, '/profile/company'],
+  ])('the base of %s is %s', (path, id, want) => expect(formBase(path, id)).toBe(want));
+  it('a PATCH sends what changed; other methods send everything', () => {
+    expect(editBody('PATCH', { name: 'B', roleIds: [1, 2], email: 'a@b.co' }, { name: 'A', roleIds: [1, 2], email: 'a@b.co' })).toEqual({ name: 'B' });
+    expect(editBody('PUT', { name: 'B', code: 'X' }, { name: 'A', code: 'X' })).toEqual({ name: 'B', code: 'X' });
+  });
+});
+
+describe('cascades empty what depends on a changed field', () => {
+  const schema = { type: 'object', properties: { country: { type: 'string', 'x-widget': 'country' }, region: { type: 'string', 'x-widget': 'region' }, city: { type: 'string', 'x-widget': 'city' }, name: { type: 'string' } } } as never;
+  it.each([
+    [{ country: 'CO', region: '5', city: '5001' }, { country: 'US', region: '5', city: '5001' }, { country: 'US', region: undefined, city: undefined }],
+    [{ country: 'CO', region: '5', city: '5001' }, { country: 'CO', region: '11', city: '5001' }, { country: 'CO', region: '11', city: undefined }],
+    [{ country: 'CO', name: 'a' }, { country: 'CO', name: 'b' }, { country: 'CO', name: 'b' }],
+  ])('%j → %j', (prev, next, want) => expect(clearDependents(prev, next, schema)).toEqual(want));
+});
+
+describe('validation helpers', () => {
+  const schema = { type: 'object', properties: { keywords: { type: 'array', items: { type: 'string' } }, sids: { type: 'array', items: { type: 'object' } }, name: { type: 'string' } } } as never;
+  it.each([
+    ['.keywords.1', 'keywords'],
+    ['.keywords[0]', 'keywords'],
+    ['.sids.0', null],
+    ['.name', null],
+  ])('an error at %s belongs to %s', (property, want) => expect(listItemOwner(property, schema)).toBe(want));
+});
+
+describe('uploads are refused before sending', () => {
+  const spec = { accept: 'campaignFileExtensions', maxBytes: 'campaignFileBytes' };
+  it.each([
+    [{ name: 'numeros.csv', size: 1000, type: 'text/csv' }, null],
+    [{ name: 'NUMEROS.XLSX', size: 1000, type: '' }, null],
+    [{ name: 'números de julio.xls', size: 1000, type: '' }, null],
+    [{ name: 'numeros.pdf', size: 1000, type: 'application/pdf' }, 'type'],
+    [{ name: 'numeros.csv', size: 20971521, type: 'text/csv' }, 'size'],
+    [{ name: 'lista;rm.csv', size: 10, type: 'text/csv' }, 'name'],
+  ])('%j → %s', (file, want) => expect(fileProblem(file, spec)?.reason ?? null).toBe(want));
+  it('images take the picture types and size', () => {
+    expect(fileProblem({ name: 'a.png', size: 10, type: 'image/png' }, { accept: 'pictureTypes', maxBytes: 'profilePictureBytes' })).toBeNull();
+    expect(fileProblem({ name: 'a.svg', size: 10, type: 'image/svg+xml' }, { accept: 'pictureTypes', maxBytes: 'profilePictureBytes' })?.reason).toBe('type');
+  });
+  it.each([
+    [{ url: 'https://x/1.png', id: 3 }, {}, 'https://x/1.png'],
+    [{ id: 3 }, {}, 3],
+    [{ fileId: 'f1' }, { value: 'fileId' }, 'f1'],
+    [{}, {}, 'name.csv'],
+  ])('the value of %j (%j) is %j', (answer, spec, want) => expect(uploadedValue(answer, spec, 'name.csv')).toEqual(want));
+});
+
+describe('chips, amounts, secrets', () => {
+  it.each([
+    [[], 'promo', ['promo']],
+    [['promo'], 'ventas, promo ,; ', ['promo', 'ventas']],
+    [['a'], '', ['a']],
+  ])('%j + %j', (current, typed, want) => expect(addChips(current, typed)).toEqual(want));
+  it.each([['1.250.000', 1250000], ['$ 9500', 9500], ['', undefined], ['abc', undefined]])('COP %j → %j', (text, want) => expect(parseCopInput(text)).toBe(want));
+  it('shows pesos grouped es-CO', () => expect(formatCopInput(1250000)).toBe('1.250.000'));
+  it.each([['••••9f3a', '••••9f3a'], ['sk-live-000000000000abcd', '••••abcd'], ['short', '••••']])('masks %s', (v, want) => expect(maskedSecret(v)).toBe(want));
+});
+
+describe('charts', () => {
+  const rows = [{ n: 'a', v: 3 }, { n: 'b', v: 9 }, { n: 'c', v: null }, { n: 'd', v: 5 }];
+  it('top N by the quantitative field, largest first', () => expect(topN(rows, 2, 'v').map((r) => r.n)).toEqual(['b', 'd']));
+  it('an aggregate keeps every row', () => expect(topN(rows, 2, undefined)).toHaveLength(4));
+  it('finds the field to rank by', () => {
+    expect(quantitativeField({ encoding: { x: { field: 'n', type: 'nominal' }, y: { field: 'v', type: 'quantitative' } } })).toBe('v');
+    expect(quantitativeField({ encoding: { y: { aggregate: 'count', type: 'quantitative' } } })).toBeUndefined();
+  });
+});
+
+describe('report payload', () => {
+  it('maps the filter values and drops what is empty', () => {
+    expect(reportPayload({ payload: { ClientsIds: '$f.ClientsIds', DateStart: '$f.range.start', DateEnd: '$f.range.end', pOption: 1 } }, { ClientsIds: [3], range: { start: '2025-01-01' } })).toEqual({ ClientsIds: [3], DateStart: '2025-01-01', pOption: 1 });
+  });
+});
+
+describe('cells and export values', () => {
+  const col = (field: string, schema: Record<string, unknown>, cell?: string): ScreenColumn => ({ field, label: `fields.${field}`, schema, ...(cell ? { cell } : {}) });
+  it.each([
+    [col('name', { type: 'string' }), 'text'],
+    [col('total', { type: ['integer', 'null'] }), 'integer'],
+    [col('amount', { type: 'integer', 'x-display': 'cop' }), 'cop'],
+    [col('day', { type: 'string', format: 'date' }), 'date'],
+    [col('state', { type: 'string', enum: ['active'] }), 'status'],
+    [col('documentType', { type: 'string', enum: ['CC'] }), 'enum'],
+    [col('roles', { type: 'array', items: { type: 'string' } }), 'roles'],
+    [col('tags', { type: 'array', items: { type: 'string' } }), 'chips'],
+    [col('token', { type: 'string', writeOnly: true }), 'secret'],
+    [col('name', { type: 'string' }, 'status'), 'status'],
+  ])('%j → %s', (column, want) => expect(cellKey(column)).toBe(want));
+
+  it('exports numbers as numbers and everything else as the screen shows it', () => {
+    const t = i18n.getFixedT('es');
+    const exists = (k: string) => i18n.exists(k, { lng: 'es' });
+    expect(exportValue(t, exists, col('amount', { type: 'integer', 'x-display': 'cop' }), { amount: 1250000 })).toBe(1250000);
+    expect(exportValue(t, exists, col('state', { type: 'string', enum: ['active'], 'x-enum': 'user-state' }), { state: 'active' })).toBe(i18n.t('enums.user-state.active', { lng: 'es' }));
+    expect(exportValue(t, exists, col('roles', { type: 'array', items: { type: 'string' } }), { roles: ['manager', 'analista'] })).toBe(`${i18n.t('enums.role.manager', { lng: 'es' })}, ${i18n.t('enums.role.analista', { lng: 'es' })}`);
+    expect(exportValue(t, exists, col('createdAt', { type: 'string', format: 'date-time' }), { createdAt: new Date(2025, 5, 2, 15, 4).toISOString() })).toBe('2025/06/02 3:04pm');
+    expect(exportValue(t, exists, col('token', { type: 'string', 'x-widget': 'secret' }), { token: 'sk-live-000000000000abcd' })).toBe('••••abcd');
+    expect(exportValue(t, exists, col('name', { type: 'string' }), { name: null })).toBeNull();
+  });
+});
