@@ -10,6 +10,7 @@ import autocannon from 'autocannon';
 import argon2 from 'argon2';
 import { startProduct, launchBrowser, DEMO_PASSWORD } from '../e2e/harness.ts';
 import { consolePerfBench } from './console-perf.ts';
+import { serverListBench } from './server-lists.ts';
 
 const resultsDir = resolve('tests/bench/results');
 mkdirSync(resultsDir, { recursive: true });
@@ -82,5 +83,7 @@ if (!only || only === 'signin') await signinBench();
 if (!only || only === 'console') await consoleBundleBench();
 // The console runtime in the browser: a 200-field form, a 100,000-row list (tests/bench/console-perf.ts).
 if (!only || only === 'console-perf') await consolePerfBench(record);
+// List endpoints over 100,000 rows on PGlite and PostgreSQL (BENCH_DATABASE_URL, default the local server).
+if (!only || only === 'lists') await serverListBench(record, process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test');
 console.log(`bench: results in ${resultsDir}: ${readdirSync(resultsDir).filter((f) => f.endsWith('.json')).join(', ')}`);
 

@@ -1,0 +1,81 @@
+// List endpoints at size (issue 3 §5): 100,000 team members and 100,000 block-list entries in one
+// company, a page of 50 with a filter, p95 over random pages — on PGlite and on PostgreSQL.
+// The anchor is GET /health (one `select 1` through the same server) measured in the same run.
+import { sql } from 'kysely';
+import { createHarness, type Harness } from '../server/harness.ts';
+
+export type Record = (r: { name: string; value: number; unit: string; anchor: string; anchor_value: number; goal: string; notes?: string }) => void;
+
+const ROWS = 100_000;
+const SAMPLES = 300;
+
+function p95(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return Number(sorted[Math.floor(sorted.length * 0.95)].toFixed(2));
+}
+
+async function timed(run: () => Promise<{ statusCode: number }>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    const start = performance.now();
+    const res = await run();
+    out.push(performance.now() - start);
+    if (res.statusCode !== 200) throw new Error(`bench request answered ${res.statusCode}`);
+  }
+  return out;
+}
+
+/** Copies a demo user's required columns into ROWS new users (generic over the users table's NOT NULL columns). */
+async function fillTeam(h: Harness, companyId: number) {
+  const cols = await sql<{ column_name: string }>`
+    select column_name from information_schema.columns
+    where table_name = 'users' and table_schema = current_schema() and is_nullable = 'NO' and column_default is null
+      and is_identity = 'NO' and column_name not in ('email', 'full_name')`.execute(h.db);
+  const copy = cols.rows.map((c) => sql.ref(c.column_name));
+  await sql`
+    insert into users (email, full_name, ${sql.join(copy)})
+    select 'miembro' || g || '@demo.colibri.co', 'Miembro ' || lpad(g::text, 6, '0'), ${sql.join(copy.map((c) => sql`u.${c}`))}
+    from users u, generate_series(1, ${ROWS}) g
+    where u.email = 'analista@demo.colibri.co' and u.company_id = ${companyId}`.execute(h.db);
+}
+
+async function fillBlockList(h: Harness, companyId: number) {
+  await sql`
+    insert into block_list (company_id, phone, source, created_at, effective_at)
+    select ${companyId}, '+5731' || lpad(g::text, 8, '0'), 'manual', now() - interval '3 days',
+           case when g % 2 = 0 then now() - interval '2 days' else now() + interval '20 hours' end
+    from generate_series(1, ${ROWS}) g`.execute(h.db);
+}
+
+export async function serverListBench(record: Record, postgresUrl: string) {
+  for (const target of ['PGlite', 'PostgreSQL'] as const) {
+    if (target === 'PostgreSQL') process.env.DATABASE_URL = postgresUrl;
+    else delete process.env.DATABASE_URL;
+    let h: Harness;
+    try {
+      h = await createHarness();
+    } catch (e) {
+      console.log(`bench: ${target} not reachable (${(e as Error).message}); skipped`);
+      continue;
+    }
+    try {
+      const companyId = (await h.db.selectFrom('companies').select('id').where('name', '=', 'Demo S.A.S.').executeTakeFirstOrThrow()).id;
+      await fillTeam(h, companyId);
+      await fillBlockList(h, companyId);
+      await sql`analyze`.execute(h.db);
+      const token = (await h.as('manager')).token;
+      const page = () => 1 + Math.floor(Math.random() * 1000);
+      // Warm up caches and the JIT before measuring.
+      for (let i = 0; i < 30; i++) await h.op('system.health');
+      const anchor = p95(await timed(() => h.op('system.health')));
+      const team = p95(await timed(() => h.op('team.list', { token, query: { page: page(), pageSize: 50, state: 'active', sort: 'name' } })));
+      const blocked = p95(await timed(() => h.op('blockList.list', { token, query: { page: page(), pageSize: 50, status: 'effective', sort: 'phone' } })));
+      const slug = target.toLowerCase();
+      record({ name: `list-team-100k-${slug}`, value: team, unit: 'ms p95', anchor: `GET /health p95 on ${target} (same server)`, anchor_value: anchor, goal: 'p95 <= 50 ms for a page of 50 with a filter', notes: `${ROWS} members, state=active, sort=name, random pages 1..1000, ${SAMPLES} requests through Fastify inject` });
+      record({ name: `list-blocklist-100k-${slug}`, value: blocked, unit: 'ms p95', anchor: `GET /health p95 on ${target} (same server)`, anchor_value: anchor, goal: 'p95 <= 50 ms for a page of 50 with a filter', notes: `${ROWS} entries, status=effective, sort=phone, random pages 1..1000, ${SAMPLES} requests through Fastify inject` });
+    } finally {
+      await h.close();
+    }
+  }
+  delete process.env.DATABASE_URL;
+}
