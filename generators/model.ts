@@ -238,6 +238,25 @@ export function buildModel(root: string): Model {
     }
     screens.push({ ...s, file: l.file });
   }
+  // Screens that bring their own menu entry (screen.menu) hang it under an existing node.
+  for (const s of screens) {
+    const m = s.menu as { parent: string; key: string; path: string; roles?: string[]; flags?: string[]; icon?: string; hidden?: boolean; actions?: string[] } | undefined;
+    if (!m) continue;
+    const parent = menu.find((n) => n.key === m.parent);
+    if (!parent) throw new DeclarationError(s.file, '/menu/parent', `menu node "${m.parent}" is not in config/menu.yaml`);
+    if (menu.some((n) => n.key === m.key)) throw new DeclarationError(s.file, '/menu/key', `menu key ${m.key} is used already`);
+    if (menu.some((n) => n.path === m.path)) throw new DeclarationError(s.file, '/menu/path', `menu path ${m.path} is used already`);
+    const node: MenuNode = {
+      key: m.key, id: null, componentId: parent.componentId, path: m.path, parentKey: parent.key,
+      roles: m.roles ?? null, manageRoles: parent.manageRoles, flags: m.flags ?? [], hidden: m.hidden ?? false, noId: false,
+      planExclude: [], actions: m.actions ?? ['view'], screen: s.id, icon: m.icon ?? null, label: `menu.${m.key}`, subtabs: [],
+    };
+    // After the parent's last descendant, so the tree order stays as declared.
+    const under = (n: MenuNode): boolean => n.parentKey === parent.key || (n.parentKey !== null && under(menu.find((x) => x.key === n.parentKey)!));
+    let at = menu.indexOf(parent) + 1;
+    while (at < menu.length && under(menu[at])) at++;
+    menu.splice(at, 0, node);
+  }
   const screenIds = new Set(screens.map((s) => s.id));
   for (const n of menu) {
     if (n.screen && !screenIds.has(n.screen)) throw new DeclarationError(menuLoaded.file, `/${n.key}`, `unknown screen "${n.screen}"`);

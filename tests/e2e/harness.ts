@@ -23,8 +23,8 @@ async function freePort(): Promise<number> {
 
 export interface Product { url: string; stop(): Promise<void>; output(): string }
 
-export async function startProduct(options: { pinCore?: number } = {}): Promise<Product> {
-  const root = resolve('.');
+export async function startProduct(options: { pinCore?: number; root?: string } = {}): Promise<Product> {
+  const root = resolve(options.root ?? '.');
   if (!existsSync(join(root, 'dist/console/index.html'))) throw new Error('dist/console is missing: run `npm run build` first');
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'colibri-e2e-'));

@@ -1,0 +1,114 @@
+// The product-owner path (issue 3 §3): in a temporary copy of the project, add a screen and a
+// report as YAML files (tests/fixtures/product-owner, the README's worked example) plus their
+// texts, run the generator and the build, and check in the browser that both appear in the menu
+// for the roles they name, and work.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { startProduct, launchBrowser, newPage, DEMO_PASSWORD, type Product } from './harness.ts';
+
+const fixture = resolve('tests/fixtures/product-owner');
+let dir: string;
+let product: Product;
+let browser: Browser;
+
+function copyProject(): string {
+  const to = mkdtempSync(join(tmpdir(), 'colibri-po-'));
+  // The working tree as it is (in CI, a clean clone: exactly the commit).
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { encoding: 'utf8' }).split('\0').filter(Boolean);
+  for (const f of files.filter((name) => existsSync(name))) {
+    mkdirSync(dirname(join(to, f)), { recursive: true });
+    copyFileSync(f, join(to, f));
+  }
+  symlinkSync(resolve('node_modules'), join(to, 'node_modules'), 'dir');
+  return to;
+}
+
+/** What a product owner does: drop the YAML files in, add the texts to the locale files. */
+function addDeclarations(to: string) {
+  cpSync(join(fixture, 'config/screens'), join(to, 'config/screens'), { recursive: true });
+  for (const lang of ['es', 'en']) {
+    const target = join(to, 'locales', lang, 'menu.json');
+    const merged = { ...JSON.parse(readFileSync(target, 'utf8')), ...JSON.parse(readFileSync(join(fixture, 'locales', lang, 'menu.json'), 'utf8')) };
+    writeFileSync(target, JSON.stringify(merged, null, 2) + '\n');
+  }
+}
+
+beforeAll(async () => {
+  dir = copyProject();
+  addDeclarations(dir);
+  execFileSync(process.execPath, ['--import', 'tsx', 'generators/cli.ts'], { cwd: dir, stdio: 'pipe' });
+  execFileSync(process.execPath, [resolve('node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'error'], { cwd: dir, stdio: 'pipe' });
+  product = await startProduct({ root: dir });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function signIn(page: Page, email: string) {
+  await page.goto('/signin');
+  await page.getByLabel(/^Correo corporativo/).fill(email);
+  await page.getByLabel(/^Contraseña/).fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Ingresar' }).click();
+  await page.waitForURL((url) => url.pathname !== '/signin');
+}
+
+async function menuLinks(page: Page, group: string): Promise<string> {
+  const nav = page.getByRole('navigation', { name: 'Menú principal' });
+  await nav.getByRole('button', { name: group }).click();
+  await nav.getByRole('link').first().waitFor();
+  return nav.innerText();
+}
+
+const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+
+describe('a report added as YAML', () => {
+  it('shows for an admin and runs', async () => {
+    const { context, page } = await newPage(browser, product);
+    await signIn(page, 'admin@demo.colibri.co');
+    expect(await menuLinks(page, 'Reportes')).toContain('Actividad por operación');
+    await page.getByRole('link', { name: 'Actividad por operación' }).click();
+    await page.waitForURL('**/Reports/ActivityByOperation');
+    const today = new Date();
+    await page.getByLabel('Desde').fill(isoDay(new Date(today.getTime() - 7 * 86_400_000)));
+    await page.getByLabel('Hasta').fill(isoDay(today));
+    await page.getByRole('button', { name: 'Generar reporte' }).click();
+    // The admin's own sign-in is in the audit log.
+    await expect.poll(() => page.getByText('clientAuth.signin').count(), { timeout: 15000 }).toBeGreaterThan(0);
+    await context.close();
+  });
+
+  it('is not in an analista menu', async () => {
+    const { context, page } = await newPage(browser, product);
+    await signIn(page, 'analista@demo.colibri.co');
+    expect(await menuLinks(page, 'Reportes')).not.toContain('Actividad por operación');
+    await context.close();
+  });
+});
+
+describe('a screen added as YAML', () => {
+  it('shows for a manager and lists the company data', async () => {
+    const { context, page } = await newPage(browser, product);
+    await signIn(page, 'manager@demo.colibri.co');
+    expect(await menuLinks(page, 'Configuración')).toContain('Directorio de centros de costo');
+    await page.getByRole('link', { name: 'Directorio de centros de costo' }).click();
+    await page.waitForURL('**/profile/CostCenterDirectory');
+    await expect.poll(() => page.getByText('VEN-300').count(), { timeout: 15000 }).toBeGreaterThan(0);
+    expect(await page.getByText('LOG-01').count()).toBe(0); // another company's cost center
+    await context.close();
+  });
+
+  it('is not in an analista menu', async () => {
+    const { context, page } = await newPage(browser, product);
+    await signIn(page, 'analista@demo.colibri.co');
+    expect(await menuLinks(page, 'Configuración')).not.toContain('Directorio de centros de costo');
+    await context.close();
+  });
+});
