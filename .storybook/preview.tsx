@@ -13,6 +13,11 @@ import { encodeSession } from '../src/core/session-codec.ts';
 import type { SessionUser } from '../src/generated/types.gen.ts';
 import { installStubApi, type Handlers } from '../src/console/stories/stub-api.ts';
 import { StoryRouter, type StoryRoute } from '../src/console/stories/StoryRouter.tsx';
+import { provideScreens, type ScreenDef } from '../src/console/runtime/screen-types.ts';
+import { screens } from '../src/generated/screens.gen.ts';
+
+// Stories name screens by id; in the product each route hands its screen to the renderer.
+provideScreens(screens as unknown as Record<string, ScreenDef>);
 
 export interface ConsoleParameters {
   session?: SessionUser | null;

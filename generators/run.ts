@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { buildModel } from './model.ts';
 import { emitTypes } from './emit/types.ts';
 import { emitOperations, emitServerOperations, emitMenu, emitErrors, emitConstants, emitApp, emitI18nKeys, emitOpenApi } from './emit/tables.ts';
-import { emitScreens } from './emit/screens.ts';
+import { emitScreens, emitScreenModules } from './emit/screens.ts';
 import { emitRoutes } from './emit/routes.ts';
 import { emitClient } from './emit/client.ts';
 import { checkLocales } from './i18n.ts';
@@ -29,5 +29,6 @@ export async function generate(root: string): Promise<Output> {
     ['i18n-keys.gen.ts', emitI18nKeys(keys)],
     ['openapi.gen.json', emitOpenApi(model, version)],
   ]);
+  for (const [name, content] of emitScreenModules(model)) files.set(name, content);
   return { files, localeProblems: problems };
 }

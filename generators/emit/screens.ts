@@ -162,6 +162,7 @@ function compileList(model: Model, s: Screen, fail: (p: Where, r: string) => nev
   });
   const defaultSort = s.defaultSort as { field: string; order?: string } | undefined;
   if (defaultSort && !(list?.sortable ?? []).includes(defaultSort.field)) fail(['defaultSort', 'field'], `"${defaultSort.field}" is not sortable in ${op.id}'s x-list`);
+  let formModes: Record<string, Json> | undefined;
   for (const [k, kind] of [['form', 'form'], ['detail', 'detail']] as const) {
     const ref = s[k] as string | undefined;
     if (!ref) continue;
@@ -170,6 +171,15 @@ function compileList(model: Model, s: Screen, fail: (p: Where, r: string) => nev
     // `form` may be a wizard (create only); `detail` may be a form with view mode.
     const fits = target!.kind === kind || (k === 'form' && target!.kind === 'wizard') || (k === 'detail' && target!.kind === 'form');
     if (!fits) fail([k], `screen "${ref}" is a ${target!.kind}, not a ${kind}`);
+    // What the list needs of its form, inlined: each screen is a module of its own in the browser.
+    if (k === 'form') {
+      const edit = target!.edit as { operation?: string } | undefined;
+      formModes = ({
+        create: { operation: target!.operation as string, ...permissionOf(model, target!.operation as string) },
+        ...(edit ? { edit: { operation: edit.operation ?? (target!.operation as string), ...permissionOf(model, edit.operation ?? (target!.operation as string)) } } : {}),
+        view: !!target!.view,
+      }) as Record<string, Json>;
+    }
   }
   return {
     paged: !!list,
@@ -183,6 +193,7 @@ function compileList(model: Model, s: Screen, fail: (p: Where, r: string) => nev
     export: (s.export as string[] | undefined) ?? [],
     exportName: (s.exportName as string | undefined) ?? s.id,
     ...(op.permission ? { permission: { component: op.permission.component, action: op.permission.action } } : {}),
+    ...(formModes ? { formModes } : {}),
   };
 }
 
@@ -220,7 +231,7 @@ function compileDetail(model: Model, s: Screen, fail: (p: Where, r: string) => n
       const target = model.screens.find((x) => x.id === tab.screen);
       if (!target) fail(['tabs', i, 'screen'], `unknown screen "${tab.screen}"`);
       if (target!.kind !== 'list') fail(['tabs', i, 'screen'], `screen "${tab.screen}" is a ${target!.kind}, not a list`);
-      return { label: tab.label, screen: tab.screen, params: tab.params ?? {} };
+      return { label: tab.label, screen: tab.screen, params: tab.params ?? {}, list: compileScreen(model, target!) as Json };
     }
     const cols = compileColumns(tab.fields as string[], props, (p, r) => fail(['tabs', i, ...p], r), 'fields');
     return { label: tab.label, fields: cols };
@@ -292,6 +303,10 @@ export function compileScreen(model: Model, s: Screen): Record<string, unknown> 
   switch (s.kind) {
     case 'form':
       Object.assign(out, compileForm(model, s, fail));
+      if (typeof s.sessionScreen === 'string') {
+        const other = model.screens.find((x) => x.id === s.sessionScreen);
+        if (other) out.sessionScreenDef = compileScreen(model, other);
+      }
       break;
     case 'list':
       Object.assign(out, compileList(model, s, fail));
@@ -313,6 +328,15 @@ export function compileScreen(model: Model, s: Screen): Record<string, unknown> 
   return out;
 }
 
+/**
+ * One module per screen (`screen.<id>.gen.ts`): the route table imports a screen's compiled form
+ * lazily with its renderer, so the first load carries the sign-in screen, not every screen.
+ */
+export function emitScreenModules(model: Model): [string, string][] {
+  return model.screens.map((s) => [`screen.${s.id}.gen.ts`, printFile([exportConst('screen', toExpr(compileScreen(model, s)))])]);
+}
+
+/** The whole table, for tests and stories (the product loads screens one by one). */
 export function emitScreens(model: Model): string {
   const compiled = model.screens.map((s) => compileScreen(model, s));
   return printFile([

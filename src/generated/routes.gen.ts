@@ -10,7 +10,9 @@ export const routes = [
         layout: "plain",
         menuKey: null,
         componentId: null,
-        load: () => import("../console/runtime/screens/FormScreen.tsx")
+        title: "screens.clientSignin.title",
+        load: () => import("../console/runtime/screens/FormScreen.tsx"),
+        loadScreen: () => import("./screen.clientSignin.gen.ts")
     },
     {
         path: "/notActive",
@@ -20,7 +22,9 @@ export const routes = [
         layout: "reduced",
         menuKey: null,
         componentId: null,
-        load: () => import("../console/runtime/screens/MessageScreen.tsx")
+        title: "screens.notActive.title",
+        load: () => import("../console/runtime/screens/MessageScreen.tsx"),
+        loadScreen: () => import("./screen.notActive.gen.ts")
     },
     {
         path: "/register",
@@ -30,7 +34,9 @@ export const routes = [
         layout: "plain",
         menuKey: null,
         componentId: null,
-        load: () => import("../console/runtime/screens/FormScreen.tsx")
+        title: "screens.register.title",
+        load: () => import("../console/runtime/screens/FormScreen.tsx"),
+        loadScreen: () => import("./screen.register.gen.ts")
     },
     {
         path: "/resetPassword",
@@ -40,7 +46,9 @@ export const routes = [
         layout: "plain",
         menuKey: null,
         componentId: null,
-        load: () => import("../console/runtime/screens/FormScreen.tsx")
+        title: "screens.resetPassword.title",
+        load: () => import("../console/runtime/screens/FormScreen.tsx"),
+        loadScreen: () => import("./screen.resetPassword.gen.ts")
     },
     {
         path: "/signin",
@@ -50,7 +58,9 @@ export const routes = [
         layout: "plain",
         menuKey: null,
         componentId: null,
-        load: () => import("../console/runtime/screens/FormScreen.tsx")
+        title: "screens.signin.title",
+        load: () => import("../console/runtime/screens/FormScreen.tsx"),
+        loadScreen: () => import("./screen.signin.gen.ts")
     },
     {
         path: "/userValidation",
@@ -60,7 +70,9 @@ export const routes = [
         layout: "plain",
         menuKey: null,
         componentId: null,
-        load: () => import("../console/runtime/screens/FormScreen.tsx")
+        title: "screens.userValidation.title",
+        load: () => import("../console/runtime/screens/FormScreen.tsx"),
+        loadScreen: () => import("./screen.userValidation.gen.ts")
     },
     {
         path: "/validation",
@@ -70,7 +82,9 @@ export const routes = [
         layout: "reduced",
         menuKey: null,
         componentId: null,
-        load: () => import("../console/runtime/screens/MessageScreen.tsx")
+        title: "screens.validation.title",
+        load: () => import("../console/runtime/screens/MessageScreen.tsx"),
+        loadScreen: () => import("./screen.validation.gen.ts")
     },
     {
         path: "/User",
@@ -80,7 +94,9 @@ export const routes = [
         layout: "default",
         menuKey: "dashboard",
         componentId: 10,
-        load: () => import("../console/runtime/screens/DashboardScreen.tsx")
+        title: "screens.home.title",
+        load: () => import("../console/runtime/screens/DashboardScreen.tsx"),
+        loadScreen: () => import("./screen.home.gen.ts")
     },
     {
         path: "/User/:id",
@@ -90,7 +106,9 @@ export const routes = [
         layout: "default",
         menuKey: "dashboard",
         componentId: 10,
-        load: () => import("../console/runtime/screens/DashboardScreen.tsx")
+        title: "screens.home.title",
+        load: () => import("../console/runtime/screens/DashboardScreen.tsx"),
+        loadScreen: () => import("./screen.home.gen.ts")
     },
     {
         path: "/stats",
@@ -100,7 +118,9 @@ export const routes = [
         layout: "default",
         menuKey: "stats",
         componentId: 10,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/stats/:id",
@@ -110,7 +130,9 @@ export const routes = [
         layout: "default",
         menuKey: "stats",
         componentId: 10,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Charts",
@@ -120,7 +142,9 @@ export const routes = [
         layout: "default",
         menuKey: "charts",
         componentId: 10,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Charts/:id",
@@ -130,7 +154,9 @@ export const routes = [
         layout: "default",
         menuKey: "charts",
         componentId: 10,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Campaigns",
@@ -140,7 +166,9 @@ export const routes = [
         layout: "default",
         menuKey: "campaigns",
         componentId: 20,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Campaigns/:id",
@@ -150,7 +178,9 @@ export const routes = [
         layout: "default",
         menuKey: "campaigns",
         componentId: 20,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Campaigns/campaigns",
@@ -160,7 +190,9 @@ export const routes = [
         layout: "default",
         menuKey: "campaigns.deploy",
         componentId: 2001,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Campaigns/campaigns/:id",
@@ -170,7 +202,9 @@ export const routes = [
         layout: "default",
         menuKey: "campaigns.deploy",
         componentId: 2001,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Campaigns/Templates",
@@ -180,7 +214,9 @@ export const routes = [
         layout: "default",
         menuKey: "campaigns.templates",
         componentId: 2002,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Campaigns/Templates/:id",
@@ -190,7 +226,9 @@ export const routes = [
         layout: "default",
         menuKey: "campaigns.templates",
         componentId: 2002,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Campaigns/events",
@@ -200,7 +238,9 @@ export const routes = [
         layout: "default",
         menuKey: "campaigns.events",
         componentId: 20,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Campaigns/events/:id",
@@ -210,7 +250,9 @@ export const routes = [
         layout: "default",
         menuKey: "campaigns.events",
         componentId: 20,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Campaigns/history",
@@ -220,7 +262,9 @@ export const routes = [
         layout: "default",
         menuKey: "campaigns.history",
         componentId: 20,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Campaigns/history/:id",
@@ -230,7 +274,9 @@ export const routes = [
         layout: "default",
         menuKey: "campaigns.history",
         componentId: 20,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Campaigns/Campaigns/personalizedCampaignDetail",
@@ -240,7 +286,9 @@ export const routes = [
         layout: "default",
         menuKey: "campaigns.personalizedDetail",
         componentId: 20,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Campaigns/Campaigns/personalizedCampaignDetail/:id",
@@ -250,7 +298,9 @@ export const routes = [
         layout: "default",
         menuKey: "campaigns.personalizedDetail",
         componentId: 20,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Agents",
@@ -260,7 +310,9 @@ export const routes = [
         layout: "default",
         menuKey: "chatbot",
         componentId: 30,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Agents/:id",
@@ -270,7 +322,9 @@ export const routes = [
         layout: "default",
         menuKey: "chatbot",
         componentId: 30,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Agents/agentManagement",
@@ -280,7 +334,9 @@ export const routes = [
         layout: "default",
         menuKey: "chatbot.management",
         componentId: 3002,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Agents/agentManagement/:id",
@@ -290,7 +346,9 @@ export const routes = [
         layout: "default",
         menuKey: "chatbot.management",
         componentId: 3002,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Agents/agentManagement/createAgent",
@@ -300,7 +358,9 @@ export const routes = [
         layout: "default",
         menuKey: "chatbot.createAgent",
         componentId: 3002,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Agents/agentManagement/createAgent/:id",
@@ -310,7 +370,9 @@ export const routes = [
         layout: "default",
         menuKey: "chatbot.createAgent",
         componentId: 3002,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Agents/agentManagement/editAgent",
@@ -320,7 +382,9 @@ export const routes = [
         layout: "default",
         menuKey: "chatbot.editAgent",
         componentId: 3002,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Agents/agentManagement/editAgent/:id",
@@ -330,7 +394,9 @@ export const routes = [
         layout: "default",
         menuKey: "chatbot.editAgent",
         componentId: 3002,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Agents/ManagerChatbot",
@@ -340,7 +406,9 @@ export const routes = [
         layout: "default",
         menuKey: "chatbot.flows",
         componentId: 3001,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Agents/ManagerChatbot/:id",
@@ -350,7 +418,9 @@ export const routes = [
         layout: "default",
         menuKey: "chatbot.flows",
         componentId: 3001,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/Agents/Incidents",
@@ -360,7 +430,9 @@ export const routes = [
         layout: "default",
         menuKey: "chatbot.incidents",
         componentId: 30,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/Agents/Incidents/:id",
@@ -370,7 +442,9 @@ export const routes = [
         layout: "default",
         menuKey: "chatbot.incidents",
         componentId: 30,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Payments",
@@ -380,7 +454,9 @@ export const routes = [
         layout: "default",
         menuKey: "payments",
         componentId: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Payments/:id",
@@ -390,7 +466,9 @@ export const routes = [
         layout: "default",
         menuKey: "payments",
         componentId: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Payments/General",
@@ -400,7 +478,9 @@ export const routes = [
         layout: "default",
         menuKey: "payments.general",
         componentId: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Payments/General/:id",
@@ -410,7 +490,9 @@ export const routes = [
         layout: "default",
         menuKey: "payments.general",
         componentId: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Payments/History",
@@ -420,7 +502,9 @@ export const routes = [
         layout: "default",
         menuKey: "payments.history",
         componentId: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Payments/History/:id",
@@ -430,7 +514,9 @@ export const routes = [
         layout: "default",
         menuKey: "payments.history",
         componentId: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/epaycoResponse",
@@ -440,7 +526,9 @@ export const routes = [
         layout: "default",
         menuKey: "payments.epaycoResponse",
         componentId: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports",
@@ -450,7 +538,9 @@ export const routes = [
         layout: "default",
         menuKey: "reports",
         componentId: 40,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/:id",
@@ -460,7 +550,9 @@ export const routes = [
         layout: "default",
         menuKey: "reports",
         componentId: 40,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/General",
@@ -470,7 +562,9 @@ export const routes = [
         layout: "default",
         menuKey: "reports.general",
         componentId: 40,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/General/:id",
@@ -480,7 +574,9 @@ export const routes = [
         layout: "default",
         menuKey: "reports.general",
         componentId: 40,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/Campaign",
@@ -490,7 +586,9 @@ export const routes = [
         layout: "default",
         menuKey: "reports.campaign",
         componentId: 40,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/Campaign/:id",
@@ -500,7 +598,9 @@ export const routes = [
         layout: "default",
         menuKey: "reports.campaign",
         componentId: 40,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/FactuDashboard",
@@ -510,7 +610,9 @@ export const routes = [
         layout: "default",
         menuKey: "reports.billingDashboard",
         componentId: 4001,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/FactuDashboard/:id",
@@ -520,7 +622,9 @@ export const routes = [
         layout: "default",
         menuKey: "reports.billingDashboard",
         componentId: 4001,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/Deployments",
@@ -530,7 +634,9 @@ export const routes = [
         layout: "default",
         menuKey: "reports.deployments",
         componentId: 4002,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/Deployments/:id",
@@ -540,7 +646,9 @@ export const routes = [
         layout: "default",
         menuKey: "reports.deployments",
         componentId: 4002,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/Deployments/oldVersion",
@@ -550,7 +658,9 @@ export const routes = [
         layout: "default",
         menuKey: "reports.deploymentsOld",
         componentId: 4002,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/Deployments/oldVersion/:id",
@@ -560,7 +670,9 @@ export const routes = [
         layout: "default",
         menuKey: "reports.deploymentsOld",
         componentId: 4002,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/Flows",
@@ -570,7 +682,9 @@ export const routes = [
         layout: "default",
         menuKey: "reports.flows",
         componentId: 4003,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/Flows/:id",
@@ -580,7 +694,9 @@ export const routes = [
         layout: "default",
         menuKey: "reports.flows",
         componentId: 4003,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/SmsxDashboard",
@@ -590,7 +706,9 @@ export const routes = [
         layout: "default",
         menuKey: "reports.smsxDashboard",
         componentId: 4004,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/SmsxDashboard/:id",
@@ -600,7 +718,9 @@ export const routes = [
         layout: "default",
         menuKey: "reports.smsxDashboard",
         componentId: 4004,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/SuccessReportMt",
@@ -610,7 +730,9 @@ export const routes = [
         layout: "default",
         menuKey: "reports.mt",
         componentId: 4005,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/SuccessReportMt/:id",
@@ -620,7 +742,9 @@ export const routes = [
         layout: "default",
         menuKey: "reports.mt",
         componentId: 4005,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/EfficacyOTP",
@@ -630,7 +754,9 @@ export const routes = [
         layout: "default",
         menuKey: "reports.efficacy",
         componentId: 4006,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/EfficacyOTP/:id",
@@ -640,7 +766,9 @@ export const routes = [
         layout: "default",
         menuKey: "reports.efficacy",
         componentId: 4006,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/Certificate",
@@ -650,7 +778,9 @@ export const routes = [
         layout: "default",
         menuKey: "reports.certificates",
         componentId: 4007,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/Certificate/:id",
@@ -660,7 +790,9 @@ export const routes = [
         layout: "default",
         menuKey: "reports.certificates",
         componentId: 4007,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/ReportCertificates",
@@ -670,7 +802,9 @@ export const routes = [
         layout: "default",
         menuKey: "reports.certificateDocs",
         componentId: 4008,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/ReportCertificates/:id",
@@ -680,7 +814,9 @@ export const routes = [
         layout: "default",
         menuKey: "reports.certificateDocs",
         componentId: 4008,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/RCS",
@@ -690,7 +826,9 @@ export const routes = [
         layout: "default",
         menuKey: "reports.rcs",
         componentId: 4009,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/RCS/:id",
@@ -700,7 +838,9 @@ export const routes = [
         layout: "default",
         menuKey: "reports.rcs",
         componentId: 4009,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/AdvancedQueries",
@@ -710,7 +850,9 @@ export const routes = [
         layout: "default",
         menuKey: "reports.advancedQueries",
         componentId: 4010,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/AdvancedQueries/:id",
@@ -720,7 +862,9 @@ export const routes = [
         layout: "default",
         menuKey: "reports.advancedQueries",
         componentId: 4010,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/QueryCallCenter",
@@ -730,7 +874,9 @@ export const routes = [
         layout: "default",
         menuKey: "reports.callCenter",
         componentId: 4011,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/QueryCallCenter/:id",
@@ -740,7 +886,9 @@ export const routes = [
         layout: "default",
         menuKey: "reports.callCenter",
         componentId: 4011,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/MessagesCountPerMonth",
@@ -750,7 +898,9 @@ export const routes = [
         layout: "default",
         menuKey: "reports.monthSummary",
         componentId: 4012,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/MessagesCountPerMonth/:id",
@@ -760,7 +910,9 @@ export const routes = [
         layout: "default",
         menuKey: "reports.monthSummary",
         componentId: 4012,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/WhatsApp",
@@ -770,7 +922,9 @@ export const routes = [
         layout: "default",
         menuKey: "reports.whatsapp",
         componentId: 4013,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/WhatsApp/:id",
@@ -780,7 +934,9 @@ export const routes = [
         layout: "default",
         menuKey: "reports.whatsapp",
         componentId: 4013,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/Logs",
@@ -790,7 +946,9 @@ export const routes = [
         layout: "default",
         menuKey: "reports.logs",
         componentId: 4014,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/Logs/:id",
@@ -800,7 +958,9 @@ export const routes = [
         layout: "default",
         menuKey: "reports.logs",
         componentId: 4014,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/Scheduled",
@@ -810,7 +970,9 @@ export const routes = [
         layout: "default",
         menuKey: "reports.scheduled",
         componentId: 40,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Reports/Scheduled/:id",
@@ -820,7 +982,9 @@ export const routes = [
         layout: "default",
         menuKey: "reports.scheduled",
         componentId: 40,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/smsPlatformTools",
@@ -830,7 +994,9 @@ export const routes = [
         layout: "default",
         menuKey: "smsPlatformTools",
         componentId: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/smsPlatformTools/:id",
@@ -840,7 +1006,9 @@ export const routes = [
         layout: "default",
         menuKey: "smsPlatformTools",
         componentId: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/smsPlatformTools/fileProcessor",
@@ -850,7 +1018,9 @@ export const routes = [
         layout: "default",
         menuKey: "smsPlatformTools.fileProcessor",
         componentId: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/smsPlatformTools/fileProcessor/:id",
@@ -860,7 +1030,9 @@ export const routes = [
         layout: "default",
         menuKey: "smsPlatformTools.fileProcessor",
         componentId: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/smsPlatformTools/deploySms",
@@ -870,7 +1042,9 @@ export const routes = [
         layout: "default",
         menuKey: "smsPlatformTools.deploySms",
         componentId: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/smsPlatformTools/deploySms/:id",
@@ -880,7 +1054,9 @@ export const routes = [
         layout: "default",
         menuKey: "smsPlatformTools.deploySms",
         componentId: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/smsPlatformTools/reportsSms",
@@ -890,7 +1066,9 @@ export const routes = [
         layout: "default",
         menuKey: "smsPlatformTools.reportsSms",
         componentId: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/smsPlatformTools/reportsSms/:id",
@@ -900,7 +1078,9 @@ export const routes = [
         layout: "default",
         menuKey: "smsPlatformTools.reportsSms",
         componentId: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/smsPlatformTools/FtpQueries",
@@ -910,7 +1090,9 @@ export const routes = [
         layout: "default",
         menuKey: "smsPlatformTools.ftpQueries",
         componentId: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/smsPlatformTools/FtpQueries/:id",
@@ -920,7 +1102,9 @@ export const routes = [
         layout: "default",
         menuKey: "smsPlatformTools.ftpQueries",
         componentId: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Shortener",
@@ -930,7 +1114,9 @@ export const routes = [
         layout: "default",
         menuKey: "shortener",
         componentId: 50,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Shortener/:id",
@@ -940,7 +1126,9 @@ export const routes = [
         layout: "default",
         menuKey: "shortener",
         componentId: 50,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Shortener/shorten",
@@ -950,7 +1138,9 @@ export const routes = [
         layout: "default",
         menuKey: "shortener.shorten",
         componentId: 5001,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Shortener/shorten/:id",
@@ -960,7 +1150,9 @@ export const routes = [
         layout: "default",
         menuKey: "shortener.shorten",
         componentId: 5001,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Shortener/statistics",
@@ -970,7 +1162,9 @@ export const routes = [
         layout: "default",
         menuKey: "shortener.statistics",
         componentId: 5002,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/Shortener/statistics/:id",
@@ -980,7 +1174,9 @@ export const routes = [
         layout: "default",
         menuKey: "shortener.statistics",
         componentId: 5002,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/profile",
@@ -990,7 +1186,9 @@ export const routes = [
         layout: "default",
         menuKey: "settings",
         componentId: 60,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/profile/:id",
@@ -1000,7 +1198,9 @@ export const routes = [
         layout: "default",
         menuKey: "settings",
         componentId: 60,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/profile/account",
@@ -1010,7 +1210,9 @@ export const routes = [
         layout: "default",
         menuKey: "settings.areas",
         componentId: 6001,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/profile/account/:id",
@@ -1020,7 +1222,9 @@ export const routes = [
         layout: "default",
         menuKey: "settings.areas",
         componentId: 6001,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/profile/management",
@@ -1030,7 +1234,9 @@ export const routes = [
         layout: "default",
         menuKey: "settings.users",
         componentId: 6002,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/profile/management/:id",
@@ -1040,7 +1246,9 @@ export const routes = [
         layout: "default",
         menuKey: "settings.users",
         componentId: 6002,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/profile/management/ActionsMenu",
@@ -1050,7 +1258,9 @@ export const routes = [
         layout: "default",
         menuKey: "settings.actionsMenu",
         componentId: 6002,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/profile/management/ActionsMenu/:id",
@@ -1060,7 +1270,9 @@ export const routes = [
         layout: "default",
         menuKey: "settings.actionsMenu",
         componentId: 6002,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/profile/management/AssociationsAddForm",
@@ -1070,7 +1282,9 @@ export const routes = [
         layout: "default",
         menuKey: "settings.associationsAdd",
         componentId: 6002,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/profile/management/AssociationsAddForm/:id",
@@ -1080,7 +1294,9 @@ export const routes = [
         layout: "default",
         menuKey: "settings.associationsAdd",
         componentId: 6002,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/profile/management/AssociationsUpdateForm",
@@ -1090,7 +1306,9 @@ export const routes = [
         layout: "default",
         menuKey: "settings.associationsUpdate",
         componentId: 6002,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/profile/management/AssociationsUpdateForm/:id",
@@ -1100,7 +1318,9 @@ export const routes = [
         layout: "default",
         menuKey: "settings.associationsUpdate",
         componentId: 6002,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/profile/management/responsibleSmsOption",
@@ -1110,7 +1330,9 @@ export const routes = [
         layout: "default",
         menuKey: "settings.responsibleSmsOption",
         componentId: 6002,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/profile/management/responsibleSmsOption/:id",
@@ -1120,7 +1342,9 @@ export const routes = [
         layout: "default",
         menuKey: "settings.responsibleSmsOption",
         componentId: 6002,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/profile/channels",
@@ -1130,7 +1354,9 @@ export const routes = [
         layout: "default",
         menuKey: "settings.channels",
         componentId: 60,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/profile/channels/:id",
@@ -1140,7 +1366,9 @@ export const routes = [
         layout: "default",
         menuKey: "settings.channels",
         componentId: 60,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/profile/company",
@@ -1150,7 +1378,9 @@ export const routes = [
         layout: "default",
         menuKey: "settings.company",
         componentId: 6003,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/profile/company/:id",
@@ -1160,7 +1390,9 @@ export const routes = [
         layout: "default",
         menuKey: "settings.company",
         componentId: 6003,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/profile/apiPermissions",
@@ -1170,7 +1402,9 @@ export const routes = [
         layout: "default",
         menuKey: "settings.apiPermissions",
         componentId: 6004,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/profile/apiPermissions/:id",
@@ -1180,7 +1414,9 @@ export const routes = [
         layout: "default",
         menuKey: "settings.apiPermissions",
         componentId: 6004,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/profile/blockList",
@@ -1190,7 +1426,9 @@ export const routes = [
         layout: "default",
         menuKey: "settings.blockList",
         componentId: 6005,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/profile/blockList/:id",
@@ -1200,7 +1438,9 @@ export const routes = [
         layout: "default",
         menuKey: "settings.blockList",
         componentId: 6005,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/profile/QuotaByAccount",
@@ -1210,7 +1450,9 @@ export const routes = [
         layout: "default",
         menuKey: "settings.quota",
         componentId: 6006,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/profile/QuotaByAccount/:id",
@@ -1220,7 +1462,9 @@ export const routes = [
         layout: "default",
         menuKey: "settings.quota",
         componentId: 6006,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/profile/Roles",
@@ -1230,7 +1474,9 @@ export const routes = [
         layout: "default",
         menuKey: "settings.roles",
         componentId: 6007,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/profile/Roles/:id",
@@ -1240,7 +1486,9 @@ export const routes = [
         layout: "default",
         menuKey: "settings.roles",
         componentId: 6007,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/profile/User",
@@ -1250,7 +1498,9 @@ export const routes = [
         layout: "default",
         menuKey: "security",
         componentId: 70,
-        load: () => import("../console/runtime/screens/FormScreen.tsx")
+        title: "screens.profile.title",
+        load: () => import("../console/runtime/screens/FormScreen.tsx"),
+        loadScreen: () => import("./screen.profile.gen.ts")
     },
     {
         path: "/profile/User/:id",
@@ -1260,7 +1510,9 @@ export const routes = [
         layout: "default",
         menuKey: "security",
         componentId: 70,
-        load: () => import("../console/runtime/screens/FormScreen.tsx")
+        title: "screens.profile.title",
+        load: () => import("../console/runtime/screens/FormScreen.tsx"),
+        loadScreen: () => import("./screen.profile.gen.ts")
     },
     {
         path: "/profile/User/edit",
@@ -1270,7 +1522,9 @@ export const routes = [
         layout: "default",
         menuKey: "security.editProfile",
         componentId: 7002,
-        load: () => import("../console/runtime/screens/FormScreen.tsx")
+        title: "screens.profile.title",
+        load: () => import("../console/runtime/screens/FormScreen.tsx"),
+        loadScreen: () => import("./screen.profile.gen.ts")
     },
     {
         path: "/profile/User/edit/:id",
@@ -1280,7 +1534,9 @@ export const routes = [
         layout: "default",
         menuKey: "security.editProfile",
         componentId: 7002,
-        load: () => import("../console/runtime/screens/FormScreen.tsx")
+        title: "screens.profile.title",
+        load: () => import("../console/runtime/screens/FormScreen.tsx"),
+        loadScreen: () => import("./screen.profile.gen.ts")
     },
     {
         path: "/profile/User/password",
@@ -1290,7 +1546,9 @@ export const routes = [
         layout: "default",
         menuKey: "security.changePassword",
         componentId: 7001,
-        load: () => import("../console/runtime/screens/FormScreen.tsx")
+        title: "screens.changePassword.title",
+        load: () => import("../console/runtime/screens/FormScreen.tsx"),
+        loadScreen: () => import("./screen.changePassword.gen.ts")
     },
     {
         path: "/profile/User/password/:id",
@@ -1300,7 +1558,9 @@ export const routes = [
         layout: "default",
         menuKey: "security.changePassword",
         componentId: 7001,
-        load: () => import("../console/runtime/screens/FormScreen.tsx")
+        title: "screens.changePassword.title",
+        load: () => import("../console/runtime/screens/FormScreen.tsx"),
+        loadScreen: () => import("./screen.changePassword.gen.ts")
     },
     {
         path: "/Notifications",
@@ -1310,7 +1570,9 @@ export const routes = [
         layout: "default",
         menuKey: "notifications",
         componentId: null,
-        load: () => import("../console/runtime/screens/ListScreen.tsx")
+        title: "screens.notifications.title",
+        load: () => import("../console/runtime/screens/ListScreen.tsx"),
+        loadScreen: () => import("./screen.notifications.gen.ts")
     },
     {
         path: "/Notifications/:id",
@@ -1320,7 +1582,9 @@ export const routes = [
         layout: "default",
         menuKey: "notifications",
         componentId: null,
-        load: () => import("../console/runtime/screens/ListScreen.tsx")
+        title: "screens.notifications.title",
+        load: () => import("../console/runtime/screens/ListScreen.tsx"),
+        loadScreen: () => import("./screen.notifications.gen.ts")
     },
     {
         path: "/help",
@@ -1330,7 +1594,9 @@ export const routes = [
         layout: "default",
         menuKey: "help",
         componentId: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     },
     {
         path: "/help/:id",
@@ -1340,6 +1606,8 @@ export const routes = [
         layout: "default",
         menuKey: "help",
         componentId: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx")
+        title: null,
+        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
+        loadScreen: null
     }
 ] as const;

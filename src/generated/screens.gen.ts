@@ -667,7 +667,81 @@ export const screens = {
             method: "POST"
         },
         idField: "id",
-        dirtyGuard: false
+        dirtyGuard: false,
+        sessionScreenDef: {
+            id: "expiredPassword",
+            kind: "form",
+            access: "session",
+            layout: "plain",
+            title: "screens.expiredPassword.title",
+            description: "screens.expiredPassword.description",
+            operation: "clients.patch",
+            params: {
+                id: "$session.idUser"
+            },
+            submitLabel: "screens.changePassword.submit",
+            onSuccess: {
+                effect: "updateSession",
+                notify: "screens.changePassword.done"
+            },
+            schema: {
+                type: "object",
+                required: ["currentPassword", "password", "passwordRepeat"],
+                properties: {
+                    currentPassword: {
+                        type: "string",
+                        minLength: 1,
+                        maxLength: 256,
+                        "x-widget": "password",
+                        title: "fields.currentPassword"
+                    },
+                    password: {
+                        type: "string",
+                        format: "password-policy",
+                        "x-widget": "password",
+                        "x-errorCode": "99938",
+                        title: "fields.password"
+                    },
+                    passwordRepeat: {
+                        type: "string",
+                        "x-widget": "password",
+                        "x-sameAs": "password",
+                        title: "fields.passwordRepeat"
+                    }
+                }
+            },
+            uiSchema: {
+                "ui:order": [
+                    "currentPassword",
+                    "password",
+                    "passwordRepeat",
+                    "*"
+                ],
+                "ui:submitButtonOptions": {
+                    norender: true
+                },
+                currentPassword: {
+                    "ui:widget": "password"
+                },
+                password: {
+                    "ui:widget": "password"
+                },
+                passwordRepeat: {
+                    "ui:widget": "password"
+                }
+            },
+            create: {
+                operation: "clients.patch",
+                method: "PATCH",
+                permission: {
+                    component: 6002,
+                    action: "edit"
+                }
+            },
+            secondaryActions: [],
+            idField: "id",
+            dirtyGuard: true
+        }
     },
     signin: {
         id: "signin",

@@ -32,6 +32,9 @@ describe('list', () => {
       { field: 'color', label: 'fields.color', schema: { type: 'string', enum: ['red', 'blue'], 'x-enum': 'color' }, cell: 'status', colors: { red: 'error' }, sortable: false },
     ]);
   });
+  it('carries what it needs of its form: New, Edit and whether rows open', () => {
+    expect(compiled('things').formModes).toEqual({ create: { operation: 'things.create' }, edit: { operation: 'things.create' }, view: true });
+  });
   it('actions carry their method and permission; a DELETE confirms', () => {
     expect(compiled('things').rowActions).toEqual([{ label: 'screens.things.delete', operation: 'things.delete', method: 'DELETE', permission: { component: 10, action: 'delete' }, confirm: true }]);
   });
@@ -48,8 +51,9 @@ describe('form modes', () => {
 });
 
 describe('detail, wizard, report', () => {
-  it('detail tabs are field groups or a nested list', () => {
-    expect(compiled('thing').tabs).toEqual([
+  it('detail tabs are field groups or a nested list (compiled in place)', () => {
+    expect(compiled('thing').tabs[1].list).toEqual(compiled('things'));
+    expect(compiled('thing').tabs).toMatchObject([
       { label: 'screens.things.general', fields: [{ field: 'name', label: 'fields.name', schema: { type: 'string' }, sortable: false }, { field: 'color', label: 'fields.color', schema: { type: 'string', enum: ['red', 'blue'], 'x-enum': 'color' }, sortable: false }] },
       { label: 'screens.things.title', screen: 'things', params: {} },
     ]);
@@ -77,5 +81,10 @@ describe('routes of a list with a form and a detail', () => {
     expect(route('/Things/new')).toBe('newThing');
     expect(route('/Things/:id/edit')).toBe('newThing');
     expect(route('/Things/:id')).toBe('thing');
+  });
+  it('each route loads its own screen module and knows its title', () => {
+    const out = emitRoutes(model);
+    expect(out).toContain('loadScreen: () => import("./screen.things.gen.ts")');
+    expect(out).toMatch(/path: "\/Things\/new",[\s\S]*?title: "screens\.newThing\.title"/);
   });
 });

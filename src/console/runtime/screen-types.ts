@@ -1,8 +1,8 @@
-// The compiled screens (src/generated/screens.gen.ts, built by generators/emit/screens.ts) as the
-// generic renderers read them. One interface covers every kind; README "Screen kinds" documents
-// the YAML each comes from.
+// The compiled screens (built by generators/emit/screens.ts) as the generic renderers read them.
+// One interface covers every kind; README "Screen kinds" documents the YAML each comes from.
+// In the product a route hands its renderer the screen's own compiled module
+// (src/generated/screen.<id>.gen.ts, loaded with the route); nothing loads the whole table.
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
-import { screens } from '../../generated/screens.gen.ts';
 
 export interface Permission { component: number; action: string }
 
@@ -52,7 +52,7 @@ export interface ScreenChart {
   spec: Record<string, unknown>;
 }
 
-export interface ScreenTab { label: string; fields?: readonly ScreenColumn[]; screen?: string; params?: Record<string, unknown> }
+export interface ScreenTab { label: string; fields?: readonly ScreenColumn[]; screen?: string; params?: Record<string, unknown>; list?: ScreenDef }
 
 export interface ScreenStep { label: string; description?: string; fields: readonly string[] }
 
@@ -70,6 +70,7 @@ export interface ScreenDef {
   description?: string;
   operation?: string;
   sessionScreen?: string;
+  sessionScreenDef?: ScreenDef;
   params?: Record<string, unknown>;
   load?: { operation: string; params?: Record<string, unknown> };
   picture?: { get: string; upload: string; params?: Record<string, unknown> };
@@ -101,6 +102,8 @@ export interface ScreenDef {
   defaultSort?: { field: string; order?: 'asc' | 'desc' };
   pageSize?: number;
   form?: string;
+  /** What the list needs of its form (inlined by the generator): New, Edit, and whether rows open. */
+  formModes?: { create: OperationCall; edit?: OperationCall; view: boolean };
   detail?: string;
   rowActions?: readonly ScreenAction[];
   bulkActions?: readonly ScreenAction[];
@@ -121,19 +124,16 @@ export interface ScreenDef {
   charts?: readonly ScreenChart[];
 }
 
-const table = screens as unknown as Record<string, ScreenDef>;
-let extra: Record<string, ScreenDef> = {};
+let provided: Record<string, ScreenDef> = {};
 
+/** A screen handed in by id (stories and tests: the generated table, fixtures); the product hands each screen to its route. */
 export function screenById(id: string | null | undefined): ScreenDef | undefined {
-  return id ? (table[id] ?? extra[id]) : undefined;
+  return id ? provided[id] : undefined;
 }
 
-/**
- * Compiled screens besides the generated table, found by id (a list or form that another screen
- * names). Stories hand their fixtures in here; the product never needs it.
- */
+/** Makes compiled screens findable by id (Storybook's preview provides the whole generated table). */
 export function provideScreens(more: Record<string, ScreenDef>): void {
-  extra = { ...more };
+  provided = { ...provided, ...more };
 }
 
 /**

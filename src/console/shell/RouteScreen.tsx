@@ -1,20 +1,34 @@
 // One route of the table: records the component for the request headers, checks the menu
-// permission and renders the lazily loaded screen renderer for the route's kind.
-import { Component, lazy, Suspense, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
+// permission and renders the lazily loaded screen renderer for the route's kind with the route's
+// compiled screen (its own module, loaded with it).
+import { Component, createElement, lazy, Suspense, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import { useTranslation } from 'react-i18next';
-import { routes } from '../../generated/routes.gen.ts';
 import { getComponent, setComponent } from '../api/component.ts';
 import { withChunkReload } from '../app/chunk-reload.ts';
-import type { ScreenProps } from '../runtime/screen-types.ts';
+import type { ScreenDef, ScreenProps } from '../runtime/screen-types.ts';
 import { MenuGate } from './guards.tsx';
 import type { AppRoute } from './route-info.ts';
 
-const screensByKind = new Map<string, LazyExoticComponent<ComponentType<ScreenProps>>>();
-for (const r of routes) {
-  if (!screensByKind.has(r.kind)) screensByKind.set(r.kind, lazy(withChunkReload(r.load as () => Promise<{ default: ComponentType<ScreenProps> }>)));
+type Loaded = { default: ComponentType<ScreenProps> };
+const screensByRoute = new Map<string, LazyExoticComponent<ComponentType<ScreenProps>>>();
+
+/** The renderer for a route with its screen handed in; both load on the route's first visit. */
+function screenFor(route: AppRoute): LazyExoticComponent<ComponentType<ScreenProps>> {
+  const key = `${route.kind}|${route.screen ?? ''}`;
+  let screen = screensByRoute.get(key);
+  if (!screen) {
+    const loadScreen = route.loadScreen as (() => Promise<{ screen: unknown }>) | null;
+    const load = () =>
+      Promise.all([(route.load as () => Promise<Loaded>)(), loadScreen ? loadScreen() : null]).then(([renderer, compiled]) => ({
+        default: (props: ScreenProps) => createElement(renderer.default, { ...props, screen: compiled?.screen as ScreenDef | undefined }),
+      }));
+    screen = lazy(withChunkReload(load));
+    screensByRoute.set(key, screen);
+  }
+  return screen;
 }
 
 function ScreenError({ error }: { error: Error }) {
@@ -39,7 +53,7 @@ class ScreenBoundary extends Component<{ children: ReactNode }, { error: Error |
 export function RouteScreen({ route }: { route: AppRoute }) {
   const current = getComponent();
   if (current.id !== route.componentId || current.name !== route.menuKey) setComponent({ id: route.componentId, name: route.menuKey, action: 'view' });
-  const Screen = screensByKind.get(route.kind)!;
+  const Screen = screenFor(route);
   return (
     <MenuGate menuKey={route.access === 'session' ? route.menuKey : null}>
       <ScreenBoundary>

@@ -144,7 +144,7 @@ function DetailView({ screen }: { screen: ScreenDef }) {
                 {tb.fields ? (
                   <Fields fields={tb.fields} record={record} />
                 ) : (
-                  <ListScreen screenId={tb.screen ?? null} menuKey={null} screen={screenById(tb.screen)} params={resolveObject(tb.params, { ...ctx, record })} nested />
+                  <ListScreen screenId={tb.screen ?? null} menuKey={null} screen={tb.list ?? screenById(tb.screen)} params={resolveObject(tb.params, { ...ctx, record })} nested />
                 )}
               </Box>
             ),

@@ -48,10 +48,9 @@ const SecretOnce = lazy(withChunkReload(() => import('../form/SecretOnce.tsx').t
 const SESSION_LANDING_STATES = new Set(['needsNewPassword', 'ExpiredPassword']);
 
 /** The screen to render: a `sessionScreen` replaces it for a signed-in user who must land here. */
-export function effectiveScreen(screenId: string | null, session: SessionUser | null): ScreenDef | undefined {
-  const screen = screenById(screenId);
+export function effectiveScreen(screen: ScreenDef | undefined, session: SessionUser | null): ScreenDef | undefined {
   if (screen?.sessionScreen && session && SESSION_LANDING_STATES.has(session.state) && landingFor(session) === screen.route) {
-    return screenById(screen.sessionScreen) ?? screen;
+    return screen.sessionScreenDef ?? screenById(screen.sessionScreen) ?? screen;
   }
   return screen;
 }
@@ -59,7 +58,7 @@ export function effectiveScreen(screenId: string | null, session: SessionUser | 
 export default function FormScreen(props: ScreenProps) {
   const session = useSession();
   const { id } = useParams();
-  const screen = props.screen ?? effectiveScreen(props.screenId, session);
+  const screen = effectiveScreen(props.screen ?? screenById(props.screenId), session);
   if (!screen || screen.kind !== 'form' || !screen.schema) return <NotAvailableScreen screenId={props.screenId} menuKey={props.menuKey} />;
   return <FormView key={`${screen.id}:${id ?? ''}`} screen={screen} />;
 }

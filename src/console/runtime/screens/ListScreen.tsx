@@ -33,7 +33,7 @@ import { useListState, type ListStateDefaults } from '../list/list-state.ts';
 import { usePagedRows, type Row } from '../list/paged-rows.ts';
 import { VirtualTable, type VirtualTableHandle } from '../list/VirtualTable.tsx';
 import { ScreenFrame } from '../ScreenFrame.tsx';
-import { resolveScreen, screenById, type ScreenAction, type ScreenDef, type ScreenProps } from '../screen-types.ts';
+import { resolveScreen, type ScreenAction, type ScreenDef, type ScreenProps } from '../screen-types.ts';
 import NotAvailableScreen from './NotAvailableScreen.tsx';
 
 export default function ListScreen(props: ScreenProps & { nested?: boolean }) {
@@ -159,10 +159,10 @@ function ListView({ screen, extraParams, nested }: { screen: ScreenDef; extraPar
     const list = (action.showOnce ?? []).filter((f) => typeof answer?.[f] === 'string' && answer[f]).map((f) => ({ field: f, label: t(`fields.${f}`), value: String(answer![f]) }));
     if (list.length) setSecrets(list);
   };
-  const formScreen = screen.form ? screenById(screen.form) : undefined;
-  const detailTarget = screen.detail ?? (formScreen?.view ? formScreen.id : undefined);
-  const canCreate = !!formScreen && can({ operation: formScreen.create?.operation ?? formScreen.operation, permission: formScreen.create?.permission });
-  const canEdit = !!formScreen?.edit && can(formScreen.edit);
+  const formModes = screen.formModes;
+  const opensRows = !!screen.detail || !!formModes?.view;
+  const canCreate = !!formModes && can(formModes.create);
+  const canEdit = !!formModes?.edit && can(formModes.edit);
   const rowActions = allowedActions(screen.rowActions, can);
 
   const execute = async (action: ScreenAction, row?: Row) => {
@@ -220,7 +220,7 @@ function ListView({ screen, extraParams, nested }: { screen: ScreenDef; extraPar
     );
   }, [actionKeys, canEdit, busy, base, navigate, idOf, t]);
 
-  const onOpen = useMemo(() => (detailTarget ? (row: Row) => navigate(`${base}/${encodeURIComponent(String(idOf(row)))}`) : undefined), [detailTarget, base, navigate, idOf]);
+  const onOpen = useMemo(() => (opensRows ? (row: Row) => navigate(`${base}/${encodeURIComponent(String(idOf(row)))}`) : undefined), [opensRows, base, navigate, idOf]);
 
   // --- export ---------------------------------------------------------------------------------
   const exportNode = screen.permission ? menuNodes.find((n) => n.id === screen.permission!.component) : undefined;

@@ -12,7 +12,6 @@ import { MENU_BREAKPOINT } from '../../app/theme.ts';
 import { Header } from '../Header.tsx';
 import { SideMenu } from '../SideMenu.tsx';
 import { useCurrentNode, useCurrentRoute } from '../route-info.ts';
-import { screenById } from '../../runtime/screen-types.ts';
 
 export interface DefaultLayoutProps {
   menuWidth: number;
@@ -37,7 +36,7 @@ export default function DefaultLayout({ menuWidth, narrow }: DefaultLayoutProps)
       <Header
         user={user}
         node={node}
-        titleKey={screenById(route?.screen)?.title}
+        titleKey={route?.title ?? undefined}
         menuOpen={wide ? permanentShown : mobileOpen}
         onToggleMenu={() => (wide ? setCollapsed((c) => !c) : setMobileOpen((o) => !o))}
         offset={permanentShown ? menuWidth : 0}
