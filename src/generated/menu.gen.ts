@@ -38,7 +38,7 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["view"],
-        screen: null,
+        screen: "stats",
         icon: null,
         label: "menu.stats",
         subtabs: []
@@ -56,7 +56,7 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["view"],
-        screen: null,
+        screen: "charts",
         icon: null,
         label: "menu.charts",
         subtabs: []
@@ -718,7 +718,7 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["view", "report", "download"],
-        screen: null,
+        screen: "auditReport",
         icon: null,
         label: "menu.reports.logs",
         subtabs: []
@@ -1054,7 +1054,7 @@ export const menuNodes = [
             "edit",
             "delete"
         ],
-        screen: null,
+        screen: "channels",
         icon: null,
         label: "menu.settings.channels",
         subtabs: []
@@ -1095,7 +1095,7 @@ export const menuNodes = [
             "edit",
             "delete"
         ],
-        screen: null,
+        screen: "apiCredentials",
         icon: null,
         label: "menu.settings.apiPermissions",
         subtabs: []
@@ -1118,7 +1118,7 @@ export const menuNodes = [
             "delete",
             "download"
         ],
-        screen: null,
+        screen: "blockList",
         icon: null,
         label: "menu.settings.blockList",
         subtabs: []
@@ -1136,7 +1136,7 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["view", "edit"],
-        screen: null,
+        screen: "quotaByAccount",
         icon: null,
         label: "menu.settings.quota",
         subtabs: []
@@ -1249,7 +1249,7 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["view"],
-        screen: null,
+        screen: "help",
         icon: null,
         label: "menu.help",
         subtabs: []

@@ -3,6 +3,66 @@
 
 export const routes = [
     {
+        path: "/profile/apiPermissions/settings",
+        screen: "apiSettings",
+        kind: "form",
+        access: "session",
+        layout: "default",
+        menuKey: null,
+        componentId: null,
+        title: "screens.apiSettings.title",
+        load: () => import("../console/runtime/screens/FormScreen.tsx"),
+        loadScreen: () => import("./screen.apiSettings.gen.ts")
+    },
+    {
+        path: "/profile/blockList/add",
+        screen: "blockListAdd",
+        kind: "report",
+        access: "session",
+        layout: "default",
+        menuKey: null,
+        componentId: null,
+        title: "screens.blockListAdd.title",
+        load: () => import("../console/runtime/screens/ReportScreen.tsx"),
+        loadScreen: () => import("./screen.blockListAdd.gen.ts")
+    },
+    {
+        path: "/profile/blockList/upload",
+        screen: "blockListUpload",
+        kind: "report",
+        access: "session",
+        layout: "default",
+        menuKey: null,
+        componentId: null,
+        title: "screens.blockListUpload.title",
+        load: () => import("../console/runtime/screens/ReportScreen.tsx"),
+        loadScreen: () => import("./screen.blockListUpload.gen.ts")
+    },
+    {
+        path: "/profile/channels/:id/stats",
+        screen: "channelStats",
+        kind: "dashboard",
+        access: "session",
+        layout: "default",
+        menuKey: null,
+        componentId: null,
+        title: "screens.channelStats.title",
+        load: () => import("../console/runtime/screens/DashboardScreen.tsx"),
+        loadScreen: () => import("./screen.channelStats.gen.ts")
+    },
+    {
+        path: "/profile/channels/:id/try",
+        screen: "channelTry",
+        kind: "form",
+        access: "session",
+        layout: "default",
+        menuKey: null,
+        componentId: null,
+        title: "screens.channelTry.title",
+        load: () => import("../console/runtime/screens/FormScreen.tsx"),
+        loadScreen: () => import("./screen.channelTry.gen.ts")
+    },
+    {
         path: "/clientSignin",
         screen: "clientSignin",
         kind: "form",
@@ -25,6 +85,30 @@ export const routes = [
         title: "screens.notActive.title",
         load: () => import("../console/runtime/screens/MessageScreen.tsx"),
         loadScreen: () => import("./screen.notActive.gen.ts")
+    },
+    {
+        path: "/profile/QuotaByAccount/chart",
+        screen: "quotaChart",
+        kind: "dashboard",
+        access: "session",
+        layout: "default",
+        menuKey: null,
+        componentId: null,
+        title: "screens.quota.chart",
+        load: () => import("../console/runtime/screens/DashboardScreen.tsx"),
+        loadScreen: () => import("./screen.quotaChart.gen.ts")
+    },
+    {
+        path: "/profile/QuotaByAccount/:id/quota",
+        screen: "quotaForm",
+        kind: "form",
+        access: "session",
+        layout: "default",
+        menuKey: null,
+        componentId: null,
+        title: "screens.quota.set",
+        load: () => import("../console/runtime/screens/FormScreen.tsx"),
+        loadScreen: () => import("./screen.quotaForm.gen.ts")
     },
     {
         path: "/register",
@@ -112,51 +196,51 @@ export const routes = [
     },
     {
         path: "/stats",
-        screen: null,
-        kind: "none",
+        screen: "stats",
+        kind: "dashboard",
         access: "session",
         layout: "default",
         menuKey: "stats",
         componentId: 10,
-        title: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
-        loadScreen: null
+        title: "menu.stats",
+        load: () => import("../console/runtime/screens/DashboardScreen.tsx"),
+        loadScreen: () => import("./screen.stats.gen.ts")
     },
     {
         path: "/stats/:id",
-        screen: null,
-        kind: "none",
+        screen: "stats",
+        kind: "dashboard",
         access: "session",
         layout: "default",
         menuKey: "stats",
         componentId: 10,
-        title: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
-        loadScreen: null
+        title: "menu.stats",
+        load: () => import("../console/runtime/screens/DashboardScreen.tsx"),
+        loadScreen: () => import("./screen.stats.gen.ts")
     },
     {
         path: "/Charts",
-        screen: null,
-        kind: "none",
+        screen: "charts",
+        kind: "dashboard",
         access: "session",
         layout: "default",
         menuKey: "charts",
         componentId: 10,
-        title: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
-        loadScreen: null
+        title: "menu.charts",
+        load: () => import("../console/runtime/screens/DashboardScreen.tsx"),
+        loadScreen: () => import("./screen.charts.gen.ts")
     },
     {
         path: "/Charts/:id",
-        screen: null,
-        kind: "none",
+        screen: "charts",
+        kind: "dashboard",
         access: "session",
         layout: "default",
         menuKey: "charts",
         componentId: 10,
-        title: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
-        loadScreen: null
+        title: "menu.charts",
+        load: () => import("../console/runtime/screens/DashboardScreen.tsx"),
+        loadScreen: () => import("./screen.charts.gen.ts")
     },
     {
         path: "/Campaigns",
@@ -940,27 +1024,27 @@ export const routes = [
     },
     {
         path: "/Reports/Logs",
-        screen: null,
-        kind: "none",
+        screen: "auditReport",
+        kind: "report",
         access: "session",
         layout: "default",
         menuKey: "reports.logs",
         componentId: 4014,
-        title: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
-        loadScreen: null
+        title: "menu.reports.logs",
+        load: () => import("../console/runtime/screens/ReportScreen.tsx"),
+        loadScreen: () => import("./screen.auditReport.gen.ts")
     },
     {
         path: "/Reports/Logs/:id",
-        screen: null,
-        kind: "none",
+        screen: "auditReport",
+        kind: "report",
         access: "session",
         layout: "default",
         menuKey: "reports.logs",
         componentId: 4014,
-        title: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
-        loadScreen: null
+        title: "menu.reports.logs",
+        load: () => import("../console/runtime/screens/ReportScreen.tsx"),
+        loadScreen: () => import("./screen.auditReport.gen.ts")
     },
     {
         path: "/Reports/Scheduled",
@@ -1348,27 +1432,51 @@ export const routes = [
     },
     {
         path: "/profile/channels",
-        screen: null,
-        kind: "none",
+        screen: "channels",
+        kind: "list",
         access: "session",
         layout: "default",
         menuKey: "settings.channels",
         componentId: 60,
-        title: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
-        loadScreen: null
+        title: "menu.settings.channels",
+        load: () => import("../console/runtime/screens/ListScreen.tsx"),
+        loadScreen: () => import("./screen.channels.gen.ts")
+    },
+    {
+        path: "/profile/channels/new",
+        screen: "channelForm",
+        kind: "form",
+        access: "session",
+        layout: "default",
+        menuKey: "settings.channels",
+        componentId: 60,
+        title: "menu.settings.channels",
+        load: () => import("../console/runtime/screens/FormScreen.tsx"),
+        loadScreen: () => import("./screen.channelForm.gen.ts")
+    },
+    {
+        path: "/profile/channels/:id/edit",
+        screen: "channelForm",
+        kind: "form",
+        access: "session",
+        layout: "default",
+        menuKey: "settings.channels",
+        componentId: 60,
+        title: "menu.settings.channels",
+        load: () => import("../console/runtime/screens/FormScreen.tsx"),
+        loadScreen: () => import("./screen.channelForm.gen.ts")
     },
     {
         path: "/profile/channels/:id",
-        screen: null,
-        kind: "none",
+        screen: "channelDetail",
+        kind: "detail",
         access: "session",
         layout: "default",
         menuKey: "settings.channels",
         componentId: 60,
-        title: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
-        loadScreen: null
+        title: "menu.settings.channels",
+        load: () => import("../console/runtime/screens/DetailScreen.tsx"),
+        loadScreen: () => import("./screen.channelDetail.gen.ts")
     },
     {
         path: "/profile/company",
@@ -1396,75 +1504,87 @@ export const routes = [
     },
     {
         path: "/profile/apiPermissions",
-        screen: null,
-        kind: "none",
+        screen: "apiCredentials",
+        kind: "list",
         access: "session",
         layout: "default",
         menuKey: "settings.apiPermissions",
         componentId: 6004,
-        title: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
-        loadScreen: null
+        title: "menu.settings.apiPermissions",
+        load: () => import("../console/runtime/screens/ListScreen.tsx"),
+        loadScreen: () => import("./screen.apiCredentials.gen.ts")
+    },
+    {
+        path: "/profile/apiPermissions/new",
+        screen: "credentialForm",
+        kind: "form",
+        access: "session",
+        layout: "default",
+        menuKey: "settings.apiPermissions",
+        componentId: 6004,
+        title: "screens.credentialForm.title",
+        load: () => import("../console/runtime/screens/FormScreen.tsx"),
+        loadScreen: () => import("./screen.credentialForm.gen.ts")
     },
     {
         path: "/profile/apiPermissions/:id",
-        screen: null,
-        kind: "none",
+        screen: "apiCredentials",
+        kind: "list",
         access: "session",
         layout: "default",
         menuKey: "settings.apiPermissions",
         componentId: 6004,
-        title: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
-        loadScreen: null
+        title: "menu.settings.apiPermissions",
+        load: () => import("../console/runtime/screens/ListScreen.tsx"),
+        loadScreen: () => import("./screen.apiCredentials.gen.ts")
     },
     {
         path: "/profile/blockList",
-        screen: null,
-        kind: "none",
+        screen: "blockList",
+        kind: "list",
         access: "session",
         layout: "default",
         menuKey: "settings.blockList",
         componentId: 6005,
-        title: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
-        loadScreen: null
+        title: "menu.settings.blockList",
+        load: () => import("../console/runtime/screens/ListScreen.tsx"),
+        loadScreen: () => import("./screen.blockList.gen.ts")
     },
     {
         path: "/profile/blockList/:id",
-        screen: null,
-        kind: "none",
+        screen: "blockList",
+        kind: "list",
         access: "session",
         layout: "default",
         menuKey: "settings.blockList",
         componentId: 6005,
-        title: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
-        loadScreen: null
+        title: "menu.settings.blockList",
+        load: () => import("../console/runtime/screens/ListScreen.tsx"),
+        loadScreen: () => import("./screen.blockList.gen.ts")
     },
     {
         path: "/profile/QuotaByAccount",
-        screen: null,
-        kind: "none",
+        screen: "quotaByAccount",
+        kind: "list",
         access: "session",
         layout: "default",
         menuKey: "settings.quota",
         componentId: 6006,
-        title: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
-        loadScreen: null
+        title: "menu.settings.quota",
+        load: () => import("../console/runtime/screens/ListScreen.tsx"),
+        loadScreen: () => import("./screen.quotaByAccount.gen.ts")
     },
     {
         path: "/profile/QuotaByAccount/:id",
-        screen: null,
-        kind: "none",
+        screen: "quotaByAccount",
+        kind: "list",
         access: "session",
         layout: "default",
         menuKey: "settings.quota",
         componentId: 6006,
-        title: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
-        loadScreen: null
+        title: "menu.settings.quota",
+        load: () => import("../console/runtime/screens/ListScreen.tsx"),
+        loadScreen: () => import("./screen.quotaByAccount.gen.ts")
     },
     {
         path: "/profile/Roles",
@@ -1588,26 +1708,26 @@ export const routes = [
     },
     {
         path: "/help",
-        screen: null,
-        kind: "none",
+        screen: "help",
+        kind: "message",
         access: "session",
         layout: "default",
         menuKey: "help",
         componentId: null,
-        title: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
-        loadScreen: null
+        title: "screens.help.title",
+        load: () => import("../console/runtime/screens/MessageScreen.tsx"),
+        loadScreen: () => import("./screen.help.gen.ts")
     },
     {
         path: "/help/:id",
-        screen: null,
-        kind: "none",
+        screen: "help",
+        kind: "message",
         access: "session",
         layout: "default",
         menuKey: "help",
         componentId: null,
-        title: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
-        loadScreen: null
+        title: "screens.help.title",
+        load: () => import("../console/runtime/screens/MessageScreen.tsx"),
+        loadScreen: () => import("./screen.help.gen.ts")
     }
 ] as const;

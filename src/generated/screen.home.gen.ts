@@ -5,12 +5,14 @@ export const screen = {
     id: "home",
     kind: "dashboard",
     title: "screens.home.title",
-    cards: [{
+    cards: [
+        {
             label: "screens.home.balance",
             operation: "account.paymentsSummary",
             value: "balance",
             format: "cop"
-        }, {
+        },
+        {
             label: "screens.home.unread",
             operation: "notifications.list",
             params: {
@@ -19,11 +21,35 @@ export const screen = {
             value: "unread",
             format: "integer",
             to: "/Notifications"
-        }, {
+        },
+        {
             label: "screens.home.areas",
             operation: "account.list",
             value: "$length",
             format: "integer"
-        }],
+        },
+        {
+            label: "screens.home.channelsEnabled",
+            operation: "channels.list",
+            params: {
+                enabled: true,
+                pageSize: 1
+            },
+            value: "total",
+            format: "integer",
+            to: "/profile/channels?enabled=true"
+        },
+        {
+            label: "screens.home.credentials",
+            operation: "credentials.list",
+            params: {
+                status: "active",
+                pageSize: 1
+            },
+            value: "total",
+            format: "integer",
+            to: "/profile/apiPermissions"
+        }
+    ],
     charts: []
 } as const;

@@ -2,6 +2,708 @@
 /* eslint-disable */
 
 export const screens = {
+    apiCredentials: {
+        id: "apiCredentials",
+        kind: "list",
+        title: "menu.settings.apiPermissions",
+        description: "screens.apiCredentials.description",
+        operation: "credentials.list",
+        entity: "credential",
+        columns: [
+            {
+                field: "name",
+                label: "fields.name",
+                schema: {
+                    type: "string"
+                },
+                sortable: true
+            },
+            {
+                field: "id",
+                label: "screens.apiCredentials.keyId",
+                schema: {
+                    type: "string"
+                },
+                sortable: false
+            },
+            {
+                field: "hint",
+                label: "fields.hint",
+                schema: {
+                    type: "string"
+                },
+                cell: "secret",
+                sortable: false
+            },
+            {
+                field: "status",
+                label: "fields.status",
+                schema: {
+                    type: "string",
+                    enum: ["active", "revoked"],
+                    "x-enum": "credential-status"
+                },
+                sortable: false
+            },
+            {
+                field: "createdAt",
+                label: "fields.createdAt",
+                schema: {
+                    type: "string",
+                    format: "date-time"
+                },
+                sortable: true
+            },
+            {
+                field: "lastUsedAt",
+                label: "fields.lastUsedAt",
+                schema: {
+                    type: ["string", "null"],
+                    format: "date-time"
+                },
+                sortable: true
+            },
+            {
+                field: "revokedAt",
+                label: "fields.revokedAt",
+                schema: {
+                    type: ["string", "null"],
+                    format: "date-time"
+                },
+                sortable: false
+            }
+        ],
+        defaultSort: {
+            field: "createdAt",
+            order: "desc"
+        },
+        form: "credentialForm",
+        rowActions: [{
+                label: "screens.apiCredentials.rotate",
+                operation: "credentials.rotate",
+                when: {
+                    field: "status",
+                    equals: "active"
+                },
+                confirm: "screens.apiCredentials.rotateConfirm",
+                showOnce: ["apiKey"],
+                notify: "screens.apiCredentials.rotated",
+                method: "POST",
+                permission: {
+                    component: 6004,
+                    action: "edit"
+                }
+            }, {
+                label: "screens.apiCredentials.revoke",
+                operation: "credentials.revoke",
+                when: {
+                    field: "status",
+                    equals: "active"
+                },
+                confirm: "screens.apiCredentials.revokeConfirm",
+                notify: "screens.apiCredentials.revoked",
+                method: "DELETE",
+                permission: {
+                    component: 6004,
+                    action: "delete"
+                }
+            }],
+        bulkActions: [{
+                label: "screens.apiSettings.title",
+                to: "/profile/apiPermissions/settings",
+                permission: {
+                    component: 6004,
+                    action: "view"
+                }
+            }],
+        empty: "screens.apiCredentials.empty",
+        paged: true,
+        itemsPath: "items",
+        search: true,
+        filters: [{
+                field: "status",
+                label: "fields.status",
+                schema: {
+                    type: "string",
+                    enum: ["active", "revoked"],
+                    "x-enum": "credential-status"
+                }
+            }],
+        pageSize: 50,
+        export: [],
+        exportName: "apiCredentials",
+        permission: {
+            component: 6004,
+            action: "view"
+        },
+        formModes: {
+            create: {
+                operation: "credentials.create",
+                permission: {
+                    component: 6004,
+                    action: "create"
+                }
+            },
+            view: false
+        }
+    },
+    apiSettings: {
+        id: "apiSettings",
+        kind: "form",
+        route: "/profile/apiPermissions/settings",
+        title: "screens.apiSettings.title",
+        description: "screens.apiSettings.description",
+        operation: "credentials.updateSettings",
+        load: {
+            operation: "credentials.getSettings"
+        },
+        onSuccess: {
+            effect: "stay",
+            notify: "common.saved"
+        },
+        links: [{
+                to: "/profile/apiPermissions",
+                label: "menu.settings.apiPermissions"
+            }],
+        schema: {
+            type: "object",
+            required: ["allowedIps", "notificationEmail", "ftp"],
+            properties: {
+                allowedIps: {
+                    type: "array",
+                    maxItems: 50,
+                    uniqueItems: true,
+                    items: {
+                        type: "string",
+                        format: "cidr",
+                        maxLength: 64
+                    },
+                    "x-widget": "tags",
+                    title: "fields.allowedIps"
+                },
+                notificationEmail: {
+                    type: ["string", "null"],
+                    format: "email",
+                    maxLength: 254,
+                    title: "fields.notificationEmail"
+                },
+                ftp: {
+                    type: "object",
+                    required: [
+                        "host",
+                        "port",
+                        "user",
+                        "directory",
+                        "password"
+                    ],
+                    additionalProperties: false,
+                    properties: {
+                        host: {
+                            type: ["string", "null"],
+                            maxLength: 253,
+                            pattern: "^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$|^[0-9A-Fa-f:.]+$"
+                        },
+                        port: {
+                            type: ["integer", "null"],
+                            minimum: 1,
+                            maximum: 65535
+                        },
+                        user: {
+                            type: ["string", "null"],
+                            minLength: 1,
+                            maxLength: 100,
+                            pattern: "^[^\\s<>]+$"
+                        },
+                        directory: {
+                            type: ["string", "null"],
+                            maxLength: 255,
+                            pattern: "^/[^<>\\u0000]*$"
+                        },
+                        password: {
+                            type: ["string", "null"],
+                            minLength: 1,
+                            maxLength: 256,
+                            "x-widget": "secret"
+                        }
+                    },
+                    title: "fields.ftp"
+                }
+            }
+        },
+        uiSchema: {
+            "ui:order": [
+                "allowedIps",
+                "notificationEmail",
+                "ftp",
+                "*"
+            ],
+            "ui:submitButtonOptions": {
+                norender: true
+            }
+        },
+        create: {
+            operation: "credentials.updateSettings",
+            method: "PUT",
+            permission: {
+                component: 6004,
+                action: "edit"
+            }
+        },
+        secondaryActions: [],
+        idField: "id",
+        dirtyGuard: true
+    },
+    auditReport: {
+        id: "auditReport",
+        kind: "report",
+        title: "menu.reports.logs",
+        description: "screens.auditReport.description",
+        operation: "audit.list",
+        payload: {
+            dateStart: "$f.range.start",
+            dateEnd: "$f.range.end",
+            q: "$f.q",
+            operationId: "$f.operationId",
+            sort: "createdAt",
+            order: "desc",
+            pageSize: 200
+        },
+        itemsPath: "items",
+        columns: [
+            {
+                field: "createdAt",
+                label: "fields.createdAt",
+                schema: {
+                    type: "string",
+                    format: "date-time"
+                },
+                sortable: false
+            },
+            {
+                field: "userEmail",
+                label: "fields.userEmail",
+                schema: {
+                    type: ["string", "null"]
+                },
+                sortable: false
+            },
+            {
+                field: "ip",
+                label: "fields.ip",
+                schema: {
+                    type: ["string", "null"]
+                },
+                sortable: false
+            },
+            {
+                field: "method",
+                label: "fields.method",
+                schema: {
+                    type: "string"
+                },
+                sortable: false
+            },
+            {
+                field: "path",
+                label: "fields.path",
+                schema: {
+                    type: "string"
+                },
+                sortable: false
+            },
+            {
+                field: "operationId",
+                label: "fields.operationId",
+                schema: {
+                    type: ["string", "null"]
+                },
+                sortable: false
+            },
+            {
+                field: "componentId",
+                label: "fields.componentId",
+                schema: {
+                    type: ["integer", "null"]
+                },
+                sortable: false
+            },
+            {
+                field: "componentName",
+                label: "fields.componentName",
+                schema: {
+                    type: ["string", "null"]
+                },
+                sortable: false
+            },
+            {
+                field: "componentAction",
+                label: "fields.componentAction",
+                schema: {
+                    type: ["string", "null"]
+                },
+                sortable: false
+            },
+            {
+                field: "status",
+                label: "screens.auditReport.status",
+                schema: {
+                    type: "integer"
+                },
+                cell: "integer",
+                sortable: false
+            }
+        ],
+        chart: {
+            label: "screens.auditReport.perDay",
+            spec: {
+                mark: "bar",
+                encoding: {
+                    x: {
+                        field: "createdAt",
+                        type: "ordinal",
+                        timeUnit: "yearmonthdate",
+                        title: null
+                    },
+                    y: {
+                        aggregate: "count",
+                        type: "quantitative",
+                        title: null
+                    }
+                }
+            },
+            top: 10
+        },
+        export: ["csv", "xlsx"],
+        exportName: "audit-log",
+        empty: "screens.auditReport.empty",
+        schema: {
+            type: "object",
+            required: ["range"],
+            properties: {
+                range: {
+                    type: "object",
+                    title: "screens.auditReport.range",
+                    "x-widget": "dateRange",
+                    required: ["start", "end"],
+                    properties: {
+                        start: {
+                            type: "string",
+                            format: "date"
+                        },
+                        end: {
+                            type: "string",
+                            format: "date"
+                        }
+                    }
+                },
+                q: {
+                    type: "string",
+                    maxLength: 100,
+                    title: "screens.auditReport.user"
+                },
+                operationId: {
+                    type: "string",
+                    maxLength: 80,
+                    pattern: "^[a-z][A-Za-z0-9]*\\.[a-z][A-Za-z0-9]*$",
+                    title: "fields.operationId"
+                }
+            }
+        },
+        uiSchema: {
+            "ui:order": [
+                "range",
+                "q",
+                "operationId",
+                "*"
+            ],
+            "ui:submitButtonOptions": {
+                norender: true
+            },
+            "ui:rows": [["range"], ["q", "operationId"]]
+        },
+        permission: {
+            component: 4014,
+            action: "view"
+        }
+    },
+    blockListAdd: {
+        id: "blockListAdd",
+        kind: "report",
+        route: "/profile/blockList/add",
+        title: "screens.blockListAdd.title",
+        description: "screens.blockListAdd.description",
+        operation: "blockList.add",
+        payload: {
+            numbers: "$f.numbers"
+        },
+        itemsPath: "rejected",
+        columns: [{
+                field: "position",
+                label: "fields.position",
+                schema: {
+                    type: "integer"
+                },
+                sortable: false
+            }, {
+                field: "value",
+                label: "fields.value",
+                schema: {
+                    type: "string"
+                },
+                sortable: false
+            }, {
+                field: "reason",
+                label: "fields.reason",
+                schema: {
+                    type: "string",
+                    enum: [
+                        "invalidPhone",
+                        "emptyPhone",
+                        "duplicate",
+                        "alreadyListed"
+                    ],
+                    "x-enum": "phone-rejection"
+                },
+                sortable: false
+            }],
+        submitLabel: "screens.blockListAdd.submit",
+        empty: "screens.blockListAdd.allAdded",
+        schema: {
+            type: "object",
+            required: ["numbers"],
+            properties: {
+                numbers: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 20000,
+                    title: "fields.numbers"
+                }
+            }
+        },
+        uiSchema: {
+            "ui:order": ["numbers", "*"],
+            "ui:submitButtonOptions": {
+                norender: true
+            }
+        },
+        export: [],
+        exportName: "blockListAdd",
+        permission: {
+            component: 6005,
+            action: "create"
+        }
+    },
+    blockListUpload: {
+        id: "blockListUpload",
+        kind: "report",
+        route: "/profile/blockList/upload",
+        title: "screens.blockListUpload.title",
+        description: "screens.blockListUpload.description",
+        operation: "blockList.list",
+        payload: {
+            source: "file",
+            status: "pending",
+            sort: "createdAt",
+            order: "desc",
+            pageSize: 200
+        },
+        itemsPath: "items",
+        columns: [
+            {
+                field: "phone",
+                label: "fields.phone",
+                schema: {
+                    type: "string"
+                },
+                sortable: false
+            },
+            {
+                field: "status",
+                label: "fields.status",
+                schema: {
+                    type: "string",
+                    enum: ["pending", "effective"],
+                    "x-enum": "block-list-status"
+                },
+                sortable: false
+            },
+            {
+                field: "createdAt",
+                label: "fields.createdAt",
+                schema: {
+                    type: "string",
+                    format: "date-time"
+                },
+                sortable: false
+            },
+            {
+                field: "effectiveAt",
+                label: "fields.effectiveAt",
+                schema: {
+                    type: "string",
+                    format: "date-time"
+                },
+                sortable: false
+            }
+        ],
+        submitLabel: "screens.blockListUpload.submit",
+        export: ["csv", "xlsx"],
+        exportName: "block-list-file",
+        schema: {
+            type: "object",
+            required: ["file"],
+            properties: {
+                file: {
+                    type: "integer",
+                    title: "fields.file",
+                    "x-widget": "file",
+                    "x-upload": {
+                        operation: "blockList.upload",
+                        accept: "campaignFileExtensions",
+                        maxBytes: "campaignFileBytes",
+                        value: "added"
+                    }
+                }
+            }
+        },
+        uiSchema: {
+            "ui:order": ["file", "*"],
+            "ui:submitButtonOptions": {
+                norender: true
+            }
+        },
+        permission: {
+            component: 6005,
+            action: "view"
+        }
+    },
+    blockList: {
+        id: "blockList",
+        kind: "list",
+        title: "menu.settings.blockList",
+        description: "screens.blockList.description",
+        operation: "blockList.list",
+        entity: "block-list-entry",
+        columns: [
+            {
+                field: "phone",
+                label: "fields.phone",
+                schema: {
+                    type: "string"
+                },
+                width: 160,
+                sortable: true
+            },
+            {
+                field: "status",
+                label: "fields.status",
+                schema: {
+                    type: "string",
+                    enum: ["pending", "effective"],
+                    "x-enum": "block-list-status"
+                },
+                sortable: false
+            },
+            {
+                field: "source",
+                label: "fields.source",
+                schema: {
+                    type: "string",
+                    enum: ["manual", "file"],
+                    "x-enum": "block-list-source"
+                },
+                sortable: false
+            },
+            {
+                field: "createdAt",
+                label: "fields.createdAt",
+                schema: {
+                    type: "string",
+                    format: "date-time"
+                },
+                width: 190,
+                sortable: true
+            },
+            {
+                field: "effectiveAt",
+                label: "fields.effectiveAt",
+                schema: {
+                    type: "string",
+                    format: "date-time"
+                },
+                width: 190,
+                sortable: true
+            },
+            {
+                field: "removalEffectiveAt",
+                label: "fields.removalEffectiveAt",
+                schema: {
+                    type: ["string", "null"],
+                    format: "date-time"
+                },
+                width: 190,
+                sortable: false
+            }
+        ],
+        defaultSort: {
+            field: "createdAt",
+            order: "desc"
+        },
+        rowActions: [{
+                label: "screens.blockList.remove",
+                operation: "blockList.remove",
+                confirm: "screens.blockList.removeConfirm",
+                notify: "screens.blockList.removed",
+                method: "DELETE",
+                permission: {
+                    component: 6005,
+                    action: "delete"
+                }
+            }],
+        bulkActions: [{
+                label: "screens.blockListAdd.title",
+                to: "/profile/blockList/add",
+                permission: {
+                    component: 6005,
+                    action: "create"
+                }
+            }, {
+                label: "screens.blockListUpload.title",
+                to: "/profile/blockList/upload",
+                permission: {
+                    component: 6005,
+                    action: "create"
+                }
+            }],
+        export: ["csv", "xlsx"],
+        exportName: "block-list",
+        empty: "screens.blockList.empty",
+        paged: true,
+        itemsPath: "items",
+        search: true,
+        filters: [{
+                field: "status",
+                label: "fields.status",
+                schema: {
+                    type: "string",
+                    enum: ["pending", "effective"],
+                    "x-enum": "block-list-status"
+                }
+            }, {
+                field: "source",
+                label: "fields.source",
+                schema: {
+                    type: "string",
+                    enum: ["manual", "file"],
+                    "x-enum": "block-list-source"
+                }
+            }],
+        pageSize: 50,
+        permission: {
+            component: 6005,
+            action: "view"
+        }
+    },
     changePassword: {
         id: "changePassword",
         kind: "form",
@@ -72,6 +774,968 @@ export const screens = {
         secondaryActions: [],
         idField: "id",
         dirtyGuard: true
+    },
+    channelDetail: {
+        id: "channelDetail",
+        kind: "detail",
+        title: "menu.settings.channels",
+        load: {
+            operation: "channels.get"
+        },
+        entity: "channel",
+        tabs: [{
+                label: "screens.channelDetail.general",
+                fields: [
+                    {
+                        field: "name",
+                        label: "fields.name",
+                        schema: {
+                            type: "string"
+                        },
+                        sortable: false
+                    },
+                    {
+                        field: "platform",
+                        label: "fields.platform",
+                        schema: {
+                            type: "string",
+                            enum: [
+                                "sms",
+                                "rcs",
+                                "whatsapp",
+                                "fbMessenger"
+                            ],
+                            "x-enum": "channel-platform"
+                        },
+                        sortable: false
+                    },
+                    {
+                        field: "type",
+                        label: "fields.type",
+                        schema: {
+                            type: "string",
+                            enum: ["MT", "MO"],
+                            "x-enum": "channel-type"
+                        },
+                        sortable: false
+                    },
+                    {
+                        field: "sender",
+                        label: "fields.sender",
+                        schema: {
+                            type: ["string", "null"]
+                        },
+                        sortable: false
+                    },
+                    {
+                        field: "shortCode",
+                        label: "fields.shortCode",
+                        schema: {
+                            type: ["string", "null"]
+                        },
+                        sortable: false
+                    },
+                    {
+                        field: "keywords",
+                        label: "fields.keywords",
+                        schema: {
+                            type: "array",
+                            items: {
+                                type: "string"
+                            }
+                        },
+                        sortable: false
+                    },
+                    {
+                        field: "tags",
+                        label: "fields.tags",
+                        schema: {
+                            type: "array",
+                            items: {
+                                type: "string"
+                            }
+                        },
+                        sortable: false
+                    },
+                    {
+                        field: "priority",
+                        label: "fields.priority",
+                        schema: {
+                            type: "integer"
+                        },
+                        sortable: false
+                    },
+                    {
+                        field: "callbackUrl",
+                        label: "fields.callbackUrl",
+                        schema: {
+                            type: ["string", "null"]
+                        },
+                        sortable: false
+                    },
+                    {
+                        field: "enabled",
+                        label: "fields.enabled",
+                        schema: {
+                            type: "boolean"
+                        },
+                        sortable: false
+                    },
+                    {
+                        field: "missing",
+                        label: "fields.missing",
+                        schema: {
+                            type: "array",
+                            items: {
+                                type: "string"
+                            }
+                        },
+                        sortable: false
+                    },
+                    {
+                        field: "createdAt",
+                        label: "fields.createdAt",
+                        schema: {
+                            type: "string",
+                            format: "date-time"
+                        },
+                        sortable: false
+                    },
+                    {
+                        field: "updatedAt",
+                        label: "fields.updatedAt",
+                        schema: {
+                            type: "string",
+                            format: "date-time"
+                        },
+                        sortable: false
+                    }
+                ]
+            }, {
+                label: "screens.channelDetail.credentials",
+                fields: [
+                    {
+                        field: "authorizationToken",
+                        label: "fields.authorizationToken",
+                        schema: {
+                            type: ["string", "null"]
+                        },
+                        sortable: false
+                    },
+                    {
+                        field: "clientToken",
+                        label: "fields.clientToken",
+                        schema: {
+                            type: ["string", "null"]
+                        },
+                        sortable: false
+                    },
+                    {
+                        field: "facebookPageId",
+                        label: "fields.facebookPageId",
+                        schema: {
+                            type: ["string", "null"]
+                        },
+                        sortable: false
+                    },
+                    {
+                        field: "pageAccessToken",
+                        label: "fields.pageAccessToken",
+                        schema: {
+                            type: ["string", "null"]
+                        },
+                        sortable: false
+                    },
+                    {
+                        field: "clientEmail",
+                        label: "fields.clientEmail",
+                        schema: {
+                            type: ["string", "null"]
+                        },
+                        sortable: false
+                    },
+                    {
+                        field: "privateKey",
+                        label: "fields.privateKey",
+                        schema: {
+                            type: ["string", "null"]
+                        },
+                        sortable: false
+                    }
+                ]
+            }, {
+                label: "screens.channelDetail.statuses",
+                screen: "channelStatuses",
+                params: {
+                    id: "$route.id"
+                },
+                list: {
+                    id: "channelStatuses",
+                    kind: "list",
+                    title: "screens.channelDetail.statuses",
+                    operation: "channels.stats",
+                    itemsPath: "statusTypes",
+                    columns: [{
+                            field: "status",
+                            label: "fields.status",
+                            schema: {
+                                type: "string",
+                                enum: [
+                                    "SENDING",
+                                    "SENT",
+                                    "SENT_HO",
+                                    "DELIVERED",
+                                    "READ",
+                                    "FAILED",
+                                    "UNAUTHORIZED",
+                                    "TIME_OUT",
+                                    "UNDEFINED"
+                                ],
+                                "x-enum": "delivery-status"
+                            },
+                            sortable: false
+                        }, {
+                            field: "count",
+                            label: "fields.total",
+                            schema: {
+                                type: "integer"
+                            },
+                            sortable: false
+                        }],
+                    empty: "screens.channelStats.empty",
+                    paged: false,
+                    search: false,
+                    filters: [],
+                    pageSize: 50,
+                    rowActions: [],
+                    bulkActions: [],
+                    export: [],
+                    exportName: "channelStatuses",
+                    permission: {
+                        component: 60,
+                        action: "view"
+                    }
+                }
+            }],
+        actions: [
+            {
+                label: "screens.channelStats.title",
+                to: "stats"
+            },
+            {
+                label: "screens.channelTry.title",
+                to: "try",
+                permission: {
+                    component: 60,
+                    action: "edit"
+                }
+            },
+            {
+                label: "enums.action.edit",
+                to: "edit",
+                permission: {
+                    component: 60,
+                    action: "edit"
+                }
+            },
+            {
+                label: "screens.channels.enable",
+                operation: "channels.enable",
+                when: {
+                    field: "enabled",
+                    equals: false
+                },
+                notify: "screens.channels.enabledNotice",
+                method: "POST",
+                permission: {
+                    component: 60,
+                    action: "edit"
+                }
+            },
+            {
+                label: "screens.channels.disable",
+                operation: "channels.disable",
+                when: {
+                    field: "enabled",
+                    equals: true
+                },
+                confirm: "screens.channels.disableConfirm",
+                notify: "screens.channels.disabledNotice",
+                method: "POST",
+                permission: {
+                    component: 60,
+                    action: "edit"
+                }
+            },
+            {
+                label: "enums.action.delete",
+                operation: "channels.delete",
+                when: {
+                    field: "enabled",
+                    equals: false
+                },
+                method: "DELETE",
+                permission: {
+                    component: 60,
+                    action: "delete"
+                },
+                confirm: true
+            }
+        ],
+        idField: "id"
+    },
+    channelForm: {
+        id: "channelForm",
+        kind: "form",
+        title: "menu.settings.channels",
+        description: "screens.channelForm.description",
+        operation: "channels.create",
+        edit: {
+            operation: "channels.update",
+            params: {},
+            method: "PATCH",
+            permission: {
+                component: 60,
+                action: "edit"
+            }
+        },
+        load: {
+            operation: "channels.get"
+        },
+        schema: {
+            type: "object",
+            required: ["name", "platform", "type"],
+            properties: {
+                name: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 80,
+                    pattern: "^[^<>]*$",
+                    title: "fields.name"
+                },
+                platform: {
+                    type: "string",
+                    enum: [
+                        "sms",
+                        "rcs",
+                        "whatsapp",
+                        "fbMessenger"
+                    ],
+                    "x-enum": "channel-platform",
+                    title: "fields.platform"
+                },
+                type: {
+                    type: "string",
+                    enum: ["MT", "MO"],
+                    "x-enum": "channel-type",
+                    title: "fields.type"
+                },
+                priority: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 10,
+                    default: 5,
+                    title: "fields.priority"
+                },
+                sender: {
+                    type: ["string", "null"],
+                    minLength: 3,
+                    maxLength: 100,
+                    pattern: "^[A-Za-z0-9+@._ ()-]*$",
+                    title: "fields.sender"
+                },
+                shortCode: {
+                    type: ["string", "null"],
+                    pattern: "^[0-9]{4,6}$",
+                    title: "fields.shortCode"
+                },
+                callbackUrl: {
+                    type: ["string", "null"],
+                    maxLength: 2048,
+                    pattern: "^https?://[^\\s<>\"']+$",
+                    title: "fields.callbackUrl"
+                },
+                keywords: {
+                    type: "array",
+                    maxItems: 50,
+                    items: {
+                        type: "string",
+                        minLength: 1,
+                        maxLength: 20,
+                        pattern: "^[A-Za-z0-9\u00C1\u00C9\u00CD\u00D3\u00DA\u00DC\u00D1\u00E1\u00E9\u00ED\u00F3\u00FA\u00FC\u00F1]+$"
+                    },
+                    "x-widget": "keywords",
+                    title: "fields.keywords"
+                },
+                tags: {
+                    type: "array",
+                    maxItems: 20,
+                    uniqueItems: true,
+                    items: {
+                        type: "string",
+                        minLength: 1,
+                        maxLength: 30,
+                        pattern: "^[^<>]*$"
+                    },
+                    "x-widget": "tags",
+                    title: "fields.tags"
+                },
+                authorizationToken: {
+                    type: ["string", "null"],
+                    minLength: 1,
+                    maxLength: 4096,
+                    pattern: "^[!-~\u2022]*$",
+                    "x-widget": "secret",
+                    title: "fields.authorizationToken"
+                },
+                clientToken: {
+                    type: ["string", "null"],
+                    minLength: 1,
+                    maxLength: 4096,
+                    pattern: "^[!-~\u2022]*$",
+                    "x-widget": "secret",
+                    title: "fields.clientToken"
+                },
+                accountSids: {
+                    type: "array",
+                    maxItems: 10,
+                    items: {
+                        type: "object",
+                        required: ["sid", "secret"],
+                        additionalProperties: false,
+                        properties: {
+                            sid: {
+                                type: "string",
+                                pattern: "^[A-Za-z0-9_-]{1,64}$"
+                            },
+                            secret: {
+                                type: "string",
+                                minLength: 1,
+                                maxLength: 512,
+                                pattern: "^[!-~\u2022]*$",
+                                "x-widget": "secret"
+                            }
+                        }
+                    },
+                    title: "fields.accountSids"
+                },
+                facebookPageId: {
+                    type: ["string", "null"],
+                    pattern: "^[0-9]{5,20}$",
+                    title: "fields.facebookPageId"
+                },
+                pageAccessToken: {
+                    type: ["string", "null"],
+                    minLength: 1,
+                    maxLength: 4096,
+                    pattern: "^[!-~\u2022]*$",
+                    "x-widget": "secret",
+                    title: "fields.pageAccessToken"
+                },
+                clientEmail: {
+                    type: ["string", "null"],
+                    format: "email",
+                    maxLength: 254,
+                    title: "fields.clientEmail"
+                },
+                privateKey: {
+                    type: ["string", "null"],
+                    minLength: 1,
+                    maxLength: 8192,
+                    pattern: "^[ -~\\r\\n\u2022]*$",
+                    "x-widget": "secret",
+                    title: "fields.privateKey"
+                }
+            }
+        },
+        uiSchema: {
+            "ui:order": [
+                "name",
+                "platform",
+                "type",
+                "priority",
+                "sender",
+                "shortCode",
+                "callbackUrl",
+                "keywords",
+                "tags",
+                "authorizationToken",
+                "clientToken",
+                "accountSids",
+                "facebookPageId",
+                "pageAccessToken",
+                "clientEmail",
+                "privateKey",
+                "*"
+            ],
+            "ui:submitButtonOptions": {
+                norender: true
+            },
+            "ui:rows": [
+                [
+                    "name",
+                    "platform",
+                    "type",
+                    "priority"
+                ],
+                ["sender", "shortCode", "callbackUrl"],
+                ["keywords", "tags"],
+                ["authorizationToken", "clientToken"],
+                ["accountSids"],
+                ["facebookPageId", "pageAccessToken"],
+                ["clientEmail", "privateKey"]
+            ]
+        },
+        create: {
+            operation: "channels.create",
+            method: "POST",
+            permission: {
+                component: 60,
+                action: "create"
+            }
+        },
+        secondaryActions: [],
+        idField: "id",
+        dirtyGuard: true
+    },
+    channelStats: {
+        id: "channelStats",
+        kind: "dashboard",
+        route: "/profile/channels/:id/stats",
+        title: "screens.channelStats.title",
+        cards: [
+            {
+                label: "fields.total",
+                operation: "channels.stats",
+                params: {
+                    id: "$route.id"
+                },
+                value: "total",
+                format: "integer"
+            },
+            {
+                label: "fields.sent",
+                operation: "channels.stats",
+                params: {
+                    id: "$route.id"
+                },
+                value: "msgStatus.sent",
+                format: "integer"
+            },
+            {
+                label: "fields.delivered",
+                operation: "channels.stats",
+                params: {
+                    id: "$route.id"
+                },
+                value: "msgStatus.delivered",
+                format: "integer"
+            },
+            {
+                label: "fields.read",
+                operation: "channels.stats",
+                params: {
+                    id: "$route.id"
+                },
+                value: "msgStatus.read",
+                format: "integer"
+            },
+            {
+                label: "fields.failed",
+                operation: "channels.stats",
+                params: {
+                    id: "$route.id"
+                },
+                value: "msgStatus.failed",
+                format: "integer"
+            }
+        ],
+        charts: [{
+                label: "screens.channelDetail.statuses",
+                operation: "channels.stats",
+                params: {
+                    id: "$route.id"
+                },
+                itemsPath: "statusTypes",
+                spec: {
+                    mark: "bar",
+                    encoding: {
+                        x: {
+                            field: "status",
+                            type: "nominal",
+                            sort: "-y",
+                            title: null
+                        },
+                        y: {
+                            field: "count",
+                            type: "quantitative",
+                            title: null
+                        }
+                    }
+                },
+                top: 10
+            }]
+    },
+    channelStatuses: {
+        id: "channelStatuses",
+        kind: "list",
+        title: "screens.channelDetail.statuses",
+        operation: "channels.stats",
+        itemsPath: "statusTypes",
+        columns: [{
+                field: "status",
+                label: "fields.status",
+                schema: {
+                    type: "string",
+                    enum: [
+                        "SENDING",
+                        "SENT",
+                        "SENT_HO",
+                        "DELIVERED",
+                        "READ",
+                        "FAILED",
+                        "UNAUTHORIZED",
+                        "TIME_OUT",
+                        "UNDEFINED"
+                    ],
+                    "x-enum": "delivery-status"
+                },
+                sortable: false
+            }, {
+                field: "count",
+                label: "fields.total",
+                schema: {
+                    type: "integer"
+                },
+                sortable: false
+            }],
+        empty: "screens.channelStats.empty",
+        paged: false,
+        search: false,
+        filters: [],
+        pageSize: 50,
+        rowActions: [],
+        bulkActions: [],
+        export: [],
+        exportName: "channelStatuses",
+        permission: {
+            component: 60,
+            action: "view"
+        }
+    },
+    channelTry: {
+        id: "channelTry",
+        kind: "form",
+        route: "/profile/channels/:id/try",
+        title: "screens.channelTry.title",
+        description: "screens.channelTry.description",
+        operation: "channels.try",
+        params: {
+            id: "$route.id"
+        },
+        submitLabel: "screens.channelTry.submit",
+        onSuccess: {
+            effect: "stay",
+            notify: "screens.channelTry.sent",
+            showOnce: ["status"]
+        },
+        schema: {
+            type: "object",
+            required: ["to"],
+            properties: {
+                to: {
+                    type: "string",
+                    format: "phone-co",
+                    "x-widget": "phone",
+                    "x-errorCode": "99963",
+                    title: "fields.to"
+                },
+                message: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 612,
+                    default: "Colibri: mensaje de prueba del canal.",
+                    title: "fields.message"
+                }
+            }
+        },
+        uiSchema: {
+            "ui:order": ["to", "message", "*"],
+            "ui:submitButtonOptions": {
+                norender: true
+            },
+            to: {
+                "ui:widget": "PhoneWidget"
+            }
+        },
+        create: {
+            operation: "channels.try",
+            method: "POST",
+            permission: {
+                component: 60,
+                action: "edit"
+            }
+        },
+        secondaryActions: [],
+        idField: "id",
+        dirtyGuard: true
+    },
+    channels: {
+        id: "channels",
+        kind: "list",
+        title: "menu.settings.channels",
+        description: "screens.channels.description",
+        operation: "channels.list",
+        entity: "channel",
+        columns: [
+            {
+                field: "name",
+                label: "fields.name",
+                schema: {
+                    type: "string"
+                },
+                sortable: true
+            },
+            {
+                field: "platform",
+                label: "fields.platform",
+                schema: {
+                    type: "string",
+                    enum: [
+                        "sms",
+                        "rcs",
+                        "whatsapp",
+                        "fbMessenger"
+                    ],
+                    "x-enum": "channel-platform"
+                },
+                sortable: true
+            },
+            {
+                field: "type",
+                label: "fields.type",
+                schema: {
+                    type: "string",
+                    enum: ["MT", "MO"],
+                    "x-enum": "channel-type"
+                },
+                sortable: true
+            },
+            {
+                field: "sender",
+                label: "fields.sender",
+                schema: {
+                    type: ["string", "null"]
+                },
+                sortable: false
+            },
+            {
+                field: "shortCode",
+                label: "fields.shortCode",
+                schema: {
+                    type: ["string", "null"]
+                },
+                sortable: false
+            },
+            {
+                field: "enabled",
+                label: "fields.enabled",
+                schema: {
+                    type: "boolean"
+                },
+                cell: "boolean",
+                sortable: true
+            },
+            {
+                field: "missing",
+                label: "screens.channels.missing",
+                schema: {
+                    type: "array",
+                    items: {
+                        type: "string"
+                    }
+                },
+                sortable: false
+            }
+        ],
+        defaultSort: {
+            field: "name",
+            order: "asc"
+        },
+        form: "channelForm",
+        detail: "channelDetail",
+        rowActions: [{
+                label: "screens.channels.enable",
+                operation: "channels.enable",
+                when: {
+                    field: "enabled",
+                    equals: false
+                },
+                notify: "screens.channels.enabledNotice",
+                method: "POST",
+                permission: {
+                    component: 60,
+                    action: "edit"
+                }
+            }, {
+                label: "screens.channels.disable",
+                operation: "channels.disable",
+                when: {
+                    field: "enabled",
+                    equals: true
+                },
+                confirm: "screens.channels.disableConfirm",
+                notify: "screens.channels.disabledNotice",
+                method: "POST",
+                permission: {
+                    component: 60,
+                    action: "edit"
+                }
+            }, {
+                label: "enums.action.delete",
+                operation: "channels.delete",
+                when: {
+                    field: "enabled",
+                    equals: false
+                },
+                method: "DELETE",
+                permission: {
+                    component: 60,
+                    action: "delete"
+                },
+                confirm: true
+            }],
+        export: ["csv", "xlsx"],
+        exportName: "channels",
+        empty: "screens.channels.empty",
+        paged: true,
+        itemsPath: "items",
+        search: true,
+        filters: [{
+                field: "platform",
+                label: "fields.platform",
+                schema: {
+                    type: "string",
+                    enum: [
+                        "sms",
+                        "rcs",
+                        "whatsapp",
+                        "fbMessenger"
+                    ],
+                    "x-enum": "channel-platform"
+                }
+            }, {
+                field: "enabled",
+                label: "fields.enabled",
+                schema: {
+                    type: "boolean"
+                }
+            }],
+        pageSize: 50,
+        bulkActions: [],
+        permission: {
+            component: 60,
+            action: "view"
+        },
+        formModes: {
+            create: {
+                operation: "channels.create",
+                permission: {
+                    component: 60,
+                    action: "create"
+                }
+            },
+            edit: {
+                operation: "channels.update",
+                permission: {
+                    component: 60,
+                    action: "edit"
+                }
+            },
+            view: false
+        }
+    },
+    charts: {
+        id: "charts",
+        kind: "dashboard",
+        title: "menu.charts",
+        charts: [{
+                label: "screens.charts.actionsPerDay",
+                operation: "audit.list",
+                params: {
+                    pageSize: 200,
+                    sort: "createdAt",
+                    order: "desc"
+                },
+                itemsPath: "items",
+                spec: {
+                    mark: "line",
+                    encoding: {
+                        x: {
+                            field: "createdAt",
+                            type: "temporal",
+                            timeUnit: "yearmonthdate",
+                            title: null
+                        },
+                        y: {
+                            aggregate: "count",
+                            type: "quantitative",
+                            title: null
+                        }
+                    }
+                },
+                top: 10
+            }, {
+                label: "screens.charts.channels",
+                operation: "channels.list",
+                params: {
+                    pageSize: 200
+                },
+                itemsPath: "items",
+                spec: {
+                    mark: "bar",
+                    encoding: {
+                        x: {
+                            field: "platform",
+                            type: "nominal",
+                            title: null
+                        },
+                        y: {
+                            aggregate: "count",
+                            type: "quantitative",
+                            title: null
+                        },
+                        color: {
+                            field: "enabled",
+                            type: "nominal",
+                            title: null
+                        }
+                    }
+                },
+                top: 10
+            }, {
+                label: "screens.charts.credentials",
+                operation: "credentials.list",
+                params: {
+                    pageSize: 200
+                },
+                itemsPath: "items",
+                spec: {
+                    mark: "arc",
+                    encoding: {
+                        theta: {
+                            aggregate: "count",
+                            type: "quantitative"
+                        },
+                        color: {
+                            field: "status",
+                            type: "nominal",
+                            title: null
+                        }
+                    }
+                },
+                top: 10
+            }]
     },
     clientSignin: {
         id: "clientSignin",
@@ -148,6 +1812,48 @@ export const screens = {
         idField: "id",
         dirtyGuard: false
     },
+    credentialForm: {
+        id: "credentialForm",
+        kind: "form",
+        title: "screens.credentialForm.title",
+        description: "screens.credentialForm.description",
+        operation: "credentials.create",
+        submitLabel: "screens.credentialForm.submit",
+        onSuccess: {
+            effect: "view",
+            showOnce: ["apiKey"]
+        },
+        schema: {
+            type: "object",
+            required: ["name"],
+            properties: {
+                name: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 80,
+                    pattern: "^[^<>]*$",
+                    title: "fields.name"
+                }
+            }
+        },
+        uiSchema: {
+            "ui:order": ["name", "*"],
+            "ui:submitButtonOptions": {
+                norender: true
+            }
+        },
+        create: {
+            operation: "credentials.create",
+            method: "POST",
+            permission: {
+                component: 6004,
+                action: "create"
+            }
+        },
+        secondaryActions: [],
+        idField: "id",
+        dirtyGuard: true
+    },
     expiredPassword: {
         id: "expiredPassword",
         kind: "form",
@@ -222,16 +1928,26 @@ export const screens = {
         idField: "id",
         dirtyGuard: true
     },
+    help: {
+        id: "help",
+        kind: "message",
+        title: "screens.help.title",
+        description: "screens.help.description",
+        message: "screens.help.faq",
+        severity: "info"
+    },
     home: {
         id: "home",
         kind: "dashboard",
         title: "screens.home.title",
-        cards: [{
+        cards: [
+            {
                 label: "screens.home.balance",
                 operation: "account.paymentsSummary",
                 value: "balance",
                 format: "cop"
-            }, {
+            },
+            {
                 label: "screens.home.unread",
                 operation: "notifications.list",
                 params: {
@@ -240,12 +1956,36 @@ export const screens = {
                 value: "unread",
                 format: "integer",
                 to: "/Notifications"
-            }, {
+            },
+            {
                 label: "screens.home.areas",
                 operation: "account.list",
                 value: "$length",
                 format: "integer"
-            }],
+            },
+            {
+                label: "screens.home.channelsEnabled",
+                operation: "channels.list",
+                params: {
+                    enabled: true,
+                    pageSize: 1
+                },
+                value: "total",
+                format: "integer",
+                to: "/profile/channels?enabled=true"
+            },
+            {
+                label: "screens.home.credentials",
+                operation: "credentials.list",
+                params: {
+                    status: "active",
+                    pageSize: 1
+                },
+                value: "total",
+                format: "integer",
+                to: "/profile/apiPermissions"
+            }
+        ],
         charts: []
     },
     notActive: {
@@ -431,6 +2171,225 @@ export const screens = {
             method: "PATCH",
             permission: {
                 component: 6002,
+                action: "edit"
+            }
+        },
+        secondaryActions: [],
+        idField: "id",
+        dirtyGuard: true
+    },
+    quotaByAccount: {
+        id: "quotaByAccount",
+        kind: "list",
+        title: "menu.settings.quota",
+        description: "screens.quota.description",
+        operation: "platformSms.quotaList",
+        entity: "sms-account",
+        columns: [
+            {
+                field: "name",
+                label: "fields.name",
+                schema: {
+                    type: "string"
+                },
+                sortable: true
+            },
+            {
+                field: "clientName",
+                label: "fields.clientName",
+                schema: {
+                    type: "string"
+                },
+                sortable: true
+            },
+            {
+                field: "responsibleName",
+                label: "fields.responsibleName",
+                schema: {
+                    type: ["string", "null"]
+                },
+                sortable: false
+            },
+            {
+                field: "state",
+                label: "fields.state",
+                schema: {
+                    type: "string",
+                    enum: ["active", "inactive"],
+                    "x-enum": "sms-account-state"
+                },
+                sortable: false
+            },
+            {
+                field: "quota",
+                label: "fields.quota",
+                schema: {
+                    type: "integer"
+                },
+                sortable: true
+            },
+            {
+                field: "used",
+                label: "fields.used",
+                schema: {
+                    type: "integer"
+                },
+                sortable: true
+            },
+            {
+                field: "available",
+                label: "fields.available",
+                schema: {
+                    type: "integer"
+                },
+                sortable: true
+            }
+        ],
+        defaultSort: {
+            field: "name",
+            order: "asc"
+        },
+        rowActions: [{
+                label: "screens.quota.set",
+                to: "{id}/quota",
+                permission: {
+                    component: 6006,
+                    action: "edit"
+                }
+            }],
+        bulkActions: [{
+                label: "screens.quota.chart",
+                to: "/profile/QuotaByAccount/chart",
+                permission: {
+                    component: 6006,
+                    action: "view"
+                }
+            }],
+        export: ["csv", "xlsx"],
+        exportName: "quota-by-account",
+        empty: "screens.quota.empty",
+        paged: true,
+        itemsPath: "items",
+        search: true,
+        filters: [{
+                field: "state",
+                label: "fields.state",
+                schema: {
+                    type: "string",
+                    enum: ["active", "inactive"],
+                    "x-enum": "sms-account-state"
+                }
+            }],
+        pageSize: 50,
+        permission: {
+            component: 6006,
+            action: "view"
+        }
+    },
+    quotaChart: {
+        id: "quotaChart",
+        kind: "dashboard",
+        route: "/profile/QuotaByAccount/chart",
+        title: "screens.quota.chart",
+        charts: [{
+                label: "screens.quota.chartUsed",
+                operation: "platformSms.quotaList",
+                params: {
+                    pageSize: 200,
+                    sort: "used",
+                    order: "desc"
+                },
+                itemsPath: "items",
+                top: 15,
+                sortBy: "used",
+                spec: {
+                    mark: "bar",
+                    encoding: {
+                        y: {
+                            field: "name",
+                            type: "nominal",
+                            sort: "-x",
+                            title: null
+                        },
+                        x: {
+                            field: "used",
+                            type: "quantitative",
+                            title: null
+                        }
+                    }
+                }
+            }, {
+                label: "screens.quota.chartAvailable",
+                operation: "platformSms.quotaList",
+                params: {
+                    pageSize: 200,
+                    sort: "available",
+                    order: "desc"
+                },
+                itemsPath: "items",
+                top: 15,
+                sortBy: "available",
+                spec: {
+                    mark: "bar",
+                    encoding: {
+                        y: {
+                            field: "name",
+                            type: "nominal",
+                            sort: "-x",
+                            title: null
+                        },
+                        x: {
+                            field: "available",
+                            type: "quantitative",
+                            title: null
+                        }
+                    }
+                }
+            }]
+    },
+    quotaForm: {
+        id: "quotaForm",
+        kind: "form",
+        route: "/profile/QuotaByAccount/:id/quota",
+        title: "screens.quota.set",
+        operation: "platformSms.setQuota",
+        params: {
+            accountId: "$route.id"
+        },
+        load: {
+            operation: "platformSms.getQuotaByAccount",
+            params: {
+                id: "$route.id"
+            }
+        },
+        onSuccess: {
+            effect: "navigate",
+            to: "/profile/QuotaByAccount",
+            notify: "screens.quota.saved"
+        },
+        schema: {
+            type: "object",
+            required: ["quota"],
+            properties: {
+                quota: {
+                    type: "integer",
+                    minimum: 0,
+                    maximum: 2000000000,
+                    title: "fields.quota"
+                }
+            }
+        },
+        uiSchema: {
+            "ui:order": ["quota", "*"],
+            "ui:submitButtonOptions": {
+                norender: true
+            }
+        },
+        create: {
+            operation: "platformSms.setQuota",
+            method: "PUT",
+            permission: {
+                component: 6006,
                 action: "edit"
             }
         },
@@ -820,6 +2779,104 @@ export const screens = {
         idField: "id",
         dirtyGuard: false
     },
+    stats: {
+        id: "stats",
+        kind: "dashboard",
+        title: "menu.stats",
+        cards: [
+            {
+                label: "screens.stats.channels",
+                operation: "channels.list",
+                params: {
+                    pageSize: 1
+                },
+                value: "total",
+                format: "integer",
+                to: "/profile/channels"
+            },
+            {
+                label: "screens.stats.channelsEnabled",
+                operation: "channels.list",
+                params: {
+                    enabled: true,
+                    pageSize: 1
+                },
+                value: "total",
+                format: "integer",
+                to: "/profile/channels?enabled=true"
+            },
+            {
+                label: "screens.stats.credentials",
+                operation: "credentials.list",
+                params: {
+                    status: "active",
+                    pageSize: 1
+                },
+                value: "total",
+                format: "integer",
+                to: "/profile/apiPermissions"
+            },
+            {
+                label: "screens.stats.actions",
+                operation: "audit.list",
+                params: {
+                    pageSize: 1
+                },
+                value: "total",
+                format: "integer",
+                to: "/Reports/Logs"
+            }
+        ],
+        charts: [{
+                label: "screens.stats.byOperation",
+                operation: "audit.list",
+                params: {
+                    pageSize: 200,
+                    sort: "createdAt",
+                    order: "desc"
+                },
+                itemsPath: "items",
+                spec: {
+                    mark: "bar",
+                    encoding: {
+                        y: {
+                            field: "operationId",
+                            type: "nominal",
+                            sort: "-x",
+                            title: null
+                        },
+                        x: {
+                            aggregate: "count",
+                            type: "quantitative",
+                            title: null
+                        }
+                    }
+                },
+                top: 10
+            }, {
+                label: "screens.stats.channelsByPlatform",
+                operation: "channels.list",
+                params: {
+                    pageSize: 200
+                },
+                itemsPath: "items",
+                spec: {
+                    mark: "arc",
+                    encoding: {
+                        theta: {
+                            aggregate: "count",
+                            type: "quantitative"
+                        },
+                        color: {
+                            field: "platform",
+                            type: "nominal",
+                            title: null
+                        }
+                    }
+                },
+                top: 10
+            }]
+    },
     userValidation: {
         id: "userValidation",
         kind: "form",
@@ -891,4 +2948,4 @@ export const screens = {
     }
 } as const;
 
-export type ScreenId = "changePassword" | "clientSignin" | "expiredPassword" | "home" | "notActive" | "notifications" | "profile" | "register" | "resetPassword" | "signin" | "userValidation" | "validation";
+export type ScreenId = "apiCredentials" | "apiSettings" | "auditReport" | "blockListAdd" | "blockListUpload" | "blockList" | "changePassword" | "channelDetail" | "channelForm" | "channelStats" | "channelStatuses" | "channelTry" | "channels" | "charts" | "clientSignin" | "credentialForm" | "expiredPassword" | "help" | "home" | "notActive" | "notifications" | "profile" | "quotaByAccount" | "quotaChart" | "quotaForm" | "register" | "resetPassword" | "signin" | "stats" | "userValidation" | "validation";
