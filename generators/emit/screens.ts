@@ -208,7 +208,10 @@ function compileForm(model: Model, s: Screen, fail: (p: Where, r: string) => nev
   if (edit) {
     const op = edit.operation ?? (s.operation as string);
     if (!opById(model, op)) fail(['edit', 'operation'], `unknown operation "${op}"`);
-    out.edit = { operation: op, params: edit.params ?? s.params ?? {}, method: opById(model, op)!.method, ...permissionOf(model, op) };
+    // Fields the edit operation does not take (a channel's platform, fixed at creation) are read-only when editing.
+    const editProps = (opById(model, op)!.body?.properties as Schema | undefined) ?? null;
+    const fixed = editProps ? fields.filter((f) => !(f in editProps) && !(f in ((s.extraFields as Schema) ?? {}))) : [];
+    out.edit = { operation: op, params: edit.params ?? s.params ?? {}, method: opById(model, op)!.method, ...permissionOf(model, op), ...(fixed.length ? { readonly: fixed } : {}) };
   }
   if ((edit || s.view) && !s.load) fail(['load'], 'a form with edit or view mode needs `load`');
   out.create = { operation: s.operation, method: opById(model, s.operation as string)!.method, ...permissionOf(model, s.operation as string) };

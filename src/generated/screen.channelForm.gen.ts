@@ -14,7 +14,8 @@ export const screen = {
         permission: {
             component: 60,
             action: "edit"
-        }
+        },
+        readonly: ["platform"]
     },
     load: {
         operation: "channels.get"

@@ -1097,7 +1097,8 @@ export const screens = {
             permission: {
                 component: 60,
                 action: "edit"
-            }
+            },
+            readonly: ["platform"]
         },
         load: {
             operation: "channels.get"

@@ -33,7 +33,7 @@ describe('list', () => {
     ]);
   });
   it('carries what it needs of its form: New, Edit and whether rows open', () => {
-    expect(compiled('things').formModes).toEqual({ create: { operation: 'things.create' }, edit: { operation: 'things.create' }, view: true });
+    expect(compiled('things').formModes).toEqual({ create: { operation: 'things.create' }, edit: { operation: 'things.rename', permission: { component: 10, action: 'create' } }, view: true });
   });
   it('actions carry their method and permission; a DELETE confirms', () => {
     expect(compiled('things').rowActions).toEqual([{ label: 'screens.things.delete', operation: 'things.delete', method: 'DELETE', permission: { component: 10, action: 'delete' }, confirm: true }]);
@@ -44,7 +44,8 @@ describe('form modes', () => {
   it('create, edit and view with their operations and permissions', () => {
     const s = compiled('newThing');
     expect(s.create).toEqual({ operation: 'things.create', method: 'POST' });
-    expect(s.edit).toEqual({ operation: 'things.create', params: {}, method: 'POST' });
+    // The edit operation takes no color: color is read-only when editing.
+    expect(s.edit).toEqual({ operation: 'things.rename', params: {}, method: 'PATCH', permission: { component: 10, action: 'create' }, readonly: ['color'] });
     expect(s).toMatchObject({ view: true, idField: 'id', dirtyGuard: true, load: { operation: 'things.get' } });
     expect(s.schema.properties.color).toEqual({ type: 'string', enum: ['red', 'blue'], 'x-enum': 'color', title: 'fields.color' });
   });

@@ -56,7 +56,7 @@ export interface ScreenTab { label: string; fields?: readonly ScreenColumn[]; sc
 
 export interface ScreenStep { label: string; description?: string; fields: readonly string[] }
 
-export interface OperationCall { operation: string; params?: Record<string, unknown>; method?: string; permission?: Permission }
+export interface OperationCall { operation: string; params?: Record<string, unknown>; method?: string; permission?: Permission; readonly?: readonly string[] }
 
 export type ScreenKind = 'form' | 'message' | 'list' | 'dashboard' | 'detail' | 'wizard' | 'report';
 

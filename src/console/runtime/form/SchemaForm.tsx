@@ -99,13 +99,15 @@ export interface SchemaFormProps {
   disabled?: boolean;
   /** View mode: every field read-only. */
   readonly?: boolean;
+  /** Fields shown but not editable (those the edit operation does not take). */
+  readonlyFields?: ReadonlySet<string>;
   children?: ReactNode;
 }
 
 export function SchemaForm(props: SchemaFormProps) {
   const { t, i18n } = useTranslation();
   const schema = formSchema(props.schema);
-  const uiSchema = formUiSchema(schema, props.uiSchema, { cacheKey: props.cacheKey, language: i18n.language, hidden: props.hidden, t, exists: (k) => i18n.exists(k) });
+  const uiSchema = formUiSchema(schema, props.uiSchema, { cacheKey: props.cacheKey, language: i18n.language, hidden: props.hidden, readonly: props.readonlyFields, t, exists: (k) => i18n.exists(k) });
   const transformErrors = useMemo(() => makeTransformErrors(t, schema), [t, schema]);
   const customValidate = useMemo(() => makeCustomValidate(t, schema), [t, schema]);
   const [blurErrors, setBlurErrors] = useState<ErrorSchema | undefined>();

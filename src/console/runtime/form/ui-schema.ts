@@ -33,7 +33,7 @@ export function formSchema(schema: RJSFSchema): RJSFSchema {
   return out;
 }
 
-export interface UiOptions { cacheKey: string; language: string; hidden?: ReadonlySet<string>; t: T; exists: Exists }
+export interface UiOptions { cacheKey: string; language: string; hidden?: ReadonlySet<string>; readonly?: ReadonlySet<string>; t: T; exists: Exists }
 
 type Props = Record<string, Record<string, unknown>>;
 
@@ -70,13 +70,14 @@ function fieldUi(name: string, prop: Record<string, unknown>, base: Record<strin
 }
 
 export function formUiSchema(schema: RJSFSchema, base: UiSchema | undefined, o: UiOptions): UiSchema {
-  const key = `${o.cacheKey}|${o.language}|${[...(o.hidden ?? [])].sort().join(',')}`;
+  const key = `${o.cacheKey}|${o.language}|${[...(o.hidden ?? [])].sort().join(',')}|${[...(o.readonly ?? [])].sort().join(',')}`;
   const hit = cache.get(key);
   if (hit) return hit;
   const ui: UiSchema = { ...(base ?? {}) };
   for (const [name, prop] of Object.entries((schema.properties ?? {}) as Props)) {
     const field = fieldUi(name, prop, base?.[name] as Record<string, unknown> | undefined, o, false);
     if (o.hidden?.has(name)) field['ui:widget'] = 'hidden';
+    if (o.readonly?.has(name)) field['ui:readonly'] = true;
     ui[name] = field;
   }
   cache.set(key, ui);

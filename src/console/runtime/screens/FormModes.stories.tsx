@@ -180,3 +180,14 @@ export const CredentialKeyShownOnce: Story = {
     await expect(screen.queryByText('ck_live_0123456789abcdef.Zx9-secret-6789')).not.toBeInTheDocument();
   },
 };
+
+/** A field the edit operation does not take (compiled as edit.readonly) shows but cannot change. */
+export const FieldsFixedOnEdit: Story = {
+  args: { screen: { ...fx.fxTeamMemberForm, edit: { ...fx.fxTeamMemberForm.edit!, readonly: ['documentType', 'documentId'] } } },
+  parameters: { route: { path: '/profile/management/5/edit', pattern: '/profile/management/:id/edit' } },
+  play: async () => {
+    await waitFor(() => expect(input('documentId')).toHaveValue(String(member.documentId)));
+    await expect(input('documentId')).toBeDisabled();
+    await expect(input('name')).not.toBeDisabled();
+  },
+};

@@ -307,6 +307,7 @@ function FormView({ screen }: { screen: ScreenDef }) {
   };
 
   const viewing = mode === 'view';
+  const fixedFields = useMemo(() => (mode === 'edit' && screen.edit?.readonly?.length ? new Set(screen.edit.readonly) : undefined), [mode, screen.edit]);
   // A record to edit or show waits for its load; a single form (own profile) fills in when it comes.
   const waitsForLoad = withLoad && mode !== 'single';
   const loading = waitsForLoad && !loaded.error && !filled;
@@ -335,7 +336,7 @@ function FormView({ screen }: { screen: ScreenDef }) {
         </Alert>
       ) : (
         !loading && (
-          <SchemaForm key={`${formKey}:${mode}`} cacheKey={screen.id} schema={schema} uiSchema={screen.uiSchema} formData={formData} onChange={onChange} onSubmit={(d) => void submit(d)} extraErrors={serverErrors} hidden={hidden} disabled={busy !== null} readonly={viewing}>
+          <SchemaForm key={`${formKey}:${mode}`} cacheKey={screen.id} schema={schema} uiSchema={screen.uiSchema} formData={formData} onChange={onChange} onSubmit={(d) => void submit(d)} extraErrors={serverErrors} hidden={hidden} disabled={busy !== null} readonly={viewing} readonlyFields={fixedFields}>
             {formError && (
               <Alert severity="error" role="alert" sx={{ mt: 2 }}>
                 {formError}

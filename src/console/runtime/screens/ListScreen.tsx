@@ -248,14 +248,15 @@ function ListView({ screen, extraParams, nested }: { screen: ScreenDef; extraPar
           </Button>
         )}
       </Box>
-      {bulk.length > 0 && source.count > 0 && (
+      {/* Actions on the checked rows need rows; the others (navigation, "mark all") show even on an empty list. */}
+      {bulk.some((a) => !usesSelection(a) || source.count > 0) && (
         <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', mb: 1.5, flexWrap: 'wrap' }}>
-          {selectable && (
+          {selectable && source.count > 0 && (
             <Typography variant="body2" color="text.secondary" data-testid="selected-count">
               {t('common.list.selected', { count: selected.size })}
             </Typography>
           )}
-          {bulk.map((a) => (
+          {bulk.filter((a) => !usesSelection(a) || source.count > 0).map((a) => (
             <Button key={a.label} size="small" variant="outlined" color={a.method === 'DELETE' ? 'error' : 'primary'} disabled={busy !== null || (usesSelection(a) && selected.size === 0)} onClick={() => run(a)}>
               {t(a.label)}
             </Button>

@@ -292,3 +292,15 @@ export const RotatedKeyShownOnce: Story = {
     await expect(screen.queryByText('ck_live_new1.s3cr3t-v4lue-0123456789')).not.toBeInTheDocument();
   },
 };
+
+/** A toolbar action (a `to` in bulkActions) shows even when the list is empty. */
+export const ToolbarActionOnAnEmptyList: Story = {
+  args: { screen: { ...fx.fxNotificationsBulk, bulkActions: [...(fx.fxNotificationsBulk.bulkActions ?? []), { label: 'menu.notifications', to: '/Notifications/settings' }] } },
+  parameters: { session: users.analista, route: { path: '/Notifications', pattern: '/Notifications' }, api: { 'notifications.list': notificationList([]) } },
+  play: async () => {
+    await expect(await screen.findByText(text('common.empty', 'es'))).toBeInTheDocument();
+    await expect(screen.queryByRole('button', { name: text('screens.notifications.markRead', 'es') })).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: text('menu.notifications', 'es') }));
+    await expectLocation('/Notifications/settings');
+  },
+};
