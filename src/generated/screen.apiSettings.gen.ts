@@ -21,7 +21,7 @@ export const screen = {
         }],
     schema: {
         type: "object",
-        required: ["allowedIps", "notificationEmail", "ftp"],
+        required: ["allowedIps"],
         properties: {
             allowedIps: {
                 type: "array",
@@ -39,45 +39,44 @@ export const screen = {
                 type: ["string", "null"],
                 format: "email",
                 maxLength: 254,
+                default: null,
                 title: "fields.notificationEmail"
             },
             ftp: {
                 type: "object",
-                required: [
-                    "host",
-                    "port",
-                    "user",
-                    "directory",
-                    "password"
-                ],
                 additionalProperties: false,
                 properties: {
                     host: {
                         type: ["string", "null"],
                         maxLength: 253,
-                        pattern: "^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$|^[0-9A-Fa-f:.]+$"
+                        pattern: "^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$|^[0-9A-Fa-f:.]+$",
+                        default: null
                     },
                     port: {
                         type: ["integer", "null"],
                         minimum: 1,
-                        maximum: 65535
+                        maximum: 65535,
+                        default: null
                     },
                     user: {
                         type: ["string", "null"],
                         minLength: 1,
                         maxLength: 100,
-                        pattern: "^[^\\s<>]+$"
+                        pattern: "^[^\\s<>]+$",
+                        default: null
                     },
                     directory: {
                         type: ["string", "null"],
                         maxLength: 255,
-                        pattern: "^/[^<>\\u0000]*$"
+                        pattern: "^/[^<>\\u0000]*$",
+                        default: null
                     },
                     password: {
                         type: ["string", "null"],
                         minLength: 1,
                         maxLength: 256,
-                        "x-widget": "secret"
+                        "x-widget": "secret",
+                        default: null
                     }
                 },
                 title: "fields.ftp"

@@ -15,6 +15,7 @@ export const screen = {
             schema: {
                 type: "string"
             },
+            width: 200,
             sortable: true
         },
         {
@@ -48,6 +49,7 @@ export const screen = {
             schema: {
                 type: ["string", "null"]
             },
+            width: 170,
             sortable: false
         },
         {
@@ -76,6 +78,7 @@ export const screen = {
                     type: "string"
                 }
             },
+            width: 190,
             sortable: false
         }
     ],

@@ -15,11 +15,11 @@ export const screen = {
             },
             itemsPath: "items",
             spec: {
-                mark: "line",
+                mark: "bar",
                 encoding: {
                     x: {
                         field: "createdAt",
-                        type: "temporal",
+                        type: "ordinal",
                         timeUnit: "yearmonthdate",
                         title: null
                     },
@@ -52,7 +52,7 @@ export const screen = {
                         title: null
                     },
                     color: {
-                        field: "enabled",
+                        field: "type",
                         type: "nominal",
                         title: null
                     }
@@ -60,10 +60,12 @@ export const screen = {
             },
             top: 10
         }, {
-            label: "screens.charts.credentials",
-            operation: "credentials.list",
+            label: "screens.charts.outcomes",
+            operation: "audit.list",
             params: {
-                pageSize: 200
+                pageSize: 200,
+                sort: "createdAt",
+                order: "desc"
             },
             itemsPath: "items",
             spec: {

@@ -167,7 +167,7 @@ export const screens = {
             }],
         schema: {
             type: "object",
-            required: ["allowedIps", "notificationEmail", "ftp"],
+            required: ["allowedIps"],
             properties: {
                 allowedIps: {
                     type: "array",
@@ -185,45 +185,44 @@ export const screens = {
                     type: ["string", "null"],
                     format: "email",
                     maxLength: 254,
+                    default: null,
                     title: "fields.notificationEmail"
                 },
                 ftp: {
                     type: "object",
-                    required: [
-                        "host",
-                        "port",
-                        "user",
-                        "directory",
-                        "password"
-                    ],
                     additionalProperties: false,
                     properties: {
                         host: {
                             type: ["string", "null"],
                             maxLength: 253,
-                            pattern: "^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$|^[0-9A-Fa-f:.]+$"
+                            pattern: "^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$|^[0-9A-Fa-f:.]+$",
+                            default: null
                         },
                         port: {
                             type: ["integer", "null"],
                             minimum: 1,
-                            maximum: 65535
+                            maximum: 65535,
+                            default: null
                         },
                         user: {
                             type: ["string", "null"],
                             minLength: 1,
                             maxLength: 100,
-                            pattern: "^[^\\s<>]+$"
+                            pattern: "^[^\\s<>]+$",
+                            default: null
                         },
                         directory: {
                             type: ["string", "null"],
                             maxLength: 255,
-                            pattern: "^/[^<>\\u0000]*$"
+                            pattern: "^/[^<>\\u0000]*$",
+                            default: null
                         },
                         password: {
                             type: ["string", "null"],
                             minLength: 1,
                             maxLength: 256,
-                            "x-widget": "secret"
+                            "x-widget": "secret",
+                            default: null
                         }
                     },
                     title: "fields.ftp"
@@ -1495,6 +1494,7 @@ export const screens = {
                 schema: {
                     type: "string"
                 },
+                width: 200,
                 sortable: true
             },
             {
@@ -1528,6 +1528,7 @@ export const screens = {
                 schema: {
                     type: ["string", "null"]
                 },
+                width: 170,
                 sortable: false
             },
             {
@@ -1556,6 +1557,7 @@ export const screens = {
                         type: "string"
                     }
                 },
+                width: 190,
                 sortable: false
             }
         ],
@@ -1670,11 +1672,11 @@ export const screens = {
                 },
                 itemsPath: "items",
                 spec: {
-                    mark: "line",
+                    mark: "bar",
                     encoding: {
                         x: {
                             field: "createdAt",
-                            type: "temporal",
+                            type: "ordinal",
                             timeUnit: "yearmonthdate",
                             title: null
                         },
@@ -1707,7 +1709,7 @@ export const screens = {
                             title: null
                         },
                         color: {
-                            field: "enabled",
+                            field: "type",
                             type: "nominal",
                             title: null
                         }
@@ -1715,10 +1717,12 @@ export const screens = {
                 },
                 top: 10
             }, {
-                label: "screens.charts.credentials",
-                operation: "credentials.list",
+                label: "screens.charts.outcomes",
+                operation: "audit.list",
                 params: {
-                    pageSize: 200
+                    pageSize: 200,
+                    sort: "createdAt",
+                    order: "desc"
                 },
                 itemsPath: "items",
                 spec: {

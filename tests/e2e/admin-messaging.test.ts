@@ -197,4 +197,24 @@ describe('API credentials', () => {
     expect(await page.content()).not.toContain(rotated.split('.')[1]);
     await context.close();
   });
+
+  it('the API settings take authorised IPs as CIDR (refused in the browser otherwise) and save without an FTP box', async () => {
+    const { context, page } = await newPage(browser, product);
+    await signIn(page, 'manager@demo.colibri.co');
+    await page.goto('/profile/apiPermissions/settings');
+    const ips = page.getByLabel(/^IP autorizadas/);
+    await ips.fill('300.1.1.1/33');
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Guardar' }).click();
+    await page.getByText('Escribe una IP o un rango CIDR válido', { exact: false }).waitFor();
+    // Backspace in the empty input takes the refused range off.
+    await ips.press('Backspace');
+    await expect.poll(() => page.getByText('300.1.1.1/33').count()).toBe(0);
+    await ips.fill('190.24.10.0/24');
+    await page.keyboard.press('Enter');
+    await page.getByLabel(/^Correo de notificaciones/).fill('ti@demo.colibri.co');
+    await page.getByRole('button', { name: 'Guardar' }).click();
+    await page.getByText('Cambios guardados.').waitFor();
+    await context.close();
+  });
 });
