@@ -4401,7 +4401,8 @@ export const serverOperations = [
                 },
                 code: {
                     type: "string",
-                    pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]{0,19}$"
+                    pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]{0,19}$",
+                    "x-errorKey": "validation.pattern.costCenterCode"
                 }
             }
         },
@@ -4455,7 +4456,8 @@ export const serverOperations = [
                 },
                 code: {
                     type: "string",
-                    pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]{0,19}$"
+                    pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]{0,19}$",
+                    "x-errorKey": "validation.pattern.costCenterCode"
                 }
             }
         },
@@ -6187,6 +6189,7 @@ export const serverOperations = [
 
 export const annotationKeywords = [
     "x-errorCode",
+    "x-errorKey",
     "x-hidden",
     "x-source",
     "x-widget"

@@ -67,7 +67,8 @@ async function menuLinks(page: Page, group: string): Promise<string> {
   return nav.innerText();
 }
 
-const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+// Dates as Bogotá sees them: the 'up to today' rule is Colombian time, not UTC.
+const isoDay = (d: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Bogota' }).format(d);
 
 describe('a report added as YAML', () => {
   it('shows for an admin and runs', async () => {

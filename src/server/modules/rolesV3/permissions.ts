@@ -44,8 +44,25 @@ export function grantsWithin(wanted: readonly Grant[], held: readonly Grant[]): 
   return unionGrants([wanted]).every((g) => g.actions.every((a) => holds.get(g.id)?.includes(a)));
 }
 
+/**
+ * System roles whose power is more than their grants: the company's owner (superadmin) and the
+ * provider's staff (platform, develop). Only holders of the listed roles may hand them out, even
+ * when the caller's grants cover theirs (a manager's grants equal a superadmin's).
+ */
+const RESERVED_SYSTEM_ROLES: Readonly<Record<string, readonly string[]>> = {
+  superadmin: ['superadmin'],
+  platform: ['platform'],
+  develop: ['develop', 'platform'],
+};
+
+type HandedRole = { permissions: readonly Grant[]; scope: string; name?: string; company_id?: number | null };
+
 /** The caller may hand out roles with these grants and scopes (no escalation). */
-export function mayHandOut(me: Session, roles: readonly { permissions: readonly Grant[]; scope: string }[]): boolean {
+export function mayHandOut(me: Session, roles: readonly HandedRole[]): boolean {
   const widest = widestScope(roles.map((r) => r.scope));
-  return SCOPE_RANK[widest] <= SCOPE_RANK[scopeOf(me)] && roles.every((r) => grantsWithin(r.permissions, me.grants));
+  const reservedOk = roles.every((r) => {
+    const holders = r.company_id === null && r.name ? RESERVED_SYSTEM_ROLES[r.name] : undefined;
+    return !holders || holders.some((h) => me.roles.includes(h));
+  });
+  return reservedOk && SCOPE_RANK[widest] <= SCOPE_RANK[scopeOf(me)] && roles.every((r) => grantsWithin(r.permissions, me.grants));
 }

@@ -153,7 +153,7 @@ export const teamHandlers: DomainHandlers<'team'> = {
 /** A caller edits or deletes only members whose roles they could hand out themselves. */
 async function assertManageable(db: Kysely<Database>, me: Session, roleIds: readonly number[]): Promise<void> {
   if (roleIds.length === 0) return;
-  const roles = await db.selectFrom('roles').select(['permissions', 'scope']).where('id', 'in', [...roleIds]).execute();
+  const roles = await db.selectFrom('roles').select(['permissions', 'scope', 'name', 'company_id']).where('id', 'in', [...roleIds]).execute();
   if (!mayHandOut(me, roles)) throw fail('99982');
 }
 

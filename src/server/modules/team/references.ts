@@ -24,11 +24,11 @@ export interface MemberLinks {
 /** Throws 99931 (with the fields) or 99982; returns when every link is acceptable. */
 export async function checkLinks(db: Kysely<Database>, me: Session, links: MemberLinks, memberId?: number): Promise<void> {
   const errors: FieldError[] = [];
-  let roles: { permissions: { id: number; actions: string[] }[]; scope: string }[] = [];
+  let roles: { permissions: { id: number; actions: string[] }[]; scope: string; name: string; company_id: number | null }[] = [];
   if (links.roleIds) {
     roles = await db
       .selectFrom('roles')
-      .select(['id', 'permissions', 'scope'])
+      .select(['id', 'permissions', 'scope', 'name', 'company_id'])
       .where('id', 'in', links.roleIds)
       .where((eb) => eb.or([eb('company_id', 'is', null), eb('company_id', '=', me.companyId)]))
       .execute();
