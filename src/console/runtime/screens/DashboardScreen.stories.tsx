@@ -41,7 +41,8 @@ export const CardError: Story = {
 
 export const CardsAndTopNChart: Story = {
   args: { screenId: 'fxOverview', screen: fx.fxOverview },
-  parameters: { api: { 'account.paymentsSummary': paymentsSummary, 'platformSms.quotaList': listHandler(() => smsAccounts) } },
+  // An admin may read quotas (6006); the chart's operation needs it.
+  parameters: { session: users.admin, api: { 'account.paymentsSummary': paymentsSummary, 'platformSms.quotaList': listHandler(() => smsAccounts) } },
   play: async () => {
     await waitFor(() => expect(screen.getByTestId('card-screens.home.balance').textContent).toMatch(/125\.000/));
     // 14 accounts, the chart draws the 10 that used the most.
@@ -50,5 +51,15 @@ export const CardsAndTopNChart: Story = {
     await expect(chart).toHaveTextContent(text('menu.settings.quota', 'es'));
     // Vega (loaded on first use) draws it as SVG.
     await waitFor(() => expect(chart.querySelector('svg.marks')).not.toBeNull(), { timeout: 8000 });
+  },
+};
+
+/** A chart whose operation the role may not call is not drawn (an analista has no quota view, 6006). */
+export const GatedByPermission: Story = {
+  args: { screenId: 'fxOverview', screen: fx.fxOverview },
+  parameters: { session: users.analista, api: { 'account.paymentsSummary': paymentsSummary, 'platformSms.quotaList': listHandler(() => smsAccounts) } },
+  play: async () => {
+    await waitFor(() => expect(screen.getByTestId('card-screens.home.balance').textContent).toMatch(/125\.000/));
+    await expect(screen.queryByTestId('chart')).toBeNull();
   },
 };

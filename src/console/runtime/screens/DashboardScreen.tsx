@@ -19,6 +19,7 @@ import { Chart } from '../chart/Chart.tsx';
 import { ScreenFrame } from '../ScreenFrame.tsx';
 import { resolveScreen, type ScreenCard, type ScreenChart, type ScreenProps } from '../screen-types.ts';
 import NotAvailableScreen from './NotAvailableScreen.tsx';
+import { useCan } from '../access.ts';
 
 function DashboardCard({ card }: { card: ScreenCard }) {
   const { t } = useTranslation();
@@ -74,18 +75,22 @@ function DashboardChart({ chart }: { chart: ScreenChart }) {
 
 export default function DashboardScreen(props: ScreenProps) {
   const { t } = useTranslation();
+  const allowed = useCan();
   const screen = resolveScreen(props);
   if (!screen || screen.kind !== 'dashboard') return <NotAvailableScreen screenId={props.screenId} menuKey={props.menuKey} />;
+  // A card or chart shows only when the role may call its operation (the server would refuse it).
+  const cards = (screen.cards ?? []).filter(allowed);
+  const charts = (screen.charts ?? []).filter(allowed);
   return (
     <ScreenFrame title={t(screen.title)} maxWidth={1100}>
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fill, minmax(240px, 1fr))' }}>
-        {(screen.cards ?? []).map((c) => (
+        {cards.map((c) => (
           <DashboardCard key={c.label} card={c} />
         ))}
       </Box>
-      {!!screen.charts?.length && (
+      {charts.length > 0 && (
         <Box sx={{ display: 'grid', gap: 2, mt: 2, gridTemplateColumns: { xs: '1fr', md: 'repeat(2, minmax(0, 1fr))' } }}>
-          {screen.charts.map((c) => (
+          {charts.map((c) => (
             <DashboardChart key={c.label} chart={c} />
           ))}
         </Box>
