@@ -3,6 +3,7 @@
 // widgets are imported directly; the others load with the first form that uses them, so the first
 // load stays small.
 import { createElement, lazy, Suspense, type ComponentType } from 'react';
+import { getDefaultRegistry } from '@rjsf/core';
 import type { FieldProps, RegistryFieldsType, RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
 import { withChunkReload } from '../../../app/chunk-reload.ts';
 import { and, formatIs, hasOptions, itemsAre, nameIs, or, rankWith, schemaTypeIs, uiWidgetIs, xWidgetIs, xDisplayIs, bestKey, type RankedEntry, type FieldSchema, type FieldUi, type Tester } from '../testers.ts';
@@ -29,10 +30,16 @@ const ChipsInputWidget = lazyPart<WidgetProps>(() => import('./ChipsInputWidget.
 const ColorWidget = lazyPart<WidgetProps>(() => import('./ColorWidget.tsx'));
 const SecretWidget = lazyPart<WidgetProps>(() => import('./SecretWidget.tsx'));
 const DateRangeField = lazyPart<FieldProps>(() => import('./DateRangeField.tsx'));
+const PermissionTreeWidget = lazyPart<WidgetProps>(() => import('./PermissionTreeWidget.tsx'));
 
 const xWidgetIn = (...names: string[]): Tester => or(...names.map(xWidgetIs));
 const stringList: Tester = and(schemaTypeIs('array'), itemsAre(schemaTypeIs('string')), (s) => !Array.isArray(((s.items ?? {}) as FieldSchema).enum));
 const isSecret: Tester = (s) => s['x-secret'] === true || s.writeOnly === true;
+/** A list of permission grants ({ id, actions }), the shape of a role's permission tree. */
+const grants: Tester = and(schemaTypeIs('array'), itemsAre((s) => {
+  const p = (s.properties ?? {}) as Record<string, unknown>;
+  return schemaTypeIs('object')(s, undefined, '') && 'id' in p && 'actions' in p;
+}));
 
 export const widgetEntries: RankedEntry<ComponentType<WidgetProps>>[] = [
   { key: 'password', tester: rankWith(10, or(xWidgetIs('password'), uiWidgetIs('password'), formatIs('password-policy'))), component: PasswordWidget },
@@ -53,6 +60,10 @@ export const widgetEntries: RankedEntry<ComponentType<WidgetProps>>[] = [
   { key: 'ChipsInputWidget', tester: rankWith(10, xWidgetIn('chips', 'tags', 'keywords')), component: ChipsInputWidget },
   { key: 'ColorWidget', tester: rankWith(10, or(xWidgetIs('color'), formatIs('color'))), component: ColorWidget },
   { key: 'SecretWidget', tester: rankWith(11, or(xWidgetIs('secret'), isSecret)), component: SecretWidget },
+  { key: 'PermissionTreeWidget', tester: rankWith(12, xWidgetIs('permissionTree')), component: PermissionTreeWidget },
+  { key: 'PermissionTreeWidget', tester: rankWith(7, and(nameIs('permissions'), grants)), component: PermissionTreeWidget },
+  // A value the form carries but does not show (the id a PUT body repeats): rjsf's own hidden input.
+  { key: 'hidden', tester: rankWith(20, xWidgetIs('hidden')), component: getDefaultRegistry().widgets.HiddenWidget },
 ];
 
 /** Fields render a whole object (the date range's start and end). */
