@@ -931,9 +931,55 @@ export const menuNodes = [
             "edit",
             "delete"
         ],
-        screen: null,
+        screen: "areas",
         icon: null,
         label: "menu.settings.areas",
+        subtabs: []
+    },
+    {
+        key: "settings.areaList",
+        id: null,
+        componentId: 6001,
+        path: "/profile/account/areas",
+        parentKey: "settings.areas",
+        roles: null,
+        manageRoles: ["superadmin", "admin", "manager"],
+        flags: [],
+        hidden: false,
+        noId: false,
+        planExclude: [],
+        actions: [
+            "view",
+            "create",
+            "edit",
+            "delete"
+        ],
+        screen: "areas",
+        icon: null,
+        label: "menu.settings.areaList",
+        subtabs: []
+    },
+    {
+        key: "settings.costCenters",
+        id: null,
+        componentId: 6001,
+        path: "/profile/account/costCenters",
+        parentKey: "settings.areas",
+        roles: null,
+        manageRoles: ["superadmin", "admin", "manager"],
+        flags: [],
+        hidden: false,
+        noId: false,
+        planExclude: [],
+        actions: [
+            "view",
+            "create",
+            "edit",
+            "delete"
+        ],
+        screen: "costCenters",
+        icon: null,
+        label: "menu.settings.costCenters",
         subtabs: []
     },
     {
@@ -954,7 +1000,7 @@ export const menuNodes = [
             "edit",
             "delete"
         ],
-        screen: null,
+        screen: "teamMembers",
         icon: null,
         label: "menu.settings.users",
         subtabs: []
@@ -1026,7 +1072,7 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["view"],
-        screen: null,
+        screen: "responsibleSmsOption",
         icon: null,
         label: "menu.settings.responsibleSmsOption",
         subtabs: []
@@ -1072,9 +1118,27 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["view", "edit"],
-        screen: null,
+        screen: "companyForm",
         icon: null,
         label: "menu.settings.company",
+        subtabs: []
+    },
+    {
+        key: "settings.companies",
+        id: null,
+        componentId: 60,
+        path: "/profile/companies",
+        parentKey: "settings",
+        roles: ["platform"],
+        manageRoles: ["superadmin", "admin", "manager"],
+        flags: [],
+        hidden: false,
+        noId: false,
+        planExclude: [],
+        actions: ["view", "edit"],
+        screen: "companies",
+        icon: null,
+        label: "menu.settings.companies",
         subtabs: []
     },
     {
@@ -1159,7 +1223,7 @@ export const menuNodes = [
             "edit",
             "delete"
         ],
-        screen: null,
+        screen: "roles",
         icon: null,
         label: "menu.settings.roles",
         subtabs: []
@@ -1299,6 +1363,6 @@ export const componentIds = [
 
 export type ComponentId = 10 | 20 | 30 | 40 | 50 | 60 | 70 | 2001 | 2002 | 3001 | 3002 | 4001 | 4002 | 4003 | 4004 | 4005 | 4006 | 4007 | 4008 | 4009 | 4010 | 4011 | 4012 | 4013 | 4014 | 5001 | 5002 | 6001 | 6002 | 6003 | 6004 | 6005 | 6006 | 6007 | 7001 | 7002 | 200101 | 200102;
 
-export type MenuKey = "dashboard" | "stats" | "charts" | "campaigns" | "campaigns.deploy" | "campaigns.templates" | "campaigns.events" | "campaigns.history" | "campaigns.personalizedDetail" | "chatbot" | "chatbot.management" | "chatbot.createAgent" | "chatbot.editAgent" | "chatbot.flows" | "chatbot.incidents" | "payments" | "payments.general" | "payments.history" | "payments.epaycoResponse" | "reports" | "reports.general" | "reports.campaign" | "reports.billingDashboard" | "reports.deployments" | "reports.deploymentsOld" | "reports.flows" | "reports.smsxDashboard" | "reports.mt" | "reports.efficacy" | "reports.certificates" | "reports.certificateDocs" | "reports.rcs" | "reports.advancedQueries" | "reports.callCenter" | "reports.monthSummary" | "reports.whatsapp" | "reports.logs" | "reports.scheduled" | "smsPlatformTools" | "smsPlatformTools.fileProcessor" | "smsPlatformTools.deploySms" | "smsPlatformTools.reportsSms" | "smsPlatformTools.ftpQueries" | "shortener" | "shortener.shorten" | "shortener.statistics" | "settings" | "settings.areas" | "settings.users" | "settings.actionsMenu" | "settings.associationsAdd" | "settings.associationsUpdate" | "settings.responsibleSmsOption" | "settings.channels" | "settings.company" | "settings.apiPermissions" | "settings.blockList" | "settings.quota" | "settings.roles" | "security" | "security.editProfile" | "security.changePassword" | "notifications" | "help";
+export type MenuKey = "dashboard" | "stats" | "charts" | "campaigns" | "campaigns.deploy" | "campaigns.templates" | "campaigns.events" | "campaigns.history" | "campaigns.personalizedDetail" | "chatbot" | "chatbot.management" | "chatbot.createAgent" | "chatbot.editAgent" | "chatbot.flows" | "chatbot.incidents" | "payments" | "payments.general" | "payments.history" | "payments.epaycoResponse" | "reports" | "reports.general" | "reports.campaign" | "reports.billingDashboard" | "reports.deployments" | "reports.deploymentsOld" | "reports.flows" | "reports.smsxDashboard" | "reports.mt" | "reports.efficacy" | "reports.certificates" | "reports.certificateDocs" | "reports.rcs" | "reports.advancedQueries" | "reports.callCenter" | "reports.monthSummary" | "reports.whatsapp" | "reports.logs" | "reports.scheduled" | "smsPlatformTools" | "smsPlatformTools.fileProcessor" | "smsPlatformTools.deploySms" | "smsPlatformTools.reportsSms" | "smsPlatformTools.ftpQueries" | "shortener" | "shortener.shorten" | "shortener.statistics" | "settings" | "settings.areas" | "settings.areaList" | "settings.costCenters" | "settings.users" | "settings.actionsMenu" | "settings.associationsAdd" | "settings.associationsUpdate" | "settings.responsibleSmsOption" | "settings.channels" | "settings.company" | "settings.companies" | "settings.apiPermissions" | "settings.blockList" | "settings.quota" | "settings.roles" | "security" | "security.editProfile" | "security.changePassword" | "notifications" | "help";
 
 export type Action = "view" | "create" | "edit" | "delete" | "deploy" | "report" | "login" | "logout" | "download";

@@ -252,6 +252,153 @@ export const screens = {
         idField: "id",
         dirtyGuard: true
     },
+    areaForm: {
+        id: "areaForm",
+        kind: "form",
+        title: "screens.areas.formTitle",
+        operation: "account.create",
+        schema: {
+            type: "object",
+            required: ["name"],
+            properties: {
+                name: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 80,
+                    pattern: "^[^<>]*$",
+                    title: "fields.name"
+                }
+            }
+        },
+        uiSchema: {
+            "ui:order": ["name", "*"],
+            "ui:submitButtonOptions": {
+                norender: true
+            }
+        },
+        create: {
+            operation: "account.create",
+            method: "POST",
+            permission: {
+                component: 6001,
+                action: "create"
+            }
+        },
+        secondaryActions: [],
+        idField: "id",
+        dirtyGuard: true
+    },
+    areaRename: {
+        id: "areaRename",
+        kind: "form",
+        route: "/profile/account/areas/:id/rename",
+        title: "screens.areas.renameTitle",
+        operation: "account.update",
+        params: {
+            id: "$route.id"
+        },
+        prefill: {
+            name: "$query.name"
+        },
+        onSuccess: {
+            effect: "navigate",
+            to: "/profile/account/areas",
+            notify: "common.saved"
+        },
+        links: [{
+                to: "/profile/account/areas",
+                label: "common.back"
+            }],
+        schema: {
+            type: "object",
+            required: ["name"],
+            properties: {
+                name: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 80,
+                    pattern: "^[^<>]*$",
+                    title: "fields.name"
+                }
+            }
+        },
+        uiSchema: {
+            "ui:order": ["name", "*"],
+            "ui:submitButtonOptions": {
+                norender: true
+            }
+        },
+        create: {
+            operation: "account.update",
+            method: "PUT",
+            permission: {
+                component: 6001,
+                action: "edit"
+            }
+        },
+        secondaryActions: [],
+        idField: "id",
+        dirtyGuard: true
+    },
+    areas: {
+        id: "areas",
+        kind: "list",
+        title: "menu.settings.areaList",
+        operation: "account.page",
+        entity: "area",
+        columns: [{
+                field: "name",
+                label: "fields.name",
+                schema: {
+                    type: "string"
+                },
+                sortable: true
+            }],
+        defaultSort: {
+            field: "name",
+            order: "asc"
+        },
+        form: "areaForm",
+        rowActions: [{
+                label: "screens.areas.rename",
+                to: "/profile/account/areas/{id}/rename?name={name}",
+                permission: {
+                    component: 6001,
+                    action: "edit"
+                }
+            }, {
+                label: "enums.action.delete",
+                operation: "account.delete",
+                method: "DELETE",
+                permission: {
+                    component: 6001,
+                    action: "delete"
+                },
+                confirm: true
+            }],
+        paged: true,
+        itemsPath: "items",
+        search: true,
+        filters: [],
+        pageSize: 50,
+        bulkActions: [],
+        export: [],
+        exportName: "areas",
+        permission: {
+            component: 6001,
+            action: "view"
+        },
+        formModes: {
+            create: {
+                operation: "account.create",
+                permission: {
+                    component: 6001,
+                    action: "create"
+                }
+            },
+            view: false
+        }
+    },
     auditReport: {
         id: "auditReport",
         kind: "report",
@@ -1817,6 +1964,412 @@ export const screens = {
         idField: "id",
         dirtyGuard: false
     },
+    companies: {
+        id: "companies",
+        kind: "list",
+        title: "menu.settings.companies",
+        operation: "company.listAll",
+        entity: "company",
+        columns: [
+            {
+                field: "name",
+                label: "fields.name",
+                schema: {
+                    type: "string"
+                },
+                sortable: true
+            },
+            {
+                field: "nit",
+                label: "fields.nit",
+                schema: {
+                    type: "string"
+                },
+                sortable: true
+            },
+            {
+                field: "state",
+                label: "fields.state",
+                schema: {
+                    type: "string",
+                    enum: ["validation", "active", "disabled"],
+                    "x-enum": "company-state"
+                },
+                sortable: true
+            },
+            {
+                field: "planType",
+                label: "fields.planType",
+                schema: {
+                    type: "string",
+                    enum: ["subscription", "pilot"],
+                    "x-enum": "plan-type"
+                },
+                sortable: true
+            },
+            {
+                field: "usersCount",
+                label: "fields.usersCount",
+                schema: {
+                    type: "integer"
+                },
+                sortable: false
+            },
+            {
+                field: "createdAt",
+                label: "fields.createdAt",
+                schema: {
+                    type: "string",
+                    format: "date-time"
+                },
+                width: 180,
+                sortable: true
+            }
+        ],
+        defaultSort: {
+            field: "createdAt",
+            order: "desc"
+        },
+        rowActions: [
+            {
+                label: "screens.companies.activate",
+                operation: "company.setState",
+                body: {
+                    state: "active"
+                },
+                when: {
+                    field: "state",
+                    equals: "validation"
+                },
+                confirm: "screens.companies.activateConfirm",
+                notify: "screens.companies.activated",
+                method: "PATCH"
+            },
+            {
+                label: "screens.companies.disable",
+                operation: "company.setState",
+                body: {
+                    state: "disabled"
+                },
+                when: {
+                    field: "state",
+                    equals: "active"
+                },
+                confirm: "screens.companies.disableConfirm",
+                notify: "screens.companies.disabled",
+                method: "PATCH"
+            },
+            {
+                label: "screens.companies.reactivate",
+                operation: "company.setState",
+                body: {
+                    state: "active"
+                },
+                when: {
+                    field: "state",
+                    equals: "disabled"
+                },
+                confirm: "screens.companies.activateConfirm",
+                notify: "screens.companies.activated",
+                method: "PATCH"
+            },
+            {
+                label: "screens.companies.toSubscription",
+                operation: "company.setPlan",
+                body: {
+                    planType: "subscription"
+                },
+                when: {
+                    field: "planType",
+                    equals: "pilot"
+                },
+                confirm: "screens.companies.planConfirm",
+                notify: "screens.companies.planSet",
+                method: "PATCH"
+            },
+            {
+                label: "screens.companies.toPilot",
+                operation: "company.setPlan",
+                body: {
+                    planType: "pilot"
+                },
+                when: {
+                    field: "planType",
+                    equals: "subscription"
+                },
+                confirm: "screens.companies.planConfirm",
+                notify: "screens.companies.planSet",
+                method: "PATCH"
+            }
+        ],
+        export: ["csv", "xlsx"],
+        exportName: "companies",
+        paged: true,
+        itemsPath: "items",
+        search: true,
+        filters: [{
+                field: "state",
+                label: "fields.state",
+                schema: {
+                    type: "string",
+                    enum: ["validation", "active", "disabled"],
+                    "x-enum": "company-state"
+                }
+            }, {
+                field: "planType",
+                label: "fields.planType",
+                schema: {
+                    type: "string",
+                    enum: ["subscription", "pilot"],
+                    "x-enum": "plan-type"
+                }
+            }],
+        pageSize: 50,
+        bulkActions: []
+    },
+    companyForm: {
+        id: "companyForm",
+        kind: "form",
+        title: "menu.settings.company",
+        operation: "company.patch",
+        edit: {
+            operation: "company.patch",
+            params: {},
+            method: "PATCH",
+            permission: {
+                component: 6003,
+                action: "edit"
+            }
+        },
+        view: true,
+        load: {
+            operation: "company.get"
+        },
+        schema: {
+            type: "object",
+            required: [],
+            properties: {
+                name: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 120,
+                    pattern: "^[^<>]*$",
+                    title: "fields.name"
+                },
+                nit: {
+                    type: "string",
+                    format: "nit-co",
+                    maxLength: 12,
+                    "x-errorCode": "99929",
+                    title: "fields.nit"
+                },
+                phone: {
+                    type: "string",
+                    format: "phone-co",
+                    "x-widget": "phone",
+                    title: "fields.phone"
+                },
+                address: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 200,
+                    pattern: "^[^<>]*$",
+                    title: "fields.address"
+                },
+                countryCode: {
+                    type: "string",
+                    "x-options": {
+                        operation: "geography.countries",
+                        value: "code",
+                        label: "name"
+                    },
+                    title: "fields.countryCode"
+                },
+                regionCode: {
+                    type: ["string", "null"],
+                    "x-options": {
+                        operation: "geography.regions",
+                        value: "code",
+                        label: "name",
+                        params: {
+                            country: "$f.countryCode"
+                        }
+                    },
+                    title: "fields.regionCode"
+                },
+                cityCode: {
+                    type: ["string", "null"],
+                    "x-options": {
+                        operation: "geography.cities",
+                        value: "code",
+                        label: "name",
+                        params: {
+                            country: "$f.countryCode",
+                            region: "$f.regionCode"
+                        }
+                    },
+                    title: "fields.cityCode"
+                }
+            }
+        },
+        uiSchema: {
+            "ui:order": [
+                "name",
+                "nit",
+                "phone",
+                "address",
+                "countryCode",
+                "regionCode",
+                "cityCode",
+                "*"
+            ],
+            "ui:submitButtonOptions": {
+                norender: true
+            },
+            phone: {
+                "ui:widget": "PhoneWidget"
+            },
+            "ui:rows": [["name", "nit"], ["phone", "address"], ["countryCode", "regionCode", "cityCode"]]
+        },
+        create: {
+            operation: "company.patch",
+            method: "PATCH",
+            permission: {
+                component: 6003,
+                action: "edit"
+            }
+        },
+        secondaryActions: [],
+        idField: "id",
+        dirtyGuard: true
+    },
+    costCenterForm: {
+        id: "costCenterForm",
+        kind: "form",
+        title: "screens.costCenters.formTitle",
+        operation: "costCenters.create",
+        edit: {
+            operation: "costCenters.update",
+            params: {},
+            method: "PUT",
+            permission: {
+                component: 6001,
+                action: "edit"
+            }
+        },
+        view: true,
+        load: {
+            operation: "costCenters.get"
+        },
+        schema: {
+            type: "object",
+            required: ["name", "code"],
+            properties: {
+                name: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 80,
+                    pattern: "^[^<>]*$",
+                    title: "fields.name"
+                },
+                code: {
+                    type: "string",
+                    pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]{0,19}$",
+                    title: "fields.costCenterCode",
+                    "x-errorKey": "validation.pattern.costCenterCode"
+                }
+            }
+        },
+        uiSchema: {
+            "ui:order": ["name", "code", "*"],
+            "ui:submitButtonOptions": {
+                norender: true
+            },
+            "ui:rows": [["name", "code"]]
+        },
+        create: {
+            operation: "costCenters.create",
+            method: "POST",
+            permission: {
+                component: 6001,
+                action: "create"
+            }
+        },
+        secondaryActions: [],
+        idField: "id",
+        dirtyGuard: true
+    },
+    costCenters: {
+        id: "costCenters",
+        kind: "list",
+        title: "menu.settings.costCenters",
+        operation: "costCenters.list",
+        entity: "cost-center",
+        columns: [{
+                field: "name",
+                label: "fields.name",
+                schema: {
+                    type: "string"
+                },
+                sortable: true
+            }, {
+                field: "code",
+                label: "fields.costCenterCode",
+                schema: {
+                    type: "string"
+                },
+                sortable: true
+            }, {
+                field: "createdAt",
+                label: "fields.createdAt",
+                schema: {
+                    type: "string",
+                    format: "date-time"
+                },
+                width: 180,
+                sortable: true
+            }],
+        defaultSort: {
+            field: "name",
+            order: "asc"
+        },
+        form: "costCenterForm",
+        rowActions: [{
+                label: "enums.action.delete",
+                operation: "costCenters.delete",
+                method: "DELETE",
+                permission: {
+                    component: 6001,
+                    action: "delete"
+                },
+                confirm: true
+            }],
+        export: ["csv", "xlsx"],
+        exportName: "cost-centers",
+        paged: true,
+        itemsPath: "items",
+        search: true,
+        filters: [],
+        pageSize: 50,
+        bulkActions: [],
+        formModes: {
+            create: {
+                operation: "costCenters.create",
+                permission: {
+                    component: 6001,
+                    action: "create"
+                }
+            },
+            edit: {
+                operation: "costCenters.update",
+                permission: {
+                    component: 6001,
+                    action: "edit"
+                }
+            },
+            view: true
+        }
+    },
     credentialForm: {
         id: "credentialForm",
         kind: "form",
@@ -2707,6 +3260,265 @@ export const screens = {
             dirtyGuard: true
         }
     },
+    responsibleSmsOption: {
+        id: "responsibleSmsOption",
+        kind: "list",
+        title: "menu.settings.responsibleSmsOption",
+        description: "screens.team.responsibleOptionDescription",
+        operation: "associations.clientAccount",
+        columns: [{
+                field: "clientName",
+                label: "fields.clientName",
+                schema: {
+                    type: "string"
+                },
+                sortable: false
+            }, {
+                field: "responsibleName",
+                label: "fields.responsibleName",
+                schema: {
+                    type: "string"
+                },
+                sortable: false
+            }, {
+                field: "name",
+                label: "fields.name",
+                schema: {
+                    type: "string"
+                },
+                sortable: false
+            }],
+        empty: "screens.team.noAssociations",
+        paged: false,
+        search: false,
+        filters: [],
+        pageSize: 50,
+        rowActions: [],
+        bulkActions: [],
+        export: [],
+        exportName: "responsibleSmsOption",
+        permission: {
+            component: 6002,
+            action: "view"
+        }
+    },
+    roleForm: {
+        id: "roleForm",
+        kind: "form",
+        title: "screens.roles.formTitle",
+        description: "screens.roles.formDescription",
+        operation: "rolesV3.create",
+        edit: {
+            operation: "rolesV3.update",
+            params: {},
+            method: "PUT",
+            permission: {
+                component: 6007,
+                action: "edit"
+            }
+        },
+        view: true,
+        load: {
+            operation: "rolesV3.get"
+        },
+        schema: {
+            type: "object",
+            required: ["name", "permissions", "scope"],
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1,
+                    "x-widget": "hidden",
+                    title: "fields.id"
+                },
+                name: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 40,
+                    pattern: "^[^<>]*$",
+                    title: "fields.name"
+                },
+                scope: {
+                    type: "string",
+                    enum: ["all", "meAndDependents", "onlyMe"],
+                    "x-enum": "user-scope",
+                    title: "fields.scope"
+                },
+                permissions: {
+                    type: "array",
+                    maxItems: 200,
+                    items: {
+                        type: "object",
+                        required: ["id", "actions"],
+                        additionalProperties: false,
+                        properties: {
+                            id: {
+                                type: "integer"
+                            },
+                            actions: {
+                                type: "array",
+                                items: {
+                                    type: "string",
+                                    enum: [
+                                        "view",
+                                        "create",
+                                        "edit",
+                                        "delete",
+                                        "deploy",
+                                        "report",
+                                        "login",
+                                        "logout",
+                                        "download"
+                                    ],
+                                    "x-enum": "action"
+                                }
+                            }
+                        }
+                    },
+                    title: "fields.permissions"
+                }
+            }
+        },
+        uiSchema: {
+            "ui:order": [
+                "id",
+                "name",
+                "scope",
+                "permissions",
+                "*"
+            ],
+            "ui:submitButtonOptions": {
+                norender: true
+            },
+            "ui:rows": [["name", "scope"], ["permissions"]]
+        },
+        create: {
+            operation: "rolesV3.create",
+            method: "POST",
+            permission: {
+                component: 6007,
+                action: "create"
+            }
+        },
+        secondaryActions: [],
+        idField: "id",
+        dirtyGuard: true
+    },
+    roles: {
+        id: "roles",
+        kind: "list",
+        title: "menu.settings.roles",
+        operation: "rolesV3.list",
+        entity: "role-detail",
+        columns: [
+            {
+                field: "name",
+                label: "fields.name",
+                schema: {
+                    type: "string"
+                },
+                sortable: true
+            },
+            {
+                field: "scope",
+                label: "fields.scope",
+                schema: {
+                    type: "string",
+                    enum: ["all", "meAndDependents", "onlyMe"],
+                    "x-enum": "user-scope"
+                },
+                sortable: true
+            },
+            {
+                field: "readOnly",
+                label: "fields.readOnly",
+                schema: {
+                    type: "boolean"
+                },
+                sortable: false
+            },
+            {
+                field: "usersCount",
+                label: "fields.usersCount",
+                schema: {
+                    type: "integer"
+                },
+                sortable: false
+            },
+            {
+                field: "createdAt",
+                label: "fields.createdAt",
+                schema: {
+                    type: "string",
+                    format: "date-time"
+                },
+                width: 180,
+                sortable: true
+            }
+        ],
+        defaultSort: {
+            field: "name",
+            order: "asc"
+        },
+        form: "roleForm",
+        rowActions: [{
+                label: "enums.action.delete",
+                operation: "rolesV3.delete",
+                when: {
+                    field: "readOnly",
+                    equals: false
+                },
+                method: "DELETE",
+                permission: {
+                    component: 6007,
+                    action: "delete"
+                },
+                confirm: true
+            }],
+        paged: true,
+        itemsPath: "items",
+        search: true,
+        filters: [{
+                field: "scope",
+                label: "fields.scope",
+                schema: {
+                    type: "string",
+                    enum: ["all", "meAndDependents", "onlyMe"],
+                    "x-enum": "user-scope"
+                }
+            }, {
+                field: "system",
+                label: "fields.system",
+                schema: {
+                    type: "boolean"
+                }
+            }],
+        pageSize: 50,
+        bulkActions: [],
+        export: [],
+        exportName: "roles",
+        permission: {
+            component: 6007,
+            action: "view"
+        },
+        formModes: {
+            create: {
+                operation: "rolesV3.create",
+                permission: {
+                    component: 6007,
+                    action: "create"
+                }
+            },
+            edit: {
+                operation: "rolesV3.update",
+                permission: {
+                    component: 6007,
+                    action: "edit"
+                }
+            },
+            view: true
+        }
+    },
     signin: {
         id: "signin",
         kind: "form",
@@ -2882,6 +3694,817 @@ export const screens = {
                 top: 10
             }]
     },
+    teamMemberDetail: {
+        id: "teamMemberDetail",
+        kind: "detail",
+        title: "menu.settings.users",
+        load: {
+            operation: "team.get"
+        },
+        entity: "team-member",
+        tabs: [
+            {
+                label: "screens.team.tabData",
+                fields: [
+                    {
+                        field: "name",
+                        label: "fields.name",
+                        schema: {
+                            type: "string"
+                        },
+                        sortable: false
+                    },
+                    {
+                        field: "email",
+                        label: "fields.email",
+                        schema: {
+                            type: "string",
+                            format: "email"
+                        },
+                        sortable: false
+                    },
+                    {
+                        field: "documentType",
+                        label: "fields.documentType",
+                        schema: {
+                            type: "string",
+                            enum: [
+                                "CC",
+                                "CE",
+                                "NIT",
+                                "PP",
+                                "TI",
+                                "PEP",
+                                "PPT"
+                            ],
+                            "x-enum": "document-type"
+                        },
+                        sortable: false
+                    },
+                    {
+                        field: "documentId",
+                        label: "fields.documentId",
+                        schema: {
+                            type: "string"
+                        },
+                        sortable: false
+                    },
+                    {
+                        field: "phone",
+                        label: "fields.phone",
+                        schema: {
+                            type: "string"
+                        },
+                        sortable: false
+                    },
+                    {
+                        field: "address",
+                        label: "fields.address",
+                        schema: {
+                            type: "string"
+                        },
+                        sortable: false
+                    },
+                    {
+                        field: "roles",
+                        label: "fields.roles",
+                        schema: {
+                            type: "array",
+                            items: {
+                                type: "string"
+                            }
+                        },
+                        sortable: false
+                    },
+                    {
+                        field: "state",
+                        label: "fields.state",
+                        schema: {
+                            type: "string",
+                            enum: [
+                                "pending",
+                                "validation",
+                                "needsNewPassword",
+                                "ExpiredPassword",
+                                "active",
+                                "disabled"
+                            ],
+                            "x-enum": "user-state"
+                        },
+                        sortable: false
+                    },
+                    {
+                        field: "otpMethod",
+                        label: "fields.otpMethod",
+                        schema: {
+                            type: "string",
+                            enum: ["sms", "email"],
+                            "x-enum": "otp-method"
+                        },
+                        sortable: false
+                    },
+                    {
+                        field: "areaName",
+                        label: "fields.areaName",
+                        schema: {
+                            type: ["string", "null"]
+                        },
+                        sortable: false
+                    },
+                    {
+                        field: "costCenterName",
+                        label: "fields.costCenterName",
+                        schema: {
+                            type: ["string", "null"]
+                        },
+                        sortable: false
+                    },
+                    {
+                        field: "parentName",
+                        label: "fields.parentName",
+                        schema: {
+                            type: ["string", "null"]
+                        },
+                        sortable: false
+                    },
+                    {
+                        field: "createdAt",
+                        label: "fields.createdAt",
+                        schema: {
+                            type: "string",
+                            format: "date-time"
+                        },
+                        sortable: false
+                    }
+                ]
+            },
+            {
+                label: "screens.team.tabReports",
+                screen: "teamMembers",
+                params: {
+                    parentId: "$route.id"
+                },
+                list: {
+                    id: "teamMembers",
+                    kind: "list",
+                    title: "menu.settings.users",
+                    operation: "team.list",
+                    entity: "team-member",
+                    columns: [
+                        {
+                            field: "name",
+                            label: "fields.name",
+                            schema: {
+                                type: "string"
+                            },
+                            sortable: true
+                        },
+                        {
+                            field: "email",
+                            label: "fields.email",
+                            schema: {
+                                type: "string",
+                                format: "email"
+                            },
+                            sortable: true
+                        },
+                        {
+                            field: "roles",
+                            label: "fields.roles",
+                            schema: {
+                                type: "array",
+                                items: {
+                                    type: "string"
+                                }
+                            },
+                            sortable: false
+                        },
+                        {
+                            field: "state",
+                            label: "fields.state",
+                            schema: {
+                                type: "string",
+                                enum: [
+                                    "pending",
+                                    "validation",
+                                    "needsNewPassword",
+                                    "ExpiredPassword",
+                                    "active",
+                                    "disabled"
+                                ],
+                                "x-enum": "user-state"
+                            },
+                            sortable: true
+                        },
+                        {
+                            field: "areaName",
+                            label: "fields.areaName",
+                            schema: {
+                                type: ["string", "null"]
+                            },
+                            sortable: false
+                        },
+                        {
+                            field: "createdAt",
+                            label: "fields.createdAt",
+                            schema: {
+                                type: "string",
+                                format: "date-time"
+                            },
+                            width: 180,
+                            sortable: true
+                        }
+                    ],
+                    defaultSort: {
+                        field: "createdAt",
+                        order: "desc"
+                    },
+                    form: "teamMemberForm",
+                    detail: "teamMemberDetail",
+                    rowActions: [{
+                            label: "enums.action.delete",
+                            operation: "team.delete",
+                            method: "DELETE",
+                            permission: {
+                                component: 6002,
+                                action: "delete"
+                            },
+                            confirm: true
+                        }],
+                    export: ["csv", "xlsx"],
+                    exportName: "team-members",
+                    paged: true,
+                    itemsPath: "items",
+                    search: true,
+                    filters: [{
+                            field: "state",
+                            label: "fields.state",
+                            schema: {
+                                type: "string",
+                                enum: [
+                                    "pending",
+                                    "validation",
+                                    "needsNewPassword",
+                                    "ExpiredPassword",
+                                    "active",
+                                    "disabled"
+                                ],
+                                "x-enum": "user-state"
+                            }
+                        }, {
+                            field: "roleId",
+                            label: "fields.roleId",
+                            schema: {
+                                type: "integer",
+                                "x-source": {
+                                    operation: "roles.list",
+                                    value: "id",
+                                    label: "name"
+                                }
+                            }
+                        }],
+                    pageSize: 50,
+                    bulkActions: [],
+                    permission: {
+                        component: 6002,
+                        action: "view"
+                    },
+                    formModes: {
+                        create: {
+                            operation: "team.create",
+                            permission: {
+                                component: 6002,
+                                action: "create"
+                            }
+                        },
+                        edit: {
+                            operation: "team.update",
+                            permission: {
+                                component: 6002,
+                                action: "edit"
+                            }
+                        },
+                        view: true
+                    }
+                }
+            },
+            {
+                label: "fields.associations",
+                screen: "userAssociations",
+                params: {
+                    id: "$route.id"
+                },
+                list: {
+                    id: "userAssociations",
+                    kind: "list",
+                    title: "fields.associations",
+                    operation: "associations.getUser",
+                    columns: [{
+                            field: "clientName",
+                            label: "fields.clientName",
+                            schema: {
+                                type: "string"
+                            },
+                            sortable: false
+                        }, {
+                            field: "responsibleName",
+                            label: "fields.responsibleName",
+                            schema: {
+                                type: "string"
+                            },
+                            sortable: false
+                        }, {
+                            field: "name",
+                            label: "fields.name",
+                            schema: {
+                                type: "string"
+                            },
+                            sortable: false
+                        }],
+                    empty: "screens.team.noAssociations",
+                    paged: false,
+                    search: false,
+                    filters: [],
+                    pageSize: 50,
+                    rowActions: [],
+                    bulkActions: [],
+                    export: [],
+                    exportName: "userAssociations",
+                    permission: {
+                        component: 6002,
+                        action: "view"
+                    }
+                }
+            },
+            {
+                label: "screens.team.tabResponsibles",
+                screen: "userResponsibles",
+                params: {
+                    userId: "$route.id"
+                },
+                list: {
+                    id: "userResponsibles",
+                    kind: "list",
+                    title: "screens.team.tabResponsibles",
+                    operation: "associations.allResponsible",
+                    columns: [{
+                            field: "name",
+                            label: "fields.name",
+                            schema: {
+                                type: "string"
+                            },
+                            sortable: false
+                        }, {
+                            field: "email",
+                            label: "fields.email",
+                            schema: {
+                                type: "string"
+                            },
+                            sortable: false
+                        }],
+                    empty: "screens.team.noResponsibles",
+                    paged: false,
+                    search: false,
+                    filters: [],
+                    pageSize: 50,
+                    rowActions: [],
+                    bulkActions: [],
+                    export: [],
+                    exportName: "userResponsibles",
+                    permission: {
+                        component: 6002,
+                        action: "view"
+                    }
+                }
+            }
+        ],
+        actions: [{
+                label: "enums.action.edit",
+                to: "edit",
+                permission: {
+                    component: 6002,
+                    action: "edit"
+                }
+            }, {
+                label: "screens.team.clearAssociations",
+                operation: "associations.putUser",
+                body: {
+                    associations: []
+                },
+                confirm: "screens.team.clearAssociationsConfirm",
+                notify: "screens.team.associationsCleared",
+                method: "PUT",
+                permission: {
+                    component: 6002,
+                    action: "edit"
+                }
+            }, {
+                label: "enums.action.delete",
+                operation: "team.delete",
+                method: "DELETE",
+                permission: {
+                    component: 6002,
+                    action: "delete"
+                },
+                confirm: true
+            }],
+        idField: "id"
+    },
+    teamMemberForm: {
+        id: "teamMemberForm",
+        kind: "form",
+        title: "screens.team.formTitle",
+        description: "screens.team.formDescription",
+        operation: "team.create",
+        edit: {
+            operation: "team.update",
+            params: {},
+            method: "PATCH",
+            permission: {
+                component: 6002,
+                action: "edit"
+            }
+        },
+        view: true,
+        load: {
+            operation: "team.get"
+        },
+        schema: {
+            type: "object",
+            required: [
+                "name",
+                "documentType",
+                "documentId",
+                "email",
+                "phone",
+                "address",
+                "roleIds",
+                "otpMethod"
+            ],
+            properties: {
+                name: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 20,
+                    pattern: "^[^<>]*$",
+                    title: "fields.name"
+                },
+                documentType: {
+                    type: "string",
+                    enum: [
+                        "CC",
+                        "CE",
+                        "NIT",
+                        "PP",
+                        "TI",
+                        "PEP",
+                        "PPT"
+                    ],
+                    "x-enum": "document-type",
+                    title: "fields.documentType"
+                },
+                documentId: {
+                    type: "string",
+                    pattern: "^[0-9]{4,10}$",
+                    title: "fields.documentId"
+                },
+                email: {
+                    type: "string",
+                    format: "email",
+                    maxLength: 254,
+                    title: "fields.email"
+                },
+                phone: {
+                    type: "string",
+                    format: "phone-co",
+                    "x-widget": "phone",
+                    title: "fields.phone"
+                },
+                address: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 200,
+                    pattern: "^[^<>]*$",
+                    title: "fields.address"
+                },
+                roleIds: {
+                    type: "array",
+                    minItems: 1,
+                    maxItems: 20,
+                    uniqueItems: true,
+                    items: {
+                        type: "integer",
+                        minimum: 1
+                    },
+                    "x-source": {
+                        operation: "roles.list",
+                        value: "id",
+                        label: "name"
+                    },
+                    title: "fields.roleIds"
+                },
+                otpMethod: {
+                    type: "string",
+                    enum: ["sms", "email"],
+                    "x-enum": "otp-method",
+                    title: "fields.otpMethod"
+                },
+                areaId: {
+                    type: ["integer", "null"],
+                    minimum: 1,
+                    "x-source": {
+                        operation: "account.list",
+                        value: "id",
+                        label: "name"
+                    },
+                    title: "fields.areaId"
+                },
+                costCenterId: {
+                    type: ["integer", "null"],
+                    minimum: 1,
+                    "x-source": {
+                        operation: "costCenters.list",
+                        value: "id",
+                        label: "name"
+                    },
+                    title: "fields.costCenterId"
+                },
+                parentId: {
+                    type: ["integer", "null"],
+                    minimum: 1,
+                    description: "the responsible; default the caller",
+                    "x-source": {
+                        operation: "team.list",
+                        value: "id",
+                        label: "name"
+                    },
+                    title: "fields.parentId"
+                }
+            }
+        },
+        uiSchema: {
+            "ui:order": [
+                "name",
+                "documentType",
+                "documentId",
+                "email",
+                "phone",
+                "address",
+                "roleIds",
+                "otpMethod",
+                "areaId",
+                "costCenterId",
+                "parentId",
+                "*"
+            ],
+            "ui:submitButtonOptions": {
+                norender: true
+            },
+            email: {
+                "ui:autocomplete": "email"
+            },
+            phone: {
+                "ui:widget": "PhoneWidget"
+            },
+            "ui:rows": [
+                ["name", "documentType", "documentId"],
+                ["email", "phone"],
+                ["address"],
+                ["roleIds"],
+                ["otpMethod", "areaId"],
+                ["costCenterId", "parentId"]
+            ]
+        },
+        create: {
+            operation: "team.create",
+            method: "POST",
+            permission: {
+                component: 6002,
+                action: "create"
+            }
+        },
+        secondaryActions: [],
+        idField: "id",
+        dirtyGuard: true
+    },
+    teamMembers: {
+        id: "teamMembers",
+        kind: "list",
+        title: "menu.settings.users",
+        operation: "team.list",
+        entity: "team-member",
+        columns: [
+            {
+                field: "name",
+                label: "fields.name",
+                schema: {
+                    type: "string"
+                },
+                sortable: true
+            },
+            {
+                field: "email",
+                label: "fields.email",
+                schema: {
+                    type: "string",
+                    format: "email"
+                },
+                sortable: true
+            },
+            {
+                field: "roles",
+                label: "fields.roles",
+                schema: {
+                    type: "array",
+                    items: {
+                        type: "string"
+                    }
+                },
+                sortable: false
+            },
+            {
+                field: "state",
+                label: "fields.state",
+                schema: {
+                    type: "string",
+                    enum: [
+                        "pending",
+                        "validation",
+                        "needsNewPassword",
+                        "ExpiredPassword",
+                        "active",
+                        "disabled"
+                    ],
+                    "x-enum": "user-state"
+                },
+                sortable: true
+            },
+            {
+                field: "areaName",
+                label: "fields.areaName",
+                schema: {
+                    type: ["string", "null"]
+                },
+                sortable: false
+            },
+            {
+                field: "createdAt",
+                label: "fields.createdAt",
+                schema: {
+                    type: "string",
+                    format: "date-time"
+                },
+                width: 180,
+                sortable: true
+            }
+        ],
+        defaultSort: {
+            field: "createdAt",
+            order: "desc"
+        },
+        form: "teamMemberForm",
+        detail: "teamMemberDetail",
+        rowActions: [{
+                label: "enums.action.delete",
+                operation: "team.delete",
+                method: "DELETE",
+                permission: {
+                    component: 6002,
+                    action: "delete"
+                },
+                confirm: true
+            }],
+        export: ["csv", "xlsx"],
+        exportName: "team-members",
+        paged: true,
+        itemsPath: "items",
+        search: true,
+        filters: [{
+                field: "state",
+                label: "fields.state",
+                schema: {
+                    type: "string",
+                    enum: [
+                        "pending",
+                        "validation",
+                        "needsNewPassword",
+                        "ExpiredPassword",
+                        "active",
+                        "disabled"
+                    ],
+                    "x-enum": "user-state"
+                }
+            }, {
+                field: "roleId",
+                label: "fields.roleId",
+                schema: {
+                    type: "integer",
+                    "x-source": {
+                        operation: "roles.list",
+                        value: "id",
+                        label: "name"
+                    }
+                }
+            }],
+        pageSize: 50,
+        bulkActions: [],
+        permission: {
+            component: 6002,
+            action: "view"
+        },
+        formModes: {
+            create: {
+                operation: "team.create",
+                permission: {
+                    component: 6002,
+                    action: "create"
+                }
+            },
+            edit: {
+                operation: "team.update",
+                permission: {
+                    component: 6002,
+                    action: "edit"
+                }
+            },
+            view: true
+        }
+    },
+    userAssociations: {
+        id: "userAssociations",
+        kind: "list",
+        title: "fields.associations",
+        operation: "associations.getUser",
+        columns: [{
+                field: "clientName",
+                label: "fields.clientName",
+                schema: {
+                    type: "string"
+                },
+                sortable: false
+            }, {
+                field: "responsibleName",
+                label: "fields.responsibleName",
+                schema: {
+                    type: "string"
+                },
+                sortable: false
+            }, {
+                field: "name",
+                label: "fields.name",
+                schema: {
+                    type: "string"
+                },
+                sortable: false
+            }],
+        empty: "screens.team.noAssociations",
+        paged: false,
+        search: false,
+        filters: [],
+        pageSize: 50,
+        rowActions: [],
+        bulkActions: [],
+        export: [],
+        exportName: "userAssociations",
+        permission: {
+            component: 6002,
+            action: "view"
+        }
+    },
+    userResponsibles: {
+        id: "userResponsibles",
+        kind: "list",
+        title: "screens.team.tabResponsibles",
+        operation: "associations.allResponsible",
+        columns: [{
+                field: "name",
+                label: "fields.name",
+                schema: {
+                    type: "string"
+                },
+                sortable: false
+            }, {
+                field: "email",
+                label: "fields.email",
+                schema: {
+                    type: "string"
+                },
+                sortable: false
+            }],
+        empty: "screens.team.noResponsibles",
+        paged: false,
+        search: false,
+        filters: [],
+        pageSize: 50,
+        rowActions: [],
+        bulkActions: [],
+        export: [],
+        exportName: "userResponsibles",
+        permission: {
+            component: 6002,
+            action: "view"
+        }
+    },
     userValidation: {
         id: "userValidation",
         kind: "form",
@@ -2953,4 +4576,4 @@ export const screens = {
     }
 } as const;
 
-export type ScreenId = "apiCredentials" | "apiSettings" | "auditReport" | "blockListAdd" | "blockListUpload" | "blockList" | "changePassword" | "channelDetail" | "channelForm" | "channelStats" | "channelStatuses" | "channelTry" | "channels" | "charts" | "clientSignin" | "credentialForm" | "expiredPassword" | "help" | "home" | "notActive" | "notifications" | "profile" | "quotaByAccount" | "quotaChart" | "quotaForm" | "register" | "resetPassword" | "signin" | "stats" | "userValidation" | "validation";
+export type ScreenId = "apiCredentials" | "apiSettings" | "areaForm" | "areaRename" | "areas" | "auditReport" | "blockListAdd" | "blockListUpload" | "blockList" | "changePassword" | "channelDetail" | "channelForm" | "channelStats" | "channelStatuses" | "channelTry" | "channels" | "charts" | "clientSignin" | "companies" | "companyForm" | "costCenterForm" | "costCenters" | "credentialForm" | "expiredPassword" | "help" | "home" | "notActive" | "notifications" | "profile" | "quotaByAccount" | "quotaChart" | "quotaForm" | "register" | "resetPassword" | "responsibleSmsOption" | "roleForm" | "roles" | "signin" | "stats" | "teamMemberDetail" | "teamMemberForm" | "teamMembers" | "userAssociations" | "userResponsibles" | "userValidation" | "validation";

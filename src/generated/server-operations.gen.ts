@@ -5846,7 +5846,12 @@ export const serverOperations = [
                 },
                 roleId: {
                     type: "integer",
-                    minimum: 1
+                    minimum: 1,
+                    "x-source": {
+                        operation: "roles.list",
+                        value: "id",
+                        label: "name"
+                    }
                 },
                 areaId: {
                     type: "integer",

@@ -87,12 +87,12 @@ export const AnalistaCannotOpenManagerSettings: Story = {
   play: async () => expectLocation('/User'),
 };
 
-export const ManagerOpensAreasNotAvailableYet: Story = {
-  ...at('/profile/account', users.manager),
+export const ManagerOpensANodeWithoutScreen: Story = {
+  ...at('/Campaigns/Templates', users.manager),
   play: async () => {
     await expect(await screen.findByText(text('shell.notAvailable.message', 'es'))).toBeInTheDocument();
-    await expect(screen.getByRole('heading', { level: 1, name: text('menu.settings.areas', 'es') })).toBeInTheDocument();
-    await expectLocation('/profile/account');
+    await expect(screen.getByRole('heading', { level: 1, name: text('menu.campaigns.templates', 'es') })).toBeInTheDocument();
+    await expectLocation('/Campaigns/Templates');
   },
 };
 

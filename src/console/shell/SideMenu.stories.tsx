@@ -38,7 +38,10 @@ export const Manager: Story = {
   args: { user: users.manager },
   play: async () => {
     await openGroup('menu.settings');
-    await expect(entry('menu.settings.areas')).toHaveAttribute('href', '/profile/account');
+    // Business units: a group of the areas and the cost centers.
+    await openGroup('menu.settings.areas');
+    await expect(entry('menu.settings.areaList')).toHaveAttribute('href', '/profile/account/areas');
+    await expect(entry('menu.settings.costCenters')).toHaveAttribute('href', '/profile/account/costCenters');
     await expect(entry('menu.settings.users')).toBeInTheDocument();
     await expect(entry('menu.settings.blockList')).toBeInTheDocument();
     await openGroup('menu.payments');
