@@ -87,6 +87,18 @@ export const routes = [
         loadScreen: () => import("./screen.clientSignin.gen.ts")
     },
     {
+        path: "/profile/companies/:id/plan",
+        screen: "companyPlan",
+        kind: "form",
+        access: "session",
+        layout: "default",
+        menuKey: null,
+        componentId: null,
+        title: "screens.companies.planTitle",
+        load: () => import("../console/runtime/screens/FormScreen.tsx"),
+        loadScreen: () => import("./screen.companyPlan.gen.ts")
+    },
+    {
         path: "/notActive",
         screen: "notActive",
         kind: "message",

@@ -111,32 +111,8 @@ export const screen = {
             method: "PATCH"
         },
         {
-            label: "screens.companies.toSubscription",
-            operation: "company.setPlan",
-            body: {
-                planType: "subscription"
-            },
-            when: {
-                field: "planType",
-                equals: "pilot"
-            },
-            confirm: "screens.companies.planConfirm",
-            notify: "screens.companies.planSet",
-            method: "PATCH"
-        },
-        {
-            label: "screens.companies.toPilot",
-            operation: "company.setPlan",
-            body: {
-                planType: "pilot"
-            },
-            when: {
-                field: "planType",
-                equals: "subscription"
-            },
-            confirm: "screens.companies.planConfirm",
-            notify: "screens.companies.planSet",
-            method: "PATCH"
+            label: "screens.companies.plan",
+            to: "{id}/plan?planType={planType}"
         }
     ],
     export: ["csv", "xlsx"],

@@ -173,6 +173,7 @@ export const screen = {
                             type: "string",
                             format: "email"
                         },
+                        width: 240,
                         sortable: true
                     },
                     {

@@ -23,6 +23,7 @@ export const screen = {
                 type: "string",
                 format: "email"
             },
+            width: 240,
             sortable: true
         },
         {

@@ -2074,32 +2074,8 @@ export const screens = {
                 method: "PATCH"
             },
             {
-                label: "screens.companies.toSubscription",
-                operation: "company.setPlan",
-                body: {
-                    planType: "subscription"
-                },
-                when: {
-                    field: "planType",
-                    equals: "pilot"
-                },
-                confirm: "screens.companies.planConfirm",
-                notify: "screens.companies.planSet",
-                method: "PATCH"
-            },
-            {
-                label: "screens.companies.toPilot",
-                operation: "company.setPlan",
-                body: {
-                    planType: "pilot"
-                },
-                when: {
-                    field: "planType",
-                    equals: "subscription"
-                },
-                confirm: "screens.companies.planConfirm",
-                notify: "screens.companies.planSet",
-                method: "PATCH"
+                label: "screens.companies.plan",
+                to: "{id}/plan?planType={planType}"
             }
         ],
         export: ["csv", "xlsx"],
@@ -2238,6 +2214,54 @@ export const screens = {
                 component: 6003,
                 action: "edit"
             }
+        },
+        secondaryActions: [],
+        idField: "id",
+        dirtyGuard: true
+    },
+    companyPlan: {
+        id: "companyPlan",
+        kind: "form",
+        route: "/profile/companies/:id/plan",
+        title: "screens.companies.planTitle",
+        description: "screens.companies.planDescription",
+        operation: "company.setPlan",
+        params: {
+            id: "$route.id"
+        },
+        prefill: {
+            planType: "$query.planType"
+        },
+        onSuccess: {
+            effect: "navigate",
+            to: "/profile/companies",
+            notify: "screens.companies.planSet"
+        },
+        links: [{
+                to: "/profile/companies",
+                label: "common.back"
+            }],
+        schema: {
+            type: "object",
+            required: ["planType"],
+            properties: {
+                planType: {
+                    type: "string",
+                    enum: ["subscription", "pilot"],
+                    "x-enum": "plan-type",
+                    title: "fields.planType"
+                }
+            }
+        },
+        uiSchema: {
+            "ui:order": ["planType", "*"],
+            "ui:submitButtonOptions": {
+                norender: true
+            }
+        },
+        create: {
+            operation: "company.setPlan",
+            method: "PATCH"
         },
         secondaryActions: [],
         idField: "id",
@@ -3866,6 +3890,7 @@ export const screens = {
                                 type: "string",
                                 format: "email"
                             },
+                            width: 240,
                             sortable: true
                         },
                         {
@@ -4309,6 +4334,7 @@ export const screens = {
                     type: "string",
                     format: "email"
                 },
+                width: 240,
                 sortable: true
             },
             {
@@ -4576,4 +4602,4 @@ export const screens = {
     }
 } as const;
 
-export type ScreenId = "apiCredentials" | "apiSettings" | "areaForm" | "areaRename" | "areas" | "auditReport" | "blockListAdd" | "blockListUpload" | "blockList" | "changePassword" | "channelDetail" | "channelForm" | "channelStats" | "channelStatuses" | "channelTry" | "channels" | "charts" | "clientSignin" | "companies" | "companyForm" | "costCenterForm" | "costCenters" | "credentialForm" | "expiredPassword" | "help" | "home" | "notActive" | "notifications" | "profile" | "quotaByAccount" | "quotaChart" | "quotaForm" | "register" | "resetPassword" | "responsibleSmsOption" | "roleForm" | "roles" | "signin" | "stats" | "teamMemberDetail" | "teamMemberForm" | "teamMembers" | "userAssociations" | "userResponsibles" | "userValidation" | "validation";
+export type ScreenId = "apiCredentials" | "apiSettings" | "areaForm" | "areaRename" | "areas" | "auditReport" | "blockListAdd" | "blockListUpload" | "blockList" | "changePassword" | "channelDetail" | "channelForm" | "channelStats" | "channelStatuses" | "channelTry" | "channels" | "charts" | "clientSignin" | "companies" | "companyForm" | "companyPlan" | "costCenterForm" | "costCenters" | "credentialForm" | "expiredPassword" | "help" | "home" | "notActive" | "notifications" | "profile" | "quotaByAccount" | "quotaChart" | "quotaForm" | "register" | "resetPassword" | "responsibleSmsOption" | "roleForm" | "roles" | "signin" | "stats" | "teamMemberDetail" | "teamMemberForm" | "teamMembers" | "userAssociations" | "userResponsibles" | "userValidation" | "validation";

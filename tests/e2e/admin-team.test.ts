@@ -319,7 +319,18 @@ describe('the provider activates a newly registered company', () => {
     // It leaves the companies in verification; among the active ones it can be disabled.
     await expect.poll(() => row.count()).toBe(0);
     await choose(page, /^Estado/, 'Activa');
-    await page.getByRole('row', { name: /Cafetería La Montaña/ }).getByRole('button', { name: 'Deshabilitar' }).waitFor();
+    const active = page.getByRole('row', { name: /Cafetería La Montaña/ });
+    await active.getByRole('button', { name: 'Deshabilitar' }).waitFor();
+    // Its plan: a pilot (as registered) moves to subscription.
+    expect(await active.innerText()).toContain('Piloto');
+    await active.getByRole('button', { name: 'Plan' }).click();
+    await page.waitForURL(/\/profile\/companies\/\d+\/plan\?planType=pilot$/);
+    await choose(page, /^Tipo de plan/, 'Suscripción');
+    await page.getByRole('button', { name: 'Guardar' }).click();
+    await page.waitForURL('**/profile/companies');
+    await page.getByText(es['screens.companies.planSet']).waitFor();
+    await page.getByRole('searchbox', { name: 'Buscar' }).fill('Montaña');
+    await expect.poll(() => page.getByRole('row', { name: /Cafetería La Montaña.*Suscripción/ }).count()).toBe(1);
     await context.close();
 
     // After: the full app.
