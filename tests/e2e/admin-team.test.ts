@@ -161,10 +161,10 @@ describe('a manager administers the company', () => {
     await page.getByRole('checkbox', { name: 'Inicio: Reportar' }).check();
     await page.getByRole('button', { name: 'Guardar' }).click();
     await page.waitForURL(/\/profile\/Roles\/\d+$/);
-    // Saved: the role as stored (read afresh; the runtime keeps the form in edit mode at the view
-    // address after a save from …/:id/edit, reported to the runtime's owners).
-    await page.reload();
+    // Saved: the form is back in view mode at the view address, showing the role as stored.
     await page.getByRole('link', { name: 'Volver' }).waitFor();
+    await expect.poll(() => page.getByTestId('form-mode').getAttribute('data-mode')).toBe('view');
+    expect(await page.getByRole('button', { name: 'Guardar' }).count()).toBe(0);
     await expect.poll(() => page.getByRole('checkbox', { name: 'Inicio: Reportar' }).isChecked()).toBe(true);
     await page.getByRole('link', { name: 'Volver' }).click();
     await page.waitForURL('**/profile/Roles');

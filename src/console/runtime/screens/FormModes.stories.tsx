@@ -101,7 +101,8 @@ export const ServerErrorsLandOnTheirFields: Story = {
 };
 
 export const EditSendsWhatChangedThenViews: Story = {
-  parameters: { route: { path: '/profile/management/5/edit', pattern: '/profile/management/:id/edit' } },
+  // One route for …/5/edit and …/5, so the same FormScreen stays mounted across the save, as in the app.
+  parameters: { route: { path: '/profile/management/5/edit', pattern: '/profile/management/:id/*' } },
   play: async () => {
     await waitFor(() => expect(input('name')).toHaveValue(String(member.name)));
     await expect(screen.getByTestId('form-mode')).toHaveAttribute('data-mode', 'edit');
@@ -111,6 +112,7 @@ export const EditSendsWhatChangedThenViews: Story = {
     await save();
     // After the save the action goes back to view (spec 4): the read-only record.
     await expectLocation('/profile/management/5');
+    await waitFor(() => expect(screen.getByTestId('form-mode')).toHaveAttribute('data-mode', 'view'));
     const [call] = callsTo('team.update');
     await expect(call.params).toEqual({ id: '5' });
     await expect(call.body).toEqual({ name: 'Nombre nuevo' });

@@ -114,6 +114,13 @@ function FormView({ screen }: { screen: ScreenDef }) {
   const properties = (schema.properties ?? {}) as Props;
   const ctx: ExpressionContext = { session: session as unknown as Data, query, route: routeParams };
   const [mode, setMode] = useState<FormMode>(() => modeFor(screen, pathname));
+  // The router keeps this instance when …/:id/edit becomes …/:id (after a save, Cancel, Edit):
+  // the mode follows the address. In-place modes (no record id in the path) are left alone.
+  const [modePath, setModePath] = useState(pathname);
+  if (modePath !== pathname) {
+    setModePath(pathname);
+    setMode(modeFor(screen, pathname));
+  }
   const base = formBase(pathname, routeParams.id);
   const withLoad = mode !== 'create' && !!screen.load;
 
