@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import type { Model, Schema, Json, Screen, Operation } from '../model.ts';
 import { DeclarationError, loadYaml } from '../load.ts';
-import { exportConst, printFile, toExpr, exportType, stringUnion } from '../ts.ts';
+import { exportConst, printFile, toExpr, exportType, stringUnion, raw, f } from '../ts.ts';
 
 const WIDGETS: Record<string, string> = { password: 'password', captcha: 'CaptchaWidget', phone: 'PhoneWidget' };
 
@@ -339,11 +339,23 @@ export function emitScreenModules(model: Model): [string, string][] {
   return model.screens.map((s) => [`screen.${s.id}.gen.ts`, printFile([exportConst('screen', toExpr(compileScreen(model, s)))])]);
 }
 
-/** The whole table, for tests and stories (the product loads screens one by one). */
+/**
+ * The whole table, for tests and stories (the product loads screens one by one). It imports the
+ * per-screen modules rather than repeating their data, so each screen is compiled into one place.
+ */
 export function emitScreens(model: Model): string {
-  const compiled = model.screens.map((s) => compileScreen(model, s));
+  const alias = (id: string) => `screen_${id}`;
+  const imports = model.screens.map((s) =>
+    f.createImportDeclaration(
+      undefined,
+      f.createImportClause(false, undefined, f.createNamedImports([f.createImportSpecifier(false, f.createIdentifier('screen'), f.createIdentifier(alias(s.id)))])),
+      f.createStringLiteral(`./screen.${s.id}.gen.ts`),
+    ),
+  );
+  const table = Object.fromEntries(model.screens.map((s) => [s.id, raw(f.createIdentifier(alias(s.id)))]));
   return printFile([
-    exportConst('screens', toExpr(Object.fromEntries(compiled.map((c) => [c.id as string, c])))),
+    ...imports,
+    exportConst('screens', toExpr(table)),
     exportType('ScreenId', stringUnion(model.screens.map((s) => s.id))),
   ]);
 }
