@@ -55,11 +55,24 @@ export function decodeTextFile(bytes: Uint8Array): { text: string; encoding: 'ut
   }
 }
 
-/** The CSV separator of a file: ';' when the first line has more semicolons than commas. */
+/**
+ * The CSV separator of a file: ';' when the first record has more semicolons than commas.
+ * Separators inside quotes ("Pérez, Juan") do not count, and a quoted line break does not end
+ * the record. The text may be only the start of a file (a streamed first chunk).
+ */
 export function csvSeparator(text: string): ',' | ';' {
-  const firstLine = text.slice(0, text.search(/\r?\n|$/));
-  const count = (c: string) => firstLine.split(c).length - 1;
-  return count(';') > count(',') ? ';' : ',';
+  let commas = 0;
+  let semicolons = 0;
+  let inQuotes = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') inQuotes = !inQuotes;
+    else if (inQuotes) continue;
+    else if (c === ',') commas++;
+    else if (c === ';') semicolons++;
+    else if (c === '\n' || c === '\r') break;
+  }
+  return semicolons > commas ? ';' : ',';
 }
 
 /**

@@ -11,7 +11,13 @@ import { sandboxCaptchaVerifier } from '../sandbox/captcha.ts';
 import { sandboxChannelProvider, type ChannelProvider } from '../sandbox/channels.ts';
 import { sandboxMessageProvider } from '../sandbox/outbox.ts';
 import type { CaptchaVerifier, MessageProvider } from '../sandbox/types.ts';
-import type { ComponentHeaders, ServerDeps } from './context.ts';
+import type { EngineDatabase } from '../engine/tables.ts';
+import type { ComponentHeaders, MessagingHooks, ServerDeps } from './context.ts';
+import { companySendWindow } from './messaging/send-window.ts';
+import { runDueCampaigns } from './messaging/scheduler.ts';
+import { webhookSecrets } from './messaging/webhook-secrets.ts';
+import { webhookRoutes } from './webhooks/index.ts';
+import type { ReceiptSink } from '../engine/channel-adapter.ts';
 import type { Database } from './db/schema.ts';
 import { registerAuditLog } from './audit/hook.ts';
 import { ApiError } from './errors/api-error.ts';
@@ -23,6 +29,7 @@ import { compileValidator } from './http/validation.ts';
 import { handlers as defaultHandlers } from './modules/index.ts';
 import { databaseOutboxStore } from './sandbox-outbox-store.ts';
 import { defaultSecretBox, type SecretBox } from './security/secrets.ts';
+import { createShortener, type ShortenerOptions } from './shortener/index.ts';
 
 export interface BuildServerOptions {
   db: Kysely<Database>;
@@ -39,6 +46,12 @@ export interface BuildServerOptions {
   consoleRoot?: string | null;
   /** Only for tests of the start-up checks. */
   handlers?: HandlerMap;
+  /** The messaging engine's hooks (start.ts passes the running dispatcher's). */
+  messaging?: Partial<MessagingHooks>;
+  /** Where provider webhooks report (the engine's database sink); without it no webhook routes. */
+  receiptSink?: ReceiptSink;
+  /** The link shortener: SHORT_BASE_URL (default: this server's origin + /s), cache and click queue settings. */
+  shortener?: Omit<ShortenerOptions, 'db' | 'now'>;
 }
 
 const COMPONENT_HEADER_MAX = 100;
@@ -46,6 +59,8 @@ const headerValue = (v: string | string[] | undefined) => (Array.isArray(v) ? v[
 
 export async function buildServer(options: BuildServerOptions): Promise<FastifyInstance> {
   const now = options.now ?? (() => new Date());
+  // Link shortener (issue 5): our short base URL is the one kind of link a campaign may carry.
+  const shortener = createShortener({ db: options.db, now, baseUrl: process.env.SHORT_BASE_URL || undefined, ...options.shortener });
   const deps: ServerDeps = {
     db: options.db,
     now,
@@ -54,6 +69,14 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     captcha: options.captcha ?? sandboxCaptchaVerifier,
     channels: options.channels ?? sandboxChannelProvider(databaseOutboxStore(options.db), now),
     secrets: options.secrets ?? defaultSecretBox(),
+    messaging: {
+      wake: options.messaging?.wake ?? (() => {}),
+      sendWindow: options.messaging?.sendWindow ?? companySendWindow(options.db as unknown as Kysely<EngineDatabase>),
+      get shortBaseUrls() {
+        return [...(options.messaging?.shortBaseUrls ?? []), shortener.baseUrl()];
+      },
+    },
+    shortener,
   };
 
   const app = Fastify({
@@ -82,7 +105,16 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
 
   registerAuditLog(app, deps);
   registerOperations(app, deps, options.handlers ?? defaultHandlers);
+  // With a running engine, recurring campaigns launch their due runs (checked every 30 s).
+  if (options.messaging) {
+    const timer = setInterval(() => void runDueCampaigns(deps, (m, d) => app.log.warn({ detail: d }, m)).catch((e) => app.log.error(e)), 30_000);
+    app.addHook('onClose', async () => clearInterval(timer));
+  }
+  // Provider webhooks (WhatsApp, Messenger, RCS): signatures over the raw body, in their own scope.
+  if (options.receiptSink) await app.register(webhookRoutes, { sink: options.receiptSink, channelSecrets: webhookSecrets(deps) });
   app.get('/docs/openapi.json', async () => openapi);
+  // The public redirect (GET /s/{code}); onClose writes the queued clicks before the database closes.
+  shortener.register(app);
 
   const consoleServed = options.consoleRoot ? await registerConsole(app, options.consoleRoot) : false;
   app.setNotFoundHandler((request, reply) => {

@@ -3,9 +3,11 @@ import type { Kysely } from 'kysely';
 import type { Grant } from '../core/permissions.ts';
 import type { ChannelProvider } from '../sandbox/channels.ts';
 import type { CaptchaVerifier, MessageProvider } from '../sandbox/types.ts';
+import type { SendWindow } from '../engine/enqueue.ts';
 import type { UserScope } from './auth/user-scope.ts';
 import type { Database } from './db/schema.ts';
 import type { SecretBox } from './security/secrets.ts';
+import type { Shortener } from './shortener/index.ts';
 
 export interface ServerDeps {
   db: Kysely<Database>;
@@ -19,6 +21,19 @@ export interface ServerDeps {
   secrets: SecretBox;
   /** Sandbox/demo mode: sandbox-only operations exist (system.outbox). */
   sandbox: boolean;
+  /** The messaging engine as handlers see it: wake the dispatcher, the companies' send windows. */
+  messaging: MessagingHooks;
+  /** The link shortener: its base URL and the redirect's cache (src/server/shortener). */
+  shortener: Shortener;
+}
+
+export interface MessagingHooks {
+  /** New messages are queued: the dispatcher claims them now rather than at its next poll. */
+  wake(): void;
+  /** forget(companyId): the company's window changed (messaging settings); read it again. */
+  sendWindow: SendWindow & { forget?(companyId: number): void };
+  /** Base URLs of our shortener: the only links a campaign may carry. */
+  shortBaseUrls: string[];
 }
 
 /** The caller, resolved from a valid token. */

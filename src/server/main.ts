@@ -1,6 +1,7 @@
 // `npm start`: console and API on one port.
 //   PORT (8080), HOST (0.0.0.0), DATA_DIR (./.data, embedded PGlite), DATABASE_URL (PostgreSQL),
-//   DEMO_PASSWORD, LOG_LEVEL (info), CONSOLE_DIR (dist/console, the console's build);
+//   DEMO_PASSWORD, DEMO_API_KEY (an API key ck_<id>.<secret> for the demo company), LOG_LEVEL
+//   (info), CONSOLE_DIR (dist/console, the console's build);
 //   flag --demo seeds the demo company on PostgreSQL too.
 // Embedded mode (no DATABASE_URL) is the sandbox: demo company, sandbox outbox and captcha.
 import { resolve } from 'node:path';
@@ -46,6 +47,7 @@ async function main() {
     database: databaseFromEnv(env),
     sandbox: demo,
     demoPassword: demo ? password : undefined,
+    demoApiKey: demo ? env.DEMO_API_KEY || undefined : undefined,
     consoleRoot: consoleReady ? consoleRoot : null,
     logger: { level: env.LOG_LEVEL || 'info' },
   });
@@ -62,6 +64,9 @@ async function main() {
     if (server.demoCreated && !env.DEMO_PASSWORD) console.log(`Demo password (shown once, on this first start): ${password}`);
     else if (env.DEMO_PASSWORD && server.demoCreated) console.log('Demo password: the value of DEMO_PASSWORD');
     else console.log('Demo password: the one printed on the first start (or DEMO_PASSWORD then).');
+    // The key id is public (the credentials list shows it); the key itself is never printed.
+    if (server.demoApiKey?.revoked) console.log(`DEMO_API_KEY: credential ${server.demoApiKey.id} was revoked in the console and stays revoked.`);
+    else if (server.demoApiKey) console.log(`DEMO_API_KEY is active: credential ${server.demoApiKey.id} of Demo S.A.S. (Authorization: Bearer $DEMO_API_KEY on POST /v1/messages; authorised IPs in the API settings, loopback by default).`);
   }
 }
 

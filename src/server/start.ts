@@ -3,9 +3,12 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Kysely } from 'kysely';
 import { buildServer } from './app.ts';
 import { createDatabase, type DatabaseOptions } from './db/database.ts';
+import { ensureDemoApiKey } from './db/demo-api-key.ts';
 import { seedDemo } from './db/demo-seed.ts';
 import { prepareDatabase } from './db/prepare.ts';
 import type { Database } from './db/schema.ts';
+import { startMessaging, type MessagingOptions, type MessagingRuntime } from './messaging/runtime.ts';
+import { defaultSecretBox } from './security/secrets.ts';
 
 export interface StartOptions {
   port?: number; // 0 (default) picks a free port
@@ -14,8 +17,12 @@ export interface StartOptions {
   sandbox?: boolean; // default true
   /** Seed the demo company with this password (first start only). */
   demoPassword?: string;
+  /** DEMO_API_KEY: with demoPassword, this key becomes an API credential of the demo company. */
+  demoApiKey?: string;
   consoleRoot?: string | null;
   logger?: FastifyServerOptions['logger'];
+  /** The messaging engine (dispatcher, adapters, sandbox SMSC in sandbox mode); default on. */
+  messaging?: boolean | Omit<MessagingOptions, 'db' | 'secrets' | 'sandbox'>;
 }
 
 export interface RunningServer {
@@ -24,6 +31,9 @@ export interface RunningServer {
   db: Kysely<Database>;
   /** True when this start created the demo company. */
   demoCreated: boolean;
+  /** The demo API key's credential id (never its secret), when one was given. */
+  demoApiKey: { id: string; revoked: boolean } | null;
+  messaging: MessagingRuntime | null;
   close(): Promise<void>;
 }
 
@@ -32,15 +42,23 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   try {
     await prepareDatabase(handle);
     const demoCreated = options.demoPassword ? (await seedDemo(handle.db, options.demoPassword)).created : false;
-    const app = await buildServer({ db: handle.db, sandbox: options.sandbox ?? true, consoleRoot: options.consoleRoot, logger: options.logger });
+    const demoApiKey = options.demoPassword && options.demoApiKey ? await ensureDemoApiKey(handle.db, options.demoApiKey) : null;
+    const sandbox = options.sandbox ?? true;
+    const secrets = defaultSecretBox();
+    const messaging = options.messaging === false ? null : await startMessaging({
+      db: handle.db, secrets, sandbox, ...(typeof options.messaging === 'object' ? options.messaging : {}),
+    });
+    const app = await buildServer({ db: handle.db, sandbox, consoleRoot: options.consoleRoot, logger: options.logger, secrets, messaging: messaging?.hooks, receiptSink: messaging?.sink });
     const host = options.host ?? '127.0.0.1';
     await app.listen({ port: options.port ?? 0, host });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : options.port;
     const url = `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`;
+    // The sandbox stand-ins post their signed webhooks to our real routes.
+    await messaging?.setPublicUrl(`http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${port}`);
     let closing: Promise<void> | null = null;
-    const close = () => (closing ??= app.close().then(() => handle.close()));
-    return { url, app, db: handle.db, demoCreated, close };
+    const close = () => (closing ??= app.close().then(() => messaging?.close()).then(() => handle.close()));
+    return { url, app, db: handle.db, demoCreated, demoApiKey, messaging, close };
   } catch (error) {
     await handle.close().catch(() => {});
     throw error;

@@ -11,6 +11,10 @@ import argon2 from 'argon2';
 import { startProduct, launchBrowser, DEMO_PASSWORD } from '../e2e/harness.ts';
 import { consolePerfBench } from './console-perf.ts';
 import { serverListBench } from './server-lists.ts';
+import { smppBench } from './smpp.ts';
+import { dispatchBench } from './dispatch.ts';
+import { redirectBench } from './redirect.ts';
+import { ingestBench } from './ingest.ts';
 
 const resultsDir = resolve('tests/bench/results');
 mkdirSync(resultsDir, { recursive: true });
@@ -85,5 +89,13 @@ if (!only || only === 'console') await consoleBundleBench();
 if (!only || only === 'console-perf') await consolePerfBench(record);
 // List endpoints over 100,000 rows on PGlite and PostgreSQL (BENCH_DATABASE_URL, default the local server).
 if (!only || only === 'lists') await serverListBench(record, process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test');
+// Campaign recipients ingest over 1,000,000 rows: CSV vs papaparse, XLSX vs exceljs (tests/bench/ingest.ts).
+if (!only || only === 'ingest') await ingestBench(record);
+// SMS over SMPP on loopback: raw smpp anchor, the adapter over 100,000 messages, a 100 TPS channel for 60 s (tests/bench/smpp.ts).
+if (!only || only === 'smpp') await smppBench(record);
+// The engine's dispatch: 100,000 SMS over SMPP with receipts, persisted, on PGlite and PostgreSQL, vs the raw smpp anchor (tests/bench/dispatch.ts).
+if (!only || only === 'dispatch') await dispatchBench(record, process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test');
+// The short-link redirect on one core: cache hit, cache miss and click tracking against a bare node:http 302 (tests/bench/redirect.ts).
+if (!only || only === 'redirect') await redirectBench(record);
 console.log(`bench: results in ${resultsDir}: ${readdirSync(resultsDir).filter((f) => f.endsWith('.json')).join(', ')}`);
 

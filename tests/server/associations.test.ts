@@ -107,6 +107,78 @@ describe('replacing', () => {
   });
 });
 
+describe('one association at a time (AssociationsAddForm, AssociationsUpdateForm)', () => {
+  const mine = () => h.db.selectFrom('associations').selectAll().where('user_id', '=', analista.id).orderBy('id').execute();
+
+  it('adds one pair, reads it, changes it and removes it; the name defaults to the responsible\'s', async () => {
+    const added = await h.op('associations.addUser', { params: { id: analista.id }, token: manager, body: { platformClientId: clients[0].id, platformResponsibleId: responsibles[0].id } });
+    expect(added.statusCode).toBe(200);
+    const one = added.json();
+    expect(one).toEqual({ id: expect.any(Number), platformClientId: clients[0].id, clientName: 'Demo S.A.S.', platformResponsibleId: responsibles[0].id, responsibleName: 'Mercadeo Digital', name: 'Mercadeo Digital' });
+    expect((await h.op('associations.getOne', { params: { id: analista.id, associationId: one.id }, token: manager })).json()).toEqual(one);
+
+    const changed = await h.op('associations.updateOne', { params: { id: analista.id, associationId: one.id }, token: manager, body: { platformClientId: clients[1].id, platformResponsibleId: responsibles[2].id, name: ' Norte ' } });
+    expect(changed.json()).toEqual({ ...one, platformClientId: clients[1].id, clientName: 'Demo Retail', platformResponsibleId: responsibles[2].id, responsibleName: 'Tiendas Norte', name: 'Norte' });
+    // The session the user signs in with carries it; the whole-list read too.
+    expect((await h.as('analista')).session.associations).toEqual([{ platformClientId: clients[1].id, platformResponsibleId: responsibles[2].id, name: 'Norte' }]);
+
+    const removed = await h.op('associations.deleteOne', { params: { id: analista.id, associationId: one.id }, token: manager });
+    expect(removed.json()).toEqual({ ok: true });
+    expect(await mine()).toEqual([]);
+    expect((await h.op('associations.deleteOne', { params: { id: analista.id, associationId: one.id }, token: manager })).json().code).toBe('99959');
+  });
+
+  it('an update keeps the pair it changes (only the name) and refuses the pair of another of the user\'s', async () => {
+    const a = (await h.op('associations.addUser', { params: { id: analista.id }, token: manager, body: { platformClientId: clients[0].id, platformResponsibleId: responsibles[0].id } })).json();
+    const b = (await h.op('associations.addUser', { params: { id: analista.id }, token: manager, body: { platformClientId: clients[0].id, platformResponsibleId: responsibles[1].id } })).json();
+    const renamed = await h.op('associations.updateOne', { params: { id: analista.id, associationId: a.id }, token: manager, body: { platformClientId: clients[0].id, platformResponsibleId: responsibles[0].id, name: 'Campañas' } });
+    expect(renamed.json().name).toBe('Campañas');
+    const clash = await h.op('associations.updateOne', { params: { id: analista.id, associationId: b.id }, token: manager, body: { platformClientId: clients[0].id, platformResponsibleId: responsibles[0].id } });
+    expect(clash.json()).toMatchObject({ code: '99931', errors: [expect.objectContaining({ field: 'platformResponsibleId' })] });
+    await h.op('associations.putUser', { params: { id: analista.id }, token: manager, body: { associations: [] } });
+  });
+
+  it.each([
+    ['a responsible of another client', (c: number[], r: number[]) => ({ platformClientId: c[1], platformResponsibleId: r[0] }), 'platformClientId'],
+    ['an unknown responsible', (c: number[]) => ({ platformClientId: c[0], platformResponsibleId: 999999 }), 'platformResponsibleId'],
+    ["another company's client and responsible", (_c: number[], _r: number[], t: number[]) => ({ platformClientId: t[0], platformResponsibleId: t[1] }), 'platformResponsibleId'],
+    ['a pair the user has already', (c: number[], r: number[]) => ({ platformClientId: c[0], platformResponsibleId: r[0] }), 'platformResponsibleId'],
+  ])('add refuses %s: 99931 on the field, nothing changed', async (_what, make, field) => {
+    const before = await h.db.selectFrom('associations').selectAll().orderBy('id').execute();
+    const body = make(clients.map((c) => c.id), responsibles.map((r) => r.id), [theirClient, theirResponsible]);
+    const res = await h.op('associations.addUser', { params: { id: superadmin.id }, token: manager, body });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: '99931', errors: [expect.objectContaining({ field })] });
+    expect(await h.db.selectFrom('associations').selectAll().orderBy('id').execute()).toEqual(before);
+  });
+
+  it('refuses bad bodies: a missing responsible (99999), an unknown property or markup in the name (99931)', async () => {
+    const before = await h.snapshot();
+    const at = (body: unknown) => h.op('associations.addUser', { params: { id: analista.id }, token: manager, body });
+    expect((await at({ platformClientId: clients[0].id })).json().code).toBe('99999');
+    expect((await at({ platformClientId: clients[0].id, platformResponsibleId: responsibles[0].id, userId: '5' })).json().code).toBe('99931');
+    expect((await at({ platformClientId: clients[0].id, platformResponsibleId: responsibles[0].id, name: '<b>' })).json().code).toBe('99931');
+    const first = (await h.db.selectFrom('associations').select('id').where('user_id', '=', superadmin.id).orderBy('id').executeTakeFirstOrThrow()).id;
+    const upd = await h.op('associations.updateOne', { params: { id: superadmin.id, associationId: first }, token: manager, body: { name: 'x' } });
+    expect(upd.json().code).toBe('99999');
+    expect(await h.snapshot()).toEqual(before);
+  });
+
+  it("another user's association id answers 99959 through this user's path", async () => {
+    const superadmins = (await h.db.selectFrom('associations').select('id').where('user_id', '=', superadmin.id).orderBy('id').executeTakeFirstOrThrow()).id;
+    const before = await h.db.selectFrom('associations').selectAll().orderBy('id').execute();
+    for (const [op, args] of [
+      ['associations.getOne', {}],
+      ['associations.updateOne', { body: { platformClientId: clients[0].id, platformResponsibleId: responsibles[1].id } }],
+      ['associations.deleteOne', {}],
+    ] as const) {
+      const res = await h.op(op, { params: { id: analista.id, associationId: superadmins }, token: manager, ...args });
+      expect(res.json().code, op).toBe('99959');
+    }
+    expect(await h.db.selectFrom('associations').selectAll().orderBy('id').execute()).toEqual(before);
+  });
+});
+
 describe('permissions, scope and company isolation', () => {
   it('an analista may not read or change anyone else: 99982', async () => {
     const before = await h.snapshot();
@@ -117,6 +189,10 @@ describe('permissions, scope and company isolation', () => {
       ['associations.clientAccount', { query: { connectinUserId: superadmin.id } }],
       ['associations.listResponsible', { params: { id: clients[0].id } }],
       ['associations.allResponsible', { params: { userId: superadmin.id } }],
+      ['associations.addUser', { params: { id: analista.id }, body: { platformClientId: clients[0].id, platformResponsibleId: responsibles[0].id } }],
+      ['associations.getOne', { params: { id: superadmin.id, associationId: 1 } }],
+      ['associations.updateOne', { params: { id: superadmin.id, associationId: 1 }, body: { platformClientId: clients[0].id, platformResponsibleId: responsibles[0].id } }],
+      ['associations.deleteOne', { params: { id: superadmin.id, associationId: 1 } }],
     ] as const) {
       const res = await h.op(op, { token: analista.token, ...args });
       expect(res.statusCode, op).toBe(403);
@@ -128,6 +204,7 @@ describe('permissions, scope and company isolation', () => {
   it("another company's users and clients answer 99959, never their data", async () => {
     const { token } = await asOther(h, 'superadmin');
     const associations = await h.db.selectFrom('associations').selectAll().orderBy('id').execute();
+    const ownIds = associations.filter((a) => a.user_id === superadmin.id).map((a) => a.id);
     for (const [op, args] of [
       ['associations.getUser', { params: { id: superadmin.id } }],
       ['associations.putUser', { params: { id: superadmin.id }, body: { associations: [] } }],
@@ -135,6 +212,10 @@ describe('permissions, scope and company isolation', () => {
       ['associations.clientAccount', { query: { connectinUserId: superadmin.id } }],
       ['associations.listResponsible', { params: { id: clients[0].id } }],
       ['associations.allResponsible', { params: { userId: superadmin.id } }],
+      ['associations.addUser', { params: { id: superadmin.id }, body: { platformClientId: clients[0].id, platformResponsibleId: responsibles[0].id } }],
+      ['associations.getOne', { params: { id: superadmin.id, associationId: ownIds[0] } }],
+      ['associations.updateOne', { params: { id: superadmin.id, associationId: ownIds[0] }, body: { platformClientId: clients[0].id, platformResponsibleId: responsibles[0].id } }],
+      ['associations.deleteOne', { params: { id: superadmin.id, associationId: ownIds[0] } }],
     ] as const) {
       const res = await h.op(op, { token, ...args });
       expect(res.statusCode, op).toBe(404);

@@ -1,10 +1,11 @@
 // The demo seed, starting a server on a port from code (benchmark support), the embedded
 // on-disk database surviving a restart, and `npm start`'s entry (main.ts) end to end.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isValidPassword } from '../../src/core/password-policy.ts';
 import { constants } from '../../src/generated/constants.gen.ts';
 import { demoEmail, demoRoleUsers, demoStateUsers, generateDemoPassword, seedDemo } from '../../src/server/db/demo-seed.ts';
@@ -101,25 +102,34 @@ describe('npm start (src/server/main.ts)', () => {
   writeFileSync(join(consoleDir, 'index.html'), '<!doctype html><title>Colibri</title>');
 
   /** Starts main.ts, waits for its "running at" line, and returns the output and a stopper. */
-  function launch() {
+  function launch(extra: NodeJS.ProcessEnv = {}) {
     const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, CONSOLE_DIR: consoleDir, LOG_LEVEL: 'warn' };
     delete env.DATABASE_URL;
     delete env.DEMO_PASSWORD;
+    delete env.DEMO_API_KEY;
+    Object.assign(env, extra);
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     const ready = new Promise<string>((done, failed) => {
       const onData = (chunk: Buffer) => {
         output += chunk.toString();
         const url = /running at (http:\/\/\S+)/.exec(output)?.[1];
-        if (url && /Demo password[^\n]*\n/.test(output)) done(url);
+        if (url && /Demo password[^\n]*\n/.test(output) && (!extra.DEMO_API_KEY || /DEMO_API_KEY[^\n]*\n/.test(output))) done(url);
       };
       child.stdout.on('data', onData);
       child.stderr.on('data', (c: Buffer) => { output += c.toString(); });
       child.on('exit', (code) => failed(new Error(`main.ts exited with ${code}: ${output}`)));
     });
     const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+    running.add(child);
+    child.on('exit', () => running.delete(child));
     return { ready, exited, output: () => output, stop: () => child.kill('SIGTERM') };
   }
+  // A start that failed or timed out must not keep the data folder open for the next one.
+  const running = new Set<ReturnType<typeof spawn>>();
+  afterEach(async () => {
+    await Promise.all([...running].map((child) => new Promise((done) => { child.once('exit', done); child.kill('SIGKILL'); })));
+  });
 
   it('first start: seeds the demo, prints the URL and a random password once; serves the console and the API', async () => {
     const run = launch();
@@ -134,14 +144,23 @@ describe('npm start (src/server/main.ts)', () => {
     expect(signin.status).toBe(200);
     run.stop();
     expect(await run.exited).toBe(0); // graceful shutdown on SIGTERM
-  });
+  }, 180_000);
 
-  it('second start: the password is not printed again and nothing is re-seeded', async () => {
-    const run = launch();
-    await run.ready;
+  it('second start: the password is not printed again and nothing is re-seeded; DEMO_API_KEY becomes a working key, never printed', async () => {
+    const id = `ck_${randomBytes(12).toString('base64url')}`;
+    const secret = randomBytes(32).toString('base64url');
+    const run = launch({ DEMO_API_KEY: `${id}.${secret}` });
+    const url = await run.ready;
     expect(run.output()).not.toMatch(/shown once/);
     expect(run.output()).toContain('printed on the first start');
+    expect(run.output()).toContain(`DEMO_API_KEY is active: credential ${id} of Demo S.A.S.`);
+    expect(run.output()).not.toContain(secret);
+    const sent = await fetch(`${url}/v1/messages`, {
+      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${id}.${secret}` }, body: JSON.stringify({ channel: 'sms', to: '3001234567', text: 'Prueba de la clave demo' }),
+    });
+    expect(sent.status).toBe(200);
+    expect((await fetch(`${url}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${id}.${'x'.repeat(43)}` }, body: '{}' })).status).toBe(401);
     run.stop();
     expect(await run.exited).toBe(0);
-  });
+  }, 180_000);
 });

@@ -4,6 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
@@ -40,9 +41,9 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
     // PGlite does not create parent folders of an on-disk database.
     const dir = resolve(options.dataDir, 'pglite');
     mkdirSync(dir, { recursive: true });
-    pglite = new PGlite(dir);
+    pglite = new PGlite(dir, { extensions: { pg_trgm } });
   } else {
-    pglite = new PGlite();
+    pglite = new PGlite({ extensions: { pg_trgm } });
   }
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
   return { db, kind: options.kind, close: () => db.destroy() };

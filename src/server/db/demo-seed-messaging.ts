@@ -3,8 +3,12 @@
 // short code), some traffic on its SMS channel, block-list entries in every state, and SMS
 // accounts with quotas on its platform clients. Other demo companies get SMS only and one
 // account, so company isolation shows. Channel secrets are random per seed (never fixed in the
-// code) and sealed with the process's key.
-import { randomBytes } from 'node:crypto';
+// code) and sealed with the process's key. The demo is always the sandbox: its WhatsApp,
+// Messenger and RCS channels carry a client token (the stand-ins sign their webhooks with it)
+// and the RCS channel a real RSA key (2048 bits, made per seed) whose JWT grant the RBM stand-in
+// checks against the public half.
+import { generateKeyPair, randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
 import type { Transaction } from 'kysely';
 import { effectiveAfter } from '../../core/block-list.ts';
 import { constants } from '../../generated/constants.gen.ts';
@@ -13,20 +17,23 @@ import { defaultSecretBox, type SecretBox } from '../security/secrets.ts';
 import type { Database } from './schema.ts';
 
 const HOUR = 3_600_000;
+export const DEMO_CREDITS = 1_000_000;
 const token = (prefix: string) => `${prefix}${randomBytes(24).toString('base64url')}`;
 
 async function seedChannels(trx: Transaction<Database>, companyId: number, now: Date, box: SecretBox): Promise<void> {
   const seal = (column: string, value: string) => box.seal(value, secretContext(column, companyId));
   const base = { company_id: companyId, tags: '[]', keywords: '[]', priority: 5, authorization_token: null, page_access_token: null, page_access_token_fp: null, client_token: null, account_sids: '[]', facebook_page_id: null, private_key: null, client_email: null, callback_url: null, sender: null, short_code: null, created_at: now, updated_at: now };
   const pageToken = token('EAAG');
+  const { privateKey } = await promisify(generateKeyPair)('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+  const clientToken = () => seal('client_token', token(''));
   const channels = await trx
     .insertInto('channels')
     .values([
       { ...base, name: 'SMS Notificaciones', platform: 'sms', type: 'MT', sender: '+573151234567', tags: JSON.stringify(['transaccional']), priority: 8, authorization_token: seal('authorization_token', token('smsc_')), enabled: true },
       { ...base, name: 'SMS Respuestas 85432', platform: 'sms', type: 'MO', short_code: '85432', keywords: JSON.stringify(['INFO', 'PROMO']), authorization_token: seal('authorization_token', token('smsc_')), callback_url: 'https://demo.colibri.co/webhooks/sms', enabled: true },
-      { ...base, name: 'RCS Demo', platform: 'rcs', type: 'MT', sender: 'colibri_demo_agent', client_email: 'rcs-agent@colibri-demo.iam.gserviceaccount.com', private_key: seal('private_key', `-----BEGIN PRIVATE KEY-----\n${randomBytes(48).toString('base64')}\n-----END PRIVATE KEY-----\n`), enabled: true },
-      { ...base, name: 'WhatsApp Atención', platform: 'whatsapp', type: 'MO', sender: '+573209876543', keywords: JSON.stringify(['HOLA']), authorization_token: seal('authorization_token', token('EAAW')), account_sids: JSON.stringify([{ sid: 'WABA102030405060', secret: box.seal(token(''), secretContext('account_sids', companyId)) }]), enabled: true },
-      { ...base, name: 'Messenger Demo S.A.S.', platform: 'fbMessenger', type: 'MO', facebook_page_id: '104857600123456', page_access_token: seal('page_access_token', pageToken), page_access_token_fp: box.fingerprint(pageToken, 'pageAccessToken'), enabled: false },
+      { ...base, name: 'RCS Demo', platform: 'rcs', type: 'MT', sender: 'colibri_demo_agent', client_email: 'rcs-agent@colibri-demo.iam.gserviceaccount.com', private_key: seal('private_key', privateKey), client_token: clientToken(), enabled: true },
+      { ...base, name: 'WhatsApp Atención', platform: 'whatsapp', type: 'MO', sender: '+573209876543', keywords: JSON.stringify(['HOLA']), authorization_token: seal('authorization_token', token('EAAW')), account_sids: JSON.stringify([{ sid: 'WABA102030405060', secret: box.seal(token(''), secretContext('account_sids', companyId)) }]), client_token: clientToken(), enabled: true },
+      { ...base, name: 'Messenger Demo S.A.S.', platform: 'fbMessenger', type: 'MO', facebook_page_id: '104857600123456', page_access_token: seal('page_access_token', pageToken), page_access_token_fp: box.fingerprint(pageToken, 'pageAccessToken'), client_token: clientToken(), enabled: true },
     ])
     .returning(['id', 'name', 'short_code'])
     .execute();
@@ -90,6 +97,9 @@ export async function seedMessagingDemo(
   await seedChannels(trx, demoCompanyId, now, box);
   await seedBlockList(trx, demoCompanyId, now);
   await seedSmsAccounts(trx, demoCompanyId, now, true);
+  // Issue 4: the demo company starts with 1,000,000 credits (1 credit = 1 COP), granted through the ledger.
+  await trx.insertInto('company_credits').values({ company_id: demoCompanyId, balance: DEMO_CREDITS, reserved: 0, updated_at: now }).execute();
+  await trx.insertInto('credit_ledger').values({ company_id: demoCompanyId, kind: 'grant', amount: DEMO_CREDITS, balance_after: DEMO_CREDITS, reserved_after: 0, reference: 'demo', created_at: now }).execute();
   for (const companyId of otherCompanyIds) {
     await trx.insertInto('company_channel_types').values({ company_id: companyId, platform: 'sms' }).execute();
     await seedSmsAccounts(trx, companyId, now, false);

@@ -9,6 +9,11 @@ import * as channels from './migrations/0200_channels.ts';
 import * as apiCredentials from './migrations/0201_api-credentials.ts';
 import * as blockList from './migrations/0202_block-list.ts';
 import * as smsPlatform from './migrations/0203_sms-platform.ts';
+import * as teamSearch from './migrations/0204_team-search.ts';
+import * as messaging from './migrations/0300_messaging.ts';
+import * as awaitingReceipt from './migrations/0301_messages-awaiting-receipt.ts';
+import * as shortener from './migrations/0310_shortener.ts';
+import * as shortenerClicks from './migrations/0311_shortener-clicks.ts';
 import type { Database } from './schema.ts';
 
 const migrations: Record<string, Migration> = {
@@ -19,12 +24,19 @@ const migrations: Record<string, Migration> = {
   '0201_api-credentials': apiCredentials,
   '0202_block-list': blockList,
   '0203_sms-platform': smsPlatform,
+  '0204_team-search': teamSearch,
+  '0300_messaging': messaging,
+  '0301_messages-awaiting-receipt': awaitingReceipt,
+  '0310_shortener': shortener,
+  '0311_shortener-clicks': shortenerClicks,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 export async function migrateToLatest(db: Kysely<Database>, schema?: string): Promise<string[]> {
-  const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
+  // Unordered: a migration numbered into an earlier block (0204 after 0300 ran) still runs on a
+  // database that has the later ones; pending migrations run in name order.
+  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -1,6 +1,7 @@
 // Row types of every table, as Kysely sees them. Column names are snake_case in SQL and here;
 // handlers map rows to the camelCase API entities of schemas/entities.
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { MessagingDatabase } from '../../engine/tables.ts';
 
 /** timestamptz: read as Date, written as Date. */
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -213,6 +214,8 @@ export interface ChannelsTable {
   private_key: string | null;
   client_email: string | null;
   callback_url: string | null;
+  /** Non-secret connection settings (SMPP host/port/system id/TPS, Graph phone-number id, RBM agent…). */
+  connection: ColumnType<Record<string, unknown>, string | undefined, string>;
   enabled: boolean;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -298,7 +301,7 @@ export interface SmsCampaignsTable {
   created_at: Timestamp;
 }
 
-export interface Database {
+export interface Database extends MessagingDatabase {
   companies: CompaniesTable;
   users: UsersTable;
   password_history: PasswordHistoryTable;

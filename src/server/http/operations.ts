@@ -8,6 +8,7 @@ import { resolveApiKey, apiKeyFromHeaders } from '../auth/api-keys.ts';
 import { authorize } from '../auth/authorize.ts';
 import { resolveToken } from '../auth/session-store.ts';
 import type { ServerDeps } from '../context.ts';
+import { parseApiKey } from '../security/api-keys.ts';
 import { tokenFromHeaders } from '../security/tokens.ts';
 import type { BinaryResult, Handler, HandlerMap } from './handler.ts';
 
@@ -46,14 +47,18 @@ export function registerOperations(app: FastifyInstance, deps: ServerDeps, handl
       url: fastifyPath(op.path),
       schema: schemaOf(op),
       config: { operationId: op.id },
-      // Multipart uploads stream past the JSON body limit; the picture limit applies to the file.
-      ...(op.multipart ? { bodyLimit: constants.uploads.profilePictureBytes + 64 * 1024 } : {}),
+      // Multipart uploads stream past the JSON body limit; each handler limits its file (pictures
+      // 2 MB, campaign and block-list files 20 MB).
+      ...(op.multipart ? { bodyLimit: constants.uploads.campaignFileBytes + 64 * 1024 } : {}),
       // Who may call is decided before the body is read or validated.
       onRequest: async (request) => {
         if (op.access === 'public') return;
-        const token = tokenFromHeaders(request.headers);
-        // A session token wins; without one, an API key (X-Api-Key) from an authorised IP.
-        const apiKey = token ? null : apiKeyFromHeaders(request.headers);
+        const presented = tokenFromHeaders(request.headers);
+        // An API key may come as `Authorization: Bearer ck_…` (the sending API) or X-Api-Key.
+        const bearerKey = presented && parseApiKey(presented) ? presented : null;
+        const token = bearerKey ? null : presented;
+        // A session token wins; without one, an API key from an authorised IP.
+        const apiKey = token ? null : (bearerKey ?? apiKeyFromHeaders(request.headers));
         request.session = token
           ? await resolveToken(deps.db, token, deps.now())
           : apiKey ? await resolveApiKey(deps.db, apiKey, request.ip, deps.now()) : null;

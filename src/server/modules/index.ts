@@ -5,17 +5,23 @@ import { accountHandlers } from './account/index.ts';
 import { associationsHandlers } from './associations/index.ts';
 import { auditHandlers } from './audit/index.ts';
 import { blockListHandlers } from './blockList/index.ts';
+import { campaignsHandlers } from './campaigns/index.ts';
 import { channelsHandlers } from './channels/index.ts';
 import { clientAuthHandlers } from './clientAuth/index.ts';
 import { clientsHandlers } from './clients/index.ts';
 import { companyHandlers } from './company/index.ts';
 import { costCentersHandlers } from './costCenters/index.ts';
 import { credentialsHandlers } from './credentials/index.ts';
+import { creditsHandlers } from './credits/index.ts';
+import { deploymentsHandlers } from './deployments/index.ts';
 import { geographyHandlers } from './geography/index.ts';
+import { messagesHandlers } from './messages/index.ts';
+import { messagingSettingsHandlers } from './messagingSettings/index.ts';
 import { notificationsHandlers } from './notifications/index.ts';
 import { platformSmsHandlers } from './platformSms/index.ts';
 import { rolesHandlers } from './roles/index.ts';
 import { rolesV3Handlers } from './rolesV3/index.ts';
+import { shortenerHandlers } from './shortener/index.ts';
 import { systemHandlers } from './system/index.ts';
 import { teamHandlers } from './team/index.ts';
 
@@ -24,17 +30,23 @@ export const handlers: HandlerMap = {
   ...associationsHandlers,
   ...auditHandlers,
   ...blockListHandlers,
+  ...campaignsHandlers,
   ...channelsHandlers,
   ...clientAuthHandlers,
   ...clientsHandlers,
   ...companyHandlers,
   ...costCentersHandlers,
   ...credentialsHandlers,
+  ...creditsHandlers,
+  ...deploymentsHandlers,
   ...geographyHandlers,
+  ...messagesHandlers,
+  ...messagingSettingsHandlers,
   ...notificationsHandlers,
   ...platformSmsHandlers,
   ...rolesHandlers,
   ...rolesV3Handlers,
+  ...shortenerHandlers,
   ...systemHandlers,
   ...teamHandlers,
 };

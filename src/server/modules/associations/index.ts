@@ -2,7 +2,7 @@
 // company, the people responsible for them, and which client/responsible pairs each user works
 // under. A user outside the caller's company or scope, or another company's client, answers 99959.
 import type { Kysely } from 'kysely';
-import type { PlatformClient, PlatformResponsible } from '../../../generated/types.gen.ts';
+import type { AssociationDetail, PlatformClient, PlatformResponsible } from '../../../generated/types.gen.ts';
 import { isInScope } from '../../auth/user-scope.ts';
 import type { Session } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
@@ -18,6 +18,41 @@ const toResponsible = (r: { id: number; platform_client_id: number; name: string
   r.email ? { id: r.id, platformClientId: r.platform_client_id, name: r.name, email: r.email } : { id: r.id, platformClientId: r.platform_client_id, name: r.name };
 
 const RESPONSIBLE_COLUMNS = ['r.id', 'r.platform_client_id', 'r.name', 'r.email'] as const;
+
+interface OneAssociation { platformClientId: number; platformResponsibleId: number; name?: string }
+
+/**
+ * Checks one association of the add and update forms: the responsible is the company's and
+ * belongs to the client, and the user does not have that pair already (other than `keep`, the
+ * association being changed). Answers the name to store: the one sent, else the responsible's.
+ */
+async function checkOne(db: Kysely<Database>, companyId: number, userId: number, a: OneAssociation, keep?: number): Promise<string> {
+  const responsible = await db
+    .selectFrom('platform_responsibles as r')
+    .select(RESPONSIBLE_COLUMNS)
+    .where('r.company_id', '=', companyId)
+    .where('r.id', '=', a.platformResponsibleId)
+    .executeTakeFirst();
+  if (!responsible) throw failFields([fieldError('platformResponsibleId')]);
+  if (responsible.platform_client_id !== a.platformClientId) throw failFields([fieldError('platformClientId')]);
+  let twin = db
+    .selectFrom('associations')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('user_id', '=', userId)
+    .where('platform_client_id', '=', a.platformClientId)
+    .where('platform_responsible_id', '=', a.platformResponsibleId);
+  if (keep !== undefined) twin = twin.where('id', '!=', keep);
+  if (await twin.executeTakeFirst()) throw failFields([fieldError('platformResponsibleId', '99931', 'already associated')]);
+  return a.name?.trim() || responsible.name;
+}
+
+/** The association {associationId} of the user, in the caller's company, or 99959. */
+async function ownAssociation(db: Kysely<Database>, companyId: number, userId: number, associationId: number): Promise<AssociationDetail> {
+  const found = (await associationsOf(db, companyId, userId)).find((a) => a.id === associationId);
+  if (!found) throw fail('99959');
+  return found;
+}
 
 export const associationsHandlers: DomainHandlers<'associations'> = {
   'associations.getUser': async (ctx) => {
@@ -69,6 +104,58 @@ export const associationsHandlers: DomainHandlers<'associations'> = {
       }
     });
     return associationsOf(db, me.companyId, userId);
+  },
+
+  'associations.addUser': async (ctx) => {
+    const me = caller(ctx);
+    const { db } = ctx.deps;
+    const userId = ctx.params.id;
+    await assertUserInScope(db, me, userId);
+    const name = await checkOne(db, me.companyId, userId, ctx.body);
+    const { id } = await db
+      .insertInto('associations')
+      .values({ company_id: me.companyId, user_id: userId, platform_client_id: ctx.body.platformClientId, platform_responsible_id: ctx.body.platformResponsibleId, name })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return ownAssociation(db, me.companyId, userId, id);
+  },
+
+  'associations.getOne': async (ctx) => {
+    const me = caller(ctx);
+    await assertUserInScope(ctx.deps.db, me, ctx.params.id);
+    return ownAssociation(ctx.deps.db, me.companyId, ctx.params.id, ctx.params.associationId);
+  },
+
+  'associations.updateOne': async (ctx) => {
+    const me = caller(ctx);
+    const { db } = ctx.deps;
+    const { id: userId, associationId } = ctx.params;
+    await assertUserInScope(db, me, userId);
+    await ownAssociation(db, me.companyId, userId, associationId);
+    const name = await checkOne(db, me.companyId, userId, ctx.body, associationId);
+    await db
+      .updateTable('associations')
+      .set({ platform_client_id: ctx.body.platformClientId, platform_responsible_id: ctx.body.platformResponsibleId, name })
+      .where('company_id', '=', me.companyId)
+      .where('user_id', '=', userId)
+      .where('id', '=', associationId)
+      .execute();
+    return ownAssociation(db, me.companyId, userId, associationId);
+  },
+
+  'associations.deleteOne': async (ctx) => {
+    const me = caller(ctx);
+    const { db } = ctx.deps;
+    const { id: userId, associationId } = ctx.params;
+    await assertUserInScope(db, me, userId);
+    const gone = await db
+      .deleteFrom('associations')
+      .where('company_id', '=', me.companyId)
+      .where('user_id', '=', userId)
+      .where('id', '=', associationId)
+      .executeTakeFirst();
+    if (!gone.numDeletedRows) throw fail('99959');
+    return { ok: true as const };
   },
 
   'associations.clientAssociations': async (ctx) => {

@@ -1,0 +1,41 @@
+// What a submit_sm_resp command_status means for the message (spec SMS status codes):
+//   transient  → resubmitted after a back-off (throttled, queue full, SMSC busy or in trouble)
+//   rebind     → the SMSC thinks we are not bound: drop the session, bind again, resubmit
+//   permanent  → failed with 94 (invalid destination), 60 (our request is wrong) or 92 (dispatch error)
+import { Status } from './wire.ts';
+
+export type SubmitStatusClass = { kind: 'ok' } | { kind: 'transient'; throttling: boolean } | { kind: 'rebind' } | { kind: 'permanent'; statusCode: number };
+
+/** Spec SMS status codes used here. */
+export const SmsStatusCode = { REQUEST_ERROR: 60, DISPATCH_ERROR: 92, INVALID: 94 } as const;
+
+const INVALID_DESTINATION: ReadonlySet<number> = new Set([Status.RINVDSTADR, Status.RINVDSTTON, Status.RINVDSTNPI]);
+
+const REQUEST_ERRORS: ReadonlySet<number> = new Set([
+  Status.RINVMSGLEN,
+  0x02, // RINVCMDLEN
+  0x03, // RINVCMDID
+  0x06, // RINVPRTFLG
+  0x07, // RINVREGDLVFLG
+  Status.RINVSRCADR,
+  Status.RINVSERTYP,
+  Status.RINVESMCLASS,
+  Status.RINVSRCTON,
+  Status.RINVSRCNPI,
+  Status.RINVSCHED,
+  Status.RINVEXPIRY,
+  0x63, // RINVDFTMSGID
+  0xc0, 0xc1, 0xc2, 0xc3, 0xc4, // TLV errors
+  Status.RINVDCS,
+]);
+
+export function classifySubmitStatus(status: number): SubmitStatusClass {
+  if (status === Status.ROK) return { kind: 'ok' };
+  if (status === Status.RTHROTTLED || status === Status.RMSGQFUL) return { kind: 'transient', throttling: true };
+  // System error and "temporary application error" are the SMSC's trouble, not the message's.
+  if (status === Status.RSYSERR || status === Status.RX_T_APPN) return { kind: 'transient', throttling: false };
+  if (status === Status.RINVBNDSTS) return { kind: 'rebind' };
+  if (INVALID_DESTINATION.has(status)) return { kind: 'permanent', statusCode: SmsStatusCode.INVALID };
+  if (REQUEST_ERRORS.has(status)) return { kind: 'permanent', statusCode: SmsStatusCode.REQUEST_ERROR };
+  return { kind: 'permanent', statusCode: SmsStatusCode.DISPATCH_ERROR };
+}

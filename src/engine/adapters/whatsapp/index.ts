@@ -1,0 +1,3 @@
+export { createWhatsAppAdapter, GRAPH_BASE_URL, type WhatsAppAdapterConfig } from './adapter.ts';
+export { whatsappReportCode, whatsappRefusal, isRetryableWhatsAppCode } from './errors.ts';
+export { buildWhatsAppRequest, WHATSAPP_TEXT_MAX, type WhatsAppRequest } from './payload.ts';

@@ -1,0 +1,159 @@
+// Turning requests into message rows (ARCHITECTURE 5): a message is a row before it is anything
+// else. Everything that can be decided before sending is decided here, set-based, in the same
+// transaction that inserts the rows: the block list (5), the duplicate rule (93), the credits
+// (reserved now; 81 when they do not cover the request) and the send window (commercial
+// messages outside it wait for the next allowed slot: held, never dropped).
+import { sql, type Transaction } from 'kysely';
+import { countSms } from '../core/sms-parts.ts';
+import { constants } from '../generated/constants.gen.ts';
+import type { ChannelPlatform, TemplateRef } from './channel-adapter.ts';
+import { reserve } from './credits.ts';
+import { STATUS } from './message-states.ts';
+import type { EngineDatabase } from './tables.ts';
+
+export type Purpose = 'commercial' | 'transactional' | 'otp';
+
+export interface EnqueueItem {
+  to: string;
+  body?: string;
+  template?: TemplateRef;
+  clientRef?: string | null;
+  /** Refused before anything else (an unusable number): stored as rejected with status 94. */
+  invalid?: boolean;
+}
+
+/** When a commercial message may leave: null = now, else the next allowed instant. */
+export type SendWindow = (companyId: number, at: Date) => Promise<Date | null> | Date | null;
+
+export interface EnqueueRequest {
+  companyId: number;
+  channel: { id: number; platform: ChannelPlatform };
+  purpose: Purpose;
+  source: 'campaign' | 'api';
+  deploymentId?: number | null;
+  apiCredentialId?: string | null;
+  createdBy?: number | null;
+  items: readonly EnqueueItem[];
+  /** The company's duplicate window (hours); 0 turns the rule off. */
+  duplicateWindowHours: number;
+  /** When commercial messages may leave (see heldUntil()): asked before the transaction opens,
+   *  because the send window reads the database and PGlite has one connection. */
+  heldUntil: Date | null;
+  now: Date;
+  /** When the messages are planned (a scheduled deployment); default now. */
+  at?: Date;
+  /** Deployments refuse to start without credits (99986); API requests get 81 per message. */
+  onInsufficientCredits: 'throw' | 'reject';
+}
+
+export interface EnqueueResult {
+  ids: number[];
+  queued: number;
+  held: number;
+  heldUntil: Date | null;
+  rejected: { blacklisted: number; duplicate: number; insufficientCredits: number };
+  reservedCredits: number;
+}
+
+/** The instant commercial messages planned at `at` may leave (null = then), for EnqueueRequest.heldUntil. */
+export async function heldUntil(sendWindow: SendWindow, companyId: number, purpose: Purpose, at: Date): Promise<Date | null> {
+  return purpose === 'commercial' ? sendWindow(companyId, at) : null;
+}
+
+export class InsufficientCreditsError extends Error {
+  constructor(readonly needed: number) {
+    super(`not enough credits: ${needed} needed`);
+  }
+}
+
+/** Credits one message costs. SMS is billed per part, as operators bill it (constants.credits). */
+export function messageCost(platform: ChannelPlatform, body: string | undefined): { parts: number; encoding: string | null; cost: number } {
+  const perMessage = constants.credits.creditsPerMessage;
+  if (platform !== 'sms' || body === undefined) return { parts: 1, encoding: null, cost: perMessage };
+  const count = countSms(body);
+  const parts = Math.max(1, count.parts);
+  const perPart = (constants.credits as { chargePerSmsPart?: boolean }).chargePerSmsPart ?? true;
+  return { parts, encoding: count.encoding, cost: perPart ? parts * perMessage : perMessage };
+}
+
+const BATCH = 5000;
+
+export async function enqueueMessages(trx: Transaction<EngineDatabase>, req: EnqueueRequest): Promise<EnqueueResult> {
+  const { now } = req;
+  const planned = req.at && req.at > now ? req.at : now;
+  const heldUntil = req.purpose === 'commercial' ? req.heldUntil : null;
+  const notBefore = heldUntil ?? planned;
+  const ids: number[] = [];
+  for (let start = 0; start < req.items.length; start += BATCH) {
+    const slice = req.items.slice(start, start + BATCH);
+    const priced = slice.map((item) => (item.invalid ? { parts: 0, encoding: null, cost: 0 } : messageCost(req.channel.platform, item.body)));
+    const rows = await sql<{ id: number | string }>`
+      insert into messages (company_id, deployment_id, channel_id, source, purpose, to_number, body, template, parts, encoding, cost,
+                            state, status_code, not_before, held_reason, client_ref, api_credential_id, created_at, updated_at)
+      select ${req.companyId}, ${req.deploymentId ?? null}::bigint, ${req.channel.id}, ${req.source}, ${req.purpose}, t.to_number, t.body,
+             t.template::jsonb, t.parts, t.encoding, t.cost, case when t.invalid then 'rejected' else 'queued' end,
+             case when t.invalid then ${STATUS.invalid}::int else ${STATUS.scheduled}::int end, ${notBefore}::timestamptz,
+             ${heldUntil ? 'sendWindow' : null}::text, t.client_ref, ${req.apiCredentialId ?? null}::text, ${now}::timestamptz, ${now}::timestamptz
+      from unnest(${slice.map((i) => i.to)}::text[], ${slice.map((i) => i.body ?? null)}::text[],
+                  ${slice.map((i) => (i.template ? JSON.stringify(i.template) : null))}::text[], ${priced.map((p) => p.parts)}::int[],
+                  ${priced.map((p) => p.encoding)}::text[], ${priced.map((p) => p.cost)}::int[], ${slice.map((i) => i.clientRef ?? null)}::text[],
+                  ${slice.map((i) => i.invalid === true)}::boolean[])
+           with ordinality as t(to_number, body, template, parts, encoding, cost, client_ref, invalid, n)
+      order by t.n
+      returning id`.execute(trx);
+    for (const r of rows.rows) ids.push(Number(r.id));
+  }
+  if (ids.length === 0) return { ids, queued: 0, held: 0, heldUntil, rejected: { blacklisted: 0, duplicate: 0, insufficientCredits: 0 }, reservedCredits: 0 };
+  // Exactly these rows: identities of concurrent requests can interleave with ours.
+  const idArray = sql`${ids}::bigint[]`;
+  const mine = sql`m.id = any(${idArray}) and m.state = 'queued'`;
+
+  // Block list: entries in force now (added more than 24 h ago and not yet removed).
+  const blacklisted = await sql`
+    update messages m set state = 'rejected', status_code = ${STATUS.blacklisted}, done_at = ${now}, updated_at = ${now}
+    where ${mine} and exists (
+      select 1 from block_list b where b.company_id = ${req.companyId} and b.phone = m.to_number
+        and b.effective_at <= ${now} and (b.removal_effective_at is null or b.removal_effective_at > ${now}))`.execute(trx);
+
+  // Duplicates: the same number and text twice in this request, or already sent within the window.
+  let duplicate = 0;
+  if (req.duplicateWindowHours > 0) {
+    const since = new Date(now.getTime() - req.duplicateWindowHours * 3_600_000);
+    const result = await sql`
+      update messages m set state = 'rejected', status_code = ${STATUS.duplicate}, done_at = ${now}, updated_at = ${now}
+      where ${mine} and exists (
+        select 1 from messages p where p.company_id = ${req.companyId} and p.to_number = m.to_number
+          and p.created_at >= ${since} and p.id < m.id
+          and p.body is not distinct from m.body and p.template is not distinct from m.template
+          and p.state not in ('rejected', 'cancelled'))`.execute(trx);
+    duplicate = Number(result.numAffectedRows ?? 0);
+  }
+
+  const due = await sql<{ n: number | string; cost: number | string | null }>`
+    select count(*) as n, sum(cost) as cost from messages m where ${mine}`.execute(trx);
+  const queued = Number(due.rows[0].n);
+  const cost = Number(due.rows[0].cost ?? 0);
+  let insufficientCredits = 0;
+  let reservedCredits = 0;
+  if (cost > 0) {
+    const held = await reserve(trx, { companyId: req.companyId, amount: cost, deploymentId: req.deploymentId, messageCount: queued, createdBy: req.createdBy, now });
+    if (held) reservedCredits = cost;
+    else if (req.onInsufficientCredits === 'throw') throw new InsufficientCreditsError(cost);
+    else {
+      await sql`update messages m set state = 'rejected', status_code = ${STATUS.insufficientCredits}, done_at = ${now}, updated_at = ${now} where ${mine}`.execute(trx);
+      insufficientCredits = queued;
+    }
+  }
+  await sql`
+    insert into message_events (message_id, at, state, status_code, detail)
+    select id, ${now}, state, status_code, held_reason from messages where id = any(${idArray})`.execute(trx);
+  const stillQueued = queued - insufficientCredits;
+  return {
+    ids,
+    queued: heldUntil ? 0 : stillQueued,
+    held: heldUntil ? stillQueued : 0,
+    heldUntil,
+    rejected: { blacklisted: Number(blacklisted.numAffectedRows ?? 0), duplicate, insufficientCredits },
+    reservedCredits,
+  };
+}

@@ -1,0 +1,300 @@
+// Receipts and inbound messages on the database: the ReceiptSink every adapter reports to.
+// Statuses are buffered and applied set-based (one statement per flush), monotonically: a late
+// SENT never overwrites DELIVERED, a replayed webhook changes nothing. A receipt whose message
+// does not carry the provider id yet (it arrived before the submit answer was stored, or its
+// worker died in between) waits in orphan_receipts; reconcile() matches it later. Watermark
+// receipts (Messenger: "everything sent to this person up to T was delivered/read") name no
+// message: they apply to every message of the channel to that recipient claimed at or before the
+// watermark, and wait as orphans too while such a message is still in flight.
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { InboundEvent, ReceiptSink, StatusEvent } from './channel-adapter.ts';
+import { consume } from './credits.ts';
+import { groupBy } from './group-by.ts';
+import { deliveryRank, deliveryRankSql, STATUS, stateForDeliverySql } from './message-states.ts';
+import type { EngineDatabase } from './tables.ts';
+
+const FINAL_DELIVERY = `('DELIVERED','READ','FAILED','UNAUTHORIZED','TIME_OUT','UNDEFINED')`;
+
+/** Applies statuses to messages by (channel, provider id); answers the provider ids it matched. */
+async function applyStatuses(db: Kysely<EngineDatabase>, channelId: number, events: StatusEvent[], now: Date): Promise<Set<string>> {
+  const pids = events.map((e) => e.providerMessageId);
+  const result = await sql<{ provider_message_id: string }>`
+    with v as (
+      select * from unnest(${pids}::text[], ${events.map((e) => e.status)}::text[], ${events.map((e) => e.errorCode ?? null)}::text[],
+                           ${events.map((e) => e.at)}::timestamptz[]) as v(pid, st, err, at)),
+    upd as (
+      update messages m set
+        delivery_status = case when ${sql.raw(deliveryRankSql('v.st'))} > ${sql.raw(deliveryRankSql('m.delivery_status'))} then v.st else m.delivery_status end,
+        state = case when m.state in ('sent', 'sending', 'in_doubt') or ${sql.raw(deliveryRankSql('v.st'))} > ${sql.raw(deliveryRankSql('m.delivery_status'))}
+                     then ${sql.raw(stateForDeliverySql(`case when ${deliveryRankSql('v.st')} > ${deliveryRankSql('m.delivery_status')} then v.st else m.delivery_status end`))}
+                     else m.state end,
+        error_code = coalesce(v.err, m.error_code),
+        done_at = case when v.st in ${sql.raw(FINAL_DELIVERY)} then coalesce(m.done_at, v.at) else m.done_at end,
+        in_doubt_since = null,
+        updated_at = ${now}
+      from v where m.channel_id = ${channelId} and m.provider_message_id = v.pid
+      returning m.id, m.provider_message_id, m.state, m.delivery_status, m.company_id, m.source),
+    ev as (
+      insert into message_events (message_id, at, state, delivery_status, detail)
+      select upd.id, ${now}, upd.state, upd.delivery_status, 'receipt' from upd),
+    cb as (
+      insert into status_callbacks (company_id, message_id, url, payload, next_attempt_at, created_at)
+      select upd.company_id, upd.id, s.callback_url,
+             jsonb_build_object('id', upd.id::text, 'state', upd.state, 'deliveryStatus', upd.delivery_status, 'at', ${now}::timestamptz),
+             ${now}, ${now}
+      from upd join messaging_settings s on s.company_id = upd.company_id
+      where upd.source = 'api' and s.callback_url is not null)
+    select provider_message_id from upd`.execute(db);
+  return new Set(result.rows.map((r) => r.provider_message_id));
+}
+
+type Watermark = { recipient: string; status: string; at: Date };
+
+/**
+ * Applies watermark receipts set-based: every message of the channel to `recipient` that has a
+ * provider id and was claimed (handed to the provider) at or before the watermark rises to the
+ * status, never down. Answers the receipts that must wait: a message to that recipient claimed
+ * before the watermark is still in flight (its answer is not stored yet).
+ */
+async function applyWatermarks(db: Kysely<EngineDatabase>, channelId: number, marks: Watermark[], now: Date): Promise<Watermark[]> {
+  if (!marks.length) return [];
+  const v = sql`unnest(${marks.map((m) => m.recipient)}::text[], ${marks.map((m) => m.status)}::text[], ${marks.map((m) => m.at)}::timestamptz[]) as v(recipient, st, wm)`;
+  // The company's id lets the (company_id, to_number, created_at) index find the recipient's messages.
+  const company = sql`(select company_id from channels where id = ${channelId})`;
+  // Which marks must also wait is read BEFORE the update: a message that turns from sending to
+  // sent between the two statements is then either updated now or kept for later, never missed
+  // (applying a mark twice changes nothing: statuses only rise).
+  const pending = await sql<{ recipient: string; st: string; wm: Date }>`
+    select v.recipient, v.st, v.wm from ${v}
+    where exists (select 1 from messages m where m.company_id = ${company} and m.channel_id = ${channelId} and m.to_number = v.recipient
+                  and m.state in ('sending', 'in_doubt') and m.claimed_at <= v.wm)`.execute(db);
+  await sql`
+    with w as (
+      select distinct on (m.id) m.id, v.st, v.wm from ${v} join messages m on m.to_number = v.recipient
+      where m.company_id = ${company} and m.channel_id = ${channelId} and m.provider_message_id is not null and m.claimed_at <= v.wm
+        and ${sql.raw(deliveryRankSql('v.st'))} > ${sql.raw(deliveryRankSql('m.delivery_status'))}
+      order by m.id, ${sql.raw(deliveryRankSql('v.st'))} desc),
+    upd as (
+      update messages m set delivery_status = w.st, state = ${sql.raw(stateForDeliverySql('w.st'))},
+        done_at = case when w.st in ${sql.raw(FINAL_DELIVERY)} then coalesce(m.done_at, w.wm) else m.done_at end,
+        in_doubt_since = null, updated_at = ${now}
+      from w where m.id = w.id
+      returning m.id, m.state, m.delivery_status, m.company_id, m.source),
+    ev as (
+      insert into message_events (message_id, at, state, delivery_status, detail)
+      select upd.id, ${now}, upd.state, upd.delivery_status, 'receipt' from upd),
+    cb as (
+      insert into status_callbacks (company_id, message_id, url, payload, next_attempt_at, created_at)
+      select upd.company_id, upd.id, s.callback_url,
+             jsonb_build_object('id', upd.id::text, 'state', upd.state, 'deliveryStatus', upd.delivery_status, 'at', ${now}::timestamptz),
+             ${now}, ${now}
+      from upd join messaging_settings s on s.company_id = upd.company_id
+      where upd.source = 'api' and s.callback_url is not null)
+    select count(*) from upd`.execute(db);
+  return pending.rows.map((r) => ({ recipient: r.recipient, status: r.st, at: new Date(r.wm) }));
+}
+
+/** Watermarks wait as orphans without a provider id or user reference, keyed by the recipient. */
+async function storeWatermarks(db: Kysely<EngineDatabase>, channelId: number, marks: Watermark[], now: Date): Promise<void> {
+  if (!marks.length) return;
+  await db.insertInto('orphan_receipts').values(marks.map((m) => ({
+    channel_id: channelId, provider_message_id: null, delivery_status: m.status, error_code: null, destination: m.recipient, user_reference: null, at: m.at, received_at: now,
+  }))).execute();
+}
+
+const isWatermark = (e: StatusEvent): e is StatusEvent & { watermark: Date; recipient: string } => e.watermark !== undefined && !!e.recipient;
+
+/** Keeps the highest-ranked event per provider id: one UPDATE … FROM may match a row only once. */
+function collapse(events: StatusEvent[]): StatusEvent[] {
+  const best = new Map<string, StatusEvent>();
+  for (const e of events) {
+    const seen = best.get(e.providerMessageId);
+    if (!seen || deliveryRank(e.status) > deliveryRank(seen.status)) best.set(e.providerMessageId, { ...seen, ...e, destination: e.destination ?? seen?.destination, userReference: e.userReference ?? seen?.userReference });
+  }
+  return [...best.values()];
+}
+
+async function storeOrphans(db: Kysely<EngineDatabase>, channelId: number, events: StatusEvent[], now: Date): Promise<void> {
+  if (!events.length) return;
+  await db.insertInto('orphan_receipts').values(events.map((e) => ({
+    channel_id: channelId, provider_message_id: e.providerMessageId, delivery_status: e.status, error_code: e.errorCode ?? null,
+    destination: e.destination ?? null, user_reference: e.userReference ?? null, at: e.at, received_at: now,
+  }))).execute();
+}
+
+/**
+ * An in-doubt message (its worker died between handing it to the provider and storing the
+ * answer) that a waiting receipt names by destination and user_message_reference did leave: it
+ * takes the receipt's provider id, becomes sent, and its credits are consumed (its worker
+ * never got to record it, so nobody else will). The receipt itself stays
+ * in orphan_receipts: the next step of reconcileOrphans applies it by the provider id just set
+ * (a DELIVERED receipt makes the message delivered, not just sent).
+ */
+async function adoptInDoubt(trx: Transaction<EngineDatabase>, now: Date): Promise<number> {
+  // `m.state = 'in_doubt'` in the UPDATE itself: PostgreSQL re-checks it on a row another
+  // worker's reconcile adopted meanwhile, so a message is adopted (and billed) once.
+  const rows = await sql<{ id: number | string; company_id: number; deployment_id: number | string | null; cost: number; was_billed: boolean }>`
+    with pick as (
+      select distinct on (m.id) m.id as mid, o.provider_message_id from orphan_receipts o
+      join messages m on m.state = 'in_doubt' and o.channel_id = m.channel_id and o.destination = m.to_number and o.user_reference = (m.id % 65536)
+      where o.provider_message_id is not null
+      order by m.id, o.id),
+    upd as (
+      update messages m set provider_message_id = pick.provider_message_id, state = 'sent', status_code = ${STATUS.success},
+             delivery_status = coalesce(m.delivery_status, 'SENT'), sent_at = coalesce(m.sent_at, ${now}), billed = true,
+             in_doubt_since = null, updated_at = ${now}
+      from pick, messages prev
+      where m.id = pick.mid and prev.id = m.id and m.state = 'in_doubt'
+      returning m.id, m.company_id, m.deployment_id, m.cost, prev.billed as was_billed),
+    ev as (
+      insert into message_events (message_id, at, state, delivery_status, status_code, detail)
+      select id, ${now}, 'sent', 'SENT', ${STATUS.success}, 'in doubt: its receipt names it' from upd)
+    select * from upd`.execute(trx);
+  const unbilled = rows.rows.filter((r) => !r.was_billed);
+  const groups = new Map<string, typeof unbilled>();
+  for (const r of unbilled) {
+    const key = `${r.company_id}|${r.deployment_id ?? ''}`;
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  for (const list of groups.values()) {
+    const first = list[0];
+    await consume(trx, {
+      companyId: first.company_id, amount: list.reduce((a, r) => a + Number(r.cost), 0), messageCount: list.length,
+      deploymentId: first.deployment_id === null ? null : Number(first.deployment_id), reference: 'sent before its worker died', now,
+    });
+  }
+  return rows.rows.length;
+}
+
+/**
+ * Matches waiting receipts to messages that now carry their provider id, and receipts of in-doubt
+ * messages (worker died before storing the submit answer) by destination and the 16-bit
+ * user_message_reference we sent. Answers how many receipts it applied.
+ * One transaction: a receipt taken out of orphan_receipts is applied in the same commit, so a
+ * worker killed between the two steps loses no receipt (and adopts no message without its bill).
+ */
+export async function reconcileOrphans(db: Kysely<EngineDatabase>, now: Date): Promise<number> {
+  // It runs after every recorded batch: one cheap look first (an orphan stored just after it
+  // waits for the next run, at the latest the next maintenance round).
+  const any = await sql<{ found: boolean }>`select exists (select 1 from orphan_receipts) as found`.execute(db);
+  if (!any.rows[0]?.found) return 0;
+  return db.transaction().execute((trx) => reconcileIn(trx, now));
+}
+
+async function reconcileIn(db: Transaction<EngineDatabase>, now: Date): Promise<number> {
+  const adopted = await adoptInDoubt(db, now);
+  // Adopted messages are now plain sent messages: put their receipts back through the normal path.
+  const waiting = await sql<{ id: number | string; channel_id: number; provider_message_id: string; delivery_status: string; error_code: string | null; at: Date }>`
+    delete from orphan_receipts o using messages m
+    where o.channel_id = m.channel_id and o.provider_message_id = m.provider_message_id
+    returning o.id, o.channel_id, o.provider_message_id, o.delivery_status, o.error_code, o.at`.execute(db);
+  for (const [channelId, rows] of groupBy(waiting.rows, (r) => r.channel_id)) {
+    const events = rows.map((r): StatusEvent => ({ providerMessageId: r.provider_message_id, status: r.delivery_status as StatusEvent['status'], errorCode: r.error_code ?? undefined, at: new Date(r.at) }));
+    await applyStatuses(db, channelId, collapse(events), now);
+  }
+  // Watermarks whose in-flight messages have their answers now.
+  const marks = await sql<{ channel_id: number; destination: string; delivery_status: string; at: Date }>`
+    delete from orphan_receipts o
+    where o.provider_message_id is null and o.user_reference is null and o.destination is not null
+      and not exists (select 1 from messages m where m.channel_id = o.channel_id and m.to_number = o.destination and m.state in ('sending', 'in_doubt') and m.claimed_at <= o.at)
+    returning o.channel_id, o.destination, o.delivery_status, o.at`.execute(db);
+  for (const [channelId, rows] of groupBy(marks.rows, (r) => r.channel_id)) {
+    const list: Watermark[] = rows.map((r) => ({ recipient: r.destination, status: r.delivery_status, at: new Date(r.at) }));
+    await storeWatermarks(db, channelId, await applyWatermarks(db, channelId, list, now), now);
+  }
+  return adopted + waiting.rows.length + marks.rows.length;
+}
+
+export interface InboundRouter {
+  /** Called after an inbound message is stored (keyword routing, SALIR/CANCELAR, flows). */
+  route(channelId: number, event: InboundEvent, inboundId: number): Promise<void>;
+}
+
+export interface DatabaseSinkOptions {
+  db: Kysely<EngineDatabase>;
+  now?: () => Date;
+  /** Flush after this many buffered statuses, or this many milliseconds after the first when no
+   *  flush is being written (default 0: the next turn of the event loop); during a flush, statuses
+   *  wait for it and go together in the next. */
+  maxBuffer?: number;
+  flushMs?: number;
+  inbound?: (channelId: number, event: InboundEvent) => Promise<void>;
+}
+
+export interface DatabaseSink extends ReceiptSink {
+  /** Writes everything buffered; resolves when it is stored. */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The sink adapters report to. status() resolves only when the status is stored, so an adapter
+ * that acknowledges a receipt after awaiting it never loses one in a crash.
+ */
+export function databaseSink(options: DatabaseSinkOptions): DatabaseSink {
+  const { db } = options;
+  const now = options.now ?? (() => new Date());
+  const maxBuffer = options.maxBuffer ?? 1000;
+  const flushMs = options.flushMs ?? 0;
+  let buffer: { channelId: number; event: StatusEvent; done: () => void; fail: (e: unknown) => void }[] = [];
+  let timer: NodeJS.Timeout | null = null;
+  let chain: Promise<void> = Promise.resolve();
+  let writing = false;
+
+  const write = async (batch: typeof buffer) => {
+    try {
+      const at = now();
+      for (const [channelId, entries] of groupBy(batch, (b) => b.channelId)) {
+        const all = entries.map((b) => b.event);
+        const marks = all.filter(isWatermark).map((e) => ({ recipient: e.recipient, status: e.status, at: e.watermark }));
+        await storeWatermarks(db, channelId, await applyWatermarks(db, channelId, marks, at), at);
+        const events = all.filter((e) => !isWatermark(e) && e.providerMessageId);
+        if (!events.length) continue;
+        const collapsed = collapse(events);
+        const matched = await applyStatuses(db, channelId, collapsed, at);
+        await storeOrphans(db, channelId, collapsed.filter((e) => !matched.has(e.providerMessageId)), at);
+      }
+      for (const b of batch) b.done();
+    } catch (error) {
+      for (const b of batch) b.fail(error);
+    }
+  };
+
+  // Group commit: while a flush is being written, new statuses gather and go in the next flush
+  // the moment it ends (no timer). An SMSC sends a window of receipts and waits for their
+  // acknowledgements, which wait for the store: waiting on a timer between flushes would cap
+  // the receipt rate at one window per timer period, and a growing backlog at the SMSC is what a
+  // restarted worker would then have to read through before its in-doubt rows run out of grace.
+  const flushNow = (): Promise<void> => {
+    if (timer) { clearTimeout(timer); timer = null; }
+    const batch = buffer;
+    buffer = [];
+    if (!batch.length) return chain;
+    writing = true;
+    // Flushes run one after another so a later status never races an earlier one.
+    const mine = (chain = chain.then(() => write(batch)));
+    void mine.then(() => {
+      if (chain !== mine) return; // a later flush is queued behind this one
+      writing = false;
+      if (buffer.length) void flushNow();
+    });
+    return mine;
+  };
+
+  return {
+    status(channelId, event) {
+      return new Promise<void>((resolve, reject) => {
+        buffer.push({ channelId, event, done: resolve, fail: reject });
+        if (buffer.length >= maxBuffer) void flushNow();
+        else if (!writing && !timer) timer = setTimeout(() => void flushNow(), flushMs);
+      });
+    },
+    async inbound(channelId, event) {
+      await options.inbound?.(channelId, event);
+    },
+    flush: flushNow,
+    async close() {
+      await flushNow();
+    },
+  };
+}

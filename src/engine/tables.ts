@@ -1,0 +1,253 @@
+// Row types of the messaging engine's tables (migration src/server/db/migrations/0300_messaging).
+// They live in the engine, which may import only src/core (ARCHITECTURE 2); the server's
+// Database extends them. bigint columns come back
+// as strings from pg and numbers from PGlite: read them through Number().
+import type { ColumnType, Generated } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type BigId = ColumnType<number | string, never, never>;
+type BigRef = ColumnType<number | string, number | string, number | string>;
+type BigCount = ColumnType<number | string, number | string | undefined, number | string>;
+type Json<T> = ColumnType<T, string, string>;
+type JsonDefault<T> = ColumnType<T, string | undefined, string>;
+
+export interface CompanyCreditsTable {
+  company_id: number;
+  balance: BigCount;
+  reserved: BigCount;
+  updated_at: Timestamp;
+}
+
+export interface CreditLedgerTable {
+  id: BigId;
+  company_id: number;
+  kind: string;
+  amount: BigRef;
+  balance_after: BigRef;
+  reserved_after: BigRef;
+  deployment_id: BigRef | null;
+  message_count: Generated<number>;
+  reference: string | null;
+  created_by: number | null;
+  created_at: Timestamp;
+}
+
+export interface MessagingSettingsTable {
+  company_id: number;
+  send_window: Json<unknown> | null;
+  duplicate_window_hours: Generated<number>;
+  callback_url: string | null;
+  callback_secret: string | null;
+  sms_fallback_channel_id: number | null;
+  updated_at: Timestamp;
+}
+
+export interface CampaignsTable {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  kind: string;
+  purpose: Generated<string>;
+  channel_id: number | null;
+  content: Generated<string>;
+  template: Json<unknown> | null;
+  variables: JsonDefault<string[]>;
+  scheduled_at: Timestamp | null;
+  recurrence: Json<unknown> | null;
+  label: Generated<string>;
+  edit_lock: Generated<string>;
+  lock_requested_by: number | null;
+  max_complete_interactions: number | null;
+  recipients_file_id: number | null;
+  next_run_at: Timestamp | null;
+  created_by: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface RecipientFilesTable {
+  id: Generated<number>;
+  company_id: number;
+  campaign_id: number | null;
+  file_name: string;
+  bytes: BigRef;
+  state: string;
+  headers: JsonDefault<string[]>;
+  summary: JsonDefault<Record<string, unknown>>;
+  error: string | null;
+  created_by: number | null;
+  created_at: Timestamp;
+}
+
+export interface RecipientRowsTable {
+  file_id: number;
+  row_no: number;
+  phone: string | null;
+  variables: JsonDefault<Record<string, string>>;
+  result: string;
+  send: boolean;
+  problems: JsonDefault<{ code: string; column?: string }[]>;
+}
+
+export interface DeploymentsTable {
+  id: BigId;
+  company_id: number;
+  campaign_id: number | null;
+  channel_id: number;
+  state: string;
+  purpose: string;
+  scheduled_at: Timestamp | null;
+  started_at: Timestamp | null;
+  finished_at: Timestamp | null;
+  total: Generated<number>;
+  reserved_credits: BigCount;
+  created_by: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface MessagesTable {
+  id: BigId;
+  company_id: number;
+  deployment_id: BigRef | null;
+  channel_id: number;
+  source: string;
+  purpose: string;
+  to_number: string;
+  body: string | null;
+  template: Json<unknown> | null;
+  parts: Generated<number>;
+  encoding: string | null;
+  cost: number;
+  state: string;
+  status_code: number;
+  delivery_status: string | null;
+  error_code: string | null;
+  not_before: Timestamp;
+  held_reason: string | null;
+  attempts: Generated<number>;
+  worker_id: string | null;
+  claimed_at: Timestamp | null;
+  in_doubt_since: Timestamp | null;
+  provider_message_id: string | null;
+  client_ref: string | null;
+  api_credential_id: string | null;
+  billed: Generated<boolean>;
+  created_at: Timestamp;
+  sent_at: Timestamp | null;
+  done_at: Timestamp | null;
+  updated_at: Timestamp;
+}
+
+export interface MessageEventsTable {
+  id: BigId;
+  message_id: BigRef;
+  at: Timestamp;
+  state: string;
+  delivery_status: string | null;
+  status_code: number | null;
+  detail: string | null;
+}
+
+export interface OrphanReceiptsTable {
+  id: BigId;
+  channel_id: number;
+  provider_message_id: string | null;
+  delivery_status: string;
+  error_code: string | null;
+  destination: string | null;
+  user_reference: number | null;
+  at: Timestamp;
+  received_at: Timestamp;
+}
+
+export interface EngineWorkersTable {
+  id: string;
+  pid: number | null;
+  started_at: Timestamp;
+  heartbeat_at: Timestamp;
+}
+
+export interface InboundMessagesTable {
+  id: BigId;
+  company_id: number;
+  channel_id: number;
+  from_number: string;
+  to_address: string;
+  body: string;
+  keyword: string | null;
+  action: string | null;
+  provider_message_id: string;
+  received_at: Timestamp;
+}
+
+export interface WebhookReceiptsSeenTable { dedupe_key: string; received_at: Timestamp }
+
+export interface StatusCallbacksTable {
+  id: BigId;
+  company_id: number;
+  message_id: BigRef;
+  url: string;
+  payload: Json<unknown>;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  delivered_at: Timestamp | null;
+  last_error: string | null;
+  created_at: Timestamp;
+}
+
+export interface MessagingDatabase {
+  company_credits: CompanyCreditsTable;
+  credit_ledger: CreditLedgerTable;
+  messaging_settings: MessagingSettingsTable;
+  campaigns: CampaignsTable;
+  recipient_files: RecipientFilesTable;
+  recipient_rows: RecipientRowsTable;
+  deployments: DeploymentsTable;
+  messages: MessagesTable;
+  message_events: MessageEventsTable;
+  orphan_receipts: OrphanReceiptsTable;
+  engine_workers: EngineWorkersTable;
+  inbound_messages: InboundMessagesTable;
+  webhook_receipts_seen: WebhookReceiptsSeenTable;
+  status_callbacks: StatusCallbacksTable;
+}
+
+/** The columns of server-owned tables the engine reads (a subset of src/server/db/schema.ts). */
+interface EngineChannelsTable {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  platform: string;
+  type: string;
+  sender: string | null;
+  short_code: string | null;
+  keywords: ColumnType<string[], string, string>;
+  priority: number;
+  authorization_token: string | null;
+  page_access_token: string | null;
+  client_token: string | null;
+  account_sids: ColumnType<{ sid: string; secret: string }[], string, string>;
+  facebook_page_id: string | null;
+  private_key: string | null;
+  client_email: string | null;
+  connection: ColumnType<Record<string, unknown>, string | undefined, string>;
+  enabled: boolean;
+}
+interface EngineBlockListTable {
+  id: Generated<number>;
+  company_id: number;
+  phone: string;
+  source: string;
+  created_by: number | null;
+  created_at: Timestamp;
+  effective_at: Timestamp;
+  removal_requested_at: Timestamp | null;
+  removal_effective_at: Timestamp | null;
+}
+
+/** What the engine's Kysely instance sees: its own tables and the few server tables it reads. */
+export interface EngineDatabase extends MessagingDatabase {
+  channels: EngineChannelsTable;
+  block_list: EngineBlockListTable;
+}

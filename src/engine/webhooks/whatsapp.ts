@@ -1,0 +1,86 @@
+// WhatsApp Cloud API webhook payloads (field "messages") → status and inbound events.
+// Statuses may arrive out of order and more than once (Meta retries for days): each event
+// carries the provider's timestamp (`at`) and a dedupeKey `${wamid}:${status}`; the engine
+// applies statuses monotonically and ignores keys it has seen.
+import type { DeliveryStatus, InboundEvent, StatusEvent } from '../channel-adapter.ts';
+import { asArray, asObject, asString, dateOf, WebhookPayloadError, type WebhookEvents } from './events.ts';
+
+const statusMap: Record<string, DeliveryStatus> = {
+  sent: 'SENT',
+  delivered: 'DELIVERED',
+  read: 'READ',
+  // Voice notes: "played" implies read.
+  played: 'READ',
+  failed: 'FAILED',
+};
+
+const withPlus = (digits: string) => (digits.startsWith('+') ? digits : `+${digits}`);
+
+/** The text an inbound message carries, for the kinds a conversation can continue on. */
+function inboundText(message: Record<string, unknown>): string | undefined {
+  switch (message.type) {
+    case 'text':
+      return asString(asObject(message.text).body);
+    case 'button': // quick-reply button of a template
+      return asString(asObject(message.button).text) ?? asString(asObject(message.button).payload);
+    case 'interactive': {
+      const interactive = asObject(message.interactive);
+      const reply = asObject(interactive.button_reply ?? interactive.list_reply);
+      return asString(reply.title) ?? asString(reply.id);
+    }
+    case 'image':
+    case 'video':
+    case 'document':
+      // Media opens the service window too; the caption (or nothing) is its text.
+      return asString(asObject(message[message.type]).caption) ?? '';
+    case 'audio':
+    case 'sticker':
+    case 'location':
+    case 'contacts':
+      return '';
+    default:
+      return undefined; // reactions, system notices, unsupported: not a message to answer
+  }
+}
+
+export function parseWhatsAppWebhook(body: unknown, now: Date = new Date()): WebhookEvents {
+  const root = asObject(body);
+  if (root.object !== 'whatsapp_business_account') throw new WebhookPayloadError(`unexpected object ${String(root.object)}`);
+  const statuses: StatusEvent[] = [];
+  const inbound: InboundEvent[] = [];
+  for (const entry of asArray(root.entry)) {
+    for (const change of asArray(asObject(entry).changes)) {
+      const { field, value } = asObject(change);
+      if (field !== 'messages') continue; // template status, quality, account updates: not receipts
+      const v = asObject(value);
+      const metadata = asObject(v.metadata);
+      const ourNumber = asString(metadata.display_phone_number);
+      for (const s of asArray(v.statuses)) {
+        const item = asObject(s);
+        const id = asString(item.id);
+        const raw = asString(item.status);
+        const status = raw ? statusMap[raw] : undefined;
+        if (!id || !raw || !status) continue;
+        const event: StatusEvent = { providerMessageId: id, status, at: dateOf(item.timestamp, 's', now), dedupeKey: `${id}:${raw}` };
+        const code = asString(asObject(asArray(item.errors)[0]).code);
+        if (code) event.errorCode = code;
+        statuses.push(event);
+      }
+      for (const m of asArray(v.messages)) {
+        const message = asObject(m);
+        const id = asString(message.id);
+        const from = asString(message.from) ?? asString(message.from_user_id);
+        const text = inboundText(message);
+        if (!id || !from || text === undefined) continue;
+        inbound.push({
+          to: ourNumber ? withPlus(ourNumber) : asString(metadata.phone_number_id) ?? '',
+          from: /^\d+$/.test(from) ? withPlus(from) : from,
+          text,
+          providerMessageId: id,
+          at: dateOf(message.timestamp, 's', now),
+        });
+      }
+    }
+  }
+  return { statuses, inbound };
+}

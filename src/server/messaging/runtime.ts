@@ -1,0 +1,162 @@
+// The messaging engine inside the server process (ARCHITECTURE 5–6): the dispatch worker, the
+// database receipt sink, the channel adapters built from the channels' rows, and, in sandbox
+// mode (`npm start` on the embedded database), the sandbox SMSC — a real SMPP server on
+// loopback — that the demo's SMS channels bind to, and the Graph (WhatsApp, Messenger) and RBM
+// (RCS) stand-ins that the HTTP channels without a baseUrl talk to (http-channels.ts); the
+// status-callback deliverer (callbacks.ts). More worker processes can share one PostgreSQL: each
+// claims with SKIP LOCKED.
+import type { Kysely } from 'kysely';
+import type { ChannelAdapter, ChannelPlatform } from '../../engine/channel-adapter.ts';
+import type { HttpAdapterOptions } from '../../engine/adapters/http-client.ts';
+import { SmppAdapter } from '../../engine/adapters/smpp/adapter.ts';
+import { Dispatcher, type DispatcherOptions } from '../../engine/dispatcher.ts';
+import { databaseSink, type DatabaseSink } from '../../engine/receipts.ts';
+import type { EngineDatabase } from '../../engine/tables.ts';
+import { startGraphSandbox, type GraphSandbox, type GraphSandboxOptions } from '../../sandbox/graph/index.ts';
+import { startRbmSandbox, type RbmSandbox, type RbmSandboxOptions } from '../../sandbox/rbm/index.ts';
+import { startSandboxSmsc, type SandboxSmsc, type SandboxSmscOptions } from '../../sandbox/smsc/index.ts';
+import type { Database } from '../db/schema.ts';
+import type { SecretBox } from '../security/secrets.ts';
+import type { MessagingHooks } from '../context.ts';
+import { startCallbackDeliverer, type CallbackDeliverer, type CallbackDelivererOptions } from './callbacks.ts';
+import { buildHttpAdapter, HTTP_PLATFORMS, registerWithStandIn, type ChannelRow, type HttpChannelContext } from './http-channels.ts';
+import { routeInbound } from './inbound.ts';
+import { companySendWindow } from './send-window.ts';
+import { openSecret } from '../modules/channels/secret-fields.ts';
+
+export interface MessagingOptions {
+  db: Kysely<Database>;
+  secrets: SecretBox;
+  /** Start the sandbox SMSC; SMS channels without connection settings bind to it. */
+  sandbox: boolean;
+  smsc?: SandboxSmscOptions;
+  dispatcher?: Partial<Omit<DispatcherOptions, 'db' | 'adapters' | 'sendWindow'>>;
+  /** Extra SMPP settings for every adapter (tests: shorter timeouts). */
+  smpp?: Record<string, unknown>;
+  /** Sandbox mode: options of the Graph (WhatsApp, Messenger) and RBM (RCS) stand-ins. */
+  graph?: GraphSandboxOptions;
+  rbm?: RbmSandboxOptions;
+  /** Timeouts and concurrency of the HTTP channel adapters. */
+  http?: HttpAdapterOptions;
+  /** The status-callback deliverer; false: none in this process. */
+  callbacks?: false | Omit<CallbackDelivererOptions, 'db' | 'secrets' | 'log'>;
+  log?: (message: string, detail?: unknown) => void;
+}
+
+export interface MessagingRuntime {
+  hooks: MessagingHooks;
+  dispatcher: Dispatcher;
+  sink: DatabaseSink;
+  smsc: SandboxSmsc | null;
+  /** Sandbox mode: the Graph and RBM stand-ins. */
+  graph: GraphSandbox | null;
+  rbm: RbmSandbox | null;
+  callbacks: CallbackDeliverer | null;
+  /**
+   * Our server's URL, known once it listens: the stand-ins post their webhooks there. Registers
+   * every enabled HTTP channel that uses a stand-in (channels added later register when their
+   * adapter is built).
+   */
+  setPublicUrl(url: string): Promise<void>;
+  /** Drops a channel's adapter (its settings changed); the next message builds a new one. */
+  forget(channelId: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startMessaging(options: MessagingOptions): Promise<MessagingRuntime> {
+  const db = options.db as unknown as Kysely<EngineDatabase>;
+  const log = options.log ?? (() => {});
+  // The SMSC reads this object at every bind, so channels added later get an account too.
+  const smscAccounts: Record<string, string> = { ...(options.smsc?.accounts ?? {}) };
+  const smsc = options.sandbox ? await startSandboxSmsc({ ...options.smsc, accounts: smscAccounts }) : null;
+  const graph = options.sandbox ? await startGraphSandbox(options.graph) : null;
+  const rbm = options.sandbox ? await startRbmSandbox(options.rbm) : null;
+  let publicUrl: string | null = null;
+  const sink = databaseSink({ db, inbound: (channelId, event) => routeInbound(db, channelId, event) });
+  const adapters = new Map<number, Promise<ChannelAdapter | null>>();
+
+  const open = (sealed: string | null, column: string, companyId: number) => openSecret(options.secrets, sealed, column, companyId) ?? '';
+  const http: HttpChannelContext = { db, open, graph, rbm, publicUrl: () => publicUrl };
+
+  async function build(channelId: number): Promise<ChannelAdapter | null> {
+    const channel = await db.selectFrom('channels').selectAll().where('id', '=', channelId).executeTakeFirst();
+    if (!channel || !channel.enabled) return null;
+    const connection = channel.connection ?? {};
+    if (channel.platform === 'sms') {
+      const password = open(channel.authorization_token, 'authorization_token', channel.company_id).slice(0, 64);
+      const sender = channel.sender?.replace(/^\+/, '') ?? channel.short_code ?? '';
+      if (connection.host && connection.port) {
+        return new SmppAdapter(channel.id, { ...(options.smpp ?? {}), ...connection, password, sender } as never, sink);
+      }
+      if (!smsc) return null;
+      // Sandbox: the channel binds to the local SMSC with an account of its own.
+      const systemId = `ch${channel.id}`;
+      smscAccounts[systemId] = password;
+      return new SmppAdapter(channel.id, { tps: 500, ...(options.smpp ?? {}), host: smsc.host, port: smsc.port, systemId, password, sender }, sink);
+    }
+    const adapter = buildHttpAdapter(http, channel as ChannelRow, {
+      ...options.http,
+      onAlert: (alert) => log(`channel ${channel.id}: ${alert.platform} ${alert.kind}`, alert.reason),
+    });
+    if (!adapter) log(`channel ${channel.id}: ${channel.platform as ChannelPlatform} settings are incomplete; its messages fail with 92`);
+    return adapter;
+  }
+
+  const registry = {
+    adapterFor(channelId: number) {
+      let adapter = adapters.get(channelId);
+      if (!adapter) {
+        adapter = build(channelId).catch((error) => { log(`channel ${channelId}: adapter failed to start`, error); adapters.delete(channelId); return null; });
+        adapters.set(channelId, adapter);
+      }
+      return adapter;
+    },
+    async fallbackFor(companyId: number) {
+      const settings = await db.selectFrom('messaging_settings').select('sms_fallback_channel_id').where('company_id', '=', companyId).executeTakeFirst();
+      let q = db.selectFrom('channels').select(['id', 'platform']).where('company_id', '=', companyId).where('platform', '=', 'sms').where('enabled', '=', true);
+      if (settings?.sms_fallback_channel_id) q = q.where('id', '=', settings.sms_fallback_channel_id);
+      const row = await q.orderBy('priority', 'desc').orderBy('id').executeTakeFirst();
+      return row ? { id: row.id, platform: 'sms' as const } : null;
+    },
+  };
+  const sendWindow = companySendWindow(db);
+  const dispatcher = new Dispatcher({ db, adapters: registry, sendWindow, log, ...options.dispatcher });
+  await dispatcher.start();
+  const callbacks = options.callbacks === false ? null : startCallbackDeliverer({ db, secrets: options.secrets, log, ...options.callbacks });
+
+  return {
+    hooks: { wake: () => dispatcher.wake(), sendWindow, shortBaseUrls: [] },
+    dispatcher,
+    sink,
+    smsc,
+    graph,
+    rbm,
+    callbacks,
+    async setPublicUrl(url) {
+      publicUrl = url.replace(/\/+$/, '');
+      if (!graph && !rbm) return;
+      const channels = await db.selectFrom('channels').selectAll().where('platform', 'in', [...HTTP_PLATFORMS]).where('enabled', '=', true).execute();
+      for (const channel of channels) {
+        try {
+          registerWithStandIn(http, channel as ChannelRow);
+        } catch (error) {
+          log(`channel ${channel.id}: not registered with its stand-in`, (error as Error).message);
+        }
+      }
+    },
+    async forget(channelId) {
+      const adapter = await adapters.get(channelId);
+      adapters.delete(channelId);
+      await adapter?.close();
+    },
+    async close() {
+      await dispatcher.stop();
+      await Promise.all([...adapters.values()].map(async (a) => (await a)?.close()));
+      await sink.close();
+      await callbacks?.stop();
+      await smsc?.stop();
+      await graph?.stop();
+      await rbm?.stop();
+    },
+  };
+}

@@ -1,0 +1,54 @@
+// Recurring campaigns (spec 3: every N days/weeks/months/years, starts, ends, expires): when a
+// campaign's next run is due, a deployment is launched from its current recipients file, as its
+// author, and the next run is computed from the rule (src/core/recurrence.ts, Bogota wall time,
+// anchored on the start so Jan 31 → Feb 28 → Mar 31). A run that cannot launch (no credits, no
+// recipients, channel disabled) is skipped with its reason and the schedule goes on. Campaigns are
+// claimed with SKIP LOCKED, so several server processes never launch the same run twice.
+import { sql, type Kysely } from 'kysely';
+import { nextRun, type RecurrenceRule, type RecurrenceUnit } from '../../core/recurrence.ts';
+import type { EngineDatabase } from '../../engine/tables.ts';
+import type { CampaignRecurrence } from '../../generated/types.gen.ts';
+import type { ServerDeps, Session } from '../context.ts';
+import { launchCampaign } from '../modules/campaigns/launch.ts';
+
+const UNITS: Record<CampaignRecurrence['unit'], RecurrenceUnit> = { days: 'day', weeks: 'week', months: 'month', years: 'year' };
+
+export function ruleOf(r: CampaignRecurrence): RecurrenceRule {
+  return { every: r.every, unit: UNITS[r.unit], starts: r.starts, ends: r.ends ?? undefined, expires: r.expires ?? undefined };
+}
+
+/** Launches the recurring campaigns that are due; answers how many runs it launched. */
+export async function runDueCampaigns(deps: ServerDeps, log: (m: string, d?: unknown) => void = () => {}): Promise<number> {
+  const db = deps.db as unknown as Kysely<EngineDatabase>;
+  const now = deps.now();
+  let launched = 0;
+  for (;;) {
+    // One campaign per transaction: its next_run_at moves on before the launch, so a crash
+    // mid-launch skips that run rather than repeating it.
+    const due = await db.transaction().execute(async (trx) => {
+      const row = await sql<{ id: number; company_id: number; created_by: number | null; recurrence: CampaignRecurrence; next_run_at: Date }>`
+        select id, company_id, created_by, recurrence, next_run_at from campaigns
+        where kind = 'recurring' and label = 'Active' and next_run_at is not null and next_run_at <= ${now}
+        order by next_run_at limit 1 for update skip locked`.execute(trx);
+      const campaign = row.rows[0];
+      if (!campaign) return null;
+      const next = nextRun(ruleOf(campaign.recurrence), new Date(Math.max(now.getTime(), new Date(campaign.next_run_at).getTime())));
+      await sql`update campaigns set next_run_at = ${next}, updated_at = ${now} where id = ${campaign.id}`.execute(trx);
+      return { ...campaign, last: next === null };
+    });
+    if (!due) return launched;
+    if (!due.created_by) {
+      log(`recurring campaign ${due.id}: its author is gone, run skipped`);
+      continue;
+    }
+    const actor: Session = { tokenId: 0, userId: due.created_by, companyId: due.company_id, state: 'active', companyState: 'active', roles: [], grants: [], expiresAt: now };
+    try {
+      await launchCampaign(deps, actor, due.id);
+      launched++;
+    } catch (error) {
+      log(`recurring campaign ${due.id}: run skipped`, (error as Error).message);
+    }
+    // The last run of the rule: the campaign has done its work.
+    if (due.last) await sql`update campaigns set label = 'Executed', updated_at = ${now} where id = ${due.id} and label = 'Active'`.execute(db);
+  }
+}

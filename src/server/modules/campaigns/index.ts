@@ -1,0 +1,163 @@
+// Campaigns (schemas/api/campaigns.yaml, component 2001): write, upload recipients, preview,
+// launch, and the edit lock that a second person approves.
+import type { Kysely } from 'kysely';
+import { variablesOf } from '../../../core/message-content.ts';
+import type { EngineDatabase } from '../../../engine/tables.ts';
+import type { Campaign } from '../../../generated/types.gen.ts';
+import type { ServerDeps, Session } from '../../context.ts';
+import { uniqueOr } from '../../db/unique.ts';
+import { fail, failFields, fieldError } from '../../errors/api-error.ts';
+import { caller, type DomainHandlers } from '../../http/handler.ts';
+import { paginate } from '../../http/paging.ts';
+import { loadDeployment, toDeployment } from './deployment-control.ts';
+import { launchCampaign, previewCampaign } from './launch.ts';
+import { campaignQuery, checkContent, checkSchedule, toCampaign } from './records.ts';
+import { storeRecipientsFile } from './recipients-upload.ts';
+
+const nameTaken = () => failFields([fieldError('name', '99926')]);
+
+async function getCampaign(deps: ServerDeps, me: Session, id: number): Promise<Campaign> {
+  const row = await campaignQuery(deps.db, me.companyId).where('c.id', '=', id).executeTakeFirst();
+  if (!row) throw fail('99959');
+  return toCampaign(row);
+}
+
+async function checkChannel(deps: ServerDeps, me: Session, channelId: number): Promise<void> {
+  const channel = await deps.db.selectFrom('channels').select('id').where('id', '=', channelId).where('company_id', '=', me.companyId).executeTakeFirst();
+  if (!channel) throw failFields([fieldError('channelId', '99972')]);
+}
+
+/** Edits need the campaign unlocked (a lock, or a pending change of it, freezes it: 99984). */
+async function editable(deps: ServerDeps, me: Session, id: number) {
+  const row = await deps.db.selectFrom('campaigns').selectAll().where('id', '=', id).where('company_id', '=', me.companyId).executeTakeFirst();
+  if (!row) throw fail('99959');
+  if (row.edit_lock !== 'unlockedForEdit') throw fail('99984');
+  return row;
+}
+
+export const campaignsHandlers: DomainHandlers<'campaigns'> = {
+  'campaigns.list': async (ctx) => {
+    const me = caller(ctx);
+    let base = campaignQuery(ctx.deps.db, me.companyId);
+    if (ctx.query.kind) base = base.where('c.kind', '=', ctx.query.kind);
+    if (ctx.query.label) base = base.where('c.label', '=', ctx.query.label);
+    return paginate(base, ctx.query, {
+      sortable: { name: 'c.name', kind: 'c.kind', createdAt: 'c.created_at', updatedAt: 'c.updated_at' },
+      defaultSort: { column: 'c.created_at', order: 'desc' },
+      tieBreaker: 'c.id',
+      search: ['c.name'],
+      map: toCampaign,
+    });
+  },
+
+  'campaigns.get': async (ctx) => getCampaign(ctx.deps, caller(ctx), ctx.params.id),
+
+  'campaigns.create': async (ctx) => {
+    const me = caller(ctx);
+    const b = ctx.body;
+    checkContent(b.content, ctx.deps.messaging.shortBaseUrls);
+    checkSchedule(b.kind, b.scheduledAt, b.recurrence);
+    await checkChannel(ctx.deps, me, b.channelId);
+    const now = ctx.deps.now();
+    const row = await uniqueOr(() => ctx.deps.db.insertInto('campaigns').values({
+      company_id: me.companyId, name: b.name.trim(), kind: b.kind, purpose: b.purpose ?? 'commercial', channel_id: b.channelId, content: b.content,
+      variables: JSON.stringify(variablesOf(b.content)), scheduled_at: b.scheduledAt ?? null,
+      recurrence: b.recurrence ? JSON.stringify(b.recurrence) : null, max_complete_interactions: b.maxCompleteInteractions ?? null,
+      next_run_at: b.kind === 'recurring' && b.recurrence ? b.recurrence.starts : null,
+      created_by: me.userId, created_at: now, updated_at: now,
+    }).returning('id').executeTakeFirstOrThrow(), nameTaken);
+    return getCampaign(ctx.deps, me, row.id);
+  },
+
+  'campaigns.update': async (ctx) => {
+    const me = caller(ctx);
+    const current = await editable(ctx.deps, me, ctx.params.id);
+    const b = ctx.body;
+    if (b.content !== undefined) checkContent(b.content, ctx.deps.messaging.shortBaseUrls);
+    checkSchedule(b.kind ?? current.kind, b.scheduledAt === undefined ? current.scheduled_at?.toISOString() : b.scheduledAt, b.recurrence === undefined ? current.recurrence : b.recurrence);
+    if (b.channelId !== undefined) await checkChannel(ctx.deps, me, b.channelId);
+    const set: Record<string, unknown> = { updated_at: ctx.deps.now() };
+    if (b.name !== undefined) set.name = b.name.trim();
+    if (b.kind !== undefined) set.kind = b.kind;
+    if (b.purpose !== undefined) set.purpose = b.purpose;
+    if (b.channelId !== undefined) set.channel_id = b.channelId;
+    if (b.content !== undefined) { set.content = b.content; set.variables = JSON.stringify(variablesOf(b.content)); }
+    if (b.scheduledAt !== undefined) set.scheduled_at = b.scheduledAt;
+    if (b.recurrence !== undefined) set.recurrence = b.recurrence ? JSON.stringify(b.recurrence) : null;
+    if (b.maxCompleteInteractions !== undefined) set.max_complete_interactions = b.maxCompleteInteractions;
+    await uniqueOr(() => ctx.deps.db.updateTable('campaigns').set(set).where('id', '=', current.id).where('company_id', '=', me.companyId).execute(), nameTaken);
+    return getCampaign(ctx.deps, me, current.id);
+  },
+
+  'campaigns.delete': async (ctx) => {
+    const me = caller(ctx);
+    const row = await editable(ctx.deps, me, ctx.params.id);
+    const running = await ctx.deps.db.selectFrom('deployments').select('id').where('campaign_id', '=', row.id).where('state', 'in', ['running', 'paused', 'scheduled']).executeTakeFirst();
+    if (running) throw fail('99984');
+    await ctx.deps.db.deleteFrom('campaigns').where('id', '=', row.id).where('company_id', '=', me.companyId).execute();
+    return { ok: true as const };
+  },
+
+  'campaigns.uploadRecipients': async (ctx) => {
+    const me = caller(ctx);
+    const row = await editable(ctx.deps, me, ctx.params.id);
+    const channel = row.channel_id ? await ctx.deps.db.selectFrom('channels').select('platform').where('id', '=', row.channel_id).executeTakeFirst() : null;
+    return storeRecipientsFile(ctx.deps.db, ctx.request, { id: row.id, company_id: me.companyId, content: row.content, platform: channel?.platform ?? null }, me.userId, ctx.deps.now());
+  },
+
+  'campaigns.recipients': async (ctx) => {
+    const me = caller(ctx);
+    const campaign = await getCampaign(ctx.deps, me, ctx.params.id);
+    const fileId = (await ctx.deps.db.selectFrom('campaigns').select('recipients_file_id').where('id', '=', campaign.id).executeTakeFirstOrThrow()).recipients_file_id;
+    let base = ctx.deps.db.selectFrom('recipient_rows').selectAll().where('file_id', '=', fileId ?? 0);
+    if (ctx.query.result) base = base.where('result', '=', ctx.query.result);
+    const q = ctx.query.q?.replace(/\D/g, '');
+    if (q) base = base.where('phone', 'like', `%${q}%`);
+    return paginate(base, ctx.query, {
+      sortable: { row: 'row_no' },
+      defaultSort: { column: 'row_no', order: 'asc' },
+      tieBreaker: 'row_no',
+      search: [],
+      map: (r) => ({
+        row: r.row_no, phone: r.phone, result: r.result as 'pass',
+        problems: r.problems.map((p) => (p.column ? `${p.code} (${p.column})` : p.code)).join(', '),
+        variables: Object.entries(r.variables).map(([k, v]) => `${k}=${v}`).join('; '),
+      }),
+    });
+  },
+
+  'campaigns.preview': async (ctx) => previewCampaign(ctx.deps, caller(ctx), ctx.params.id),
+
+  'campaigns.launch': async (ctx) => {
+    const me = caller(ctx);
+    const id = await launchCampaign(ctx.deps, me, ctx.params.id);
+    const db = ctx.deps.db as unknown as Kysely<EngineDatabase>;
+    return toDeployment(db, await loadDeployment(db, me.companyId, id));
+  },
+
+  'campaigns.requestLock': async (ctx) => {
+    const me = caller(ctx);
+    const wanted = ctx.body.lock ? 'pendinglockForEdit' : 'pendingunlockForEdit';
+    const from = ctx.body.lock ? 'unlockedForEdit' : 'lockedForEdit';
+    const changed = await ctx.deps.db.updateTable('campaigns').set({ edit_lock: wanted, lock_requested_by: me.userId, updated_at: ctx.deps.now() })
+      .where('id', '=', ctx.params.id).where('company_id', '=', me.companyId).where('edit_lock', '=', from).executeTakeFirst();
+    if (Number(changed.numUpdatedRows) === 0) {
+      await getCampaign(ctx.deps, me, ctx.params.id); // 99959 when it is not ours
+      throw fail('99984');
+    }
+    return getCampaign(ctx.deps, me, ctx.params.id);
+  },
+
+  'campaigns.approveLock': async (ctx) => {
+    const me = caller(ctx);
+    const row = await ctx.deps.db.selectFrom('campaigns').select(['id', 'edit_lock', 'lock_requested_by']).where('id', '=', ctx.params.id).where('company_id', '=', me.companyId).executeTakeFirst();
+    if (!row) throw fail('99959');
+    if (!row.edit_lock.startsWith('pending')) throw fail('99984');
+    if (row.lock_requested_by === me.userId) throw fail('99923');
+    const next = row.edit_lock === 'pendinglockForEdit' ? 'lockedForEdit' : 'unlockedForEdit';
+    await ctx.deps.db.updateTable('campaigns').set({ edit_lock: next, lock_requested_by: null, updated_at: ctx.deps.now() })
+      .where('id', '=', row.id).where('edit_lock', '=', row.edit_lock).execute();
+    return getCampaign(ctx.deps, me, row.id);
+  },
+};
+

@@ -1,0 +1,138 @@
+// Launching a campaign: one deployment, its messages rendered from the file's sendable rows and
+// created through the engine's enqueue (block list, duplicates, credits, send window), all in
+// one transaction: when the credits do not cover it (99986) nothing is created.
+import type { Kysely } from 'kysely';
+import { refusedLinks, render } from '../../../core/message-content.ts';
+import { enqueueMessages, heldUntil, InsufficientCreditsError, messageCost, type EnqueueItem, type Purpose } from '../../../engine/enqueue.ts';
+import type { ChannelPlatform } from '../../../engine/channel-adapter.ts';
+import type { EngineDatabase } from '../../../engine/tables.ts';
+import { balanceOf } from '../../../engine/credits.ts';
+import type { CampaignPreview } from '../../../generated/types.gen.ts';
+import type { ServerDeps, Session } from '../../context.ts';
+import { fail } from '../../errors/api-error.ts';
+import { duplicateWindowHours } from '../../messaging/duplicate-window.ts';
+import { childCodes, contentLinks, personalise } from '../shortener/links.ts';
+
+interface LaunchCampaign {
+  id: number;
+  company_id: number;
+  content: string;
+  purpose: string;
+  kind: string;
+  scheduled_at: Date | null;
+  channel_id: number | null;
+  recipients_file_id: number | null;
+  label: string;
+}
+
+async function channelOf(deps: ServerDeps, campaign: LaunchCampaign): Promise<{ id: number; platform: ChannelPlatform }> {
+  if (!campaign.channel_id) throw fail('99985');
+  const channel = await deps.db.selectFrom('channels').select(['id', 'platform', 'enabled'])
+    .where('id', '=', campaign.channel_id).where('company_id', '=', campaign.company_id).executeTakeFirst();
+  if (!channel || !channel.enabled) throw fail('99972');
+  return { id: channel.id, platform: channel.platform as ChannelPlatform };
+}
+
+async function sendableRows(db: Kysely<EngineDatabase>, fileId: number) {
+  return db.selectFrom('recipient_rows').select(['phone', 'variables']).where('file_id', '=', fileId).where('send', '=', true)
+    .where('phone', 'is not', null).orderBy('row_no').execute();
+}
+
+function itemsOf(content: string, rows: { phone: string | null; variables: Record<string, string> }[], perRecipient?: (body: string, phone: string) => string): EnqueueItem[] {
+  return rows.map((r) => {
+    const body = render(content, r.variables, { allowEmpty: true });
+    return { to: r.phone!, body: perRecipient ? perRecipient(body, r.phone!) : body };
+  });
+}
+
+export async function launchCampaign(deps: ServerDeps, me: Session, campaignId: number): Promise<number> {
+  const db = deps.db as unknown as Kysely<EngineDatabase>;
+  const campaign = await deps.db.selectFrom('campaigns').selectAll().where('id', '=', campaignId).where('company_id', '=', me.companyId).executeTakeFirst();
+  if (!campaign) throw fail('99959');
+  if (campaign.label !== 'Active') throw fail('99984');
+  const channel = await channelOf(deps, campaign);
+  if (!campaign.recipients_file_id) throw fail('99985', 'The campaign has no recipients file yet.');
+  const rows = await sendableRows(db, campaign.recipients_file_id);
+  if (!rows.length) throw fail('99985', 'The recipients file has no sendable rows.');
+  const now = deps.now();
+  const at = campaign.kind === 'scheduled' && campaign.scheduled_at && campaign.scheduled_at > now ? campaign.scheduled_at : now;
+  // Read before the transaction: PGlite has one connection, and the transaction holds it.
+  const duplicateHours = await duplicateWindowHours(deps.db, me.companyId);
+  const held = await heldUntil(deps.messaging.sendWindow, me.companyId, campaign.purpose as Purpose, at);
+  // Shortener (issue 5): the company's short links in the content (99925 for any other link of ours).
+  const links = await contentLinks(deps, me.companyId, campaign.content);
+  try {
+    const deploymentId = await db.transaction().execute(async (trx) => {
+      const deployment = await trx.insertInto('deployments').values({
+        company_id: me.companyId, campaign_id: campaign.id, channel_id: channel.id, state: at > now ? 'scheduled' : 'running',
+        purpose: campaign.purpose, scheduled_at: at > now ? at : null, started_at: at > now ? null : now, reserved_credits: 0,
+        created_by: me.userId, created_at: now, updated_at: now,
+      }).returning('id').executeTakeFirstOrThrow();
+      const id = Number(deployment.id);
+      // Shortener (issue 5): each recipient gets their own child code of every link, set-based, in this transaction.
+      const codes = links.length
+        ? await childCodes(trx, { companyId: me.companyId, campaignId: campaign.id, createdBy: me.userId, now, links, phones: rows.map((r) => r.phone!) })
+        : null;
+      const result = await enqueueMessages(trx, {
+        companyId: me.companyId, channel, purpose: campaign.purpose as Purpose, source: 'campaign', deploymentId: id, createdBy: me.userId,
+        items: itemsOf(campaign.content, rows, codes ? (body, phone) => personalise(body, links, codes, phone) : undefined), duplicateWindowHours: duplicateHours, heldUntil: held,
+        now, at, onInsufficientCredits: 'throw',
+      });
+      await trx.updateTable('deployments').set({ total: result.ids.length, reserved_credits: result.reservedCredits }).where('id', '=', id).execute();
+      return id;
+    });
+    deps.messaging.wake();
+    return deploymentId;
+  } catch (error) {
+    if (error instanceof InsufficientCreditsError) throw fail('99986');
+    throw error;
+  }
+}
+
+
+/** What a launch now would do, without doing it. */
+export async function previewCampaign(deps: ServerDeps, me: Session, campaignId: number): Promise<CampaignPreview> {
+  const db = deps.db as unknown as Kysely<EngineDatabase>;
+  const campaign = await deps.db.selectFrom('campaigns').selectAll().where('id', '=', campaignId).where('company_id', '=', me.companyId).executeTakeFirst();
+  if (!campaign) throw fail('99959');
+  const channel = await channelOf(deps, campaign);
+  const now = deps.now();
+  const file = campaign.recipients_file_id;
+  const all = file ? await db.selectFrom('recipient_rows').select(['phone', 'variables', 'send', 'result']).where('file_id', '=', file).execute() : [];
+  const sendable = all.filter((r) => r.send && r.phone);
+  const invalid = all.filter((r) => r.result === 'fail' || r.result === 'error').length;
+  const duplicatesInFile = all.filter((r) => !r.send && (r.result === 'pass' || r.result === 'warn')).length;
+  const blockedRows = sendable.length
+    ? await db.selectFrom('block_list').select('phone').where('company_id', '=', me.companyId).where('effective_at', '<=', now)
+      .where((eb) => eb.or([eb('removal_effective_at', 'is', null), eb('removal_effective_at', '>', now)]))
+      .where('phone', 'in', [...new Set(sendable.map((r) => r.phone!))]).execute()
+    : [];
+  const blocked = new Set(blockedRows.map((b) => b.phone));
+  const going = sendable.filter((r) => !blocked.has(r.phone!));
+  let credits = 0;
+  let parts = 0;
+  let encoding: string | null = null;
+  for (const r of going) {
+    const priced = messageCost(channel.platform, render(campaign.content, r.variables, { allowEmpty: true }));
+    credits += priced.cost;
+    if (priced.parts >= parts) { parts = priced.parts; encoding = priced.encoding; }
+  }
+  const at = campaign.kind === 'scheduled' && campaign.scheduled_at && campaign.scheduled_at > now ? campaign.scheduled_at : now;
+  const windowAt = campaign.purpose === 'commercial' ? await deps.messaging.sendWindow(me.companyId, at) : null;
+  const { balance } = await balanceOf(db, me.companyId);
+  return {
+    recipients: sendable.length,
+    goNow: windowAt || at > now ? 0 : going.length,
+    wait: windowAt || at > now ? going.length : 0,
+    waitUntil: windowAt ? windowAt.toISOString() : at > now ? at.toISOString() : null,
+    blocked: sendable.length - going.length,
+    duplicates: duplicatesInFile,
+    invalid,
+    parts,
+    encoding,
+    credits,
+    balance,
+    enough: balance >= credits,
+    refusedLinks: refusedLinks(campaign.content, deps.messaging.shortBaseUrls).map((l) => l.url),
+  };
+}

@@ -1,0 +1,75 @@
+// A campaign's recipients file: streamed from the multipart body through the recipients ingest
+// (src/engine/recipients), never held whole in memory; rows are stored in batches as they are
+// judged. A new file replaces the previous one. Whole-file problems answer their catalogue code
+// (99932 invalid file, 99937 too large, 99955 columns missing) and leave the previous file as it was.
+import type { FastifyRequest } from 'fastify';
+import type { Insertable, Kysely } from 'kysely';
+import { variablesOf } from '../../../core/message-content.ts';
+import { RecipientsFileError } from '../../../engine/recipients/errors.ts';
+import { ingestRecipients } from '../../../engine/recipients/ingest.ts';
+import type { RecipientSummary } from '../../../generated/types.gen.ts';
+import { constants } from '../../../generated/constants.gen.ts';
+import type { Database } from '../../db/schema.ts';
+import { fail, failFields, fieldError } from '../../errors/api-error.ts';
+
+interface Campaign { id: number; company_id: number; content: string; platform: string | null }
+
+const INSERT_BATCH = 2000;
+
+export async function storeRecipientsFile(db: Kysely<Database>, request: FastifyRequest, campaign: Campaign, userId: number, now: Date): Promise<RecipientSummary> {
+  if (!request.isMultipart()) throw fail('99932');
+  const part = await request.file({ limits: { fileSize: constants.uploads.campaignFileBytes, files: 1, fields: 5 } });
+  if (!part || part.fieldname !== 'file') throw fail('99932');
+  const file = await db.insertInto('recipient_files').values({
+    company_id: campaign.company_id, campaign_id: campaign.id, file_name: part.filename.slice(0, 255), bytes: 0, state: 'reading', created_by: userId, created_at: now,
+  }).returning('id').executeTakeFirstOrThrow();
+  const ingest = ingestRecipients(part.file, {
+    fileName: part.filename,
+    variables: variablesOf(campaign.content),
+    allowFixedLines: campaign.platform !== null && campaign.platform !== 'sms',
+    now,
+  });
+  try {
+    let pending: Insertable<Database['recipient_rows']>[] = [];
+    const flush = async () => {
+      if (!pending.length) return;
+      const rows = pending;
+      pending = [];
+      await db.insertInto('recipient_rows').values(rows).execute();
+    };
+    for await (const batch of ingest.batches()) {
+      for (const row of batch) {
+        pending.push({
+          file_id: file.id, row_no: row.row, phone: row.phone, variables: JSON.stringify(row.variables), result: row.result,
+          send: row.send, problems: JSON.stringify(row.problems),
+        });
+      }
+      if (pending.length >= INSERT_BATCH) await flush();
+    }
+    await flush();
+    // Cut by the multipart limit: the stream ends early and says so.
+    if (part.file.truncated) throw new RecipientsFileError('99937', 'the file is larger than the limit');
+  } catch (error) {
+    await db.deleteFrom('recipient_files').where('id', '=', file.id).execute();
+    if (error instanceof RecipientsFileError) {
+      const field = fieldError('file', error.code, error.columns?.length ? `${error.message}: ${error.columns.join(', ')}` : error.message);
+      throw failFields([field]);
+    }
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw fail('99937');
+    throw error;
+  }
+  const s = ingest.summary;
+  const summary: RecipientSummary = {
+    fileName: part.filename, rows: s.totalRows, pass: s.pass, warn: s.warn, fail: s.fail, error: s.error, duplicates: s.duplicates,
+    headers: s.headers, encoding: s.encoding, separator: s.separator,
+  };
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('recipient_files').set({ state: 'ready', bytes: s.bytes, headers: JSON.stringify(s.headers), summary: JSON.stringify(summary) })
+      .where('id', '=', file.id).execute();
+    const previous = await trx.selectFrom('campaigns').select('recipients_file_id').where('id', '=', campaign.id).executeTakeFirst();
+    await trx.updateTable('campaigns').set({ recipients_file_id: file.id, updated_at: now }).where('id', '=', campaign.id).execute();
+    // The replaced file goes unless a deployment was built from it (history keeps its own messages).
+    if (previous?.recipients_file_id) await trx.deleteFrom('recipient_files').where('id', '=', previous.recipients_file_id).execute();
+  });
+  return summary;
+}

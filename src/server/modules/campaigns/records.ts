@@ -1,0 +1,59 @@
+// Campaign rows → the API's campaign entity, and the content rules every write checks.
+import { sql, type Kysely } from 'kysely';
+import { contentProblems } from '../../../core/message-content.ts';
+import type { Campaign, CampaignRecurrence } from '../../../generated/types.gen.ts';
+import type { Database } from '../../db/schema.ts';
+import { failFields, fieldError } from '../../errors/api-error.ts';
+
+export function campaignQuery(db: Kysely<Database>, companyId: number) {
+  return db
+    .selectFrom('campaigns as c')
+    .leftJoin('channels as ch', 'ch.id', 'c.channel_id')
+    .select([
+      'c.id', 'c.name', 'c.kind', 'c.purpose', 'c.channel_id', 'ch.name as channel_name', 'ch.platform', 'c.content', 'c.variables',
+      'c.scheduled_at', 'c.recurrence', 'c.label', 'c.edit_lock', 'c.max_complete_interactions', 'c.recipients_file_id', 'c.created_at', 'c.updated_at',
+      sql<number | null>`(select count(*) from recipient_rows r where r.file_id = c.recipients_file_id and r.send)`.as('recipients'),
+      sql<number | string | null>`(select d.id from deployments d where d.campaign_id = c.id order by d.id desc limit 1)`.as('last_deployment_id'),
+      sql<string | null>`(select d.state from deployments d where d.campaign_id = c.id order by d.id desc limit 1)`.as('last_deployment_state'),
+    ])
+    .where('c.company_id', '=', companyId);
+}
+
+export type CampaignRow = Awaited<ReturnType<ReturnType<typeof campaignQuery>['executeTakeFirstOrThrow']>>;
+
+export const toCampaign = (r: CampaignRow): Campaign => ({
+  id: r.id,
+  name: r.name,
+  kind: r.kind as Campaign['kind'],
+  purpose: r.purpose as Campaign['purpose'],
+  channelId: r.channel_id,
+  channelName: r.channel_name ?? null,
+  platform: (r.platform ?? null) as Campaign['platform'],
+  content: r.content,
+  variables: r.variables,
+  scheduledAt: r.scheduled_at?.toISOString() ?? null,
+  recurrence: (r.recurrence ?? null) as CampaignRecurrence | null,
+  label: r.label as Campaign['label'],
+  editLock: r.edit_lock as Campaign['editLock'],
+  maxCompleteInteractions: r.max_complete_interactions,
+  recipients: Number(r.recipients ?? 0),
+  lastDeploymentId: r.last_deployment_id === null ? null : Number(r.last_deployment_id),
+  lastDeploymentState: (r.last_deployment_state ?? null) as Campaign['lastDeploymentState'],
+  createdAt: r.created_at.toISOString(),
+  updatedAt: r.updated_at.toISOString(),
+});
+
+/** Variables written right ({{name}}, no double braces inside: 99924) and no external links (99925). */
+export function checkContent(content: string, shortBaseUrls: string[]): void {
+  const problems = contentProblems(content, shortBaseUrls);
+  if (!problems.length) return;
+  const links = problems.filter((p) => p.code === 'externalLink');
+  if (links.length) throw failFields([fieldError('content', '99925', links.map((l) => (l as { text: string }).text).join(', '))]);
+  throw failFields([fieldError('content', '99924', problems.map((p) => p.code).join(', '))]);
+}
+
+/** A scheduled campaign needs its date; a recurring one its rule (99999 naming the field). */
+export function checkSchedule(kind: string, scheduledAt: string | null | undefined, recurrence: unknown): void {
+  if (kind === 'scheduled' && !scheduledAt) throw failFields([fieldError('scheduledAt', '99999')]);
+  if (kind === 'recurring' && !recurrence) throw failFields([fieldError('recurrence', '99999')]);
+}

@@ -1,0 +1,118 @@
+// Messaging settings (schemas/api/messaging-settings.yaml, component 6004): the status-callback
+// URL and its signing secret (generated here, sealed at rest, answered once), the send-window
+// profile (a named one or custom windows checked with profileProblems), the duplicate rule's
+// window and the SMS fallback channel. Every query is scoped to the caller's company.
+import { randomBytes } from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import { PROFILES, profileProblems, type DayWindow, type ProfileName, type SendWindowProfile } from '../../../core/send-window.ts';
+import type { MessagingSettingsTable, EngineDatabase } from '../../../engine/tables.ts';
+import { constants } from '../../../generated/constants.gen.ts';
+import type { CustomSendWindow, MessagingSettings } from '../../../generated/types.gen.ts';
+import type { ServerDeps } from '../../context.ts';
+import { failFields, fieldError } from '../../errors/api-error.ts';
+import { caller, type DomainHandlers } from '../../http/handler.ts';
+import { callbackSecretContext } from '../../messaging/callbacks.ts';
+import { DEFAULT_DUPLICATE_HOURS } from '../../messaging/duplicate-window.ts';
+
+type Row = Selectable<MessagingSettingsTable>;
+const engineDb = (deps: ServerDeps) => deps.db as unknown as Kysely<EngineDatabase>;
+
+const toText = (w: DayWindow | null | undefined): string | null => (w ? `${w.from}-${w.to}` : null);
+const toWindow = (text: string | null): DayWindow | null => {
+  if (text === null) return null;
+  const [from, to] = text.split('-');
+  return { from, to };
+};
+
+/** What is stored in send_window: a profile name (JSON string), a custom profile, or null (default). */
+function profileOf(stored: unknown): { name: ProfileName | 'custom'; profile: SendWindowProfile } {
+  if (typeof stored === 'string' && stored in PROFILES) return { name: stored as ProfileName, profile: PROFILES[stored as ProfileName] };
+  if (stored && typeof stored === 'object') return { name: 'custom', profile: stored as SendWindowProfile };
+  const name = constants.sendWindow.profile as ProfileName;
+  return { name, profile: PROFILES[name] };
+}
+
+function toSettings(row: Row | undefined, callbackSecret: string | null = null): MessagingSettings {
+  const { name, profile } = profileOf(row?.send_window ?? null);
+  const customWindow: CustomSendWindow = {
+    weekdays: toText(profile.weekdays), saturday: toText(profile.saturday), sunday: toText(profile.sunday), holidays: profile.holidays !== false,
+  };
+  return {
+    callbackUrl: row?.callback_url ?? null,
+    callbackSecretSet: !!row?.callback_secret,
+    callbackSecret,
+    sendWindowProfile: name,
+    customWindow,
+    duplicateWindowHours: row?.duplicate_window_hours ?? DEFAULT_DUPLICATE_HOURS,
+    smsFallbackChannelId: row?.sms_fallback_channel_id ?? null,
+  };
+}
+
+/** https only; plain http to this machine in the sandbox (a test receiver, the demo). */
+function checkCallbackUrl(value: string | null, sandbox: boolean): string | null {
+  if (value === null || value.trim() === '') return null;
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw failFields([fieldError('callbackUrl', '99931', 'not a URL')]);
+  }
+  const local = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  const allowed = url.protocol === 'https:' || (sandbox && url.protocol === 'http:' && local);
+  if (!allowed) throw failFields([fieldError('callbackUrl', '99931', sandbox ? 'https, or http://localhost in the sandbox' : 'https only')]);
+  if (url.username || url.password) throw failFields([fieldError('callbackUrl', '99931', 'no credentials in the URL: requests are signed')]);
+  return url.toString();
+}
+
+function customProfile(custom: CustomSendWindow | undefined): SendWindowProfile {
+  if (!custom) throw failFields([fieldError('customWindow', '99999')]);
+  const profile: SendWindowProfile = {
+    weekdays: toWindow(custom.weekdays), saturday: toWindow(custom.saturday), sunday: toWindow(custom.sunday), holidays: custom.holidays,
+  };
+  const problems = profileProblems(profile);
+  if (problems.length) {
+    throw failFields(problems.map((p) => fieldError(p.day && p.day !== 'holidays' ? `customWindow.${p.day}` : 'sendWindowProfile', '99931', p.code)));
+  }
+  return profile;
+}
+
+export const messagingSettingsHandlers: DomainHandlers<'messagingSettings'> = {
+  'messagingSettings.get': async (ctx) => {
+    const me = caller(ctx);
+    const row = await engineDb(ctx.deps).selectFrom('messaging_settings').selectAll().where('company_id', '=', me.companyId).executeTakeFirst();
+    return toSettings(row);
+  },
+
+  'messagingSettings.update': async (ctx) => {
+    const me = caller(ctx);
+    const { deps, body } = ctx;
+    const db = engineDb(deps);
+    const callbackUrl = checkCallbackUrl(body.callbackUrl, deps.sandbox);
+    const sendWindow = body.sendWindowProfile === 'custom' ? JSON.stringify(customProfile(body.customWindow)) : JSON.stringify(body.sendWindowProfile);
+    if (body.smsFallbackChannelId !== null) {
+      const channel = await db.selectFrom('channels').select('id').where('id', '=', body.smsFallbackChannelId)
+        .where('company_id', '=', me.companyId).where('platform', '=', 'sms').executeTakeFirst();
+      if (!channel) throw failFields([fieldError('smsFallbackChannelId', '99931', 'not an SMS channel of the company')]);
+    }
+    const now = deps.now();
+    let issued: string | null = null;
+    const row = await db.transaction().execute(async (trx) => {
+      const current = await trx.selectFrom('messaging_settings').select('callback_secret').where('company_id', '=', me.companyId).forUpdate().executeTakeFirst();
+      let secret = current?.callback_secret ?? null;
+      if (body.rotateCallbackSecret || (callbackUrl && !secret)) {
+        issued = `whsec_${randomBytes(32).toString('base64url')}`;
+        secret = deps.secrets.seal(issued, callbackSecretContext(me.companyId));
+      }
+      const values = {
+        send_window: sendWindow, duplicate_window_hours: body.duplicateWindowHours, callback_url: callbackUrl, callback_secret: secret,
+        sms_fallback_channel_id: body.smsFallbackChannelId, updated_at: now,
+      };
+      return trx.insertInto('messaging_settings').values({ company_id: me.companyId, ...values })
+        .onConflict((oc) => oc.column('company_id').doUpdateSet(values))
+        .returningAll().executeTakeFirstOrThrow();
+    });
+    // The dispatcher caches each company's window for 30 s: the new one applies from the next batch.
+    deps.messaging.sendWindow.forget?.(me.companyId);
+    return toSettings(row, issued);
+  },
+};

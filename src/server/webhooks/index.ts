@@ -1,0 +1,1 @@
+export { webhookRoutes, type WebhookPluginOptions, type ChannelWebhookSecrets, type WebhookPlatform } from './plugin.ts';

@@ -1,0 +1,111 @@
+// `npm run worker`: a dispatch worker without the HTTP server, for scale-out. Scale-out is more
+// worker processes on one PostgreSQL: each claims queued rows with FOR UPDATE SKIP LOCKED, keeps
+// a heartbeat in engine_workers, and recovers the rows of a worker that died (ARCHITECTURE 5).
+// PGlite is one process's database (it cannot be shared between processes), so a worker needs
+// DATABASE_URL; the server (`npm start`) owns the schema and migrates it.
+//
+//   DATABASE_URL                 PostgreSQL (required)
+//   DATABASE_SCHEMA              schema that holds the tables (default: the connection's search_path)
+//   COLIBRI_SECRET_KEY, DATA_DIR the key that opens the channels' sealed passwords (as the server)
+//   WORKER_ID                    name in engine_workers (default w-<pid>-<random>)
+//   ENGINE_BATCH_SIZE, ENGINE_CONCURRENCY, ENGINE_LEASE_MS, ENGINE_IN_DOUBT_GRACE_MS, ENGINE_IDLE_MS
+//                                the dispatcher's settings (src/engine/dispatcher.ts)
+//
+// There is no sandbox here: SMS channels bind where their `connection` settings say (host, port,
+// systemId; the password is the channel's sealed authorization_token). SIGTERM or SIGINT stops
+// claiming, lets the batches in flight finish and be recorded, releases the worker row, unbinds
+// and exits 0; a second signal exits at once (the rows then wait for another worker's recovery).
+import { hostname } from 'node:os';
+import { createDatabase, type DatabaseHandle } from './db/database.ts';
+import { startMessaging, type MessagingRuntime } from './messaging/runtime.ts';
+import { createSecretBox, resolveSecretKey } from './security/secrets.ts';
+import type { DispatcherOptions } from '../engine/dispatcher.ts';
+
+/** One line per event; errors by message only (a stack or a driver error object could carry settings). */
+function log(message: string, detail?: unknown) {
+  const suffix = detail === undefined ? '' : `: ${detail instanceof Error ? detail.message : typeof detail === 'string' ? detail : JSON.stringify(detail)}`;
+  console.log(`${new Date().toISOString()} worker ${message}${suffix}`);
+}
+
+function numberFrom(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const text = env[name];
+  if (text === undefined || text === '') return undefined;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number`);
+  return value;
+}
+
+/** The dispatcher settings the environment overrides. */
+export function dispatcherSettings(env: NodeJS.ProcessEnv): Partial<Omit<DispatcherOptions, 'db' | 'adapters' | 'sendWindow'>> {
+  const settings: Partial<Omit<DispatcherOptions, 'db' | 'adapters' | 'sendWindow'>> = {
+    workerId: env.WORKER_ID || `w-${hostname()}-${process.pid}-${Math.random().toString(16).slice(2, 8)}`,
+  };
+  const map = { batchSize: 'ENGINE_BATCH_SIZE', concurrency: 'ENGINE_CONCURRENCY', leaseMs: 'ENGINE_LEASE_MS', inDoubtGraceMs: 'ENGINE_IN_DOUBT_GRACE_MS', idleMs: 'ENGINE_IDLE_MS' } as const;
+  for (const [key, name] of Object.entries(map) as [keyof typeof map, string][]) {
+    const value = numberFrom(env, name);
+    if (value !== undefined) settings[key] = value;
+  }
+  return settings;
+}
+
+/** Where the worker connects, without the credentials. */
+function describeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || 5432}${u.pathname}`;
+  } catch {
+    return 'PostgreSQL';
+  }
+}
+
+let handle: DatabaseHandle | null = null;
+let runtime: MessagingRuntime | null = null;
+let stopping: string | null = null;
+
+async function stop(signal: string) {
+  if (stopping) {
+    log(`${signal} again: exiting without waiting`);
+    process.exit(1);
+  }
+  stopping = signal;
+  if (!runtime) return; // still starting: main() honours it once the runtime is up
+  log(`${signal}: finishing the batches in flight`);
+  try {
+    await runtime.close();
+    await handle?.close();
+    log('stopped');
+    process.exit(0);
+  } catch (error) {
+    log('could not stop cleanly', error);
+    process.exit(1);
+  }
+}
+process.on('SIGTERM', () => void stop('SIGTERM'));
+process.on('SIGINT', () => void stop('SIGINT'));
+
+async function main() {
+  const env = process.env;
+  if (!env.DATABASE_URL) {
+    throw new Error('DATABASE_URL is required: workers share one PostgreSQL (PGlite cannot be shared between processes; `npm start` alone runs the engine on it)');
+  }
+  const secrets = createSecretBox(resolveSecretKey(env));
+  const settings = dispatcherSettings(env);
+  handle = createDatabase({ kind: 'postgres', url: env.DATABASE_URL, ...(env.DATABASE_SCHEMA ? { schema: env.DATABASE_SCHEMA } : {}) });
+  // Fail early and clearly when the server has not migrated this database yet.
+  await handle.db.selectFrom('engine_workers').select('id').limit(1).execute().catch((error: Error) => {
+    throw new Error(`the messaging tables are not there (start the server once to migrate): ${error.message}`);
+  });
+  runtime = await startMessaging({ db: handle.db, secrets, sandbox: false, dispatcher: settings, log });
+  log(`${runtime.dispatcher.workerId} running on ${describeUrl(env.DATABASE_URL)}${env.DATABASE_SCHEMA ? ` (schema ${env.DATABASE_SCHEMA})` : ''}`);
+  if (stopping) {
+    const signal = stopping;
+    stopping = null;
+    await stop(signal);
+  }
+}
+
+main().catch(async (error) => {
+  log('could not start', error);
+  await handle?.close().catch(() => {});
+  process.exit(1);
+});

@@ -1,0 +1,136 @@
+// Campaigns, deployments, credits and the public sending API on the database (PGlite, or
+// PostgreSQL with DATABASE_URL): the content rules, the recipients upload, the pre-launch
+// summary, the launch with its credits, deployment actions, the edit lock that a second person
+// approves, company scoping and permissions, and POST /v1/messages with a Bearer API key.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, multipart, type Harness } from './harness.ts';
+
+let h: Harness;
+let manager: string;
+let superadmin: string;
+let smsChannelId: number;
+
+beforeAll(async () => {
+  h = await createHarness();
+  manager = (await h.as('manager')).token;
+  superadmin = (await h.as('superadmin')).token;
+  const channels = (await h.op('channels.list', { token: manager, query: { platform: 'sms', enabled: 'true' } })).json();
+  smsChannelId = channels.items[0].id;
+});
+afterAll(() => h.close());
+
+const csv = (text: string) => multipart('file', 'clientes.csv', 'text/csv', Buffer.from(text, 'utf8'));
+const create = (body: Record<string, unknown>, token = manager) =>
+  h.op('campaigns.create', { token, body: { kind: 'open', purpose: 'transactional', channelId: smsChannelId, ...body } });
+
+describe('campaigns', () => {
+  it('writes a campaign; refuses repeated names, external links and broken variables', async () => {
+    const ok = await create({ name: 'Bienvenida', content: 'Hola {{nombre}}, bienvenido a Colibri' });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({ name: 'Bienvenida', variables: ['nombre'], label: 'Active', editLock: 'unlockedForEdit', recipients: 0 });
+    expect((await create({ name: 'bienvenida', content: 'x' })).json().code).toBe('99926');
+    const link = await create({ name: 'Con enlace', content: 'Compra en https://tienda.example.com/promo hoy' });
+    expect(link.json()).toMatchObject({ code: '99925', errors: [{ field: 'content' }] });
+    expect((await create({ name: 'Llaves', content: 'Hola {{nombre}' })).json().code).toBe('99924');
+    expect((await create({ name: 'Programada', kind: 'scheduled', content: 'x' })).json()).toMatchObject({ code: '99999', errors: [{ field: 'scheduledAt' }] });
+    const list = (await h.op('campaigns.list', { token: manager, query: { q: 'bienv' } })).json();
+    expect(list.items.map((c: { name: string }) => c.name)).toEqual(['Bienvenida']);
+  });
+
+  it('uploads recipients, previews, launches, and settles credits per message', async () => {
+    const campaign = (await create({ name: 'Pedido listo', content: 'Hola {{nombre}}, tu pedido está listo' })).json();
+    const up = await h.op('campaigns.uploadRecipients', {
+      token: manager, params: { id: campaign.id },
+      ...csv('telefono;nombre\n3001234501;Ana\n+57 300 123 4502;Luis\n12345;Malo\n3001234501;Ana otra vez\n3001112233;Bloqueado\n'),
+    });
+    expect(up.statusCode).toBe(200);
+    expect(up.json()).toMatchObject({ rows: 5, fail: 1, duplicates: 1, separator: ';' });
+    const failed = (await h.op('campaigns.recipients', { token: manager, params: { id: campaign.id }, query: { result: 'fail' } })).json();
+    expect(failed.items).toEqual([expect.objectContaining({ row: 4, phone: null, result: 'fail' })]);
+
+    const preview = (await h.op('campaigns.preview', { token: manager, params: { id: campaign.id } })).json();
+    // +573001112233 is on the demo block list (in force): refused with status 5.
+    expect(preview).toMatchObject({ recipients: 3, goNow: 2, wait: 0, blocked: 1, invalid: 1, duplicates: 1, encoding: 'UCS-2', parts: 1, credits: 2, enough: true });
+
+    const before = (await h.op('credits.balance', { token: manager })).json();
+    const launched = await h.op('campaigns.launch', { token: manager, params: { id: campaign.id } });
+    expect(launched.statusCode).toBe(200);
+    const deployment = launched.json();
+    expect(deployment).toMatchObject({ state: 'running', total: 3, reservedCredits: 2, counts: { queued: 2, rejected: 1 } });
+    const after = (await h.op('credits.balance', { token: manager })).json();
+    expect(after).toEqual({ balance: before.balance - 2, reserved: before.reserved + 2 });
+
+    // Cancelling one number, then the deployment, gives every credit back (status 4).
+    expect((await h.op('deployments.numbers', { token: manager, params: { id: deployment.id }, body: { action: 'cancel', numbers: ['3001234501'] } })).json()).toEqual({ changed: 1 });
+    expect((await h.op('deployments.numbers', { token: manager, params: { id: deployment.id }, body: { action: 'schedule', numbers: ['123'] } })).json().code).toBe('99963');
+    const paused = (await h.op('deployments.control', { token: manager, params: { id: deployment.id, action: 'pause' } })).json();
+    expect(paused).toMatchObject({ state: 'paused', counts: { cancelled: 1, queued: 1 } });
+    expect((await h.op('deployments.control', { token: manager, params: { id: deployment.id, action: 'play' } })).json().state).toBe('running');
+    const cancelled = (await h.op('deployments.control', { token: manager, params: { id: deployment.id, action: 'cancel' } })).json();
+    expect(cancelled).toMatchObject({ state: 'cancelled', counts: { cancelled: 2, rejected: 1 } });
+    expect((await h.op('credits.balance', { token: manager })).json()).toEqual(before);
+    // Processed: it cannot change any more.
+    expect((await h.op('deployments.control', { token: manager, params: { id: deployment.id, action: 'play' } })).json().code).toBe('99984');
+    const listed = (await h.op('deployments.list', { token: manager, query: { campaignId: campaign.id } })).json();
+    expect(listed.items.map((d: { id: number }) => d.id)).toEqual([deployment.id]);
+    expect((await h.op('deployments.get', { token: manager, params: { id: deployment.id } })).json().campaignName).toBe('Pedido listo');
+    expect((await h.op('deployments.delete', { token: manager, params: { id: deployment.id } })).json()).toEqual({ ok: true });
+    expect((await h.op('deployments.get', { token: manager, params: { id: deployment.id } })).json().code).toBe('99959');
+  });
+
+  it('refuses a launch the credits do not cover, creating nothing', async () => {
+    const other = await h.addCompany('Sin Saldo S.A.S.', [{ email: 'gerente@sinsaldo.co', roles: ['manager'] }]);
+    const token = (await h.signin('gerente@sinsaldo.co')).token;
+    const channel = await h.db.insertInto('channels').values({ company_id: other.companyId, name: 'SMS', platform: 'sms', type: 'MT', sender: '+573159990001', tags: '[]', keywords: '[]', priority: 5, account_sids: '[]', enabled: true, created_at: new Date(), updated_at: new Date() }).returning('id').executeTakeFirstOrThrow();
+    const campaign = (await create({ name: 'Sin saldo', content: 'Hola', channelId: channel.id }, token)).json();
+    await h.op('campaigns.uploadRecipients', { token, params: { id: campaign.id }, ...csv('telefono\n3001230001\n3001230002\n') });
+    const refused = await h.op('campaigns.launch', { token, params: { id: campaign.id } });
+    expect(refused.json().code).toBe('99986');
+    expect(await h.db.selectFrom('deployments').select('id').where('company_id', '=', other.companyId).execute()).toEqual([]);
+    // Another company's campaign is not found; the manager of the demo company cannot see it.
+    expect((await h.op('campaigns.get', { token: manager, params: { id: campaign.id } })).json().code).toBe('99959');
+  });
+
+  it('locks and unlocks for edits with a second person approving', async () => {
+    const campaign = (await create({ name: 'Aprobación', content: 'Hola' })).json();
+    expect((await h.op('campaigns.requestLock', { token: manager, params: { id: campaign.id }, body: { lock: true } })).json().editLock).toBe('pendinglockForEdit');
+    expect((await h.op('campaigns.approveLock', { token: manager, params: { id: campaign.id } })).json().code).toBe('99923');
+    expect((await h.op('campaigns.update', { token: manager, params: { id: campaign.id }, body: { content: 'Cambio' } })).json().code).toBe('99984');
+    expect((await h.op('campaigns.approveLock', { token: superadmin, params: { id: campaign.id } })).json().editLock).toBe('lockedForEdit');
+    expect((await h.op('campaigns.delete', { token: manager, params: { id: campaign.id } })).json().code).toBe('99984');
+    await h.op('campaigns.requestLock', { token: superadmin, params: { id: campaign.id }, body: { lock: false } });
+    expect((await h.op('campaigns.approveLock', { token: manager, params: { id: campaign.id } })).json().editLock).toBe('unlockedForEdit');
+    const updated = await h.op('campaigns.update', { token: manager, params: { id: campaign.id }, body: { content: 'Hola {{nombre}}' } });
+    expect(updated.json()).toMatchObject({ content: 'Hola {{nombre}}', variables: ['nombre'] });
+    expect((await h.op('campaigns.get', { token: manager, params: { id: campaign.id } })).json().name).toBe('Aprobación');
+    expect((await h.op('campaigns.delete', { token: manager, params: { id: campaign.id } })).json()).toEqual({ ok: true });
+  });
+
+  it('refuses a bad recipients file with its code and keeps nothing', async () => {
+    const campaign = (await create({ name: 'Archivo malo', content: 'Hola {{nombre}}' })).json();
+    const missing = await h.op('campaigns.uploadRecipients', { token: manager, params: { id: campaign.id }, ...csv('telefono\n3001234567\n') });
+    expect(missing.json().code).toBe('99955');
+    const binary = await h.op('campaigns.uploadRecipients', { token: manager, params: { id: campaign.id }, ...multipart('file', 'x.xlsx', 'application/octet-stream', Buffer.from('no soy un zip')) });
+    expect(binary.json().code).toBe('99932');
+    expect((await h.op('campaigns.get', { token: manager, params: { id: campaign.id } })).json().recipients).toBe(0);
+  });
+});
+
+describe('the sending API', () => {
+  it('sends with a Bearer API key, answers each message status and reads its history', async () => {
+    await h.op('credentials.updateSettings', { token: manager, body: { allowedIps: ['127.0.0.1'], notificationEmail: null, ftp: { host: null, port: null, user: null, directory: null, password: null } } });
+    const { apiKey } = (await h.op('credentials.create', { token: manager, body: { name: 'ERP' } })).json();
+    const headers = { authorization: `Bearer ${apiKey}` };
+    const one = await h.op('messages.send', { headers, body: { channel: 'sms', to: '300 765 4321', text: 'Tu código es 123456', purpose: 'otp' } });
+    expect(one.statusCode).toBe(200);
+    const [message] = one.json().messages;
+    expect(message).toMatchObject({ channel: 'sms', to: '+573007654321', state: 'queued', statusCode: 1, parts: 1, cost: 1 });
+    const batch = (await h.op('messages.send', { headers, body: { channel: 'sms', messages: [{ to: '3001112233', text: 'bloqueado' }, { to: 'abc', text: 'malo' }, { to: '3007654321', text: 'Tu código es 123456' }] } })).json();
+    expect(batch.messages.map((m: { statusCode: number }) => m.statusCode)).toEqual([5, 94, 93]);
+    const read = (await h.op('messages.get', { headers, params: { id: message.id } })).json();
+    expect(read.history).toEqual([expect.objectContaining({ state: 'queued', statusCode: 1 })]);
+    expect((await h.op('messages.send', { headers, body: { channel: 'sms', to: '12', text: 'x' } })).json().code).toBe('99963');
+    expect((await h.op('messages.send', { body: { channel: 'sms', to: '3001234567', text: 'x' } })).statusCode).toBe(401);
+    expect((await h.op('messages.get', { token: manager, params: { id: '999999999' } })).json().code).toBe('99959');
+  });
+});

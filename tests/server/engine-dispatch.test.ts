@@ -1,0 +1,139 @@
+// The dispatcher and the credits on the database (PGlite, or PostgreSQL with DATABASE_URL), with
+// a scripted in-process provider: claims, outcomes (accepted, retry, failed, fallback), receipts
+// before and after the submit answer, monotonic statuses, and credits that reconcile.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Kysely } from 'kysely';
+import type { ChannelAdapter, OutboundMessage, SubmitOutcome } from '../../src/engine/channel-adapter.ts';
+import { addCredits, balanceOf } from '../../src/engine/credits.ts';
+import { Dispatcher } from '../../src/engine/dispatcher.ts';
+import { enqueueMessages, InsufficientCreditsError, type EnqueueRequest } from '../../src/engine/enqueue.ts';
+import { databaseSink } from '../../src/engine/receipts.ts';
+import type { EngineDatabase } from '../../src/engine/tables.ts';
+import { createHarness, type Harness } from './harness.ts';
+
+let h: Harness;
+let db: Kysely<EngineDatabase>;
+let companyId: number;
+let smsChannel: number;
+let rcsChannel: number;
+
+beforeAll(async () => {
+  h = await createHarness();
+  db = h.db as unknown as Kysely<EngineDatabase>;
+  const company = await h.db.selectFrom('companies').select('id').orderBy('id').executeTakeFirstOrThrow();
+  companyId = company.id;
+  smsChannel = (await h.db.selectFrom('channels').select('id').where('company_id', '=', companyId).where('platform', '=', 'sms').orderBy('id').executeTakeFirstOrThrow()).id;
+  rcsChannel = (await h.db.selectFrom('channels').select('id').where('company_id', '=', companyId).where('platform', '=', 'rcs').executeTakeFirstOrThrow()).id;
+});
+afterAll(() => h.close());
+
+const request = (items: EnqueueRequest['items'], extra: Partial<EnqueueRequest> = {}): EnqueueRequest => ({
+  companyId, channel: { id: smsChannel, platform: 'sms' }, purpose: 'transactional', source: 'api', items,
+  duplicateWindowHours: 24, heldUntil: null, now: new Date(), onInsufficientCredits: 'reject', ...extra,
+});
+
+/** A provider stand-in scripted per destination: ...01 retry once, ...02 refuse, ...03 not RCS-capable. */
+function scriptedAdapter(onAccepted: (m: OutboundMessage, pid: string) => void): ChannelAdapter & { seen: string[] } {
+  const retried = new Set<string>();
+  const seen: string[] = [];
+  let n = 0;
+  return {
+    platform: 'sms',
+    seen,
+    async submit(messages) {
+      return messages.map((m): SubmitOutcome => {
+        if (m.to.endsWith('01') && !retried.has(m.id)) { retried.add(m.id); return { kind: 'retry', reason: 'throttled', afterMs: 0 }; }
+        if (m.to.endsWith('02')) return { kind: 'failed', statusCode: 94, errorCode: '0x0B', reason: 'invalid destination' };
+        if (m.to.endsWith('03')) return { kind: 'fallback', reason: 'not RCS-capable' };
+        seen.push(m.to);
+        const pid = `p${++n}`;
+        onAccepted(m, pid);
+        return { kind: 'accepted', providerMessageId: pid };
+      });
+    },
+    async close() {},
+  };
+}
+
+async function until(condition: () => Promise<boolean>, what: string, timeoutMs = 20_000) {
+  const end = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+describe('credits', () => {
+  it('reserves only what the balance covers, even when requests race', async () => {
+    const other = await h.addCompany('Carrera S.A.S.', []);
+    await addCredits(db, 'grant', { companyId: other.companyId, amount: 10, now: new Date() });
+    const channel = await h.db.insertInto('channels').values({ company_id: other.companyId, name: 'sms', platform: 'sms', type: 'MT', tags: '[]', keywords: '[]', priority: 5, account_sids: '[]', enabled: true, created_at: new Date(), updated_at: new Date() } as never).returning('id').executeTakeFirstOrThrow();
+    const attempt = (i: number) => db.transaction().execute((trx) => enqueueMessages(trx, request(
+      Array.from({ length: 4 }, (_, k) => ({ to: `+5730010${i}00${k}`, body: 'hola' })),
+      { companyId: other.companyId, channel: { id: channel.id, platform: 'sms' }, onInsufficientCredits: 'throw' },
+    )));
+    const results = await Promise.allSettled([0, 1, 2, 3, 4].map(attempt));
+    const won = results.filter((r) => r.status === 'fulfilled').length;
+    expect(won).toBe(2);
+    for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(InsufficientCreditsError);
+    expect(await balanceOf(db, other.companyId)).toEqual({ balance: 2, reserved: 8 });
+  });
+});
+
+describe('dispatch', () => {
+  it('sends each queued row once, settles credits per message and applies receipts in any order', async () => {
+    await addCredits(db, 'grant', { companyId, amount: 1000, now: new Date() });
+    const before = await balanceOf(db, companyId);
+    const sink = databaseSink({ db, flushMs: 5 });
+    const early: Promise<void>[] = [];
+    const adapter = scriptedAdapter((m, pid) => {
+      // Half of the receipts arrive before the dispatcher stores the submit answer.
+      if (Number(m.id) % 2 === 0) early.push(Promise.resolve(sink.status(smsChannel, { providerMessageId: pid, status: 'DELIVERED', at: new Date() })));
+    });
+    const items = [
+      ...Array.from({ length: 40 }, (_, i) => ({ to: `+5730020${String(i).padStart(3, '0')}9`, body: 'Hola {{x}}' })),
+      { to: '+573002000001', body: 'retry me' },
+      { to: '+573002000002', body: 'refuse me' },
+      { to: '+573002000002', body: 'refuse me' }, // duplicate of the line above
+    ];
+    const enq = await db.transaction().execute((trx) => enqueueMessages(trx, request(items)));
+    expect(enq.rejected.duplicate).toBe(1);
+    expect(enq.reservedCredits).toBe(42);
+    const dispatcher = new Dispatcher({ db, adapters: { adapterFor: async (id) => (id === smsChannel ? adapter : null) }, sendWindow: () => null, batchSize: 7, idleMs: 20 });
+    await dispatcher.start();
+    await until(async () => (await db.selectFrom('messages').select('id').where('id', 'in', enq.ids).where('state', 'in', ['queued', 'sending']).execute()).length === 0, 'all handed over');
+    await Promise.all(early);
+    // The other half's receipts come after the answer was stored.
+    const sent = await db.selectFrom('messages').select(['id', 'provider_message_id']).where('id', 'in', enq.ids).where('state', '=', 'sent').execute();
+    await Promise.all(sent.map((m) => sink.status(smsChannel, { providerMessageId: m.provider_message_id!, status: 'DELIVERED', at: new Date() })));
+    // A late, lower status changes nothing.
+    await Promise.all(sent.slice(0, 3).map((m) => sink.status(smsChannel, { providerMessageId: m.provider_message_id!, status: 'SENT', at: new Date() })));
+    await until(async () => { await dispatcher.maintain(); return (await db.selectFrom('orphan_receipts').select('id').execute()).length === 0; }, 'orphans reconciled');
+    await dispatcher.stop();
+
+    const rows = await db.selectFrom('messages').select(['to_number', 'state', 'status_code', 'delivery_status']).where('id', 'in', enq.ids).execute();
+    const byState = (s: string) => rows.filter((r) => r.state === s).length;
+    expect(byState('delivered')).toBe(41);
+    expect(rows.find((r) => r.to_number === '+573002000001')?.state).toBe('delivered');
+    expect(rows.filter((r) => r.to_number === '+573002000002').map((r) => r.status_code).sort()).toEqual([93, 94]);
+    expect(new Set(adapter.seen).size).toBe(adapter.seen.length);
+    const after = await balanceOf(db, companyId);
+    expect(after.reserved).toBe(before.reserved);
+    expect(before.balance - after.balance).toBe(41);
+  });
+
+  it('falls back to SMS when the RCS number is not capable', async () => {
+    const adapter = scriptedAdapter(() => {});
+    const enq = await db.transaction().execute((trx) => enqueueMessages(trx, request([{ to: '+573002200003', body: 'rcs' }], { channel: { id: rcsChannel, platform: 'rcs' } })));
+    const smsAdapter = scriptedAdapter(() => {});
+    const dispatcher = new Dispatcher({
+      db, sendWindow: () => null, idleMs: 20,
+      adapters: { adapterFor: async (id) => (id === rcsChannel ? adapter : { ...smsAdapter, submit: async (ms: readonly OutboundMessage[]) => ms.map((_, i) => ({ kind: 'accepted' as const, providerMessageId: `sms${i}` })) }), fallbackFor: async () => ({ id: smsChannel, platform: 'sms' }) },
+    });
+    await dispatcher.start();
+    await until(async () => (await db.selectFrom('messages').select('state').where('id', '=', enq.ids[0]).executeTakeFirstOrThrow()).state === 'sent', 'fallback sent');
+    await dispatcher.stop();
+    const row = await db.selectFrom('messages').select(['channel_id', 'held_reason']).where('id', '=', enq.ids[0]).executeTakeFirstOrThrow();
+    expect(row).toEqual({ channel_id: smsChannel, held_reason: 'fallbackSms' });
+  });
+});

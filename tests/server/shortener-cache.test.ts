@@ -1,0 +1,118 @@
+// The redirect's link cache and click queue without a database: misses share queries, stale links
+// are answered while they refresh, unknown codes are remembered briefly, a full queue counts what
+// it drops instead of growing, and bot rules tell people from previewers and tools.
+import { describe, expect, it } from 'vitest';
+import { deviceClass, isBot } from '../../src/server/shortener/bots.ts';
+import { LinkCache, type CachedLink } from '../../src/server/shortener/cache.ts';
+import { ClickQueue, type Click } from '../../src/server/shortener/clicks.ts';
+
+const link = (code: string): CachedLink => ({ linkId: code.length, rootId: 1, companyId: 1, campaignId: null, url: `https://example.com/${code}`, expiresAt: null, gone: false });
+
+describe('LinkCache', () => {
+  it('looks up the codes missed in one turn with one query, and one code once', async () => {
+    const calls: string[][] = [];
+    const cache = new LinkCache(async (codes) => {
+      calls.push(codes);
+      return new Map(codes.filter((c) => c !== 'nope').map((c) => [c, link(c)]));
+    });
+    const codes = Array.from({ length: 20 }, (_, i) => `c${i}`);
+    const answers = await Promise.all([...codes, 'c0', 'c0', 'nope'].map((c) => cache.resolve(c)));
+    expect(calls).toEqual([[...codes, 'nope']]);
+    expect(answers.slice(0, 20).map((a) => a?.url)).toEqual(codes.map((c) => `https://example.com/${c}`));
+    expect(answers.at(-1)).toBeNull();
+    // Cached now: peek answers without a query.
+    expect(cache.peek('c5')?.url).toBe('https://example.com/c5');
+    expect(cache.peek('nope')).toBeNull();
+    expect(calls).toHaveLength(1);
+  });
+
+  it('answers a stale link at once and refreshes it in the background; a failed refresh keeps it', async () => {
+    let now = 0;
+    let target = 'https://example.com/old';
+    let failing = false;
+    let queries = 0;
+    const cache = new LinkCache(async (codes) => {
+      queries++;
+      if (failing) throw new Error('database down');
+      return new Map(codes.map((c) => [c, { ...link(c), url: target }]));
+    }, { freshMs: 1000, now: () => now });
+    expect((await cache.resolve('a'))?.url).toBe('https://example.com/old');
+    target = 'https://example.com/new';
+    now = 500;
+    expect(cache.peek('a')?.url).toBe('https://example.com/old'); // fresh: no query
+    expect(queries).toBe(1);
+    now = 2000;
+    expect(cache.peek('a')?.url).toBe('https://example.com/old'); // stale: answered, refreshed
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(cache.peek('a')?.url).toBe('https://example.com/new');
+    failing = true;
+    now = 5000;
+    expect(cache.peek('a')?.url).toBe('https://example.com/new');
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(cache.peek('a')?.url).toBe('https://example.com/new');
+    expect(cache.stats.refreshFailures).toBe(1);
+  });
+
+  it('forgets unknown codes after negativeMs, marks a deleted link and its children gone, and stays bounded', async () => {
+    let now = 0;
+    let known = false;
+    const cache = new LinkCache(async (codes) => new Map(known ? codes.map((c) => [c, link(c)]) : []), { negativeMs: 100, max: 3, now: () => now });
+    expect(await cache.resolve('alias')).toBeNull();
+    known = true;
+    expect(cache.peek('alias')).toBeNull();
+    now = 200;
+    expect(cache.peek('alias')).toBeUndefined();
+    expect((await cache.resolve('alias'))?.gone).toBe(false);
+    cache.markGone(1);
+    expect(cache.peek('alias')?.gone).toBe(true);
+    for (const c of ['b', 'c', 'd']) await cache.resolve(c);
+    expect(cache.size).toBe(3);
+    expect(cache.peek('alias')).toBeUndefined();
+  });
+});
+
+describe('ClickQueue', () => {
+  const click = (n: number): Click => ({ linkId: n, rootId: n, companyId: 1, campaignId: null, at: new Date(0), bot: false, device: 'mobile', referrer: null, visitor: 'v' });
+
+  it('counts what it drops when full instead of growing, and writes batches in order', async () => {
+    const written: number[][] = [];
+    const queue = new ClickQueue(async (batch) => {
+      written.push(batch.map((c) => c.linkId));
+    }, { maxQueued: 5, maxBatch: 2, intervalMs: 3_600_000 });
+    for (let i = 1; i <= 8; i++) queue.push(click(i));
+    expect(queue.size).toBe(5);
+    expect(queue.stats.dropped).toBe(3);
+    await queue.close();
+    expect(written).toEqual([[1, 2], [3, 4], [5]]);
+  });
+});
+
+describe('bot rules', () => {
+  it.each([
+    ['Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1', 'mobile'],
+    ['Mozilla/5.0 (Linux; Android 14; SM-A546E) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36', 'mobile'],
+    ['Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1', 'tablet'],
+    ['Mozilla/5.0 (Linux; Android 13; SM-X200) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36', 'tablet'],
+    ['Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36', 'desktop'],
+    ['Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15', 'desktop'],
+    ['WhatsApp/2.23.20.0 A', 'bot'],
+    ['facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)', 'bot'],
+    ['Mozilla/5.0 (Macintosh; Intel Mac OS X 10_11_1) AppleWebKit/601.2.4 (KHTML, like Gecko) Version/9.0.1 Safari/601.2.4 facebookexternalhit/1.1 Facebot Twitterbot/1.0', 'bot'],
+    ['TelegramBot (like TwitterBot)', 'bot'],
+    ['Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)', 'bot'],
+    ['Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', 'bot'],
+    ['Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/126.0 Safari/537.36', 'bot'],
+    ['curl/8.5.0', 'bot'],
+    ['python-requests/2.32.3', 'bot'],
+    ['Go-http-client/1.1', 'bot'],
+    ['okhttp/4.12.0', 'bot'],
+    ['', 'bot'],
+    ['Opera/9.80 (J2ME/MIDP; Opera Mini/9.80', 'mobile'],
+    ['SomethingNew/1.0 (unknown platform)', 'unknown'],
+  ])('%s → %s', (ua, want) => {
+    expect(deviceClass(ua)).toBe(want);
+    expect(isBot(ua)).toBe(want === 'bot');
+  });
+});
