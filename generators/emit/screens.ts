@@ -137,6 +137,13 @@ function compileActions(model: Model, list: unknown, fail: (p: Where, r: string)
       out.method = op!.method;
       if (!a.permission && op!.permission) out.permission = { component: op!.permission.component, action: op!.permission.action };
       if (a.confirm === undefined && op!.method === 'DELETE') out.confirm = true;
+      // An upload action needs an operation that takes a file.
+      if (a.upload && !op!.multipart?.length) fail([at, i, 'upload'], `${op!.id} takes no file (multipart)`);
+      // `result`: answer fields shown after the action, each with the cell its schema calls for.
+      if (Array.isArray(a.result)) {
+        const answer = itemSchema(model, op)?.properties as Schema | undefined;
+        out.result = compileColumns(a.result as ColumnDecl[], answer ?? null, (p, r) => fail([at, i, 'result', ...p.slice(1)], r), 'result') as unknown as Json;
+      }
     }
     return out;
   });
@@ -160,6 +167,10 @@ function compileList(model: Model, s: Screen, fail: (p: Where, r: string) => nev
     const p = derefForScreen(query[name], model.entities) as Schema;
     return { field: name, label: `fields.${name}`, schema: cellSchema(p) };
   });
+  // Subtab presets set filters the list shows.
+  for (const [tab, preset] of Object.entries((s.subtabs as Record<string, Schema> | undefined) ?? {})) {
+    for (const name of Object.keys(preset)) if (!filterNames.includes(name)) fail(['subtabs', tab, name], `"${name}" is not a filter of this list`);
+  }
   const defaultSort = s.defaultSort as { field: string; order?: string } | undefined;
   if (defaultSort && !(list?.sortable ?? []).includes(defaultSort.field)) fail(['defaultSort', 'field'], `"${defaultSort.field}" is not sortable in ${op.id}'s x-list`);
   let formModes: Record<string, Json> | undefined;
@@ -211,15 +222,32 @@ function compileForm(model: Model, s: Screen, fail: (p: Where, r: string) => nev
     // Fields the edit operation does not take (a channel's platform, fixed at creation) are read-only when editing.
     const editProps = (opById(model, op)!.body?.properties as Schema | undefined) ?? null;
     const fixed = editProps ? fields.filter((f) => !(f in editProps) && !(f in ((s.extraFields as Schema) ?? {}))) : [];
-    out.edit = { operation: op, params: edit.params ?? s.params ?? {}, method: opById(model, op)!.method, ...permissionOf(model, op), ...(fixed.length ? { readonly: fixed } : {}) };
+    out.edit = { operation: op, params: edit.params ?? s.params ?? {}, method: opById(model, op)!.method, ...permissionOf(model, op), ...(fixed.length ? { readonly: fixed } : {}), ...bodyFieldsOf(model, op) };
   }
   if ((edit || s.view) && !s.load) fail(['load'], 'a form with edit or view mode needs `load`');
-  out.create = { operation: s.operation, method: opById(model, s.operation as string)!.method, ...permissionOf(model, s.operation as string) };
+  out.create = { operation: s.operation, method: opById(model, s.operation as string)!.method, ...permissionOf(model, s.operation as string), ...bodyFieldsOf(model, s.operation as string) };
   out.secondaryActions = compileActions(model, s.secondaryActions, fail, 'secondaryActions');
+  // `onSuccess.result`: answer fields shown in a result box after the save (a test message's
+  // delivery status), each with the cell its schema in the answer calls for.
+  const onSuccess = s.onSuccess as { result?: ColumnDecl[] } | undefined;
+  if (onSuccess?.result) {
+    const answer = itemSchema(model, opById(model, s.operation as string))?.properties as Schema | undefined;
+    out.onSuccess = { ...onSuccess, result: compileColumns(onSuccess.result, answer ?? null, (p, r) => fail(['onSuccess', ...p], r), 'result') };
+  }
   out.idField = (s.idField as string | undefined) ?? 'id';
   out.dirtyGuard = (s.dirtyGuard as boolean | undefined) ?? s.access !== 'public';
   return out;
 }
+
+/**
+ * The properties an operation's body takes, when it refuses any other (additionalProperties:
+ * false): the form sends only these, so a field that is not part of the body (an image uploaded
+ * through its own operation, a carried id) never reaches it. Absent: the form sends its fields.
+ */
+const bodyFieldsOf = (model: Model, opId: string) => {
+  const body = opById(model, opId)?.body as Schema | undefined;
+  return body && body.additionalProperties === false && body.properties ? { body: Object.keys(body.properties as Schema) } : {};
+};
 
 const permissionOf = (model: Model, opId: string) => {
   const p = opById(model, opId)?.permission;
@@ -236,17 +264,29 @@ function compileDetail(model: Model, s: Screen, fail: (p: Where, r: string) => n
       if (target!.kind !== 'list') fail(['tabs', i, 'screen'], `screen "${tab.screen}" is a ${target!.kind}, not a list`);
       return { label: tab.label, screen: tab.screen, params: tab.params ?? {}, list: compileScreen(model, target!) as Json };
     }
-    const cols = compileColumns(tab.fields as string[], props, (p, r) => fail(['tabs', i, ...p], r), 'fields');
-    return { label: tab.label, fields: cols };
+    // A tab may show another operation's answer (a campaign's pre-launch summary) instead of the record.
+    const tabLoad = tab.load as { operation: string; params?: Schema } | undefined;
+    let source = props;
+    if (tabLoad) {
+      const op = opById(model, tabLoad.operation);
+      if (!op) fail(['tabs', i, 'load', 'operation'], `unknown operation "${tabLoad.operation}"`);
+      source = (itemSchema(model, op)?.properties as Schema | undefined) ?? null;
+    }
+    const cols = compileColumns(tab.fields as string[], source, (p, r) => fail(['tabs', i, ...p], r), 'fields');
+    return { label: tab.label, fields: cols, ...(tabLoad ? { load: tabLoad } : {}) };
   });
   return { tabs, actions: compileActions(model, s.actions, fail, 'actions'), idField: (s.idField as string | undefined) ?? 'id' };
 }
 
 function compileWizard(model: Model, s: Screen, fail: (p: Where, r: string) => never) {
-  const steps = s.steps as { label: string; description?: string; fields: string[] }[];
+  const steps = s.steps as { label: string; description?: string; fields: string[]; when?: { field: string } }[];
   const op = opById(model, s.operation as string)!;
   const props = { ...((op.body?.properties as Schema) ?? {}), ...((s.extraFields as Schema) ?? {}) };
   const seen = new Set<string>();
+  steps.forEach((st, i) => {
+    if (i === 0 && st.when) fail(['steps', 0, 'when'], 'the first step is always taken');
+    if (st.when && !steps.slice(0, i).some((b) => b.fields.includes(st.when!.field))) fail(['steps', i, 'when', 'field'], `"${st.when.field}" is not a field of an earlier step`);
+  });
   steps.forEach((st, i) => st.fields.forEach((f, j) => {
     if (!(f in props)) fail(['steps', i, 'fields', j], `field "${f}" is neither in ${op.id}'s body nor in extraFields`);
     if (seen.has(f)) fail(['steps', i, 'fields', j], `field "${f}" is in two steps`);
@@ -255,7 +295,7 @@ function compileWizard(model: Model, s: Screen, fail: (p: Where, r: string) => n
   const all = steps.flatMap((st) => st.fields);
   const { schema, uiSchema } = formSchema(model, s, all, op.id, s.required as string[] | undefined);
   checkOptions(model, schema as Json, fail, ['steps']);
-  return { schema, uiSchema, steps: steps.map((st) => ({ label: st.label, ...(st.description ? { description: st.description } : {}), fields: st.fields })), dirtyGuard: (s.dirtyGuard as boolean | undefined) ?? true };
+  return { schema, uiSchema, steps: steps.map((st) => ({ label: st.label, ...(st.description ? { description: st.description } : {}), fields: st.fields, ...(st.when ? { when: st.when as Json } : {}) })), dirtyGuard: (s.dirtyGuard as boolean | undefined) ?? true };
 }
 
 /** `$f.a.b` references inside a payload. */

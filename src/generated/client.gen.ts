@@ -59,6 +59,16 @@ export const useAssociationsGetUser = (args: Args<"associations.getUser"> | null
 
 export const associationsPutUser = (args: Args<"associations.putUser">) => call("associations.putUser", args);
 
+export const associationsAddUser = (args: Args<"associations.addUser">) => call("associations.addUser", args);
+
+export const associationsGetOne = (args: Args<"associations.getOne">) => call("associations.getOne", args);
+
+export const useAssociationsGetOne = (args: Args<"associations.getOne"> | null, config?: SWRConfiguration<Result<"associations.getOne">>) => useOperation("associations.getOne", args, config);
+
+export const associationsUpdateOne = (args: Args<"associations.updateOne">) => call("associations.updateOne", args);
+
+export const associationsDeleteOne = (args: Args<"associations.deleteOne">) => call("associations.deleteOne", args);
+
 export const associationsClientAssociations = (args: Args<"associations.clientAssociations">) => call("associations.clientAssociations", args);
 
 export const useAssociationsClientAssociations = (args: Args<"associations.clientAssociations"> | null, config?: SWRConfiguration<Result<"associations.clientAssociations">>) => useOperation("associations.clientAssociations", args, config);
@@ -88,6 +98,36 @@ export const blockListAdd = (args: Args<"blockList.add">) => call("blockList.add
 export const blockListUpload = (args: Args<"blockList.upload">) => call("blockList.upload", args);
 
 export const blockListRemove = (args: Args<"blockList.remove">) => call("blockList.remove", args);
+
+export const campaignsList = (args: Args<"campaigns.list">) => call("campaigns.list", args);
+
+export const useCampaignsList = (args: Args<"campaigns.list"> | null, config?: SWRConfiguration<Result<"campaigns.list">>) => useOperation("campaigns.list", args, config);
+
+export const campaignsGet = (args: Args<"campaigns.get">) => call("campaigns.get", args);
+
+export const useCampaignsGet = (args: Args<"campaigns.get"> | null, config?: SWRConfiguration<Result<"campaigns.get">>) => useOperation("campaigns.get", args, config);
+
+export const campaignsCreate = (args: Args<"campaigns.create">) => call("campaigns.create", args);
+
+export const campaignsUpdate = (args: Args<"campaigns.update">) => call("campaigns.update", args);
+
+export const campaignsDelete = (args: Args<"campaigns.delete">) => call("campaigns.delete", args);
+
+export const campaignsUploadRecipients = (args: Args<"campaigns.uploadRecipients">) => call("campaigns.uploadRecipients", args);
+
+export const campaignsRecipients = (args: Args<"campaigns.recipients">) => call("campaigns.recipients", args);
+
+export const useCampaignsRecipients = (args: Args<"campaigns.recipients"> | null, config?: SWRConfiguration<Result<"campaigns.recipients">>) => useOperation("campaigns.recipients", args, config);
+
+export const campaignsPreview = (args: Args<"campaigns.preview">) => call("campaigns.preview", args);
+
+export const useCampaignsPreview = (args: Args<"campaigns.preview"> | null, config?: SWRConfiguration<Result<"campaigns.preview">>) => useOperation("campaigns.preview", args, config);
+
+export const campaignsLaunch = (args: Args<"campaigns.launch">) => call("campaigns.launch", args);
+
+export const campaignsRequestLock = (args: Args<"campaigns.requestLock">) => call("campaigns.requestLock", args);
+
+export const campaignsApproveLock = (args: Args<"campaigns.approveLock">) => call("campaigns.approveLock", args);
 
 export const channelsList = (args: Args<"channels.list">) => call("channels.list", args);
 
@@ -199,6 +239,24 @@ export const useCredentialsGetSettings = (args: Args<"credentials.getSettings"> 
 
 export const credentialsUpdateSettings = (args: Args<"credentials.updateSettings">) => call("credentials.updateSettings", args);
 
+export const creditsBalance = (args: Args<"credits.balance">) => call("credits.balance", args);
+
+export const useCreditsBalance = (args: Args<"credits.balance"> | null, config?: SWRConfiguration<Result<"credits.balance">>) => useOperation("credits.balance", args, config);
+
+export const deploymentsList = (args: Args<"deployments.list">) => call("deployments.list", args);
+
+export const useDeploymentsList = (args: Args<"deployments.list"> | null, config?: SWRConfiguration<Result<"deployments.list">>) => useOperation("deployments.list", args, config);
+
+export const deploymentsGet = (args: Args<"deployments.get">) => call("deployments.get", args);
+
+export const useDeploymentsGet = (args: Args<"deployments.get"> | null, config?: SWRConfiguration<Result<"deployments.get">>) => useOperation("deployments.get", args, config);
+
+export const deploymentsControl = (args: Args<"deployments.control">) => call("deployments.control", args);
+
+export const deploymentsDelete = (args: Args<"deployments.delete">) => call("deployments.delete", args);
+
+export const deploymentsNumbers = (args: Args<"deployments.numbers">) => call("deployments.numbers", args);
+
 export const geographyCountries = (args: Args<"geography.countries">) => call("geography.countries", args);
 
 export const useGeographyCountries = (args: Args<"geography.countries"> | null, config?: SWRConfiguration<Result<"geography.countries">>) => useOperation("geography.countries", args, config);
@@ -210,6 +268,18 @@ export const useGeographyRegions = (args: Args<"geography.regions"> | null, conf
 export const geographyCities = (args: Args<"geography.cities">) => call("geography.cities", args);
 
 export const useGeographyCities = (args: Args<"geography.cities"> | null, config?: SWRConfiguration<Result<"geography.cities">>) => useOperation("geography.cities", args, config);
+
+export const messagesSend = (args: Args<"messages.send">) => call("messages.send", args);
+
+export const messagesGet = (args: Args<"messages.get">) => call("messages.get", args);
+
+export const useMessagesGet = (args: Args<"messages.get"> | null, config?: SWRConfiguration<Result<"messages.get">>) => useOperation("messages.get", args, config);
+
+export const messagingSettingsGet = (args: Args<"messagingSettings.get">) => call("messagingSettings.get", args);
+
+export const useMessagingSettingsGet = (args: Args<"messagingSettings.get"> | null, config?: SWRConfiguration<Result<"messagingSettings.get">>) => useOperation("messagingSettings.get", args, config);
+
+export const messagingSettingsUpdate = (args: Args<"messagingSettings.update">) => call("messagingSettings.update", args);
 
 export const notificationsList = (args: Args<"notifications.list">) => call("notifications.list", args);
 
@@ -276,6 +346,30 @@ export const rolesV3Delete = (args: Args<"rolesV3.delete">) => call("rolesV3.del
 export const rolesList = (args: Args<"roles.list">) => call("roles.list", args);
 
 export const useRolesList = (args: Args<"roles.list"> | null, config?: SWRConfiguration<Result<"roles.list">>) => useOperation("roles.list", args, config);
+
+export const shortenerCreate = (args: Args<"shortener.create">) => call("shortener.create", args);
+
+export const shortenerCampaignLink = (args: Args<"shortener.campaignLink">) => call("shortener.campaignLink", args);
+
+export const shortenerUpload = (args: Args<"shortener.upload">) => call("shortener.upload", args);
+
+export const shortenerList = (args: Args<"shortener.list">) => call("shortener.list", args);
+
+export const useShortenerList = (args: Args<"shortener.list"> | null, config?: SWRConfiguration<Result<"shortener.list">>) => useOperation("shortener.list", args, config);
+
+export const shortenerGet = (args: Args<"shortener.get">) => call("shortener.get", args);
+
+export const useShortenerGet = (args: Args<"shortener.get"> | null, config?: SWRConfiguration<Result<"shortener.get">>) => useOperation("shortener.get", args, config);
+
+export const shortenerDelete = (args: Args<"shortener.delete">) => call("shortener.delete", args);
+
+export const shortenerStatistics = (args: Args<"shortener.statistics">) => call("shortener.statistics", args);
+
+export const useShortenerStatistics = (args: Args<"shortener.statistics"> | null, config?: SWRConfiguration<Result<"shortener.statistics">>) => useOperation("shortener.statistics", args, config);
+
+export const shortenerCampaignOpens = (args: Args<"shortener.campaignOpens">) => call("shortener.campaignOpens", args);
+
+export const useShortenerCampaignOpens = (args: Args<"shortener.campaignOpens"> | null, config?: SWRConfiguration<Result<"shortener.campaignOpens">>) => useOperation("shortener.campaignOpens", args, config);
 
 export const systemHealth = (args: Args<"system.health">) => call("system.health", args);
 

@@ -5,7 +5,8 @@ export const constants = {
     credits: {
         copPerCredit: 1,
         creditsPerMessage: 1,
-        minimumPurchaseCop: 10000
+        minimumPurchaseCop: 10000,
+        chargePerSmsPart: true
     },
     sms: {
         gsm7Single: 160,
@@ -48,6 +49,11 @@ export const constants = {
             }
         }
     },
+    holidays: {
+        virgenDeChiquinquira: false,
+        extra: [],
+        removed: []
+    },
     uploads: {
         campaignFileBytes: 20971520,
         flowTrainingFileBytes: 209715200,
@@ -76,7 +82,10 @@ export const constants = {
             "image/jpeg",
             "image/gif",
             "image/webp"
-        ]
+        ],
+        xlsxMaxUncompressedBytes: 209715200,
+        xlsxMaxCompressionRatio: 200,
+        maxCellChars: 4096
     },
     limits: {
         batchNumbers: 10,

@@ -98,7 +98,7 @@ export const menuNodes = [
             "delete",
             "deploy"
         ],
-        screen: null,
+        screen: "campaigns",
         icon: null,
         label: "menu.campaigns.deploy",
         subtabs: [{
@@ -867,7 +867,7 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["view", "create", "delete"],
-        screen: null,
+        screen: "shortenerLinks",
         icon: null,
         label: "menu.shortener.shorten",
         subtabs: []
@@ -885,7 +885,7 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["view", "report", "download"],
-        screen: null,
+        screen: "shortenerStatistics",
         icon: null,
         label: "menu.shortener.statistics",
         subtabs: []
@@ -1036,7 +1036,7 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["create"],
-        screen: null,
+        screen: "associationsAddForm",
         icon: null,
         label: "menu.settings.associationsAdd",
         subtabs: []
@@ -1054,7 +1054,7 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["edit"],
-        screen: null,
+        screen: "associationsUpdateForm",
         icon: null,
         label: "menu.settings.associationsUpdate",
         subtabs: []
@@ -1162,6 +1162,24 @@ export const menuNodes = [
         screen: "apiCredentials",
         icon: null,
         label: "menu.settings.apiPermissions",
+        subtabs: []
+    },
+    {
+        key: "settings.messagingSettings",
+        id: null,
+        componentId: 6004,
+        path: "/profile/apiPermissions/messaging",
+        parentKey: "settings.apiPermissions",
+        roles: null,
+        manageRoles: ["superadmin", "admin", "manager"],
+        flags: [],
+        hidden: false,
+        noId: false,
+        planExclude: [],
+        actions: ["view", "edit"],
+        screen: "messagingSettings",
+        icon: null,
+        label: "menu.settings.messagingSettings",
         subtabs: []
     },
     {
@@ -1363,6 +1381,6 @@ export const componentIds = [
 
 export type ComponentId = 10 | 20 | 30 | 40 | 50 | 60 | 70 | 2001 | 2002 | 3001 | 3002 | 4001 | 4002 | 4003 | 4004 | 4005 | 4006 | 4007 | 4008 | 4009 | 4010 | 4011 | 4012 | 4013 | 4014 | 5001 | 5002 | 6001 | 6002 | 6003 | 6004 | 6005 | 6006 | 6007 | 7001 | 7002 | 200101 | 200102;
 
-export type MenuKey = "dashboard" | "stats" | "charts" | "campaigns" | "campaigns.deploy" | "campaigns.templates" | "campaigns.events" | "campaigns.history" | "campaigns.personalizedDetail" | "chatbot" | "chatbot.management" | "chatbot.createAgent" | "chatbot.editAgent" | "chatbot.flows" | "chatbot.incidents" | "payments" | "payments.general" | "payments.history" | "payments.epaycoResponse" | "reports" | "reports.general" | "reports.campaign" | "reports.billingDashboard" | "reports.deployments" | "reports.deploymentsOld" | "reports.flows" | "reports.smsxDashboard" | "reports.mt" | "reports.efficacy" | "reports.certificates" | "reports.certificateDocs" | "reports.rcs" | "reports.advancedQueries" | "reports.callCenter" | "reports.monthSummary" | "reports.whatsapp" | "reports.logs" | "reports.scheduled" | "smsPlatformTools" | "smsPlatformTools.fileProcessor" | "smsPlatformTools.deploySms" | "smsPlatformTools.reportsSms" | "smsPlatformTools.ftpQueries" | "shortener" | "shortener.shorten" | "shortener.statistics" | "settings" | "settings.areas" | "settings.areaList" | "settings.costCenters" | "settings.users" | "settings.actionsMenu" | "settings.associationsAdd" | "settings.associationsUpdate" | "settings.responsibleSmsOption" | "settings.channels" | "settings.company" | "settings.companies" | "settings.apiPermissions" | "settings.blockList" | "settings.quota" | "settings.roles" | "security" | "security.editProfile" | "security.changePassword" | "notifications" | "help";
+export type MenuKey = "dashboard" | "stats" | "charts" | "campaigns" | "campaigns.deploy" | "campaigns.templates" | "campaigns.events" | "campaigns.history" | "campaigns.personalizedDetail" | "chatbot" | "chatbot.management" | "chatbot.createAgent" | "chatbot.editAgent" | "chatbot.flows" | "chatbot.incidents" | "payments" | "payments.general" | "payments.history" | "payments.epaycoResponse" | "reports" | "reports.general" | "reports.campaign" | "reports.billingDashboard" | "reports.deployments" | "reports.deploymentsOld" | "reports.flows" | "reports.smsxDashboard" | "reports.mt" | "reports.efficacy" | "reports.certificates" | "reports.certificateDocs" | "reports.rcs" | "reports.advancedQueries" | "reports.callCenter" | "reports.monthSummary" | "reports.whatsapp" | "reports.logs" | "reports.scheduled" | "smsPlatformTools" | "smsPlatformTools.fileProcessor" | "smsPlatformTools.deploySms" | "smsPlatformTools.reportsSms" | "smsPlatformTools.ftpQueries" | "shortener" | "shortener.shorten" | "shortener.statistics" | "settings" | "settings.areas" | "settings.areaList" | "settings.costCenters" | "settings.users" | "settings.actionsMenu" | "settings.associationsAdd" | "settings.associationsUpdate" | "settings.responsibleSmsOption" | "settings.channels" | "settings.company" | "settings.companies" | "settings.apiPermissions" | "settings.messagingSettings" | "settings.blockList" | "settings.quota" | "settings.roles" | "security" | "security.editProfile" | "security.changePassword" | "notifications" | "help";
 
 export type Action = "view" | "create" | "edit" | "delete" | "deploy" | "report" | "login" | "logout" | "download";

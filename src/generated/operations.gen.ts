@@ -128,6 +128,58 @@ export const operations = [
         list: null
     },
     {
+        id: "associations.addUser",
+        method: "POST",
+        path: "/v1/colibri/plataformSms/User/{id}/Associations/add",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6002,
+            action: "edit"
+        },
+        list: null
+    },
+    {
+        id: "associations.getOne",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/User/{id}/Associations/{associationId}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6002,
+            action: "view"
+        },
+        list: null
+    },
+    {
+        id: "associations.updateOne",
+        method: "PUT",
+        path: "/v1/colibri/plataformSms/User/{id}/Associations/{associationId}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6002,
+            action: "edit"
+        },
+        list: null
+    },
+    {
+        id: "associations.deleteOne",
+        method: "DELETE",
+        path: "/v1/colibri/plataformSms/User/{id}/Associations/{associationId}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6002,
+            action: "edit"
+        },
+        list: null
+    },
+    {
         id: "associations.clientAssociations",
         method: "GET",
         path: "/v1/colibri/plataformSms/ClientAsocciations/",
@@ -266,6 +318,162 @@ export const operations = [
         permission: {
             component: 6005,
             action: "delete"
+        },
+        list: null
+    },
+    {
+        id: "campaigns.list",
+        method: "GET",
+        path: "/v1/campaigns",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 2001,
+            action: "view"
+        },
+        list: {
+            sortable: [
+                "name",
+                "kind",
+                "createdAt",
+                "updatedAt"
+            ],
+            filters: ["kind", "label"],
+            search: ["name"]
+        }
+    },
+    {
+        id: "campaigns.get",
+        method: "GET",
+        path: "/v1/campaigns/{id}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 2001,
+            action: "view"
+        },
+        list: null
+    },
+    {
+        id: "campaigns.create",
+        method: "POST",
+        path: "/v1/campaigns",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 2001,
+            action: "create"
+        },
+        list: null
+    },
+    {
+        id: "campaigns.update",
+        method: "PATCH",
+        path: "/v1/campaigns/{id}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 2001,
+            action: "edit"
+        },
+        list: null
+    },
+    {
+        id: "campaigns.delete",
+        method: "DELETE",
+        path: "/v1/campaigns/{id}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 2001,
+            action: "delete"
+        },
+        list: null
+    },
+    {
+        id: "campaigns.uploadRecipients",
+        method: "POST",
+        path: "/v1/campaigns/{id}/recipients",
+        access: "active",
+        multipart: true,
+        produces: "json",
+        permission: {
+            component: 2001,
+            action: "edit"
+        },
+        list: null
+    },
+    {
+        id: "campaigns.recipients",
+        method: "GET",
+        path: "/v1/campaigns/{id}/recipients",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 2001,
+            action: "view"
+        },
+        list: {
+            sortable: ["row"],
+            filters: ["result"],
+            search: ["phone"]
+        }
+    },
+    {
+        id: "campaigns.preview",
+        method: "GET",
+        path: "/v1/campaigns/{id}/preview",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 2001,
+            action: "view"
+        },
+        list: null
+    },
+    {
+        id: "campaigns.launch",
+        method: "POST",
+        path: "/v1/campaigns/{id}/launch",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 2001,
+            action: "deploy"
+        },
+        list: null
+    },
+    {
+        id: "campaigns.requestLock",
+        method: "POST",
+        path: "/v1/campaigns/{id}/editLock",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 2001,
+            action: "edit"
+        },
+        list: null
+    },
+    {
+        id: "campaigns.approveLock",
+        method: "POST",
+        path: "/v1/campaigns/{id}/editLock/approve",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 2001,
+            action: "deploy"
         },
         list: null
     },
@@ -786,6 +994,88 @@ export const operations = [
         list: null
     },
     {
+        id: "credits.balance",
+        method: "GET",
+        path: "/v1/credits",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 10,
+            action: "view"
+        },
+        list: null
+    },
+    {
+        id: "deployments.list",
+        method: "GET",
+        path: "/v1/deployments",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 2001,
+            action: "view"
+        },
+        list: {
+            sortable: ["createdAt"],
+            filters: ["campaignId", "state"],
+            search: ["campaignName"]
+        }
+    },
+    {
+        id: "deployments.get",
+        method: "GET",
+        path: "/v1/deployments/{id}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 2001,
+            action: "view"
+        },
+        list: null
+    },
+    {
+        id: "deployments.control",
+        method: "POST",
+        path: "/v1/deployments/{id}/{action}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 2001,
+            action: "deploy"
+        },
+        list: null
+    },
+    {
+        id: "deployments.delete",
+        method: "DELETE",
+        path: "/v1/deployments/{id}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 2001,
+            action: "delete"
+        },
+        list: null
+    },
+    {
+        id: "deployments.numbers",
+        method: "POST",
+        path: "/v1/deployments/{id}/numbers",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 2001,
+            action: "deploy"
+        },
+        list: null
+    },
+    {
         id: "geography.countries",
         method: "GET",
         path: "/v1/countries",
@@ -813,6 +1103,58 @@ export const operations = [
         multipart: false,
         produces: "json",
         permission: null,
+        list: null
+    },
+    {
+        id: "messages.send",
+        method: "POST",
+        path: "/v1/messages",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 2001,
+            action: "deploy"
+        },
+        list: null
+    },
+    {
+        id: "messages.get",
+        method: "GET",
+        path: "/v1/messages/{id}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 2001,
+            action: "view"
+        },
+        list: null
+    },
+    {
+        id: "messagingSettings.get",
+        method: "GET",
+        path: "/v1/messaging-settings",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6004,
+            action: "view"
+        },
+        list: null
+    },
+    {
+        id: "messagingSettings.update",
+        method: "PUT",
+        path: "/v1/messaging-settings",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6004,
+            action: "edit"
+        },
         list: null
     },
     {
@@ -1076,6 +1418,119 @@ export const operations = [
         list: null
     },
     {
+        id: "shortener.create",
+        method: "POST",
+        path: "/v1/shortener/links",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 5001,
+            action: "create"
+        },
+        list: null
+    },
+    {
+        id: "shortener.campaignLink",
+        method: "POST",
+        path: "/v1/shortener/campaign-links",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 2001,
+            action: "create"
+        },
+        list: null
+    },
+    {
+        id: "shortener.upload",
+        method: "POST",
+        path: "/v1/shortener/links/upload",
+        access: "active",
+        multipart: true,
+        produces: "json",
+        permission: {
+            component: 5001,
+            action: "create"
+        },
+        list: null
+    },
+    {
+        id: "shortener.list",
+        method: "GET",
+        path: "/v1/shortener/links",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 5001,
+            action: "view"
+        },
+        list: {
+            sortable: [
+                "createdAt",
+                "code",
+                "url",
+                "expiresAt"
+            ],
+            filters: ["batch", "tag"],
+            search: ["url", "code"]
+        }
+    },
+    {
+        id: "shortener.get",
+        method: "GET",
+        path: "/v1/shortener/links/{id}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 5001,
+            action: "view"
+        },
+        list: null
+    },
+    {
+        id: "shortener.delete",
+        method: "DELETE",
+        path: "/v1/shortener/links/{id}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 5001,
+            action: "delete"
+        },
+        list: null
+    },
+    {
+        id: "shortener.statistics",
+        method: "GET",
+        path: "/v1/shortener/statistics",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 5002,
+            action: "report"
+        },
+        list: null
+    },
+    {
+        id: "shortener.campaignOpens",
+        method: "GET",
+        path: "/v1/shortener/campaigns/{id}/opens",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 2001,
+            action: "view"
+        },
+        list: null
+    },
+    {
         id: "system.health",
         method: "GET",
         path: "/health",
@@ -1193,4 +1648,4 @@ export const operations = [
     }
 ] as const;
 
-export type OperationId = "account.list" | "account.create" | "account.page" | "account.update" | "account.delete" | "account.getPicture" | "account.uploadPicture" | "account.paymentsSummary" | "associations.getUser" | "associations.putUser" | "associations.clientAssociations" | "associations.clientAccount" | "associations.listResponsible" | "associations.allResponsible" | "audit.list" | "blockList.list" | "blockList.add" | "blockList.upload" | "blockList.remove" | "channels.list" | "channels.platforms" | "channels.get" | "channels.create" | "channels.update" | "channels.delete" | "channels.enable" | "channels.disable" | "channels.stats" | "channels.try" | "clientAuth.validate" | "clientAuth.signin" | "clientAuth.register" | "clientAuth.signout" | "clientAuth.recoverPassword" | "clientAuth.saveOtp" | "clientAuth.validateOtp" | "clients.get" | "clients.patch" | "clients.getProfilePic" | "clients.uploadProfilePic" | "clients.hierarchy" | "clients.usersList" | "company.get" | "company.patch" | "company.uploadLogo" | "company.listAll" | "company.setState" | "company.setPlan" | "costCenters.list" | "costCenters.get" | "costCenters.create" | "costCenters.update" | "costCenters.delete" | "credentials.list" | "credentials.create" | "credentials.rotate" | "credentials.revoke" | "credentials.getSettings" | "credentials.updateSettings" | "geography.countries" | "geography.regions" | "geography.cities" | "notifications.list" | "notifications.markRead" | "platformSms.getAccountsByNits" | "platformSms.getCampaignsByAccount" | "platformSms.clientsSms" | "platformSms.getStates" | "platformSms.getListAccount" | "platformSms.getQuotaByAccount" | "platformSms.getQuotaFileByAccount" | "platformSms.operators" | "platformSms.getAllDataClients" | "platformSms.getAllDataClientsByUserId" | "platformSms.quotaList" | "platformSms.setQuota" | "rolesV3.list" | "rolesV3.get" | "rolesV3.create" | "rolesV3.update" | "rolesV3.delete" | "roles.list" | "system.health" | "system.file" | "system.outbox" | "team.list" | "team.get" | "team.create" | "team.update" | "team.delete";
+export type OperationId = "account.list" | "account.create" | "account.page" | "account.update" | "account.delete" | "account.getPicture" | "account.uploadPicture" | "account.paymentsSummary" | "associations.getUser" | "associations.putUser" | "associations.addUser" | "associations.getOne" | "associations.updateOne" | "associations.deleteOne" | "associations.clientAssociations" | "associations.clientAccount" | "associations.listResponsible" | "associations.allResponsible" | "audit.list" | "blockList.list" | "blockList.add" | "blockList.upload" | "blockList.remove" | "campaigns.list" | "campaigns.get" | "campaigns.create" | "campaigns.update" | "campaigns.delete" | "campaigns.uploadRecipients" | "campaigns.recipients" | "campaigns.preview" | "campaigns.launch" | "campaigns.requestLock" | "campaigns.approveLock" | "channels.list" | "channels.platforms" | "channels.get" | "channels.create" | "channels.update" | "channels.delete" | "channels.enable" | "channels.disable" | "channels.stats" | "channels.try" | "clientAuth.validate" | "clientAuth.signin" | "clientAuth.register" | "clientAuth.signout" | "clientAuth.recoverPassword" | "clientAuth.saveOtp" | "clientAuth.validateOtp" | "clients.get" | "clients.patch" | "clients.getProfilePic" | "clients.uploadProfilePic" | "clients.hierarchy" | "clients.usersList" | "company.get" | "company.patch" | "company.uploadLogo" | "company.listAll" | "company.setState" | "company.setPlan" | "costCenters.list" | "costCenters.get" | "costCenters.create" | "costCenters.update" | "costCenters.delete" | "credentials.list" | "credentials.create" | "credentials.rotate" | "credentials.revoke" | "credentials.getSettings" | "credentials.updateSettings" | "credits.balance" | "deployments.list" | "deployments.get" | "deployments.control" | "deployments.delete" | "deployments.numbers" | "geography.countries" | "geography.regions" | "geography.cities" | "messages.send" | "messages.get" | "messagingSettings.get" | "messagingSettings.update" | "notifications.list" | "notifications.markRead" | "platformSms.getAccountsByNits" | "platformSms.getCampaignsByAccount" | "platformSms.clientsSms" | "platformSms.getStates" | "platformSms.getListAccount" | "platformSms.getQuotaByAccount" | "platformSms.getQuotaFileByAccount" | "platformSms.operators" | "platformSms.getAllDataClients" | "platformSms.getAllDataClientsByUserId" | "platformSms.quotaList" | "platformSms.setQuota" | "rolesV3.list" | "rolesV3.get" | "rolesV3.create" | "rolesV3.update" | "rolesV3.delete" | "roles.list" | "shortener.create" | "shortener.campaignLink" | "shortener.upload" | "shortener.list" | "shortener.get" | "shortener.delete" | "shortener.statistics" | "shortener.campaignOpens" | "system.health" | "system.file" | "system.outbox" | "team.list" | "team.get" | "team.create" | "team.update" | "team.delete";

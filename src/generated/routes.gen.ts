@@ -51,6 +51,30 @@ export const routes = [
         loadScreen: () => import("./screen.blockListUpload.gen.ts")
     },
     {
+        path: "/Campaigns/campaigns/:id/edit",
+        screen: "campaignForm",
+        kind: "form",
+        access: "session",
+        layout: "default",
+        menuKey: null,
+        componentId: null,
+        title: "screens.campaignForm.title",
+        load: () => import("../console/runtime/screens/FormScreen.tsx"),
+        loadScreen: () => import("./screen.campaignForm.gen.ts")
+    },
+    {
+        path: "/Campaigns/campaigns/shorten",
+        screen: "campaignShorten",
+        kind: "form",
+        access: "session",
+        layout: "default",
+        menuKey: null,
+        componentId: null,
+        title: "screens.campaignShorten.title",
+        load: () => import("../console/runtime/screens/FormScreen.tsx"),
+        loadScreen: () => import("./screen.campaignShorten.gen.ts")
+    },
+    {
         path: "/profile/channels/:id/stats",
         screen: "channelStats",
         kind: "dashboard",
@@ -157,6 +181,18 @@ export const routes = [
         title: "screens.resetPassword.title",
         load: () => import("../console/runtime/screens/FormScreen.tsx"),
         loadScreen: () => import("./screen.resetPassword.gen.ts")
+    },
+    {
+        path: "/Shortener/shorten/upload",
+        screen: "shortenerUpload",
+        kind: "report",
+        access: "session",
+        layout: "default",
+        menuKey: null,
+        componentId: null,
+        title: "screens.shortenerUpload.title",
+        load: () => import("../console/runtime/screens/ReportScreen.tsx"),
+        loadScreen: () => import("./screen.shortenerUpload.gen.ts")
     },
     {
         path: "/signin",
@@ -292,27 +328,39 @@ export const routes = [
     },
     {
         path: "/Campaigns/campaigns",
-        screen: null,
-        kind: "none",
+        screen: "campaigns",
+        kind: "list",
         access: "session",
         layout: "default",
         menuKey: "campaigns.deploy",
         componentId: 2001,
-        title: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
-        loadScreen: null
+        title: "menu.campaigns.deploy",
+        load: () => import("../console/runtime/screens/ListScreen.tsx"),
+        loadScreen: () => import("./screen.campaigns.gen.ts")
+    },
+    {
+        path: "/Campaigns/campaigns/new",
+        screen: "campaignWizard",
+        kind: "wizard",
+        access: "session",
+        layout: "default",
+        menuKey: "campaigns.deploy",
+        componentId: 2001,
+        title: "screens.campaignWizard.title",
+        load: () => import("../console/runtime/screens/WizardScreen.tsx"),
+        loadScreen: () => import("./screen.campaignWizard.gen.ts")
     },
     {
         path: "/Campaigns/campaigns/:id",
-        screen: null,
-        kind: "none",
+        screen: "campaignDetail",
+        kind: "detail",
         access: "session",
         layout: "default",
         menuKey: "campaigns.deploy",
         componentId: 2001,
-        title: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
-        loadScreen: null
+        title: "menu.campaigns.deploy",
+        load: () => import("../console/runtime/screens/DetailScreen.tsx"),
+        loadScreen: () => import("./screen.campaignDetail.gen.ts")
     },
     {
         path: "/Campaigns/Templates",
@@ -1240,51 +1288,63 @@ export const routes = [
     },
     {
         path: "/Shortener/shorten",
-        screen: null,
-        kind: "none",
+        screen: "shortenerLinks",
+        kind: "list",
         access: "session",
         layout: "default",
         menuKey: "shortener.shorten",
         componentId: 5001,
-        title: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
-        loadScreen: null
+        title: "menu.shortener.shorten",
+        load: () => import("../console/runtime/screens/ListScreen.tsx"),
+        loadScreen: () => import("./screen.shortenerLinks.gen.ts")
+    },
+    {
+        path: "/Shortener/shorten/new",
+        screen: "shortenerLinkForm",
+        kind: "form",
+        access: "session",
+        layout: "default",
+        menuKey: "shortener.shorten",
+        componentId: 5001,
+        title: "screens.shortenerLinkForm.title",
+        load: () => import("../console/runtime/screens/FormScreen.tsx"),
+        loadScreen: () => import("./screen.shortenerLinkForm.gen.ts")
     },
     {
         path: "/Shortener/shorten/:id",
-        screen: null,
-        kind: "none",
+        screen: "shortenerLinks",
+        kind: "list",
         access: "session",
         layout: "default",
         menuKey: "shortener.shorten",
         componentId: 5001,
-        title: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
-        loadScreen: null
+        title: "menu.shortener.shorten",
+        load: () => import("../console/runtime/screens/ListScreen.tsx"),
+        loadScreen: () => import("./screen.shortenerLinks.gen.ts")
     },
     {
         path: "/Shortener/statistics",
-        screen: null,
-        kind: "none",
+        screen: "shortenerStatistics",
+        kind: "report",
         access: "session",
         layout: "default",
         menuKey: "shortener.statistics",
         componentId: 5002,
-        title: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
-        loadScreen: null
+        title: "menu.shortener.statistics",
+        load: () => import("../console/runtime/screens/ReportScreen.tsx"),
+        loadScreen: () => import("./screen.shortenerStatistics.gen.ts")
     },
     {
         path: "/Shortener/statistics/:id",
-        screen: null,
-        kind: "none",
+        screen: "shortenerStatistics",
+        kind: "report",
         access: "session",
         layout: "default",
         menuKey: "shortener.statistics",
         componentId: 5002,
-        title: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
-        loadScreen: null
+        title: "menu.shortener.statistics",
+        load: () => import("../console/runtime/screens/ReportScreen.tsx"),
+        loadScreen: () => import("./screen.shortenerStatistics.gen.ts")
     },
     {
         path: "/profile",
@@ -1504,51 +1564,51 @@ export const routes = [
     },
     {
         path: "/profile/management/AssociationsAddForm",
-        screen: null,
-        kind: "none",
+        screen: "associationsAddForm",
+        kind: "form",
         access: "session",
         layout: "default",
         menuKey: "settings.associationsAdd",
         componentId: 6002,
-        title: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
-        loadScreen: null
+        title: "menu.settings.associationsAdd",
+        load: () => import("../console/runtime/screens/FormScreen.tsx"),
+        loadScreen: () => import("./screen.associationsAddForm.gen.ts")
     },
     {
         path: "/profile/management/AssociationsAddForm/:id",
-        screen: null,
-        kind: "none",
+        screen: "associationsAddForm",
+        kind: "form",
         access: "session",
         layout: "default",
         menuKey: "settings.associationsAdd",
         componentId: 6002,
-        title: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
-        loadScreen: null
+        title: "menu.settings.associationsAdd",
+        load: () => import("../console/runtime/screens/FormScreen.tsx"),
+        loadScreen: () => import("./screen.associationsAddForm.gen.ts")
     },
     {
         path: "/profile/management/AssociationsUpdateForm",
-        screen: null,
-        kind: "none",
+        screen: "associationsUpdateForm",
+        kind: "form",
         access: "session",
         layout: "default",
         menuKey: "settings.associationsUpdate",
         componentId: 6002,
-        title: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
-        loadScreen: null
+        title: "menu.settings.associationsUpdate",
+        load: () => import("../console/runtime/screens/FormScreen.tsx"),
+        loadScreen: () => import("./screen.associationsUpdateForm.gen.ts")
     },
     {
         path: "/profile/management/AssociationsUpdateForm/:id",
-        screen: null,
-        kind: "none",
+        screen: "associationsUpdateForm",
+        kind: "form",
         access: "session",
         layout: "default",
         menuKey: "settings.associationsUpdate",
         componentId: 6002,
-        title: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
-        loadScreen: null
+        title: "menu.settings.associationsUpdate",
+        load: () => import("../console/runtime/screens/FormScreen.tsx"),
+        loadScreen: () => import("./screen.associationsUpdateForm.gen.ts")
     },
     {
         path: "/profile/management/responsibleSmsOption",
@@ -1705,6 +1765,30 @@ export const routes = [
         title: "menu.settings.apiPermissions",
         load: () => import("../console/runtime/screens/ListScreen.tsx"),
         loadScreen: () => import("./screen.apiCredentials.gen.ts")
+    },
+    {
+        path: "/profile/apiPermissions/messaging",
+        screen: "messagingSettings",
+        kind: "form",
+        access: "session",
+        layout: "default",
+        menuKey: "settings.messagingSettings",
+        componentId: 6004,
+        title: "screens.messagingSettings.title",
+        load: () => import("../console/runtime/screens/FormScreen.tsx"),
+        loadScreen: () => import("./screen.messagingSettings.gen.ts")
+    },
+    {
+        path: "/profile/apiPermissions/messaging/:id",
+        screen: "messagingSettings",
+        kind: "form",
+        access: "session",
+        layout: "default",
+        menuKey: "settings.messagingSettings",
+        componentId: 6004,
+        title: "screens.messagingSettings.title",
+        load: () => import("../console/runtime/screens/FormScreen.tsx"),
+        loadScreen: () => import("./screen.messagingSettings.gen.ts")
     },
     {
         path: "/profile/blockList",

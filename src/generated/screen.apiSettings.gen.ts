@@ -100,7 +100,8 @@ export const screen = {
         permission: {
             component: 6004,
             action: "edit"
-        }
+        },
+        body: ["allowedIps", "notificationEmail", "ftp"]
     },
     secondaryActions: [],
     idField: "id",

@@ -16,11 +16,22 @@ export const screen = {
                 maxLength: 80,
                 pattern: "^[^<>]*$",
                 title: "fields.name"
+            },
+            urlPicture: {
+                type: "string",
+                "x-widget": "image",
+                "x-upload": {
+                    operation: "account.uploadPicture",
+                    params: {
+                        id: "$record.id"
+                    }
+                },
+                title: "fields.urlPicture"
             }
         }
     },
     uiSchema: {
-        "ui:order": ["name", "*"],
+        "ui:order": ["name", "urlPicture", "*"],
         "ui:submitButtonOptions": {
             norender: true
         }
@@ -31,7 +42,8 @@ export const screen = {
         permission: {
             component: 6001,
             action: "create"
-        }
+        },
+        body: ["name"]
     },
     secondaryActions: [],
     idField: "id",

@@ -11,7 +11,8 @@ export const screen = {
         id: "$route.id"
     },
     prefill: {
-        name: "$query.name"
+        name: "$query.name",
+        urlPicture: "$query.picture"
     },
     onSuccess: {
         effect: "navigate",
@@ -32,11 +33,22 @@ export const screen = {
                 maxLength: 80,
                 pattern: "^[^<>]*$",
                 title: "fields.name"
+            },
+            urlPicture: {
+                type: "string",
+                "x-widget": "image",
+                "x-upload": {
+                    operation: "account.uploadPicture",
+                    params: {
+                        id: "$route.id"
+                    }
+                },
+                title: "fields.urlPicture"
             }
         }
     },
     uiSchema: {
-        "ui:order": ["name", "*"],
+        "ui:order": ["name", "urlPicture", "*"],
         "ui:submitButtonOptions": {
             norender: true
         }
@@ -47,7 +59,8 @@ export const screen = {
         permission: {
             component: 6001,
             action: "edit"
-        }
+        },
+        body: ["name"]
     },
     secondaryActions: [],
     idField: "id",

@@ -22,7 +22,7 @@ export const screen = {
     form: "areaForm",
     rowActions: [{
             label: "screens.areas.rename",
-            to: "/profile/account/areas/{id}/rename?name={name}",
+            to: "/profile/account/areas/{id}/rename?name={name}&picture={urlPicture}",
             permission: {
                 component: 6001,
                 action: "edit"

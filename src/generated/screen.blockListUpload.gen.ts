@@ -69,7 +69,12 @@ export const screen = {
                     operation: "blockList.upload",
                     accept: "campaignFileExtensions",
                     maxBytes: "campaignFileBytes",
-                    value: "added"
+                    value: "added",
+                    rejected: {
+                        field: "rejected",
+                        total: "rejectedTotal",
+                        enum: "phone-rejection"
+                    }
                 }
             }
         }

@@ -15,7 +15,24 @@ export const screen = {
             component: 60,
             action: "edit"
         },
-        readonly: ["platform"]
+        readonly: ["platform"],
+        body: [
+            "name",
+            "type",
+            "sender",
+            "shortCode",
+            "tags",
+            "keywords",
+            "priority",
+            "authorizationToken",
+            "pageAccessToken",
+            "clientToken",
+            "accountSids",
+            "facebookPageId",
+            "privateKey",
+            "clientEmail",
+            "callbackUrl"
+        ]
     },
     load: {
         operation: "channels.get"
@@ -210,7 +227,26 @@ export const screen = {
         permission: {
             component: 60,
             action: "create"
-        }
+        },
+        body: [
+            "name",
+            "platform",
+            "type",
+            "sender",
+            "shortCode",
+            "tags",
+            "keywords",
+            "priority",
+            "authorizationToken",
+            "pageAccessToken",
+            "clientToken",
+            "accountSids",
+            "facebookPageId",
+            "privateKey",
+            "clientEmail",
+            "callbackUrl",
+            "enabled"
+        ]
     },
     secondaryActions: [],
     idField: "id",

@@ -15,7 +15,53 @@ export const screen = {
     onSuccess: {
         effect: "stay",
         notify: "screens.channelTry.sent",
-        showOnce: ["status"]
+        result: [
+            {
+                field: "to",
+                label: "fields.to",
+                schema: {
+                    type: "string"
+                },
+                sortable: false
+            },
+            {
+                field: "status",
+                label: "fields.status",
+                schema: {
+                    type: "string",
+                    enum: [
+                        "SENDING",
+                        "SENT",
+                        "SENT_HO",
+                        "DELIVERED",
+                        "READ",
+                        "FAILED",
+                        "UNAUTHORIZED",
+                        "TIME_OUT",
+                        "UNDEFINED"
+                    ],
+                    "x-enum": "delivery-status"
+                },
+                sortable: false
+            },
+            {
+                field: "error",
+                label: "fields.error",
+                schema: {
+                    type: ["string", "null"]
+                },
+                sortable: false
+            },
+            {
+                field: "createdAt",
+                label: "fields.createdAt",
+                schema: {
+                    type: "string",
+                    format: "date-time"
+                },
+                sortable: false
+            }
+        ]
     },
     schema: {
         type: "object",
@@ -52,7 +98,8 @@ export const screen = {
         permission: {
             component: 60,
             action: "edit"
-        }
+        },
+        body: ["to", "message"]
     },
     secondaryActions: [],
     idField: "id",

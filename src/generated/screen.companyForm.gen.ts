@@ -13,7 +13,16 @@ export const screen = {
         permission: {
             component: 6003,
             action: "edit"
-        }
+        },
+        body: [
+            "name",
+            "nit",
+            "phone",
+            "address",
+            "countryCode",
+            "regionCode",
+            "cityCode"
+        ]
     },
     view: true,
     load: {
@@ -83,6 +92,14 @@ export const screen = {
                     }
                 },
                 title: "fields.cityCode"
+            },
+            logoUrl: {
+                type: "string",
+                "x-widget": "image",
+                "x-upload": {
+                    operation: "company.uploadLogo"
+                },
+                title: "fields.logoUrl"
             }
         }
     },
@@ -95,6 +112,7 @@ export const screen = {
             "countryCode",
             "regionCode",
             "cityCode",
+            "logoUrl",
             "*"
         ],
         "ui:submitButtonOptions": {
@@ -103,7 +121,12 @@ export const screen = {
         phone: {
             "ui:widget": "PhoneWidget"
         },
-        "ui:rows": [["name", "nit"], ["phone", "address"], ["countryCode", "regionCode", "cityCode"]]
+        "ui:rows": [
+            ["name", "nit"],
+            ["phone", "address"],
+            ["countryCode", "regionCode", "cityCode"],
+            ["logoUrl"]
+        ]
     },
     create: {
         operation: "company.patch",
@@ -111,7 +134,16 @@ export const screen = {
         permission: {
             component: 6003,
             action: "edit"
-        }
+        },
+        body: [
+            "name",
+            "nit",
+            "phone",
+            "address",
+            "countryCode",
+            "regionCode",
+            "cityCode"
+        ]
     },
     secondaryActions: [],
     idField: "id",

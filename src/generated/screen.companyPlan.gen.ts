@@ -43,7 +43,8 @@ export const screen = {
     },
     create: {
         operation: "company.setPlan",
-        method: "PATCH"
+        method: "PATCH",
+        body: ["planType"]
     },
     secondaryActions: [],
     idField: "id",

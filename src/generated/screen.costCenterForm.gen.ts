@@ -13,7 +13,8 @@ export const screen = {
         permission: {
             component: 6001,
             action: "edit"
-        }
+        },
+        body: ["name", "code"]
     },
     view: true,
     load: {
@@ -51,7 +52,8 @@ export const screen = {
         permission: {
             component: 6001,
             action: "create"
-        }
+        },
+        body: ["name", "code"]
     },
     secondaryActions: [],
     idField: "id",

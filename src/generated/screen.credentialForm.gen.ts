@@ -37,7 +37,8 @@ export const screen = {
         permission: {
             component: 6004,
             action: "create"
-        }
+        },
+        body: ["name"]
     },
     secondaryActions: [],
     idField: "id",

@@ -100,7 +100,17 @@ export const screen = {
         permission: {
             component: 6002,
             action: "edit"
-        }
+        },
+        body: [
+            "fullName",
+            "phone",
+            "documentType",
+            "documentId",
+            "address",
+            "otpMethod",
+            "currentPassword",
+            "password"
+        ]
     },
     secondaryActions: [],
     idField: "id",

@@ -45,7 +45,8 @@ export const screen = {
         permission: {
             component: 6006,
             action: "edit"
-        }
+        },
+        body: ["quota"]
     },
     secondaryActions: [],
     idField: "id",

@@ -133,7 +133,18 @@ export const screen = {
     },
     create: {
         operation: "clientAuth.register",
-        method: "POST"
+        method: "POST",
+        body: [
+            "fullName",
+            "email",
+            "password",
+            "companyName",
+            "nit",
+            "phone",
+            "acceptTerms",
+            "captchaToken",
+            "sendEmail"
+        ]
     },
     secondaryActions: [],
     idField: "id",

@@ -89,7 +89,8 @@ export const screen = {
     },
     create: {
         operation: "clientAuth.recoverPassword",
-        method: "POST"
+        method: "POST",
+        body: ["email", "code", "password"]
     },
     idField: "id",
     dirtyGuard: false,
@@ -161,7 +162,17 @@ export const screen = {
             permission: {
                 component: 6002,
                 action: "edit"
-            }
+            },
+            body: [
+                "fullName",
+                "phone",
+                "documentType",
+                "documentId",
+                "address",
+                "otpMethod",
+                "currentPassword",
+                "password"
+            ]
         },
         secondaryActions: [],
         idField: "id",

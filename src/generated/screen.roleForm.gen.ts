@@ -14,11 +14,21 @@ export const screen = {
         permission: {
             component: 6007,
             action: "edit"
-        }
+        },
+        body: [
+            "id",
+            "name",
+            "permissions",
+            "scope"
+        ]
     },
     view: true,
     load: {
         operation: "rolesV3.get"
+    },
+    editWhen: {
+        field: "readOnly",
+        equals: false
     },
     schema: {
         type: "object",
@@ -97,7 +107,8 @@ export const screen = {
         permission: {
             component: 6007,
             action: "create"
-        }
+        },
+        body: ["name", "permissions", "scope"]
     },
     secondaryActions: [],
     idField: "id",

@@ -58,6 +58,10 @@ export const screen = {
         order: "asc"
     },
     form: "roleForm",
+    editWhen: {
+        field: "readOnly",
+        equals: false
+    },
     rowActions: [{
             label: "enums.action.delete",
             operation: "rolesV3.delete",

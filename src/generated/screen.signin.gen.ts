@@ -72,7 +72,8 @@ export const screen = {
     },
     create: {
         operation: "clientAuth.signin",
-        method: "POST"
+        method: "POST",
+        body: ["email", "password", "captchaToken"]
     },
     secondaryActions: [],
     idField: "id",

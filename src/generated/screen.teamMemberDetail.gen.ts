@@ -232,6 +232,10 @@ export const screen = {
                 rowActions: [{
                         label: "enums.action.delete",
                         operation: "team.delete",
+                        when: {
+                            field: "id",
+                            notEquals: "$session.idUser"
+                        },
                         method: "DELETE",
                         permission: {
                             component: 6002,
@@ -330,12 +334,45 @@ export const screen = {
                         sortable: false
                     }],
                 empty: "screens.team.noAssociations",
+                bulkActions: [{
+                        label: "screens.associations.add",
+                        to: "/profile/management/AssociationsAddForm/{userId}",
+                        params: {
+                            userId: "$route.id"
+                        },
+                        permission: {
+                            component: 6002,
+                            action: "edit"
+                        }
+                    }],
+                rowActions: [{
+                        label: "enums.action.edit",
+                        to: "/profile/management/AssociationsUpdateForm/{id}",
+                        params: {
+                            userId: "$route.id"
+                        },
+                        permission: {
+                            component: 6002,
+                            action: "edit"
+                        }
+                    }, {
+                        label: "enums.action.delete",
+                        operation: "associations.deleteOne",
+                        params: {
+                            id: "$route.id",
+                            associationId: "$row.id"
+                        },
+                        method: "DELETE",
+                        permission: {
+                            component: 6002,
+                            action: "edit"
+                        },
+                        confirm: true
+                    }],
                 paged: false,
                 search: false,
                 filters: [],
                 pageSize: 50,
-                rowActions: [],
-                bulkActions: [],
                 export: [],
                 exportName: "userAssociations",
                 permission: {
@@ -409,6 +446,10 @@ export const screen = {
         }, {
             label: "enums.action.delete",
             operation: "team.delete",
+            when: {
+                field: "id",
+                notEquals: "$session.idUser"
+            },
             method: "DELETE",
             permission: {
                 component: 6002,

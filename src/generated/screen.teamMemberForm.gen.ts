@@ -14,7 +14,20 @@ export const screen = {
         permission: {
             component: 6002,
             action: "edit"
-        }
+        },
+        body: [
+            "name",
+            "documentType",
+            "documentId",
+            "email",
+            "phone",
+            "address",
+            "roleIds",
+            "otpMethod",
+            "areaId",
+            "costCenterId",
+            "parentId"
+        ]
     },
     view: true,
     load: {
@@ -172,7 +185,20 @@ export const screen = {
         permission: {
             component: 6002,
             action: "create"
-        }
+        },
+        body: [
+            "name",
+            "documentType",
+            "documentId",
+            "email",
+            "phone",
+            "address",
+            "roleIds",
+            "otpMethod",
+            "areaId",
+            "costCenterId",
+            "parentId"
+        ]
     },
     secondaryActions: [],
     idField: "id",

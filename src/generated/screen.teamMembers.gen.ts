@@ -82,6 +82,10 @@ export const screen = {
     rowActions: [{
             label: "enums.action.delete",
             operation: "team.delete",
+            when: {
+                field: "id",
+                notEquals: "$session.idUser"
+            },
             method: "DELETE",
             permission: {
                 component: 6002,

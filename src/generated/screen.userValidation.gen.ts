@@ -55,7 +55,8 @@ export const screen = {
     },
     create: {
         operation: "clientAuth.validateOtp",
-        method: "POST"
+        method: "POST",
+        body: ["email", "code"]
     },
     idField: "id",
     dirtyGuard: false

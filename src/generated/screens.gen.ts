@@ -11,6 +11,10 @@ import { screen as screen_areaRename } from "./screen.areaRename.gen.ts";
 
 import { screen as screen_areas } from "./screen.areas.gen.ts";
 
+import { screen as screen_associationsAddForm } from "./screen.associationsAddForm.gen.ts";
+
+import { screen as screen_associationsUpdateForm } from "./screen.associationsUpdateForm.gen.ts";
+
 import { screen as screen_auditReport } from "./screen.auditReport.gen.ts";
 
 import { screen as screen_blockListAdd } from "./screen.blockListAdd.gen.ts";
@@ -18,6 +22,20 @@ import { screen as screen_blockListAdd } from "./screen.blockListAdd.gen.ts";
 import { screen as screen_blockListUpload } from "./screen.blockListUpload.gen.ts";
 
 import { screen as screen_blockList } from "./screen.blockList.gen.ts";
+
+import { screen as screen_campaignDeployments } from "./screen.campaignDeployments.gen.ts";
+
+import { screen as screen_campaignDetail } from "./screen.campaignDetail.gen.ts";
+
+import { screen as screen_campaignForm } from "./screen.campaignForm.gen.ts";
+
+import { screen as screen_campaignRecipients } from "./screen.campaignRecipients.gen.ts";
+
+import { screen as screen_campaignShorten } from "./screen.campaignShorten.gen.ts";
+
+import { screen as screen_campaignWizard } from "./screen.campaignWizard.gen.ts";
+
+import { screen as screen_campaigns } from "./screen.campaigns.gen.ts";
 
 import { screen as screen_changePassword } from "./screen.changePassword.gen.ts";
 
@@ -55,6 +73,8 @@ import { screen as screen_help } from "./screen.help.gen.ts";
 
 import { screen as screen_home } from "./screen.home.gen.ts";
 
+import { screen as screen_messagingSettings } from "./screen.messagingSettings.gen.ts";
+
 import { screen as screen_notActive } from "./screen.notActive.gen.ts";
 
 import { screen as screen_notifications } from "./screen.notifications.gen.ts";
@@ -76,6 +96,14 @@ import { screen as screen_responsibleSmsOption } from "./screen.responsibleSmsOp
 import { screen as screen_roleForm } from "./screen.roleForm.gen.ts";
 
 import { screen as screen_roles } from "./screen.roles.gen.ts";
+
+import { screen as screen_shortenerLinkForm } from "./screen.shortenerLinkForm.gen.ts";
+
+import { screen as screen_shortenerLinks } from "./screen.shortenerLinks.gen.ts";
+
+import { screen as screen_shortenerStatistics } from "./screen.shortenerStatistics.gen.ts";
+
+import { screen as screen_shortenerUpload } from "./screen.shortenerUpload.gen.ts";
 
 import { screen as screen_signin } from "./screen.signin.gen.ts";
 
@@ -101,10 +129,19 @@ export const screens = {
     areaForm: screen_areaForm,
     areaRename: screen_areaRename,
     areas: screen_areas,
+    associationsAddForm: screen_associationsAddForm,
+    associationsUpdateForm: screen_associationsUpdateForm,
     auditReport: screen_auditReport,
     blockListAdd: screen_blockListAdd,
     blockListUpload: screen_blockListUpload,
     blockList: screen_blockList,
+    campaignDeployments: screen_campaignDeployments,
+    campaignDetail: screen_campaignDetail,
+    campaignForm: screen_campaignForm,
+    campaignRecipients: screen_campaignRecipients,
+    campaignShorten: screen_campaignShorten,
+    campaignWizard: screen_campaignWizard,
+    campaigns: screen_campaigns,
     changePassword: screen_changePassword,
     channelDetail: screen_channelDetail,
     channelForm: screen_channelForm,
@@ -123,6 +160,7 @@ export const screens = {
     expiredPassword: screen_expiredPassword,
     help: screen_help,
     home: screen_home,
+    messagingSettings: screen_messagingSettings,
     notActive: screen_notActive,
     notifications: screen_notifications,
     profile: screen_profile,
@@ -134,6 +172,10 @@ export const screens = {
     responsibleSmsOption: screen_responsibleSmsOption,
     roleForm: screen_roleForm,
     roles: screen_roles,
+    shortenerLinkForm: screen_shortenerLinkForm,
+    shortenerLinks: screen_shortenerLinks,
+    shortenerStatistics: screen_shortenerStatistics,
+    shortenerUpload: screen_shortenerUpload,
     signin: screen_signin,
     stats: screen_stats,
     teamMemberDetail: screen_teamMemberDetail,
@@ -145,4 +187,4 @@ export const screens = {
     validation: screen_validation
 } as const;
 
-export type ScreenId = "apiCredentials" | "apiSettings" | "areaForm" | "areaRename" | "areas" | "auditReport" | "blockListAdd" | "blockListUpload" | "blockList" | "changePassword" | "channelDetail" | "channelForm" | "channelStats" | "channelStatuses" | "channelTry" | "channels" | "charts" | "clientSignin" | "companies" | "companyForm" | "companyPlan" | "costCenterForm" | "costCenters" | "credentialForm" | "expiredPassword" | "help" | "home" | "notActive" | "notifications" | "profile" | "quotaByAccount" | "quotaChart" | "quotaForm" | "register" | "resetPassword" | "responsibleSmsOption" | "roleForm" | "roles" | "signin" | "stats" | "teamMemberDetail" | "teamMemberForm" | "teamMembers" | "userAssociations" | "userResponsibles" | "userValidation" | "validation";
+export type ScreenId = "apiCredentials" | "apiSettings" | "areaForm" | "areaRename" | "areas" | "associationsAddForm" | "associationsUpdateForm" | "auditReport" | "blockListAdd" | "blockListUpload" | "blockList" | "campaignDeployments" | "campaignDetail" | "campaignForm" | "campaignRecipients" | "campaignShorten" | "campaignWizard" | "campaigns" | "changePassword" | "channelDetail" | "channelForm" | "channelStats" | "channelStatuses" | "channelTry" | "channels" | "charts" | "clientSignin" | "companies" | "companyForm" | "companyPlan" | "costCenterForm" | "costCenters" | "credentialForm" | "expiredPassword" | "help" | "home" | "messagingSettings" | "notActive" | "notifications" | "profile" | "quotaByAccount" | "quotaChart" | "quotaForm" | "register" | "resetPassword" | "responsibleSmsOption" | "roleForm" | "roles" | "shortenerLinkForm" | "shortenerLinks" | "shortenerStatistics" | "shortenerUpload" | "signin" | "stats" | "teamMemberDetail" | "teamMemberForm" | "teamMembers" | "userAssociations" | "userResponsibles" | "userValidation" | "validation";

@@ -38,6 +38,18 @@ export const entitySchemas = [
         enum: ["pending", "effective"]
     },
     {
+        $id: "campaign-kind",
+        description: "When a campaign runs (spec 3): open = now, scheduled = at a date, recurring = every N days/weeks/months/years.",
+        type: "string",
+        enum: ["open", "scheduled", "recurring"]
+    },
+    {
+        $id: "campaign-label",
+        description: "Campaign labels of spec 4.",
+        type: "string",
+        enum: ["Active", "Aborted", "Executed"]
+    },
+    {
         $id: "channel-platform",
         description: "The channel types of spec 3. A company may use only the types enabled for it (99972).",
         type: "string",
@@ -82,6 +94,18 @@ export const entitySchemas = [
         ]
     },
     {
+        $id: "deployment-state",
+        description: "A run of a campaign: scheduled (waits for its date), running, paused, cancelled, completed (processed: nothing left to hand over; it cannot be changed).",
+        type: "string",
+        enum: [
+            "scheduled",
+            "running",
+            "paused",
+            "cancelled",
+            "completed"
+        ]
+    },
+    {
         $id: "document-type",
         description: "Colombian identity documents.",
         type: "string",
@@ -93,6 +117,42 @@ export const entitySchemas = [
             "TI",
             "PEP",
             "PPT"
+        ]
+    },
+    {
+        $id: "edit-lock",
+        description: "Edit lock of a campaign (spec 4): a lock or unlock is requested by one person and approved by another.",
+        type: "string",
+        enum: [
+            "unlockedForEdit",
+            "lockedForEdit",
+            "pendingunlockForEdit",
+            "pendinglockForEdit"
+        ]
+    },
+    {
+        $id: "message-purpose",
+        description: "What a message is for. Only commercial messages are bound by the send window (Ley 2300 de 2023); transactional and OTP messages pass.",
+        type: "string",
+        enum: ["commercial", "transactional", "otp"]
+    },
+    {
+        $id: "message-state",
+        description: "Where a message is (spec 4 message states): queued (enqueued, or held for its send window), sending, in_doubt (its worker died mid-send: waiting for a receipt before resending), sent (to the platform), delivered, read, failed, timeout, undefined, rejected (block list 5, duplicate 93, credits 81), cancelled, paused.",
+        type: "string",
+        enum: [
+            "queued",
+            "sending",
+            "in_doubt",
+            "sent",
+            "delivered",
+            "read",
+            "failed",
+            "timeout",
+            "undefined",
+            "rejected",
+            "cancelled",
+            "paused"
         ]
     },
     {
@@ -123,6 +183,17 @@ export const entitySchemas = [
         enum: ["subscription", "pilot"]
     },
     {
+        $id: "recipient-result",
+        description: "File validation result of a recipients row (spec 4): pass = sendable, warn = sendable after a fix, fail = cannot be sent, error = unreadable.",
+        type: "string",
+        enum: [
+            "pass",
+            "warn",
+            "fail",
+            "error"
+        ]
+    },
+    {
         $id: "role",
         description: "System roles (spec 6). \"colibriSms\" takes the product key from config/app.yaml.",
         type: "string",
@@ -135,6 +206,25 @@ export const entitySchemas = [
             "develop",
             "platform",
             "colibriSms"
+        ]
+    },
+    {
+        $id: "send-window-profile",
+        description: "The company's send window for commercial messages: law2300 (Ley 2300 de 2023: Mon\u2013Fri 07\u201319, Sat 08\u201315, never Sundays or holidays), spec (every day 08:00\u201321:00), or custom windows.",
+        type: "string",
+        enum: ["law2300", "spec", "custom"]
+    },
+    {
+        $id: "short-link-group",
+        description: "How the shortener's statistics group clicks.",
+        type: "string",
+        enum: [
+            "day",
+            "link",
+            "campaign",
+            "recipient",
+            "device",
+            "referrer"
         ]
     },
     {
@@ -176,6 +266,21 @@ export const entitySchemas = [
             94,
             96,
             99
+        ]
+    },
+    {
+        $id: "url-problem",
+        description: "Why a URL was not shortened (src/core/short-code.ts): empty, tooLong (over 2048), invalid (not a URL, spaces or hidden characters), scheme (not http or https: javascript:, data:, ftp:\u2026), credentials (user:password@), lookAlike (mixed-script or look-alike international host), ownShortener (it points at our own short links), aliasTaken.",
+        type: "string",
+        enum: [
+            "empty",
+            "tooLong",
+            "invalid",
+            "scheme",
+            "credentials",
+            "lookAlike",
+            "ownShortener",
+            "aliasTaken"
         ]
     },
     {
@@ -596,6 +701,274 @@ export const entitySchemas = [
                         }
                     }
                 }
+            }
+        }
+    },
+    {
+        $id: "campaign-opens",
+        description: "A campaign's opens: recipients is how many per-recipient links its launches created, opened how many of them were clicked by a person (unique), clicks every such click (total); bots apart.",
+        type: "object",
+        required: [
+            "campaignId",
+            "recipients",
+            "opened",
+            "clicks",
+            "bots"
+        ],
+        additionalProperties: false,
+        properties: {
+            campaignId: {
+                type: "integer"
+            },
+            recipients: {
+                type: "integer"
+            },
+            opened: {
+                type: "integer"
+            },
+            clicks: {
+                type: "integer"
+            },
+            bots: {
+                type: "integer"
+            }
+        }
+    },
+    {
+        $id: "campaign-page",
+        description: "One page of campaigns (the list convention).",
+        type: "object",
+        required: [
+            "items",
+            "total",
+            "page",
+            "pageSize"
+        ],
+        additionalProperties: false,
+        properties: {
+            items: {
+                type: "array",
+                items: {
+                    $ref: "campaign#"
+                }
+            },
+            total: {
+                type: "integer"
+            },
+            page: {
+                type: "integer"
+            },
+            pageSize: {
+                type: "integer"
+            }
+        }
+    },
+    {
+        $id: "campaign-preview",
+        description: "What a launch would do now: how many messages go now, how many wait for the send window and until when, how many are refused and why, what it costs and whether the credits cover it.",
+        type: "object",
+        required: [
+            "recipients",
+            "goNow",
+            "wait",
+            "waitUntil",
+            "blocked",
+            "duplicates",
+            "invalid",
+            "parts",
+            "encoding",
+            "credits",
+            "balance",
+            "enough",
+            "refusedLinks"
+        ],
+        additionalProperties: false,
+        properties: {
+            recipients: {
+                type: "integer"
+            },
+            goNow: {
+                type: "integer"
+            },
+            wait: {
+                type: "integer"
+            },
+            waitUntil: {
+                type: ["string", "null"],
+                format: "date-time"
+            },
+            blocked: {
+                type: "integer",
+                description: "numbers on the block list (status 5)"
+            },
+            duplicates: {
+                type: "integer",
+                description: "repeated numbers (status 93)"
+            },
+            invalid: {
+                type: "integer",
+                description: "rows that cannot be sent (fail or error)"
+            },
+            parts: {
+                type: "integer",
+                description: "SMS parts of the longest rendered message"
+            },
+            encoding: {
+                type: ["string", "null"]
+            },
+            credits: {
+                type: "integer",
+                description: "credits (COP) the launch reserves"
+            },
+            balance: {
+                type: "integer"
+            },
+            enough: {
+                type: "boolean"
+            },
+            refusedLinks: {
+                type: "array",
+                items: {
+                    type: "string"
+                }
+            }
+        }
+    },
+    {
+        $id: "campaign-recurrence",
+        description: "Every `every` units from `starts`, up to `ends` (last run on or before), nothing after `expires`.",
+        type: "object",
+        required: ["every", "unit", "starts"],
+        additionalProperties: false,
+        properties: {
+            every: {
+                type: "integer",
+                minimum: 1,
+                maximum: 365
+            },
+            unit: {
+                type: "string",
+                enum: [
+                    "days",
+                    "weeks",
+                    "months",
+                    "years"
+                ]
+            },
+            starts: {
+                type: "string",
+                format: "date-time"
+            },
+            ends: {
+                type: ["string", "null"],
+                format: "date-time"
+            },
+            expires: {
+                type: ["string", "null"],
+                format: "date-time"
+            }
+        }
+    },
+    {
+        $id: "campaign",
+        description: "A campaign (spec 3) with its recipients file summary and its latest deployment.",
+        type: "object",
+        required: [
+            "id",
+            "name",
+            "kind",
+            "purpose",
+            "channelId",
+            "channelName",
+            "platform",
+            "content",
+            "variables",
+            "scheduledAt",
+            "recurrence",
+            "label",
+            "editLock",
+            "maxCompleteInteractions",
+            "recipients",
+            "createdAt",
+            "updatedAt"
+        ],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "integer"
+            },
+            name: {
+                type: "string"
+            },
+            kind: {
+                $ref: "campaign-kind#"
+            },
+            purpose: {
+                $ref: "message-purpose#"
+            },
+            channelId: {
+                type: ["integer", "null"]
+            },
+            channelName: {
+                type: ["string", "null"]
+            },
+            platform: {
+                anyOf: [{
+                        $ref: "channel-platform#"
+                    }, {
+                        type: "null"
+                    }]
+            },
+            content: {
+                type: "string"
+            },
+            variables: {
+                type: "array",
+                items: {
+                    type: "string"
+                }
+            },
+            scheduledAt: {
+                type: ["string", "null"],
+                format: "date-time"
+            },
+            recurrence: {
+                anyOf: [{
+                        $ref: "campaign-recurrence#"
+                    }, {
+                        type: "null"
+                    }]
+            },
+            label: {
+                $ref: "campaign-label#"
+            },
+            editLock: {
+                $ref: "edit-lock#"
+            },
+            maxCompleteInteractions: {
+                type: ["integer", "null"]
+            },
+            recipients: {
+                type: "integer",
+                description: "sendable rows of the uploaded file (pass + warn)"
+            },
+            lastDeploymentId: {
+                type: ["integer", "null"]
+            },
+            lastDeploymentState: {
+                anyOf: [{
+                        $ref: "deployment-state#"
+                    }, {
+                        type: "null"
+                    }]
+            },
+            createdAt: {
+                type: "string",
+                format: "date-time"
+            },
+            updatedAt: {
+                type: "string",
+                format: "date-time"
             }
         }
     },
@@ -1104,6 +1477,361 @@ export const entitySchemas = [
         }
     },
     {
+        $id: "credit-balance",
+        description: "The company's credits (1 credit = 1 COP) available and held by running deployments.",
+        type: "object",
+        required: ["balance", "reserved"],
+        additionalProperties: false,
+        properties: {
+            balance: {
+                type: "integer"
+            },
+            reserved: {
+                type: "integer"
+            }
+        }
+    },
+    {
+        $id: "custom-send-window",
+        description: "Daily windows \"HH:MM-HH:MM\" in America/Bogota time (from inclusive, to exclusive; \"24:00\" is the end of the day); null closes that day. holidays: true keeps each day's window on Colombian holidays, false closes them.",
+        type: "object",
+        required: [
+            "weekdays",
+            "saturday",
+            "sunday",
+            "holidays"
+        ],
+        additionalProperties: false,
+        properties: {
+            weekdays: {
+                type: ["string", "null"],
+                pattern: "^\\d{2}:\\d{2}-\\d{2}:\\d{2}$",
+                maxLength: 11
+            },
+            saturday: {
+                type: ["string", "null"],
+                pattern: "^\\d{2}:\\d{2}-\\d{2}:\\d{2}$",
+                maxLength: 11
+            },
+            sunday: {
+                type: ["string", "null"],
+                pattern: "^\\d{2}:\\d{2}-\\d{2}:\\d{2}$",
+                maxLength: 11
+            },
+            holidays: {
+                type: "boolean"
+            }
+        }
+    },
+    {
+        $id: "deployment-page",
+        description: "One page of deployments (the list convention).",
+        type: "object",
+        required: [
+            "items",
+            "total",
+            "page",
+            "pageSize"
+        ],
+        additionalProperties: false,
+        properties: {
+            items: {
+                type: "array",
+                items: {
+                    $ref: "deployment#"
+                }
+            },
+            total: {
+                type: "integer"
+            },
+            page: {
+                type: "integer"
+            },
+            pageSize: {
+                type: "integer"
+            }
+        }
+    },
+    {
+        $id: "deployment",
+        description: "A run of a campaign with its progress (messages per state).",
+        type: "object",
+        required: [
+            "id",
+            "campaignId",
+            "campaignName",
+            "channelId",
+            "state",
+            "purpose",
+            "total",
+            "reservedCredits",
+            "counts",
+            "scheduledAt",
+            "startedAt",
+            "finishedAt",
+            "createdAt"
+        ],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "integer"
+            },
+            campaignId: {
+                type: ["integer", "null"]
+            },
+            campaignName: {
+                type: ["string", "null"]
+            },
+            channelId: {
+                type: "integer"
+            },
+            state: {
+                $ref: "deployment-state#"
+            },
+            purpose: {
+                $ref: "message-purpose#"
+            },
+            total: {
+                type: "integer"
+            },
+            reservedCredits: {
+                type: "integer"
+            },
+            counts: {
+                type: "object",
+                additionalProperties: false,
+                required: [
+                    "queued",
+                    "held",
+                    "sending",
+                    "sent",
+                    "delivered",
+                    "read",
+                    "failed",
+                    "rejected",
+                    "cancelled",
+                    "other"
+                ],
+                properties: {
+                    queued: {
+                        type: "integer"
+                    },
+                    held: {
+                        type: "integer"
+                    },
+                    sending: {
+                        type: "integer"
+                    },
+                    sent: {
+                        type: "integer"
+                    },
+                    delivered: {
+                        type: "integer"
+                    },
+                    read: {
+                        type: "integer"
+                    },
+                    failed: {
+                        type: "integer"
+                    },
+                    rejected: {
+                        type: "integer"
+                    },
+                    cancelled: {
+                        type: "integer"
+                    },
+                    other: {
+                        type: "integer"
+                    }
+                }
+            },
+            scheduledAt: {
+                type: ["string", "null"],
+                format: "date-time"
+            },
+            startedAt: {
+                type: ["string", "null"],
+                format: "date-time"
+            },
+            finishedAt: {
+                type: ["string", "null"],
+                format: "date-time"
+            },
+            createdAt: {
+                type: "string",
+                format: "date-time"
+            }
+        }
+    },
+    {
+        $id: "message-status",
+        description: "A message's current status (public sending API) and, when asked for one message, its history.",
+        type: "object",
+        required: [
+            "id",
+            "channel",
+            "to",
+            "state",
+            "statusCode",
+            "deliveryStatus",
+            "parts",
+            "cost",
+            "createdAt"
+        ],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "string"
+            },
+            clientRef: {
+                type: ["string", "null"]
+            },
+            channel: {
+                $ref: "channel-platform#"
+            },
+            to: {
+                type: "string"
+            },
+            state: {
+                $ref: "message-state#"
+            },
+            statusCode: {
+                type: "integer",
+                description: "SMS status code of spec 4 (1 scheduled",
+                "3 success": null,
+                "5 blacklisted": null,
+                "81 credits": null,
+                "93 duplicate": null,
+                "\u2026)": null
+            },
+            deliveryStatus: {
+                anyOf: [{
+                        $ref: "delivery-status#"
+                    }, {
+                        type: "null"
+                    }]
+            },
+            errorCode: {
+                type: ["string", "null"]
+            },
+            parts: {
+                type: "integer"
+            },
+            cost: {
+                type: "integer"
+            },
+            notBefore: {
+                type: ["string", "null"],
+                format: "date-time"
+            },
+            createdAt: {
+                type: "string",
+                format: "date-time"
+            },
+            history: {
+                type: "array",
+                items: {
+                    type: "object",
+                    required: ["at", "state"],
+                    additionalProperties: false,
+                    properties: {
+                        at: {
+                            type: "string",
+                            format: "date-time"
+                        },
+                        state: {
+                            type: "string"
+                        },
+                        deliveryStatus: {
+                            type: ["string", "null"]
+                        },
+                        statusCode: {
+                            type: ["integer", "null"]
+                        },
+                        detail: {
+                            type: ["string", "null"]
+                        }
+                    }
+                }
+            }
+        }
+    },
+    {
+        $id: "message-template",
+        description: "A WhatsApp template to send (approved at Meta), with positional or named body parameters.",
+        type: "object",
+        required: ["name", "language"],
+        additionalProperties: false,
+        properties: {
+            name: {
+                type: "string",
+                pattern: "^[a-z0-9_]{1,512}$"
+            },
+            language: {
+                type: "string",
+                pattern: "^[a-z]{2}(_[A-Z]{2})?$"
+            },
+            parameters: {
+                anyOf: [{
+                        type: "array",
+                        maxItems: 50,
+                        items: {
+                            type: "string",
+                            maxLength: 1024
+                        }
+                    }, {
+                        type: "object",
+                        maxProperties: 50,
+                        additionalProperties: {
+                            type: "string",
+                            maxLength: 1024
+                        }
+                    }]
+            }
+        }
+    },
+    {
+        $id: "messaging-settings",
+        description: "The company's messaging settings: where status callbacks of API messages go (and whether a signing secret is set: the secret itself is answered only once, when it is generated), the send window of commercial messages, the duplicate rule's window, and the SMS channel RCS messages fall back to.",
+        type: "object",
+        required: [
+            "callbackUrl",
+            "callbackSecretSet",
+            "callbackSecret",
+            "sendWindowProfile",
+            "customWindow",
+            "duplicateWindowHours",
+            "smsFallbackChannelId"
+        ],
+        additionalProperties: false,
+        properties: {
+            callbackUrl: {
+                type: ["string", "null"]
+            },
+            callbackSecretSet: {
+                type: "boolean"
+            },
+            callbackSecret: {
+                type: ["string", "null"],
+                description: "The new signing secret, answered once by the save that generated it; null otherwise.",
+                "x-widget": "secret"
+            },
+            sendWindowProfile: {
+                $ref: "send-window-profile#"
+            },
+            customWindow: {
+                $ref: "custom-send-window#",
+                description: "The windows of the chosen profile (for law2300 and spec, the fixed ones)."
+            },
+            duplicateWindowHours: {
+                type: "integer"
+            },
+            smsFallbackChannelId: {
+                type: ["integer", "null"]
+            }
+        }
+    },
+    {
         $id: "notification",
         description: "visible true means unread.",
         type: "object",
@@ -1245,6 +1973,120 @@ export const entitySchemas = [
             },
             email: {
                 type: "string"
+            }
+        }
+    },
+    {
+        $id: "recipient-row-page",
+        description: "One page of recipients rows (the list convention).",
+        type: "object",
+        required: [
+            "items",
+            "total",
+            "page",
+            "pageSize"
+        ],
+        additionalProperties: false,
+        properties: {
+            items: {
+                type: "array",
+                items: {
+                    $ref: "recipient-row#"
+                }
+            },
+            total: {
+                type: "integer"
+            },
+            page: {
+                type: "integer"
+            },
+            pageSize: {
+                type: "integer"
+            }
+        }
+    },
+    {
+        $id: "recipient-row",
+        description: "A row of the uploaded recipients file with its validation result and problems (file-processor codes).",
+        type: "object",
+        required: [
+            "row",
+            "phone",
+            "result",
+            "problems",
+            "variables"
+        ],
+        additionalProperties: false,
+        properties: {
+            row: {
+                type: "integer"
+            },
+            phone: {
+                type: ["string", "null"]
+            },
+            result: {
+                $ref: "recipient-result#"
+            },
+            problems: {
+                type: "string",
+                description: "file-processor codes, comma-separated (column in parentheses)"
+            },
+            variables: {
+                type: "string",
+                description: "the row's variable values",
+                "as name=value pairs": null
+            }
+        }
+    },
+    {
+        $id: "recipient-summary",
+        description: "What the validation of an uploaded recipients file found (counts per result, the file's shape).",
+        type: "object",
+        required: [
+            "fileName",
+            "rows",
+            "pass",
+            "warn",
+            "fail",
+            "error",
+            "duplicates",
+            "headers",
+            "encoding"
+        ],
+        additionalProperties: false,
+        properties: {
+            fileName: {
+                type: "string"
+            },
+            rows: {
+                type: "integer"
+            },
+            pass: {
+                type: "integer"
+            },
+            warn: {
+                type: "integer"
+            },
+            fail: {
+                type: "integer"
+            },
+            error: {
+                type: "integer"
+            },
+            duplicates: {
+                type: "integer"
+            },
+            headers: {
+                type: "array",
+                items: {
+                    type: "string"
+                }
+            },
+            encoding: {
+                type: ["string", "null"]
+            },
+            separator: {
+                type: ["string", "null"]
             }
         }
     },
@@ -1431,6 +2273,201 @@ export const entitySchemas = [
             expiresAt: {
                 type: "string",
                 format: "date-time"
+            }
+        }
+    },
+    {
+        $id: "short-link-page",
+        description: "One page of the company's short links (the list convention).",
+        type: "object",
+        required: [
+            "items",
+            "total",
+            "page",
+            "pageSize"
+        ],
+        additionalProperties: false,
+        properties: {
+            items: {
+                type: "array",
+                items: {
+                    $ref: "short-link#"
+                }
+            },
+            total: {
+                type: "integer"
+            },
+            page: {
+                type: "integer"
+            },
+            pageSize: {
+                type: "integer"
+            }
+        }
+    },
+    {
+        $id: "short-link-stats",
+        description: "Clicks grouped as asked (groupBy): key is the day (YYYY-MM-DD, Bogot\u00E1), the link's code, the campaign's name, the recipient's number, the device class or the referrer's host (\"direct\" when none). clicks exclude bots; unique as in short-link; bots apart. totals over every row.",
+        type: "object",
+        required: ["items", "totals"],
+        additionalProperties: false,
+        properties: {
+            items: {
+                type: "array",
+                items: {
+                    type: "object",
+                    required: [
+                        "key",
+                        "clicks",
+                        "unique",
+                        "bots"
+                    ],
+                    additionalProperties: false,
+                    properties: {
+                        key: {
+                            type: "string"
+                        },
+                        clicks: {
+                            type: "integer"
+                        },
+                        unique: {
+                            type: "integer"
+                        },
+                        bots: {
+                            type: "integer"
+                        }
+                    }
+                }
+            },
+            totals: {
+                type: "object",
+                required: ["clicks", "unique", "bots"],
+                additionalProperties: false,
+                properties: {
+                    clicks: {
+                        type: "integer"
+                    },
+                    unique: {
+                        type: "integer"
+                    },
+                    bots: {
+                        type: "integer"
+                    }
+                }
+            }
+        }
+    },
+    {
+        $id: "short-link-upload",
+        description: "What a file of URLs did: the batch its links share (list them with ?batch=), how many were created, and the refused rows with their reason (at most 100 listed; rejectedTotal counts all).",
+        type: "object",
+        required: [
+            "batch",
+            "created",
+            "rejected",
+            "rejectedTotal"
+        ],
+        additionalProperties: false,
+        properties: {
+            batch: {
+                type: "string"
+            },
+            created: {
+                type: "integer"
+            },
+            rejectedTotal: {
+                type: "integer"
+            },
+            rejected: {
+                type: "array",
+                items: {
+                    type: "object",
+                    required: ["position", "value", "reason"],
+                    additionalProperties: false,
+                    properties: {
+                        position: {
+                            type: "integer"
+                        },
+                        value: {
+                            type: "string"
+                        },
+                        reason: {
+                            $ref: "url-problem#"
+                        }
+                    }
+                }
+            }
+        }
+    },
+    {
+        $id: "short-link",
+        description: "One of the company's short links. shortUrl is what a message carries; url is the target as the redirect sends it (international hosts in punycode) and displayUrl the same with the host in Unicode. clicks exclude bots; unique counts distinct recipients (per-recipient children) or distinct visitors; bots are apart.",
+        type: "object",
+        required: [
+            "id",
+            "code",
+            "shortUrl",
+            "url",
+            "displayUrl",
+            "alias",
+            "tags",
+            "batch",
+            "expiresAt",
+            "expired",
+            "createdAt",
+            "clicks",
+            "unique",
+            "bots"
+        ],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "integer"
+            },
+            code: {
+                type: "string"
+            },
+            shortUrl: {
+                type: "string"
+            },
+            url: {
+                type: "string"
+            },
+            displayUrl: {
+                type: "string"
+            },
+            alias: {
+                type: "boolean"
+            },
+            tags: {
+                type: "array",
+                items: {
+                    type: "string"
+                }
+            },
+            batch: {
+                type: ["string", "null"],
+                description: "the upload this link came from"
+            },
+            expiresAt: {
+                type: ["string", "null"],
+                format: "date-time"
+            },
+            expired: {
+                type: "boolean"
+            },
+            createdAt: {
+                type: "string",
+                format: "date-time"
+            },
+            clicks: {
+                type: "integer"
+            },
+            unique: {
+                type: "integer"
+            },
+            bots: {
+                type: "integer"
             }
         }
     },
@@ -2266,6 +3303,226 @@ export const serverOperations = [
         ]
     },
     {
+        id: "associations.addUser",
+        tag: "associations",
+        name: "addUser",
+        method: "POST",
+        path: "/v1/colibri/plataformSms/User/{id}/Associations/add",
+        access: "active",
+        permission: {
+            component: 6002,
+            action: "edit"
+        },
+        summary: "Add one association to the user; the name defaults to the responsible's.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: {
+            type: "object",
+            required: ["platformClientId", "platformResponsibleId"],
+            additionalProperties: false,
+            properties: {
+                platformClientId: {
+                    type: "integer",
+                    minimum: 1,
+                    "x-source": {
+                        operation: "associations.clientAssociations",
+                        value: "id",
+                        label: "name"
+                    }
+                },
+                platformResponsibleId: {
+                    type: "integer",
+                    minimum: 1,
+                    "x-source": {
+                        operation: "associations.listResponsible",
+                        value: "id",
+                        label: "name"
+                    }
+                },
+                name: {
+                    type: "string",
+                    maxLength: 80,
+                    pattern: "^[^<>]*$"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "association-detail#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99982",
+            "99959",
+            "99931"
+        ]
+    },
+    {
+        id: "associations.getOne",
+        tag: "associations",
+        name: "getOne",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/User/{id}/Associations/{associationId}",
+        access: "active",
+        permission: {
+            component: 6002,
+            action: "view"
+        },
+        summary: "One of the user's associations (the update form's record).",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                },
+                associationId: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id", "associationId"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "association-detail#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959"]
+    },
+    {
+        id: "associations.updateOne",
+        tag: "associations",
+        name: "updateOne",
+        method: "PUT",
+        path: "/v1/colibri/plataformSms/User/{id}/Associations/{associationId}",
+        access: "active",
+        permission: {
+            component: 6002,
+            action: "edit"
+        },
+        summary: "Change one association's client, responsible or name; the name defaults to the responsible's.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                },
+                associationId: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id", "associationId"]
+        },
+        query: null,
+        body: {
+            type: "object",
+            required: ["platformClientId", "platformResponsibleId"],
+            additionalProperties: false,
+            properties: {
+                platformClientId: {
+                    type: "integer",
+                    minimum: 1,
+                    "x-source": {
+                        operation: "associations.clientAssociations",
+                        value: "id",
+                        label: "name"
+                    }
+                },
+                platformResponsibleId: {
+                    type: "integer",
+                    minimum: 1,
+                    "x-source": {
+                        operation: "associations.listResponsible",
+                        value: "id",
+                        label: "name"
+                    }
+                },
+                name: {
+                    type: "string",
+                    maxLength: 80,
+                    pattern: "^[^<>]*$"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "association-detail#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99982",
+            "99959",
+            "99931"
+        ]
+    },
+    {
+        id: "associations.deleteOne",
+        tag: "associations",
+        name: "deleteOne",
+        method: "DELETE",
+        path: "/v1/colibri/plataformSms/User/{id}/Associations/{associationId}",
+        access: "active",
+        permission: {
+            component: 6002,
+            action: "edit"
+        },
+        summary: "Remove one association from the user.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                },
+                associationId: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id", "associationId"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "object",
+            required: ["ok"],
+            additionalProperties: false,
+            properties: {
+                ok: {
+                    type: "boolean",
+                    const: true
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959"]
+    },
+    {
         id: "associations.clientAssociations",
         tag: "associations",
         name: "clientAssociations",
@@ -2664,6 +3921,583 @@ export const serverOperations = [
         produces: "json",
         sandbox: false,
         errors: ["99982", "99959"]
+    },
+    {
+        id: "campaigns.list",
+        tag: "campaigns",
+        name: "list",
+        method: "GET",
+        path: "/v1/campaigns",
+        access: "active",
+        permission: {
+            component: 2001,
+            action: "view"
+        },
+        summary: "Campaigns, paged (list convention); filters kind and label; q searches names.",
+        params: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                page: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 1000000,
+                    default: 1
+                },
+                pageSize: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 200,
+                    default: 50
+                },
+                sort: {
+                    type: "string",
+                    enum: [
+                        "name",
+                        "kind",
+                        "createdAt",
+                        "updatedAt"
+                    ]
+                },
+                order: {
+                    type: "string",
+                    enum: ["asc", "desc"],
+                    default: "desc"
+                },
+                q: {
+                    type: "string",
+                    maxLength: 100
+                },
+                kind: {
+                    $ref: "campaign-kind#"
+                },
+                label: {
+                    $ref: "campaign-label#"
+                }
+            }
+        },
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "campaign-page#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99931"]
+    },
+    {
+        id: "campaigns.get",
+        tag: "campaigns",
+        name: "get",
+        method: "GET",
+        path: "/v1/campaigns/{id}",
+        access: "active",
+        permission: {
+            component: 2001,
+            action: "view"
+        },
+        summary: "",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "campaign#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959"]
+    },
+    {
+        id: "campaigns.create",
+        tag: "campaigns",
+        name: "create",
+        method: "POST",
+        path: "/v1/campaigns",
+        access: "active",
+        permission: {
+            component: 2001,
+            action: "create"
+        },
+        summary: "Write a campaign (its recipients come next, from a file).",
+        params: null,
+        query: null,
+        body: {
+            type: "object",
+            required: [
+                "name",
+                "kind",
+                "channelId",
+                "content"
+            ],
+            additionalProperties: false,
+            properties: {
+                name: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 100
+                },
+                kind: {
+                    $ref: "campaign-kind#"
+                },
+                purpose: {
+                    $ref: "message-purpose#"
+                },
+                channelId: {
+                    type: "integer",
+                    minimum: 1,
+                    "x-widget": "options",
+                    "x-options": {
+                        operation: "channels.list",
+                        value: "id",
+                        label: "name",
+                        params: {
+                            enabled: true,
+                            pageSize: 200
+                        }
+                    }
+                },
+                content: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 4096,
+                    "x-widget": "smsContent"
+                },
+                scheduledAt: {
+                    type: ["string", "null"],
+                    format: "date-time"
+                },
+                recurrence: {
+                    anyOf: [{
+                            $ref: "campaign-recurrence#"
+                        }, {
+                            type: "null"
+                        }]
+                },
+                maxCompleteInteractions: {
+                    type: ["integer", "null"],
+                    minimum: 1
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "campaign#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99926",
+            "99925",
+            "99924",
+            "99972",
+            "99982"
+        ]
+    },
+    {
+        id: "campaigns.update",
+        tag: "campaigns",
+        name: "update",
+        method: "PATCH",
+        path: "/v1/campaigns/{id}",
+        access: "active",
+        permission: {
+            component: 2001,
+            action: "edit"
+        },
+        summary: "",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                name: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 100
+                },
+                kind: {
+                    $ref: "campaign-kind#"
+                },
+                purpose: {
+                    $ref: "message-purpose#"
+                },
+                channelId: {
+                    type: "integer",
+                    minimum: 1,
+                    "x-widget": "options",
+                    "x-options": {
+                        operation: "channels.list",
+                        value: "id",
+                        label: "name",
+                        params: {
+                            enabled: true,
+                            pageSize: 200
+                        }
+                    }
+                },
+                content: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 4096,
+                    "x-widget": "smsContent"
+                },
+                scheduledAt: {
+                    type: ["string", "null"],
+                    format: "date-time"
+                },
+                recurrence: {
+                    anyOf: [{
+                            $ref: "campaign-recurrence#"
+                        }, {
+                            type: "null"
+                        }]
+                },
+                maxCompleteInteractions: {
+                    type: ["integer", "null"],
+                    minimum: 1
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "campaign#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99931",
+            "99926",
+            "99925",
+            "99924",
+            "99984",
+            "99982",
+            "99959"
+        ]
+    },
+    {
+        id: "campaigns.delete",
+        tag: "campaigns",
+        name: "delete",
+        method: "DELETE",
+        path: "/v1/campaigns/{id}",
+        access: "active",
+        permission: {
+            component: 2001,
+            action: "delete"
+        },
+        summary: "Delete a campaign that has no running deployment (its history stays with the deployments).",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "object",
+            required: ["ok"],
+            additionalProperties: false,
+            properties: {
+                ok: {
+                    type: "boolean",
+                    const: true
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99984", "99982", "99959"]
+    },
+    {
+        id: "campaigns.uploadRecipients",
+        tag: "campaigns",
+        name: "uploadRecipients",
+        method: "POST",
+        path: "/v1/campaigns/{id}/recipients",
+        access: "active",
+        permission: {
+            component: 2001,
+            action: "edit"
+        },
+        summary: "The recipients file (multipart `file`: CSV with comma or semicolon, XLS or XLSX, 20 MB at most), streamed and validated per row.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: null,
+        multipart: ["file"],
+        response: {
+            $ref: "recipient-summary#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99932",
+            "99937",
+            "99955",
+            "99984",
+            "99982",
+            "99959"
+        ]
+    },
+    {
+        id: "campaigns.recipients",
+        tag: "campaigns",
+        name: "recipients",
+        method: "GET",
+        path: "/v1/campaigns/{id}/recipients",
+        access: "active",
+        permission: {
+            component: 2001,
+            action: "view"
+        },
+        summary: "The validated rows of the campaign's file, paged; filter result (fail and error rows are the error report).",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                page: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 1000000,
+                    default: 1
+                },
+                pageSize: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 200,
+                    default: 50
+                },
+                sort: {
+                    type: "string",
+                    enum: ["row"]
+                },
+                order: {
+                    type: "string",
+                    enum: ["asc", "desc"],
+                    default: "asc"
+                },
+                q: {
+                    type: "string",
+                    maxLength: 20
+                },
+                result: {
+                    $ref: "recipient-result#"
+                }
+            }
+        },
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "recipient-row-page#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959"]
+    },
+    {
+        id: "campaigns.preview",
+        tag: "campaigns",
+        name: "preview",
+        method: "GET",
+        path: "/v1/campaigns/{id}/preview",
+        access: "active",
+        permission: {
+            component: 2001,
+            action: "view"
+        },
+        summary: "What a launch now would do (go now, wait for the send window, refused and why, cost).",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "campaign-preview#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959", "99985"]
+    },
+    {
+        id: "campaigns.launch",
+        tag: "campaigns",
+        name: "launch",
+        method: "POST",
+        path: "/v1/campaigns/{id}/launch",
+        access: "active",
+        permission: {
+            component: 2001,
+            action: "deploy"
+        },
+        summary: "Start a deployment: messages are created from the file's sendable rows and the credits reserved (99986 when they do not cover it; nothing is created).",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "deployment#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99985",
+            "99984",
+            "99986",
+            "99972",
+            "99982",
+            "99959"
+        ]
+    },
+    {
+        id: "campaigns.requestLock",
+        tag: "campaigns",
+        name: "requestLock",
+        method: "POST",
+        path: "/v1/campaigns/{id}/editLock",
+        access: "active",
+        permission: {
+            component: 2001,
+            action: "edit"
+        },
+        summary: "Ask to lock (or unlock) the campaign for edits; another person approves (pendinglockForEdit / pendingunlockForEdit).",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: {
+            type: "object",
+            required: ["lock"],
+            additionalProperties: false,
+            properties: {
+                lock: {
+                    type: "boolean"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "campaign#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99984", "99982", "99959"]
+    },
+    {
+        id: "campaigns.approveLock",
+        tag: "campaigns",
+        name: "approveLock",
+        method: "POST",
+        path: "/v1/campaigns/{id}/editLock/approve",
+        access: "active",
+        permission: {
+            component: 2001,
+            action: "deploy"
+        },
+        summary: "Approve the pending lock or unlock (not by the person who asked, 99923).",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "campaign#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99923",
+            "99984",
+            "99982",
+            "99959"
+        ]
     },
     {
         id: "channels.list",
@@ -4790,6 +6624,269 @@ export const serverOperations = [
         errors: ["99999", "99931", "99982"]
     },
     {
+        id: "credits.balance",
+        tag: "credits",
+        name: "balance",
+        method: "GET",
+        path: "/v1/credits",
+        access: "active",
+        permission: {
+            component: 10,
+            action: "view"
+        },
+        summary: "",
+        params: null,
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "credit-balance#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982"]
+    },
+    {
+        id: "deployments.list",
+        tag: "deployments",
+        name: "list",
+        method: "GET",
+        path: "/v1/deployments",
+        access: "active",
+        permission: {
+            component: 2001,
+            action: "view"
+        },
+        summary: "Deployments, newest first (list convention); filters campaignId and state.",
+        params: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                page: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 1000000,
+                    default: 1
+                },
+                pageSize: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 200,
+                    default: 50
+                },
+                sort: {
+                    type: "string",
+                    enum: ["createdAt"]
+                },
+                order: {
+                    type: "string",
+                    enum: ["asc", "desc"],
+                    default: "desc"
+                },
+                q: {
+                    type: "string",
+                    maxLength: 100
+                },
+                campaignId: {
+                    type: "integer",
+                    minimum: 1
+                },
+                state: {
+                    $ref: "deployment-state#"
+                }
+            }
+        },
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "deployment-page#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99931"]
+    },
+    {
+        id: "deployments.get",
+        tag: "deployments",
+        name: "get",
+        method: "GET",
+        path: "/v1/deployments/{id}",
+        access: "active",
+        permission: {
+            component: 2001,
+            action: "view"
+        },
+        summary: "",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "deployment#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959"]
+    },
+    {
+        id: "deployments.control",
+        tag: "deployments",
+        name: "control",
+        method: "POST",
+        path: "/v1/deployments/{id}/{action}",
+        access: "active",
+        permission: {
+            component: 2001,
+            action: "deploy"
+        },
+        summary: "play, pause or cancel a deployment.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                },
+                action: {
+                    type: "string",
+                    enum: ["play", "pause", "cancel"]
+                }
+            },
+            required: ["id", "action"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "deployment#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99984", "99982", "99959"]
+    },
+    {
+        id: "deployments.delete",
+        tag: "deployments",
+        name: "delete",
+        method: "DELETE",
+        path: "/v1/deployments/{id}",
+        access: "active",
+        permission: {
+            component: 2001,
+            action: "delete"
+        },
+        summary: "Delete a deployment that never started sending (scheduled, or cancelled before any message left).",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "object",
+            required: ["ok"],
+            additionalProperties: false,
+            properties: {
+                ok: {
+                    type: "boolean",
+                    const: true
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99984", "99982", "99959"]
+    },
+    {
+        id: "deployments.numbers",
+        tag: "deployments",
+        name: "numbers",
+        method: "POST",
+        path: "/v1/deployments/{id}/numbers",
+        access: "active",
+        permission: {
+            component: 2001,
+            action: "deploy"
+        },
+        summary: "Cancel, or schedule for a later instant, the messages of up to 10 numbers of a deployment (spec 5 batch rule).",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: {
+            type: "object",
+            required: ["action", "numbers"],
+            additionalProperties: false,
+            properties: {
+                action: {
+                    type: "string",
+                    enum: ["cancel", "schedule"]
+                },
+                numbers: {
+                    type: "array",
+                    minItems: 1,
+                    maxItems: 10,
+                    items: {
+                        type: "string",
+                        maxLength: 20
+                    }
+                },
+                at: {
+                    type: "string",
+                    format: "date-time"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            type: "object",
+            required: ["changed"],
+            additionalProperties: false,
+            properties: {
+                changed: {
+                    type: "integer"
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99931",
+            "99963",
+            "99984",
+            "99982",
+            "99959"
+        ]
+    },
+    {
         id: "geography.countries",
         tag: "geography",
         name: "countries",
@@ -4881,6 +6978,221 @@ export const serverOperations = [
         produces: "json",
         sandbox: false,
         errors: ["99959"]
+    },
+    {
+        id: "messages.send",
+        tag: "messages",
+        name: "send",
+        method: "POST",
+        path: "/v1/messages",
+        access: "active",
+        permission: {
+            component: 2001,
+            action: "deploy"
+        },
+        summary: "",
+        params: null,
+        query: null,
+        body: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                channel: {
+                    $ref: "channel-platform#"
+                },
+                channelId: {
+                    type: "integer",
+                    minimum: 1
+                },
+                to: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 64
+                },
+                text: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 4096
+                },
+                template: {
+                    $ref: "message-template#"
+                },
+                purpose: {
+                    $ref: "message-purpose#"
+                },
+                clientRef: {
+                    type: "string",
+                    maxLength: 100
+                },
+                messages: {
+                    type: "array",
+                    minItems: 1,
+                    maxItems: 1000,
+                    items: {
+                        type: "object",
+                        required: ["to"],
+                        additionalProperties: false,
+                        properties: {
+                            to: {
+                                type: "string",
+                                minLength: 1,
+                                maxLength: 64
+                            },
+                            text: {
+                                type: "string",
+                                minLength: 1,
+                                maxLength: 4096
+                            },
+                            template: {
+                                $ref: "message-template#"
+                            },
+                            clientRef: {
+                                type: "string",
+                                maxLength: 100
+                            }
+                        }
+                    }
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            type: "object",
+            required: ["messages"],
+            additionalProperties: false,
+            properties: {
+                messages: {
+                    type: "array",
+                    items: {
+                        $ref: "message-status#"
+                    }
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99963",
+            "99972",
+            "99982",
+            "99953"
+        ]
+    },
+    {
+        id: "messages.get",
+        tag: "messages",
+        name: "get",
+        method: "GET",
+        path: "/v1/messages/{id}",
+        access: "active",
+        permission: {
+            component: 2001,
+            action: "view"
+        },
+        summary: "",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "string",
+                    pattern: "^[0-9]{1,18}$"
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "message-status#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959"]
+    },
+    {
+        id: "messagingSettings.get",
+        tag: "messagingSettings",
+        name: "get",
+        method: "GET",
+        path: "/v1/messaging-settings",
+        access: "active",
+        permission: {
+            component: 6004,
+            action: "view"
+        },
+        summary: "",
+        params: null,
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "messaging-settings#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982"]
+    },
+    {
+        id: "messagingSettings.update",
+        tag: "messagingSettings",
+        name: "update",
+        method: "PUT",
+        path: "/v1/messaging-settings",
+        access: "active",
+        permission: {
+            component: 6004,
+            action: "edit"
+        },
+        summary: "Replace the messaging settings; a new callback secret is answered once.",
+        params: null,
+        query: null,
+        body: {
+            type: "object",
+            required: [
+                "callbackUrl",
+                "sendWindowProfile",
+                "duplicateWindowHours",
+                "smsFallbackChannelId"
+            ],
+            additionalProperties: false,
+            properties: {
+                callbackUrl: {
+                    type: ["string", "null"],
+                    format: "uri",
+                    maxLength: 500
+                },
+                rotateCallbackSecret: {
+                    type: "boolean",
+                    default: false
+                },
+                sendWindowProfile: {
+                    $ref: "send-window-profile#"
+                },
+                customWindow: {
+                    $ref: "custom-send-window#"
+                },
+                duplicateWindowHours: {
+                    type: "integer",
+                    minimum: 0,
+                    maximum: 168
+                },
+                smsFallbackChannelId: {
+                    type: ["integer", "null"],
+                    minimum: 1
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "messaging-settings#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99999", "99931", "99982"]
     },
     {
         id: "notifications.list",
@@ -5704,6 +8016,382 @@ export const serverOperations = [
         errors: ["99982"]
     },
     {
+        id: "shortener.create",
+        tag: "shortener",
+        name: "create",
+        method: "POST",
+        path: "/v1/shortener/links",
+        access: "active",
+        permission: {
+            component: 5001,
+            action: "create"
+        },
+        summary: "Shorten one URL; answers the link with its code and short URL.",
+        params: null,
+        query: null,
+        body: {
+            type: "object",
+            required: ["url"],
+            additionalProperties: false,
+            properties: {
+                url: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 4096,
+                    description: "http or https only, at most 2048 characters once normalised"
+                },
+                alias: {
+                    type: "string",
+                    minLength: 3,
+                    maxLength: 16,
+                    pattern: "^[0-9A-Za-z]+$",
+                    description: "instead of a random code; unique"
+                },
+                expiresAt: {
+                    type: ["string", "null"],
+                    format: "date-time",
+                    description: "after it the short link answers 404"
+                },
+                tags: {
+                    type: "array",
+                    maxItems: 10,
+                    items: {
+                        type: "string",
+                        minLength: 1,
+                        maxLength: 40
+                    },
+                    "x-widget": "tags"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "short-link#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99914",
+            "99915",
+            "99916",
+            "99982"
+        ]
+    },
+    {
+        id: "shortener.campaignLink",
+        tag: "shortener",
+        name: "campaignLink",
+        method: "POST",
+        path: "/v1/shortener/campaign-links",
+        access: "active",
+        permission: {
+            component: 2001,
+            action: "create"
+        },
+        summary: "The campaign editor's \"shorten this URL\" (for whoever writes campaigns); the same rules as create.",
+        params: null,
+        query: null,
+        body: {
+            type: "object",
+            required: ["url"],
+            additionalProperties: false,
+            properties: {
+                url: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 4096,
+                    description: "http or https only, at most 2048 characters once normalised"
+                },
+                alias: {
+                    type: "string",
+                    minLength: 3,
+                    maxLength: 16,
+                    pattern: "^[0-9A-Za-z]+$",
+                    description: "instead of a random code; unique"
+                },
+                expiresAt: {
+                    type: ["string", "null"],
+                    format: "date-time",
+                    description: "after it the short link answers 404"
+                },
+                tags: {
+                    type: "array",
+                    maxItems: 10,
+                    items: {
+                        type: "string",
+                        minLength: 1,
+                        maxLength: 40
+                    },
+                    "x-widget": "tags"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "short-link#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99914",
+            "99915",
+            "99916",
+            "99982"
+        ]
+    },
+    {
+        id: "shortener.upload",
+        tag: "shortener",
+        name: "upload",
+        method: "POST",
+        path: "/v1/shortener/links/upload",
+        access: "active",
+        permission: {
+            component: 5001,
+            action: "create"
+        },
+        summary: "Shorten every URL of a CSV, XLS or XLSX file (first column, a first row that is not a URL is a header; 10,000 rows at most). The links share a batch id (`batch`): the list filtered by it is the file's result, exportable; refused rows come back with their reason.",
+        params: null,
+        query: null,
+        body: null,
+        multipart: ["file"],
+        response: {
+            $ref: "short-link-upload#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99932", "99937", "99982"]
+    },
+    {
+        id: "shortener.list",
+        tag: "shortener",
+        name: "list",
+        method: "GET",
+        path: "/v1/shortener/links",
+        access: "active",
+        permission: {
+            component: 5001,
+            action: "view"
+        },
+        summary: "The company's links with their clicks (list convention); filters batch, tag; q searches URL and code.",
+        params: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                page: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 1000000,
+                    default: 1
+                },
+                pageSize: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 200,
+                    default: 50
+                },
+                sort: {
+                    type: "string",
+                    enum: [
+                        "createdAt",
+                        "code",
+                        "url",
+                        "expiresAt"
+                    ]
+                },
+                order: {
+                    type: "string",
+                    enum: ["asc", "desc"],
+                    default: "desc"
+                },
+                q: {
+                    type: "string",
+                    maxLength: 200
+                },
+                batch: {
+                    type: "string",
+                    maxLength: 40
+                },
+                tag: {
+                    type: "string",
+                    maxLength: 40
+                }
+            }
+        },
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "short-link-page#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99931"]
+    },
+    {
+        id: "shortener.get",
+        tag: "shortener",
+        name: "get",
+        method: "GET",
+        path: "/v1/shortener/links/{id}",
+        access: "active",
+        permission: {
+            component: 5001,
+            action: "view"
+        },
+        summary: "",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "short-link#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959"]
+    },
+    {
+        id: "shortener.delete",
+        tag: "shortener",
+        name: "delete",
+        method: "DELETE",
+        path: "/v1/shortener/links/{id}",
+        access: "active",
+        permission: {
+            component: 5001,
+            action: "delete"
+        },
+        summary: "Delete a link; it and its per-recipient children answer 404 from now on. Its clicks stay in the statistics.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "object",
+            required: ["ok"],
+            additionalProperties: false,
+            properties: {
+                ok: {
+                    type: "boolean",
+                    const: true
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959"]
+    },
+    {
+        id: "shortener.statistics",
+        tag: "shortener",
+        name: "statistics",
+        method: "GET",
+        path: "/v1/shortener/statistics",
+        access: "active",
+        permission: {
+            component: 5002,
+            action: "report"
+        },
+        summary: "Clicks grouped by day, link, campaign, recipient, device class or referrer host, between two Bogot\u00E1 days (up to today; 99962 after today, 99958 end before start), optionally for one link or one campaign. Each row: clicks (not bots), unique, bots.",
+        params: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                dateStart: {
+                    type: "string",
+                    format: "date"
+                },
+                dateEnd: {
+                    type: "string",
+                    format: "date"
+                },
+                groupBy: {
+                    $ref: "short-link-group#"
+                },
+                linkId: {
+                    type: "integer",
+                    minimum: 1
+                },
+                campaignId: {
+                    type: "integer",
+                    minimum: 1
+                }
+            }
+        },
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "short-link-stats#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99982",
+            "99958",
+            "99962",
+            "99931"
+        ]
+    },
+    {
+        id: "shortener.campaignOpens",
+        tag: "shortener",
+        name: "campaignOpens",
+        method: "GET",
+        path: "/v1/shortener/campaigns/{id}/opens",
+        access: "active",
+        permission: {
+            component: 2001,
+            action: "view"
+        },
+        summary: "A campaign's opens for its detail \u2014 recipients whose link was clicked (unique) and clicks (total), bots apart.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "campaign-opens#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959"]
+    },
+    {
         id: "system.health",
         tag: "system",
         name: "health",
@@ -6196,6 +8884,7 @@ export const annotationKeywords = [
     "x-errorCode",
     "x-errorKey",
     "x-hidden",
+    "x-options",
     "x-source",
     "x-widget"
 ] as const;

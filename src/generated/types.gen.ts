@@ -27,6 +27,20 @@ export type BlockListSource = ("manual" | "file")
  */
 export type BlockListStatus = ("pending" | "effective")
 /**
+ * When a campaign runs (spec 3): open = now, scheduled = at a date, recurring = every N days/weeks/months/years.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "campaign-kind".
+ */
+export type CampaignKind = ("open" | "scheduled" | "recurring")
+/**
+ * Campaign labels of spec 4.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "campaign-label".
+ */
+export type CampaignLabel = ("Active" | "Aborted" | "Executed")
+/**
  * The channel types of spec 3. A company may use only the types enabled for it (99972).
  * 
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
@@ -60,12 +74,40 @@ export type CredentialStatus = ("active" | "revoked")
  */
 export type DeliveryStatus = ("SENDING" | "SENT" | "SENT_HO" | "DELIVERED" | "READ" | "FAILED" | "UNAUTHORIZED" | "TIME_OUT" | "UNDEFINED")
 /**
+ * A run of a campaign: scheduled (waits for its date), running, paused, cancelled, completed (processed: nothing left to hand over; it cannot be changed).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "deployment-state".
+ */
+export type DeploymentState = ("scheduled" | "running" | "paused" | "cancelled" | "completed")
+/**
  * Colombian identity documents.
  * 
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "document-type".
  */
 export type DocumentType = ("CC" | "CE" | "NIT" | "PP" | "TI" | "PEP" | "PPT")
+/**
+ * Edit lock of a campaign (spec 4): a lock or unlock is requested by one person and approved by another.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "edit-lock".
+ */
+export type EditLock = ("unlockedForEdit" | "lockedForEdit" | "pendingunlockForEdit" | "pendinglockForEdit")
+/**
+ * What a message is for. Only commercial messages are bound by the send window (Ley 2300 de 2023); transactional and OTP messages pass.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "message-purpose".
+ */
+export type MessagePurpose = ("commercial" | "transactional" | "otp")
+/**
+ * Where a message is (spec 4 message states): queued (enqueued, or held for its send window), sending, in_doubt (its worker died mid-send: waiting for a receipt before resending), sent (to the platform), delivered, read, failed, timeout, undefined, rejected (block list 5, duplicate 93, credits 81), cancelled, paused.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "message-state".
+ */
+export type MessageState = ("queued" | "sending" | "in_doubt" | "sent" | "delivered" | "read" | "failed" | "timeout" | "undefined" | "rejected" | "cancelled" | "paused")
 /**
  * A mobile network operator with its own network (mno) or a virtual operator on another's (mvno).
  * 
@@ -91,12 +133,33 @@ export type PhoneRejection = ("invalidPhone" | "emptyPhone" | "duplicate" | "alr
  */
 export type PlanType = ("subscription" | "pilot")
 /**
+ * File validation result of a recipients row (spec 4): pass = sendable, warn = sendable after a fix, fail = cannot be sent, error = unreadable.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "recipient-result".
+ */
+export type RecipientResult = ("pass" | "warn" | "fail" | "error")
+/**
  * System roles (spec 6). "colibriSms" takes the product key from config/app.yaml.
  * 
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "role".
  */
 export type Role = ("superadmin" | "admin" | "analista" | "manager" | "ops" | "develop" | "platform" | "colibriSms")
+/**
+ * The company's send window for commercial messages: law2300 (Ley 2300 de 2023: Mon–Fri 07–19, Sat 08–15, never Sundays or holidays), spec (every day 08:00–21:00), or custom windows.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "send-window-profile".
+ */
+export type SendWindowProfile = ("law2300" | "spec" | "custom")
+/**
+ * How the shortener's statistics group clicks.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "short-link-group".
+ */
+export type ShortLinkGroup = ("day" | "link" | "campaign" | "recipient" | "device" | "referrer")
 /**
  * An SMS platform account sends only while active (status 84 "account inactive" otherwise).
  * 
@@ -111,6 +174,13 @@ export type SmsAccountState = ("active" | "inactive")
  * via the `definition` "sms-state".
  */
 export type SmsState = (1 | 3 | 4 | 5 | 7 | 60 | 70 | 71 | 72 | 73 | 74 | 75 | 76 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89 | 91 | 92 | 93 | 94 | 96 | 99)
+/**
+ * Why a URL was not shortened (src/core/short-code.ts): empty, tooLong (over 2048), invalid (not a URL, spaces or hidden characters), scheme (not http or https: javascript:, data:, ftp:…), credentials (user:password@), lookAlike (mixed-script or look-alike international host), ownShortener (it points at our own short links), aliasTaken.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "url-problem".
+ */
+export type UrlProblem = ("empty" | "tooLong" | "invalid" | "scheme" | "credentials" | "lookAlike" | "ownShortener" | "aliasTaken")
 /**
  * Which users a role's holders see and manage (spec 6): every user of the company, themselves and the users below them through parentId, or only themselves. A user with several roles gets the widest scope among them.
  * 
@@ -403,6 +473,110 @@ reason: PhoneRejection
 }[]
 }
 /**
+ * A campaign's opens: recipients is how many per-recipient links its launches created, opened how many of them were clicked by a person (unique), clicks every such click (total); bots apart.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "campaign-opens".
+ */
+export interface CampaignOpens {
+campaignId: number
+recipients: number
+opened: number
+clicks: number
+bots: number
+}
+/**
+ * One page of campaigns (the list convention).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "campaign-page".
+ */
+export interface CampaignPage {
+items: Campaign[]
+total: number
+page: number
+pageSize: number
+}
+/**
+ * A campaign (spec 3) with its recipients file summary and its latest deployment.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "campaign".
+ */
+export interface Campaign {
+id: number
+name: string
+kind: CampaignKind
+purpose: MessagePurpose
+channelId: (number | null)
+channelName: (string | null)
+platform: (ChannelPlatform | null)
+content: string
+variables: string[]
+scheduledAt: (string | null)
+recurrence: (CampaignRecurrence | null)
+label: CampaignLabel
+editLock: EditLock
+maxCompleteInteractions: (number | null)
+/**
+ * sendable rows of the uploaded file (pass + warn)
+ */
+recipients: number
+lastDeploymentId?: (number | null)
+lastDeploymentState?: (DeploymentState | null)
+createdAt: string
+updatedAt: string
+}
+/**
+ * Every `every` units from `starts`, up to `ends` (last run on or before), nothing after `expires`.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "campaign-recurrence".
+ */
+export interface CampaignRecurrence {
+every: number
+unit: ("days" | "weeks" | "months" | "years")
+starts: string
+ends?: (string | null)
+expires?: (string | null)
+}
+/**
+ * What a launch would do now: how many messages go now, how many wait for the send window and until when, how many are refused and why, what it costs and whether the credits cover it.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "campaign-preview".
+ */
+export interface CampaignPreview {
+recipients: number
+goNow: number
+wait: number
+waitUntil: (string | null)
+/**
+ * numbers on the block list (status 5)
+ */
+blocked: number
+/**
+ * repeated numbers (status 93)
+ */
+duplicates: number
+/**
+ * rows that cannot be sent (fail or error)
+ */
+invalid: number
+/**
+ * SMS parts of the longest rendered message
+ */
+parts: number
+encoding: (string | null)
+/**
+ * credits (COP) the launch reserves
+ */
+credits: number
+balance: number
+enough: boolean
+refusedLinks: string[]
+}
+/**
  * One page of the channel list (the list convention).
  * 
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
@@ -621,6 +795,142 @@ page: number
 pageSize: number
 }
 /**
+ * The company's credits (1 credit = 1 COP) available and held by running deployments.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "credit-balance".
+ */
+export interface CreditBalance {
+balance: number
+reserved: number
+}
+/**
+ * Daily windows "HH:MM-HH:MM" in America/Bogota time (from inclusive, to exclusive; "24:00" is the end of the day); null closes that day. holidays: true keeps each day's window on Colombian holidays, false closes them.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "custom-send-window".
+ */
+export interface CustomSendWindow {
+weekdays: (string | null)
+saturday: (string | null)
+sunday: (string | null)
+holidays: boolean
+}
+/**
+ * One page of deployments (the list convention).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "deployment-page".
+ */
+export interface DeploymentPage {
+items: Deployment[]
+total: number
+page: number
+pageSize: number
+}
+/**
+ * A run of a campaign with its progress (messages per state).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "deployment".
+ */
+export interface Deployment {
+id: number
+campaignId: (number | null)
+campaignName: (string | null)
+channelId: number
+state: DeploymentState
+purpose: MessagePurpose
+total: number
+reservedCredits: number
+counts: {
+queued: number
+held: number
+sending: number
+sent: number
+delivered: number
+read: number
+failed: number
+rejected: number
+cancelled: number
+other: number
+}
+scheduledAt: (string | null)
+startedAt: (string | null)
+finishedAt: (string | null)
+createdAt: string
+}
+/**
+ * A message's current status (public sending API) and, when asked for one message, its history.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "message-status".
+ */
+export interface MessageStatus {
+id: string
+clientRef?: (string | null)
+channel: ChannelPlatform
+to: string
+state: MessageState
+/**
+ * SMS status code of spec 4 (1 scheduled
+ */
+statusCode: number
+deliveryStatus: (DeliveryStatus | null)
+errorCode?: (string | null)
+parts: number
+cost: number
+notBefore?: (string | null)
+createdAt: string
+history?: {
+at: string
+state: string
+deliveryStatus?: (string | null)
+statusCode?: (number | null)
+detail?: (string | null)
+}[]
+}
+/**
+ * A WhatsApp template to send (approved at Meta), with positional or named body parameters.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "message-template".
+ */
+export interface MessageTemplate {
+name: string
+language: string
+parameters?: (string[] | {
+[k: string]: string
+})
+}
+/**
+ * The company's messaging settings: where status callbacks of API messages go (and whether a signing secret is set: the secret itself is answered only once, when it is generated), the send window of commercial messages, the duplicate rule's window, and the SMS channel RCS messages fall back to.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "messaging-settings".
+ */
+export interface MessagingSettings {
+callbackUrl: (string | null)
+callbackSecretSet: boolean
+/**
+ * The new signing secret, answered once by the save that generated it; null otherwise.
+ */
+callbackSecret: (string | null)
+sendWindowProfile: SendWindowProfile
+customWindow: CustomSendWindow1
+duplicateWindowHours: number
+smsFallbackChannelId: (number | null)
+}
+/**
+ * The windows of the chosen profile (for law2300 and spec, the fixed ones).
+ */
+export interface CustomSendWindow1 {
+weekdays: (string | null)
+saturday: (string | null)
+sunday: (string | null)
+holidays: boolean
+}
+/**
  * visible true means unread.
  * 
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
@@ -691,6 +1001,55 @@ name: string
 email?: string
 }
 /**
+ * One page of recipients rows (the list convention).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "recipient-row-page".
+ */
+export interface RecipientRowPage {
+items: RecipientRow[]
+total: number
+page: number
+pageSize: number
+}
+/**
+ * A row of the uploaded recipients file with its validation result and problems (file-processor codes).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "recipient-row".
+ */
+export interface RecipientRow {
+row: number
+phone: (string | null)
+result: RecipientResult
+/**
+ * file-processor codes, comma-separated (column in parentheses)
+ */
+problems: string
+/**
+ * the row's variable values
+ */
+variables: string
+}
+/**
+ * What the validation of an uploaded recipients file found (counts per result, the file's shape).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "recipient-summary".
+ */
+export interface RecipientSummary {
+fileName: string
+rows: number
+pass: number
+warn: number
+fail: number
+error: number
+duplicates: number
+headers: string[]
+encoding: (string | null)
+separator?: (string | null)
+}
+/**
  * One page of a role list (the list convention).
  * 
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
@@ -756,6 +1115,78 @@ fullName: string
 email: string
 profilePic?: string
 expiresAt?: string
+}
+/**
+ * One page of the company's short links (the list convention).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "short-link-page".
+ */
+export interface ShortLinkPage {
+items: ShortLink[]
+total: number
+page: number
+pageSize: number
+}
+/**
+ * One of the company's short links. shortUrl is what a message carries; url is the target as the redirect sends it (international hosts in punycode) and displayUrl the same with the host in Unicode. clicks exclude bots; unique counts distinct recipients (per-recipient children) or distinct visitors; bots are apart.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "short-link".
+ */
+export interface ShortLink {
+id: number
+code: string
+shortUrl: string
+url: string
+displayUrl: string
+alias: boolean
+tags: string[]
+/**
+ * the upload this link came from
+ */
+batch: (string | null)
+expiresAt: (string | null)
+expired: boolean
+createdAt: string
+clicks: number
+unique: number
+bots: number
+}
+/**
+ * Clicks grouped as asked (groupBy): key is the day (YYYY-MM-DD, Bogotá), the link's code, the campaign's name, the recipient's number, the device class or the referrer's host ("direct" when none). clicks exclude bots; unique as in short-link; bots apart. totals over every row.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "short-link-stats".
+ */
+export interface ShortLinkStats {
+items: {
+key: string
+clicks: number
+unique: number
+bots: number
+}[]
+totals: {
+clicks: number
+unique: number
+bots: number
+}
+}
+/**
+ * What a file of URLs did: the batch its links share (list them with ?batch=), how many were created, and the refused rows with their reason (at most 100 listed; rejectedTotal counts all).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "short-link-upload".
+ */
+export interface ShortLinkUpload {
+batch: string
+created: number
+rejectedTotal: number
+rejected: {
+position: number
+value: string
+reason: UrlProblem
+}[]
 }
 /**
  * One page of SMS accounts with their quotas (the list convention).
@@ -1030,6 +1461,62 @@ name?: string
 }
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "associations.addUser.Params".
+ */
+export interface AssociationsAddUserParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "associations.addUser.Body".
+ */
+export interface AssociationsAddUserBody {
+platformClientId: number
+platformResponsibleId: number
+name?: string
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "associations.getOne.Params".
+ */
+export interface AssociationsGetOneParams {
+id: number
+associationId: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "associations.updateOne.Params".
+ */
+export interface AssociationsUpdateOneParams {
+id: number
+associationId: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "associations.updateOne.Body".
+ */
+export interface AssociationsUpdateOneBody {
+platformClientId: number
+platformResponsibleId: number
+name?: string
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "associations.deleteOne.Params".
+ */
+export interface AssociationsDeleteOneParams {
+id: number
+associationId: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "associations.deleteOne.Response".
+ */
+export interface AssociationsDeleteOneResponse {
+ok: true
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "associations.clientAssociations.Query".
  */
 export interface AssociationsClientAssociationsQuery {
@@ -1106,6 +1593,136 @@ id: number
  */
 export interface BlockListRemoveResponse {
 ok: true
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "campaigns.list.Query".
+ */
+export interface CampaignsListQuery {
+page?: number
+pageSize?: number
+sort?: ("name" | "kind" | "createdAt" | "updatedAt")
+order?: ("asc" | "desc")
+q?: string
+kind?: CampaignKind
+label?: CampaignLabel
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "campaigns.get.Params".
+ */
+export interface CampaignsGetParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "campaigns.create.Body".
+ */
+export interface CampaignsCreateBody {
+name: string
+kind: CampaignKind
+purpose?: MessagePurpose
+channelId: number
+content: string
+scheduledAt?: (string | null)
+recurrence?: (CampaignRecurrence | null)
+maxCompleteInteractions?: (number | null)
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "campaigns.update.Params".
+ */
+export interface CampaignsUpdateParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "campaigns.update.Body".
+ */
+export interface CampaignsUpdateBody {
+name?: string
+kind?: CampaignKind
+purpose?: MessagePurpose
+channelId?: number
+content?: string
+scheduledAt?: (string | null)
+recurrence?: (CampaignRecurrence | null)
+maxCompleteInteractions?: (number | null)
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "campaigns.delete.Params".
+ */
+export interface CampaignsDeleteParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "campaigns.delete.Response".
+ */
+export interface CampaignsDeleteResponse {
+ok: true
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "campaigns.uploadRecipients.Params".
+ */
+export interface CampaignsUploadRecipientsParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "campaigns.recipients.Params".
+ */
+export interface CampaignsRecipientsParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "campaigns.recipients.Query".
+ */
+export interface CampaignsRecipientsQuery {
+page?: number
+pageSize?: number
+sort?: "row"
+order?: ("asc" | "desc")
+q?: string
+result?: RecipientResult
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "campaigns.preview.Params".
+ */
+export interface CampaignsPreviewParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "campaigns.launch.Params".
+ */
+export interface CampaignsLaunchParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "campaigns.requestLock.Params".
+ */
+export interface CampaignsRequestLockParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "campaigns.requestLock.Body".
+ */
+export interface CampaignsRequestLockBody {
+lock: boolean
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "campaigns.approveLock.Params".
+ */
+export interface CampaignsApproveLockParams {
+id: number
 }
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
@@ -1944,6 +2561,75 @@ password: (string | null)
 }
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "deployments.list.Query".
+ */
+export interface DeploymentsListQuery {
+page?: number
+pageSize?: number
+sort?: "createdAt"
+order?: ("asc" | "desc")
+q?: string
+campaignId?: number
+state?: DeploymentState
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "deployments.get.Params".
+ */
+export interface DeploymentsGetParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "deployments.control.Params".
+ */
+export interface DeploymentsControlParams {
+id: number
+action: ("play" | "pause" | "cancel")
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "deployments.delete.Params".
+ */
+export interface DeploymentsDeleteParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "deployments.delete.Response".
+ */
+export interface DeploymentsDeleteResponse {
+ok: true
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "deployments.numbers.Params".
+ */
+export interface DeploymentsNumbersParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "deployments.numbers.Body".
+ */
+export interface DeploymentsNumbersBody {
+action: ("cancel" | "schedule")
+/**
+ * @minItems 1
+ * @maxItems 10
+ */
+numbers: [string]|[string, string]|[string, string, string]|[string, string, string, string]|[string, string, string, string, string]|[string, string, string, string, string, string]|[string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string]
+at?: string
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "deployments.numbers.Response".
+ */
+export interface DeploymentsNumbersResponse {
+changed: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "geography.regions.Params".
  */
 export interface GeographyRegionsParams {
@@ -1956,6 +2642,60 @@ country: string
 export interface GeographyCitiesParams {
 country: string
 region: string
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "messages.send.Body".
+ */
+export interface MessagesSendBody {
+channel?: ChannelPlatform
+channelId?: number
+to?: string
+text?: string
+template?: MessageTemplate
+purpose?: MessagePurpose
+clientRef?: string
+/**
+ * @minItems 1
+ * @maxItems 1000
+ */
+messages?: [{
+to: string
+text?: string
+template?: MessageTemplate
+clientRef?: string
+}, ...({
+to: string
+text?: string
+template?: MessageTemplate
+clientRef?: string
+})[]]
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "messages.send.Response".
+ */
+export interface MessagesSendResponse {
+messages: MessageStatus[]
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "messages.get.Params".
+ */
+export interface MessagesGetParams {
+id: string
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "messagingSettings.update.Body".
+ */
+export interface MessagingSettingsUpdateBody {
+callbackUrl: (string | null)
+rotateCallbackSecret?: boolean
+sendWindowProfile: SendWindowProfile
+customWindow?: CustomSendWindow
+duplicateWindowHours: number
+smsFallbackChannelId: (number | null)
 }
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
@@ -2138,6 +2878,102 @@ ok: true
 }
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "shortener.create.Body".
+ */
+export interface ShortenerCreateBody {
+/**
+ * http or https only, at most 2048 characters once normalised
+ */
+url: string
+/**
+ * instead of a random code; unique
+ */
+alias?: string
+/**
+ * after it the short link answers 404
+ */
+expiresAt?: (string | null)
+/**
+ * @maxItems 10
+ */
+tags?: []|[string]|[string, string]|[string, string, string]|[string, string, string, string]|[string, string, string, string, string]|[string, string, string, string, string, string]|[string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string]
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "shortener.campaignLink.Body".
+ */
+export interface ShortenerCampaignLinkBody {
+/**
+ * http or https only, at most 2048 characters once normalised
+ */
+url: string
+/**
+ * instead of a random code; unique
+ */
+alias?: string
+/**
+ * after it the short link answers 404
+ */
+expiresAt?: (string | null)
+/**
+ * @maxItems 10
+ */
+tags?: []|[string]|[string, string]|[string, string, string]|[string, string, string, string]|[string, string, string, string, string]|[string, string, string, string, string, string]|[string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string]|[string, string, string, string, string, string, string, string, string, string]
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "shortener.list.Query".
+ */
+export interface ShortenerListQuery {
+page?: number
+pageSize?: number
+sort?: ("createdAt" | "code" | "url" | "expiresAt")
+order?: ("asc" | "desc")
+q?: string
+batch?: string
+tag?: string
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "shortener.get.Params".
+ */
+export interface ShortenerGetParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "shortener.delete.Params".
+ */
+export interface ShortenerDeleteParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "shortener.delete.Response".
+ */
+export interface ShortenerDeleteResponse {
+ok: true
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "shortener.statistics.Query".
+ */
+export interface ShortenerStatisticsQuery {
+dateStart?: string
+dateEnd?: string
+groupBy?: ShortLinkGroup
+linkId?: number
+campaignId?: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "shortener.campaignOpens.Params".
+ */
+export interface ShortenerCampaignOpensParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "system.health.Response".
  */
 export interface SystemHealthResponse {
@@ -2308,6 +3144,32 @@ export interface OperationTypes {
         };
         response: AssociationsPutUserResponse;
     };
+    "associations.addUser": {
+        args: {
+            params: AssociationsAddUserParams;
+            body: AssociationsAddUserBody;
+        };
+        response: AssociationDetail;
+    };
+    "associations.getOne": {
+        args: {
+            params: AssociationsGetOneParams;
+        };
+        response: AssociationDetail;
+    };
+    "associations.updateOne": {
+        args: {
+            params: AssociationsUpdateOneParams;
+            body: AssociationsUpdateOneBody;
+        };
+        response: AssociationDetail;
+    };
+    "associations.deleteOne": {
+        args: {
+            params: AssociationsDeleteOneParams;
+        };
+        response: AssociationsDeleteOneResponse;
+    };
     "associations.clientAssociations": {
         args: {
             query?: AssociationsClientAssociationsQuery;
@@ -2361,6 +3223,76 @@ export interface OperationTypes {
             params: BlockListRemoveParams;
         };
         response: BlockListRemoveResponse;
+    };
+    "campaigns.list": {
+        args: {
+            query?: CampaignsListQuery;
+        };
+        response: CampaignPage;
+    };
+    "campaigns.get": {
+        args: {
+            params: CampaignsGetParams;
+        };
+        response: Campaign;
+    };
+    "campaigns.create": {
+        args: {
+            body: CampaignsCreateBody;
+        };
+        response: Campaign;
+    };
+    "campaigns.update": {
+        args: {
+            params: CampaignsUpdateParams;
+            body: CampaignsUpdateBody;
+        };
+        response: Campaign;
+    };
+    "campaigns.delete": {
+        args: {
+            params: CampaignsDeleteParams;
+        };
+        response: CampaignsDeleteResponse;
+    };
+    "campaigns.uploadRecipients": {
+        args: {
+            params: CampaignsUploadRecipientsParams;
+            form: FormData;
+        };
+        response: RecipientSummary;
+    };
+    "campaigns.recipients": {
+        args: {
+            params: CampaignsRecipientsParams;
+            query?: CampaignsRecipientsQuery;
+        };
+        response: RecipientRowPage;
+    };
+    "campaigns.preview": {
+        args: {
+            params: CampaignsPreviewParams;
+        };
+        response: CampaignPreview;
+    };
+    "campaigns.launch": {
+        args: {
+            params: CampaignsLaunchParams;
+        };
+        response: Deployment;
+    };
+    "campaigns.requestLock": {
+        args: {
+            params: CampaignsRequestLockParams;
+            body: CampaignsRequestLockBody;
+        };
+        response: Campaign;
+    };
+    "campaigns.approveLock": {
+        args: {
+            params: CampaignsApproveLockParams;
+        };
+        response: Campaign;
     };
     "channels.list": {
         args: {
@@ -2599,6 +3531,41 @@ export interface OperationTypes {
         };
         response: ApiSettings;
     };
+    "credits.balance": {
+        args: {};
+        response: CreditBalance;
+    };
+    "deployments.list": {
+        args: {
+            query?: DeploymentsListQuery;
+        };
+        response: DeploymentPage;
+    };
+    "deployments.get": {
+        args: {
+            params: DeploymentsGetParams;
+        };
+        response: Deployment;
+    };
+    "deployments.control": {
+        args: {
+            params: DeploymentsControlParams;
+        };
+        response: Deployment;
+    };
+    "deployments.delete": {
+        args: {
+            params: DeploymentsDeleteParams;
+        };
+        response: DeploymentsDeleteResponse;
+    };
+    "deployments.numbers": {
+        args: {
+            params: DeploymentsNumbersParams;
+            body: DeploymentsNumbersBody;
+        };
+        response: DeploymentsNumbersResponse;
+    };
     "geography.countries": {
         args: {};
         response: GeographyCountriesResponse;
@@ -2614,6 +3581,28 @@ export interface OperationTypes {
             params: GeographyCitiesParams;
         };
         response: GeographyCitiesResponse;
+    };
+    "messages.send": {
+        args: {
+            body: MessagesSendBody;
+        };
+        response: MessagesSendResponse;
+    };
+    "messages.get": {
+        args: {
+            params: MessagesGetParams;
+        };
+        response: MessageStatus;
+    };
+    "messagingSettings.get": {
+        args: {};
+        response: MessagingSettings;
+    };
+    "messagingSettings.update": {
+        args: {
+            body: MessagingSettingsUpdateBody;
+        };
+        response: MessagingSettings;
     };
     "notifications.list": {
         args: {
@@ -2727,6 +3716,54 @@ export interface OperationTypes {
     "roles.list": {
         args: {};
         response: RolesListResponse;
+    };
+    "shortener.create": {
+        args: {
+            body: ShortenerCreateBody;
+        };
+        response: ShortLink;
+    };
+    "shortener.campaignLink": {
+        args: {
+            body: ShortenerCampaignLinkBody;
+        };
+        response: ShortLink;
+    };
+    "shortener.upload": {
+        args: {
+            form: FormData;
+        };
+        response: ShortLinkUpload;
+    };
+    "shortener.list": {
+        args: {
+            query?: ShortenerListQuery;
+        };
+        response: ShortLinkPage;
+    };
+    "shortener.get": {
+        args: {
+            params: ShortenerGetParams;
+        };
+        response: ShortLink;
+    };
+    "shortener.delete": {
+        args: {
+            params: ShortenerDeleteParams;
+        };
+        response: ShortenerDeleteResponse;
+    };
+    "shortener.statistics": {
+        args: {
+            query?: ShortenerStatisticsQuery;
+        };
+        response: ShortLinkStats;
+    };
+    "shortener.campaignOpens": {
+        args: {
+            params: ShortenerCampaignOpensParams;
+        };
+        response: CampaignOpens;
     };
     "system.health": {
         args: {};

@@ -5,10 +5,14 @@ import { i18n } from '../../src/console/app/i18n.ts';
 import { cellKey } from '../../src/console/runtime/cells/registry.ts';
 import { maskedSecret } from '../../src/console/runtime/cells/cells.tsx';
 import { quantitativeField, topN } from '../../src/console/runtime/chart/top-n.ts';
-import { formRefs, navigationTarget, resolveObject, resolveValue } from '../../src/console/runtime/expressions.ts';
+import { formRefs, navigationTarget, resolveObject, resolveValue, rowApplies } from '../../src/console/runtime/expressions.ts';
+import { lostToShift } from '../../src/console/runtime/form/landing-click.ts';
+import { readsAffectedBy } from '../../src/console/runtime/cache.ts';
+import { columnMinWidth, tableMinWidth } from '../../src/console/runtime/list/VirtualTable.tsx';
+import { screens as generatedScreens } from '../../src/generated/screens.gen.ts';
 import { clearDependents } from '../../src/console/runtime/form/SchemaForm.tsx';
 import { listItemOwner } from '../../src/console/runtime/form/validation.ts';
-import { fileProblem, uploadedValue } from '../../src/console/runtime/form/upload.ts';
+import { deferredFields, fileProblem, uploadedValue } from '../../src/console/runtime/form/upload.ts';
 import { addChips } from '../../src/console/runtime/form/widgets/ChipsInputWidget.tsx';
 import { parseCopInput, formatCopInput } from '../../src/console/runtime/form/widgets/CopWidget.tsx';
 import { applyPatch, parseListState, writeListState, type ListStateDefaults } from '../../src/console/runtime/list/list-state.ts';
@@ -55,6 +59,22 @@ describe('expressions', () => {
     ['edit', '/profile/management/3/', '/profile/management/3/edit'],
     ['/Campaigns?to={email}', '/x', '/Campaigns?to=a%40b.co'],
   ])('navigates %s from %s', (to, base, want) => expect(navigationTarget(to, ctx.row, base)).toBe(want));
+  it.each([
+    // a nested list's row reaches its parent's id: params fill their {name}, the rest is the query
+    ['/profile/management/AssociationsUpdateForm/{id}', { userId: '7' }, '/profile/management/AssociationsUpdateForm/3?userId=7'],
+    ['/profile/management/AssociationsAddForm/{userId}', { userId: '7' }, '/profile/management/AssociationsAddForm/7'],
+    ['/Campaigns?to={email}', { page: 2, none: undefined }, '/Campaigns?to=a%40b.co&page=2'],
+    ['{id}', { id: 12 }, '/x/12'],
+  ])('navigates %s with params %j', (to, params, want) => expect(navigationTarget(to, ctx.row, '/x', params)).toBe(want));
+  it.each([
+    [{ field: 'readOnly', equals: false }, { readOnly: false }, true],
+    [{ field: 'readOnly', equals: false }, { readOnly: true }, false],
+    [{ field: 'id', notEquals: '$session.idUser' }, { id: 4 }, true],
+    [{ field: 'id', notEquals: '$session.idUser' }, { id: 3 }, false],
+    [{ field: 'status', in: ['active', 'pending'] }, { status: 'pending' }, true],
+    [{ field: 'status', notIn: ['revoked'] }, { status: 'revoked' }, false],
+    [undefined, {}, true],
+  ])('row condition %j on %j → %s', (when, row, want) => expect(rowApplies(when, row, { session: { idUser: 3 } })).toBe(want));
   it('finds the form fields an options source depends on', () => expect(formRefs({ country: '$f.country', region: '$f.region.code', x: 1 })).toEqual(['country', 'region']));
 });
 
@@ -77,6 +97,40 @@ describe('form modes', () => {
   it('a PATCH sends what changed; other methods send everything', () => {
     expect(editBody('PATCH', { name: 'B', roleIds: [1, 2], email: 'a@b.co' }, { name: 'A', roleIds: [1, 2], email: 'a@b.co' })).toEqual({ name: 'B' });
     expect(editBody('PUT', { name: 'B', code: 'X' }, { name: 'A', code: 'X' })).toEqual({ name: 'B', code: 'X' });
+  });
+});
+
+describe('a Save press moved away by a layout shift', () => {
+  const at = (top: number) => ({ top, left: 20, bottom: top + 36, right: 120 });
+  it.each([
+    ['moved up, released where it was', at(300), at(276), [60, 330], true],
+    ['moved, but still under the pointer (the browser clicks)', at(300), at(290), [60, 310], false],
+    ['did not move (the browser clicks)', at(300), at(300), [60, 310], false],
+    ['released elsewhere (dragged away to cancel)', at(300), at(276), [400, 600], false],
+  ])('%s → %s', (_what, before, after, [x, y], want) => expect(lostToShift(before, after, x, y)).toBe(want));
+});
+
+describe('a save refreshes the reads it changed', () => {
+  it.each([
+    ['associations.updateOne', 'associations.getUser', true],
+    ['associations.addUser', 'associations.getUser', true],
+    ['account.create', 'account.page', true],
+    ['account.create', 'account.list', true],
+    ['team.update', 'team.list', true],
+    ['associations.updateOne', 'associations.listResponsible', false],
+    ['account.create', 'team.list', false],
+    ['team.list', 'team.list', false],
+  ])('%s → %s: %s', (write, read, want) => expect(readsAffectedBy(write)([read, '{}'])).toBe(want));
+});
+
+describe('list columns keep their width', () => {
+  it('the team list at 1280 px scrolls sideways rather than cutting the e-mail', () => {
+    const columns = generatedScreens.teamMembers.columns!;
+    const email = columns.find((c) => c.field === 'email')!;
+    expect(columnMinWidth(email)).toBe(240);
+    expect(columnMinWidth(columns.find((c) => c.field === 'createdAt')!)).toBe(180);
+    // 1280 minus the 200 px side menu and the page's padding is less than the table needs.
+    expect(tableMinWidth(columns, false, 200)).toBeGreaterThan(1280 - 200 - 48);
   });
 });
 
@@ -119,6 +173,17 @@ describe('uploads are refused before sending', () => {
     [{ fileId: 'f1' }, { value: 'fileId' }, 'f1'],
     [{}, {}, 'name.csv'],
   ])('the value of %j (%j) is %j', (answer, spec, want) => expect(uploadedValue(answer, spec, 'name.csv')).toEqual(want));
+  it.each([
+    // the body takes name only: the picture waits for the Save and goes through its own operation
+    [['name'], ['picture']],
+    // the body takes the upload's value (a file id the record refers to): uploaded at once, sent with the body
+    [['name', 'picture'], []],
+    // no declared body list: every field is sent, nothing waits (forms before the list existed)
+    [undefined, []],
+  ])('with body %j the uploads waiting for the Save are %j', (body, want) => {
+    const properties = { name: { type: 'string' }, picture: { type: 'string', 'x-widget': 'image', 'x-upload': { operation: 'account.uploadPicture' } }, note: { type: 'string', 'x-widget': 'file' } };
+    expect(deferredFields(properties, body)).toEqual(want);
+  });
 });
 
 describe('chips, amounts, secrets', () => {

@@ -62,6 +62,16 @@ async function tokenOf(email: string, password = DEMO_PASSWORD): Promise<string>
   return (JSON.parse(Buffer.from(clientToken, 'base64').toString('utf8')) as { token: string }).token;
 }
 
+/** A demo user's id, from their own sign-in. */
+async function idOf(email: string): Promise<number> {
+  const res = await fetch(`${product.url}/v1/clientAuth/signin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: DEMO_PASSWORD }) });
+  const { clientToken } = (await res.json()) as { clientToken: string };
+  return (JSON.parse(Buffer.from(clientToken, 'base64').toString('utf8')) as { idUser: number }).idUser;
+}
+
+/** A 1×1 PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+
 async function api(token: string, method: string, path: string, body?: unknown) {
   const res = await fetch(`${product.url}${path}`, { method, headers: { 'X-Auth-Token': token, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
@@ -185,10 +195,17 @@ describe('a manager administers the company', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Eliminar' }).click();
     await page.getByText(errorText('99944')).waitFor();
 
-    // System roles are read-only: no Delete, and a change answers 99943.
+    // System roles are read-only: no Edit or Delete on their rows nor in their view, and a change
+    // (the edit address typed by hand) answers 99943.
     const system = page.getByRole('row', { name: /^analista/ });
+    await system.waitFor();
     expect(await system.getByRole('button', { name: 'Eliminar' }).count()).toBe(0);
-    await system.getByRole('button', { name: 'Editar' }).click();
+    expect(await system.getByRole('button', { name: 'Editar' }).count()).toBe(0);
+    await system.click();
+    await page.waitForURL(/\/profile\/Roles\/\d+$/);
+    await expect.poll(() => page.getByTestId('form-mode').getAttribute('data-mode')).toBe('view');
+    expect(await page.getByRole('button', { name: 'Editar' }).count()).toBe(0);
+    await page.goto(`${pathOf(page)}/edit`);
     await page.waitForURL(/\/profile\/Roles\/\d+\/edit$/);
     await page.getByRole('checkbox', { name: 'Inicio: Reportar' }).check();
     await page.getByRole('button', { name: 'Guardar' }).click();
@@ -203,6 +220,8 @@ describe('a manager administers the company', () => {
     await page.waitForURL('**/profile/account/areas');
     await page.getByRole('button', { name: 'Nuevo' }).click();
     await page.getByLabel(/^Nombre/).fill('Sucursal Cali');
+    // The picture is not part of POST /v1/account: it goes through its own upload after the save.
+    await page.getByLabel(/^Imagen/).setInputFiles({ name: 'cali.png', mimeType: 'image/png', buffer: PNG });
     await page.getByRole('button', { name: 'Guardar' }).click();
     await page.waitForURL('**/profile/account/areas');
     await page.getByRole('row', { name: /Sucursal Cali/ }).waitFor();
@@ -220,6 +239,11 @@ describe('a manager administers the company', () => {
     await page.waitForURL('**/profile/account/areas');
     await page.getByRole('row', { name: /Sucursal Cali/ }).getByRole('button', { name: 'Renombrar' }).click();
     await expect.poll(() => page.getByLabel(/^Nombre/).inputValue()).toBe('Sucursal Cali');
+    // The stored picture came with the area and shows in the form.
+    const picture = new URL(page.url()).searchParams.get('picture') ?? '';
+    expect(picture).toMatch(/^\/v1\/files\//);
+    expect((await fetch(`${product.url}${picture}`)).status).toBe(200);
+    await expect.poll(() => page.getByRole('img', { name: 'Vista previa' }).getAttribute('src')).toBe(picture);
     await page.getByLabel(/^Nombre/).fill('Sucursal Cali Norte');
     await page.getByRole('button', { name: 'Guardar' }).click();
     await page.waitForURL('**/profile/account/areas');
@@ -233,9 +257,9 @@ describe('a manager administers the company', () => {
     await page.getByLabel(/^Código del centro de costo/).fill('LOG 400');
     await page.getByRole('button', { name: 'Guardar' }).click();
     await page.getByText(/El código empieza por una letra o un número/).waitFor();
-    // Leaving the field clears its message before Save is pressed (the button moves up then).
+    // Pressing Save leaves the field: its message goes and the button moves up under the pointer
+    // before the release. The click still lands (no Tab first).
     await page.getByLabel(/^Código del centro de costo/).fill('LOG-400');
-    await page.getByLabel(/^Código del centro de costo/).press('Tab');
     await page.getByRole('button', { name: 'Guardar' }).click();
     await page.waitForURL(/\/profile\/account\/costCenters\/\d+$/);
     await page.getByRole('link', { name: 'Volver' }).click();
@@ -249,6 +273,38 @@ describe('a manager administers the company', () => {
     await page.keyboard.press('Escape');
     await page.getByRole('main').getByRole('combobox', { name: /^Centro de costo/ }).click();
     await page.getByRole('option', { name: 'Logística' }).waitFor();
+    await context.close();
+  });
+});
+
+describe('a manager edits a member\'s associations one at a time', () => {
+  it('adds one from the detail tab, changes it and removes it', async () => {
+    const { context, page } = await newPage(browser, product);
+    await signIn(page, 'manager@demo.colibri.co');
+    const analista = await idOf('analista@demo.colibri.co');
+    await page.goto(`/profile/management/${analista}?tab=2`);
+    await page.getByRole('button', { name: 'Agregar asociación' }).click();
+    await page.waitForURL(`**/profile/management/AssociationsAddForm/${analista}`);
+    await choose(page, /^Cliente/, 'Demo S.A.S.');
+    // The responsibles are the chosen client's.
+    await choose(page, /^Responsable/, 'Mercadeo Digital');
+    await page.getByRole('button', { name: 'Guardar' }).click();
+    await page.waitForURL((url) => url.pathname === `/profile/management/${analista}` && url.search === '?tab=2');
+    const row = page.getByRole('row', { name: /Demo S\.A\.S\..*Mercadeo Digital/ });
+    await row.waitFor();
+
+    await row.getByRole('button', { name: 'Editar' }).click();
+    await page.waitForURL(/\/profile\/management\/AssociationsUpdateForm\/\d+\?userId=\d+$/);
+    await expect.poll(() => page.getByRole('main').getByRole('combobox', { name: /^Responsable/ }).inputValue()).toBe('Mercadeo Digital');
+    await page.getByLabel(/^Nombre/).fill('Campañas Bogotá');
+    await page.getByRole('button', { name: 'Guardar' }).click();
+    await page.waitForURL((url) => url.pathname === `/profile/management/${analista}`);
+    const renamed = page.getByRole('row', { name: /Campañas Bogotá/ });
+    await renamed.waitFor();
+
+    await renamed.getByRole('button', { name: 'Eliminar' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Eliminar' }).click();
+    await page.getByText('Sin asociaciones con clientes de la plataforma.').waitFor();
     await context.close();
   });
 });

@@ -76,7 +76,8 @@ describe('a report added as YAML', () => {
     await signIn(page, 'admin@demo.colibri.co');
     expect(await menuLinks(page, 'Reportes')).toContain('Actividad por operación');
     await page.getByRole('link', { name: 'Actividad por operación' }).click();
-    await page.waitForURL('**/Reports/ActivityByOperation');
+    // The menu link is a client-side navigation: wait for the address, not for a page load event.
+    await page.waitForURL('**/Reports/ActivityByOperation', { waitUntil: 'commit' });
     const today = new Date();
     await page.getByLabel('Desde').fill(isoDay(new Date(today.getTime() - 7 * 86_400_000)));
     await page.getByLabel('Hasta').fill(isoDay(today));

@@ -43,9 +43,10 @@ describe('list', () => {
 describe('form modes', () => {
   it('create, edit and view with their operations and permissions', () => {
     const s = compiled('newThing');
-    expect(s.create).toEqual({ operation: 'things.create', method: 'POST' });
+    // `body`: what each operation's body takes (it refuses others), all the form may send.
+    expect(s.create).toEqual({ operation: 'things.create', method: 'POST', body: ['name', 'color'] });
     // The edit operation takes no color: color is read-only when editing.
-    expect(s.edit).toEqual({ operation: 'things.rename', params: {}, method: 'PATCH', permission: { component: 10, action: 'create' }, readonly: ['color'] });
+    expect(s.edit).toEqual({ operation: 'things.rename', params: {}, method: 'PATCH', permission: { component: 10, action: 'create' }, readonly: ['color'], body: ['name'] });
     expect(s).toMatchObject({ view: true, idField: 'id', dirtyGuard: true, load: { operation: 'things.get' } });
     expect(s.schema.properties.color).toEqual({ type: 'string', enum: ['red', 'blue'], 'x-enum': 'color', title: 'fields.color' });
   });

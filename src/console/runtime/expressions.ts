@@ -2,6 +2,8 @@
 // "$row.id", "$route.id", "$record.x" (the loaded record), "$f.x" (form or filter values),
 // "$selected" (the ids of the rows selected for a bulk action) and "{field}" interpolation in
 // navigation targets. Pure data in, values out: nothing is evaluated.
+import type { RowCondition } from './screen-types.ts';
+
 export interface ExpressionContext {
   session?: Record<string, unknown> | null;
   query?: URLSearchParams;
@@ -64,11 +66,23 @@ export function interpolate(template: string, values: Record<string, unknown>): 
   return template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(values[name] === undefined || values[name] === null ? '' : String(values[name])));
 }
 
-/** A navigation target: absolute as written, or relative to `base` ("{id}/edit" under /profile/management). */
-export function navigationTarget(to: string, values: Record<string, unknown>, base: string): string {
-  const filled = interpolate(to, values);
-  if (filled.startsWith('/')) return filled;
-  return `${base.replace(/\/+$/, '')}/${filled}`;
+/**
+ * A navigation target: absolute as written, or relative to `base` ("{id}/edit" under
+ * /profile/management; "?tab=3" is `base` with that query). A navigation action's resolved `params` fill the `{name}` they match
+ * (before the row's values) and the others become the query: a nested list's row reaches its
+ * parent's id (`params: { userId: $route.id }` → `…?userId=7`).
+ */
+export function navigationTarget(to: string, values: Record<string, unknown>, base: string, params: Record<string, unknown> = {}): string {
+  const named = new Set([...to.matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
+  const filled = interpolate(to, { ...values, ...params });
+  const search = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (!named.has(k) && v !== undefined && v !== null) search.append(k, String(v));
+  const qs = search.toString();
+  const target = qs ? `${filled}${filled.includes('?') ? '&' : '?'}${qs}` : filled;
+  if (target.startsWith('/')) return target;
+  // "?tab=3": the same page with another query (a detail's tab).
+  if (target.startsWith('?')) return `${base.replace(/\/+$/, '')}${target}`;
+  return `${base.replace(/\/+$/, '')}/${target}`;
 }
 
 /** Every "$f.<name>" a value refers to (the fields an x-options list depends on). */
@@ -84,4 +98,21 @@ export function pick(source: unknown, path: string | undefined): unknown {
   if (!path) return source;
   if (path === '$length') return Array.isArray(source) ? source.length : undefined;
   return lookup(source, path.split('.'));
+}
+
+/**
+ * A row action (or the list's Edit, `editWhen`) shows only on the rows its condition holds for:
+ * `{ field, equals | notEquals | in | notIn }` (field may be dotted), the values being data or expressions
+ * (`notEquals: $session.idUser`: not on one's own row).
+ */
+export function rowApplies(when: RowCondition | undefined, row: Record<string, unknown>, ctx: ExpressionContext): boolean {
+  if (!when) return true;
+  // A dotted field reads inside the row ("counts.queued").
+  const value = lookup(row, when.field.split('.'));
+  const same = (v: unknown) => JSON.stringify(resolveValue(v, ctx)) === JSON.stringify(value);
+  if ('equals' in when && !same(when.equals)) return false;
+  if ('notEquals' in when && same(when.notEquals)) return false;
+  if (when.in && !when.in.some(same)) return false;
+  if (when.notIn && when.notIn.some(same)) return false;
+  return true;
 }

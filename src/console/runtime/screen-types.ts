@@ -6,6 +6,9 @@ import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 
 export interface Permission { component: number; action: string }
 
+/** Which rows an action shows on: values are data or expressions ($session.idUser). */
+export interface RowCondition { field: string; equals?: unknown; notEquals?: unknown; in?: readonly unknown[]; notIn?: readonly unknown[] }
+
 export interface ScreenAction {
   label: string;
   operation?: string;
@@ -14,7 +17,7 @@ export interface ScreenAction {
   params?: Record<string, unknown>;
   fields?: readonly string[];
   body?: Record<string, unknown>;
-  when?: { field: string; equals?: unknown };
+  when?: RowCondition;
   notify?: string;
   /** true: the generic question; a key: that text. DELETE operations confirm by default. */
   confirm?: boolean | string;
@@ -22,7 +25,16 @@ export interface ScreenAction {
   method?: string;
   /** Answer fields shown once in a copy box (a rotated credential's new key). */
   showOnce?: readonly string[];
+  /** An operation that takes a file (multipart): the action picks one, checked against these rules, and uploads it with progress. */
+  upload?: { accept?: string | readonly string[]; maxBytes?: string | number };
+  /** Answer fields shown in a result box after the action (an upload's counts). */
+  result?: readonly ScreenColumn[];
+  /** Where to go after the operation succeeds: `{field}` takes the answer's values; `?tab=3` stays on the page. */
+  next?: string;
 }
+
+/** Periodic refresh of a list or detail while its rows (or record) still change: a running deployment. */
+export interface ScreenRefresh { ms: number; while?: RowCondition | readonly RowCondition[] }
 
 /** A field's display schema: what the cell testers look at. */
 export type CellSchema = Record<string, unknown>;
@@ -52,11 +64,28 @@ export interface ScreenChart {
   spec: Record<string, unknown>;
 }
 
-export interface ScreenTab { label: string; fields?: readonly ScreenColumn[]; screen?: string; params?: Record<string, unknown>; list?: ScreenDef }
+export interface ScreenTab {
+  label: string;
+  fields?: readonly ScreenColumn[];
+  /** The fields come from another operation's answer (a campaign's pre-launch summary), fetched when the tab opens. */
+  load?: { operation: string; params?: Record<string, unknown> };
+  screen?: string;
+  params?: Record<string, unknown>;
+  list?: ScreenDef;
+}
 
-export interface ScreenStep { label: string; description?: string; fields: readonly string[] }
+/** A wizard step; with `when`, the step is taken only when the values so far meet it (a date for scheduled campaigns). */
+export interface ScreenStep { label: string; description?: string; fields: readonly string[]; when?: RowCondition }
 
-export interface OperationCall { operation: string; params?: Record<string, unknown>; method?: string; permission?: Permission; readonly?: readonly string[] }
+export interface OperationCall {
+  operation: string;
+  params?: Record<string, unknown>;
+  method?: string;
+  permission?: Permission;
+  readonly?: readonly string[];
+  /** The properties the operation's body takes (it refuses others): the form sends only these. */
+  body?: readonly string[];
+}
 
 export type ScreenKind = 'form' | 'message' | 'list' | 'dashboard' | 'detail' | 'wizard' | 'report';
 
@@ -80,7 +109,15 @@ export interface ScreenDef {
   prefill?: Record<string, unknown>;
   reveal?: Record<string, { onError: string }>;
   submitLabel?: string;
-  onSuccess?: { effect: 'startSession' | 'navigate' | 'updateSession' | 'stay' | 'reset' | 'view'; to?: string; notify?: string; tokenKind?: 'client'; showOnce?: readonly string[] };
+  onSuccess?: {
+    effect: 'startSession' | 'navigate' | 'updateSession' | 'stay' | 'reset' | 'view';
+    to?: string;
+    notify?: string;
+    tokenKind?: 'client';
+    showOnce?: readonly string[];
+    /** Answer fields shown under the form after the save, with their cells (a test's delivery status). */
+    result?: readonly ScreenColumn[];
+  };
   onErrorDefault?: string;
   links?: readonly { to: string; label: string }[];
   secondaryActions?: readonly ScreenAction[];
@@ -104,6 +141,8 @@ export interface ScreenDef {
   form?: string;
   /** What the list needs of its form (inlined by the generator): New, Edit, and whether rows open. */
   formModes?: { create: OperationCall; edit?: OperationCall; view: boolean };
+  /** The rows the list's Edit shows on (the server refuses the others: system roles). */
+  editWhen?: RowCondition;
   detail?: string;
   rowActions?: readonly ScreenAction[];
   bulkActions?: readonly ScreenAction[];
@@ -111,6 +150,10 @@ export interface ScreenDef {
   exportName?: string;
   empty?: string;
   permission?: Permission;
+  /** The header's subtabs (menu node subtabs, `?tab=<key>`) as filter presets: `{ campaigns.open: { kind: open } }`. */
+  subtabs?: Record<string, Record<string, string>>;
+  /** List and detail: fetched again every `ms` while a row (the record) meets `while`. */
+  refresh?: ScreenRefresh;
   // detail
   tabs?: readonly ScreenTab[];
   actions?: readonly ScreenAction[];

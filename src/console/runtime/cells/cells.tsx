@@ -44,6 +44,8 @@ export function cellText(t: TFunction, exists: (k: string) => boolean, key: stri
       return (value as unknown[]).map((v) => enumLabel(t, enumId, v, exists)).join(', ');
     case 'secret':
       return maskedSecret(value);
+    case 'progress':
+      return Object.entries(value as Record<string, unknown>).filter(([, n]) => typeof n === 'number' && n > 0).map(([k, n]) => `${exists(`fields.${k}`) ? t(`fields.${k}`) : k} ${formatInteger(n)}`).join(' · ') || EMPTY;
     default:
       return Array.isArray(value) ? value.join(', ') : String(value);
   }
@@ -136,6 +138,12 @@ const STATUS_COLORS: Record<string, TagColor> = {
   pending: 'warning', validation: 'warning', needsNewPassword: 'warning', ExpiredPassword: 'warning', enlist: 'warning', sending: 'warning', scheduled: 'warning',
   disabled: 'error', rejected: 'error', failed: 'error', error: 'error', abandoned: 'error', blocked: 'error', revoked: 'error',
 };
+
+/** Colours of the counts a progress bar shows beyond the states above (messages of a run). */
+const COUNT_COLORS: Record<string, TagColor> = { sent: 'info', queued: 'warning', held: 'warning', cancelled: 'default', other: 'secondary' };
+
+/** The colour of a state or a count: the status colours, then the message-count colours. */
+export const statusColor = (key: string): TagColor => STATUS_COLORS[key] ?? COUNT_COLORS[key] ?? 'default';
 
 export function StatusCell(p: CellProps) {
   const text = useText('status', p);

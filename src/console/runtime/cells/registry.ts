@@ -2,8 +2,9 @@
 // column's field schema, JSON Forms style. The highest rank wins; a key written in the YAML
 // always wins. The choice is cached per column object (compiled columns are module constants).
 import type { ComponentType } from 'react';
-import { always, and, bestKey, formatIs, hasEnum, itemsAre, nameIs, or, rankWith, schemaTypeIs, xDisplayIs, xWidgetIs, type RankedEntry, type Tester } from '../form/testers.ts';
+import { always, and, bestKey, formatIs, hasEnum, itemsAre, nameIs, NOT_APPLICABLE, or, rankWith, schemaTypeIs, xDisplayIs, xWidgetIs, type RankedEntry, type Tester } from '../form/testers.ts';
 import type { ScreenColumn } from '../screen-types.ts';
+import { ProgressCell } from './ProgressCell.tsx';
 import { BooleanCell, ChipsCell, CopCell, DateCell, DateTimeCell, EnumCell, IntegerCell, RoleChipsCell, SecretCell, StatusCell, TextCell, type CellProps } from './cells.tsx';
 
 const isSecret: Tester = (s) => s['x-secret'] === true || s.writeOnly === true;
@@ -22,6 +23,8 @@ export const cellEntries: RankedEntry<ComponentType<CellProps>>[] = [
   { key: 'roles', tester: rankWith(6, and(schemaTypeIs('array'), or(nameIs('roles'), itemsAre(rolesEnum)))), component: RoleChipsCell },
   { key: 'status', tester: rankWith(6, xDisplayIs('status')), component: StatusCell },
   { key: 'secret', tester: rankWith(8, or(isSecret, xDisplayIs('secret'), xWidgetIs('secret'))), component: SecretCell },
+  // Named only (`cell: progress`): an object of counts as one stacked bar.
+  { key: 'progress', tester: () => NOT_APPLICABLE, component: ProgressCell },
 ];
 
 export const cells: Record<string, ComponentType<CellProps>> = Object.fromEntries(cellEntries.map((e) => [e.key, e.component]));

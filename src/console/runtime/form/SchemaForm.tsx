@@ -101,6 +101,8 @@ export interface SchemaFormProps {
   readonly?: boolean;
   /** Fields shown but not editable (those the edit operation does not take). */
   readonlyFields?: ReadonlySet<string>;
+  /** More for the widgets' context (a form screen's deferred uploads). */
+  context?: Record<string, unknown>;
   children?: ReactNode;
 }
 
@@ -142,7 +144,7 @@ export function SchemaForm(props: SchemaFormProps) {
 
   const extraErrors = useMemo(() => mergeErrorSchemas(blurErrors, props.extraErrors), [blurErrors, props.extraErrors]);
   // Pickers read the other values through the context (cascades, `$f.x` in their params).
-  const formContext = useMemo(() => ({ formData: props.formData }), [props.formData]);
+  const formContext = useMemo(() => ({ ...props.context, formData: props.formData }), [props.formData, props.context]);
 
   return (
     <Form

@@ -14,6 +14,19 @@ export interface UploadSpec {
   /** The answer field that becomes the form value (default url, then id). */
   value?: string;
   params?: Record<string, unknown>;
+  /** The answer's list of refused rows ({ position, value, reason }), shown under the field. */
+  rejected?: { field: string; total?: string; enum?: string };
+}
+
+export interface Rejection { position: number; value: string; reason: string }
+
+/** The refused rows an upload answered, and how many there were in all (the list may be capped). */
+export function rejectionsOf(answer: unknown, spec: UploadSpec): { rows: Rejection[]; total: number } | null {
+  if (!spec.rejected) return null;
+  const a = (answer ?? {}) as Record<string, unknown>;
+  const rows = Array.isArray(a[spec.rejected.field]) ? (a[spec.rejected.field] as Rejection[]) : [];
+  const total = spec.rejected.total && typeof a[spec.rejected.total] === 'number' ? (a[spec.rejected.total] as number) : rows.length;
+  return { rows, total };
 }
 
 const uploads = constants.uploads as unknown as Record<string, unknown>;
@@ -69,4 +82,27 @@ export function uploadedValue(answer: unknown, spec: UploadSpec, fallback: strin
   const a = (answer ?? {}) as Record<string, unknown>;
   if (spec.value) return a[spec.value] ?? fallback;
   return a.url ?? a.id ?? fallback;
+}
+
+/**
+ * Uploads that wait for the form's Save: an image or file field the operation's body does not take
+ * (an area's picture, the company's logo) is sent through its own `x-upload` operation after the
+ * record is saved, with `$record` naming the saved record (`params: { id: $record.id }`). The
+ * widget keeps the chosen file here; the form screen sends it.
+ */
+export interface DeferredUploads {
+  fields: ReadonlySet<string>;
+  files: Map<string, File>;
+}
+
+/** The deferred uploads of a form's context, if the form defers this field. */
+export function deferredFor(context: unknown, field: string): DeferredUploads | null {
+  const d = (context as { deferredUploads?: DeferredUploads } | undefined)?.deferredUploads;
+  return d && d.fields.has(field) ? d : null;
+}
+
+/** Fields with an upload operation that the body does not take (none when the body takes anything). */
+export function deferredFields(properties: Record<string, Record<string, unknown>>, body: readonly string[] | undefined): string[] {
+  if (!body) return [];
+  return Object.entries(properties).filter(([k, p]) => !body.includes(k) && typeof (p['x-upload'] as UploadSpec | undefined)?.operation === 'string').map(([k]) => k);
 }

@@ -9,6 +9,7 @@ import Search from '@mui/icons-material/Search';
 import { useTranslation } from 'react-i18next';
 import { enumLabel } from '../cells/cells.tsx';
 import { optionsSource, useOptions } from '../options.ts';
+import { sourceOf } from '../form/widgets/named-sources.ts';
 import type { ScreenFilter } from '../screen-types.ts';
 
 export const TYPING_DELAY_MS = 350;
@@ -77,7 +78,8 @@ function SelectFilter({ label, value, onCommit, options }: { label: string; valu
 
 function OptionsFilter({ filter, value, onCommit }: { filter: ScreenFilter; value: string; onCommit: (v: string) => void }) {
   const { t } = useTranslation();
-  const { options } = useOptions(optionsSource(filter.schema), {});
+  // The same source as the form's pickers: system roles read enums.role.<name>, not their raw names.
+  const { options } = useOptions(sourceOf(filter.schema), {});
   return <SelectFilter label={t(filter.label)} value={value} onCommit={onCommit} options={options.map((o) => ({ value: String(o.value), label: o.label }))} />;
 }
 

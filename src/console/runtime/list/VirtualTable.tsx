@@ -31,6 +31,10 @@ export interface VirtualTableProps {
   onToggleAll?: () => void;
   allSelected?: boolean;
   someSelected?: boolean;
+  /** The actions column's width (its buttons' labels); default 200. */
+  actionsWidth?: number;
+  /** What the header checkbox selects (the rows loaded, out of how many). */
+  selectAllLabel?: string;
   actionsLabel?: string;
   renderActions?: (row: Row) => ReactNode;
   onOpen?: (row: Row) => void;
@@ -39,6 +43,29 @@ export interface VirtualTableProps {
 }
 
 const HEADER = 48;
+
+/**
+ * The width a column needs before its text is cut (its declared width, else by what it holds):
+ * the table is at least the sum of them and scrolls sideways on a narrow screen (1280 px with the
+ * side menu) instead of truncating every column to an equal share.
+ */
+export function columnMinWidth(c: Pick<ScreenColumn, 'field' | 'width' | 'cell' | 'schema'>): number {
+  if (c.width) return c.width;
+  const s = c.schema as { type?: unknown; format?: unknown };
+  const cell = c.cell;
+  if (s.format === 'date-time' || cell === 'datetime') return 180;
+  if (s.format === 'date' || cell === 'date') return 120;
+  if (s.format === 'email' || /email/i.test(c.field)) return 240;
+  if (s.type === 'array' || cell === 'roles' || cell === 'chips') return 220;
+  if (cell === 'cop') return 140;
+  if (s.type === 'integer' || s.type === 'number' || cell === 'integer') return 110;
+  if (s.type === 'boolean' || cell === 'boolean') return 100;
+  return 160;
+}
+
+/** The table's least width: every column's, the selection box and the actions. */
+export const tableMinWidth = (columns: readonly Pick<ScreenColumn, 'field' | 'width' | 'cell' | 'schema'>[], selectable: boolean, actionsWidth: number) =>
+  columns.reduce((sum, c) => sum + columnMinWidth(c), 0) + (selectable ? 48 : 0) + actionsWidth;
 // happy-dom (tests) measures every element as 0×0: fall back to a screen-sized window.
 const FALLBACK = { width: 1200, height: 720 };
 
@@ -101,7 +128,7 @@ const RowView = memo(function RowView({ row, index, columns, height, selectable,
 
 export function VirtualTable(props: VirtualTableProps) {
   const { t } = useTranslation();
-  const { columns, count, rowAt, idOf, rowHeight = 48, maxHeight = 640, selectable = false, selected, renderActions } = props;
+  const { columns, count, rowAt, idOf, rowHeight = 48, maxHeight = 640, selectable = false, selected, renderActions, actionsWidth = 200 } = props;
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count,
@@ -151,19 +178,19 @@ export function VirtualTable(props: VirtualTableProps) {
         '& tr.openable:hover, & tr.openable:focus-visible': { bgcolor: 'action.hover', outline: 'none' },
       }}
     >
-      <table aria-rowcount={count + 1} aria-label={props.caption}>
+      <table aria-rowcount={count + 1} aria-label={props.caption} style={{ minWidth: tableMinWidth(columns, selectable, renderActions ? actionsWidth : 0) }}>
         <colgroup>
           {selectable && <col style={{ width: 48 }} />}
           {columns.map((c) => (
-            <col key={c.field} style={c.width ? { width: c.width } : undefined} />
+            <col key={c.field} style={{ width: columnMinWidth(c) }} />
           ))}
-          {renderActions && <col style={{ width: 200 }} />}
+          {renderActions && <col style={{ width: actionsWidth }} />}
         </colgroup>
         <thead>
           <tr aria-rowindex={1}>
             {selectable && (
               <th className="select">
-                <Checkbox size="small" checked={!!props.allSelected} indeterminate={!props.allSelected && !!props.someSelected} onChange={() => props.onToggleAll?.()} slotProps={{ input: { 'aria-label': t('common.list.selectAll') } }} />
+                <Checkbox size="small" checked={!!props.allSelected} indeterminate={!props.allSelected && !!props.someSelected} onChange={() => props.onToggleAll?.()} slotProps={{ input: { 'aria-label': props.selectAllLabel ?? t('common.list.selectAll') } }} />
               </th>
             )}
             {columns.map((c) => (

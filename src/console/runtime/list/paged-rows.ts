@@ -18,6 +18,8 @@ export interface PagedRows {
   ensure(first: number, last: number): void;
   /** Drops the cache and fetches again (after an action changed the rows). */
   reload(): void;
+  /** Fetches the loaded pages again and swaps each in when it answers: no blank table meanwhile (periodic refresh). */
+  refresh(): Promise<void>;
   /** Every row fetched so far, in order (the "select all loaded" checkbox). */
   loadedRows(): Row[];
   loading: boolean;
@@ -95,6 +97,21 @@ export function usePagedRows(operation: string, values: Record<string, unknown>,
     reload: () => {
       reset();
       bump();
+    },
+    refresh: async () => {
+      const generation = s.generation;
+      const { operation: op, values: v, pageSize: size } = args.current;
+      if (!op) return;
+      const pages = s.pages.size ? [...s.pages.keys()] : [Math.max(1, firstPage)];
+      await Promise.all(pages.map((page) => fetchPage(op, v, page, size).then(
+        (answer) => {
+          if (state.current.generation !== generation) return;
+          s.pages.set(page, (answer.items ?? []).filter(Boolean));
+          if (typeof answer.total === 'number') s.total = answer.total;
+        },
+        () => undefined, // a failed refresh keeps the rows shown; the next one tries again
+      )));
+      if (state.current.generation === generation) bump();
     },
     loadedRows: () => [...s.pages.entries()].sort(([a], [b]) => a - b).flatMap(([, rows]) => rows),
   };

@@ -2,14 +2,13 @@
 // of fields with the same cells as the lists, or a nested list screen (its params may name the
 // record: $record.id, $route.id). The open tab is kept in the URL (?tab=2). Actions above the
 // tabs show when the session may use them; a delete confirms, then goes back to the list.
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
-import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { call, useOperation, type OperationId } from '../../../generated/client.gen.ts';
@@ -19,12 +18,14 @@ import { operationById } from '../../api/transport.ts';
 import { useSession } from '../../api/session.ts';
 import { notify } from '../../app/notify.tsx';
 import { allowedActions, useCan } from '../access.ts';
-import { cellFor, valueAt } from '../cells/registry.ts';
+import { RecordFields as Fields } from '../cells/RecordFields.tsx';
 import { ConfirmDialog } from '../ConfirmDialog.tsx';
+import { ActionResult, FilePicker, UploadProgress, type FilePickerHandle } from '../list/FileAction.tsx';
+import { refreshWanted } from '../refresh.ts';
 import { SecretOnce } from '../form/SecretOnce.tsx';
-import { navigationTarget, resolveObject, resolveValue, type ExpressionContext } from '../expressions.ts';
+import { navigationTarget, resolveObject, resolveValue, rowApplies, type ExpressionContext } from '../expressions.ts';
 import { ScreenFrame } from '../ScreenFrame.tsx';
-import { resolveScreen, screenById, type ScreenAction, type ScreenColumn, type ScreenDef, type ScreenProps } from '../screen-types.ts';
+import { resolveScreen, screenById, type ScreenAction, type ScreenDef, type ScreenProps, type ScreenTab } from '../screen-types.ts';
 import ListScreen from './ListScreen.tsx';
 import NotAvailableScreen from './NotAvailableScreen.tsx';
 
@@ -37,26 +38,6 @@ export default function DetailScreen(props: ScreenProps) {
   return <DetailView key={`${screen.id}:${id ?? ''}`} screen={screen} />;
 }
 
-function Fields({ fields, record }: { fields: readonly ScreenColumn[]; record: Data }) {
-  const { t } = useTranslation();
-  return (
-    <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'minmax(160px, 1fr) 3fr' }, columnGap: 3, rowGap: 1.5, m: 0 }}>
-      {fields.map((c) => {
-        const Cell = cellFor(c);
-        return (
-          <Box key={c.field} sx={{ display: 'contents' }}>
-            <Typography component="dt" color="text.secondary" variant="body2">
-              {t(c.label)}
-            </Typography>
-            <Box component="dd" sx={{ m: 0 }} data-field={c.field}>
-              <Cell value={valueAt(record, c.field)} row={record} column={c} />
-            </Box>
-          </Box>
-        );
-      })}
-    </Box>
-  );
-}
 
 function DetailView({ screen }: { screen: ScreenDef }) {
   const { t } = useTranslation();
@@ -70,7 +51,10 @@ function DetailView({ screen }: { screen: ScreenDef }) {
   const ctx: ExpressionContext = { session: session as unknown as Data, query, route };
   const params = resolveObject(load.params, ctx);
   for (const [, name] of (operationById(load.operation)?.path ?? '').matchAll(/\{(\w+)\}/g)) if (params[name] === undefined && route[name] !== undefined) params[name] = route[name];
-  const { data, error, isLoading, mutate } = useOperation(load.operation as OperationId, buildArgs(load.operation, params) as never, { revalidateOnFocus: false });
+  // `refresh`: fetched again while the record still changes.
+  const refresh = screen.refresh;
+  const refreshInterval = (latest: unknown) => (refreshWanted(refresh, latest ? [latest as Data] : [], ctx) ? refresh!.ms : 0);
+  const { data, error, isLoading, mutate } = useOperation(load.operation as OperationId, buildArgs(load.operation, params) as never, { revalidateOnFocus: false, ...(refresh ? { refreshInterval } : {}) });
   const record = (data ?? {}) as Data;
   const tabs = screen.tabs ?? [];
   const tab = Math.min(Math.max(0, Number(query.get('tab') ?? 0) || 0), tabs.length - 1);
@@ -78,19 +62,31 @@ function DetailView({ screen }: { screen: ScreenDef }) {
   const [actionError, setActionError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<ScreenAction | null>(null);
   const [secrets, setSecrets] = useState<{ field: string; label: string; value: string }[] | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [result, setResult] = useState<{ action: ScreenAction; answer: Data } | null>(null);
+  const picker = useRef<FilePickerHandle>(null);
   const base = pathname.replace(/\/+$/, '');
   const listBase = base.replace(/\/[^/]+$/, '');
-  const actions = allowedActions(screen.actions, can).filter((a) => !a.when || record[a.when.field] === a.when.equals);
+  const actions = allowedActions(screen.actions, can).filter((a) => rowApplies(a.when, record, { ...ctx, record }));
 
-  const execute = async (a: ScreenAction) => {
+  const execute = async (a: ScreenAction, file?: File) => {
     setBusy(true);
     setActionError(null);
+    setResult(null);
     try {
       const local = { ...ctx, record, row: record };
       const op = a.operation!;
       const p = resolveObject(a.params, local);
       for (const [, name] of (operationById(op)?.path ?? '').matchAll(/\{(\w+)\}/g)) if (p[name] === undefined && record[name] !== undefined) p[name] = record[name];
-      const answer = (await call(op as OperationId, buildArgs(op, p, a.body ? resolveValue(a.body, local) : undefined) as never)) as unknown as Data;
+      const args: Record<string, unknown> = buildArgs(op, p, a.body ? resolveValue(a.body, local) : undefined);
+      if (file) {
+        const form = new FormData();
+        form.append('file', file);
+        setProgress(0);
+        Object.assign(args, { form, onUploadProgress: (f: number) => setProgress(Math.round(f * 100)) });
+      }
+      const answer = (await call(op as OperationId, args as never)) as unknown as Data;
+      if (a.result?.length && answer) setResult({ action: a, answer });
       const once = (a.showOnce ?? []).filter((f) => typeof answer?.[f] === 'string' && answer[f]).map((f) => ({ field: f, label: t(`fields.${f}`), value: String(answer[f]) }));
       if (once.length) setSecrets(once);
       if (a.notify) notify(a.notify);
@@ -100,15 +96,19 @@ function DetailView({ screen }: { screen: ScreenDef }) {
         return;
       }
       await mutate();
+      // `next`: where the answer is shown (a launch's deployment: the deployments tab).
+      if (a.next) navigate(navigationTarget(a.next, answer ?? {}, base));
     } catch (e) {
       setActionError(errorText(t, e));
     } finally {
       setBusy(false);
+      setProgress(null);
     }
   };
 
   const run = (a: ScreenAction) => {
-    if (a.to) return navigate(navigationTarget(a.to, record, base));
+    if (a.to) return navigate(navigationTarget(a.to, record, base, resolveObject(a.params, { ...ctx, record })));
+    if (a.upload) return picker.current?.open(a);
     if (a.confirm) return setConfirming(a);
     void execute(a);
   };
@@ -124,6 +124,9 @@ function DetailView({ screen }: { screen: ScreenDef }) {
           ))}
         </Box>
       )}
+      <FilePicker ref={picker} onFile={(a, file) => void execute(a, file)} onRefused={setActionError} />
+      <UploadProgress percent={progress} />
+      {result && <ActionResult title={t(result.action.label)} fields={result.action.result!} answer={result.answer} onClose={() => setResult(null)} />}
       {isLoading && <LinearProgress aria-label={t('common.loading')} />}
       {!!error && <Alert severity="error">{errorText(t, error)}</Alert>}
       {actionError && (
@@ -141,7 +144,9 @@ function DetailView({ screen }: { screen: ScreenDef }) {
           {tabs.map((tb, i) =>
             i !== tab ? null : (
               <Box key={tb.label} role="tabpanel" id={`detail-panel-${i}`} aria-labelledby={`detail-tab-${i}`}>
-                {tb.fields ? (
+                {tb.fields && tb.load ? (
+                  <LoadedFields tab={tb} ctx={{ ...ctx, record }} />
+                ) : tb.fields ? (
                   <Fields fields={tb.fields} record={record} />
                 ) : (
                   <ListScreen screenId={tb.screen ?? null} menuKey={null} screen={tb.list ?? screenById(tb.screen)} params={resolveObject(tb.params, { ...ctx, record })} nested />
@@ -167,4 +172,15 @@ function DetailView({ screen }: { screen: ScreenDef }) {
       <SecretOnce secrets={secrets} onClose={() => setSecrets(null)} />
     </ScreenFrame>
   );
+}
+
+/** A tab whose fields come from another operation's answer (fetched each time the tab opens). */
+function LoadedFields({ tab, ctx }: { tab: ScreenTab; ctx: ExpressionContext }) {
+  const { t } = useTranslation();
+  const op = tab.load!.operation;
+  const params = resolveObject(tab.load!.params, ctx);
+  const { data, error, isLoading } = useOperation(op as OperationId, buildArgs(op, params) as never, { revalidateOnFocus: false, revalidateOnMount: true, dedupingInterval: 0 });
+  if (isLoading && !data) return <LinearProgress aria-label={t('common.loading')} />;
+  if (error) return <Alert severity="error">{errorText(t, error)}</Alert>;
+  return data ? <Fields fields={tab.fields!} record={data as unknown as Data} /> : null;
 }

@@ -10,6 +10,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Link from '@mui/material/Link';
+import Typography from '@mui/material/Typography';
 import type { ErrorSchema, RJSFSchema } from '@rjsf/utils';
 import { useTranslation } from 'react-i18next';
 import LinearProgress from '@mui/material/LinearProgress';
@@ -26,13 +27,16 @@ import { getSession, startSession, updateSession, useSession } from '../../api/s
 import { clearExpiredFlag, isClientPath, operationById } from '../../api/transport.ts';
 import { notify } from '../../app/notify.tsx';
 import { homeFor } from '../../shell/home.ts';
-import { interpolate, resolveObject, type ExpressionContext } from '../expressions.ts';
+import { interpolate, resolveObject, rowApplies, type ExpressionContext } from '../expressions.ts';
 import { allows, permissionOf } from '../access.ts';
+import { readsAffectedBy } from '../cache.ts';
 import { withChunkReload } from '../../app/chunk-reload.ts';
 import { useDirtyGuard } from '../form/dirty-guard.ts';
+import { useLandingClick } from '../form/landing-click.ts';
 import { ProfilePicture } from '../form/ProfilePicture.tsx';
 
 import { SchemaForm } from '../form/SchemaForm.tsx';
+import { deferredFields, type DeferredUploads, type UploadSpec } from '../form/upload.ts';
 import { errorsFor } from '../form/validation.ts';
 import { ScreenFrame } from '../ScreenFrame.tsx';
 import { screenById, type ScreenAction, type ScreenDef, type ScreenProps } from '../screen-types.ts';
@@ -43,6 +47,7 @@ type Props = Record<string, Record<string, unknown>>;
 
 // The dialogs load when they are needed: the sign-in page, a form too, stays light.
 const ConfirmDialog = lazy(withChunkReload(() => import('../ConfirmDialog.tsx').then((m) => ({ default: m.ConfirmDialog }))));
+const RecordFields = lazy(withChunkReload(() => import('../cells/RecordFields.tsx')));
 const SecretOnce = lazy(withChunkReload(() => import('../form/SecretOnce.tsx').then((m) => ({ default: m.SecretOnce }))));
 
 const SESSION_LANDING_STATES = new Set(['needsNewPassword', 'ExpiredPassword']);
@@ -83,12 +88,17 @@ export function editBody(method: string | undefined, body: Data, loaded: Data): 
   return Object.fromEntries(Object.entries(body).filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(loaded[k])));
 }
 
-/** Only the properties the schema declares, without client-only confirmations (x-sameAs). */
-function bodyOf(schema: RJSFSchema, data: Data, only?: readonly string[]): Data {
+/**
+ * Only the properties the schema declares, without client-only confirmations (x-sameAs); with
+ * `takes` (the operation's body properties, from the generator) only those: an image uploaded
+ * through its own operation or a carried id never reaches a body that refuses unknown properties.
+ */
+function bodyOf(schema: RJSFSchema, data: Data, only?: readonly string[], takes?: readonly string[]): Data {
   const props = (schema.properties ?? {}) as Props;
   const out: Data = {};
   for (const [k, p] of Object.entries(props)) {
     if (only && !only.includes(k)) continue;
+    if (takes && !takes.includes(k)) continue;
     if (p['x-sameAs'] || data[k] === undefined) continue;
     out[k] = data[k];
   }
@@ -132,9 +142,16 @@ function FormView({ screen }: { screen: ScreenDef }) {
   const [serverErrors, setServerErrors] = useState<ErrorSchema | undefined>();
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
+  const [result, setResult] = useState<Data | null>(null);
   const [revealed, setRevealed] = useState<ReadonlySet<string>>(new Set());
 
   const hidden = useMemo(() => new Set(Object.keys(screen.reveal ?? {}).filter((f) => !revealed.has(f))), [screen.reveal, revealed]);
+
+  // The body the current mode's operation takes, and the uploads that wait for the Save.
+  const takes = mode === 'edit' && screen.edit ? screen.edit.body : screen.create?.body;
+  const pendingFiles = useRef(new Map<string, File>());
+  const deferred = useMemo<DeferredUploads>(() => ({ fields: new Set(deferredFields(properties, takes)), files: pendingFiles.current }), [properties, takes]);
+  const formContext = useMemo(() => ({ deferredUploads: deferred }), [deferred]);
 
   // `load`: the record to edit or show (or the own profile to prefill).
   const loadArgs = withLoad && screen.load ? buildArgs(screen.load.operation, withRouteParams(screen.load.operation, resolveObject(screen.load.params, ctx), routeParams)) : null;
@@ -157,7 +174,8 @@ function FormView({ screen }: { screen: ScreenDef }) {
 
   const dirty = mode !== 'view' && !!screen.dirtyGuard && JSON.stringify(formData) !== JSON.stringify(baseline);
   const guard = useDirtyGuard(dirty);
-  const canEdit = !!screen.edit && allows(session, permissionOf(screen.edit));
+  // `editWhen`: the records the edit operation takes (not a system role), read on the loaded record.
+  const canEdit = !!screen.edit && allows(session, permissionOf(screen.edit)) && rowApplies(screen.editWhen, (loaded.data ?? {}) as unknown as Data, ctx);
   const recordId = routeParams.id;
 
   /** Back to the read-only record (after a save, or Cancel). */
@@ -206,11 +224,14 @@ function FormView({ screen }: { screen: ScreenDef }) {
       const text = errorText(t, error, screen.onErrorDefault);
       const shown = (f: string) => f in properties && (!hidden.has(f) || toReveal.includes(f));
       if (field && shown(field)) add(field, text);
-      else general = text;
+      let unplaced: string | null = null;
       for (const p of error.errors) {
         if (p.field && shown(p.field)) add(p.field, problemText(t, p));
-        else if (!general) general = problemText(t, p);
+        else unplaced ??= problemText(t, p);
       }
+      // A message shows once: on its field when it has one; above the buttons only what no field took.
+      if (!Object.keys(fields).length) general = unplaced ?? text;
+      else if (unplaced) general = unplaced;
     } else {
       general = errorText(t, error, screen.onErrorDefault);
     }
@@ -221,6 +242,7 @@ function FormView({ screen }: { screen: ScreenDef }) {
   const afterSuccess = async (answer: Data, data: Data) => {
     const effect = screen.onSuccess;
     setBaseline(data);
+    if (effect?.result?.length) setResult(answer);
     if (effect?.showOnce?.length) {
       const list = effect.showOnce.filter((f) => typeof answer[f] === 'string' && answer[f]).map((f) => ({ field: f, label: t(`fields.${f}`), value: String(answer[f]) }));
       if (list.length) {
@@ -250,7 +272,9 @@ function FormView({ screen }: { screen: ScreenDef }) {
         return;
       }
       case 'navigate':
-        navigate(interpolate(effect.to ?? '/', data));
+        // {name} takes the form's values first, then the answer's and the route's (an edit form
+        // at …/:id/edit going back to …/{id}).
+        navigate(interpolate(effect.to ?? '/', { ...routeParams, ...answer, ...data }));
         return;
       case 'updateSession': {
         if (typeof answer.state === 'string') updateSession({ state: answer.state as SessionUser['state'] });
@@ -276,19 +300,46 @@ function FormView({ screen }: { screen: ScreenDef }) {
     setBusy('submit');
     setFormError(null);
     setServerErrors(undefined);
+    setResult(null);
     try {
       const action = editing ? 'edit' : mode === 'create' ? 'create' : screen.operation.endsWith('.patch') ? 'edit' : 'view';
       setComponent({ action });
-      const full = { ...bodyOf(schema, data), ...resolveObject(screen.values, ctx) };
+      const full = { ...bodyOf(schema, data, undefined, takes), ...resolveObject(screen.values, ctx) };
       const body = editing ? editBody(screen.edit!.method, full, record) : full;
-      if (editing && Object.keys(body).length === 0) return goView(recordId);
+      const uploads = [...pendingFiles.current].filter(([f]) => deferred.fields.has(f) && data[f] !== undefined);
+      if (editing && Object.keys(body).length === 0 && !uploads.length) return goView(recordId);
       const params = withRouteParams(operation, resolveObject(editing ? screen.edit!.params : screen.params, ctx), routeParams);
-      const answer = (await call(operation as OperationId, buildArgs(operation, params, body) as never)) as unknown as Data;
-      await afterSuccess(answer ?? {}, data);
+      // Only a new picture changed: nothing to send to the record's own operation.
+      const answer = editing && Object.keys(body).length === 0 ? { ...record } : (((await call(operation as OperationId, buildArgs(operation, params, body) as never)) as unknown as Data) ?? {});
+      await sendUploads(uploads, answer, data);
+      // What the save changed is fetched again where it shows next (the list it returns to).
+      void mutate(readsAffectedBy(operation));
+      await afterSuccess(answer, data);
     } catch (error) {
       showError(error);
     } finally {
       setBusy(null);
+    }
+  };
+
+  /**
+   * The files chosen in fields the body does not take, each through its own `x-upload` operation,
+   * once the record is saved (`$record` is the saved record). The record stays saved when one
+   * fails: the error is told, and the file can be chosen again from the record.
+   */
+  const sendUploads = async (uploads: [string, File][], answer: Data, data: Data) => {
+    for (const [field, file] of uploads) {
+      const spec = properties[field]['x-upload'] as UploadSpec;
+      const op = spec.operation!;
+      const form = new FormData();
+      form.append('file', file);
+      try {
+        const params = withRouteParams(op, resolveObject(spec.params, { ...ctx, record: answer, form: data }), routeParams);
+        await call(op as OperationId, { ...buildArgs(op, params), form } as never);
+        pendingFiles.current.delete(field);
+      } catch (error) {
+        notify('common.upload.failed', 'error', `${t('common.upload.failed')} ${errorText(t, error)}`);
+      }
     }
   };
 
@@ -313,6 +364,8 @@ function FormView({ screen }: { screen: ScreenDef }) {
     }
   };
 
+  const saveButton = useRef<HTMLButtonElement>(null);
+  const landing = useLandingClick(saveButton);
   const viewing = mode === 'view';
   const fixedFields = useMemo(() => (mode === 'edit' && screen.edit?.readonly?.length ? new Set(screen.edit.readonly) : undefined), [mode, screen.edit]);
   // A record to edit or show waits for its load; a single form (own profile) fills in when it comes.
@@ -343,7 +396,7 @@ function FormView({ screen }: { screen: ScreenDef }) {
         </Alert>
       ) : (
         !loading && (
-          <SchemaForm key={`${formKey}:${mode}`} cacheKey={screen.id} schema={schema} uiSchema={screen.uiSchema} formData={formData} onChange={onChange} onSubmit={(d) => void submit(d)} extraErrors={serverErrors} hidden={hidden} disabled={busy !== null} readonly={viewing} readonlyFields={fixedFields}>
+          <SchemaForm key={`${formKey}:${mode}`} cacheKey={screen.id} schema={schema} uiSchema={screen.uiSchema} formData={formData} onChange={onChange} onSubmit={(d) => void submit(d)} extraErrors={serverErrors} hidden={hidden} disabled={busy !== null} readonly={viewing} readonlyFields={fixedFields} context={formContext}>
             {formError && (
               <Alert severity="error" role="alert" sx={{ mt: 2 }}>
                 {formError}
@@ -351,7 +404,7 @@ function FormView({ screen }: { screen: ScreenDef }) {
             )}
             {!viewing && (
               <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mt: 2 }}>
-                <Button type="submit" variant="contained" disabled={busy !== null} startIcon={busy === 'submit' ? <CircularProgress size={18} color="inherit" aria-label={t('common.sending')} /> : undefined}>
+                <Button ref={saveButton} onPointerDown={landing} type="submit" variant="contained" disabled={busy !== null} startIcon={busy === 'submit' ? <CircularProgress size={18} color="inherit" aria-label={t('common.sending')} /> : undefined}>
                   {t(screen.submitLabel ?? 'common.save')}
                 </Button>
                 {(mode === 'edit' || mode === 'create') && (
@@ -369,10 +422,20 @@ function FormView({ screen }: { screen: ScreenDef }) {
           </SchemaForm>
         )
       )}
+      {result && screen.onSuccess?.result && (
+        <Box component="section" aria-label={t('common.result')} data-testid="form-result" role="status" sx={{ mt: 3, p: 2, border: 1, borderColor: 'divider', borderRadius: 1 }}>
+          <Typography variant="subtitle2" component="h2" sx={{ mb: 1.5 }}>
+            {t('common.result')}
+          </Typography>
+          <Suspense fallback={<LinearProgress aria-label={t('common.loading')} />}>
+            <RecordFields fields={screen.onSuccess.result} record={result} />
+          </Suspense>
+        </Box>
+      )}
       {!!screen.links?.length && (
         <Box component="nav" sx={{ display: 'flex', flexDirection: 'column', gap: 0.5, mt: 3 }}>
           {screen.links.map((l) => (
-            <Link key={l.to} component={RouterLink} to={l.to}>
+            <Link key={l.to} component={RouterLink} to={interpolate(l.to, { ...routeParams, ...formData })}>
               {t(l.label)}
             </Link>
           ))}

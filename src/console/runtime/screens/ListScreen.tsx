@@ -23,15 +23,18 @@ import { notify } from '../../app/notify.tsx';
 import { useCurrentRoute } from '../../shell/route-info.ts';
 import { allowedActions, useCan } from '../access.ts';
 import { ConfirmDialog } from '../ConfirmDialog.tsx';
+import { readsAffectedBy } from '../cache.ts';
 import { SecretOnce } from '../form/SecretOnce.tsx';
-import { navigationTarget, pick, resolveObject, resolveValue, type ExpressionContext } from '../expressions.ts';
+import { navigationTarget, pick, resolveObject, resolveValue, rowApplies, type ExpressionContext } from '../expressions.ts';
 import { formatInteger } from '../format.ts';
 import { ExportButtons } from '../list/ExportButtons.tsx';
+import { ActionResult, FilePicker, UploadProgress, type FilePickerHandle } from '../list/FileAction.tsx';
 import { collectRows } from '../list/export.ts';
 import { FilterControl, SearchBox } from '../list/ListControls.tsx';
 import { useListState, type ListStateDefaults } from '../list/list-state.ts';
 import { usePagedRows, type Row } from '../list/paged-rows.ts';
 import { VirtualTable, type VirtualTableHandle } from '../list/VirtualTable.tsx';
+import { refreshWanted, useRefresh } from '../refresh.ts';
 import { ScreenFrame } from '../ScreenFrame.tsx';
 import { resolveScreen, type ScreenAction, type ScreenDef, type ScreenProps } from '../screen-types.ts';
 import NotAvailableScreen from './NotAvailableScreen.tsx';
@@ -42,7 +45,6 @@ export default function ListScreen(props: ScreenProps & { nested?: boolean }) {
   return <ListView key={screen.id} screen={screen} extraParams={props.params} nested={!!props.nested} />;
 }
 
-const applies = (action: ScreenAction, row: Row) => !action.when || row[action.when.field] === action.when.equals;
 /** A bulk action whose body or params name $selected works on the checked rows. */
 const usesSelection = (a: ScreenAction) => JSON.stringify([a.body ?? {}, a.params ?? {}]).includes('"$selected"');
 const METHOD_NOTICE: Record<string, string> = { DELETE: 'common.deleted' };
@@ -64,6 +66,8 @@ interface Source {
   error: unknown;
   loading: boolean;
   reload: () => void;
+  /** Fetches the shown rows again in place (periodic refresh). */
+  refresh: () => Promise<void> | void;
 }
 
 function ListView({ screen, extraParams, nested }: { screen: ScreenDef; extraParams?: Record<string, unknown>; nested: boolean }) {
@@ -85,13 +89,25 @@ function ListView({ screen, extraParams, nested }: { screen: ScreenDef; extraPar
     [screen],
   );
   const [state, update] = useListState(defaults, !nested && paged);
+  // The header's subtab (?tab=<key>, the first by default) presets filters; a filter chosen in the
+  // list overrides it until the subtab changes.
+  const subtabKeys = Object.keys(screen.subtabs ?? {});
+  const subtab = nested || !subtabKeys.length ? null : subtabKeys.includes(query.get('tab') ?? '') ? query.get('tab')! : subtabKeys[0];
+  const preset = useMemo(() => (subtab ? screen.subtabs![subtab] : {}), [subtab, screen]);
+  const filters = useMemo(() => ({ ...preset, ...state.filters }), [preset, state.filters]);
+  const shownSubtab = useRef(subtab);
+  useEffect(() => {
+    if (shownSubtab.current === subtab) return;
+    shownSubtab.current = subtab;
+    update({ filters: Object.fromEntries(Object.keys(preset).map((k) => [k, undefined])) }, { replace: true });
+  }, [subtab]);
   const queryValues = useMemo(() => {
     const v: Record<string, unknown> = { ...fixed };
     if (state.sort) Object.assign(v, { sort: state.sort, order: state.order });
     if (state.q) v.q = state.q;
-    Object.assign(v, state.filters);
+    Object.assign(v, filters);
     return v;
-  }, [JSON.stringify(fixed), state.sort, state.order, state.q, JSON.stringify(state.filters)]);
+  }, [JSON.stringify(fixed), state.sort, state.order, state.q, JSON.stringify(filters)]);
 
   // --- rows ---------------------------------------------------------------------------------
   const pagedRows = usePagedRows(paged ? operation : '', queryValues, state.pageSize, state.page);
@@ -105,8 +121,10 @@ function ListView({ screen, extraParams, nested }: { screen: ScreenDef; extraPar
     return all.filter((r) => fields.some((f) => String(r[f] ?? '').toLowerCase().includes(q)));
   }, [whole.data, screen.itemsPath, screen.columns, state.q]);
   const source: Source = paged
-    ? { count: pagedRows.total ?? 0, total: pagedRows.total, rowAt: pagedRows.rowAt, ensure: pagedRows.ensure, loadedRows: pagedRows.loadedRows, error: pagedRows.error, loading: pagedRows.total === null || pagedRows.loading, reload: pagedRows.reload }
-    : { count: wholeRows.length, total: whole.data ? wholeRows.length : null, rowAt: (i) => wholeRows[i], ensure: () => undefined, loadedRows: () => wholeRows, error: whole.error, loading: whole.isLoading, reload: () => void whole.mutate() };
+    ? { count: pagedRows.total ?? 0, total: pagedRows.total, rowAt: pagedRows.rowAt, ensure: pagedRows.ensure, loadedRows: pagedRows.loadedRows, error: pagedRows.error, loading: pagedRows.total === null || pagedRows.loading, reload: pagedRows.reload, refresh: pagedRows.refresh }
+    : { count: wholeRows.length, total: whole.data ? wholeRows.length : null, rowAt: (i) => wholeRows[i], ensure: () => undefined, loadedRows: () => wholeRows, error: whole.error, loading: whole.isLoading, reload: () => void whole.mutate(), refresh: () => whole.mutate().then(() => undefined) };
+  // `refresh`: the rows are fetched again while one of them still changes (a running deployment).
+  useRefresh(screen.refresh, refreshWanted(screen.refresh, source.loadedRows(), ctx), source.refresh);
 
   // --- selection ------------------------------------------------------------------------------
   const idField = 'id';
@@ -124,6 +142,10 @@ function ListView({ screen, extraParams, nested }: { screen: ScreenDef; extraPar
     return next;
   }), []);
   const onToggleAll = () => setSelected(allSelected ? new Set() : new Set(loadedIds));
+  // The header box selects the rows loaded, not every match on the server: say so when they differ.
+  const partial = source.total !== null && loadedIds.length < source.total;
+  const selectAllLabel = partial ? t('common.list.selectLoaded', { count: loadedIds.length, total: formatInteger(source.total!) }) : t('common.list.selectAll');
+  const selectedText = partial ? t('common.list.selectedOf', { count: selected.size, total: formatInteger(source.total!) }) : t('common.list.selected', { count: selected.size });
 
   // --- scrolling and the page in the URL --------------------------------------------------------
   const table = useRef<VirtualTableHandle>(null);
@@ -155,6 +177,9 @@ function ListView({ screen, extraParams, nested }: { screen: ScreenDef; extraPar
   const [actionError, setActionError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<{ action: ScreenAction; row?: Row } | null>(null);
   const [secrets, setSecrets] = useState<{ field: string; label: string; value: string }[] | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [result, setResult] = useState<{ action: ScreenAction; answer: Row } | null>(null);
+  const picker = useRef<FilePickerHandle>(null);
   const showOnce = (action: ScreenAction, answer: Row | undefined) => {
     const list = (action.showOnce ?? []).filter((f) => typeof answer?.[f] === 'string' && answer[f]).map((f) => ({ field: f, label: t(`fields.${f}`), value: String(answer![f]) }));
     if (list.length) setSecrets(list);
@@ -165,10 +190,11 @@ function ListView({ screen, extraParams, nested }: { screen: ScreenDef; extraPar
   const canEdit = !!formModes?.edit && can(formModes.edit);
   const rowActions = allowedActions(screen.rowActions, can);
 
-  const execute = async (action: ScreenAction, row?: Row) => {
+  const execute = async (action: ScreenAction, row?: Row, file?: File) => {
     const key = row ? `${action.label}:${String(idOf(row))}` : action.label;
     setBusy(key);
     setActionError(null);
+    setResult(null);
     try {
       const local: ExpressionContext = { ...ctx, row, selected: [...selected] };
       const op = action.operation!;
@@ -176,23 +202,36 @@ function ListView({ screen, extraParams, nested }: { screen: ScreenDef; extraPar
       // A row action on /things/{id} takes the row's id unless the YAML says otherwise.
       for (const [, name] of (operationById(op)?.path ?? '').matchAll(/\{(\w+)\}/g)) if (params[name] === undefined && row?.[name] !== undefined) params[name] = row[name];
       const body = action.body ? resolveValue(action.body, local) : undefined;
-      const answer = (await call(op as OperationId, buildArgs(op, params, body) as never)) as unknown as Row;
+      const args: Record<string, unknown> = buildArgs(op, params, body);
+      if (file) {
+        const form = new FormData();
+        form.append('file', file);
+        setProgress(0);
+        Object.assign(args, { form, onUploadProgress: (f: number) => setProgress(Math.round(f * 100)) });
+      }
+      const answer = (await call(op as OperationId, args as never)) as unknown as Row;
       showOnce(action, answer);
+      if (action.result?.length && answer) setResult({ action, answer });
       const notice = action.notify ?? METHOD_NOTICE[action.method ?? ''];
       if (notice) notify(notice);
       if (!row) setSelected(new Set());
       source.reload();
-      // Every other view of this operation (the bell's count) refreshes too.
-      await mutate((k) => Array.isArray(k) && k[0] === operation);
+      // Every other view of this operation (the bell's count) refreshes too, and the reads the
+      // write may have changed (an upload changes the campaign's recipients count).
+      const affected = readsAffectedBy(op);
+      await mutate((k) => (Array.isArray(k) && k[0] === operation) || affected(k));
+      if (action.next) navigate(navigationTarget(action.next, answer ?? {}, base));
     } catch (e) {
       setActionError(errorText(t, e));
     } finally {
       setBusy(null);
+      setProgress(null);
     }
   };
 
   const run = (action: ScreenAction, row?: Row) => {
-    if (action.to) return navigate(navigationTarget(action.to, row ?? {}, base));
+    if (action.to) return navigate(navigationTarget(action.to, row ?? {}, base, resolveObject(action.params, { ...ctx, row })));
+    if (action.upload) return picker.current?.open(action);
     if (action.confirm) return setConfirming({ action, row });
     void execute(action, row);
   };
@@ -206,20 +245,22 @@ function ListView({ screen, extraParams, nested }: { screen: ScreenDef; extraPar
     // Plain buttons (styled by the table): rows mount while scrolling and must stay cheap.
     return (row: Row) => (
       <span className="row-actions">
-        {canEdit && (
+        {canEdit && rowApplies(screen.editWhen, row, { ...ctx, row }) && (
           <button type="button" className="row-action" onClick={() => navigate(`${base}/${encodeURIComponent(String(idOf(row)))}/edit`)}>
             {t('common.edit')}
           </button>
         )}
-        {rowActions.filter((a) => applies(a, row)).map((a) => (
+        {rowActions.filter((a) => rowApplies(a.when, row, { ...ctx, row })).map((a) => (
           <button key={a.label} type="button" className={a.method === 'DELETE' ? 'row-action danger' : 'row-action'} disabled={busy !== null} onClick={() => runRef.current(a, row)}>
             {t(a.label)}
           </button>
         ))}
       </span>
     );
-  }, [actionKeys, canEdit, busy, base, navigate, idOf, t]);
+  }, [actionKeys, canEdit, busy, base, navigate, idOf, t, session?.idUser]);
 
+  // Room for the row's buttons side by side (uppercase labels, about 8.5 px a letter, plus padding).
+  const actionsWidth = Math.max(120, [...(canEdit ? [t('common.edit')] : []), ...rowActions.map((a) => t(a.label))].reduce((w, l) => w + l.length * 8.5 + 28, 24));
   const onOpen = useMemo(() => (opensRows ? (row: Row) => navigate(`${base}/${encodeURIComponent(String(idOf(row)))}`) : undefined), [opensRows, base, navigate, idOf]);
 
   // --- export ---------------------------------------------------------------------------------
@@ -238,7 +279,7 @@ function ListView({ screen, extraParams, nested }: { screen: ScreenDef; extraPar
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center', mb: 2 }}>
         {screen.search && <SearchBox value={state.q} onCommit={(q) => update({ q })} />}
         {(screen.filters ?? []).map((f) => (
-          <FilterControl key={f.field} filter={f} value={state.filters[f.field] ?? ''} onCommit={(v) => update({ filters: { [f.field]: v } })} />
+          <FilterControl key={f.field} filter={f} value={filters[f.field] ?? ''} onCommit={(v) => update({ filters: { [f.field]: v } })} />
         ))}
         <Box sx={{ flex: 1 }} />
         {exportAllowed && <ExportButtons formats={screen.export ?? []} name={screen.exportName ?? screen.id} columns={screen.columns ?? []} rows={exportRows} disabled={!showTable} />}
@@ -253,7 +294,7 @@ function ListView({ screen, extraParams, nested }: { screen: ScreenDef; extraPar
         <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', mb: 1.5, flexWrap: 'wrap' }}>
           {selectable && source.count > 0 && (
             <Typography variant="body2" color="text.secondary" data-testid="selected-count">
-              {t('common.list.selected', { count: selected.size })}
+              {selectedText}
             </Typography>
           )}
           {bulk.filter((a) => !usesSelection(a) || source.count > 0).map((a) => (
@@ -263,6 +304,9 @@ function ListView({ screen, extraParams, nested }: { screen: ScreenDef; extraPar
           ))}
         </Box>
       )}
+      <FilePicker ref={picker} onFile={(a, file) => void execute(a, undefined, file)} onRefused={setActionError} />
+      <UploadProgress percent={progress} />
+      {result && <ActionResult title={t(result.action.label)} fields={result.action.result!} answer={result.answer} onClose={() => setResult(null)} />}
       {source.loading && <LinearProgress aria-label={t('common.loading')} sx={{ mb: 1 }} />}
       {!!source.error && <Alert severity="error" sx={{ mb: 2 }}>{errorText(t, source.error)}</Alert>}
       {actionError && (
@@ -287,6 +331,8 @@ function ListView({ screen, extraParams, nested }: { screen: ScreenDef; extraPar
           onToggle={onToggle}
           onToggleAll={onToggleAll}
           allSelected={allSelected}
+          selectAllLabel={selectAllLabel}
+          actionsWidth={actionsWidth}
           someSelected={selected.size > 0}
           renderActions={renderActions}
           onOpen={onOpen}

@@ -1,6 +1,8 @@
 // A `kind: wizard` declaration: a form in steps (each a group of fields). Next validates the
 // fields of the step; Back keeps every value; the last step submits everything to the operation.
-// A server error goes to its field and the wizard returns to that field's step.
+// A server error goes to its field and the wizard returns to that field's step. A step with
+// `when` is taken only when the values so far meet it (the date of a scheduled campaign); the
+// values of a step not taken are not sent.
 import { useMemo, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -20,7 +22,7 @@ import { ApiError, errorText, problemText, serverEntry } from '../../api/errors.
 import { useSession } from '../../api/session.ts';
 import { notify } from '../../app/notify.tsx';
 import { ConfirmDialog } from '../ConfirmDialog.tsx';
-import { interpolate, resolveObject, type ExpressionContext } from '../expressions.ts';
+import { interpolate, resolveObject, rowApplies, type ExpressionContext } from '../expressions.ts';
 import { useDirtyGuard } from '../form/dirty-guard.ts';
 import { SchemaForm } from '../form/SchemaForm.tsx';
 import { SecretOnce } from '../form/SecretOnce.tsx';
@@ -73,7 +75,11 @@ function WizardView({ screen }: { screen: ScreenDef }) {
   const [secrets, setSecrets] = useState<{ field: string; label: string; value: string }[] | null>(null);
   const [done, setDone] = useState(false);
   const guard = useDirtyGuard(!done && !!screen.dirtyGuard && JSON.stringify(data) !== JSON.stringify(initial));
-  const last = step === steps.length - 1;
+  // The steps taken with the values so far; `step` indexes the declared steps.
+  const taken = steps.map((s) => rowApplies(s.when, data, { ...ctx, row: data }));
+  const nextStep = taken.findIndex((ok, i) => ok && i > step);
+  const previousStep = taken.map((ok, i) => (ok && i < step ? i : -1)).filter((i) => i >= 0).pop() ?? -1;
+  const last = nextStep === -1;
   const properties = (screen.schema!.properties ?? {}) as Record<string, Record<string, unknown>>;
 
   const stepOf = (field: string) => Math.max(0, steps.findIndex((s) => s.fields.includes(field)));
@@ -91,7 +97,8 @@ function WizardView({ screen }: { screen: ScreenDef }) {
     try {
       setComponent({ action: 'create' });
       const body: Data = {};
-      for (const [k, v] of Object.entries(all)) if (k in properties && !properties[k]['x-sameAs'] && v !== undefined) body[k] = v;
+      const skipped = new Set(steps.filter((s) => !rowApplies(s.when, all, { ...ctx, row: all })).flatMap((s) => s.fields));
+      for (const [k, v] of Object.entries(all)) if (k in properties && !properties[k]['x-sameAs'] && !skipped.has(k) && v !== undefined) body[k] = v;
       Object.assign(body, resolveObject(screen.values, ctx));
       const answer = ((await call(screen.operation as OperationId, buildArgs(screen.operation!, resolveObject(screen.params, ctx), body) as never)) ?? {}) as unknown as Data;
       setDone(true);
@@ -127,8 +134,8 @@ function WizardView({ screen }: { screen: ScreenDef }) {
   const current = steps[step];
   return (
     <ScreenFrame title={t(screen.title)} description={screen.description ? t(screen.description) : undefined} maxWidth={760}>
-      <Stepper activeStep={step} alternativeLabel sx={{ mb: 3 }}>
-        {steps.map((s) => (
+      <Stepper activeStep={steps.filter((_, i) => taken[i] && i < step).length} alternativeLabel sx={{ mb: 3 }}>
+        {steps.filter((_, i) => taken[i]).map((s) => (
           <Step key={s.label}>
             <StepLabel>{t(s.label)}</StepLabel>
           </Step>
@@ -160,7 +167,7 @@ function WizardView({ screen }: { screen: ScreenDef }) {
           const all = { ...data, ...d };
           setData(all);
           if (last) void finish(all);
-          else setStep(step + 1);
+          else setStep(nextStep);
         }}
         extraErrors={serverErrors}
         disabled={busy || done}
@@ -171,7 +178,7 @@ function WizardView({ screen }: { screen: ScreenDef }) {
           </Alert>
         )}
         <Box sx={{ display: 'flex', gap: 1, mt: 3 }}>
-          <Button type="button" disabled={step === 0 || busy} onClick={() => setStep(step - 1)}>
+          <Button type="button" disabled={previousStep < 0 || busy} onClick={() => setStep(previousStep)}>
             {t('common.wizard.back')}
           </Button>
           <Box sx={{ flex: 1 }} />

@@ -1,8 +1,9 @@
 // File upload (`x-widget: file`) and image upload with preview (`x-widget: image`): the file is
 // checked against the accepted types, the size limit and the name rule before anything is sent,
 // then uploaded through the declared operation with a progress bar; the answer's url (or id)
-// becomes the field's value.
-import { useRef, useState } from 'react';
+// becomes the field's value. A field the form's operation does not take (an area's picture) waits
+// for the form's Save instead (upload.ts, DeferredUploads).
+import { useId, useRef, useState } from 'react';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -23,7 +24,8 @@ import { buildArgs } from '../../../api/args.ts';
 import { errorText } from '../../../api/errors.ts';
 import { useSession } from '../../../api/session.ts';
 import { resolveObject } from '../../expressions.ts';
-import { acceptAttribute, fileProblem, INVALID_FILE_KEY, uploadedValue, uploadRules, uploadSpec } from '../upload.ts';
+import { acceptAttribute, deferredFor, fileProblem, INVALID_FILE_KEY, rejectionsOf, uploadedValue, uploadRules, uploadSpec, type Rejection } from '../upload.ts';
+import { enumLabel } from '../../cells/cells.tsx';
 
 function UploadWidget(props: WidgetProps & { image: boolean }) {
   const { t } = useTranslation();
@@ -36,11 +38,16 @@ function UploadWidget(props: WidgetProps & { image: boolean }) {
   const [problem, setProblem] = useState<string | null>(null);
   const [name, setName] = useState<string | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
+  const [rejected, setRejected] = useState<{ rows: Rejection[]; total: number } | null>(null);
   const form = ((registry.formContext as { formData?: Record<string, unknown> } | undefined)?.formData ?? {}) as Record<string, unknown>;
+  // A field the operation's body does not take is uploaded by the form after its Save.
+  const field = id.replace(/^root_/, '').split('_')[0];
+  const deferred = deferredFor(registry.formContext, field);
 
   const onFile = async (file: File | undefined) => {
     if (!file) return;
     setProblem(null);
+    setRejected(null);
     const bad = fileProblem(file, spec);
     if (bad) {
       setProblem(`${t(INVALID_FILE_KEY)} ${t(`validation.file.${bad.reason}`, { types: bad.types, mb: bad.mb })}`);
@@ -49,6 +56,11 @@ function UploadWidget(props: WidgetProps & { image: boolean }) {
     }
     if (image && typeof URL.createObjectURL === 'function') setPreview(URL.createObjectURL(file));
     setName(file.name);
+    if (deferred) {
+      deferred.files.set(field, file);
+      onChange(file.name);
+      return onBlur(id, file.name);
+    }
     if (!spec.operation) return onChange(file.name);
     const body = new FormData();
     body.append('file', file);
@@ -57,6 +69,7 @@ function UploadWidget(props: WidgetProps & { image: boolean }) {
       const params = resolveObject(spec.params, { session: session as unknown as Record<string, unknown>, route, form });
       const answer = await call(spec.operation as OperationId, { ...buildArgs(spec.operation, params), form: body, onUploadProgress: (f: number) => setProgress(Math.round(f * 100)) } as never);
       onChange(uploadedValue(answer, spec, file.name));
+      setRejected(rejectionsOf(answer, spec));
     } catch (e) {
       setProblem(errorText(t, e));
       setName(null);
@@ -67,6 +80,7 @@ function UploadWidget(props: WidgetProps & { image: boolean }) {
   };
 
   const clear = () => {
+    deferred?.files.delete(field);
     setName(null);
     setPreview(null);
     onChange(undefined);
@@ -104,7 +118,44 @@ function UploadWidget(props: WidgetProps & { image: boolean }) {
       </Box>
       {progress !== null && <LinearProgress variant="determinate" value={progress} aria-label={t('common.upload.progress')} sx={{ mt: 1 }} />}
       <FormHelperText role={problem ? 'alert' : undefined}>{problem ?? t('validation.file.rules', uploadRules(spec))}</FormHelperText>
+      {rejected && rejected.total > 0 && <Rejections {...rejected} enumId={spec.rejected?.enum} />}
     </FormControl>
+  );
+}
+
+/** The rows of the file that were refused: row number, value and the reason, translated. */
+function Rejections({ rows, total, enumId }: { rows: Rejection[]; total: number; enumId?: string }) {
+  const { t, i18n } = useTranslation();
+  const heading = useId();
+  return (
+    <Box component="section" sx={{ mt: 1.5 }} data-testid="upload-rejections">
+      <Typography id={heading} variant="subtitle2" component="h3" color="warning.main">
+        {t('common.upload.rejectedTitle', { count: total })}
+      </Typography>
+      {rows.length < total && (
+        <Typography variant="body2" color="text.secondary">
+          {t('common.upload.rejectedShown', { shown: rows.length, total })}
+        </Typography>
+      )}
+      <Box component="table" aria-labelledby={heading} sx={{ mt: 1, borderCollapse: 'collapse', fontSize: '0.875rem', '& th, & td': { textAlign: 'left', px: 1.5, py: 0.5, borderBottom: 1, borderColor: 'divider' } }}>
+        <thead>
+          <tr>
+            <th scope="col">{t('common.upload.row')}</th>
+            <th scope="col">{t('common.upload.value')}</th>
+            <th scope="col">{t('common.upload.reason')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={`${r.position}:${r.value}`}>
+              <td>{r.position}</td>
+              <td>{r.value}</td>
+              <td>{enumId ? enumLabel(t, enumId, r.reason, (k) => i18n.exists(k)) : r.reason}</td>
+            </tr>
+          ))}
+        </tbody>
+      </Box>
+    </Box>
   );
 }
 

@@ -29,6 +29,7 @@ const ImageWidget = lazyPart<WidgetProps>(() => import('./FileWidget.tsx').then(
 const ChipsInputWidget = lazyPart<WidgetProps>(() => import('./ChipsInputWidget.tsx'));
 const ColorWidget = lazyPart<WidgetProps>(() => import('./ColorWidget.tsx'));
 const SecretWidget = lazyPart<WidgetProps>(() => import('./SecretWidget.tsx'));
+const SmsContentWidget = lazyPart<WidgetProps>(() => import('./SmsContentWidget.tsx'));
 const DateRangeField = lazyPart<FieldProps>(() => import('./DateRangeField.tsx'));
 const PermissionTreeWidget = lazyPart<WidgetProps>(() => import('./PermissionTreeWidget.tsx'));
 
@@ -59,6 +60,8 @@ export const widgetEntries: RankedEntry<ComponentType<WidgetProps>>[] = [
   { key: 'ChipsInputWidget', tester: rankWith(4, stringList), component: ChipsInputWidget },
   { key: 'ChipsInputWidget', tester: rankWith(10, xWidgetIn('chips', 'tags', 'keywords')), component: ChipsInputWidget },
   { key: 'ColorWidget', tester: rankWith(10, or(xWidgetIs('color'), formatIs('color'))), component: ColorWidget },
+  // A message text with the live SMS counter (parts, encoding, cost) and the content warnings.
+  { key: 'SmsContentWidget', tester: rankWith(10, xWidgetIs('smsContent')), component: SmsContentWidget },
   { key: 'SecretWidget', tester: rankWith(11, or(xWidgetIs('secret'), isSecret)), component: SecretWidget },
   { key: 'PermissionTreeWidget', tester: rankWith(12, xWidgetIs('permissionTree')), component: PermissionTreeWidget },
   { key: 'PermissionTreeWidget', tester: rankWith(7, and(nameIs('permissions'), grants)), component: PermissionTreeWidget },

@@ -1,0 +1,117 @@
+// A message's content (`x-widget: smsContent`): a multiline text field with a live counter under
+// it, worked out by the same pure rules the server and the engine use (src/core): characters, the
+// encoding (GSM-7, or UCS-2 and the characters that force it), SMS parts, units left in the last
+// part and the estimated cost per recipient in COP (variables at their average length, links at
+// the short link's). Broken variables (99924) and external links (99925) are named before submit,
+// so the server's refusal never comes as a surprise. The counter is a polite live region.
+import { useId, useMemo } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import type { WidgetProps } from '@rjsf/utils';
+import { useTranslation } from 'react-i18next';
+import { estimateCost, refusedLinks, validateTemplate, variablesOf } from '../../../../core/message-content.ts';
+import { countSms } from '../../../../core/sms-parts.ts';
+import { constants } from '../../../../generated/constants.gen.ts';
+import { formatCop, formatInteger } from '../../format.ts';
+
+/** What the counter shows for a text; pure, so stories and tests can read it too. */
+export function smsFacts(text: string, shortener: readonly string[] = []) {
+  const count = countSms(text);
+  const cost = estimateCost(text, 1);
+  return {
+    characters: [...text].length,
+    encoding: count.encoding,
+    nonGsm: count.nonGsm,
+    parts: count.parts,
+    remaining: count.remaining,
+    costCop: cost.costCop,
+    estimatedParts: cost.partsPerMessage,
+    variables: variablesOf(text),
+    templateProblems: validateTemplate(text),
+    links: refusedLinks(text, shortener).map((l) => l.url),
+  };
+}
+
+/** A visible name for a character that is hard to see (a tab, a non-breaking space). */
+const shown = (ch: string) => (/\s/u.test(ch) || ch.length === 0 ? `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}` : ch);
+
+const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
+/** This origin's /s (the default SHORT_BASE_URL); on a loopback host, its other spellings too
+ *  (the server names itself localhost while a browser may be on 127.0.0.1). */
+export function ownShortBases(location: Pick<Location, 'protocol' | 'hostname' | 'port'>): string[] {
+  const hosts = LOOPBACK.includes(location.hostname) ? LOOPBACK : [location.hostname];
+  return hosts.map((host) => `${location.protocol}//${host}${location.port ? `:${location.port}` : ''}/s`);
+}
+
+export default function SmsContentWidget(props: WidgetProps) {
+  const { t } = useTranslation();
+  const { id, value, onChange, onBlur, onFocus, disabled, readonly, required, label, rawErrors = [], schema, placeholder } = props;
+  const text = typeof value === 'string' ? value : '';
+  // Our own short links pass: the schema may name the short domain (SHORT_BASE_URL); by default
+  // the shortener answers on the console's own origin under /s, as the server does.
+  const shortener = [...(Array.isArray(schema['x-shortener']) ? (schema['x-shortener'] as string[]) : []), ...ownShortBases(window.location)];
+  const facts = useMemo(() => smsFacts(text, shortener), [text, shortener.join()]);
+  const counterId = useId();
+  const warningsId = useId();
+  const warnings = [
+    ...(facts.templateProblems.length ? [t('common.smsCounter.brokenVariables', { example: '{{nombre}}', text: facts.templateProblems.map((p) => p.text).join(' ') })] : []),
+    ...(facts.links.length ? [t('common.smsCounter.externalLinks', { links: facts.links.join(', ') })] : []),
+  ];
+  const maxLength = typeof schema.maxLength === 'number' ? schema.maxLength : undefined;
+  return (
+    <Box>
+      <TextField
+        id={id}
+        fullWidth
+        multiline
+        minRows={4}
+        label={label}
+        required={required}
+        disabled={disabled || readonly}
+        error={rawErrors.length > 0 || warnings.length > 0}
+        value={text}
+        placeholder={placeholder}
+        onChange={(e) => onChange(e.target.value === '' ? undefined : e.target.value)}
+        onBlur={() => onBlur(id, value)}
+        onFocus={() => onFocus(id, value)}
+        slotProps={{ htmlInput: { maxLength, 'aria-describedby': `${counterId} ${warnings.length ? warningsId : ''}`.trim(), spellCheck: true } }}
+      />
+      {/* Polite: a screen reader hears the new count after typing pauses, not on every key. */}
+      <Box id={counterId} role="status" aria-live="polite" data-testid="sms-counter" sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 2, rowGap: 0.5, mt: 1 }}>
+        <Fact label={t('common.smsCounter.characters')} value={formatInteger(facts.characters)} testId="sms-characters" />
+        <Fact label={t('common.smsCounter.encoding')} value={facts.encoding} testId="sms-encoding" />
+        <Fact label={t('common.smsCounter.parts')} value={formatInteger(facts.parts)} testId="sms-parts" />
+        <Fact label={t('common.smsCounter.remaining')} value={formatInteger(facts.remaining)} testId="sms-remaining" />
+        <Fact label={t('common.smsCounter.cost')} value={formatCop(facts.costCop)} testId="sms-cost" />
+      </Box>
+      {facts.nonGsm.length > 0 && (
+        <Typography variant="body2" color="text.secondary" data-testid="sms-non-gsm" sx={{ mt: 0.5 }}>
+          {t('common.smsCounter.forcesUcs2', { characters: facts.nonGsm.map(shown).join(' ') })}
+        </Typography>
+      )}
+      {facts.variables.length > 0 && (
+        <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+          {t('common.smsCounter.variables', { names: facts.variables.join(', '), length: constants.sms.averageVariableLength, linkLength: constants.sms.shortLinkLength })}
+        </Typography>
+      )}
+      {warnings.length > 0 && (
+        <Alert id={warningsId} severity="warning" sx={{ mt: 1 }} data-testid="sms-warnings">
+          {warnings.map((w) => (
+            <div key={w}>{w}</div>
+          ))}
+        </Alert>
+      )}
+    </Box>
+  );
+}
+
+function Fact({ label, value, testId }: { label: string; value: string; testId: string }) {
+  return (
+    <Typography variant="body2" component="span" sx={{ color: 'text.primary' }}>
+      <Box component="span" sx={{ color: 'text.secondary' }}>{label}: </Box>
+      <Box component="strong" data-testid={testId}>{value}</Box>
+    </Typography>
+  );
+}

@@ -1,0 +1,223 @@
+// The campaign screens (config/screens/campaign*.yaml) over a stubbed API, one story per runtime
+// extension they brought: a wizard step taken only when the kind asks (`when` on steps), the
+// header's subtabs as filter presets (`subtabs`), an upload action with its answer's counts
+// (`upload` + `result`), a detail tab fed by another operation (`load` on a tab), a navigation
+// after an action (`next`) and a list refreshed while a row still changes (`refresh`).
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, fireEvent, screen, userEvent, waitFor, within } from 'storybook/test';
+import { screens } from '../../../generated/screens.gen.ts';
+import { users } from '../../stories/fixtures.ts';
+import { expectLocation, text } from '../../stories/helpers.ts';
+import { callsTo, type StubRequest } from '../../stories/stub-api.ts';
+import { listHandler } from '../stories/list-stub.ts';
+import { INVALID_FILE_KEY } from '../form/upload.ts';
+import { refreshWanted } from '../refresh.ts';
+import type { ScreenDef } from '../screen-types.ts';
+import DetailScreen from './DetailScreen.tsx';
+import FormScreen from './FormScreen.tsx';
+import ListScreen from './ListScreen.tsx';
+import WizardScreen from './WizardScreen.tsx';
+
+const def = (id: keyof typeof screens) => screens[id] as unknown as ScreenDef;
+const es = (key: string, options?: Record<string, unknown>) => text(key, 'es', options);
+const label = (key: string) => new RegExp(`^${es(`fields.${key}`)}\\s*\\*?$`, 'i');
+
+const campaign = {
+  id: 7, name: 'Promo junio', kind: 'open', purpose: 'transactional', channelId: 3, channelName: 'SMS demo', platform: 'sms',
+  content: 'Hola {{nombre}}', variables: ['nombre'], scheduledAt: null, recurrence: null, label: 'Active', editLock: 'unlockedForEdit',
+  maxCompleteInteractions: null, recipients: 3, lastDeploymentId: null, lastDeploymentState: null, createdAt: '2026-06-01T15:00:00Z', updatedAt: '2026-06-01T15:00:00Z',
+};
+const counts = (c: Partial<Record<string, number>>) => ({ queued: 0, held: 0, sending: 0, sent: 0, delivered: 0, read: 0, failed: 0, rejected: 0, cancelled: 0, other: 0, ...c });
+const deployment = (state: string, c: Partial<Record<string, number>>) => ({
+  id: 41, campaignId: 7, campaignName: 'Promo junio', channelId: 3, state, purpose: 'transactional', total: 3, reservedCredits: 3, counts: counts(c),
+  scheduledAt: null, startedAt: '2026-06-01T15:05:00Z', finishedAt: state === 'completed' ? '2026-06-01T15:06:00Z' : null, createdAt: '2026-06-01T15:05:00Z',
+});
+
+const meta = {
+  title: 'Runtime/Campaign screens',
+  component: DetailScreen,
+  args: { screenId: 'campaignDetail', menuKey: 'campaigns.deploy', screen: def('campaignDetail') },
+  parameters: {
+    session: users.manager,
+    route: { path: '/Campaigns/campaigns/7', pattern: '/Campaigns/campaigns/:id' },
+    api: {
+      'campaigns.get': campaign,
+      'campaigns.recipients': listHandler(() => [], ['phone']),
+      'deployments.list': listHandler(() => [], []),
+      'channels.list': { items: [{ id: 3, name: 'SMS demo' }], total: 1, page: 1, pageSize: 200 },
+    },
+  },
+} satisfies Meta<typeof DetailScreen>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+/** `when` on wizard steps: the date step only for a scheduled campaign; a skipped step's values are not sent. */
+export const WizardStepWhen: Story = {
+  render: () => <WizardScreen screenId="campaignWizard" menuKey="campaigns.deploy" screen={def('campaignWizard')} />,
+  parameters: {
+    route: { path: '/Campaigns/campaigns/new', pattern: '/Campaigns/campaigns/new' },
+    api: { 'campaigns.create': (req: StubRequest) => ({ ...campaign, ...(req.body as object), id: 9 }) },
+  },
+  play: async () => {
+    const next = () => userEvent.click(screen.getByRole('button', { name: es('common.wizard.next') }));
+    await userEvent.type(await screen.findByLabelText(label('name'), { selector: 'input' }), 'Promo junio');
+    await userEvent.click(screen.getByRole('combobox', { name: label('channelId') }));
+    await userEvent.click(await screen.findByRole('option', { name: 'SMS demo' }));
+    // Open (the prefill): the message is the last step.
+    await next();
+    await userEvent.type(await screen.findByRole('textbox', { name: label('content') }), 'Hola');
+    await expect(screen.getByRole('button', { name: es('screens.campaignWizard.submit') })).toBeInTheDocument();
+    await expect(screen.queryByText(es('screens.campaignWizard.schedule'))).not.toBeInTheDocument();
+    // Scheduled: a date step appears after the message.
+    await userEvent.click(screen.getByRole('button', { name: es('common.wizard.back') }));
+    await userEvent.click(await screen.findByRole('combobox', { name: label('kind') }));
+    await userEvent.click(await screen.findByRole('option', { name: es('enums.campaign-kind.scheduled') }));
+    await next();
+    await next();
+    await screen.findByRole('heading', { level: 2, name: es('screens.campaignWizard.schedule') });
+    const when = await screen.findByLabelText(label('scheduledAt'));
+    fireEvent.change(when, { target: { value: '2030-01-02T10:00' } });
+    fireEvent.focusOut(when);
+    await userEvent.click(screen.getByRole('button', { name: es('screens.campaignWizard.submit') }));
+    await expectLocation('/Campaigns/campaigns/9?tab=1');
+    const body = callsTo('campaigns.create')[0].body as Record<string, unknown>;
+    await expect(body).toMatchObject({ name: 'Promo junio', kind: 'scheduled', purpose: 'commercial', channelId: 3, content: 'Hola' });
+    // The local date and time goes as an instant.
+    await expect(new Date(String(body.scheduledAt)).getTime()).toBe(new Date('2030-01-02T10:00').getTime());
+    await expect(body).not.toHaveProperty('recurrence');
+  },
+};
+
+/** `subtabs`: the header's subtab (?tab=<key>) presets the kind filter the server receives. */
+export const ListSubtabPresets: Story = {
+  render: () => <ListScreen screenId="campaigns" menuKey="campaigns.deploy" screen={def('campaigns')} />,
+  parameters: {
+    route: { path: '/Campaigns/campaigns?tab=campaigns.scheduled', pattern: '/Campaigns/campaigns' },
+    api: { 'campaigns.list': listHandler(() => [{ ...campaign, kind: 'scheduled', name: 'Recordatorio cita' }, campaign], ['name']) },
+  },
+  play: async () => {
+    await screen.findByText('Recordatorio cita');
+    await expect(callsTo('campaigns.list')[0].query).toMatchObject({ kind: 'scheduled' });
+    await expect(screen.queryByText('Promo junio')).not.toBeInTheDocument();
+    // The filter shows the preset.
+    await expect(screen.getByRole('combobox', { name: label('kind') })).toHaveTextContent(es('enums.campaign-kind.scheduled'));
+  },
+};
+
+/** `upload` + `result`: the recipients file goes up from the tab's action and its counts show. */
+export const UploadActionWithResult: Story = {
+  parameters: {
+    route: { path: '/Campaigns/campaigns/7?tab=1', pattern: '/Campaigns/campaigns/:id' },
+    api: {
+      'campaigns.uploadRecipients': { fileName: 'clientes.csv', rows: 4, pass: 3, warn: 0, fail: 1, error: 0, duplicates: 0, headers: ['telefono', 'nombre'], encoding: 'utf-8', separator: ';' },
+      'campaigns.recipients': listHandler(() => [{ row: 2, phone: '3001234567', result: 'pass', problems: '', variables: 'nombre=Ana' }, { row: 5, phone: '123', result: 'fail', problems: '1001(telefono)', variables: 'nombre=Luis' }], ['phone']),
+    },
+  },
+  play: async () => {
+    const panel = await screen.findByRole('tabpanel');
+    await userEvent.click(await within(panel).findByRole('button', { name: es('screens.campaignRecipients.upload') }));
+    const input = within(panel).getByTestId('action-file') as HTMLInputElement;
+    await expect(input.accept).toBe('.csv,.xls,.xlsx');
+    // A file of the wrong type is refused before anything is sent.
+    await userEvent.upload(input, new File(['x'], 'numeros.pdf', { type: 'application/pdf' }), { applyAccept: false });
+    await expect(await screen.findByRole('alert')).toHaveTextContent(es(INVALID_FILE_KEY));
+    await expect(callsTo('campaigns.uploadRecipients')).toHaveLength(0);
+    await userEvent.upload(input, new File(['telefono;nombre\n3001234567;Ana\n'], 'clientes.csv', { type: 'text/csv' }));
+    const box = await screen.findByTestId('action-result');
+    await expect(callsTo('campaigns.uploadRecipients')[0].params).toEqual({ id: '7' });
+    await expect(within(box).getByText(es('fields.pass'))).toBeInTheDocument();
+    await expect(box.querySelector('dd[data-field="pass"]')).toHaveTextContent('3');
+    await expect(box.querySelector('dd[data-field="fail"]')).toHaveTextContent('1');
+    // The rows list is fetched again after the upload: the refused row with its reason.
+    await within(panel).findByText('1001(telefono)');
+  },
+};
+
+/** `load` on a tab: the pre-launch summary comes from campaigns.preview when the tab opens. */
+export const DetailTabLoad: Story = {
+  parameters: {
+    route: { path: '/Campaigns/campaigns/7?tab=2', pattern: '/Campaigns/campaigns/:id' },
+    api: { 'campaigns.preview': { recipients: 4, goNow: 2, wait: 1, waitUntil: '2026-06-02T12:00:00Z', blocked: 1, duplicates: 0, invalid: 1, parts: 1, encoding: 'GSM-7', credits: 3, balance: 1000000, enough: true, refusedLinks: [] } },
+  },
+  play: async () => {
+    const panel = await screen.findByRole('tabpanel');
+    await waitFor(() => expect(panel.querySelector('dd[data-field="goNow"]')).toHaveTextContent('2'));
+    await expect(callsTo('campaigns.preview')[0].params).toEqual({ id: '7' });
+    await expect(panel.querySelector('dd[data-field="wait"]')).toHaveTextContent('1');
+    await expect(panel.querySelector('dd[data-field="blocked"]')).toHaveTextContent('1');
+    await expect(panel.querySelector('dd[data-field="balance"]')).toHaveTextContent('1.000.000');
+    await expect(panel.querySelector('dd[data-field="enough"]')).toHaveTextContent(es('common.yes'));
+  },
+};
+
+/** `next`: Launch confirms, then shows the deployments tab with the new run. */
+export const ActionNext: Story = {
+  parameters: {
+    api: {
+      'campaigns.launch': deployment('running', { queued: 3 }),
+      'deployments.list': listHandler(() => [deployment('running', { queued: 1, delivered: 2 })], []),
+    },
+  },
+  play: async () => {
+    await userEvent.click(await screen.findByRole('button', { name: es('screens.campaignDetail.launch') }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: es('screens.campaignDetail.launch') }));
+    await expectLocation('/Campaigns/campaigns/7?tab=3');
+    await expect(callsTo('campaigns.launch')[0].params).toEqual({ id: '7' });
+    const panel = await screen.findByRole('tabpanel');
+    await within(panel).findByTestId('progress-cell');
+    // Pause and cancel on a running deployment; not resume or delete.
+    await expect(within(panel).getByRole('button', { name: es('screens.campaignDeployments.pause') })).toBeInTheDocument();
+    await expect(within(panel).queryByRole('button', { name: es('screens.campaignDeployments.play') })).not.toBeInTheDocument();
+    await expect(within(panel).queryByRole('button', { name: es('enums.action.delete') })).not.toBeInTheDocument();
+  },
+};
+
+/** `refresh` + the progress cell: a running deployment is fetched again until it completes, then no more. */
+export const ListRefreshWhile: Story = {
+  render: () => <ListScreen screenId="campaignDeployments" menuKey="campaigns.deploy" screen={{ ...def('campaignDeployments'), refresh: { ...def('campaignDeployments').refresh!, ms: 500 } }} params={{ campaignId: 7 }} nested />,
+  parameters: {
+    api: {
+      'deployments.list': (() => {
+        let n = 0;
+        return (req: StubRequest) => {
+          n += 1;
+          const row = n < 3 ? deployment('running', { queued: 3 - n, delivered: n }) : deployment('completed', { delivered: 2, failed: 1 });
+          return { ...listHandler(() => [row], [])(req) };
+        };
+      })(),
+    },
+  },
+  play: async () => {
+    const bar = await screen.findByRole('img', { name: new RegExp(es('fields.queued')) });
+    await expect(bar).toBeInTheDocument();
+    // Refreshed in place until the run completes: delivered and failed, in the bar's name.
+    await waitFor(() => expect(screen.getByRole('img', { name: new RegExp(`${es('fields.failed')} 1`) })).toBeInTheDocument(), { timeout: 5000 });
+    await expect(screen.getByRole('img').getAttribute('aria-label')).toContain(`${es('fields.delivered')} 2`);
+    await expect(callsTo('deployments.list')).toHaveLength(3);
+    await expect(callsTo('deployments.list')[0].query).toMatchObject({ campaignId: '7' });
+    // Completed: the condition no longer holds, so the rounds stop.
+    await expect(refreshWanted(def('campaignDeployments').refresh, [deployment('completed', {})])).toBe(false);
+    await expect(refreshWanted(def('campaignDeployments').refresh, [deployment('running', {})])).toBe(true);
+    // Completed with receipts still due (sent, not yet delivered): still refreshed.
+    await expect(refreshWanted(def('campaignDeployments').refresh, [deployment('completed', { sent: 1, delivered: 2 })])).toBe(true);
+  },
+};
+
+/** The edit form: loads the campaign, sends its fields and returns to the detail (`{id}` from the route). */
+export const EditFormBackToDetail: Story = {
+  render: () => <FormScreen screenId="campaignForm" menuKey={null} screen={def('campaignForm')} />,
+  parameters: {
+    route: { path: '/Campaigns/campaigns/7/edit', pattern: '/Campaigns/campaigns/:id/edit' },
+    api: { 'campaigns.update': (req: StubRequest) => ({ ...campaign, ...(req.body as object) }) },
+  },
+  play: async () => {
+    const name = await screen.findByLabelText(label('name'), { selector: 'input' });
+    await waitFor(() => expect(name).toHaveValue('Promo junio'));
+    await userEvent.clear(name);
+    await userEvent.type(name, 'Promo julio');
+    await userEvent.click(screen.getByRole('button', { name: es('common.save') }));
+    await expectLocation('/Campaigns/campaigns/7');
+    await expect(callsTo('campaigns.update')[0].params).toEqual({ id: '7' });
+    await expect(callsTo('campaigns.update')[0].body).toMatchObject({ name: 'Promo julio', content: 'Hola {{nombre}}', channelId: 3 });
+  },
+};
