@@ -120,3 +120,36 @@ describe('locales', () => {
     localStorage.clear();
   });
 });
+
+describe('motion and route changes', () => {
+  it('a system that asks for less motion gets the theme without transitions', async () => {
+    const { render } = await import('@testing-library/react');
+    const { useTheme } = await import('@mui/material/styles');
+    const { AppProviders } = await import('../../src/console/app/providers.tsx');
+    const { REDUCED_MOTION, reducedMotionTheme, theme } = await import('../../src/console/app/theme.ts');
+    expect(reducedMotionTheme.transitions.create('height')).toBe('none');
+    expect(reducedMotionTheme.components?.MuiCollapse?.defaultProps?.timeout).toBe(0);
+    expect(theme.transitions.create('height')).not.toBe('none');
+    const seen: string[] = [];
+    const Probe = () => {
+      seen.push(useTheme().transitions.create('height'));
+      return null;
+    };
+    const original = window.matchMedia;
+    for (const reduce of [true, false]) {
+      window.matchMedia = ((query: string) => ({ matches: reduce && query === REDUCED_MOTION, media: query, onchange: null, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {}, dispatchEvent: () => false })) as typeof window.matchMedia;
+      const view = render(<AppProviders><Probe /></AppProviders>);
+      expect(seen.at(-1)).toBe(reduce ? 'none' : theme.transitions.create('height'));
+      view.unmount();
+    }
+    window.matchMedia = original;
+  });
+
+  it('each route mounts its own screen (and loading boundary), keyed by its path', async () => {
+    const { appRoutes } = await import('../../src/console/app/routing.tsx');
+    const leaves = (rs: ReturnType<typeof appRoutes>): { path?: string; element?: unknown }[] => rs.flatMap((r) => [...(r.path && r.path !== '*' ? [r] : []), ...leaves(r.children ?? [])]);
+    const all = leaves(appRoutes());
+    expect(all.length).toBeGreaterThan(20);
+    for (const r of all) expect((r.element as { key: string | null }).key).toBe(r.path);
+  });
+});

@@ -72,8 +72,10 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
+// Reduced motion, as a user may ask in their system settings: without transitions a menu group
+// does not slide the entries under a press (a slow machine saw a click land on the entry above).
 export async function newPage(browser: Browser, product: Product): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: product.url, locale: 'es-CO', viewport: { width: 1280, height: 800 } });
+  const context = await browser.newContext({ baseURL: product.url, locale: 'es-CO', viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
   const page = await context.newPage();
   return { context, page };
 }

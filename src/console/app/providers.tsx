@@ -5,13 +5,15 @@ import { ThemeProvider } from '@mui/material/styles';
 import { I18nextProvider } from 'react-i18next';
 import { SWRConfig, type SWRConfiguration } from 'swr';
 import { i18n } from './i18n.ts';
-import { theme } from './theme.ts';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { REDUCED_MOTION, reducedMotionTheme, theme } from './theme.ts';
 
 const swrDefaults: SWRConfiguration = { revalidateOnFocus: false, shouldRetryOnError: false };
 
 export function AppProviders({ children, swr }: { children: ReactNode; swr?: SWRConfiguration }) {
+  const still = useMediaQuery(REDUCED_MOTION, { noSsr: true });
   return (
-    <ThemeProvider theme={theme}>
+    <ThemeProvider theme={still ? reducedMotionTheme : theme}>
       <CssBaseline />
       <I18nextProvider i18n={i18n}>
         <SWRConfig value={{ ...swrDefaults, ...swr }}>{children}</SWRConfig>

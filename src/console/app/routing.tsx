@@ -32,7 +32,9 @@ export function AppFrame() {
   );
 }
 
-const leaf = (route: AppRoute): RouteObject => ({ path: route.path, element: <RouteScreen route={route} />, handle: { route } satisfies RouteHandle });
+// Keyed by path: another route mounts its own loading boundary, so while its screen loads the
+// progress bar shows, not the previous screen (whose buttons would still take clicks).
+const leaf = (route: AppRoute): RouteObject => ({ path: route.path, element: <RouteScreen key={route.path} route={route} />, handle: { route } satisfies RouteHandle });
 
 /** A lazily loaded layout behind its session gate, holding its group of routes. */
 function gated(mode: 'full' | 'reduced', layout: ReactElement, children: RouteObject[]): RouteObject {
