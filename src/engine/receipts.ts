@@ -22,6 +22,10 @@ async function applyStatuses(db: Kysely<EngineDatabase>, channelId: number, even
     with v as (
       select * from unnest(${pids}::text[], ${events.map((e) => e.status)}::text[], ${events.map((e) => e.errorCode ?? null)}::text[],
                            ${events.map((e) => e.at)}::timestamptz[]) as v(pid, st, err, at)),
+    -- The rows as they were: a replayed or repeated receipt matches its message (it is no orphan)
+    -- but changes nothing, and then writes no event and queues no callback.
+    prior as (
+      select m.id, m.state, m.delivery_status from v join messages m on m.channel_id = ${channelId} and m.provider_message_id = v.pid),
     upd as (
       update messages m set
         delivery_status = case when ${sql.raw(deliveryRankSql('v.st'))} > ${sql.raw(deliveryRankSql('m.delivery_status'))} then v.st else m.delivery_status end,
@@ -34,16 +38,19 @@ async function applyStatuses(db: Kysely<EngineDatabase>, channelId: number, even
         updated_at = ${now}
       from v where m.channel_id = ${channelId} and m.provider_message_id = v.pid
       returning m.id, m.provider_message_id, m.state, m.delivery_status, m.company_id, m.source),
+    changed as (
+      select distinct upd.* from upd join prior on prior.id = upd.id
+      where (prior.state, prior.delivery_status) is distinct from (upd.state, upd.delivery_status)),
     ev as (
       insert into message_events (message_id, at, state, delivery_status, detail)
-      select upd.id, ${now}, upd.state, upd.delivery_status, 'receipt' from upd),
+      select changed.id, ${now}, changed.state, changed.delivery_status, 'receipt' from changed),
     cb as (
       insert into status_callbacks (company_id, message_id, url, payload, next_attempt_at, created_at)
-      select upd.company_id, upd.id, s.callback_url,
-             jsonb_build_object('id', upd.id::text, 'state', upd.state, 'deliveryStatus', upd.delivery_status, 'at', ${now}::timestamptz),
+      select changed.company_id, changed.id, s.callback_url,
+             jsonb_build_object('id', changed.id::text, 'state', changed.state, 'deliveryStatus', changed.delivery_status, 'at', ${now}::timestamptz),
              ${now}, ${now}
-      from upd join messaging_settings s on s.company_id = upd.company_id
-      where upd.source = 'api' and s.callback_url is not null)
+      from changed join messaging_settings s on s.company_id = changed.company_id
+      where changed.source = 'api' and s.callback_url is not null)
     select provider_message_id from upd`.execute(db);
   return new Set(result.rows.map((r) => r.provider_message_id));
 }

@@ -122,6 +122,34 @@ describe('dispatch', () => {
     expect(before.balance - after.balance).toBe(41);
   });
 
+  it('a replayed or repeated receipt changes nothing: no second event, no second status callback', async () => {
+    const other = await h.addCompany('Eco S.A.S.', []);
+    await addCredits(db, 'grant', { companyId: other.companyId, amount: 10, now: new Date() });
+    const channel = await h.db.insertInto('channels').values({ company_id: other.companyId, name: 'sms', platform: 'sms', type: 'MT', tags: '[]', keywords: '[]', priority: 5, account_sids: '[]', enabled: true, created_at: new Date(), updated_at: new Date() } as never).returning('id').executeTakeFirstOrThrow();
+    await db.insertInto('messaging_settings').values({ company_id: other.companyId, callback_url: 'https://hooks.example.co/estados', updated_at: new Date() } as never).execute();
+    const enq = await db.transaction().execute((trx) => enqueueMessages(trx, request(
+      [{ to: '+573003000001', body: 'uno' }, { to: '+573003000002', body: 'dos' }],
+      { companyId: other.companyId, channel: { id: channel.id, platform: 'sms' } },
+    )));
+    // Handed to the provider (as the dispatcher leaves them): state sent with the provider's ids.
+    for (const [i, id] of enq.ids.entries()) await db.updateTable('messages').set({ state: 'sent', provider_message_id: `r${i}` }).where('id', '=', id).execute();
+    const sink = databaseSink({ db });
+    const delivered = (pid: string) => ({ providerMessageId: pid, status: 'DELIVERED' as const, at: new Date() });
+    await Promise.all([sink.status(channel.id, delivered('r0')), sink.status(channel.id, delivered('r1'))]);
+    // The provider sends the same webhook again, and then a late lower status.
+    await sink.status(channel.id, delivered('r0'));
+    await sink.status(channel.id, delivered('r1'));
+    await sink.status(channel.id, { providerMessageId: 'r0', status: 'SENT', at: new Date() });
+    await sink.close();
+    const callbacks = await db.selectFrom('status_callbacks').select(['message_id', 'payload']).where('company_id', '=', other.companyId).execute();
+    expect(callbacks.map((c) => Number(c.message_id)).sort()).toEqual([...enq.ids].map(Number).sort());
+    expect(callbacks.map((c) => (c.payload as { state: string }).state)).toEqual(['delivered', 'delivered']);
+    const events = await db.selectFrom('message_events').select('message_id').where('message_id', 'in', enq.ids).where('detail', '=', 'receipt').execute();
+    expect(events).toHaveLength(2);
+    // Matched, not orphans: nothing waits to be reconciled.
+    expect(await db.selectFrom('orphan_receipts').select('id').where('channel_id', '=', channel.id).execute()).toEqual([]);
+  });
+
   it('falls back to SMS when the RCS number is not capable', async () => {
     const adapter = scriptedAdapter(() => {});
     const enq = await db.transaction().execute((trx) => enqueueMessages(trx, request([{ to: '+573002200003', body: 'rcs' }], { channel: { id: rcsChannel, platform: 'rcs' } })));

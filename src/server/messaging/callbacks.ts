@@ -8,10 +8,15 @@
 // and marks it delivered on 2xx. Anything else (an error status, a redirect, a timeout, a refused
 // connection) is retried with exponential back-off — 1 min doubling up to 6 h, 12 attempts, about
 // 20 hours in all — and the reason kept in last_error. The secret is never logged or stored open.
+// Outside the sandbox a callback only reaches public addresses (public-address.ts: no requests
+// into the server's own network, checked on the socket's own DNS answer).
 import { createHmac } from 'node:crypto';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { sql, type Kysely } from 'kysely';
 import type { EngineDatabase } from '../../engine/tables.ts';
 import type { SecretBox } from '../security/secrets.ts';
+import { PrivateAddressError, privateHostReason, publicOnlyLookup } from './public-address.ts';
 
 export const SIGNATURE_HEADER = 'x-colibri-signature';
 export const TIMESTAMP_HEADER = 'x-colibri-timestamp';
@@ -38,6 +43,8 @@ export interface CallbackDelivererOptions {
   /** First retry delay, doubled per attempt up to maxDelayMs; default 1 min and 6 h. */
   baseDelayMs?: number;
   maxDelayMs?: number;
+  /** Let callbacks reach loopback and private networks (the sandbox: a test receiver, the demo); default false. */
+  allowPrivateNetworks?: boolean;
 }
 
 export interface CallbackDeliverer {
@@ -64,6 +71,7 @@ export function startCallbackDeliverer(options: CallbackDelivererOptions): Callb
   const maxAttempts = options.maxAttempts ?? 12;
   const baseDelayMs = options.baseDelayMs ?? 60_000;
   const maxDelayMs = options.maxDelayMs ?? 6 * 3_600_000;
+  const allowPrivate = options.allowPrivateNetworks ?? false;
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   let round: Promise<number> | null = null;
@@ -95,25 +103,41 @@ export function startCallbackDeliverer(options: CallbackDelivererOptions): Callb
     return map;
   }
 
+  /** One POST; answers the status code. http(s).request, not fetch: it takes the guarded lookup. */
+  function request(url: URL, headers: Record<string, string>, body: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const hostReason = allowPrivate ? null : privateHostReason(url.hostname);
+      if (hostReason) return reject(new PrivateAddressError(url.hostname, hostReason));
+      const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+      const req = send(url, {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        signal: AbortSignal.timeout(timeoutMs),
+        ...(allowPrivate ? {} : { lookup: publicOnlyLookup }),
+      }, (response: IncomingMessage) => {
+        response.resume(); // the answer's body is not read: only its status counts
+        resolve(response.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
   async function post(url: string, secret: string, id: string, body: string): Promise<string | null> {
     try {
-      const response = await fetch(url, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: {
-          'content-type': 'application/json',
-          [SIGNATURE_HEADER]: signCallback(secret, body),
-          [TIMESTAMP_HEADER]: String(Math.floor(now().getTime() / 1000)),
-          [DELIVERY_HEADER]: id,
-        },
-        body,
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      await response.body?.cancel().catch(() => {});
-      return response.status >= 200 && response.status < 300 ? null : `HTTP ${response.status}`;
+      const status = await request(new URL(url), {
+        'content-type': 'application/json',
+        [SIGNATURE_HEADER]: signCallback(secret, body),
+        [TIMESTAMP_HEADER]: String(Math.floor(now().getTime() / 1000)),
+        [DELIVERY_HEADER]: id,
+      }, body);
+      // Redirects are not followed: a 3xx is a failure like any other non-2xx.
+      return status >= 200 && status < 300 ? null : `HTTP ${status}`;
     } catch (error) {
-      const e = error as Error & { cause?: { code?: string } };
-      return e.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : `request failed: ${e.cause?.code ?? e.message}`;
+      const e = error as Error & { code?: string; cause?: { code?: string } };
+      if (e instanceof PrivateAddressError) return `refused: ${e.message}`;
+      if (e.name === 'AbortError' || e.name === 'TimeoutError') return `no answer within ${timeoutMs} ms`;
+      return `request failed: ${e.code ?? e.cause?.code ?? e.message}`;
     }
   }
 

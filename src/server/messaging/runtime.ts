@@ -122,7 +122,7 @@ export async function startMessaging(options: MessagingOptions): Promise<Messagi
   const sendWindow = companySendWindow(db);
   const dispatcher = new Dispatcher({ db, adapters: registry, sendWindow, log, ...options.dispatcher });
   await dispatcher.start();
-  const callbacks = options.callbacks === false ? null : startCallbackDeliverer({ db, secrets: options.secrets, log, ...options.callbacks });
+  const callbacks = options.callbacks === false ? null : startCallbackDeliverer({ db, secrets: options.secrets, log, allowPrivateNetworks: options.sandbox, ...options.callbacks });
 
   return {
     hooks: { wake: () => dispatcher.wake(), sendWindow, shortBaseUrls: [] },

@@ -13,6 +13,7 @@ import { failFields, fieldError } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { callbackSecretContext } from '../../messaging/callbacks.ts';
 import { DEFAULT_DUPLICATE_HOURS } from '../../messaging/duplicate-window.ts';
+import { privateHostReason } from '../../messaging/public-address.ts';
 
 type Row = Selectable<MessagingSettingsTable>;
 const engineDb = (deps: ServerDeps) => deps.db as unknown as Kysely<EngineDatabase>;
@@ -48,7 +49,7 @@ function toSettings(row: Row | undefined, callbackSecret: string | null = null):
   };
 }
 
-/** https only; plain http to this machine in the sandbox (a test receiver, the demo). */
+/** https to a public host only; plain http to this machine in the sandbox (a test receiver, the demo). */
 function checkCallbackUrl(value: string | null, sandbox: boolean): string | null {
   if (value === null || value.trim() === '') return null;
   let url: URL;
@@ -61,6 +62,8 @@ function checkCallbackUrl(value: string | null, sandbox: boolean): string | null
   const allowed = url.protocol === 'https:' || (sandbox && url.protocol === 'http:' && local);
   if (!allowed) throw failFields([fieldError('callbackUrl', '99931', sandbox ? 'https, or http://localhost in the sandbox' : 'https only')]);
   if (url.username || url.password) throw failFields([fieldError('callbackUrl', '99931', 'no credentials in the URL: requests are signed')]);
+  // Callbacks never go into the server's own network (the deliverer checks resolved names too).
+  if (!sandbox && privateHostReason(url.hostname)) throw failFields([fieldError('callbackUrl', '99931', 'a public address only: private, loopback and link-local addresses are refused')]);
   return url.toString();
 }
 

@@ -1,0 +1,77 @@
+// Status callbacks go to a URL a company typed: without this check a callback URL could make the
+// server POST into its own network (server-side request forgery): the metadata service at
+// 169.254.169.254, a database admin page on 10.x, the server itself on 127.0.0.1. Outside the
+// sandbox a callback may only reach a public address, and the address is checked on the
+// connection itself (the DNS answer the socket uses), so a name that resolves to a public
+// address when saved and to a private one when sent (DNS rebinding) is still refused.
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import { BlockList, isIP } from 'node:net';
+
+const blocked = new BlockList();
+// IPv4: this network, private, carrier-grade NAT, loopback, link-local, IETF protocol
+// assignments, documentation, benchmarking, multicast, reserved and broadcast.
+for (const [net, prefix] of [
+  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
+  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24],
+  ['224.0.0.0', 4], ['240.0.0.0', 4],
+] as const) blocked.addSubnet(net, prefix, 'ipv4');
+// IPv6: unspecified, loopback, discard, documentation, unique local, link-local, multicast.
+for (const [net, prefix] of [
+  ['::', 128], ['::1', 128], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
+] as const) blocked.addSubnet(net, prefix, 'ipv6');
+
+/** An IPv4 address carried inside IPv6 (mapped ::ffff:a.b.c.d, NAT64 64:ff9b::/96), if any. */
+function embeddedIpv4(address: string): string | null {
+  const lower = address.toLowerCase();
+  const dotted = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
+  if (dotted) return dotted[1];
+  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
+  if (!hex) return null;
+  const [hi, lo] = [parseInt(hex[1], 16), parseInt(hex[2], 16)];
+  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+}
+
+/** True for an address on the public Internet; false for private, loopback, link-local and the like. */
+export function isPublicAddress(address: string): boolean {
+  const bare = address.replace(/^\[|\]$/g, '');
+  const family = isIP(bare);
+  if (family === 0) return false;
+  if (family === 6) {
+    const v4 = embeddedIpv4(bare);
+    if (v4) return isPublicAddress(v4);
+    return !blocked.check(bare, 'ipv6');
+  }
+  return !blocked.check(bare, 'ipv4');
+}
+
+/** Why a URL's host can never be a public target as typed (a private literal, localhost), or null. */
+export function privateHostReason(hostname: string): string | null {
+  const bare = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (bare === 'localhost' || bare.endsWith('.localhost')) return 'this server itself';
+  if (isIP(bare) && !isPublicAddress(bare)) return 'a private or reserved address';
+  return null;
+}
+
+export class PrivateAddressError extends Error {
+  readonly code = 'EPRIVATEADDRESS';
+  constructor(host: string, address: string) {
+    super(`${host} resolves to ${address}, which is not a public address`);
+  }
+}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * A `lookup` for http(s).request that answers only public addresses: the socket connects to what
+ * this returns, so the check and the connection see the same DNS answer.
+ */
+export function publicOnlyLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error) return callback(error, options.all ? [] : '', undefined);
+    const list = addresses as LookupAddress[];
+    const bad = list.find((a) => !isPublicAddress(a.address));
+    if (bad || !list.length) return callback(new PrivateAddressError(hostname, bad?.address ?? 'nothing') as NodeJS.ErrnoException, options.all ? [] : '', undefined);
+    if (options.all) return callback(null, list);
+    callback(null, list[0].address, list[0].family);
+  });
+}
