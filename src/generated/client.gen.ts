@@ -257,6 +257,22 @@ export const deploymentsDelete = (args: Args<"deployments.delete">) => call("dep
 
 export const deploymentsNumbers = (args: Args<"deployments.numbers">) => call("deployments.numbers", args);
 
+export const eventsList = (args: Args<"events.list">) => call("events.list", args);
+
+export const useEventsList = (args: Args<"events.list"> | null, config?: SWRConfiguration<Result<"events.list">>) => useOperation("events.list", args, config);
+
+export const eventsGet = (args: Args<"events.get">) => call("events.get", args);
+
+export const useEventsGet = (args: Args<"events.get"> | null, config?: SWRConfiguration<Result<"events.get">>) => useOperation("events.get", args, config);
+
+export const eventsCreate = (args: Args<"events.create">) => call("events.create", args);
+
+export const eventsUpdate = (args: Args<"events.update">) => call("events.update", args);
+
+export const eventsDelete = (args: Args<"events.delete">) => call("events.delete", args);
+
+export const eventsFire = (args: Args<"events.fire">) => call("events.fire", args);
+
 export const geographyCountries = (args: Args<"geography.countries">) => call("geography.countries", args);
 
 export const useGeographyCountries = (args: Args<"geography.countries"> | null, config?: SWRConfiguration<Result<"geography.countries">>) => useOperation("geography.countries", args, config);

@@ -166,7 +166,7 @@ export const menuNodes = [
             "edit",
             "delete"
         ],
-        screen: null,
+        screen: "events",
         icon: null,
         label: "menu.campaigns.events",
         subtabs: []

@@ -388,27 +388,51 @@ export const routes = [
     },
     {
         path: "/Campaigns/events",
-        screen: null,
-        kind: "none",
+        screen: "events",
+        kind: "list",
         access: "session",
         layout: "default",
         menuKey: "campaigns.events",
         componentId: 20,
-        title: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
-        loadScreen: null
+        title: "menu.campaigns.events",
+        load: () => import("../console/runtime/screens/ListScreen.tsx"),
+        loadScreen: () => import("./screen.events.gen.ts")
+    },
+    {
+        path: "/Campaigns/events/new",
+        screen: "eventForm",
+        kind: "form",
+        access: "session",
+        layout: "default",
+        menuKey: "campaigns.events",
+        componentId: 20,
+        title: "screens.eventForm.title",
+        load: () => import("../console/runtime/screens/FormScreen.tsx"),
+        loadScreen: () => import("./screen.eventForm.gen.ts")
+    },
+    {
+        path: "/Campaigns/events/:id/edit",
+        screen: "eventForm",
+        kind: "form",
+        access: "session",
+        layout: "default",
+        menuKey: "campaigns.events",
+        componentId: 20,
+        title: "screens.eventForm.title",
+        load: () => import("../console/runtime/screens/FormScreen.tsx"),
+        loadScreen: () => import("./screen.eventForm.gen.ts")
     },
     {
         path: "/Campaigns/events/:id",
-        screen: null,
-        kind: "none",
+        screen: "eventForm",
+        kind: "form",
         access: "session",
         layout: "default",
         menuKey: "campaigns.events",
         componentId: 20,
-        title: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
-        loadScreen: null
+        title: "screens.eventForm.title",
+        load: () => import("../console/runtime/screens/FormScreen.tsx"),
+        loadScreen: () => import("./screen.eventForm.gen.ts")
     },
     {
         path: "/Campaigns/history",

@@ -67,6 +67,10 @@ import { screen as screen_costCenters } from "./screen.costCenters.gen.ts";
 
 import { screen as screen_credentialForm } from "./screen.credentialForm.gen.ts";
 
+import { screen as screen_eventForm } from "./screen.eventForm.gen.ts";
+
+import { screen as screen_events } from "./screen.events.gen.ts";
+
 import { screen as screen_expiredPassword } from "./screen.expiredPassword.gen.ts";
 
 import { screen as screen_help } from "./screen.help.gen.ts";
@@ -157,6 +161,8 @@ export const screens = {
     costCenterForm: screen_costCenterForm,
     costCenters: screen_costCenters,
     credentialForm: screen_credentialForm,
+    eventForm: screen_eventForm,
+    events: screen_events,
     expiredPassword: screen_expiredPassword,
     help: screen_help,
     home: screen_home,
@@ -187,4 +193,4 @@ export const screens = {
     validation: screen_validation
 } as const;
 
-export type ScreenId = "apiCredentials" | "apiSettings" | "areaForm" | "areaRename" | "areas" | "associationsAddForm" | "associationsUpdateForm" | "auditReport" | "blockListAdd" | "blockListUpload" | "blockList" | "campaignDeployments" | "campaignDetail" | "campaignForm" | "campaignRecipients" | "campaignShorten" | "campaignWizard" | "campaigns" | "changePassword" | "channelDetail" | "channelForm" | "channelStats" | "channelStatuses" | "channelTry" | "channels" | "charts" | "clientSignin" | "companies" | "companyForm" | "companyPlan" | "costCenterForm" | "costCenters" | "credentialForm" | "expiredPassword" | "help" | "home" | "messagingSettings" | "notActive" | "notifications" | "profile" | "quotaByAccount" | "quotaChart" | "quotaForm" | "register" | "resetPassword" | "responsibleSmsOption" | "roleForm" | "roles" | "shortenerLinkForm" | "shortenerLinks" | "shortenerStatistics" | "shortenerUpload" | "signin" | "stats" | "teamMemberDetail" | "teamMemberForm" | "teamMembers" | "userAssociations" | "userResponsibles" | "userValidation" | "validation";
+export type ScreenId = "apiCredentials" | "apiSettings" | "areaForm" | "areaRename" | "areas" | "associationsAddForm" | "associationsUpdateForm" | "auditReport" | "blockListAdd" | "blockListUpload" | "blockList" | "campaignDeployments" | "campaignDetail" | "campaignForm" | "campaignRecipients" | "campaignShorten" | "campaignWizard" | "campaigns" | "changePassword" | "channelDetail" | "channelForm" | "channelStats" | "channelStatuses" | "channelTry" | "channels" | "charts" | "clientSignin" | "companies" | "companyForm" | "companyPlan" | "costCenterForm" | "costCenters" | "credentialForm" | "eventForm" | "events" | "expiredPassword" | "help" | "home" | "messagingSettings" | "notActive" | "notifications" | "profile" | "quotaByAccount" | "quotaChart" | "quotaForm" | "register" | "resetPassword" | "responsibleSmsOption" | "roleForm" | "roles" | "shortenerLinkForm" | "shortenerLinks" | "shortenerStatistics" | "shortenerUpload" | "signin" | "stats" | "teamMemberDetail" | "teamMemberForm" | "teamMembers" | "userAssociations" | "userResponsibles" | "userValidation" | "validation";

@@ -1664,6 +1664,139 @@ export const entitySchemas = [
         }
     },
     {
+        $id: "event-page",
+        description: "One page of an event list (the list convention).",
+        type: "object",
+        required: [
+            "items",
+            "total",
+            "page",
+            "pageSize"
+        ],
+        additionalProperties: false,
+        properties: {
+            items: {
+                type: "array",
+                items: {
+                    $ref: "event#"
+                }
+            },
+            total: {
+                type: "integer",
+                description: "rows matching the filters and search",
+                "all pages": null
+            },
+            page: {
+                type: "integer"
+            },
+            pageSize: {
+                type: "integer"
+            }
+        }
+    },
+    {
+        $id: "event",
+        description: "An event (spec 3 \"event\", /Campaigns/events): a named trigger that the company's own systems fire through the public API (POST /v1/events/{key}); Colibri sends the configured message, its {{variables}} filled from the fire's values. The key is unique in the company (99979). `fired` counts the messages the event has created (each recipient of a fire is one); `exampleCall` is a ready-to-copy curl call for this event.",
+        type: "object",
+        required: [
+            "id",
+            "key",
+            "name",
+            "channelId",
+            "channelName",
+            "platform",
+            "purpose",
+            "content",
+            "templateName",
+            "templateLanguage",
+            "templateParameters",
+            "variables",
+            "enabled",
+            "fired",
+            "lastFiredAt",
+            "exampleCall",
+            "createdAt",
+            "updatedAt"
+        ],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "integer",
+                readOnly: true
+            },
+            key: {
+                type: "string",
+                pattern: "^[a-z0-9_.-]{1,64}$"
+            },
+            name: {
+                type: "string"
+            },
+            channelId: {
+                type: ["integer", "null"]
+            },
+            channelName: {
+                type: ["string", "null"]
+            },
+            platform: {
+                anyOf: [{
+                        $ref: "channel-platform#"
+                    }, {
+                        type: "null"
+                    }]
+            },
+            purpose: {
+                $ref: "message-purpose#"
+            },
+            content: {
+                type: ["string", "null"]
+            },
+            templateName: {
+                type: ["string", "null"],
+                description: "a WhatsApp template approved at Meta, sent instead of a text"
+            },
+            templateLanguage: {
+                type: ["string", "null"]
+            },
+            templateParameters: {
+                type: "array",
+                items: {
+                    type: "string"
+                },
+                description: "the template's positional body parameters; each may hold {{variables}}"
+            },
+            variables: {
+                type: "array",
+                items: {
+                    type: "string"
+                },
+                description: "the {{variables}} every fire must give a value"
+            },
+            enabled: {
+                type: "boolean"
+            },
+            fired: {
+                type: "integer",
+                description: "messages the event has created"
+            },
+            lastFiredAt: {
+                type: ["string", "null"],
+                format: "date-time"
+            },
+            exampleCall: {
+                type: "string",
+                description: "a ready-to-copy curl call that fires this event"
+            },
+            createdAt: {
+                type: "string",
+                format: "date-time"
+            },
+            updatedAt: {
+                type: "string",
+                format: "date-time"
+            }
+        }
+    },
+    {
         $id: "message-status",
         description: "A message's current status (public sending API) and, when asked for one message, its history.",
         type: "object",
@@ -6884,6 +7017,454 @@ export const serverOperations = [
             "99984",
             "99982",
             "99959"
+        ]
+    },
+    {
+        id: "events.list",
+        tag: "events",
+        name: "list",
+        method: "GET",
+        path: "/v1/events",
+        access: "active",
+        permission: {
+            component: 2001,
+            action: "view"
+        },
+        summary: "Events, paged (list convention); filters enabled, purpose and channelId; q searches key and name.",
+        params: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                page: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 1000000,
+                    default: 1
+                },
+                pageSize: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 200,
+                    default: 50
+                },
+                sort: {
+                    type: "string",
+                    enum: [
+                        "key",
+                        "name",
+                        "purpose",
+                        "fired",
+                        "lastFiredAt",
+                        "createdAt"
+                    ]
+                },
+                order: {
+                    type: "string",
+                    enum: ["asc", "desc"],
+                    default: "asc"
+                },
+                q: {
+                    type: "string",
+                    maxLength: 100
+                },
+                enabled: {
+                    type: "boolean"
+                },
+                purpose: {
+                    $ref: "message-purpose#"
+                },
+                channelId: {
+                    type: "integer",
+                    minimum: 1
+                }
+            }
+        },
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "event-page#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99931"]
+    },
+    {
+        id: "events.get",
+        tag: "events",
+        name: "get",
+        method: "GET",
+        path: "/v1/events/{id}",
+        access: "active",
+        permission: {
+            component: 2001,
+            action: "view"
+        },
+        summary: "",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "event#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959"]
+    },
+    {
+        id: "events.create",
+        tag: "events",
+        name: "create",
+        method: "POST",
+        path: "/v1/events",
+        access: "active",
+        permission: {
+            component: 2001,
+            action: "create"
+        },
+        summary: "Define an event: a text `content` or (WhatsApp) a `templateName` and `templateLanguage`, not both.",
+        params: null,
+        query: null,
+        body: {
+            type: "object",
+            required: ["key", "name", "channelId"],
+            additionalProperties: false,
+            properties: {
+                key: {
+                    type: "string",
+                    pattern: "^[a-z0-9_.-]{1,64}$",
+                    "x-errorKey": "validation.pattern.eventKey"
+                },
+                name: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 100
+                },
+                channelId: {
+                    type: "integer",
+                    minimum: 1,
+                    "x-widget": "options",
+                    "x-options": {
+                        operation: "channels.list",
+                        value: "id",
+                        label: "name",
+                        params: {
+                            pageSize: 200
+                        }
+                    }
+                },
+                purpose: {
+                    $ref: "message-purpose#"
+                },
+                content: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 4096,
+                    "x-widget": "smsContent"
+                },
+                templateName: {
+                    type: "string",
+                    pattern: "^[a-z0-9_]{1,512}$"
+                },
+                templateLanguage: {
+                    type: "string",
+                    pattern: "^[a-z]{2}(_[A-Z]{2})?$"
+                },
+                templateParameters: {
+                    type: "array",
+                    maxItems: 50,
+                    items: {
+                        type: "string",
+                        minLength: 1,
+                        maxLength: 1024
+                    }
+                },
+                enabled: {
+                    type: "boolean"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "event#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99979",
+            "99925",
+            "99924",
+            "99972",
+            "99982"
+        ]
+    },
+    {
+        id: "events.update",
+        tag: "events",
+        name: "update",
+        method: "PATCH",
+        path: "/v1/events/{id}",
+        access: "active",
+        permission: {
+            component: 2001,
+            action: "edit"
+        },
+        summary: "Change an event; a new `content` drops the template and a new `templateName` drops the text.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                key: {
+                    type: "string",
+                    pattern: "^[a-z0-9_.-]{1,64}$",
+                    "x-errorKey": "validation.pattern.eventKey"
+                },
+                name: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 100
+                },
+                channelId: {
+                    type: "integer",
+                    minimum: 1,
+                    "x-widget": "options",
+                    "x-options": {
+                        operation: "channels.list",
+                        value: "id",
+                        label: "name",
+                        params: {
+                            pageSize: 200
+                        }
+                    }
+                },
+                purpose: {
+                    $ref: "message-purpose#"
+                },
+                content: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 4096,
+                    "x-widget": "smsContent"
+                },
+                templateName: {
+                    type: "string",
+                    pattern: "^[a-z0-9_]{1,512}$"
+                },
+                templateLanguage: {
+                    type: "string",
+                    pattern: "^[a-z]{2}(_[A-Z]{2})?$"
+                },
+                templateParameters: {
+                    type: "array",
+                    maxItems: 50,
+                    items: {
+                        type: "string",
+                        minLength: 1,
+                        maxLength: 1024
+                    }
+                },
+                enabled: {
+                    type: "boolean"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "event#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99979",
+            "99925",
+            "99924",
+            "99972",
+            "99982",
+            "99959"
+        ]
+    },
+    {
+        id: "events.delete",
+        tag: "events",
+        name: "delete",
+        method: "DELETE",
+        path: "/v1/events/{id}",
+        access: "active",
+        permission: {
+            component: 2001,
+            action: "delete"
+        },
+        summary: "Delete an event (the messages it sent stay; its key may be used again).",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "object",
+            required: ["ok"],
+            additionalProperties: false,
+            properties: {
+                ok: {
+                    type: "boolean",
+                    const: true
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959"]
+    },
+    {
+        id: "events.fire",
+        tag: "events",
+        name: "fire",
+        method: "POST",
+        path: "/v1/events/{key}",
+        access: "active",
+        permission: {
+            component: 2001,
+            action: "deploy"
+        },
+        summary: "Fire the event for one recipient `{ to, variables, reference? }` or a batch `{ recipients: [...] }` (1,000 at most). Header `Idempotency-Key` (optional): a retry with the same key sends nothing again and answers the first fire's messages.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                key: {
+                    type: "string",
+                    pattern: "^[a-z0-9_.-]{1,64}$"
+                }
+            },
+            required: ["key"]
+        },
+        query: null,
+        body: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                to: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 64
+                },
+                variables: {
+                    type: "object",
+                    maxProperties: 100,
+                    additionalProperties: {
+                        anyOf: [{
+                                type: "string",
+                                maxLength: 1024
+                            }, {
+                                type: "number"
+                            }]
+                    }
+                },
+                reference: {
+                    type: "string",
+                    maxLength: 100
+                },
+                recipients: {
+                    type: "array",
+                    minItems: 1,
+                    maxItems: 1000,
+                    items: {
+                        type: "object",
+                        required: ["to"],
+                        additionalProperties: false,
+                        properties: {
+                            to: {
+                                type: "string",
+                                minLength: 1,
+                                maxLength: 64
+                            },
+                            variables: {
+                                type: "object",
+                                maxProperties: 100,
+                                additionalProperties: {
+                                    anyOf: [{
+                                            type: "string",
+                                            maxLength: 1024
+                                        }, {
+                                            type: "number"
+                                        }]
+                                }
+                            },
+                            reference: {
+                                type: "string",
+                                maxLength: 100
+                            }
+                        }
+                    }
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            type: "object",
+            required: ["event", "messages"],
+            additionalProperties: false,
+            properties: {
+                event: {
+                    type: "string",
+                    description: "the event's key"
+                },
+                messages: {
+                    type: "array",
+                    items: {
+                        $ref: "message-status#"
+                    }
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99924",
+            "99963",
+            "99972",
+            "99959",
+            "99919",
+            "99982",
+            "99953"
         ]
     },
     {

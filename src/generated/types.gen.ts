@@ -861,6 +861,62 @@ finishedAt: (string | null)
 createdAt: string
 }
 /**
+ * One page of an event list (the list convention).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "event-page".
+ */
+export interface EventPage {
+items: Event[]
+/**
+ * rows matching the filters and search
+ */
+total: number
+page: number
+pageSize: number
+}
+/**
+ * An event (spec 3 "event", /Campaigns/events): a named trigger that the company's own systems fire through the public API (POST /v1/events/{key}); Colibri sends the configured message, its {{variables}} filled from the fire's values. The key is unique in the company (99979). `fired` counts the messages the event has created (each recipient of a fire is one); `exampleCall` is a ready-to-copy curl call for this event.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "event".
+ */
+export interface Event {
+id: number
+key: string
+name: string
+channelId: (number | null)
+channelName: (string | null)
+platform: (ChannelPlatform | null)
+purpose: MessagePurpose
+content: (string | null)
+/**
+ * a WhatsApp template approved at Meta, sent instead of a text
+ */
+templateName: (string | null)
+templateLanguage: (string | null)
+/**
+ * the template's positional body parameters; each may hold {{variables}}
+ */
+templateParameters: string[]
+/**
+ * the {{variables}} every fire must give a value
+ */
+variables: string[]
+enabled: boolean
+/**
+ * messages the event has created
+ */
+fired: number
+lastFiredAt: (string | null)
+/**
+ * a ready-to-copy curl call that fires this event
+ */
+exampleCall: string
+createdAt: string
+updatedAt: string
+}
+/**
  * A message's current status (public sending API) and, when asked for one message, its history.
  * 
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
@@ -2630,6 +2686,130 @@ changed: number
 }
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "events.list.Query".
+ */
+export interface EventsListQuery {
+page?: number
+pageSize?: number
+sort?: ("key" | "name" | "purpose" | "fired" | "lastFiredAt" | "createdAt")
+order?: ("asc" | "desc")
+q?: string
+enabled?: boolean
+purpose?: MessagePurpose
+channelId?: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "events.get.Params".
+ */
+export interface EventsGetParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "events.create.Body".
+ */
+export interface EventsCreateBody {
+key: string
+name: string
+channelId: number
+purpose?: MessagePurpose
+content?: string
+templateName?: string
+templateLanguage?: string
+/**
+ * @maxItems 50
+ */
+templateParameters?: string[]
+enabled?: boolean
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "events.update.Params".
+ */
+export interface EventsUpdateParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "events.update.Body".
+ */
+export interface EventsUpdateBody {
+key?: string
+name?: string
+channelId?: number
+purpose?: MessagePurpose
+content?: string
+templateName?: string
+templateLanguage?: string
+/**
+ * @maxItems 50
+ */
+templateParameters?: string[]
+enabled?: boolean
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "events.delete.Params".
+ */
+export interface EventsDeleteParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "events.delete.Response".
+ */
+export interface EventsDeleteResponse {
+ok: true
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "events.fire.Params".
+ */
+export interface EventsFireParams {
+key: string
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "events.fire.Body".
+ */
+export interface EventsFireBody {
+to?: string
+variables?: {
+[k: string]: string | number
+}
+reference?: string
+/**
+ * @minItems 1
+ * @maxItems 1000
+ */
+recipients?: [{
+to: string
+variables?: {
+[k: string]: string | number
+}
+reference?: string
+}, ...({
+to: string
+variables?: {
+[k: string]: string | number
+}
+reference?: string
+})[]]
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "events.fire.Response".
+ */
+export interface EventsFireResponse {
+/**
+ * the event's key
+ */
+event: string
+messages: MessageStatus[]
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "geography.regions.Params".
  */
 export interface GeographyRegionsParams {
@@ -3565,6 +3745,44 @@ export interface OperationTypes {
             body: DeploymentsNumbersBody;
         };
         response: DeploymentsNumbersResponse;
+    };
+    "events.list": {
+        args: {
+            query?: EventsListQuery;
+        };
+        response: EventPage;
+    };
+    "events.get": {
+        args: {
+            params: EventsGetParams;
+        };
+        response: Event;
+    };
+    "events.create": {
+        args: {
+            body: EventsCreateBody;
+        };
+        response: Event;
+    };
+    "events.update": {
+        args: {
+            params: EventsUpdateParams;
+            body: EventsUpdateBody;
+        };
+        response: Event;
+    };
+    "events.delete": {
+        args: {
+            params: EventsDeleteParams;
+        };
+        response: EventsDeleteResponse;
+    };
+    "events.fire": {
+        args: {
+            params: EventsFireParams;
+            body: EventsFireBody;
+        };
+        response: EventsFireResponse;
     };
     "geography.countries": {
         args: {};

@@ -2,6 +2,7 @@
 // handlers map rows to the camelCase API entities of schemas/entities.
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { MessagingDatabase } from '../../engine/tables.ts';
+import type { EventsDatabase } from './events-tables.ts';
 
 /** timestamptz: read as Date, written as Date. */
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -301,7 +302,7 @@ export interface SmsCampaignsTable {
   created_at: Timestamp;
 }
 
-export interface Database extends MessagingDatabase {
+export interface Database extends MessagingDatabase, EventsDatabase {
   companies: CompaniesTable;
   users: UsersTable;
   password_history: PasswordHistoryTable;

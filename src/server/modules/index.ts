@@ -14,6 +14,7 @@ import { costCentersHandlers } from './costCenters/index.ts';
 import { credentialsHandlers } from './credentials/index.ts';
 import { creditsHandlers } from './credits/index.ts';
 import { deploymentsHandlers } from './deployments/index.ts';
+import { eventsHandlers } from './events/index.ts';
 import { geographyHandlers } from './geography/index.ts';
 import { messagesHandlers } from './messages/index.ts';
 import { messagingSettingsHandlers } from './messagingSettings/index.ts';
@@ -39,6 +40,7 @@ export const handlers: HandlerMap = {
   ...credentialsHandlers,
   ...creditsHandlers,
   ...deploymentsHandlers,
+  ...eventsHandlers,
   ...geographyHandlers,
   ...messagesHandlers,
   ...messagingSettingsHandlers,

@@ -27,12 +27,12 @@ async function pickChannel(deps: ServerDeps, me: Session, channelId: number | un
 }
 
 /** Phones become E.164; a Messenger recipient is a PSID (digits), kept as given. */
-function destination(platform: ChannelPlatform, to: string): string | null {
+export function destination(platform: ChannelPlatform, to: string): string | null {
   if (platform === 'fbMessenger') return /^\d{5,32}$/.test(to) ? to : null;
   return normalizeColombianPhone(to);
 }
 
-async function statusOf(deps: ServerDeps, companyId: number, ids: number[], history: boolean): Promise<MessageStatus[]> {
+export async function statusOf(deps: ServerDeps, companyId: number, ids: number[], history: boolean): Promise<MessageStatus[]> {
   if (!ids.length) return [];
   const rows = await engineDb(deps).selectFrom('messages').innerJoin('channels', 'channels.id', 'messages.channel_id')
     .select(['messages.id', 'messages.client_ref', 'channels.platform', 'messages.to_number', 'messages.state', 'messages.status_code', 'messages.delivery_status',

@@ -32,6 +32,7 @@ const SecretWidget = lazyPart<WidgetProps>(() => import('./SecretWidget.tsx'));
 const SmsContentWidget = lazyPart<WidgetProps>(() => import('./SmsContentWidget.tsx'));
 const DateRangeField = lazyPart<FieldProps>(() => import('./DateRangeField.tsx'));
 const PermissionTreeWidget = lazyPart<WidgetProps>(() => import('./PermissionTreeWidget.tsx'));
+const CodeWidget = lazyPart<WidgetProps>(() => import('./CodeWidget.tsx'));
 
 const xWidgetIn = (...names: string[]): Tester => or(...names.map(xWidgetIs));
 const stringList: Tester = and(schemaTypeIs('array'), itemsAre(schemaTypeIs('string')), (s) => !Array.isArray(((s.items ?? {}) as FieldSchema).enum));
@@ -65,6 +66,8 @@ export const widgetEntries: RankedEntry<ComponentType<WidgetProps>>[] = [
   { key: 'SecretWidget', tester: rankWith(11, or(xWidgetIs('secret'), isSecret)), component: SecretWidget },
   { key: 'PermissionTreeWidget', tester: rankWith(12, xWidgetIs('permissionTree')), component: PermissionTreeWidget },
   { key: 'PermissionTreeWidget', tester: rankWith(7, and(nameIs('permissions'), grants)), component: PermissionTreeWidget },
+  // A read-only text the server computes (an event's example call), with a Copy button.
+  { key: 'CodeWidget', tester: rankWith(20, xWidgetIs('code')), component: CodeWidget },
   // A value the form carries but does not show (the id a PUT body repeats): rjsf's own hidden input.
   { key: 'hidden', tester: rankWith(20, xWidgetIs('hidden')), component: getDefaultRegistry().widgets.HiddenWidget },
 ];

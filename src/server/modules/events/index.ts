@@ -1,0 +1,317 @@
+// Events (schemas/api/events.yaml, component 2001): named triggers the company's own systems fire
+// through the public API. CRUD from the console; POST /v1/events/{key} fills the event's
+// {{variables}} per recipient and enqueues through the engine exactly like POST /v1/messages
+// (source 'api': block list 5, duplicates 93, credits 81, the send window by purpose, status
+// callbacks), raising the event's counters in the same transaction. An Idempotency-Key makes a
+// retried fire answer the first one's messages instead of sending again.
+import { createHash } from 'node:crypto';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { contentProblems, render, RenderError, variablesOf } from '../../../core/message-content.ts';
+import type { ChannelPlatform, TemplateRef } from '../../../engine/channel-adapter.ts';
+import { enqueueMessages, heldUntil, type EnqueueItem, type Purpose } from '../../../engine/enqueue.ts';
+import type { EngineDatabase } from '../../../engine/tables.ts';
+import type { Event } from '../../../generated/types.gen.ts';
+import type { ServerDeps, Session } from '../../context.ts';
+import type { Database } from '../../db/schema.ts';
+import { uniqueOr } from '../../db/unique.ts';
+import { fail, failFields, fieldError, type FieldError } from '../../errors/api-error.ts';
+import { caller, type DomainHandlers } from '../../http/handler.ts';
+import { paginate } from '../../http/paging.ts';
+import { duplicateWindowHours } from '../../messaging/duplicate-window.ts';
+import { destination, statusOf } from '../messages/index.ts';
+
+const keyTaken = () => failFields([fieldError('key', '99979')]);
+
+/** How long an Idempotency-Key is remembered (Stripe's and Twilio's 24 hours). */
+export const IDEMPOTENCY_HOURS = 24;
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+/** At most this many problems are named in one refusal (a batch of 1,000 could name thousands). */
+const MAX_FIELD_ERRORS = 20;
+
+function eventQuery(db: Kysely<Database>, companyId: number) {
+  return db
+    .selectFrom('events as e')
+    .leftJoin('channels as ch', 'ch.id', 'e.channel_id')
+    .select([
+      'e.id', 'e.key', 'e.name', 'e.channel_id', 'ch.name as channel_name', 'ch.platform', 'e.purpose', 'e.content', 'e.template_name',
+      'e.template_language', 'e.template_parameters', 'e.variables', 'e.enabled', 'e.fired_count', 'e.last_fired_at', 'e.created_at', 'e.updated_at',
+    ])
+    .where('e.company_id', '=', companyId);
+}
+
+type EventRow = Awaited<ReturnType<ReturnType<typeof eventQuery>['executeTakeFirstOrThrow']>>;
+
+/** The base URL the caller reached us at (the console's own origin), for the example call. */
+function originOf(ctx: { request: { protocol: string; host: string } }): string {
+  const host = /^[A-Za-z0-9.:[\]-]{1,255}$/.test(ctx.request.host) ? ctx.request.host : 'localhost';
+  return `${ctx.request.protocol === 'https' ? 'https' : 'http'}://${host}`;
+}
+
+/** A ready-to-copy curl call that fires the event (keys and variable names need no shell quoting). */
+export function exampleCall(origin: string, key: string, variables: readonly string[]): string {
+  const body = JSON.stringify({ to: '3001234567', variables: Object.fromEntries(variables.map((v) => [v, 'valor'])) });
+  return [
+    `curl -X POST '${origin}/v1/events/${key}' \\`,
+    `  -H "Authorization: Bearer $COLIBRI_API_KEY" \\`,
+    `  -H 'Content-Type: application/json' \\`,
+    `  -d '${body.replace(/'/g, `'\\''`)}'`,
+  ].join('\n');
+}
+
+const toEvent = (origin: string) => (r: EventRow): Event => ({
+  id: r.id,
+  key: r.key,
+  name: r.name,
+  channelId: r.channel_id,
+  channelName: r.channel_name ?? null,
+  platform: (r.platform ?? null) as Event['platform'],
+  purpose: r.purpose as Event['purpose'],
+  content: r.content,
+  templateName: r.template_name,
+  templateLanguage: r.template_language,
+  templateParameters: r.template_parameters,
+  variables: r.variables,
+  enabled: r.enabled,
+  fired: Number(r.fired_count),
+  lastFiredAt: r.last_fired_at?.toISOString() ?? null,
+  exampleCall: exampleCall(origin, r.key, r.variables),
+  createdAt: r.created_at.toISOString(),
+  updatedAt: r.updated_at.toISOString(),
+});
+
+interface Message {
+  content: string | null;
+  templateName: string | null;
+  templateLanguage: string | null;
+  templateParameters: string[];
+}
+
+/**
+ * The message rules of a write: a text or a template, not both (99999 / 99931); a template only on
+ * WhatsApp, with its language (99931 / 99999); variables written right (99924) and no external
+ * links (99925) in the text and in every parameter, as in campaigns. Answers the variables.
+ */
+function checkMessage(m: Message, platform: string, shortBaseUrls: string[]): string[] {
+  if (m.content === null && m.templateName === null) throw failFields([fieldError('content', '99999')]);
+  if (m.content !== null && m.templateName !== null) throw failFields([fieldError('templateName', '99931', 'a text or a template, not both')]);
+  if (m.templateName !== null) {
+    if (platform !== 'whatsapp') throw failFields([fieldError('templateName', '99931', 'templates are WhatsApp messages')]);
+    if (!m.templateLanguage) throw failFields([fieldError('templateLanguage', '99999')]);
+  }
+  const texts: [string, string][] = m.content !== null ? [['content', m.content]] : m.templateParameters.map((p, i) => [`templateParameters/${i}`, p]);
+  for (const [field, text] of texts) {
+    const problems = contentProblems(text, shortBaseUrls);
+    if (!problems.length) continue;
+    const links = problems.filter((p) => p.code === 'externalLink');
+    if (links.length) throw failFields([fieldError(field, '99925', links.map((l) => l.text).join(', '))]);
+    throw failFields([fieldError(field, '99924', problems.map((p) => p.code).join(', '))]);
+  }
+  return [...new Set(texts.flatMap(([, text]) => variablesOf(text)))];
+}
+
+async function channelOf(deps: ServerDeps, me: Session, channelId: number) {
+  const channel = await deps.db.selectFrom('channels').select(['id', 'platform', 'enabled']).where('id', '=', channelId).where('company_id', '=', me.companyId).executeTakeFirst();
+  if (!channel) throw failFields([fieldError('channelId', '99972')]);
+  return channel;
+}
+
+async function getEvent(deps: ServerDeps, me: Session, id: number, origin: string): Promise<Event> {
+  const row = await eventQuery(deps.db, me.companyId).where('e.id', '=', id).executeTakeFirst();
+  if (!row) throw fail('99959');
+  return toEvent(origin)(row);
+}
+
+/** The same JSON for the same request, whatever the order of its keys. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+function idempotencyKeyOf(headers: Record<string, string | string[] | undefined>): string | null {
+  const raw = headers['idempotency-key'];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (value === undefined) return null;
+  if (!IDEMPOTENCY_KEY.test(value)) throw failFields([fieldError('Idempotency-Key', '99931', '1 to 255 printable ASCII characters')]);
+  return value;
+}
+
+/**
+ * Claims the key for this request inside its transaction. Answers the ids of an earlier request
+ * with the same key (a retry), or null when this request goes ahead. A concurrent request with
+ * the same key waits on the primary key until the first one commits, then reads its answer.
+ */
+async function claimKey(trx: Transaction<EngineDatabase>, companyId: number, key: string, scope: string, hash: string, now: Date): Promise<number[] | null> {
+  const since = new Date(now.getTime() - IDEMPOTENCY_HOURS * 3_600_000);
+  await sql`delete from idempotency_keys where company_id = ${companyId} and key = ${key} and created_at < ${since}`.execute(trx);
+  const claimed = await sql`
+    insert into idempotency_keys (company_id, key, scope, request_hash, message_ids, created_at)
+    values (${companyId}, ${key}, ${scope}, ${hash}, '[]'::jsonb, ${now}) on conflict do nothing returning key`.execute(trx);
+  if (claimed.rows.length) return null;
+  const earlier = await sql<{ scope: string; request_hash: string; message_ids: unknown }>`
+    select scope, request_hash, message_ids from idempotency_keys where company_id = ${companyId} and key = ${key}`.execute(trx);
+  const row = earlier.rows[0];
+  if (!row || row.scope !== scope || row.request_hash !== hash) {
+    throw failFields([fieldError('Idempotency-Key', '99931', 'already used for another request')]);
+  }
+  const ids = typeof row.message_ids === 'string' ? (JSON.parse(row.message_ids) as unknown[]) : (row.message_ids as unknown[]);
+  return ids.map(Number);
+}
+
+type Values = Record<string, string | number>;
+
+/** The message of one recipient: the text or the template's parameters with the variables filled. */
+function fill(row: EventRow, values: Values, at: string): { body?: string; template?: TemplateRef } {
+  const problems: FieldError[] = [];
+  const rendered = (text: string) => {
+    try {
+      return render(text, values);
+    } catch (error) {
+      if (!(error instanceof RenderError) || error.code !== 'missingValue') throw error;
+      for (const name of error.details as string[]) problems.push(fieldError(`${at}variables/${name}`, '99924', `no value for ${name}`));
+      return '';
+    }
+  };
+  const out = row.content !== null
+    ? { body: rendered(row.content) }
+    : { template: { name: row.template_name!, language: row.template_language!, ...(row.template_parameters.length ? { parameters: row.template_parameters.map(rendered) } : {}) } as TemplateRef };
+  if (problems.length) throw new MissingValues(problems);
+  return out;
+}
+
+class MissingValues extends Error {
+  constructor(readonly problems: FieldError[]) {
+    super('missing values');
+  }
+}
+
+export const eventsHandlers: DomainHandlers<'events'> = {
+  'events.list': async (ctx) => {
+    const me = caller(ctx);
+    let base = eventQuery(ctx.deps.db, me.companyId);
+    if (ctx.query.enabled !== undefined) base = base.where('e.enabled', '=', ctx.query.enabled);
+    if (ctx.query.purpose) base = base.where('e.purpose', '=', ctx.query.purpose);
+    if (ctx.query.channelId) base = base.where('e.channel_id', '=', ctx.query.channelId);
+    return paginate(base, ctx.query, {
+      sortable: { key: 'e.key', name: 'e.name', purpose: 'e.purpose', fired: 'e.fired_count', lastFiredAt: 'e.last_fired_at', createdAt: 'e.created_at' },
+      defaultSort: { column: 'e.key', order: 'asc' },
+      tieBreaker: 'e.id',
+      search: ['e.key', 'e.name'],
+      map: toEvent(originOf(ctx)),
+    });
+  },
+
+  'events.get': async (ctx) => getEvent(ctx.deps, caller(ctx), ctx.params.id, originOf(ctx)),
+
+  'events.create': async (ctx) => {
+    const me = caller(ctx);
+    const b = ctx.body;
+    const channel = await channelOf(ctx.deps, me, b.channelId);
+    const message: Message = { content: b.content ?? null, templateName: b.templateName ?? null, templateLanguage: b.templateLanguage ?? null, templateParameters: b.templateParameters ?? [] };
+    const variables = checkMessage(message, channel.platform, ctx.deps.messaging.shortBaseUrls);
+    const now = ctx.deps.now();
+    const row = await uniqueOr(() => ctx.deps.db.insertInto('events').values({
+      company_id: me.companyId, key: b.key, name: b.name.trim(), channel_id: channel.id, purpose: b.purpose ?? 'transactional',
+      content: message.content, template_name: message.templateName, template_language: message.templateName ? message.templateLanguage : null,
+      template_parameters: JSON.stringify(message.templateName ? message.templateParameters : []), variables: JSON.stringify(variables),
+      enabled: b.enabled ?? true, fired_count: 0, last_fired_at: null, created_by: me.userId, created_at: now, updated_at: now,
+    }).returning('id').executeTakeFirstOrThrow(), keyTaken);
+    return getEvent(ctx.deps, me, row.id, originOf(ctx));
+  },
+
+  'events.update': async (ctx) => {
+    const me = caller(ctx);
+    const b = ctx.body;
+    const current = await ctx.deps.db.selectFrom('events').selectAll().where('id', '=', ctx.params.id).where('company_id', '=', me.companyId).executeTakeFirst();
+    if (!current) throw fail('99959');
+    const channelId = b.channelId ?? current.channel_id;
+    if (channelId === null) throw failFields([fieldError('channelId', '99999')]);
+    const channel = await channelOf(ctx.deps, me, channelId);
+    // A new text drops the template; a new template drops the text (both at once: 99931).
+    let message: Message = { content: current.content, templateName: current.template_name, templateLanguage: current.template_language, templateParameters: current.template_parameters };
+    if (b.content !== undefined && b.templateName === undefined) message = { content: b.content, templateName: null, templateLanguage: null, templateParameters: [] };
+    else if (b.templateName !== undefined && b.content === undefined) message = { ...message, content: null, templateName: b.templateName };
+    else if (b.templateName !== undefined && b.content !== undefined) message = { ...message, content: b.content, templateName: b.templateName };
+    if (message.templateName !== null) {
+      if (b.templateLanguage !== undefined) message.templateLanguage = b.templateLanguage;
+      if (b.templateParameters !== undefined) message.templateParameters = b.templateParameters;
+    }
+    const variables = checkMessage(message, channel.platform, ctx.deps.messaging.shortBaseUrls);
+    const set = {
+      updated_at: ctx.deps.now(), channel_id: channel.id, content: message.content, template_name: message.templateName,
+      template_language: message.templateName ? message.templateLanguage : null,
+      template_parameters: JSON.stringify(message.templateName ? message.templateParameters : []), variables: JSON.stringify(variables),
+      ...(b.key !== undefined ? { key: b.key } : {}),
+      ...(b.name !== undefined ? { name: b.name.trim() } : {}),
+      ...(b.purpose !== undefined ? { purpose: b.purpose } : {}),
+      ...(b.enabled !== undefined ? { enabled: b.enabled } : {}),
+    };
+    await uniqueOr(() => ctx.deps.db.updateTable('events').set(set).where('id', '=', current.id).where('company_id', '=', me.companyId).execute(), keyTaken);
+    return getEvent(ctx.deps, me, current.id, originOf(ctx));
+  },
+
+  'events.delete': async (ctx) => {
+    const me = caller(ctx);
+    const gone = await ctx.deps.db.deleteFrom('events').where('id', '=', ctx.params.id).where('company_id', '=', me.companyId).executeTakeFirst();
+    if (!Number(gone.numDeletedRows)) throw fail('99959');
+    return { ok: true as const };
+  },
+
+  'events.fire': async (ctx) => {
+    const me = caller(ctx);
+    const b = ctx.body;
+    const idempotencyKey = idempotencyKeyOf(ctx.request.headers);
+    const row = await eventQuery(ctx.deps.db, me.companyId).where('e.key', '=', ctx.params.key).executeTakeFirst();
+    if (!row) throw fail('99959');
+    if (!row.enabled) throw fail('99919');
+    const list = b.recipients ?? (b.to ? [{ to: b.to, variables: b.variables, reference: b.reference }] : []);
+    if (!list.length) throw failFields([fieldError('to', '99999')]);
+    const channel = row.channel_id === null ? null : await ctx.deps.db.selectFrom('channels').select(['id', 'platform', 'enabled']).where('id', '=', row.channel_id).where('company_id', '=', me.companyId).executeTakeFirst();
+    if (!channel || !channel.enabled) throw fail('99972');
+    const platform = channel.platform as ChannelPlatform;
+
+    const problems: FieldError[] = [];
+    const items: EnqueueItem[] = [];
+    list.forEach((r, i) => {
+      const at = b.recipients ? `recipients/${i}/` : '';
+      try {
+        const to = destination(platform, r.to);
+        items.push({ to: to ?? r.to, ...fill(row, (r.variables ?? {}) as Values, at), clientRef: r.reference ?? null, invalid: to === null });
+      } catch (error) {
+        if (!(error instanceof MissingValues)) throw error;
+        problems.push(...error.problems);
+      }
+    });
+    if (problems.length) throw failFields(problems.slice(0, MAX_FIELD_ERRORS));
+    if (!b.recipients && items[0].invalid) throw failFields([fieldError('to', '99963')]);
+
+    const purpose = row.purpose as Purpose;
+    const now = ctx.deps.now();
+    // Read before the transaction: PGlite has one connection, and the transaction holds it.
+    const held = await heldUntil(ctx.deps.messaging.sendWindow, me.companyId, purpose, now);
+    const duplicateHours = await duplicateWindowHours(ctx.deps.db, me.companyId);
+    const hash = createHash('sha256').update(canonical({ event: row.key, body: b })).digest('hex');
+    const db = ctx.deps.db as unknown as Kysely<EngineDatabase>;
+    const ids = await db.transaction().execute(async (trx) => {
+      if (idempotencyKey) {
+        const earlier = await claimKey(trx, me.companyId, idempotencyKey, 'events.fire', hash, now);
+        if (earlier) return { ids: earlier, replay: true };
+      }
+      const result = await enqueueMessages(trx, {
+        companyId: me.companyId, channel: { id: channel.id, platform }, purpose, source: 'api', apiCredentialId: me.credentialId ?? null,
+        createdBy: me.userId, items, duplicateWindowHours: duplicateHours, heldUntil: held, now, onInsufficientCredits: 'reject',
+      });
+      await sql`update messages set event_id = ${row.id} where id = any(${result.ids}::bigint[])`.execute(trx);
+      await sql`update events set fired_count = fired_count + ${result.ids.length}, last_fired_at = ${now} where id = ${row.id}`.execute(trx);
+      if (idempotencyKey) {
+        await sql`update idempotency_keys set message_ids = ${JSON.stringify(result.ids)}::jsonb where company_id = ${me.companyId} and key = ${idempotencyKey}`.execute(trx);
+      }
+      return { ids: result.ids, replay: false };
+    });
+    if (!ids.replay) ctx.deps.messaging.wake();
+    else ctx.reply.header('idempotent-replayed', 'true');
+    return { event: row.key, messages: await statusOf(ctx.deps, me.companyId, ids.ids, false) };
+  },
+};
