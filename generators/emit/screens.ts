@@ -69,6 +69,20 @@ function uiFor(name: string, p: Schema): Record<string, Json> {
   return ui;
 }
 
+/**
+ * A nullable object (`anyOf: [X, {type: null}]`, e.g. a campaign's recurrence) is edited as X: a
+ * form leaves it out when empty, and the anyOf would otherwise render as a choice between
+ * "option 1" and "option 2" instead of X's fields.
+ */
+export function nonNull(p: Schema): Schema {
+  const any = p.anyOf as Schema[] | undefined;
+  if (!Array.isArray(any) || any.length !== 2) return p;
+  const rest = any.filter((s) => s.type !== 'null');
+  if (rest.length !== 1) return p;
+  const { anyOf: _a, ...own } = p;
+  return { ...rest[0], ...own };
+}
+
 export function formSchema(model: Model, screen: Screen, fields: string[], opId: string, requiredOverride?: string[]) {
   const op = opById(model, opId)!;
   const body = (op.body ?? { properties: {} }) as Schema;
@@ -76,7 +90,7 @@ export function formSchema(model: Model, screen: Screen, fields: string[], opId:
   const properties: Record<string, Json> = {};
   const uiSchema: Record<string, Json> = { 'ui:order': [...fields, '*'], 'ui:submitButtonOptions': { norender: true } };
   for (const name of fields) {
-    const p = derefForScreen(props[name] as Json, model.entities) as Schema;
+    const p = nonNull(derefForScreen(props[name] as Json, model.entities) as Schema);
     properties[name] = { ...p, title: (p.title as string | undefined) ?? `fields.${name}` };
     const ui = uiFor(name, p);
     if (Object.keys(ui).length) uiSchema[name] = ui;

@@ -77,41 +77,38 @@ export const screen = {
                 title: "fields.scheduledAt"
             },
             recurrence: {
-                anyOf: [{
-                        type: "object",
-                        required: ["every", "unit", "starts"],
-                        additionalProperties: false,
-                        properties: {
-                            every: {
-                                type: "integer",
-                                minimum: 1,
-                                maximum: 365
-                            },
-                            unit: {
-                                type: "string",
-                                enum: [
-                                    "days",
-                                    "weeks",
-                                    "months",
-                                    "years"
-                                ]
-                            },
-                            starts: {
-                                type: "string",
-                                format: "date-time"
-                            },
-                            ends: {
-                                type: ["string", "null"],
-                                format: "date-time"
-                            },
-                            expires: {
-                                type: ["string", "null"],
-                                format: "date-time"
-                            }
-                        }
-                    }, {
-                        type: "null"
-                    }],
+                type: "object",
+                required: ["every", "unit", "starts"],
+                additionalProperties: false,
+                properties: {
+                    every: {
+                        type: "integer",
+                        minimum: 1,
+                        maximum: 365
+                    },
+                    unit: {
+                        type: "string",
+                        enum: [
+                            "days",
+                            "weeks",
+                            "months",
+                            "years"
+                        ],
+                        "x-enum": "recurrence-unit"
+                    },
+                    starts: {
+                        type: "string",
+                        format: "date-time"
+                    },
+                    ends: {
+                        type: ["string", "null"],
+                        format: "date-time"
+                    },
+                    expires: {
+                        type: ["string", "null"],
+                        format: "date-time"
+                    }
+                },
                 title: "fields.recurrence"
             }
         }

@@ -194,6 +194,17 @@ export const entitySchemas = [
         ]
     },
     {
+        $id: "recurrence-unit",
+        description: "The unit of a campaign's repetition (spec 3: every N days, weeks, months or years).",
+        type: "string",
+        enum: [
+            "days",
+            "weeks",
+            "months",
+            "years"
+        ]
+    },
+    {
         $id: "role",
         description: "System roles (spec 6). \"colibriSms\" takes the product key from config/app.yaml.",
         type: "string",
@@ -847,13 +858,7 @@ export const entitySchemas = [
                 maximum: 365
             },
             unit: {
-                type: "string",
-                enum: [
-                    "days",
-                    "weeks",
-                    "months",
-                    "years"
-                ]
+                $ref: "recurrence-unit#"
             },
             starts: {
                 type: "string",

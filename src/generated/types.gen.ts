@@ -140,6 +140,13 @@ export type PlanType = ("subscription" | "pilot")
  */
 export type RecipientResult = ("pass" | "warn" | "fail" | "error")
 /**
+ * The unit of a campaign's repetition (spec 3: every N days, weeks, months or years).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "recurrence-unit".
+ */
+export type RecurrenceUnit = ("days" | "weeks" | "months" | "years")
+/**
  * System roles (spec 6). "colibriSms" takes the product key from config/app.yaml.
  * 
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
@@ -535,7 +542,7 @@ updatedAt: string
  */
 export interface CampaignRecurrence {
 every: number
-unit: ("days" | "weeks" | "months" | "years")
+unit: RecurrenceUnit
 starts: string
 ends?: (string | null)
 expires?: (string | null)

@@ -2,7 +2,7 @@
 // form and detail get (generators/emit/routes.ts), over the mini project.
 import { describe, expect, it, beforeAll } from 'vitest';
 import { buildModel, type Model } from '../../generators/model.ts';
-import { compileScreen, derefForScreen } from '../../generators/emit/screens.ts';
+import { compileScreen, derefForScreen, nonNull } from '../../generators/emit/screens.ts';
 import { emitRoutes } from '../../generators/emit/routes.ts';
 import { miniProject } from './mini-project.ts';
 
@@ -18,6 +18,18 @@ describe('derefForScreen marks inlined enums with their id', () => {
     [{ type: 'array', items: { $ref: 'color#' } }, { type: 'array', items: { type: 'string', enum: ['red', 'blue'], 'x-enum': 'color' } }],
     [{ type: 'string' }, { type: 'string' }],
   ])('%j', (given, want) => expect(derefForScreen(given, model.entities)).toEqual(want));
+});
+
+describe('a nullable object is edited as the object', () => {
+  it('drops the null branch of anyOf and keeps the field\'s own keywords', () => {
+    const rule = { type: 'object', required: ['every'], properties: { every: { type: 'integer' } } };
+    expect(nonNull({ anyOf: [rule, { type: 'null' }], description: 'd' })).toEqual({ ...rule, description: 'd' });
+    // Anything else is left alone: a real choice, or a nullable scalar written as a type list.
+    const choice = { anyOf: [{ type: 'string' }, { type: 'integer' }] };
+    expect(nonNull(choice)).toBe(choice);
+    const scalar = { type: ['string', 'null'] };
+    expect(nonNull(scalar)).toBe(scalar);
+  });
 });
 
 describe('list', () => {
