@@ -119,6 +119,10 @@ export const campaignsRecipients = (args: Args<"campaigns.recipients">) => call(
 
 export const useCampaignsRecipients = (args: Args<"campaigns.recipients"> | null, config?: SWRConfiguration<Result<"campaigns.recipients">>) => useOperation("campaigns.recipients", args, config);
 
+export const campaignsMessages = (args: Args<"campaigns.messages">) => call("campaigns.messages", args);
+
+export const useCampaignsMessages = (args: Args<"campaigns.messages"> | null, config?: SWRConfiguration<Result<"campaigns.messages">>) => useOperation("campaigns.messages", args, config);
+
 export const campaignsPreview = (args: Args<"campaigns.preview">) => call("campaigns.preview", args);
 
 export const useCampaignsPreview = (args: Args<"campaigns.preview"> | null, config?: SWRConfiguration<Result<"campaigns.preview">>) => useOperation("campaigns.preview", args, config);
@@ -256,6 +260,10 @@ export const deploymentsControl = (args: Args<"deployments.control">) => call("d
 export const deploymentsDelete = (args: Args<"deployments.delete">) => call("deployments.delete", args);
 
 export const deploymentsNumbers = (args: Args<"deployments.numbers">) => call("deployments.numbers", args);
+
+export const deploymentsHistory = (args: Args<"deployments.history">) => call("deployments.history", args);
+
+export const useDeploymentsHistory = (args: Args<"deployments.history"> | null, config?: SWRConfiguration<Result<"deployments.history">>) => useOperation("deployments.history", args, config);
 
 export const eventsList = (args: Args<"events.list">) => call("events.list", args);
 

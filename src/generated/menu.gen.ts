@@ -73,7 +73,7 @@ export const menuNodes = [
         hidden: false,
         noId: false,
         planExclude: [],
-        actions: ["view"],
+        actions: ["view", "report", "download"],
         screen: null,
         icon: "campaign",
         label: "menu.campaigns",
@@ -184,7 +184,7 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["view", "report", "download"],
-        screen: null,
+        screen: "campaignHistory",
         icon: null,
         label: "menu.campaigns.history",
         subtabs: []
@@ -202,7 +202,7 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["view"],
-        screen: null,
+        screen: "personalizedCampaignDetail",
         icon: null,
         label: "menu.campaigns.personalizedDetail",
         subtabs: []

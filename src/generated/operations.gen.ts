@@ -426,6 +426,28 @@ export const operations = [
         }
     },
     {
+        id: "campaigns.messages",
+        method: "GET",
+        path: "/v1/campaigns/{id}/messages",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 20,
+            action: "view"
+        },
+        list: {
+            sortable: [
+                "id",
+                "toNumber",
+                "sentAt",
+                "updatedAt"
+            ],
+            filters: ["state", "deploymentId"],
+            search: ["toNumber"]
+        }
+    },
+    {
         id: "campaigns.preview",
         method: "GET",
         path: "/v1/campaigns/{id}/preview",
@@ -1072,6 +1094,19 @@ export const operations = [
         permission: {
             component: 2001,
             action: "deploy"
+        },
+        list: null
+    },
+    {
+        id: "deployments.history",
+        method: "GET",
+        path: "/v1/deployments/history",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 20,
+            action: "report"
         },
         list: null
     },
@@ -1737,4 +1772,4 @@ export const operations = [
     }
 ] as const;
 
-export type OperationId = "account.list" | "account.create" | "account.page" | "account.update" | "account.delete" | "account.getPicture" | "account.uploadPicture" | "account.paymentsSummary" | "associations.getUser" | "associations.putUser" | "associations.addUser" | "associations.getOne" | "associations.updateOne" | "associations.deleteOne" | "associations.clientAssociations" | "associations.clientAccount" | "associations.listResponsible" | "associations.allResponsible" | "audit.list" | "blockList.list" | "blockList.add" | "blockList.upload" | "blockList.remove" | "campaigns.list" | "campaigns.get" | "campaigns.create" | "campaigns.update" | "campaigns.delete" | "campaigns.uploadRecipients" | "campaigns.recipients" | "campaigns.preview" | "campaigns.launch" | "campaigns.requestLock" | "campaigns.approveLock" | "channels.list" | "channels.platforms" | "channels.get" | "channels.create" | "channels.update" | "channels.delete" | "channels.enable" | "channels.disable" | "channels.stats" | "channels.try" | "clientAuth.validate" | "clientAuth.signin" | "clientAuth.register" | "clientAuth.signout" | "clientAuth.recoverPassword" | "clientAuth.saveOtp" | "clientAuth.validateOtp" | "clients.get" | "clients.patch" | "clients.getProfilePic" | "clients.uploadProfilePic" | "clients.hierarchy" | "clients.usersList" | "company.get" | "company.patch" | "company.uploadLogo" | "company.listAll" | "company.setState" | "company.setPlan" | "costCenters.list" | "costCenters.get" | "costCenters.create" | "costCenters.update" | "costCenters.delete" | "credentials.list" | "credentials.create" | "credentials.rotate" | "credentials.revoke" | "credentials.getSettings" | "credentials.updateSettings" | "credits.balance" | "deployments.list" | "deployments.get" | "deployments.control" | "deployments.delete" | "deployments.numbers" | "events.list" | "events.get" | "events.create" | "events.update" | "events.delete" | "events.fire" | "geography.countries" | "geography.regions" | "geography.cities" | "messages.send" | "messages.get" | "messagingSettings.get" | "messagingSettings.update" | "notifications.list" | "notifications.markRead" | "platformSms.getAccountsByNits" | "platformSms.getCampaignsByAccount" | "platformSms.clientsSms" | "platformSms.getStates" | "platformSms.getListAccount" | "platformSms.getQuotaByAccount" | "platformSms.getQuotaFileByAccount" | "platformSms.operators" | "platformSms.getAllDataClients" | "platformSms.getAllDataClientsByUserId" | "platformSms.quotaList" | "platformSms.setQuota" | "rolesV3.list" | "rolesV3.get" | "rolesV3.create" | "rolesV3.update" | "rolesV3.delete" | "roles.list" | "shortener.create" | "shortener.campaignLink" | "shortener.upload" | "shortener.list" | "shortener.get" | "shortener.delete" | "shortener.statistics" | "shortener.campaignOpens" | "system.health" | "system.file" | "system.outbox" | "team.list" | "team.get" | "team.create" | "team.update" | "team.delete";
+export type OperationId = "account.list" | "account.create" | "account.page" | "account.update" | "account.delete" | "account.getPicture" | "account.uploadPicture" | "account.paymentsSummary" | "associations.getUser" | "associations.putUser" | "associations.addUser" | "associations.getOne" | "associations.updateOne" | "associations.deleteOne" | "associations.clientAssociations" | "associations.clientAccount" | "associations.listResponsible" | "associations.allResponsible" | "audit.list" | "blockList.list" | "blockList.add" | "blockList.upload" | "blockList.remove" | "campaigns.list" | "campaigns.get" | "campaigns.create" | "campaigns.update" | "campaigns.delete" | "campaigns.uploadRecipients" | "campaigns.recipients" | "campaigns.messages" | "campaigns.preview" | "campaigns.launch" | "campaigns.requestLock" | "campaigns.approveLock" | "channels.list" | "channels.platforms" | "channels.get" | "channels.create" | "channels.update" | "channels.delete" | "channels.enable" | "channels.disable" | "channels.stats" | "channels.try" | "clientAuth.validate" | "clientAuth.signin" | "clientAuth.register" | "clientAuth.signout" | "clientAuth.recoverPassword" | "clientAuth.saveOtp" | "clientAuth.validateOtp" | "clients.get" | "clients.patch" | "clients.getProfilePic" | "clients.uploadProfilePic" | "clients.hierarchy" | "clients.usersList" | "company.get" | "company.patch" | "company.uploadLogo" | "company.listAll" | "company.setState" | "company.setPlan" | "costCenters.list" | "costCenters.get" | "costCenters.create" | "costCenters.update" | "costCenters.delete" | "credentials.list" | "credentials.create" | "credentials.rotate" | "credentials.revoke" | "credentials.getSettings" | "credentials.updateSettings" | "credits.balance" | "deployments.list" | "deployments.get" | "deployments.control" | "deployments.delete" | "deployments.numbers" | "deployments.history" | "events.list" | "events.get" | "events.create" | "events.update" | "events.delete" | "events.fire" | "geography.countries" | "geography.regions" | "geography.cities" | "messages.send" | "messages.get" | "messagingSettings.get" | "messagingSettings.update" | "notifications.list" | "notifications.markRead" | "platformSms.getAccountsByNits" | "platformSms.getCampaignsByAccount" | "platformSms.clientsSms" | "platformSms.getStates" | "platformSms.getListAccount" | "platformSms.getQuotaByAccount" | "platformSms.getQuotaFileByAccount" | "platformSms.operators" | "platformSms.getAllDataClients" | "platformSms.getAllDataClientsByUserId" | "platformSms.quotaList" | "platformSms.setQuota" | "rolesV3.list" | "rolesV3.get" | "rolesV3.create" | "rolesV3.update" | "rolesV3.delete" | "roles.list" | "shortener.create" | "shortener.campaignLink" | "shortener.upload" | "shortener.list" | "shortener.get" | "shortener.delete" | "shortener.statistics" | "shortener.campaignOpens" | "system.health" | "system.file" | "system.outbox" | "team.list" | "team.get" | "team.create" | "team.update" | "team.delete";

@@ -436,51 +436,51 @@ export const routes = [
     },
     {
         path: "/Campaigns/history",
-        screen: null,
-        kind: "none",
+        screen: "campaignHistory",
+        kind: "report",
         access: "session",
         layout: "default",
         menuKey: "campaigns.history",
         componentId: 20,
-        title: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
-        loadScreen: null
+        title: "menu.campaigns.history",
+        load: () => import("../console/runtime/screens/ReportScreen.tsx"),
+        loadScreen: () => import("./screen.campaignHistory.gen.ts")
     },
     {
         path: "/Campaigns/history/:id",
-        screen: null,
-        kind: "none",
+        screen: "campaignHistory",
+        kind: "report",
         access: "session",
         layout: "default",
         menuKey: "campaigns.history",
         componentId: 20,
-        title: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
-        loadScreen: null
+        title: "menu.campaigns.history",
+        load: () => import("../console/runtime/screens/ReportScreen.tsx"),
+        loadScreen: () => import("./screen.campaignHistory.gen.ts")
     },
     {
         path: "/Campaigns/Campaigns/personalizedCampaignDetail",
-        screen: null,
-        kind: "none",
+        screen: "personalizedCampaignDetail",
+        kind: "list",
         access: "session",
         layout: "default",
         menuKey: "campaigns.personalizedDetail",
         componentId: 20,
-        title: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
-        loadScreen: null
+        title: "menu.campaigns.personalizedDetail",
+        load: () => import("../console/runtime/screens/ListScreen.tsx"),
+        loadScreen: () => import("./screen.personalizedCampaignDetail.gen.ts")
     },
     {
         path: "/Campaigns/Campaigns/personalizedCampaignDetail/:id",
-        screen: null,
-        kind: "none",
+        screen: "personalizedCampaignDetail",
+        kind: "list",
         access: "session",
         layout: "default",
         menuKey: "campaigns.personalizedDetail",
         componentId: 20,
-        title: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
-        loadScreen: null
+        title: "menu.campaigns.personalizedDetail",
+        load: () => import("../console/runtime/screens/ListScreen.tsx"),
+        loadScreen: () => import("./screen.personalizedCampaignDetail.gen.ts")
     },
     {
         path: "/Agents",

@@ -803,6 +803,18 @@ export const screen = {
                 action: "delete"
             },
             confirm: true
+        },
+        {
+            label: "screens.campaignDetail.personalized",
+            to: "/Campaigns/Campaigns/personalizedCampaignDetail/{id}",
+            permission: {
+                component: 20,
+                action: "view"
+            },
+            when: {
+                field: "variables",
+                notEquals: []
+            }
         }
     ],
     idField: "id"

@@ -29,6 +29,8 @@ import { screen as screen_campaignDetail } from "./screen.campaignDetail.gen.ts"
 
 import { screen as screen_campaignForm } from "./screen.campaignForm.gen.ts";
 
+import { screen as screen_campaignHistory } from "./screen.campaignHistory.gen.ts";
+
 import { screen as screen_campaignRecipients } from "./screen.campaignRecipients.gen.ts";
 
 import { screen as screen_campaignShorten } from "./screen.campaignShorten.gen.ts";
@@ -82,6 +84,8 @@ import { screen as screen_messagingSettings } from "./screen.messagingSettings.g
 import { screen as screen_notActive } from "./screen.notActive.gen.ts";
 
 import { screen as screen_notifications } from "./screen.notifications.gen.ts";
+
+import { screen as screen_personalizedCampaignDetail } from "./screen.personalizedCampaignDetail.gen.ts";
 
 import { screen as screen_profile } from "./screen.profile.gen.ts";
 
@@ -142,6 +146,7 @@ export const screens = {
     campaignDeployments: screen_campaignDeployments,
     campaignDetail: screen_campaignDetail,
     campaignForm: screen_campaignForm,
+    campaignHistory: screen_campaignHistory,
     campaignRecipients: screen_campaignRecipients,
     campaignShorten: screen_campaignShorten,
     campaignWizard: screen_campaignWizard,
@@ -169,6 +174,7 @@ export const screens = {
     messagingSettings: screen_messagingSettings,
     notActive: screen_notActive,
     notifications: screen_notifications,
+    personalizedCampaignDetail: screen_personalizedCampaignDetail,
     profile: screen_profile,
     quotaByAccount: screen_quotaByAccount,
     quotaChart: screen_quotaChart,
@@ -193,4 +199,4 @@ export const screens = {
     validation: screen_validation
 } as const;
 
-export type ScreenId = "apiCredentials" | "apiSettings" | "areaForm" | "areaRename" | "areas" | "associationsAddForm" | "associationsUpdateForm" | "auditReport" | "blockListAdd" | "blockListUpload" | "blockList" | "campaignDeployments" | "campaignDetail" | "campaignForm" | "campaignRecipients" | "campaignShorten" | "campaignWizard" | "campaigns" | "changePassword" | "channelDetail" | "channelForm" | "channelStats" | "channelStatuses" | "channelTry" | "channels" | "charts" | "clientSignin" | "companies" | "companyForm" | "companyPlan" | "costCenterForm" | "costCenters" | "credentialForm" | "eventForm" | "events" | "expiredPassword" | "help" | "home" | "messagingSettings" | "notActive" | "notifications" | "profile" | "quotaByAccount" | "quotaChart" | "quotaForm" | "register" | "resetPassword" | "responsibleSmsOption" | "roleForm" | "roles" | "shortenerLinkForm" | "shortenerLinks" | "shortenerStatistics" | "shortenerUpload" | "signin" | "stats" | "teamMemberDetail" | "teamMemberForm" | "teamMembers" | "userAssociations" | "userResponsibles" | "userValidation" | "validation";
+export type ScreenId = "apiCredentials" | "apiSettings" | "areaForm" | "areaRename" | "areas" | "associationsAddForm" | "associationsUpdateForm" | "auditReport" | "blockListAdd" | "blockListUpload" | "blockList" | "campaignDeployments" | "campaignDetail" | "campaignForm" | "campaignHistory" | "campaignRecipients" | "campaignShorten" | "campaignWizard" | "campaigns" | "changePassword" | "channelDetail" | "channelForm" | "channelStats" | "channelStatuses" | "channelTry" | "channels" | "charts" | "clientSignin" | "companies" | "companyForm" | "companyPlan" | "costCenterForm" | "costCenters" | "credentialForm" | "eventForm" | "events" | "expiredPassword" | "help" | "home" | "messagingSettings" | "notActive" | "notifications" | "personalizedCampaignDetail" | "profile" | "quotaByAccount" | "quotaChart" | "quotaForm" | "register" | "resetPassword" | "responsibleSmsOption" | "roleForm" | "roles" | "shortenerLinkForm" | "shortenerLinks" | "shortenerStatistics" | "shortenerUpload" | "signin" | "stats" | "teamMemberDetail" | "teamMemberForm" | "teamMembers" | "userAssociations" | "userResponsibles" | "userValidation" | "validation";

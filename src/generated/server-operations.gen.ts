@@ -131,6 +131,19 @@ export const entitySchemas = [
         ]
     },
     {
+        $id: "message-outcome",
+        description: "Where a message ended, for reports (the sending history): pending (not handed to a channel yet), sent (accepted, no final receipt), delivered (or read), failed (failed, timeout, undefined), blocked (refused before sending: block list, duplicate, credits), cancelled.",
+        type: "string",
+        enum: [
+            "pending",
+            "sent",
+            "delivered",
+            "failed",
+            "blocked",
+            "cancelled"
+        ]
+    },
+    {
         $id: "message-purpose",
         description: "What a message is for. Only commercial messages are bound by the send window (Ley 2300 de 2023); transactional and OTP messages pass.",
         type: "string",
@@ -712,6 +725,95 @@ export const entitySchemas = [
                         }
                     }
                 }
+            }
+        }
+    },
+    {
+        $id: "campaign-message-page",
+        description: "One page of a campaign's messages (the list convention).",
+        type: "object",
+        required: [
+            "items",
+            "total",
+            "page",
+            "pageSize"
+        ],
+        additionalProperties: false,
+        properties: {
+            items: {
+                type: "array",
+                items: {
+                    $ref: "campaign-message#"
+                }
+            },
+            total: {
+                type: "integer"
+            },
+            page: {
+                type: "integer"
+            },
+            pageSize: {
+                type: "integer"
+            }
+        }
+    },
+    {
+        $id: "campaign-message",
+        description: "One message of a campaign as its recipient got it: the body after the file's variables were filled in (and the recipient's own short links), with where it is (state), what the network said (deliveryStatus), the spec's status code and when it last changed.",
+        type: "object",
+        required: [
+            "id",
+            "deploymentId",
+            "toNumber",
+            "body",
+            "state",
+            "deliveryStatus",
+            "statusCode",
+            "errorCode",
+            "parts",
+            "sentAt",
+            "updatedAt"
+        ],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "integer"
+            },
+            deploymentId: {
+                type: "integer"
+            },
+            toNumber: {
+                type: "string"
+            },
+            body: {
+                type: ["string", "null"]
+            },
+            state: {
+                $ref: "message-state#"
+            },
+            deliveryStatus: {
+                anyOf: [{
+                        $ref: "delivery-status#"
+                    }, {
+                        type: "null"
+                    }]
+            },
+            statusCode: {
+                type: "integer"
+            },
+            errorCode: {
+                type: ["string", "null"]
+            },
+            parts: {
+                type: "integer"
+            },
+            sentAt: {
+                type: ["string", "null"],
+                format: "date-time"
+            },
+            updatedAt: {
+                type: "string",
+                format: "date-time"
             }
         }
     },
@@ -1524,6 +1626,194 @@ export const entitySchemas = [
                 maxLength: 11
             },
             holidays: {
+                type: "boolean"
+            }
+        }
+    },
+    {
+        $id: "deployment-history-row",
+        description: "One deployment in the sending history with its messages per outcome (see deployment-history).",
+        type: "object",
+        required: [
+            "id",
+            "campaignId",
+            "campaignName",
+            "channelName",
+            "platform",
+            "kind",
+            "purpose",
+            "state",
+            "day",
+            "startedAt",
+            "finishedAt",
+            "total",
+            "accepted",
+            "pending",
+            "sent",
+            "delivered",
+            "failed",
+            "blocked",
+            "cancelled",
+            "credits"
+        ],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "integer"
+            },
+            campaignId: {
+                type: ["integer", "null"]
+            },
+            campaignName: {
+                type: ["string", "null"]
+            },
+            channelName: {
+                type: "string"
+            },
+            platform: {
+                $ref: "channel-platform#"
+            },
+            kind: {
+                anyOf: [{
+                        $ref: "campaign-kind#"
+                    }, {
+                        type: "null"
+                    }]
+            },
+            purpose: {
+                $ref: "message-purpose#"
+            },
+            state: {
+                $ref: "deployment-state#"
+            },
+            day: {
+                type: "string",
+                format: "date"
+            },
+            startedAt: {
+                type: ["string", "null"],
+                format: "date-time"
+            },
+            finishedAt: {
+                type: ["string", "null"],
+                format: "date-time"
+            },
+            total: {
+                type: "integer"
+            },
+            accepted: {
+                type: "integer"
+            },
+            pending: {
+                type: "integer"
+            },
+            sent: {
+                type: "integer"
+            },
+            delivered: {
+                type: "integer"
+            },
+            failed: {
+                type: "integer"
+            },
+            blocked: {
+                type: "integer"
+            },
+            cancelled: {
+                type: "integer"
+            },
+            credits: {
+                type: "integer"
+            }
+        }
+    },
+    {
+        $id: "deployment-history",
+        description: "The company's sending history (/Campaigns/history): one row per deployment whose day (started, else scheduled, else created; Bogot\u00E1 calendar days) is in the range, newest first, at most 5,000 rows (`truncated` says more matched; totals and perDay always cover every match). Each message counts once in exactly one outcome: pending (not handed to a channel yet: queued, held, sending, in doubt, paused), sent (accepted by the provider, no final receipt yet), delivered (delivered or read), failed (failed, timeout, undefined), blocked (refused before sending: block list 5, duplicate 93, credits 81), cancelled (4). `accepted` counts every message a provider accepted, whatever came after; credits are the credits consumed (billed messages). perDay: messages per Bogot\u00E1 day (sent, else finished, else created) and outcome.",
+        type: "object",
+        required: [
+            "items",
+            "totals",
+            "perDay",
+            "truncated"
+        ],
+        additionalProperties: false,
+        properties: {
+            items: {
+                type: "array",
+                items: {
+                    $ref: "deployment-history-row#"
+                }
+            },
+            totals: {
+                type: "object",
+                required: [
+                    "deployments",
+                    "total",
+                    "accepted",
+                    "pending",
+                    "sent",
+                    "delivered",
+                    "failed",
+                    "blocked",
+                    "cancelled",
+                    "credits"
+                ],
+                additionalProperties: false,
+                properties: {
+                    deployments: {
+                        type: "integer"
+                    },
+                    total: {
+                        type: "integer"
+                    },
+                    accepted: {
+                        type: "integer"
+                    },
+                    pending: {
+                        type: "integer"
+                    },
+                    sent: {
+                        type: "integer"
+                    },
+                    delivered: {
+                        type: "integer"
+                    },
+                    failed: {
+                        type: "integer"
+                    },
+                    blocked: {
+                        type: "integer"
+                    },
+                    cancelled: {
+                        type: "integer"
+                    },
+                    credits: {
+                        type: "integer"
+                    }
+                }
+            },
+            perDay: {
+                type: "array",
+                items: {
+                    type: "object",
+                    required: ["day", "outcome", "messages"],
+                    additionalProperties: false,
+                    properties: {
+                        day: {
+                            type: "string",
+                            format: "date"
+                        },
+                        outcome: {
+                            $ref: "message-outcome#"
+                        },
+                        messages: {
+                            type: "integer"
+                        }
+                    }
+                }
+            },
+            truncated: {
                 type: "boolean"
             }
         }
@@ -4485,6 +4775,82 @@ export const serverOperations = [
         errors: ["99982", "99959"]
     },
     {
+        id: "campaigns.messages",
+        tag: "campaigns",
+        name: "messages",
+        method: "GET",
+        path: "/v1/campaigns/{id}/messages",
+        access: "active",
+        permission: {
+            component: 20,
+            action: "view",
+            node: "campaigns.personalizedDetail"
+        },
+        summary: "Every message of the campaign's deployments as its recipient got it (the body after the variables were filled in), with its state, delivery status, status code and time; paged, q searches the number, filters state and deploymentId. Another company's campaign is 99959.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                page: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 1000000,
+                    default: 1
+                },
+                pageSize: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 200,
+                    default: 50
+                },
+                sort: {
+                    type: "string",
+                    enum: [
+                        "id",
+                        "toNumber",
+                        "sentAt",
+                        "updatedAt"
+                    ]
+                },
+                order: {
+                    type: "string",
+                    enum: ["asc", "desc"],
+                    default: "asc"
+                },
+                q: {
+                    type: "string",
+                    maxLength: 20
+                },
+                state: {
+                    $ref: "message-state#"
+                },
+                deploymentId: {
+                    type: "integer",
+                    minimum: 1
+                }
+            }
+        },
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "campaign-message-page#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959", "99931"]
+    },
+    {
         id: "campaigns.preview",
         tag: "campaigns",
         name: "preview",
@@ -7022,6 +7388,59 @@ export const serverOperations = [
             "99984",
             "99982",
             "99959"
+        ]
+    },
+    {
+        id: "deployments.history",
+        tag: "deployments",
+        name: "history",
+        method: "GET",
+        path: "/v1/deployments/history",
+        access: "active",
+        permission: {
+            component: 20,
+            action: "report",
+            node: "campaigns.history"
+        },
+        summary: "The company's deployments whose day (started, else scheduled, else created) falls between two Bogot\u00E1 calendar days, newest first, with their messages per outcome and the credits spent, the totals and the messages per day and outcome. Both dates are required (99999), up to today (99962; also for a range longer than constants.reports.historyDays days), the end not before the start (99958). Filters: campaign, channel type, deployment state.",
+        params: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                dateStart: {
+                    type: "string",
+                    format: "date"
+                },
+                dateEnd: {
+                    type: "string",
+                    format: "date"
+                },
+                campaignId: {
+                    type: "integer",
+                    minimum: 1
+                },
+                platform: {
+                    $ref: "channel-platform#"
+                },
+                state: {
+                    $ref: "deployment-state#"
+                }
+            }
+        },
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "deployment-history#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99958",
+            "99962",
+            "99931",
+            "99982"
         ]
     },
     {

@@ -95,6 +95,13 @@ export type DocumentType = ("CC" | "CE" | "NIT" | "PP" | "TI" | "PEP" | "PPT")
  */
 export type EditLock = ("unlockedForEdit" | "lockedForEdit" | "pendingunlockForEdit" | "pendinglockForEdit")
 /**
+ * Where a message ended, for reports (the sending history): pending (not handed to a channel yet), sent (accepted, no final receipt), delivered (or read), failed (failed, timeout, undefined), blocked (refused before sending: block list, duplicate, credits), cancelled.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "message-outcome".
+ */
+export type MessageOutcome = ("pending" | "sent" | "delivered" | "failed" | "blocked" | "cancelled")
+/**
  * What a message is for. Only commercial messages are bound by the send window (Ley 2300 de 2023); transactional and OTP messages pass.
  * 
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
@@ -480,6 +487,37 @@ reason: PhoneRejection
 }[]
 }
 /**
+ * One page of a campaign's messages (the list convention).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "campaign-message-page".
+ */
+export interface CampaignMessagePage {
+items: CampaignMessage[]
+total: number
+page: number
+pageSize: number
+}
+/**
+ * One message of a campaign as its recipient got it: the body after the file's variables were filled in (and the recipient's own short links), with where it is (state), what the network said (deliveryStatus), the spec's status code and when it last changed.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "campaign-message".
+ */
+export interface CampaignMessage {
+id: number
+deploymentId: number
+toNumber: string
+body: (string | null)
+state: MessageState
+deliveryStatus: (DeliveryStatus | null)
+statusCode: number
+errorCode: (string | null)
+parts: number
+sentAt: (string | null)
+updatedAt: string
+}
+/**
  * A campaign's opens: recipients is how many per-recipient links its launches created, opened how many of them were clicked by a person (unique), clicks every such click (total); bots apart.
  * 
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
@@ -822,6 +860,61 @@ weekdays: (string | null)
 saturday: (string | null)
 sunday: (string | null)
 holidays: boolean
+}
+/**
+ * One deployment in the sending history with its messages per outcome (see deployment-history).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "deployment-history-row".
+ */
+export interface DeploymentHistoryRow {
+id: number
+campaignId: (number | null)
+campaignName: (string | null)
+channelName: string
+platform: ChannelPlatform
+kind: (CampaignKind | null)
+purpose: MessagePurpose
+state: DeploymentState
+day: string
+startedAt: (string | null)
+finishedAt: (string | null)
+total: number
+accepted: number
+pending: number
+sent: number
+delivered: number
+failed: number
+blocked: number
+cancelled: number
+credits: number
+}
+/**
+ * The company's sending history (/Campaigns/history): one row per deployment whose day (started, else scheduled, else created; Bogotá calendar days) is in the range, newest first, at most 5,000 rows (`truncated` says more matched; totals and perDay always cover every match). Each message counts once in exactly one outcome: pending (not handed to a channel yet: queued, held, sending, in doubt, paused), sent (accepted by the provider, no final receipt yet), delivered (delivered or read), failed (failed, timeout, undefined), blocked (refused before sending: block list 5, duplicate 93, credits 81), cancelled (4). `accepted` counts every message a provider accepted, whatever came after; credits are the credits consumed (billed messages). perDay: messages per Bogotá day (sent, else finished, else created) and outcome.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "deployment-history".
+ */
+export interface DeploymentHistory {
+items: DeploymentHistoryRow[]
+totals: {
+deployments: number
+total: number
+accepted: number
+pending: number
+sent: number
+delivered: number
+failed: number
+blocked: number
+cancelled: number
+credits: number
+}
+perDay: {
+day: string
+outcome: MessageOutcome
+messages: number
+}[]
+truncated: boolean
 }
 /**
  * One page of deployments (the list convention).
@@ -1751,6 +1844,26 @@ sort?: "row"
 order?: ("asc" | "desc")
 q?: string
 result?: RecipientResult
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "campaigns.messages.Params".
+ */
+export interface CampaignsMessagesParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "campaigns.messages.Query".
+ */
+export interface CampaignsMessagesQuery {
+page?: number
+pageSize?: number
+sort?: ("id" | "toNumber" | "sentAt" | "updatedAt")
+order?: ("asc" | "desc")
+q?: string
+state?: MessageState
+deploymentId?: number
 }
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
@@ -2693,6 +2806,17 @@ changed: number
 }
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "deployments.history.Query".
+ */
+export interface DeploymentsHistoryQuery {
+dateStart?: string
+dateEnd?: string
+campaignId?: number
+platform?: ChannelPlatform
+state?: DeploymentState
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "events.list.Query".
  */
 export interface EventsListQuery {
@@ -3456,6 +3580,13 @@ export interface OperationTypes {
         };
         response: RecipientRowPage;
     };
+    "campaigns.messages": {
+        args: {
+            params: CampaignsMessagesParams;
+            query?: CampaignsMessagesQuery;
+        };
+        response: CampaignMessagePage;
+    };
     "campaigns.preview": {
         args: {
             params: CampaignsPreviewParams;
@@ -3752,6 +3883,12 @@ export interface OperationTypes {
             body: DeploymentsNumbersBody;
         };
         response: DeploymentsNumbersResponse;
+    };
+    "deployments.history": {
+        args: {
+            query?: DeploymentsHistoryQuery;
+        };
+        response: DeploymentHistory;
     };
     "events.list": {
         args: {

@@ -61,6 +61,8 @@ export interface ScreenChart {
   itemsPath?: string;
   top?: number;
   sortBy?: string;
+  /** Report: values of these fields drawn as t(`<prefix>.<value>`). */
+  translate?: Record<string, string>;
   spec: Record<string, unknown>;
 }
 
@@ -108,6 +110,8 @@ export interface ScreenDef {
   values?: Record<string, unknown>;
   prefill?: Record<string, unknown>;
   reveal?: Record<string, { onError: string }>;
+  /** A field shows only while the form's values meet its condition; a hidden field's value is not sent. */
+  showWhen?: Record<string, RowCondition>;
   submitLabel?: string;
   onSuccess?: {
     effect: 'startSession' | 'navigate' | 'updateSession' | 'stay' | 'reset' | 'view';
@@ -162,6 +166,8 @@ export interface ScreenDef {
   // report
   payload?: Record<string, unknown>;
   chart?: ScreenChart;
+  /** A totals line: the answer's object at `path`, one figure per table column it holds. */
+  totals?: { path: string; label?: string };
   // dashboard
   cards?: readonly ScreenCard[];
   charts?: readonly ScreenChart[];

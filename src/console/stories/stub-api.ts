@@ -52,7 +52,8 @@ export function stubFetch(handlers: Handlers): typeof fetch {
   return (async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input), 'http://console.test');
     const method = (init?.method ?? 'GET').toUpperCase();
-    const found = matchers.find((m) => m.op.method === method && m.re.test(url.pathname));
+    // Like the server's router: a literal path (/v1/deployments/history) wins over a parameter (/v1/deployments/{id}).
+    const found = matchers.filter((m) => m.op.method === method && m.re.test(url.pathname)).sort((a, b) => a.names.length - b.names.length)[0];
     const headers = Object.fromEntries(Object.entries((init?.headers as Record<string, string>) ?? {}));
     if (!found) return json(404, { code: '99936', message: `No operation for ${method} ${url.pathname}` });
     const values = found.re.exec(url.pathname)!.slice(1);

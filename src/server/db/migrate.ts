@@ -15,6 +15,7 @@ import * as awaitingReceipt from './migrations/0301_messages-awaiting-receipt.ts
 import * as shortener from './migrations/0310_shortener.ts';
 import * as shortenerClicks from './migrations/0311_shortener-clicks.ts';
 import * as events from './migrations/0330_events.ts';
+import * as history from './migrations/0340_history.ts';
 import type { Database } from './schema.ts';
 
 const migrations: Record<string, Migration> = {
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '0310_shortener': shortener,
   '0311_shortener-clicks': shortenerClicks,
   '0330_events': events,
+  '0340_history': history,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

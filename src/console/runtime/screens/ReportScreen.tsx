@@ -1,7 +1,9 @@
 // A `kind: report` declaration: a filter form (JSON Schema) → a payload built from its values by
 // pure data (`{ ClientsIds: $f.ClientsIds, DateStart: $f.range.start }`) → the operation → a table,
-// a Vega-Lite chart of the top N rows and CSV/XLSX export. Report calls show every problem of the
-// answer's errors list (spec 7); a catalogue error with a `field` lands on that filter.
+// a Vega-Lite chart of the top N rows (or of another part of the answer: `chart.itemsPath`), an
+// optional totals line (`totals.path`: one figure per table column the answer's object holds) and
+// CSV/XLSX export. Report calls show every problem of the answer's errors list (spec 7); a
+// catalogue error with a `field` lands on that filter.
 import { useMemo, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -18,6 +20,7 @@ import { ApiError, errorText, problemText, serverEntry } from '../../api/errors.
 import { operationById } from '../../api/transport.ts';
 import { useSession } from '../../api/session.ts';
 import { Chart } from '../chart/Chart.tsx';
+import { formatInteger } from '../format.ts';
 import { pick, resolveObject, resolveValue, type ExpressionContext } from '../expressions.ts';
 import { SchemaForm } from '../form/SchemaForm.tsx';
 import { ExportButtons } from '../list/ExportButtons.tsx';
@@ -49,6 +52,7 @@ function ReportView({ screen }: { screen: ScreenDef }) {
   const ctx: ExpressionContext = { session: session as unknown as Data, query, route };
   const [filters, setFilters] = useState<Data>(() => resolveObject(screen.prefill, ctx));
   const [rows, setRows] = useState<Row[] | null>(null);
+  const [answer, setAnswer] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const [problems, setProblems] = useState<string[]>([]);
   const [fieldErrors, setFieldErrors] = useState<ErrorSchema | undefined>();
@@ -67,6 +71,7 @@ function ReportView({ screen }: { screen: ScreenDef }) {
       const args = method === 'GET' ? buildArgs(operation, { ...fixed, ...payload }) : buildArgs(operation, fixed, payload);
       const answer = await call(operation as OperationId, args as never);
       const items = pick(answer, screen.itemsPath);
+      setAnswer(answer);
       setRows(Array.isArray(items) ? (items as Row[]).filter(Boolean) : []);
     } catch (error) {
       setRows(null);
@@ -91,6 +96,18 @@ function ReportView({ screen }: { screen: ScreenDef }) {
 
   const chart = screen.chart;
   const columns = screen.columns ?? [];
+  const chartRows = useMemo(() => {
+    const picked = chart?.itemsPath ? pick(answer, chart.itemsPath) : rows;
+    const list = Array.isArray(picked) ? (picked as Row[]).filter(Boolean) : [];
+    const translate = Object.entries(chart?.translate ?? {});
+    if (!translate.length) return list;
+    return list.map((r) => ({ ...r, ...Object.fromEntries(translate.map(([field, prefix]) => [field, r[field] == null ? r[field] : t(`${prefix}.${String(r[field])}`)])) }));
+  }, [chart, answer, rows, t]);
+  const totals = useMemo(() => {
+    const sums = screen.totals ? pick(answer, screen.totals.path) : undefined;
+    if (!sums || typeof sums !== 'object') return [];
+    return columns.filter((c) => typeof (sums as Data)[c.field] === 'number').map((c) => ({ label: c.label, value: (sums as Data)[c.field] as number }));
+  }, [screen.totals, answer, columns]);
   const exportRows = useMemo(() => (onProgress: (d: number, total: number) => void) => Promise.resolve(rows ?? []).then((r) => (onProgress(r.length, r.length), r)), [rows]);
 
   return (
@@ -123,7 +140,24 @@ function ReportView({ screen }: { screen: ScreenDef }) {
             <Typography color="text.secondary">{t(screen.empty ?? 'common.report.noData')}</Typography>
           ) : (
             <>
-              {chart && <Chart spec={chart.spec} rows={rows} top={chart.top} sortBy={chart.sortBy} label={t(chart.label ?? screen.title)} />}
+              {chart && chartRows.length > 0 && <Chart spec={chart.spec} rows={chartRows} top={chart.itemsPath ? undefined : chart.top} sortBy={chart.sortBy} label={t(chart.label ?? screen.title)} />}
+              {totals.length > 0 && (
+                <Box component="dl" aria-label={t(screen.totals?.label ?? 'common.report.totals')} sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, my: 2, p: 1.5, bgcolor: 'action.hover', borderRadius: 1 }}>
+                  <Typography component="span" variant="subtitle2" sx={{ alignSelf: 'center' }}>
+                    {t(screen.totals?.label ?? 'common.report.totals')}
+                  </Typography>
+                  {totals.map((x) => (
+                    <Box key={x.label} sx={{ m: 0 }}>
+                      <Typography component="dt" variant="caption" color="text.secondary">
+                        {t(x.label)}
+                      </Typography>
+                      <Typography component="dd" variant="body1" sx={{ m: 0, fontWeight: 600 }}>
+                        {formatInteger(x.value)}
+                      </Typography>
+                    </Box>
+                  ))}
+                </Box>
+              )}
               <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', mb: 1, flexWrap: 'wrap' }}>
                 <Typography variant="body2" color="text.secondary" sx={{ flex: 1 }}>
                   {t('common.report.rows', { count: rows.length })}

@@ -11,6 +11,7 @@ import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
 import { loadDeployment, toDeployment } from './deployment-control.ts';
 import { launchCampaign, previewCampaign } from './launch.ts';
+import { campaignMessages } from './messages.ts';
 import { campaignQuery, checkContent, checkSchedule, toCampaign } from './records.ts';
 import { storeRecipientsFile } from './recipients-upload.ts';
 
@@ -127,6 +128,8 @@ export const campaignsHandlers: DomainHandlers<'campaigns'> = {
   },
 
   'campaigns.preview': async (ctx) => previewCampaign(ctx.deps, caller(ctx), ctx.params.id),
+
+  'campaigns.messages': campaignMessages,
 
   'campaigns.launch': async (ctx) => {
     const me = caller(ctx);

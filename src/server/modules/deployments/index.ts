@@ -6,6 +6,7 @@ import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
 import { normalizeColombianPhone } from '../../../core/phone.ts';
 import { failFields, fieldError } from '../../errors/api-error.ts';
+import { deploymentHistory } from './history.ts';
 import { controlDeployment, deleteDeployment, loadDeployment, numbersAction, toDeployment } from '../campaigns/deployment-control.ts';
 
 const engineDb = (db: unknown) => db as Kysely<EngineDatabase>;
@@ -27,6 +28,8 @@ export const deploymentsHandlers: DomainHandlers<'deployments'> = {
     });
     return { ...page, items: await Promise.all(page.items.map((r) => toDeployment(db, r))) };
   },
+
+  'deployments.history': deploymentHistory,
 
   'deployments.get': async (ctx) => {
     const db = engineDb(ctx.deps.db);

@@ -1,0 +1,124 @@
+// GET /v1/deployments/history (schemas/api/deployments.yaml `history`, screen /Campaigns/history):
+// the company's deployments between two Bogotá calendar days with their messages per outcome,
+// aggregated in SQL in one pass over the messages of the matching deployments (the index
+// messages_deployment_idx), the totals and the messages per day and outcome. The deployments are
+// found by their day through deployments_day_idx (migration 0340_history).
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { addDays, dayNumber, instantAtMinutes, parseYmd } from '../../../core/bogota-time.ts';
+import { calendarDate, dateRangeProblem } from '../../../core/date-range.ts';
+import type { EngineDatabase } from '../../../engine/tables.ts';
+import { constants } from '../../../generated/constants.gen.ts';
+import type { DeploymentHistory, DeploymentHistoryRow } from '../../../generated/types.gen.ts';
+import { fail, failFields, fieldError } from '../../errors/api-error.ts';
+import { caller, type HandlerContext } from '../../http/handler.ts';
+
+const TIME_ZONE = constants.sendWindow.timeZone;
+/** At most this many deployments come back (newest first); totals and perDay cover every match. */
+export const HISTORY_ROWS = 5000;
+
+/** The day a deployment belongs to: when it started, else when it is scheduled, else when it was made. */
+const DEPLOYMENT_AT = sql`coalesce(d.started_at, d.scheduled_at, d.created_at)`;
+
+/** Each message in exactly one outcome (enum message-outcome). */
+const OUTCOME = sql`case
+  when m.state in ('delivered', 'read') then 'delivered'
+  when m.state in ('failed', 'timeout', 'undefined') then 'failed'
+  when m.state = 'rejected' then 'blocked'
+  when m.state = 'cancelled' then 'cancelled'
+  when m.state = 'sent' then 'sent'
+  else 'pending' end`;
+
+const MEASURES = sql`count(m.id) as total,
+  count(m.sent_at) as accepted,
+  count(*) filter (where m.state in ('queued', 'sending', 'in_doubt', 'paused')) as pending,
+  count(*) filter (where m.state = 'sent') as sent,
+  count(*) filter (where m.state in ('delivered', 'read')) as delivered,
+  count(*) filter (where m.state in ('failed', 'timeout', 'undefined')) as failed,
+  count(*) filter (where m.state = 'rejected') as blocked,
+  count(*) filter (where m.state = 'cancelled') as cancelled,
+  coalesce(sum(m.cost) filter (where m.billed), 0) as credits`;
+
+type Counts = Record<'total' | 'accepted' | 'pending' | 'sent' | 'delivered' | 'failed' | 'blocked' | 'cancelled' | 'credits', string | number | null>;
+const n = (v: string | number | null | undefined) => Number(v ?? 0);
+const counts = (r: Counts) => ({
+  total: n(r.total), accepted: n(r.accepted), pending: n(r.pending), sent: n(r.sent), delivered: n(r.delivered),
+  failed: n(r.failed), blocked: n(r.blocked), cancelled: n(r.cancelled), credits: n(r.credits),
+});
+
+interface HistoryQuery { dateStart?: string; dateEnd?: string; campaignId?: number; platform?: string; state?: string }
+
+export async function deploymentHistory(ctx: HandlerContext<'deployments.history'>): Promise<DeploymentHistory> {
+  const me = caller(ctx);
+  const f: HistoryQuery = ctx.query;
+  const missing = (['dateStart', 'dateEnd'] as const).filter((k) => !f[k]);
+  if (missing.length) throw failFields(missing.map((k) => fieldError(k, '99999')));
+  const problem = dateRangeProblem({ start: f.dateStart, end: f.dateEnd }, calendarDate(ctx.deps.now(), TIME_ZONE));
+  if (problem === 'afterToday') throw fail('99962');
+  if (problem === 'endBeforeStart') throw fail('99958');
+  const start = parseYmd(f.dateStart!);
+  const end = parseYmd(f.dateEnd!);
+  if (dayNumber(end) - dayNumber(start) + 1 > constants.reports.historyDays) throw fail('99962');
+
+  const where: Expression<SqlBool>[] = [
+    sql<SqlBool>`d.company_id = ${me.companyId}`,
+    sql<SqlBool>`${DEPLOYMENT_AT} >= ${instantAtMinutes(start, 0, TIME_ZONE)}`,
+    sql<SqlBool>`${DEPLOYMENT_AT} < ${instantAtMinutes(addDays(end, 1), 0, TIME_ZONE)}`,
+  ];
+  if (f.campaignId) where.push(sql<SqlBool>`d.campaign_id = ${f.campaignId}`);
+  if (f.state) where.push(sql<SqlBool>`d.state = ${f.state}`);
+  if (f.platform) where.push(sql<SqlBool>`exists (select 1 from channels ch where ch.id = d.channel_id and ch.platform = ${f.platform})`);
+  const matching = sql`select d.id from deployments d where ${sql.join(where, sql` and `)}`;
+  const db = ctx.deps.db as unknown as Kysely<EngineDatabase>;
+
+  const rows = await sql<Counts & {
+    id: string | number; campaign_id: number | null; campaign_name: string | null; kind: string | null; channel_name: string; platform: string;
+    purpose: string; state: string; day: string; started_at: Date | null; finished_at: Date | null;
+  }>`
+    with page as (
+      select d.id from deployments d where ${sql.join(where, sql` and `)}
+      order by ${DEPLOYMENT_AT} desc, d.id desc limit ${HISTORY_ROWS + 1}
+    ), agg as (
+      select m.deployment_id, ${MEASURES}
+      from messages m where m.deployment_id in (select id from page) and m.company_id = ${me.companyId}
+      group by m.deployment_id
+    )
+    select d.id, d.campaign_id, c.name as campaign_name, c.kind, ch.name as channel_name, ch.platform, d.purpose, d.state,
+      to_char(${DEPLOYMENT_AT} at time zone ${TIME_ZONE}, 'YYYY-MM-DD') as day, d.started_at, d.finished_at,
+      agg.total, agg.accepted, agg.pending, agg.sent, agg.delivered, agg.failed, agg.blocked, agg.cancelled, agg.credits
+    from page
+    join deployments d on d.id = page.id
+    join channels ch on ch.id = d.channel_id
+    left join campaigns c on c.id = d.campaign_id and c.company_id = d.company_id
+    left join agg on agg.deployment_id = d.id
+    order by ${DEPLOYMENT_AT} desc, d.id desc`.execute(db);
+
+  const totals = await sql<Counts & { deployments: string | number }>`
+    select (select count(*) from (${matching}) x) as deployments, ${MEASURES}
+    from messages m where m.deployment_id in (${matching}) and m.company_id = ${me.companyId}`.execute(db);
+
+  const perDay = await sql<{ day: string; outcome: string; messages: string | number }>`
+    select to_char(coalesce(m.sent_at, m.done_at, m.created_at) at time zone ${TIME_ZONE}, 'YYYY-MM-DD') as day, ${OUTCOME} as outcome, count(*) as messages
+    from messages m where m.deployment_id in (${matching}) and m.company_id = ${me.companyId}
+    group by 1, 2 order by 1, 2`.execute(db);
+
+  const t = totals.rows[0];
+  return {
+    items: rows.rows.slice(0, HISTORY_ROWS).map((r): DeploymentHistoryRow => ({
+      id: Number(r.id),
+      campaignId: r.campaign_id,
+      campaignName: r.campaign_name,
+      channelName: r.channel_name,
+      platform: r.platform as DeploymentHistoryRow['platform'],
+      kind: (r.kind ?? null) as DeploymentHistoryRow['kind'],
+      purpose: r.purpose as DeploymentHistoryRow['purpose'],
+      state: r.state as DeploymentHistoryRow['state'],
+      day: r.day,
+      startedAt: r.started_at ? new Date(r.started_at).toISOString() : null,
+      finishedAt: r.finished_at ? new Date(r.finished_at).toISOString() : null,
+      ...counts(r),
+    })),
+    totals: { deployments: n(t?.deployments), ...counts(t ?? ({} as Counts)) },
+    perDay: perDay.rows.map((r) => ({ day: r.day, outcome: r.outcome as DeploymentHistory['perDay'][number]['outcome'], messages: n(r.messages) })),
+    truncated: rows.rows.length > HISTORY_ROWS,
+  };
+}
