@@ -189,6 +189,9 @@ describe('events: firing through the public API', () => {
     expect(later.headers['idempotent-replayed']).toBeUndefined();
     expect(later.json().messages).toEqual([expect.objectContaining({ state: 'queued', statusCode: 1 })]);
     expect(later.json().messages[0].id).not.toBe(first.json().messages[0].id);
+    // Expired keys are dropped as the company uses new ones: the table keeps one day.
+    const kept = await h.db.selectFrom('idempotency_keys').select(['key', 'created_at']).execute();
+    expect(kept.map((k) => [k.key, k.created_at.toISOString()])).toEqual([['pedido-B-2', h.clock.now.toISOString()]]);
   });
 
   it('fires a batch: the block list, invalid numbers and the duplicate rule judge each recipient', async () => {

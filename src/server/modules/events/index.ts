@@ -145,7 +145,8 @@ function idempotencyKeyOf(headers: Record<string, string | string[] | undefined>
  */
 async function claimKey(trx: Transaction<EngineDatabase>, companyId: number, key: string, scope: string, hash: string, now: Date): Promise<number[] | null> {
   const since = new Date(now.getTime() - IDEMPOTENCY_HOURS * 3_600_000);
-  await sql`delete from idempotency_keys where company_id = ${companyId} and key = ${key} and created_at < ${since}`.execute(trx);
+  // The company's expired keys go now (their created_at index finds them), so the table keeps one day.
+  await sql`delete from idempotency_keys where created_at < ${since} and company_id = ${companyId}`.execute(trx);
   const claimed = await sql`
     insert into idempotency_keys (company_id, key, scope, request_hash, message_ids, created_at)
     values (${companyId}, ${key}, ${scope}, ${hash}, '[]'::jsonb, ${now}) on conflict do nothing returning key`.execute(trx);
