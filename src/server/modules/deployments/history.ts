@@ -28,22 +28,10 @@ const OUTCOME = sql`case
   when m.state = 'sent' then 'sent'
   else 'pending' end`;
 
-const MEASURES = sql`count(m.id) as total,
-  count(m.sent_at) as accepted,
-  count(*) filter (where m.state in ('queued', 'sending', 'in_doubt', 'paused')) as pending,
-  count(*) filter (where m.state = 'sent') as sent,
-  count(*) filter (where m.state in ('delivered', 'read')) as delivered,
-  count(*) filter (where m.state in ('failed', 'timeout', 'undefined')) as failed,
-  count(*) filter (where m.state = 'rejected') as blocked,
-  count(*) filter (where m.state = 'cancelled') as cancelled,
-  coalesce(sum(m.cost) filter (where m.billed), 0) as credits`;
-
-type Counts = Record<'total' | 'accepted' | 'pending' | 'sent' | 'delivered' | 'failed' | 'blocked' | 'cancelled' | 'credits', string | number | null>;
+type Outcome = DeploymentHistory['perDay'][number]['outcome'];
+type Counts = Record<'total' | 'accepted' | Outcome | 'credits', number>;
+const zero = (): Counts => ({ total: 0, accepted: 0, pending: 0, sent: 0, delivered: 0, failed: 0, blocked: 0, cancelled: 0, credits: 0 });
 const n = (v: string | number | null | undefined) => Number(v ?? 0);
-const counts = (r: Counts) => ({
-  total: n(r.total), accepted: n(r.accepted), pending: n(r.pending), sent: n(r.sent), delivered: n(r.delivered),
-  failed: n(r.failed), blocked: n(r.blocked), cancelled: n(r.cancelled), credits: n(r.credits),
-});
 
 interface HistoryQuery { dateStart?: string; dateEnd?: string; campaignId?: number; platform?: string; state?: string }
 
@@ -70,40 +58,45 @@ export async function deploymentHistory(ctx: HandlerContext<'deployments.history
   const matching = sql`select d.id from deployments d where ${sql.join(where, sql` and `)}`;
   const db = ctx.deps.db as unknown as Kysely<EngineDatabase>;
 
-  const rows = await sql<Counts & {
+  // Every matching deployment (newest first) with what it shows; the rows are the first HISTORY_ROWS.
+  const deployments = await sql<{
     id: string | number; campaign_id: number | null; campaign_name: string | null; kind: string | null; channel_name: string; platform: string;
     purpose: string; state: string; day: string; started_at: Date | null; finished_at: Date | null;
   }>`
-    with page as (
-      select d.id from deployments d where ${sql.join(where, sql` and `)}
-      order by ${DEPLOYMENT_AT} desc, d.id desc limit ${HISTORY_ROWS + 1}
-    ), agg as (
-      select m.deployment_id, ${MEASURES}
-      from messages m where m.deployment_id in (select id from page) and m.company_id = ${me.companyId}
-      group by m.deployment_id
-    )
     select d.id, d.campaign_id, c.name as campaign_name, c.kind, ch.name as channel_name, ch.platform, d.purpose, d.state,
-      to_char(${DEPLOYMENT_AT} at time zone ${TIME_ZONE}, 'YYYY-MM-DD') as day, d.started_at, d.finished_at,
-      agg.total, agg.accepted, agg.pending, agg.sent, agg.delivered, agg.failed, agg.blocked, agg.cancelled, agg.credits
-    from page
-    join deployments d on d.id = page.id
+      to_char(${DEPLOYMENT_AT} at time zone ${TIME_ZONE}, 'YYYY-MM-DD') as day, d.started_at, d.finished_at
+    from deployments d
     join channels ch on ch.id = d.channel_id
     left join campaigns c on c.id = d.campaign_id and c.company_id = d.company_id
-    left join agg on agg.deployment_id = d.id
+    where ${sql.join(where, sql` and `)}
     order by ${DEPLOYMENT_AT} desc, d.id desc`.execute(db);
 
-  const totals = await sql<Counts & { deployments: string | number }>`
-    select (select count(*) from (${matching}) x) as deployments, ${MEASURES}
-    from messages m where m.deployment_id in (${matching}) and m.company_id = ${me.companyId}`.execute(db);
-
-  const perDay = await sql<{ day: string; outcome: string; messages: string | number }>`
-    select to_char(coalesce(m.sent_at, m.done_at, m.created_at) at time zone ${TIME_ZONE}, 'YYYY-MM-DD') as day, ${OUTCOME} as outcome, count(*) as messages
+  // One pass over their messages (messages_deployment_idx): counts per deployment, day and outcome;
+  // the rows, the totals and the per-day series are sums of these groups.
+  const groups = await sql<{ deployment_id: string | number; day: string; outcome: Outcome; messages: string | number; accepted: string | number; credits: string | number }>`
+    select m.deployment_id, to_char(coalesce(m.sent_at, m.done_at, m.created_at) at time zone ${TIME_ZONE}, 'YYYY-MM-DD') as day, ${OUTCOME} as outcome,
+      count(*) as messages, count(m.sent_at) as accepted, coalesce(sum(m.cost) filter (where m.billed), 0) as credits
     from messages m where m.deployment_id in (${matching}) and m.company_id = ${me.companyId}
-    group by 1, 2 order by 1, 2`.execute(db);
+    group by 1, 2, 3`.execute(db);
 
-  const t = totals.rows[0];
+  const perDeployment = new Map<number, Counts>();
+  const totals = zero();
+  const perDay = new Map<string, number>();
+  for (const g of groups.rows) {
+    const id = Number(g.deployment_id);
+    const c = perDeployment.get(id) ?? zero();
+    perDeployment.set(id, c);
+    for (const target of [c, totals]) {
+      target.total += n(g.messages);
+      target.accepted += n(g.accepted);
+      target[g.outcome] += n(g.messages);
+      target.credits += n(g.credits);
+    }
+    const key = `${g.day} ${g.outcome}`;
+    perDay.set(key, (perDay.get(key) ?? 0) + n(g.messages));
+  }
   return {
-    items: rows.rows.slice(0, HISTORY_ROWS).map((r): DeploymentHistoryRow => ({
+    items: deployments.rows.slice(0, HISTORY_ROWS).map((r): DeploymentHistoryRow => ({
       id: Number(r.id),
       campaignId: r.campaign_id,
       campaignName: r.campaign_name,
@@ -115,10 +108,13 @@ export async function deploymentHistory(ctx: HandlerContext<'deployments.history
       day: r.day,
       startedAt: r.started_at ? new Date(r.started_at).toISOString() : null,
       finishedAt: r.finished_at ? new Date(r.finished_at).toISOString() : null,
-      ...counts(r),
+      ...(perDeployment.get(Number(r.id)) ?? zero()),
     })),
-    totals: { deployments: n(t?.deployments), ...counts(t ?? ({} as Counts)) },
-    perDay: perDay.rows.map((r) => ({ day: r.day, outcome: r.outcome as DeploymentHistory['perDay'][number]['outcome'], messages: n(r.messages) })),
-    truncated: rows.rows.length > HISTORY_ROWS,
+    totals: { deployments: deployments.rows.length, ...totals },
+    perDay: [...perDay].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, messages]) => {
+      const [day, outcome] = key.split(' ') as [string, Outcome];
+      return { day, outcome, messages };
+    }),
+    truncated: deployments.rows.length > HISTORY_ROWS,
   };
 }
