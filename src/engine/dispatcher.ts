@@ -37,6 +37,13 @@ export interface DispatcherOptions {
   inDoubtGraceMs?: number;
   /** Poll interval when the queue is empty (enqueue() also wakes the worker). */
   idleMs?: number;
+  /**
+   * How long a receipt that matches no message waits before it is dropped (default 72 h, longer
+   * than an SMS's validity period). Without a bound, receipts that can never match (parts 2..N of
+   * a long SMS whose worker died before the receipts came: only part 1's id is stored) would stay
+   * for ever, and every batch would run the full reconcile for them.
+   */
+  orphanTtlMs?: number;
   now?: () => Date;
   log?: (message: string, detail?: unknown) => void;
 }
@@ -70,7 +77,7 @@ export class Dispatcher {
     this.workerId = options.workerId ?? `w-${process.pid}-${randomBytes(4).toString('hex')}`;
     this.db = options.db;
     this.options = {
-      batchSize: 500, concurrency: 2, leaseMs: 15_000, inDoubtGraceMs: 10 * 60_000, idleMs: 1000, now: () => new Date(),
+      batchSize: 500, concurrency: 2, leaseMs: 15_000, inDoubtGraceMs: 10 * 60_000, idleMs: 1000, orphanTtlMs: 72 * 3_600_000, now: () => new Date(),
       log: () => {}, ...options,
     } as typeof this.options;
   }
@@ -314,6 +321,8 @@ export class Dispatcher {
     if (dead.length) this.options.log(`recovered the rows of ${dead.length} dead worker(s)`);
     await this.attachAwaiting();
     await reconcileOrphans(this.db, now);
+    const expired = await this.db.deleteFrom('orphan_receipts').where('received_at', '<', new Date(now.getTime() - this.options.orphanTtlMs)).executeTakeFirst();
+    if (Number(expired.numDeletedRows) > 0) this.options.log(`dropped ${expired.numDeletedRows} receipt(s) that matched no message within ${Math.round(this.options.orphanTtlMs / 3_600_000)} h`);
     const graceBefore = new Date(now.getTime() - this.options.inDoubtGraceMs);
     const requeued = await sql`update messages set state = 'queued', not_before = ${now}, in_doubt_since = null, held_reason = 'inDoubtResend', updated_at = ${now}
               where state = 'in_doubt' and in_doubt_since < ${graceBefore}`.execute(this.db);

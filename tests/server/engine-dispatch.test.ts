@@ -150,6 +150,22 @@ describe('dispatch', () => {
     expect(await db.selectFrom('orphan_receipts').select('id').where('channel_id', '=', channel.id).execute()).toEqual([]);
   });
 
+  it('drops receipts that matched no message within the orphan TTL, and keeps the recent ones', async () => {
+    const now = new Date('2026-11-21T12:00:00Z');
+    const logged: string[] = [];
+    const row = (pid: string, hoursAgo: number) => ({
+      channel_id: smsChannel, provider_message_id: pid, delivery_status: 'DELIVERED', error_code: null, destination: '+573009990001',
+      user_reference: null, at: new Date(now.getTime() - hoursAgo * 3_600_000), received_at: new Date(now.getTime() - hoursAgo * 3_600_000),
+    });
+    await db.insertInto('orphan_receipts').values([row('never-1', 73), row('never-2', 100), row('recent-1', 71)]).execute();
+    const dispatcher = new Dispatcher({ db, adapters: { adapterFor: async () => null }, sendWindow: () => null, now: () => now, log: (m) => logged.push(m) });
+    await dispatcher.maintain();
+    const left = await db.selectFrom('orphan_receipts').select('provider_message_id').where('provider_message_id', 'in', ['never-1', 'never-2', 'recent-1']).execute();
+    expect(left.map((r) => r.provider_message_id)).toEqual(['recent-1']);
+    expect(logged).toContain('dropped 2 receipt(s) that matched no message within 72 h');
+    await db.deleteFrom('orphan_receipts').where('provider_message_id', '=', 'recent-1').execute();
+  });
+
   it('falls back to SMS when the RCS number is not capable', async () => {
     const adapter = scriptedAdapter(() => {});
     const enq = await db.transaction().execute((trx) => enqueueMessages(trx, request([{ to: '+573002200003', body: 'rcs' }], { channel: { id: rcsChannel, platform: 'rcs' } })));
