@@ -132,7 +132,8 @@ function compileColumns(decls: ColumnDecl[], props: Schema | null, fail: (p: Whe
     return {
       field: c.field,
       label: c.label ?? `fields.${head}`,
-      schema: cellSchema(p),
+      // A column that names its cell reads a nullable value (anyOf [X, null]) as X: `cell: enum` on a nullable enum shows its labels.
+      schema: cellSchema(c.cell && p ? nonNull(p) : p),
       ...(c.cell ? { cell: c.cell } : {}),
       ...(c.width ? { width: c.width } : {}),
       ...(c.colors ? { colors: c.colors } : {}),
@@ -229,6 +230,11 @@ function compileForm(model: Model, s: Screen, fail: (p: Where, r: string) => nev
   }));
   const out: Record<string, unknown> = formSchema(model, s, fields, s.operation as string, s.required as string[] | undefined);
   checkOptions(model, out.schema as Json, fail, ['fields']);
+  // `showWhen`: a field shows only while the values meet its condition, read on the form's own fields.
+  for (const [field, when] of Object.entries((s.showWhen as Record<string, { field: string }> | undefined) ?? {})) {
+    if (!fields.includes(field)) fail(['showWhen', field], `field "${field}" is not in fields`);
+    if (!fields.includes(when.field.split('.')[0])) fail(['showWhen', field, 'field'], `"${when.field}" is not a field of this form`);
+  }
   const edit = s.edit as { operation?: string; params?: Schema } | undefined;
   if (edit) {
     const op = edit.operation ?? (s.operation as string);

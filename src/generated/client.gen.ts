@@ -414,3 +414,17 @@ export const teamCreate = (args: Args<"team.create">) => call("team.create", arg
 export const teamUpdate = (args: Args<"team.update">) => call("team.update", args);
 
 export const teamDelete = (args: Args<"team.delete">) => call("team.delete", args);
+
+export const templatesList = (args: Args<"templates.list">) => call("templates.list", args);
+
+export const useTemplatesList = (args: Args<"templates.list"> | null, config?: SWRConfiguration<Result<"templates.list">>) => useOperation("templates.list", args, config);
+
+export const templatesGet = (args: Args<"templates.get">) => call("templates.get", args);
+
+export const useTemplatesGet = (args: Args<"templates.get"> | null, config?: SWRConfiguration<Result<"templates.get">>) => useOperation("templates.get", args, config);
+
+export const templatesCreate = (args: Args<"templates.create">) => call("templates.create", args);
+
+export const templatesUpdate = (args: Args<"templates.update">) => call("templates.update", args);
+
+export const templatesDelete = (args: Args<"templates.delete">) => call("templates.delete", args);

@@ -143,7 +143,7 @@ export const menuNodes = [
             "edit",
             "delete"
         ],
-        screen: null,
+        screen: "templates",
         icon: null,
         label: "menu.campaigns.templates",
         subtabs: []

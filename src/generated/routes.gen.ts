@@ -364,27 +364,51 @@ export const routes = [
     },
     {
         path: "/Campaigns/Templates",
-        screen: null,
-        kind: "none",
+        screen: "templates",
+        kind: "list",
         access: "session",
         layout: "default",
         menuKey: "campaigns.templates",
         componentId: 2002,
-        title: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
-        loadScreen: null
+        title: "menu.campaigns.templates",
+        load: () => import("../console/runtime/screens/ListScreen.tsx"),
+        loadScreen: () => import("./screen.templates.gen.ts")
+    },
+    {
+        path: "/Campaigns/Templates/new",
+        screen: "templateForm",
+        kind: "form",
+        access: "session",
+        layout: "default",
+        menuKey: "campaigns.templates",
+        componentId: 2002,
+        title: "screens.templateForm.title",
+        load: () => import("../console/runtime/screens/FormScreen.tsx"),
+        loadScreen: () => import("./screen.templateForm.gen.ts")
+    },
+    {
+        path: "/Campaigns/Templates/:id/edit",
+        screen: "templateForm",
+        kind: "form",
+        access: "session",
+        layout: "default",
+        menuKey: "campaigns.templates",
+        componentId: 2002,
+        title: "screens.templateForm.title",
+        load: () => import("../console/runtime/screens/FormScreen.tsx"),
+        loadScreen: () => import("./screen.templateForm.gen.ts")
     },
     {
         path: "/Campaigns/Templates/:id",
-        screen: null,
-        kind: "none",
+        screen: "templateForm",
+        kind: "form",
         access: "session",
         layout: "default",
         menuKey: "campaigns.templates",
         componentId: 2002,
-        title: null,
-        load: () => import("../console/runtime/screens/NotAvailableScreen.tsx"),
-        loadScreen: null
+        title: "screens.templateForm.title",
+        load: () => import("../console/runtime/screens/FormScreen.tsx"),
+        loadScreen: () => import("./screen.templateForm.gen.ts")
     },
     {
         path: "/Campaigns/events",

@@ -90,7 +90,17 @@ export const screen = {
         {
             field: "lastDeploymentState",
             label: "fields.lastDeploymentState",
-            schema: {},
+            schema: {
+                type: "string",
+                enum: [
+                    "scheduled",
+                    "running",
+                    "paused",
+                    "cancelled",
+                    "completed"
+                ],
+                "x-enum": "deployment-state"
+            },
             cell: "status",
             colors: {
                 running: "info",

@@ -123,6 +123,10 @@ import { screen as screen_teamMemberForm } from "./screen.teamMemberForm.gen.ts"
 
 import { screen as screen_teamMembers } from "./screen.teamMembers.gen.ts";
 
+import { screen as screen_templateForm } from "./screen.templateForm.gen.ts";
+
+import { screen as screen_templates } from "./screen.templates.gen.ts";
+
 import { screen as screen_userAssociations } from "./screen.userAssociations.gen.ts";
 
 import { screen as screen_userResponsibles } from "./screen.userResponsibles.gen.ts";
@@ -193,10 +197,12 @@ export const screens = {
     teamMemberDetail: screen_teamMemberDetail,
     teamMemberForm: screen_teamMemberForm,
     teamMembers: screen_teamMembers,
+    templateForm: screen_templateForm,
+    templates: screen_templates,
     userAssociations: screen_userAssociations,
     userResponsibles: screen_userResponsibles,
     userValidation: screen_userValidation,
     validation: screen_validation
 } as const;
 
-export type ScreenId = "apiCredentials" | "apiSettings" | "areaForm" | "areaRename" | "areas" | "associationsAddForm" | "associationsUpdateForm" | "auditReport" | "blockListAdd" | "blockListUpload" | "blockList" | "campaignDeployments" | "campaignDetail" | "campaignForm" | "campaignHistory" | "campaignRecipients" | "campaignShorten" | "campaignWizard" | "campaigns" | "changePassword" | "channelDetail" | "channelForm" | "channelStats" | "channelStatuses" | "channelTry" | "channels" | "charts" | "clientSignin" | "companies" | "companyForm" | "companyPlan" | "costCenterForm" | "costCenters" | "credentialForm" | "eventForm" | "events" | "expiredPassword" | "help" | "home" | "messagingSettings" | "notActive" | "notifications" | "personalizedCampaignDetail" | "profile" | "quotaByAccount" | "quotaChart" | "quotaForm" | "register" | "resetPassword" | "responsibleSmsOption" | "roleForm" | "roles" | "shortenerLinkForm" | "shortenerLinks" | "shortenerStatistics" | "shortenerUpload" | "signin" | "stats" | "teamMemberDetail" | "teamMemberForm" | "teamMembers" | "userAssociations" | "userResponsibles" | "userValidation" | "validation";
+export type ScreenId = "apiCredentials" | "apiSettings" | "areaForm" | "areaRename" | "areas" | "associationsAddForm" | "associationsUpdateForm" | "auditReport" | "blockListAdd" | "blockListUpload" | "blockList" | "campaignDeployments" | "campaignDetail" | "campaignForm" | "campaignHistory" | "campaignRecipients" | "campaignShorten" | "campaignWizard" | "campaigns" | "changePassword" | "channelDetail" | "channelForm" | "channelStats" | "channelStatuses" | "channelTry" | "channels" | "charts" | "clientSignin" | "companies" | "companyForm" | "companyPlan" | "costCenterForm" | "costCenters" | "credentialForm" | "eventForm" | "events" | "expiredPassword" | "help" | "home" | "messagingSettings" | "notActive" | "notifications" | "personalizedCampaignDetail" | "profile" | "quotaByAccount" | "quotaChart" | "quotaForm" | "register" | "resetPassword" | "responsibleSmsOption" | "roleForm" | "roles" | "shortenerLinkForm" | "shortenerLinks" | "shortenerStatistics" | "shortenerUpload" | "signin" | "stats" | "teamMemberDetail" | "teamMemberForm" | "teamMembers" | "templateForm" | "templates" | "userAssociations" | "userResponsibles" | "userValidation" | "validation";

@@ -293,6 +293,24 @@ export const entitySchemas = [
         ]
     },
     {
+        $id: "template-category",
+        description: "Meta's WhatsApp template categories (research protocols.md 2.6; the category drives Meta's pricing): MARKETING (offers, announcements), UTILITY (an order, an account, a payment the user knows about), AUTHENTICATION (one-time codes; Meta writes the body itself).",
+        type: "string",
+        enum: ["MARKETING", "UTILITY", "AUTHENTICATION"]
+    },
+    {
+        $id: "template-status",
+        description: "A template's approval status. WhatsApp templates follow Meta's review (PENDING until the message_template_status_update webhook says APPROVED or REJECTED; Meta may later PAUSE or DISABLE one for its quality). Templates of the other channels need no review: APPROVED at once.",
+        type: "string",
+        enum: [
+            "PENDING",
+            "APPROVED",
+            "REJECTED",
+            "PAUSED",
+            "DISABLED"
+        ]
+    },
+    {
         $id: "url-problem",
         description: "Why a URL was not shortened (src/core/short-code.ts): empty, tooLong (over 2048), invalid (not a URL, spaces or hidden characters), scheme (not http or https: javascript:, data:, ftp:\u2026), credentials (user:password@), lookAlike (mixed-script or look-alike international host), ownShortener (it points at our own short links), aliasTaken.",
         type: "string",
@@ -3190,6 +3208,124 @@ export const entitySchemas = [
                 type: "string"
             },
             createdAt: {
+                type: "string",
+                format: "date-time"
+            }
+        }
+    },
+    {
+        $id: "template-page",
+        description: "One page of templates (the list convention).",
+        type: "object",
+        required: [
+            "items",
+            "total",
+            "page",
+            "pageSize"
+        ],
+        additionalProperties: false,
+        properties: {
+            items: {
+                type: "array",
+                items: {
+                    $ref: "template#"
+                }
+            },
+            total: {
+                type: "integer"
+            },
+            page: {
+                type: "integer"
+            },
+            pageSize: {
+                type: "integer"
+            }
+        }
+    },
+    {
+        $id: "template",
+        description: "A message template with its purpose (spec 3 \"template with purpose\"): reusable content with {{variables}} for one channel type. WhatsApp templates also carry Meta's category and language, the WhatsApp channel (its business account) they were submitted through, Meta's template id and the approval status with Meta's reason when it was rejected. Not to be confused with message-template, the send-time reference { name, language, parameters } of POST /v1/messages.",
+        type: "object",
+        required: [
+            "id",
+            "name",
+            "channel",
+            "purpose",
+            "content",
+            "variables",
+            "category",
+            "language",
+            "channelId",
+            "channelName",
+            "status",
+            "rejectionReason",
+            "providerTemplateId",
+            "submittedAt",
+            "createdAt",
+            "updatedAt"
+        ],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "integer",
+                readOnly: true
+            },
+            name: {
+                type: "string"
+            },
+            channel: {
+                $ref: "channel-platform#"
+            },
+            purpose: {
+                $ref: "message-purpose#"
+            },
+            content: {
+                type: "string"
+            },
+            variables: {
+                type: "array",
+                items: {
+                    type: "string"
+                }
+            },
+            category: {
+                anyOf: [{
+                        $ref: "template-category#"
+                    }, {
+                        type: "null"
+                    }]
+            },
+            language: {
+                type: ["string", "null"]
+            },
+            channelId: {
+                type: ["integer", "null"],
+                description: "the WhatsApp channel the template was submitted through"
+            },
+            channelName: {
+                type: ["string", "null"]
+            },
+            status: {
+                $ref: "template-status#"
+            },
+            rejectionReason: {
+                type: ["string", "null"],
+                description: "Meta's reason (INCORRECT_CATEGORY, ABUSIVE_CONTENT \u2026) when REJECTED, PAUSED or DISABLED"
+            },
+            providerTemplateId: {
+                type: ["string", "null"],
+                description: "Meta's template id (WhatsApp)"
+            },
+            submittedAt: {
+                type: ["string", "null"],
+                format: "date-time",
+                description: "when it was last submitted to Meta for review"
+            },
+            createdAt: {
+                type: "string",
+                format: "date-time"
+            },
+            updatedAt: {
                 type: "string",
                 format: "date-time"
             }
@@ -9882,6 +10018,319 @@ export const serverOperations = [
         produces: "json",
         sandbox: false,
         errors: ["99982", "99959", "99928"]
+    },
+    {
+        id: "templates.list",
+        tag: "templates",
+        name: "list",
+        method: "GET",
+        path: "/v1/templates",
+        access: "active",
+        permission: {
+            component: 2002,
+            action: "view"
+        },
+        summary: "The company's templates, paged (list convention); filters channel, purpose, status; q searches names and content.",
+        params: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                page: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 1000000,
+                    default: 1
+                },
+                pageSize: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 200,
+                    default: 50
+                },
+                sort: {
+                    type: "string",
+                    enum: [
+                        "name",
+                        "channel",
+                        "purpose",
+                        "category",
+                        "status",
+                        "createdAt",
+                        "updatedAt"
+                    ]
+                },
+                order: {
+                    type: "string",
+                    enum: ["asc", "desc"],
+                    default: "asc"
+                },
+                q: {
+                    type: "string",
+                    maxLength: 100
+                },
+                channel: {
+                    $ref: "channel-platform#"
+                },
+                purpose: {
+                    $ref: "message-purpose#"
+                },
+                status: {
+                    $ref: "template-status#"
+                }
+            }
+        },
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "template-page#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99931"]
+    },
+    {
+        id: "templates.get",
+        tag: "templates",
+        name: "get",
+        method: "GET",
+        path: "/v1/templates/{id}",
+        access: "active",
+        permission: {
+            component: 2002,
+            action: "view"
+        },
+        summary: "",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "template#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959"]
+    },
+    {
+        id: "templates.create",
+        tag: "templates",
+        name: "create",
+        method: "POST",
+        path: "/v1/templates",
+        access: "active",
+        permission: {
+            component: 2002,
+            action: "create"
+        },
+        summary: "Write a template; a WhatsApp template is submitted to Meta for review (PENDING).",
+        params: null,
+        query: null,
+        body: {
+            type: "object",
+            required: ["name", "channel", "content"],
+            additionalProperties: false,
+            properties: {
+                name: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 512,
+                    pattern: "^[a-z0-9_]{1,512}$"
+                },
+                channel: {
+                    $ref: "channel-platform#"
+                },
+                purpose: {
+                    $ref: "message-purpose#"
+                },
+                content: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 4096,
+                    "x-widget": "smsContent",
+                    "x-smsWhen": {
+                        field: "channel",
+                        equals: "sms"
+                    }
+                },
+                category: {
+                    $ref: "template-category#"
+                },
+                language: {
+                    type: "string",
+                    pattern: "^[a-z]{2}(_[A-Z]{2})?$"
+                },
+                channelId: {
+                    type: "integer",
+                    minimum: 1,
+                    title: "fields.whatsappChannel",
+                    "x-widget": "options",
+                    "x-options": {
+                        operation: "channels.list",
+                        value: "id",
+                        label: "name",
+                        params: {
+                            platform: "whatsapp",
+                            enabled: true,
+                            pageSize: 200
+                        }
+                    }
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "template#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99913",
+            "99924",
+            "99925",
+            "99910",
+            "99972",
+            "99911",
+            "99965",
+            "99966",
+            "99982"
+        ]
+    },
+    {
+        id: "templates.update",
+        tag: "templates",
+        name: "update",
+        method: "PATCH",
+        path: "/v1/templates/{id}",
+        access: "active",
+        permission: {
+            component: 2002,
+            action: "edit"
+        },
+        summary: "Change a template; a WhatsApp template goes back to Meta for review (PENDING).",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: {
+            type: "object",
+            minProperties: 1,
+            additionalProperties: false,
+            properties: {
+                name: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 512,
+                    pattern: "^[a-z0-9_]{1,512}$"
+                },
+                purpose: {
+                    $ref: "message-purpose#"
+                },
+                content: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 4096,
+                    "x-widget": "smsContent",
+                    "x-smsWhen": {
+                        field: "channel",
+                        equals: "sms"
+                    }
+                },
+                category: {
+                    $ref: "template-category#"
+                },
+                language: {
+                    type: "string",
+                    pattern: "^[a-z]{2}(_[A-Z]{2})?$"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "template#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99913",
+            "99924",
+            "99925",
+            "99910",
+            "99912",
+            "99911",
+            "99965",
+            "99966",
+            "99982",
+            "99959"
+        ]
+    },
+    {
+        id: "templates.delete",
+        tag: "templates",
+        name: "delete",
+        method: "DELETE",
+        path: "/v1/templates/{id}",
+        access: "active",
+        permission: {
+            component: 2002,
+            action: "delete"
+        },
+        summary: "Delete a template (a WhatsApp template is deleted at Meta too).",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "object",
+            required: ["ok"],
+            additionalProperties: false,
+            properties: {
+                ok: {
+                    type: "boolean",
+                    const: true
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99965",
+            "99966",
+            "99982",
+            "99959"
+        ]
     }
 ] as const;
 
@@ -9890,6 +10339,7 @@ export const annotationKeywords = [
     "x-errorKey",
     "x-hidden",
     "x-options",
+    "x-smsWhen",
     "x-source",
     "x-widget"
 ] as const;

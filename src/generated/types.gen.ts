@@ -189,6 +189,20 @@ export type SmsAccountState = ("active" | "inactive")
  */
 export type SmsState = (1 | 3 | 4 | 5 | 7 | 60 | 70 | 71 | 72 | 73 | 74 | 75 | 76 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89 | 91 | 92 | 93 | 94 | 96 | 99)
 /**
+ * Meta's WhatsApp template categories (research protocols.md 2.6; the category drives Meta's pricing): MARKETING (offers, announcements), UTILITY (an order, an account, a payment the user knows about), AUTHENTICATION (one-time codes; Meta writes the body itself).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "template-category".
+ */
+export type TemplateCategory = ("MARKETING" | "UTILITY" | "AUTHENTICATION")
+/**
+ * A template's approval status. WhatsApp templates follow Meta's review (PENDING until the message_template_status_update webhook says APPROVED or REJECTED; Meta may later PAUSE or DISABLE one for its quality). Templates of the other channels need no review: APPROVED at once.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "template-status".
+ */
+export type TemplateStatus = ("PENDING" | "APPROVED" | "REJECTED" | "PAUSED" | "DISABLED")
+/**
  * Why a URL was not shortened (src/core/short-code.ts): empty, tooLong (over 2048), invalid (not a URL, spaces or hidden characters), scheme (not http or https: javascript:, data:, ftp:…), credentials (user:password@), lookAlike (mixed-script or look-alike international host), ownShortener (it points at our own short links), aliasTaken.
  * 
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
@@ -309,6 +323,7 @@ export type RolesListResponse = RoleSummary[]
  * via the `definition` "system.outbox.Response".
  */
 export type SystemOutboxResponse = OutboxMessage[]
+export type FieldsWhatsappChannel = number
 
 export interface GeneratedSchemas {
 
@@ -1469,6 +1484,54 @@ parentId: (number | null)
 parentName?: (string | null)
 profilePic?: string
 createdAt: string
+}
+/**
+ * One page of templates (the list convention).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "template-page".
+ */
+export interface TemplatePage {
+items: Template[]
+total: number
+page: number
+pageSize: number
+}
+/**
+ * A message template with its purpose (spec 3 "template with purpose"): reusable content with {{variables}} for one channel type. WhatsApp templates also carry Meta's category and language, the WhatsApp channel (its business account) they were submitted through, Meta's template id and the approval status with Meta's reason when it was rejected. Not to be confused with message-template, the send-time reference { name, language, parameters } of POST /v1/messages.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "template".
+ */
+export interface Template {
+id: number
+name: string
+channel: ChannelPlatform
+purpose: MessagePurpose
+content: string
+variables: string[]
+category: (TemplateCategory | null)
+language: (string | null)
+/**
+ * the WhatsApp channel the template was submitted through
+ */
+channelId: (number | null)
+channelName: (string | null)
+status: TemplateStatus
+/**
+ * Meta's reason (INCORRECT_CATEGORY, ABUSIVE_CONTENT …) when REJECTED, PAUSED or DISABLED
+ */
+rejectionReason: (string | null)
+/**
+ * Meta's template id (WhatsApp)
+ */
+providerTemplateId: (string | null)
+/**
+ * when it was last submitted to Meta for review
+ */
+submittedAt: (string | null)
+createdAt: string
+updatedAt: string
 }
 /**
  * A user and the users that report to them (hierarchy).
@@ -3394,6 +3457,72 @@ id: number
 export interface TeamDeleteResponse {
 ok: true
 }
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "templates.list.Query".
+ */
+export interface TemplatesListQuery {
+page?: number
+pageSize?: number
+sort?: ("name" | "channel" | "purpose" | "category" | "status" | "createdAt" | "updatedAt")
+order?: ("asc" | "desc")
+q?: string
+channel?: ChannelPlatform
+purpose?: MessagePurpose
+status?: TemplateStatus
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "templates.get.Params".
+ */
+export interface TemplatesGetParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "templates.create.Body".
+ */
+export interface TemplatesCreateBody {
+name: string
+channel: ChannelPlatform
+purpose?: MessagePurpose
+content: string
+category?: TemplateCategory
+language?: string
+channelId?: FieldsWhatsappChannel
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "templates.update.Params".
+ */
+export interface TemplatesUpdateParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "templates.update.Body".
+ */
+export interface TemplatesUpdateBody {
+name?: string
+purpose?: MessagePurpose
+content?: string
+category?: TemplateCategory
+language?: string
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "templates.delete.Params".
+ */
+export interface TemplatesDeleteParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "templates.delete.Response".
+ */
+export interface TemplatesDeleteResponse {
+ok: true
+}
 
 export interface OperationTypes {
     "account.list": {
@@ -4173,5 +4302,36 @@ export interface OperationTypes {
             params: TeamDeleteParams;
         };
         response: TeamDeleteResponse;
+    };
+    "templates.list": {
+        args: {
+            query?: TemplatesListQuery;
+        };
+        response: TemplatePage;
+    };
+    "templates.get": {
+        args: {
+            params: TemplatesGetParams;
+        };
+        response: Template;
+    };
+    "templates.create": {
+        args: {
+            body: TemplatesCreateBody;
+        };
+        response: Template;
+    };
+    "templates.update": {
+        args: {
+            params: TemplatesUpdateParams;
+            body: TemplatesUpdateBody;
+        };
+        response: Template;
+    };
+    "templates.delete": {
+        args: {
+            params: TemplatesDeleteParams;
+        };
+        response: TemplatesDeleteResponse;
     };
 }

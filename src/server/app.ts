@@ -16,6 +16,9 @@ import type { ComponentHeaders, MessagingHooks, ServerDeps } from './context.ts'
 import { companySendWindow } from './messaging/send-window.ts';
 import { runDueCampaigns } from './messaging/scheduler.ts';
 import { webhookSecrets } from './messaging/webhook-secrets.ts';
+import { whatsappTemplateGateway, type WhatsAppTemplateGateway } from './messaging/whatsapp-templates.ts';
+import { openSecret } from './modules/channels/secret-fields.ts';
+import { templateStatusSink } from './modules/templates/status.ts';
 import { webhookRoutes } from './webhooks/index.ts';
 import type { ReceiptSink } from '../engine/channel-adapter.ts';
 import type { Database } from './db/schema.ts';
@@ -55,12 +58,16 @@ export interface BuildServerOptions {
 }
 
 const COMPONENT_HEADER_MAX = 100;
+
+const noStandIn = { ok: false, kind: 'unreachable', reason: 'no Graph stand-in in this process (the messaging engine is off)' } as const;
+const noGraph: WhatsAppTemplateGateway = { submit: async () => noStandIn, edit: async () => noStandIn, remove: async () => noStandIn };
 const headerValue = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.slice(0, COMPONENT_HEADER_MAX) ?? null;
 
 export async function buildServer(options: BuildServerOptions): Promise<FastifyInstance> {
   const now = options.now ?? (() => new Date());
   // Link shortener (issue 5): our short base URL is the one kind of link a campaign may carry.
   const shortener = createShortener({ db: options.db, now, baseUrl: process.env.SHORT_BASE_URL || undefined, ...options.shortener });
+  const secrets = options.secrets ?? defaultSecretBox();
   const deps: ServerDeps = {
     db: options.db,
     now,
@@ -68,13 +75,22 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     messages: options.messages ?? sandboxMessageProvider(databaseOutboxStore(options.db), now),
     captcha: options.captcha ?? sandboxCaptchaVerifier,
     channels: options.channels ?? sandboxChannelProvider(databaseOutboxStore(options.db), now),
-    secrets: options.secrets ?? defaultSecretBox(),
+    secrets,
     messaging: {
       wake: options.messaging?.wake ?? (() => {}),
       sendWindow: options.messaging?.sendWindow ?? companySendWindow(options.db as unknown as Kysely<EngineDatabase>),
       get shortBaseUrls() {
         return [...(options.messaging?.shortBaseUrls ?? []), shortener.baseUrl()];
       },
+      // Without the engine: each channel's own baseUrl, else Meta's Graph — but never from the
+      // sandbox (tests of the API alone), whose Graph stand-in lives with the engine.
+      whatsappTemplates: options.messaging?.whatsappTemplates ?? (options.sandbox ? noGraph : whatsappTemplateGateway({
+        db: options.db as unknown as Kysely<EngineDatabase>,
+        open: (sealed, column, companyId) => openSecret(secrets, sealed, column, companyId) ?? '',
+        graph: null,
+        rbm: null,
+        publicUrl: () => null,
+      })),
     },
     shortener,
   };
@@ -111,7 +127,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     app.addHook('onClose', async () => clearInterval(timer));
   }
   // Provider webhooks (WhatsApp, Messenger, RCS): signatures over the raw body, in their own scope.
-  if (options.receiptSink) await app.register(webhookRoutes, { sink: options.receiptSink, channelSecrets: webhookSecrets(deps) });
+  if (options.receiptSink) await app.register(webhookRoutes, { sink: options.receiptSink, channelSecrets: webhookSecrets(deps), templates: templateStatusSink(deps) });
   app.get('/docs/openapi.json', async () => openapi);
   // The public redirect (GET /s/{code}); onClose writes the queued clicks before the database closes.
   shortener.register(app);

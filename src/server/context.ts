@@ -6,6 +6,7 @@ import type { CaptchaVerifier, MessageProvider } from '../sandbox/types.ts';
 import type { SendWindow } from '../engine/enqueue.ts';
 import type { UserScope } from './auth/user-scope.ts';
 import type { Database } from './db/schema.ts';
+import type { WhatsAppTemplateGateway } from './messaging/whatsapp-templates.ts';
 import type { SecretBox } from './security/secrets.ts';
 import type { Shortener } from './shortener/index.ts';
 
@@ -34,6 +35,8 @@ export interface MessagingHooks {
   sendWindow: SendWindow & { forget?(companyId: number): void };
   /** Base URLs of our shortener: the only links a campaign may carry. */
   shortBaseUrls: string[];
+  /** WhatsApp templates at Meta (create, edit, delete) through a channel's business account. */
+  whatsappTemplates: WhatsAppTemplateGateway;
 }
 
 /** The caller, resolved from a valid token. */

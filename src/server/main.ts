@@ -1,7 +1,8 @@
 // `npm start`: console and API on one port.
 //   PORT (8080), HOST (0.0.0.0), DATA_DIR (./.data, embedded PGlite), DATABASE_URL (PostgreSQL),
 //   DEMO_PASSWORD, DEMO_API_KEY (an API key ck_<id>.<secret> for the demo company), LOG_LEVEL
-//   (info), CONSOLE_DIR (dist/console, the console's build);
+//   (info), CONSOLE_DIR (dist/console, the console's build), SANDBOX_TEMPLATE_REVIEW_MS (3000: how
+//   long the sandbox's Meta takes to review a WhatsApp template);
 //   flag --demo seeds the demo company on PostgreSQL too.
 // Embedded mode (no DATABASE_URL) is the sandbox: demo company, sandbox outbox and captcha.
 import { resolve } from 'node:path';
@@ -41,6 +42,8 @@ async function main() {
   if (!consoleReady) console.warn('The console build is missing and could not be built: serving the API only.');
 
   const password = env.DEMO_PASSWORD || generateDemoPassword();
+  const reviewMs = env.SANDBOX_TEMPLATE_REVIEW_MS ? Number(env.SANDBOX_TEMPLATE_REVIEW_MS) : undefined;
+  if (reviewMs !== undefined && !(Number.isInteger(reviewMs) && reviewMs >= 0)) throw new Error(`SANDBOX_TEMPLATE_REVIEW_MS must be a whole number of milliseconds, got ${env.SANDBOX_TEMPLATE_REVIEW_MS}`);
   server = await startServer({
     port,
     host: env.HOST || '0.0.0.0',
@@ -50,6 +53,7 @@ async function main() {
     demoApiKey: demo ? env.DEMO_API_KEY || undefined : undefined,
     consoleRoot: consoleReady ? consoleRoot : null,
     logger: { level: env.LOG_LEVEL || 'info' },
+    ...(reviewMs !== undefined ? { messaging: { graph: { templateReviewMs: reviewMs } } } : {}),
   });
   if (stopSignal) {
     const signal = stopSignal;

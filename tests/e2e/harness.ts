@@ -23,12 +23,12 @@ async function freePort(): Promise<number> {
 
 export interface Product { url: string; stop(): Promise<void>; output(): string }
 
-export async function startProduct(options: { pinCore?: number; root?: string } = {}): Promise<Product> {
+export async function startProduct(options: { pinCore?: number; root?: string; env?: Record<string, string> } = {}): Promise<Product> {
   const root = resolve(options.root ?? '.');
   if (!existsSync(join(root, 'dist/console/index.html'))) throw new Error('dist/console is missing: run `npm run build` first');
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'colibri-e2e-'));
-  const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, DEMO_PASSWORD, DATABASE_URL: '' };
+  const env = { ...process.env, ...options.env, PORT: String(port), DATA_DIR: dataDir, DEMO_PASSWORD, DATABASE_URL: '' };
   delete (env as Record<string, string | undefined>).DATABASE_URL;
   const command = [process.execPath, '--import', 'tsx', 'src/server/main.ts'];
   // Benchmarks pin the server to one core with taskset (util-linux).

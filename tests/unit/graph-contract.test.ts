@@ -1,5 +1,5 @@
-// Our WhatsApp requests and the Graph stand-in's answers and webhooks, checked against Meta's
-// own OpenAPI description (a copy of ../shared/contracts in tests/fixtures/contracts, MIT, kept in the repository so a clean clone tests against it).
+// Our WhatsApp requests (messages and template management) and the Graph stand-in's answers and
+// webhooks, checked against Meta's own OpenAPI description (a copy of ../shared/contracts in tests/fixtures/contracts, MIT, kept in the repository so a clean clone tests against it).
 //
 // The document needs two faithful repairs before a JSON Schema validator can use it, both
 // proven below with Meta's own examples:
@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { createWhatsAppAdapter } from '../../src/engine/adapters/whatsapp/index.ts';
+import { createWhatsAppAdapter, createWhatsAppTemplate, deleteWhatsAppTemplate, editWhatsAppTemplate } from '../../src/engine/adapters/whatsapp/index.ts';
 import { startGraphSandbox, type GraphSandbox } from '../../src/sandbox/graph/index.ts';
 
 const CONTRACT = new URL('../fixtures/contracts/whatsapp-business-messaging-api_v23.0.yaml', import.meta.url);
@@ -152,5 +152,59 @@ describe('WhatsApp adapter requests and the stand-in against the contract', () =
       if (value.messages) kinds.add(`inbound:${value.messages[0].type}`);
     }
     expect([...kinds].sort()).toEqual(['delivered', 'failed', 'inbound:text', 'read', 'sent']);
+  });
+});
+
+describe('WhatsApp template management against the contract', () => {
+  const TEMPLATES_PATH = '/{Version}/{WABA-ID}/message_templates';
+  const TEMPLATE_PATH = '/{Version}/{TEMPLATE_ID}';
+  let graph: GraphSandbox;
+  const account = () => ({ baseUrl: graph.url, wabaId: '102290129340398', accessToken: 'token-wa' });
+  beforeAll(async () => {
+    graph = await startGraphSandbox({
+      whatsapp: [{ id: '106540352242922', displayPhoneNumber: '573001000001', accessToken: 'token-wa', appSecret: 'app-secret', wabaId: '102290129340398' }],
+      templateReviewMs: 0,
+    });
+  });
+  afterAll(() => graph.stop());
+
+  const inline = (schema: Json) => new Ajv2020({ strict: false, allErrors: true, validateFormats: false }).compile(schema);
+
+  it('create, edit and delete bodies and answers validate; the review is not in the document (Meta\'s webhook reference shapes it)', async () => {
+    const created = await createWhatsAppTemplate(account(), { name: 'pedido_listo', language: 'es_CO', category: 'UTILITY', content: 'Hola {{1}}, tu pedido {{2}} está listo.' });
+    expect(created).toMatchObject({ ok: true, status: 'PENDING', category: 'UTILITY' });
+    const id = (created as { id: string }).id;
+    await graph.idle(); // reviewed: APPROVED, so it may be edited
+    const edited = await editWhatsAppTemplate(account(), id, { name: 'pedido_listo', language: 'es_CO', category: 'UTILITY', content: 'Hola {{nombre}}, tu pedido está listo.' });
+    expect(edited).toMatchObject({ ok: true });
+    await graph.idle();
+    expect(await deleteWhatsAppTemplate(account(), id, 'pedido_listo')).toMatchObject({ ok: true });
+
+    const [create, edit, remove] = graph.templateRequests;
+    const createOp = doc.paths[TEMPLATES_PATH].post;
+    const createRequest = inline(createOp.requestBody.content['application/json'].schema);
+    expect(createRequest(create.body), errorsOf(createRequest)).toBe(true);
+    const createAnswer = inline(createOp.responses['200'].content['application/json'].schema);
+    expect(createAnswer(create.answer), errorsOf(createAnswer)).toBe(true);
+    // Meta's own example of a created template's body passes the schema we check ours with.
+    for (const [name, example] of Object.entries(createOp.requestBody.content['application/json'].examples as Record<string, { value: unknown }>)) {
+      expect(createRequest(example.value), name).toBe(true);
+    }
+    const editOp = doc.paths[TEMPLATE_PATH].post;
+    const editRequest = inline(editOp.requestBody.content['application/json'].schema);
+    expect(edit).toMatchObject({ method: 'POST', target: id, status: 200 });
+    expect(editRequest(edit.body), errorsOf(editRequest)).toBe(true);
+    expect(inline(editOp.responses['200'].content['application/json'].schema)(edit.answer)).toBe(true);
+    expect(remove).toMatchObject({ method: 'DELETE', target: '102290129340398', status: 200, answer: { success: true } });
+    expect(inline(doc.paths[TEMPLATES_PATH].delete.responses['200'].content['application/json'].schema)(remove.answer)).toBe(true);
+
+    // The document's webhook changes know no message_template_status_update: the stand-in follows
+    // Meta's webhook reference (entry.id = WABA, time, value {event, message_template_id, …}).
+    expect(doc.components.schemas.Change.properties.field.enum).not.toContain('message_template_status_update');
+    const reviews = graph.deliveries.map((d) => JSON.parse(d.body));
+    expect(reviews).toHaveLength(2);
+    for (const review of reviews) {
+      expect(review).toMatchObject({ object: 'whatsapp_business_account', entry: [{ id: '102290129340398', time: expect.any(Number), changes: [{ field: 'message_template_status_update', value: { event: 'APPROVED', message_template_id: Number(id), message_template_name: 'pedido_listo', message_template_language: 'es_CO', reason: 'NONE', message_template_category: 'UTILITY' } }] }] });
+    }
   });
 });

@@ -91,8 +91,18 @@ describe('WhatsApp payloads', () => {
 
   it('refuses a payload of another product and ignores other fields', () => {
     expect(() => parseWhatsAppWebhook({ object: 'page', entry: [] })).toThrow(WebhookPayloadError);
-    const template = { object: 'whatsapp_business_account', entry: [{ id: '1', changes: [{ field: 'message_template_status_update', value: { event: 'APPROVED' } }] }] };
-    expect(parseWhatsAppWebhook(template)).toEqual({ statuses: [], inbound: [] });
+    // A template update without the template's id names nothing; quality updates are not recorded.
+    const template = { object: 'whatsapp_business_account', entry: [{ id: '1', changes: [{ field: 'message_template_status_update', value: { event: 'APPROVED' } }, { field: 'message_template_quality_update', value: { new_quality_score: 'RED' } }] }] };
+    expect(parseWhatsAppWebhook(template)).toEqual({ statuses: [], inbound: [], templates: [] });
+  });
+
+  it("turns message_template_status_update into template events with Meta's reason and the entry's time", () => {
+    const update = (value: Record<string, unknown>) => ({ object: 'whatsapp_business_account', entry: [{ id: '419561257915477', time: 1750263773, changes: [{ field: 'message_template_status_update', value }] }] });
+    const approved = parseWhatsAppWebhook(update({ event: 'APPROVED', message_template_id: 1689556908129832, message_template_name: 'pedido_listo', message_template_language: 'es_CO', reason: 'NONE', message_template_category: 'UTILITY' }));
+    expect(approved.templates).toEqual([{ accountId: '419561257915477', event: 'APPROVED', providerTemplateId: '1689556908129832', name: 'pedido_listo', language: 'es_CO', reason: null, category: 'UTILITY', at: new Date(1750263773 * 1000) }]);
+    const rejected = parseWhatsAppWebhook(update({ event: 'REJECTED', message_template_id: '77', message_template_name: 'promo', message_template_language: 'es', reason: 'INCORRECT_CATEGORY' }));
+    expect(rejected.templates).toEqual([expect.objectContaining({ event: 'REJECTED', providerTemplateId: '77', reason: 'INCORRECT_CATEGORY', category: null })]);
+    expect(rejected.statuses).toEqual([]);
   });
 });
 

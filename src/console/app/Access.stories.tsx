@@ -88,18 +88,18 @@ export const AnalistaCannotOpenManagerSettings: Story = {
 };
 
 export const ManagerOpensANodeWithoutScreen: Story = {
-  ...at('/Campaigns/Templates', users.manager),
+  ...at('/Agents/ManagerChatbot', users.manager),
   play: async () => {
     await expect(await screen.findByText(text('shell.notAvailable.message', 'es'))).toBeInTheDocument();
-    await expect(screen.getByRole('heading', { level: 1, name: text('menu.campaigns.templates', 'es') })).toBeInTheDocument();
-    await expectLocation('/Campaigns/Templates');
+    await expect(screen.getByRole('heading', { level: 1, name: text('menu.chatbot.flows', 'es') })).toBeInTheDocument();
+    await expectLocation('/Agents/ManagerChatbot');
   },
 };
 
 export const RouteWithIdParameter: Story = {
-  ...at('/Campaigns/Templates/42', users.manager),
+  ...at('/Agents/ManagerChatbot/42', users.manager),
   play: async () => {
-    await expect(await screen.findByRole('heading', { level: 1, name: text('menu.campaigns.templates', 'es') })).toBeInTheDocument();
+    await expect(await screen.findByRole('heading', { level: 1, name: text('menu.chatbot.flows', 'es') })).toBeInTheDocument();
   },
 };
 

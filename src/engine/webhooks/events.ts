@@ -1,9 +1,29 @@
 import type { InboundEvent, StatusEvent } from '../channel-adapter.ts';
 
-/** What one webhook delivery carries, ready for the ReceiptSink. */
+/**
+ * A WhatsApp template's review or lifecycle change (webhook field message_template_status_update,
+ * Meta's "message_template_status_update webhook reference"): APPROVED, REJECTED, PAUSED,
+ * DISABLED, REINSTATED…, for the template `providerTemplateId` of the business account `accountId`.
+ */
+export interface TemplateStatusEvent {
+  /** The WhatsApp Business Account id (entry.id). */
+  accountId: string;
+  event: string;
+  providerTemplateId: string;
+  name: string;
+  language: string;
+  /** Meta's reason ("NONE" when approved, INCORRECT_CATEGORY …); null when absent. */
+  reason: string | null;
+  category: string | null;
+  /** entry.time (Unix seconds), else when it was received. */
+  at: Date;
+}
+
+/** What one webhook delivery carries, ready for the ReceiptSink (and, WhatsApp, the templates). */
 export interface WebhookEvents {
   statuses: StatusEvent[];
   inbound: InboundEvent[];
+  templates?: TemplateStatusEvent[];
 }
 
 /** The body is signed correctly but is not the shape the platform documents. */

@@ -1,9 +1,11 @@
-// WhatsApp Cloud API webhook payloads (field "messages") → status and inbound events.
+// WhatsApp Cloud API webhook payloads (field "messages") → status and inbound events; field
+// "message_template_status_update" → template review events (not in Meta's OpenAPI document:
+// shaped after Meta's webhook reference, research protocols.md 2.6).
 // Statuses may arrive out of order and more than once (Meta retries for days): each event
 // carries the provider's timestamp (`at`) and a dedupeKey `${wamid}:${status}`; the engine
 // applies statuses monotonically and ignores keys it has seen.
 import type { DeliveryStatus, InboundEvent, StatusEvent } from '../channel-adapter.ts';
-import { asArray, asObject, asString, dateOf, WebhookPayloadError, type WebhookEvents } from './events.ts';
+import { asArray, asObject, asString, dateOf, WebhookPayloadError, type TemplateStatusEvent, type WebhookEvents } from './events.ts';
 
 const statusMap: Record<string, DeliveryStatus> = {
   sent: 'SENT',
@@ -48,10 +50,16 @@ export function parseWhatsAppWebhook(body: unknown, now: Date = new Date()): Web
   if (root.object !== 'whatsapp_business_account') throw new WebhookPayloadError(`unexpected object ${String(root.object)}`);
   const statuses: StatusEvent[] = [];
   const inbound: InboundEvent[] = [];
+  const templates: TemplateStatusEvent[] = [];
   for (const entry of asArray(root.entry)) {
     for (const change of asArray(asObject(entry).changes)) {
       const { field, value } = asObject(change);
-      if (field !== 'messages') continue; // template status, quality, account updates: not receipts
+      if (field === 'message_template_status_update') {
+        const template = templateEvent(asObject(entry), asObject(value), now);
+        if (template) templates.push(template);
+        continue;
+      }
+      if (field !== 'messages') continue; // quality, category and account updates: nothing to record
       const v = asObject(value);
       const metadata = asObject(v.metadata);
       const ourNumber = asString(metadata.display_phone_number);
@@ -82,5 +90,22 @@ export function parseWhatsAppWebhook(body: unknown, now: Date = new Date()): Web
       }
     }
   }
-  return { statuses, inbound };
+  return { statuses, inbound, templates };
+}
+
+function templateEvent(entry: Record<string, unknown>, value: Record<string, unknown>, now: Date): TemplateStatusEvent | null {
+  const event = asString(value.event);
+  const providerTemplateId = asString(value.message_template_id);
+  if (!event || !providerTemplateId) return null;
+  const reason = asString(value.reason);
+  return {
+    accountId: asString(entry.id) ?? '',
+    event,
+    providerTemplateId,
+    name: asString(value.message_template_name) ?? '',
+    language: asString(value.message_template_language) ?? '',
+    reason: reason && reason !== 'NONE' ? reason : null,
+    category: asString(value.message_template_category) ?? null,
+    at: dateOf(entry.time, 's', now),
+  };
 }

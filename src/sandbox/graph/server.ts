@@ -4,12 +4,16 @@
 // rate-limits per sender, answers in Graph's shapes, and then POSTs signed status webhooks
 // (sent → delivered → read, or failed) to the channel's webhook URL, with non-ASCII escaped as
 // Meta does. Scenarios by recipient: a number or PSID ending in 0000 cannot be reached
-// (WhatsApp: failed status 131026; Messenger: error 551).
+// (WhatsApp: failed status 131026; Messenger: error 551). It also manages a business account's
+// WhatsApp templates (templates.ts): created or edited templates are reviewed after
+// `templateReviewMs` and the message_template_status_update webhook is posted, signed, to the
+// account's number.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signMetaPayload } from '../../engine/webhooks/meta-signature.ts';
 import { metaJson } from './meta-json.ts';
+import { defaultTemplateReview, SANDBOX_DEFAULT_TEMPLATES, TemplateRegistry, type SandboxTemplate, type StoredTemplate, type TemplateReview } from './templates.ts';
 import { WebhookPoster, type WebhookDelivery } from './webhook-poster.ts';
 
 export interface SandboxPhoneNumber {
@@ -33,13 +37,17 @@ export interface SandboxPage {
   webhookUrl?: string;
 }
 
-export interface SandboxTemplate { name: string; language: string }
+export type { SandboxTemplate, StoredTemplate, TemplateReview } from './templates.ts';
 
 export interface GraphSandboxOptions {
   whatsapp?: SandboxPhoneNumber[];
   messenger?: SandboxPage[];
-  /** Approved templates; default hello_world (en_US) and colibri_aviso (es_CO, es). */
+  /** Approved templates of every account; default hello_world (en_US) and colibri_aviso (es_CO, es). */
   templates?: SandboxTemplate[];
+  /** Wait before a submitted template is reviewed and its status webhook posted; default 3000 ms. */
+  templateReviewMs?: number;
+  /** Meta's verdict on a submitted template; default: a name containing "rechazo" is REJECTED, others APPROVED. */
+  templateReview?: (template: StoredTemplate) => TemplateReview;
   /** Sends per second per sender before 130429 / 613; default 80 (Meta's default mps). */
   ratePerSecond?: number;
   /** Wait before each status webhook; default 0. */
@@ -65,6 +73,17 @@ export interface GraphRequestRecord {
   answer: unknown;
 }
 
+/** A template management request (create, edit, delete), accepted or not. */
+export interface GraphTemplateRequestRecord {
+  method: 'POST' | 'DELETE';
+  /** The business account id (create, delete) or the template id (edit). */
+  target: string;
+  body: unknown;
+  status: number;
+  errorCode?: number;
+  answer: unknown;
+}
+
 export interface GraphSandbox {
   /** Graph root with version, e.g. http://127.0.0.1:40123/v23.0: the adapters' baseUrl. */
   url: string;
@@ -72,6 +91,10 @@ export interface GraphSandbox {
   requests: GraphRequestRecord[];
   /** Every webhook delivery made, in order. */
   deliveries: WebhookDelivery[];
+  /** Every template management request received, in order. */
+  templateRequests: GraphTemplateRequestRecord[];
+  /** A template the stand-in knows, by Meta's id. */
+  template(id: string): StoredTemplate | undefined;
   /** A WhatsApp user writes to a number: opens the window and posts the inbound webhook. */
   injectWhatsAppInbound(input: { phoneNumberId: string; from: string; text: string; name?: string }): Promise<WebhookDelivery>;
   /** A Messenger user writes to a page: opens the window and posts the inbound webhook. */
@@ -92,11 +115,6 @@ export interface GraphSandbox {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const DEFAULT_TEMPLATES: SandboxTemplate[] = [
-  { name: 'hello_world', language: 'en_US' },
-  { name: 'colibri_aviso', language: 'es_CO' },
-  { name: 'colibri_aviso', language: 'es' },
-];
 
 const graphError = (code: number, message: string, extra: Record<string, unknown> = {}) => ({
   error: { message: `(#${code}) ${message}`, type: 'OAuthException', code, ...extra, fbtrace_id: randomBytes(9).toString('base64url') },
@@ -118,7 +136,10 @@ export async function startGraphSandbox(options: GraphSandboxOptions = {}): Prom
   const now = options.now ?? Date.now;
   const numbers = new Map((options.whatsapp ?? []).map((n) => [n.id, n]));
   const pages = new Map((options.messenger ?? []).map((p) => [p.id, p]));
-  const templates = new Set((options.templates ?? DEFAULT_TEMPLATES).map((t) => `${t.name}\u0000${t.language}`));
+  const templates = new TemplateRegistry(options.templates ?? SANDBOX_DEFAULT_TEMPLATES, graphError);
+  const templateReviewMs = options.templateReviewMs ?? 3000;
+  const review = options.templateReview ?? defaultTemplateReview;
+  const templateRequests: GraphTemplateRequestRecord[] = [];
   const ratePerSecond = options.ratePerSecond ?? 80;
   const statusDelayMs = options.statusDelayMs ?? 0;
   const readReceipts = options.readReceipts ?? true;
@@ -159,9 +180,10 @@ export async function startGraphSandbox(options: GraphSandboxOptions = {}): Prom
   }
 
   // WhatsApp ---------------------------------------------------------------------------------
+  const wabaOf = (number: SandboxPhoneNumber) => number.wabaId ?? `waba${number.id}`;
   const waEnvelope = (number: SandboxPhoneNumber, value: Record<string, unknown>) => ({
     object: 'whatsapp_business_account',
-    entry: [{ id: number.wabaId ?? `waba${number.id}`, changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', metadata: { display_phone_number: number.displayPhoneNumber, phone_number_id: number.id }, ...value } }] }],
+    entry: [{ id: wabaOf(number), changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', metadata: { display_phone_number: number.displayPhoneNumber, phone_number_id: number.id }, ...value } }] }],
   });
 
   function waStatus(number: SandboxPhoneNumber, id: string, recipient: string, status: 'sent' | 'delivered' | 'read' | 'failed', error?: { code: number; title: string }) {
@@ -198,7 +220,7 @@ export async function startGraphSandbox(options: GraphSandboxOptions = {}): Prom
       if (!windowOpen(number.id, to)) return refuse(400, 131047, 'Re-engagement message: more than 24 hours have passed since the recipient last replied to the sender number');
     } else if (body.type === 'template') {
       const template = body.template as { name?: unknown; language?: { code?: unknown } } | undefined;
-      if (!templates.has(`${String(template?.name)}\u0000${String(template?.language?.code)}`)) return refuse(400, 132001, 'Template name does not exist in the translation');
+      if (!templates.sendable(wabaOf(number), String(template?.name), String(template?.language?.code))) return refuse(400, 132001, 'Template name does not exist in the translation');
     } else return refuse(400, 131051, 'Unsupported message type');
     const messageId = `wamid.${randomBytes(24).toString('base64url')}`;
     scheduleWaStatuses(number, messageId, to);
@@ -237,12 +259,76 @@ export async function startGraphSandbox(options: GraphSandboxOptions = {}): Prom
     return { status: 200, messageId: mid, answer: { recipient_id: psid, message_id: mid } };
   }
 
+  // WhatsApp templates -----------------------------------------------------------------------
+  const numbersOf = (wabaId: string) => [...numbers.values()].filter((n) => wabaOf(n) === wabaId);
+
+  /** After the review delay: Meta's verdict, then the signed status webhook to the account's number. */
+  function scheduleReview(template: StoredTemplate) {
+    const submission = template.submissions;
+    track((async () => {
+      await new Promise((resolve) => setTimeout(resolve, templateReviewMs));
+      const current = templates.get(template.id);
+      // Deleted or submitted again meanwhile: that later submission has its own review.
+      if (!current || current.status !== 'PENDING' || current.submissions !== submission) return;
+      const verdict = review(current);
+      current.status = verdict.event;
+      const number = numbersOf(current.wabaId ?? '').find((n) => n.webhookUrl) ?? numbersOf(current.wabaId ?? '')[0];
+      if (!number) return;
+      const payload = {
+        object: 'whatsapp_business_account',
+        entry: [{ id: current.wabaId, time: Math.floor(now() / 1000), changes: [{ field: 'message_template_status_update', value: {
+          event: verdict.event, message_template_id: Number(current.id), message_template_name: current.name,
+          message_template_language: current.language, reason: verdict.reason, message_template_category: current.category,
+        } }] }],
+      };
+      await postMeta(number.id, number.webhookUrl, number.appSecret, payload);
+    })());
+  }
+
+  function templateRequest(method: string, target: string, url: URL, token: string | null, body: Record<string, unknown>, kind: 'account' | 'template'): { status: number; answer: unknown; errorCode?: number } {
+    const denied = { status: 401, answer: graphError(190, 'Invalid OAuth access token - Cannot parse access token'), errorCode: 190 };
+    const unknown = { status: 400, answer: graphError(100, `Unsupported post request. Object with ID '${target}' does not exist`), errorCode: 100 };
+    if (kind === 'template') {
+      const template = templates.get(target);
+      if (!template || method !== 'POST') return unknown;
+      // A default template belongs to every account: the first to edit it makes it its own.
+      const owner = (template.wabaId === null ? [...numbers.values()] : numbersOf(template.wabaId)).find((n) => n.accessToken === token);
+      if (!owner) return denied;
+      template.wabaId ??= wabaOf(owner);
+      const result = templates.edit(template, body);
+      if (result.template) scheduleReview(result.template);
+      return result;
+    }
+    const owners = numbersOf(target);
+    if (owners.length === 0) return unknown;
+    if (!owners.some((n) => n.accessToken === token)) return denied;
+    if (method === 'DELETE') return templates.remove(target, url.searchParams.get('name'), url.searchParams.get('hsm_id'));
+    const result = templates.create(target, body);
+    if (result.template) scheduleReview(result.template);
+    return result;
+  }
+
   // HTTP -------------------------------------------------------------------------------------
   async function handle(request: IncomingMessage, response: ServerResponse) {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const send = (status: number, answer: unknown) => {
       response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
     };
+    const templatePath = /^\/v\d+\.\d+\/([^/]+)\/message_templates$/.exec(url.pathname) ?? /^\/v\d+\.\d+\/([0-9]+)$/.exec(url.pathname);
+    if (templatePath && (request.method === 'POST' || request.method === 'DELETE')) {
+      const raw = request.method === 'POST' ? await readBody(request) : '';
+      let body: Record<string, unknown> = {};
+      try {
+        if (raw) body = JSON.parse(raw) as Record<string, unknown>;
+      } catch {
+        return send(400, graphError(100, 'Invalid JSON'));
+      }
+      const target = decodeURIComponent(templatePath[1]);
+      const kind = url.pathname.endsWith('/message_templates') ? 'account' : 'template';
+      const result = templateRequest(request.method, target, url, bearer(request, url), body, kind);
+      templateRequests.push({ method: request.method, target, body: raw ? body : null, status: result.status, errorCode: result.errorCode, answer: result.answer });
+      return send(result.status, result.answer);
+    }
     const match = /^\/v\d+\.\d+\/([^/]+)\/messages$/.exec(url.pathname);
     if (request.method !== 'POST' || !match) return send(404, graphError(803, 'Unknown path components'));
     const senderId = decodeURIComponent(match[1]);
@@ -285,6 +371,8 @@ export async function startGraphSandbox(options: GraphSandboxOptions = {}): Prom
     url: `http://127.0.0.1:${port}/v23.0`,
     requests,
     deliveries: poster.deliveries,
+    templateRequests,
+    template: (id) => templates.get(id),
     injectWhatsAppInbound({ phoneNumberId, from, text, name }) {
       const number = senderOf('whatsapp', phoneNumberId) as SandboxPhoneNumber;
       const wa = from.replace(/^\+/, '');

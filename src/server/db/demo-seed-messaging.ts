@@ -15,6 +15,7 @@ import { constants } from '../../generated/constants.gen.ts';
 import { secretContext } from '../modules/channels/secret-fields.ts';
 import { defaultSecretBox, type SecretBox } from '../security/secrets.ts';
 import type { Database } from './schema.ts';
+import { seedTemplates } from './demo-seed-templates.ts';
 
 const HOUR = 3_600_000;
 export const DEMO_CREDITS = 1_000_000;
@@ -104,4 +105,5 @@ export async function seedMessagingDemo(
     await trx.insertInto('company_channel_types').values({ company_id: companyId, platform: 'sms' }).execute();
     await seedSmsAccounts(trx, companyId, now, false);
   }
+  await seedTemplates(trx, companies, now);
 }

@@ -14,6 +14,7 @@ import * as messaging from './migrations/0300_messaging.ts';
 import * as awaitingReceipt from './migrations/0301_messages-awaiting-receipt.ts';
 import * as shortener from './migrations/0310_shortener.ts';
 import * as shortenerClicks from './migrations/0311_shortener-clicks.ts';
+import * as templates from './migrations/0320_templates.ts';
 import * as events from './migrations/0330_events.ts';
 import * as history from './migrations/0340_history.ts';
 import type { Database } from './schema.ts';
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '0301_messages-awaiting-receipt': awaitingReceipt,
   '0310_shortener': shortener,
   '0311_shortener-clicks': shortenerClicks,
+  '0320_templates': templates,
   '0330_events': events,
   '0340_history': history,
 };

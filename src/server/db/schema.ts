@@ -3,6 +3,7 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 import type { MessagingDatabase } from '../../engine/tables.ts';
 import type { EventsDatabase } from './events-tables.ts';
+import type { TemplatesDatabase } from './templates-tables.ts';
 
 /** timestamptz: read as Date, written as Date. */
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -302,7 +303,7 @@ export interface SmsCampaignsTable {
   created_at: Timestamp;
 }
 
-export interface Database extends MessagingDatabase, EventsDatabase {
+export interface Database extends MessagingDatabase, EventsDatabase, TemplatesDatabase {
   companies: CompaniesTable;
   users: UsersTable;
   password_history: PasswordHistoryTable;

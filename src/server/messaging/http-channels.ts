@@ -10,7 +10,7 @@ import type { ChannelAdapter } from '../../engine/channel-adapter.ts';
 import type { HttpAdapterOptions } from '../../engine/adapters/http-client.ts';
 import { createMessengerAdapter } from '../../engine/adapters/messenger/index.ts';
 import { createRcsAdapter, RBM_BASE_URL, serviceAccountTokenProvider } from '../../engine/adapters/rcs/index.ts';
-import { createWhatsAppAdapter, GRAPH_BASE_URL } from '../../engine/adapters/whatsapp/index.ts';
+import { createWhatsAppAdapter, GRAPH_BASE_URL, type GraphAccount } from '../../engine/adapters/whatsapp/index.ts';
 import type { EngineDatabase } from '../../engine/tables.ts';
 import type { GraphSandbox } from '../../sandbox/graph/index.ts';
 import type { RbmSandbox } from '../../sandbox/rbm/index.ts';
@@ -53,6 +53,8 @@ export const isHttpPlatform = (platform: string): platform is HttpPlatform => (H
 
 /** The Graph phone-number id: connection.phoneNumberId, else the first account SID. */
 const phoneNumberIdOf = (channel: ChannelRow) => text(channel.connection.phoneNumberId) ?? channel.account_sids[0]?.sid ?? '';
+/** The WhatsApp Business Account id (templates live there): connection.wabaId, else the first account SID. */
+const wabaIdOf = (channel: ChannelRow) => text(channel.connection.wabaId) ?? channel.account_sids[0]?.sid ?? '';
 
 /** Whether this channel talks to an in-process stand-in (sandbox mode, no baseUrl of its own). */
 export function usesStandIn(context: HttpChannelContext, channel: ChannelRow): boolean {
@@ -74,7 +76,7 @@ export function registerWithStandIn(context: HttpChannelContext, channel: Channe
     const id = phoneNumberIdOf(channel);
     const accessToken = context.open(channel.authorization_token, 'authorization_token', channel.company_id);
     if (!id || !accessToken) return false;
-    context.graph!.setWhatsAppNumber({ id, displayPhoneNumber: (channel.sender ?? '').replace(/\D/g, ''), accessToken, appSecret: clientToken, verifyToken: clientToken, webhookUrl });
+    context.graph!.setWhatsAppNumber({ id, displayPhoneNumber: (channel.sender ?? '').replace(/\D/g, ''), accessToken, appSecret: clientToken, verifyToken: clientToken, webhookUrl, wabaId: wabaIdOf(channel) || undefined });
     return true;
   }
   if (channel.platform === 'fbMessenger') {
@@ -105,6 +107,21 @@ function customerWindow(context: HttpChannelContext, channelId: number) {
       .limit(1).executeTakeFirst();
     return row !== undefined;
   };
+}
+
+/**
+ * Where a WhatsApp channel's business account is reached for template management: the
+ * channel's own baseUrl, production's, or (sandbox) the Graph stand-in, where the channel is
+ * registered first. Null when the channel lacks its token or account id.
+ */
+export function whatsappGraphAccount(context: HttpChannelContext, channel: ChannelRow): GraphAccount | null {
+  if (channel.platform !== 'whatsapp') return null;
+  const standIn = usesStandIn(context, channel);
+  if (standIn && !registerWithStandIn(context, channel)) return null;
+  const wabaId = wabaIdOf(channel);
+  const accessToken = context.open(channel.authorization_token, 'authorization_token', channel.company_id);
+  if (!wabaId || !accessToken) return null;
+  return { baseUrl: text(channel.connection.baseUrl) ?? (standIn ? context.graph!.url : GRAPH_BASE_URL), wabaId, accessToken };
 }
 
 /** The adapter of an enabled HTTP channel; null when its settings are incomplete. */

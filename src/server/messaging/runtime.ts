@@ -21,6 +21,7 @@ import type { MessagingHooks } from '../context.ts';
 import { startCallbackDeliverer, type CallbackDeliverer, type CallbackDelivererOptions } from './callbacks.ts';
 import { buildHttpAdapter, HTTP_PLATFORMS, registerWithStandIn, type ChannelRow, type HttpChannelContext } from './http-channels.ts';
 import { routeInbound } from './inbound.ts';
+import { whatsappTemplateGateway } from './whatsapp-templates.ts';
 import { companySendWindow } from './send-window.ts';
 import { openSecret } from '../modules/channels/secret-fields.ts';
 
@@ -125,7 +126,7 @@ export async function startMessaging(options: MessagingOptions): Promise<Messagi
   const callbacks = options.callbacks === false ? null : startCallbackDeliverer({ db, secrets: options.secrets, log, allowPrivateNetworks: options.sandbox, ...options.callbacks });
 
   return {
-    hooks: { wake: () => dispatcher.wake(), sendWindow, shortBaseUrls: [] },
+    hooks: { wake: () => dispatcher.wake(), sendWindow, shortBaseUrls: [], whatsappTemplates: whatsappTemplateGateway(http, { timeoutMs: options.http?.timeoutMs }) },
     dispatcher,
     sink,
     smsc,

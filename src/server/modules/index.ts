@@ -25,6 +25,7 @@ import { rolesV3Handlers } from './rolesV3/index.ts';
 import { shortenerHandlers } from './shortener/index.ts';
 import { systemHandlers } from './system/index.ts';
 import { teamHandlers } from './team/index.ts';
+import { templatesHandlers } from './templates/index.ts';
 
 export const handlers: HandlerMap = {
   ...accountHandlers,
@@ -51,4 +52,5 @@ export const handlers: HandlerMap = {
   ...shortenerHandlers,
   ...systemHandlers,
   ...teamHandlers,
+  ...templatesHandlers,
 };

@@ -5,10 +5,12 @@
 // Bodies are taken as raw bytes by a content-type parser scoped to this plugin (register it
 // without fastify-plugin), because the signatures cover the exact bytes Meta and Google sent.
 // Nothing reaches the sink before the signature is checked. A sink failure is answered 500 so
-// the provider retries; repeats are expected and carry the same dedupeKey.
+// the provider retries; repeats are expected and carry the same dedupeKey. WhatsApp template
+// review events (message_template_status_update) go to `templates`, which applies each change
+// once (a repeat changes nothing).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ReceiptSink } from '../../engine/channel-adapter.ts';
-import { parseJsonBody, WebhookPayloadError, type WebhookEvents } from '../../engine/webhooks/events.ts';
+import { parseJsonBody, WebhookPayloadError, type TemplateStatusEvent, type WebhookEvents } from '../../engine/webhooks/events.ts';
 import { answerHubChallenge, verifyMetaSignature } from '../../engine/webhooks/meta-signature.ts';
 import { parseMessengerWebhook } from '../../engine/webhooks/messenger.ts';
 import { answerRbmSetup, isRbmSetup, parseRbmEvent, rbmEnvelopeData, verifyRbmSignature } from '../../engine/webhooks/rbm.ts';
@@ -26,6 +28,8 @@ export interface ChannelWebhookSecrets {
 
 export interface WebhookPluginOptions {
   sink: ReceiptSink;
+  /** WhatsApp template review events of this channel's business account; without it they are ignored. */
+  templates?(channelId: number, event: TemplateStatusEvent): Promise<void>;
   /** null when no enabled channel of that platform has this id (answered 404). */
   channelSecrets(platform: WebhookPlatform, channelId: number): Promise<ChannelWebhookSecrets | null>;
   /** Largest body accepted; default 4 MiB (Meta batches up to 1000 updates per POST). */
@@ -61,6 +65,7 @@ export async function webhookRoutes(app: FastifyInstance, options: WebhookPlugin
     try {
       for (const event of events.statuses) await options.sink.status(channelId, event);
       for (const event of events.inbound) await options.sink.inbound(channelId, event);
+      for (const event of events.templates ?? []) await options.templates?.(channelId, event);
     } catch (error) {
       // The sink's own message only: the body and the secrets stay out of the log.
       request.log.error({ platform, channelId, error: (error as Error).message }, 'webhook sink failed; the provider will retry');

@@ -105,6 +105,11 @@ function bodyOf(schema: RJSFSchema, data: Data, only?: readonly string[], takes?
   return out;
 }
 
+/** The fields a `showWhen` condition hides for these values (they are not shown, nor sent). */
+export function hiddenByCondition(screen: Pick<ScreenDef, 'showWhen'>, data: Data, ctx: ExpressionContext): string[] {
+  return Object.entries(screen.showWhen ?? {}).filter(([, when]) => !rowApplies(when, data, ctx)).map(([field]) => field);
+}
+
 /** Path parameters an operation needs that the declaration left out come from the route (…/:id). */
 function withRouteParams(operation: string, params: Data, route: Record<string, string | undefined>): Data {
   const out = { ...params };
@@ -145,7 +150,9 @@ function FormView({ screen }: { screen: ScreenDef }) {
   const [result, setResult] = useState<Data | null>(null);
   const [revealed, setRevealed] = useState<ReadonlySet<string>>(new Set());
 
-  const hidden = useMemo(() => new Set(Object.keys(screen.reveal ?? {}).filter((f) => !revealed.has(f))), [screen.reveal, revealed]);
+  // Hidden: fields revealed only by an error, and (`showWhen`) those whose condition the values do not meet.
+  const unmet = hiddenByCondition(screen, formData, ctx).join();
+  const hidden = useMemo(() => new Set([...Object.keys(screen.reveal ?? {}).filter((f) => !revealed.has(f)), ...unmet.split(',').filter(Boolean)]), [screen.reveal, revealed, unmet]);
 
   // The body the current mode's operation takes, and the uploads that wait for the Save.
   const takes = mode === 'edit' && screen.edit ? screen.edit.body : screen.create?.body;
@@ -174,8 +181,9 @@ function FormView({ screen }: { screen: ScreenDef }) {
 
   const dirty = mode !== 'view' && !!screen.dirtyGuard && JSON.stringify(formData) !== JSON.stringify(baseline);
   const guard = useDirtyGuard(dirty);
-  // `editWhen`: the records the edit operation takes (not a system role), read on the loaded record.
-  const canEdit = !!screen.edit && allows(session, permissionOf(screen.edit)) && rowApplies(screen.editWhen, (loaded.data ?? {}) as unknown as Data, ctx);
+  // `editWhen`: the records the edit operation takes (not a system role), read on the loaded record
+  // (none is offered before it has loaded).
+  const canEdit = !!screen.edit && allows(session, permissionOf(screen.edit)) && (!screen.editWhen || (!!loaded.data && rowApplies(screen.editWhen, loaded.data as unknown as Data, ctx)));
   const recordId = routeParams.id;
 
   /** Back to the read-only record (after a save, or Cancel). */
@@ -304,7 +312,9 @@ function FormView({ screen }: { screen: ScreenDef }) {
     try {
       const action = editing ? 'edit' : mode === 'create' ? 'create' : screen.operation.endsWith('.patch') ? 'edit' : 'view';
       setComponent({ action });
-      const full = { ...bodyOf(schema, data, undefined, takes), ...resolveObject(screen.values, ctx) };
+      const shown = bodyOf(schema, data, undefined, takes);
+      for (const field of hiddenByCondition(screen, data, ctx)) delete shown[field];
+      const full = { ...shown, ...resolveObject(screen.values, ctx) };
       const body = editing ? editBody(screen.edit!.method, full, record) : full;
       const uploads = [...pendingFiles.current].filter(([f]) => deferred.fields.has(f) && data[f] !== undefined);
       if (editing && Object.keys(body).length === 0 && !uploads.length) return goView(recordId);

@@ -4,6 +4,9 @@
 // part and the estimated cost per recipient in COP (variables at their average length, links at
 // the short link's). Broken variables (99924) and external links (99925) are named before submit,
 // so the server's refusal never comes as a surprise. The counter is a polite live region.
+// `x-smsWhen` (a condition on the form's values, a template's `channel: sms`): the SMS facts
+// (encoding, parts, what is left, cost) show only while it holds; characters, variables and the
+// warnings always do.
 import { useId, useMemo } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -15,6 +18,8 @@ import { estimateCost, refusedLinks, validateTemplate, variablesOf } from '../..
 import { countSms } from '../../../../core/sms-parts.ts';
 import { constants } from '../../../../generated/constants.gen.ts';
 import { formatCop, formatInteger } from '../../format.ts';
+import { rowApplies } from '../../expressions.ts';
+import type { RowCondition } from '../../screen-types.ts';
 
 /** What the counter shows for a text; pure, so stories and tests can read it too. */
 export function smsFacts(text: string, shortener: readonly string[] = []) {
@@ -47,7 +52,9 @@ export function ownShortBases(location: Pick<Location, 'protocol' | 'hostname' |
 
 export default function SmsContentWidget(props: WidgetProps) {
   const { t } = useTranslation();
-  const { id, value, onChange, onBlur, onFocus, disabled, readonly, required, label, rawErrors = [], schema, placeholder } = props;
+  const { id, value, onChange, onBlur, onFocus, disabled, readonly, required, label, rawErrors = [], schema, placeholder, registry } = props;
+  const form = (registry.formContext as { formData?: Record<string, unknown> } | undefined)?.formData ?? {};
+  const sms = rowApplies(schema['x-smsWhen'] as RowCondition | undefined, form, {});
   const text = typeof value === 'string' ? value : '';
   // Our own short links pass: the schema may name the short domain (SHORT_BASE_URL); by default
   // the shortener answers on the console's own origin under /s, as the server does.
@@ -81,19 +88,25 @@ export default function SmsContentWidget(props: WidgetProps) {
       {/* Polite: a screen reader hears the new count after typing pauses, not on every key. */}
       <Box id={counterId} role="status" aria-live="polite" data-testid="sms-counter" sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 2, rowGap: 0.5, mt: 1 }}>
         <Fact label={t('common.smsCounter.characters')} value={formatInteger(facts.characters)} testId="sms-characters" />
-        <Fact label={t('common.smsCounter.encoding')} value={facts.encoding} testId="sms-encoding" />
-        <Fact label={t('common.smsCounter.parts')} value={formatInteger(facts.parts)} testId="sms-parts" />
-        <Fact label={t('common.smsCounter.remaining')} value={formatInteger(facts.remaining)} testId="sms-remaining" />
-        <Fact label={t('common.smsCounter.cost')} value={formatCop(facts.costCop)} testId="sms-cost" />
+        {sms && (
+          <>
+            <Fact label={t('common.smsCounter.encoding')} value={facts.encoding} testId="sms-encoding" />
+            <Fact label={t('common.smsCounter.parts')} value={formatInteger(facts.parts)} testId="sms-parts" />
+            <Fact label={t('common.smsCounter.remaining')} value={formatInteger(facts.remaining)} testId="sms-remaining" />
+            <Fact label={t('common.smsCounter.cost')} value={formatCop(facts.costCop)} testId="sms-cost" />
+          </>
+        )}
       </Box>
-      {facts.nonGsm.length > 0 && (
+      {sms && facts.nonGsm.length > 0 && (
         <Typography variant="body2" color="text.secondary" data-testid="sms-non-gsm" sx={{ mt: 0.5 }}>
           {t('common.smsCounter.forcesUcs2', { characters: facts.nonGsm.map(shown).join(' ') })}
         </Typography>
       )}
       {facts.variables.length > 0 && (
         <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
-          {t('common.smsCounter.variables', { names: facts.variables.join(', '), length: constants.sms.averageVariableLength, linkLength: constants.sms.shortLinkLength })}
+          {sms
+            ? t('common.smsCounter.variables', { names: facts.variables.join(', '), length: constants.sms.averageVariableLength, linkLength: constants.sms.shortLinkLength })
+            : t('common.smsCounter.variableNames', { names: facts.variables.join(', ') })}
         </Typography>
       )}
       {warnings.length > 0 && (
