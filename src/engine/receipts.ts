@@ -15,17 +15,25 @@ import type { EngineDatabase } from './tables.ts';
 
 const FINAL_DELIVERY = `('DELIVERED','READ','FAILED','UNAUTHORIZED','TIME_OUT','UNDEFINED')`;
 
-/** Applies statuses to messages by (channel, provider id); answers the provider ids it matched. */
+/**
+ * Applies statuses to messages by (channel, provider id); answers the provider ids it matched.
+ * `prior` finds each receipt's message, with its state before this statement, through the
+ * provider-id index one receipt at a time: the lateral subquery with OFFSET 0 is not flattened
+ * into a join that a planner without fresh statistics (PGlite has no autovacuum; a bulk enqueue
+ * just added 100,000 rows) runs as a scan of every message of the channel on every flush.
+ * A replayed or repeated receipt matches its message (it is no orphan) but changes nothing, and
+ * then writes no event and queues no callback.
+ */
 async function applyStatuses(db: Kysely<EngineDatabase>, channelId: number, events: StatusEvent[], now: Date): Promise<Set<string>> {
   const pids = events.map((e) => e.providerMessageId);
   const result = await sql<{ provider_message_id: string }>`
     with v as (
       select * from unnest(${pids}::text[], ${events.map((e) => e.status)}::text[], ${events.map((e) => e.errorCode ?? null)}::text[],
                            ${events.map((e) => e.at)}::timestamptz[]) as v(pid, st, err, at)),
-    -- The rows as they were: a replayed or repeated receipt matches its message (it is no orphan)
-    -- but changes nothing, and then writes no event and queues no callback.
     prior as (
-      select m.id, m.state, m.delivery_status from v join messages m on m.channel_id = ${channelId} and m.provider_message_id = v.pid),
+      select m.id, m.state, m.delivery_status, v.pid, v.st, v.err, v.at from v
+      cross join lateral (select x.id, x.state, x.delivery_status from messages x
+                          where x.channel_id = ${channelId} and x.provider_message_id = v.pid offset 0) m),
     upd as (
       update messages m set
         delivery_status = case when ${sql.raw(deliveryRankSql('v.st'))} > ${sql.raw(deliveryRankSql('m.delivery_status'))} then v.st else m.delivery_status end,
@@ -36,10 +44,10 @@ async function applyStatuses(db: Kysely<EngineDatabase>, channelId: number, even
         done_at = case when v.st in ${sql.raw(FINAL_DELIVERY)} then coalesce(m.done_at, v.at) else m.done_at end,
         in_doubt_since = null,
         updated_at = ${now}
-      from v where m.channel_id = ${channelId} and m.provider_message_id = v.pid
+      from prior v where m.id = v.id
       returning m.id, m.provider_message_id, m.state, m.delivery_status, m.company_id, m.source),
     changed as (
-      select distinct upd.* from upd join prior on prior.id = upd.id
+      select upd.* from upd join prior on prior.id = upd.id
       where (prior.state, prior.delivery_status) is distinct from (upd.state, upd.delivery_status)),
     ev as (
       insert into message_events (message_id, at, state, delivery_status, detail)
