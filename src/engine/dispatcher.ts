@@ -320,16 +320,16 @@ export class Dispatcher {
    * Refreshes the planner's statistics of the messages table. PGlite has no autovacuum, and a
    * bulk enqueue adds 100,000 rows at once: with the old statistics the planner believes the table
    * is small and records each batch's answers and receipts by scanning every message (each batch
-   * then costs more as the table grows). The first full batch refreshes them, then every time the
-   * rows claimed since reach a fifth of the table (at least 5,000). On PostgreSQL this only comes
-   * earlier than autovacuum would.
+   * then costs more as the table grows). The first full batch refreshes them (they then know the
+   * table's size, which is what the plans need), then every time the rows claimed since reach the
+   * table's size (at least 5,000). On PostgreSQL this only comes earlier than autovacuum would.
    */
   private async refreshStatistics(): Promise<void> {
     this.sinceAnalyze = 0;
     try {
       await sql`analyze messages`.execute(this.db);
       const size = await sql<{ n: number }>`select reltuples::float8 as n from pg_class where oid = 'messages'::regclass`.execute(this.db);
-      this.analyzeAfter = Math.max(5000, Math.round((size.rows[0]?.n ?? 0) / 5));
+      this.analyzeAfter = Math.max(5000, Math.round(size.rows[0]?.n ?? 0));
       this.stats.analyzed += 1;
     } catch (error) {
       this.options.log('could not refresh the statistics of messages', error);
