@@ -7,6 +7,12 @@ export const screen = {
     title: "menu.campaigns.history",
     description: "screens.campaignHistory.description",
     operation: "deployments.history",
+    prefill: {
+        range: {
+            start: "$daysAgo.30",
+            end: "$today"
+        }
+    },
     payload: {
         dateStart: "$f.range.start",
         dateEnd: "$f.range.end",

@@ -49,6 +49,16 @@ describe('list state in the URL', () => {
 });
 
 describe('expressions', () => {
+  it('$today and $daysAgo.N are Bogotá calendar days', () => {
+    // 03:00 UTC on 1 March is still 28 February in Bogotá (UTC-5).
+    const now = new Date('2028-03-01T03:00:00Z');
+    expect(resolveValue('$today', { now })).toBe('2028-02-29');
+    expect(resolveValue('$daysAgo.30', { now })).toBe('2028-01-30');
+    expect(resolveValue('$daysAgo.0', { now })).toBe('2028-02-29');
+    expect(resolveValue('$daysAgo.x', { now })).toBeUndefined();
+    expect(resolveObject({ range: { start: '$daysAgo.1', end: '$today' } }, { now })).toEqual({ range: { start: '2028-02-28', end: '2028-02-29' } });
+  });
+
   const ctx = { session: { idUser: 4 }, route: { id: '7' }, row: { id: 3, email: 'a@b.co' }, record: { id: 9 }, form: { range: { start: '2025-01-01' }, ids: [1, 2] }, selected: [5, 6] };
   it('resolves $f, $record, $selected beside the rest', () => {
     expect(resolveObject({ a: '$f.range.start', b: '$record.id', c: '$selected', d: '$f.ids', e: '$route.id', f: '$session.idUser', g: 'plain' }, ctx)).toEqual({ a: '2025-01-01', b: 9, c: [5, 6], d: [1, 2], e: '7', f: 4, g: 'plain' });

@@ -1,7 +1,10 @@
 // The small expression language of the screen declarations: "$session.idUser", "$query.email",
 // "$row.id", "$route.id", "$record.x" (the loaded record), "$f.x" (form or filter values),
-// "$selected" (the ids of the rows selected for a bulk action) and "{field}" interpolation in
-// navigation targets. Pure data in, values out: nothing is evaluated.
+// "$selected" (the ids of the rows selected for a bulk action), "$today" and "$daysAgo.N" (Bogotá
+// calendar days, YYYY-MM-DD: a report's default range) and "{field}" interpolation in navigation
+// targets. Pure data in, values out: nothing is evaluated.
+import { addDays, formatYmd, parseYmd } from '../../core/bogota-time.ts';
+import { today } from './form/date-rules.ts';
 import type { RowCondition } from './screen-types.ts';
 
 export interface ExpressionContext {
@@ -12,6 +15,8 @@ export interface ExpressionContext {
   record?: Record<string, unknown>;
   form?: Record<string, unknown>;
   selected?: readonly unknown[];
+  /** The clock for $today and $daysAgo (tests); default now. */
+  now?: Date;
 }
 
 function lookup(source: unknown, path: string[]): unknown {
@@ -41,6 +46,12 @@ export function resolveValue(value: unknown, ctx: ExpressionContext): unknown {
         return lookup(ctx.form, path);
       case 'selected':
         return path.length ? undefined : ctx.selected ? [...ctx.selected] : undefined;
+      case 'today':
+        return path.length ? undefined : today(ctx.now);
+      case 'daysAgo': {
+        const n = Number(path[0]);
+        return path.length === 1 && Number.isInteger(n) && n >= 0 ? formatYmd(addDays(parseYmd(today(ctx.now)), -n)) : undefined;
+      }
       default:
         return value;
     }
