@@ -16,6 +16,26 @@ import type { EngineDatabase } from './tables.ts';
 const FINAL_DELIVERY = `('DELIVERED','READ','FAILED','UNAUTHORIZED','TIME_OUT','UNDEFINED')`;
 
 /**
+ * What every applied status change writes, as the last CTEs of its statement: the message's event
+ * row and, for an API message whose company has a callback URL, the status callback to deliver.
+ * `rows` names an earlier CTE with the changed messages' id, state, delivery_status, company_id
+ * and source.
+ */
+function recordChanges(rows: 'changed' | 'upd', now: Date) {
+  const r = sql.raw(rows);
+  return sql`ev as (
+      insert into message_events (message_id, at, state, delivery_status, detail)
+      select ${r}.id, ${now}, ${r}.state, ${r}.delivery_status, 'receipt' from ${r}),
+    cb as (
+      insert into status_callbacks (company_id, message_id, url, payload, next_attempt_at, created_at)
+      select ${r}.company_id, ${r}.id, s.callback_url,
+             jsonb_build_object('id', ${r}.id::text, 'state', ${r}.state, 'deliveryStatus', ${r}.delivery_status, 'at', ${now}::timestamptz),
+             ${now}, ${now}
+      from ${r} join messaging_settings s on s.company_id = ${r}.company_id
+      where ${r}.source = 'api' and s.callback_url is not null)`;
+}
+
+/**
  * Applies statuses to messages by (channel, provider id); answers the provider ids it matched.
  * `prior` finds each receipt's message, with its state before this statement, through the
  * provider-id index one receipt at a time: the lateral subquery with OFFSET 0 is not flattened
@@ -49,16 +69,7 @@ async function applyStatuses(db: Kysely<EngineDatabase>, channelId: number, even
     changed as (
       select upd.* from upd join prior on prior.id = upd.id
       where (prior.state, prior.delivery_status) is distinct from (upd.state, upd.delivery_status)),
-    ev as (
-      insert into message_events (message_id, at, state, delivery_status, detail)
-      select changed.id, ${now}, changed.state, changed.delivery_status, 'receipt' from changed),
-    cb as (
-      insert into status_callbacks (company_id, message_id, url, payload, next_attempt_at, created_at)
-      select changed.company_id, changed.id, s.callback_url,
-             jsonb_build_object('id', changed.id::text, 'state', changed.state, 'deliveryStatus', changed.delivery_status, 'at', ${now}::timestamptz),
-             ${now}, ${now}
-      from changed join messaging_settings s on s.company_id = changed.company_id
-      where changed.source = 'api' and s.callback_url is not null)
+    ${recordChanges('changed', now)}
     select provider_message_id from upd`.execute(db);
   return new Set(result.rows.map((r) => r.provider_message_id));
 }
@@ -95,16 +106,7 @@ async function applyWatermarks(db: Kysely<EngineDatabase>, channelId: number, ma
         in_doubt_since = null, updated_at = ${now}
       from w where m.id = w.id
       returning m.id, m.state, m.delivery_status, m.company_id, m.source),
-    ev as (
-      insert into message_events (message_id, at, state, delivery_status, detail)
-      select upd.id, ${now}, upd.state, upd.delivery_status, 'receipt' from upd),
-    cb as (
-      insert into status_callbacks (company_id, message_id, url, payload, next_attempt_at, created_at)
-      select upd.company_id, upd.id, s.callback_url,
-             jsonb_build_object('id', upd.id::text, 'state', upd.state, 'deliveryStatus', upd.delivery_status, 'at', ${now}::timestamptz),
-             ${now}, ${now}
-      from upd join messaging_settings s on s.company_id = upd.company_id
-      where upd.source = 'api' and s.callback_url is not null)
+    ${recordChanges('upd', now)}
     select count(*) from upd`.execute(db);
   return pending.rows.map((r) => ({ recipient: r.recipient, status: r.st, at: new Date(r.wm) }));
 }

@@ -8,6 +8,7 @@
 // WhatsApp templates (templates.ts): created or edited templates are reviewed after
 // `templateReviewMs` and the message_template_status_update webhook is posted, signed, to the
 // account's number.
+import { perSecondLimit } from '../per-second-limit.ts';
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -148,7 +149,7 @@ export async function startGraphSandbox(options: GraphSandboxOptions = {}): Prom
   const requests: GraphRequestRecord[] = [];
   /** Last inbound message time per `${sender}:${recipient}`. */
   const lastInbound = new Map<string, number>();
-  const rate = new Map<string, { second: number; count: number }>();
+  const throttled = perSecondLimit(ratePerSecond, now);
   const scheduled = new Set<Promise<unknown>>();
 
   const delay = () => (statusDelayMs > 0 ? new Promise((resolve) => setTimeout(resolve, statusDelayMs)) : Promise.resolve());
@@ -157,17 +158,6 @@ export async function startGraphSandbox(options: GraphSandboxOptions = {}): Prom
     scheduled.add(settled);
     void settled.then(() => scheduled.delete(settled));
   };
-
-  function throttled(sender: string): boolean {
-    const second = Math.floor(now() / 1000);
-    const entry = rate.get(sender);
-    if (!entry || entry.second !== second) {
-      rate.set(sender, { second, count: 1 });
-      return false;
-    }
-    entry.count++;
-    return entry.count > ratePerSecond;
-  }
 
   const windowOpen = (sender: string, recipient: string) => {
     const at = lastInbound.get(`${sender}:${recipient}`);

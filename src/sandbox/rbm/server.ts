@@ -4,6 +4,7 @@
 // reused id sends nothing twice), the webhook setup handshake, and DELIVERED/READ user events
 // posted as {message:{data: base64(JSON)}} signed with X-Goog-Signature. Numbers listed as
 // non-RCS answer 404 (the engine falls back to SMS).
+import { perSecondLimit } from '../per-second-limit.ts';
 import { createPublicKey, createVerify, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -81,7 +82,7 @@ export async function startRbmSandbox(options: RbmSandboxOptions = {}): Promise<
   const tokens = new Map<string, { clientEmail: string; expiresAt: number }>();
   /** messageId → the answer given when it was first created. */
   const created = new Map<string, unknown>();
-  const rate = new Map<string, { second: number; count: number }>();
+  const throttled = perSecondLimit(ratePerSecond, now);
   const scheduled = new Set<Promise<unknown>>();
   let tokenUrl = '';
 
@@ -133,16 +134,6 @@ export async function startRbmSandbox(options: RbmSandboxOptions = {}): Promise<
     const accessToken = `ya29.sandbox.${randomBytes(24).toString('base64url')}`;
     tokens.set(accessToken, { clientEmail: account.clientEmail, expiresAt: now() + 3600_000 });
     return { status: 200, answer: { access_token: accessToken, expires_in: 3599, token_type: 'Bearer' } };
-  }
-
-  function throttled(agentId: string): boolean {
-    const second = Math.floor(now() / 1000);
-    const entry = rate.get(agentId);
-    if (!entry || entry.second !== second) {
-      rate.set(agentId, { second, count: 1 });
-      return false;
-    }
-    return ++entry.count > ratePerSecond;
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse) {

@@ -13,19 +13,11 @@ import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import ContentCopy from '@mui/icons-material/ContentCopy';
 import { useTranslation } from 'react-i18next';
+import { copyText } from '../clipboard.ts';
 
 export interface SecretOnceProps {
   secrets: { field: string; label: string; value: string }[] | null;
   onClose: () => void;
-}
-
-async function copy(text: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export function SecretOnce({ secrets, onClose }: SecretOnceProps) {
@@ -48,7 +40,7 @@ export function SecretOnce({ secrets, onClose }: SecretOnceProps) {
               onFocus={(e) => e.target.select()}
             />
             <Tooltip title={copied === s.field ? t('common.secret.copied') : t('common.secret.copy')}>
-              <IconButton aria-label={t('common.secret.copy')} onClick={() => void copy(s.value).then((ok) => setCopied(ok ? s.field : null))}>
+              <IconButton aria-label={t('common.secret.copy')} onClick={() => void copyText(s.value).then((ok) => setCopied(ok ? s.field : null))}>
                 <ContentCopy />
               </IconButton>
             </Tooltip>

@@ -9,15 +9,7 @@ import Typography from '@mui/material/Typography';
 import ContentCopy from '@mui/icons-material/ContentCopy';
 import type { WidgetProps } from '@rjsf/utils';
 import { useTranslation } from 'react-i18next';
-
-async function copy(text: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { copyText } from '../../clipboard.ts';
 
 export default function CodeWidget(props: WidgetProps) {
   const { t } = useTranslation();
@@ -41,7 +33,7 @@ export default function CodeWidget(props: WidgetProps) {
             {text}
           </Box>
           <Tooltip title={copied ? t('common.code.copied') : t('common.code.copy')}>
-            <IconButton aria-label={t('common.code.copy')} onClick={() => void copy(text).then(setCopied)}>
+            <IconButton aria-label={t('common.code.copy')} onClick={() => void copyText(text).then(setCopied)}>
               <ContentCopy />
             </IconButton>
           </Tooltip>
