@@ -5,7 +5,7 @@
 // key is shown once.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startProduct, launchBrowser, newPage, DEMO_PASSWORD, type Product } from './harness.ts';
+import { startProduct, launchBrowser, newPage, DEMO_PASSWORD, signIn, type Product } from './harness.ts';
 
 let product: Product;
 let browser: Browser;
@@ -21,14 +21,6 @@ afterAll(async () => {
 });
 
 const DAY = 24 * 60 * 60 * 1000;
-
-async function signIn(page: Page, email: string) {
-  await page.goto('/signin');
-  await page.getByLabel(/^Correo corporativo/).fill(email);
-  await page.getByLabel(/^Contraseña/).fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Ingresar' }).click();
-  await page.waitForURL('**/User');
-}
 
 /** Picks an option of an MUI select by the field's label. */
 async function choose(page: Page, label: string, option: string) {
@@ -59,7 +51,7 @@ async function apiAs(email: string, method: string, path: string, body?: unknown
 describe('channels', () => {
   it('a manager creates an SMS channel, enables it and runs the try-channel test (DELIVERED)', async () => {
     const { context, page } = await newPage(browser, product);
-    await signIn(page, 'manager@demo.colibri.co');
+    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
     await page.goto('/profile/channels');
     await page.getByRole('button', { name: 'Nuevo' }).click();
     await page.waitForURL('**/profile/channels/new');
@@ -112,7 +104,7 @@ describe('channels', () => {
 
   it('an analista sees the channels without New, Edit or Delete, and the server refuses a change (99982)', async () => {
     const { context, page } = await newPage(browser, product);
-    await signIn(page, 'analista@demo.colibri.co');
+    await signIn(page, 'analista@demo.colibri.co', { lands: '**/User' });
     await page.goto('/profile/channels');
     await page.getByRole('row', { name: /SMS Notificaciones/ }).waitFor();
     for (const name of ['Nuevo', 'Editar', 'Eliminar', 'Habilitar', 'Deshabilitar']) {
@@ -135,7 +127,7 @@ describe('channels', () => {
 describe('block list', () => {
   it('a number added today is pending and its effective date is 24 hours later; refused values say why', async () => {
     const { context, page } = await newPage(browser, product);
-    await signIn(page, 'manager@demo.colibri.co');
+    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
     await page.goto('/profile/blockList');
     await page.getByRole('button', { name: 'Agregar números' }).click();
     await page.waitForURL('**/profile/blockList/add');
@@ -165,7 +157,7 @@ describe('block list', () => {
 describe('API credentials', () => {
   it('a new key is shown once: after closing the box the list shows it masked and nothing shows it again', async () => {
     const { context, page } = await newPage(browser, product);
-    await signIn(page, 'manager@demo.colibri.co');
+    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
     await page.goto('/profile/apiPermissions');
     await page.getByRole('button', { name: 'Nuevo' }).click();
     await page.getByLabel(/^Nombre/).fill('Integración ERP');
@@ -200,7 +192,7 @@ describe('API credentials', () => {
 
   it('the API settings take authorised IPs as CIDR (refused in the browser otherwise) and save without an FTP box', async () => {
     const { context, page } = await newPage(browser, product);
-    await signIn(page, 'manager@demo.colibri.co');
+    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
     await page.goto('/profile/apiPermissions/settings');
     const ips = page.getByLabel(/^IP autorizadas/);
     await ips.fill('300.1.1.1/33');

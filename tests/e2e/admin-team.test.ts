@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { serverErrors } from '../../src/generated/errors.gen.ts';
-import { startProduct, launchBrowser, newPage, latestCode, DEMO_PASSWORD, type Product } from './harness.ts';
+import { startProduct, launchBrowser, newPage, latestCode, DEMO_PASSWORD, signIn, type Product } from './harness.ts';
 
 let product: Product;
 let browser: Browser;
@@ -30,14 +30,6 @@ const es = Object.fromEntries(
 const errorText = (code: keyof typeof serverErrors) => es[serverErrors[code].key];
 
 const pathOf = (page: Page) => new URL(page.url()).pathname;
-
-async function signIn(page: Page, email: string, password = DEMO_PASSWORD) {
-  await page.goto('/signin');
-  await page.getByLabel(/^Correo corporativo/).fill(email);
-  await page.getByLabel(/^Contraseña/).fill(password);
-  await page.getByRole('button', { name: 'Ingresar' }).click();
-  await page.waitForURL((url) => url.pathname !== '/signin');
-}
 
 /** Opens a settings entry through the side menu (groups are opened on the way). */
 async function openMenu(page: Page, ...path: string[]) {
@@ -131,7 +123,7 @@ describe('a manager administers the company', () => {
     await member.page.getByLabel(/^Repite la contraseña/).fill('Herrera#2026');
     await member.page.getByRole('button', { name: 'Cambiar contraseña' }).click();
     await member.page.waitForURL('**/signin');
-    await signIn(member.page, email, 'Herrera#2026');
+    await signIn(member.page, email, { password: 'Herrera#2026' });
     expect(pathOf(member.page)).toBe('/User');
     await member.context.close();
   });
@@ -359,7 +351,7 @@ describe('the provider activates a newly registered company', () => {
 
     // Before: "account being verified".
     const user = await newPage(browser, product);
-    await signIn(user.page, email, password);
+    await signIn(user.page, email, { password });
     expect(pathOf(user.page)).toBe('/validation');
     await user.context.close();
 
@@ -391,7 +383,7 @@ describe('the provider activates a newly registered company', () => {
 
     // After: the full app.
     const after = await newPage(browser, product);
-    await signIn(after.page, email, password);
+    await signIn(after.page, email, { password });
     expect(pathOf(after.page)).toBe('/User');
     await after.page.getByRole('navigation', { name: 'Menú principal' }).getByRole('link', { name: 'Inicio' }).waitFor();
     await after.context.close();

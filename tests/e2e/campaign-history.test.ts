@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { calendarDate } from '../../src/core/date-range.ts';
-import { DEMO_PASSWORD, launchBrowser, newPage, startProduct, type Product } from './harness.ts';
+import { launchBrowser, newPage, startProduct, signIn, type Product } from './harness.ts';
 
 let product: Product;
 let browser: Browser;
@@ -22,14 +22,6 @@ afterAll(async () => {
   await browser?.close();
   await product?.stop();
 });
-
-async function signIn(page: Page, email: string) {
-  await page.goto('/signin');
-  await page.getByLabel(/^Correo corporativo/).fill(email);
-  await page.getByLabel(/^Contraseña/).fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Ingresar' }).click();
-  await page.waitForURL('**/User');
-}
 
 /** The signed-in user's token, as the console keeps it. */
 const tokenOf = (page: Page) =>
@@ -53,7 +45,7 @@ async function api(token: string, method: string, path: string, body?: unknown):
 describe('campaign history', () => {
   it('a manager sees a run in the history and opens the personalised messages of its campaign', async () => {
     const { context, page } = await newPage(browser, product);
-    await signIn(page, 'manager@demo.colibri.co');
+    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
     const token = await tokenOf(page);
 
     // A personalised campaign on the demo SMS channel, its file, the launch.

@@ -2,8 +2,8 @@
 // step shows only for a recurring campaign, its rule (every N units from a start, optional end and
 // expiry) is required and checked in the browser, and the campaign the wizard creates carries it.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { startProduct, launchBrowser, newPage, DEMO_PASSWORD, type Product } from './harness.ts';
+import type { Browser } from 'playwright-core';
+import { startProduct, launchBrowser, newPage, signIn, choose, type Product } from './harness.ts';
 
 let product: Product;
 let browser: Browser;
@@ -18,23 +18,10 @@ afterAll(async () => {
   await product?.stop();
 });
 
-async function signIn(page: Page, email: string) {
-  await page.goto('/signin');
-  await page.getByLabel(/^Correo corporativo/).fill(email);
-  await page.getByLabel(/^Contraseña/).fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Ingresar' }).click();
-  await page.waitForURL('**/User');
-}
-
-async function choose(page: Page, label: RegExp, option: string) {
-  await page.getByRole('combobox', { name: label }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
-
 describe('a recurring campaign', () => {
   it('gets the recurrence step, which asks for its rule, and is created with it', async () => {
     const { context, page } = await newPage(browser, product);
-    await signIn(page, 'manager@demo.colibri.co');
+    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
     await page.goto('/Campaigns/campaigns/new');
     await page.getByLabel(/^Nombre/).fill('Recordatorio mensual e2e');
     await choose(page, /^Tipo/, 'Recurrente');

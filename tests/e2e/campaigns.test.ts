@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { startProduct, launchBrowser, newPage, DEMO_PASSWORD, type Product } from './harness.ts';
+import { startProduct, launchBrowser, newPage, signIn, choose, type Product } from './harness.ts';
 
 let product: Product;
 let browser: Browser;
@@ -28,26 +28,13 @@ afterAll(async () => {
   if (files) rmSync(files, { recursive: true, force: true });
 });
 
-async function signIn(page: Page, email: string) {
-  await page.goto('/signin');
-  await page.getByLabel(/^Correo corporativo/).fill(email);
-  await page.getByLabel(/^Contraseña/).fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Ingresar' }).click();
-  await page.waitForURL('**/User');
-}
-
-async function choose(page: Page, label: RegExp, option: string) {
-  await page.getByRole('combobox', { name: label }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
-
 /** The value a detail field (or a result box's field) shows. */
 const field = (scope: ReturnType<Page['locator']>, name: string) => scope.locator(`dd[data-field="${name}"]`);
 
 describe('campaigns', () => {
   it('a manager builds a personalised campaign from a CSV, reads the summary, launches it and reads its final states', async () => {
     const { context, page } = await newPage(browser, product);
-    await signIn(page, 'manager@demo.colibri.co');
+    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
 
     // The list, then New: the wizard.
     await page.goto('/Campaigns/campaigns');
@@ -135,7 +122,7 @@ describe('campaigns', () => {
 
   it('a manager shortens a link for a message, and the counter takes it as ours while an external one is named', async () => {
     const { context, page } = await newPage(browser, product);
-    await signIn(page, 'manager@demo.colibri.co');
+    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
     await page.goto('/Campaigns/campaigns');
     await page.getByRole('link', { name: 'Acortar un enlace' }).or(page.getByRole('button', { name: 'Acortar un enlace' })).first().click();
     await page.waitForURL('**/Campaigns/campaigns/shorten');

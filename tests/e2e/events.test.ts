@@ -3,8 +3,8 @@
 // read-only view with the ready-to-copy example call, and finds it in the list; an analista,
 // whom menu.yaml lets write campaigns (component 2001), sees the list and its New button too.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { startProduct, launchBrowser, newPage, DEMO_PASSWORD, type Product } from './harness.ts';
+import type { Browser } from 'playwright-core';
+import { startProduct, launchBrowser, newPage, signIn, choose, type Product } from './harness.ts';
 
 let product: Product;
 let browser: Browser;
@@ -19,23 +19,10 @@ afterAll(async () => {
   await product?.stop();
 });
 
-async function signIn(page: Page, email: string) {
-  await page.goto('/signin');
-  await page.getByLabel(/^Correo corporativo/).fill(email);
-  await page.getByLabel(/^Contraseña/).fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Ingresar' }).click();
-  await page.waitForURL('**/User');
-}
-
-async function choose(page: Page, label: RegExp, option: string) {
-  await page.getByRole('combobox', { name: label }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
-
 describe('events', () => {
   it('a manager creates an event, sees its example call and finds it listed', async () => {
     const { context, page } = await newPage(browser, product);
-    await signIn(page, 'manager@demo.colibri.co');
+    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
 
     await page.goto('/Campaigns/events');
     await page.getByText('Todavía no hay eventos').waitFor();
@@ -75,7 +62,7 @@ describe('events', () => {
 
   it('an analista sees the events and may create them (component 2001 in menu.yaml)', async () => {
     const { context, page } = await newPage(browser, product);
-    await signIn(page, 'analista@demo.colibri.co');
+    await signIn(page, 'analista@demo.colibri.co', { lands: '**/User' });
     await page.goto('/Campaigns/events');
     await page.getByRole('row', { name: /pedido\.enviado/ }).waitFor();
     expect(await page.getByRole('button', { name: 'Nuevo' }).isVisible()).toBe(true);

@@ -89,3 +89,22 @@ export async function latestCode(product: Product, to: string): Promise<string> 
   if (!code) throw new Error(`no code sent to ${to}: ${JSON.stringify(rows)}`);
   return code;
 }
+
+/**
+ * Signs in through the form as a user does; waits until the address says where the user landed
+ * (`lands`: a URL glob, or by default any page but the sign-in).
+ */
+export async function signIn(page: Page, email: string, options: { password?: string; lands?: string } = {}): Promise<void> {
+  await page.goto('/signin');
+  await page.getByLabel(/^Correo corporativo/).fill(email);
+  await page.getByLabel(/^Contraseña/).fill(options.password ?? DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Ingresar' }).click();
+  if (options.lands) await page.waitForURL(options.lands);
+  else await page.waitForURL((url) => url.pathname !== '/signin');
+}
+
+/** Picks an option of a combobox (an options widget or a select) by its exact text. */
+export async function choose(page: Page, label: RegExp, option: string): Promise<void> {
+  await page.getByRole('combobox', { name: label }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}

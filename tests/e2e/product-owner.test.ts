@@ -8,7 +8,7 @@ import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync,
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { startProduct, launchBrowser, newPage, DEMO_PASSWORD, type Product } from './harness.ts';
+import { startProduct, launchBrowser, newPage, signIn, type Product } from './harness.ts';
 
 const fixture = resolve('tests/fixtures/product-owner');
 let dir: string;
@@ -51,14 +51,6 @@ afterAll(async () => {
   await product?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
-
-async function signIn(page: Page, email: string) {
-  await page.goto('/signin');
-  await page.getByLabel(/^Correo corporativo/).fill(email);
-  await page.getByLabel(/^Contraseña/).fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Ingresar' }).click();
-  await page.waitForURL((url) => url.pathname !== '/signin');
-}
 
 async function menuLinks(page: Page, group: string): Promise<string> {
   const nav = page.getByRole('navigation', { name: 'Menú principal' });

@@ -2,8 +2,8 @@
 // shortens a URL at /Shortener/shorten, opens the short link (302 to the target), and finds the
 // click in /Shortener/statistics (a headless browser's counted apart as a bot); a made-up code shows the plain es/en 404 page.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { startProduct, launchBrowser, newPage, DEMO_PASSWORD, type Product } from './harness.ts';
+import type { Browser } from 'playwright-core';
+import { startProduct, launchBrowser, newPage, signIn, type Product } from './harness.ts';
 
 let product: Product;
 let browser: Browser;
@@ -17,14 +17,6 @@ afterAll(async () => {
   await browser?.close();
   await product?.stop();
 });
-
-async function signIn(page: Page, email: string) {
-  await page.goto('/signin');
-  await page.getByLabel(/^Correo corporativo/).fill(email);
-  await page.getByLabel(/^Contraseña/).fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Ingresar' }).click();
-  await page.waitForURL((url) => url.pathname !== '/signin');
-}
 
 const isoDay = (d: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Bogota' }).format(d);
 

@@ -7,7 +7,7 @@
 // templates do without.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startProduct, launchBrowser, newPage, DEMO_PASSWORD, type Product } from './harness.ts';
+import { startProduct, launchBrowser, newPage, signIn, choose, type Product } from './harness.ts';
 
 let product: Product;
 let browser: Browser;
@@ -22,19 +22,6 @@ afterAll(async () => {
   await product?.stop();
 });
 
-async function signIn(page: Page, email: string) {
-  await page.goto('/signin');
-  await page.getByLabel(/^Correo corporativo/).fill(email);
-  await page.getByLabel(/^Contraseña/).fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Ingresar' }).click();
-  await page.waitForURL('**/User');
-}
-
-async function choose(page: Page, label: RegExp, option: string) {
-  await page.getByRole('combobox', { name: label }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
-
 const newTemplate = async (page: Page) => {
   await page.goto('/Campaigns/Templates');
   await page.getByRole('button', { name: 'Nuevo' }).or(page.getByRole('link', { name: 'Nuevo' })).first().click();
@@ -44,7 +31,7 @@ const newTemplate = async (page: Page) => {
 describe('templates', () => {
   it('a manager creates a WhatsApp template and sees it go from in review to approved in the list', async () => {
     const { context, page } = await newPage(browser, product);
-    await signIn(page, 'manager@demo.colibri.co');
+    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
     await newTemplate(page);
     await page.getByLabel(/^Nombre/).fill('confirmacion_cita_e2e');
     // Meta's fields appear only for WhatsApp.
@@ -88,7 +75,7 @@ describe('templates', () => {
 
   it('an SMS template shows the part counter while it is written', async () => {
     const { context, page } = await newPage(browser, product);
-    await signIn(page, 'manager@demo.colibri.co');
+    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
     await newTemplate(page);
     await page.getByLabel(/^Nombre/).fill('aviso_saldo_e2e');
     const content = page.getByRole('textbox', { name: /^Contenido del mensaje/ });

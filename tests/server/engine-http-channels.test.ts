@@ -9,7 +9,6 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
 import { decodeSession } from '../../src/core/session-codec.ts';
 import { serverOperations } from '../../src/generated/server-operations.gen.ts';
 import { DemoApiKeyError, ensureDemoApiKey } from '../../src/server/db/demo-api-key.ts';
@@ -17,7 +16,7 @@ import { demoEmail } from '../../src/server/db/demo-seed.ts';
 import type { DatabaseOptions } from '../../src/server/db/database.ts';
 import { hashSecret } from '../../src/server/security/api-keys.ts';
 import { startServer, type RunningServer } from '../../src/server/start.ts';
-import { TEST_PASSWORD } from './harness.ts';
+import { TEST_PASSWORD, testDatabase } from './harness.ts';
 
 const NON_RCS = '+573005550001';
 const DEMO_API_KEY = `ck_${randomBytes(12).toString('base64url')}.${randomBytes(32).toString('base64url')}`;
@@ -29,20 +28,9 @@ let receiver: Server;
 let receiverUrl: string;
 
 async function database(): Promise<DatabaseOptions> {
-  const url = process.env.DATABASE_URL;
-  if (!url) return { kind: 'memory' };
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
-  dropSchema = async () => {
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    await c.query(`drop schema ${schema} cascade`);
-    await c.end();
-  };
-  return { kind: 'postgres', url, schema, poolSize: 4 };
+  const { options, drop } = await testDatabase();
+  dropSchema = drop;
+  return options;
 }
 
 beforeAll(async () => {

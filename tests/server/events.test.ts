@@ -6,14 +6,13 @@
 // runs a real server (sandbox SMSC, DEMO_API_KEY) and proves the SMSC receives the filled text
 // once, even when the same fire is retried concurrently.
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeSession } from '../../src/core/session-codec.ts';
 import { serverOperations } from '../../src/generated/server-operations.gen.ts';
 import type { DatabaseOptions } from '../../src/server/db/database.ts';
 import { demoEmail } from '../../src/server/db/demo-seed.ts';
 import { startServer, type RunningServer } from '../../src/server/start.ts';
-import { createHarness, TEST_PASSWORD, type Harness } from './harness.ts';
+import { createHarness, TEST_PASSWORD, type Harness, testDatabase } from './harness.ts';
 import { userWithGrants } from './messaging-fixtures.ts';
 
 let h: Harness;
@@ -242,20 +241,9 @@ describe('events: a real server and the sandbox SMSC', () => {
   let dropSchema = async () => {};
 
   async function database(): Promise<DatabaseOptions> {
-    const url = process.env.DATABASE_URL;
-    if (!url) return { kind: 'memory' };
-    const schema = `t_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    await admin.end();
-    dropSchema = async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop schema ${schema} cascade`);
-      await c.end();
-    };
-    return { kind: 'postgres', url, schema, poolSize: 4 };
+    const { options, drop } = await testDatabase();
+    dropSchema = drop;
+    return options;
   }
 
   beforeAll(async () => {

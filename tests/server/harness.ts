@@ -12,7 +12,7 @@ import { serverOperations } from '../../src/generated/server-operations.gen.ts';
 import type { SessionUser } from '../../src/generated/types.gen.ts';
 import type { CaptchaVerifier } from '../../src/sandbox/types.ts';
 import { buildServer } from '../../src/server/app.ts';
-import { createDatabase, type DatabaseHandle } from '../../src/server/db/database.ts';
+import { createDatabase, type DatabaseHandle, type DatabaseOptions } from '../../src/server/db/database.ts';
 import { demoEmail, seedDemo } from '../../src/server/db/demo-seed.ts';
 import { prepareDatabase } from '../../src/server/db/prepare.ts';
 import type { Database } from '../../src/server/db/schema.ts';
@@ -66,16 +66,20 @@ const byId = new Map<string, (typeof serverOperations)[number]>(serverOperations
 /** Rows of these tables are compared before/after refused requests ("no state change"). */
 export const STATE_TABLES = ['companies', 'users', 'user_roles', 'password_history', 'tokens', 'otps', 'areas', 'notifications', 'files', 'sandbox_outbox'] as const;
 
-async function openDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
+/**
+ * The database options of a test's own database: PGlite in memory, or with DATABASE_URL a fresh
+ * PostgreSQL schema, and the function that drops it afterwards.
+ */
+export async function testDatabase(): Promise<{ options: DatabaseOptions; drop: () => Promise<void> }> {
   const url = process.env.DATABASE_URL;
-  if (!url) return { handle: createDatabase({ kind: 'memory' }), drop: async () => {} };
+  if (!url) return { options: { kind: 'memory' }, drop: async () => {} };
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   await admin.query(`create schema ${schema}`);
   await admin.end();
   return {
-    handle: createDatabase({ kind: 'postgres', url, schema, poolSize: 4 }),
+    options: { kind: 'postgres', url, schema, poolSize: 4 },
     drop: async () => {
       const c = new pg.Client({ connectionString: url });
       await c.connect();
@@ -83,6 +87,11 @@ async function openDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Pro
       await c.end();
     },
   };
+}
+
+async function openDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
+  const { options, drop } = await testDatabase();
+  return { handle: createDatabase(options), drop };
 }
 
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {

@@ -8,7 +8,6 @@
 // a forged signature is refused and a replayed delivery changes nothing. Waits are on the
 // stand-in's deliveries (answered by our route once applied), never sleeps.
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeSession } from '../../src/core/session-codec.ts';
 import type { OperationId } from '../../src/generated/operations.gen.ts';
@@ -18,7 +17,7 @@ import type { DatabaseOptions } from '../../src/server/db/database.ts';
 import { demoEmail, DEMO_COMPANY } from '../../src/server/db/demo-seed.ts';
 import { hashPassword } from '../../src/server/security/passwords.ts';
 import { startServer, type RunningServer } from '../../src/server/start.ts';
-import { TEST_PASSWORD } from './harness.ts';
+import { TEST_PASSWORD, testDatabase } from './harness.ts';
 
 let server: RunningServer;
 let graph: GraphSandbox;
@@ -28,20 +27,9 @@ let andina: string;
 let wabaId: string;
 
 async function database(): Promise<DatabaseOptions> {
-  const url = process.env.DATABASE_URL;
-  if (!url) return { kind: 'memory' };
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
-  dropSchema = async () => {
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    await c.query(`drop schema ${schema} cascade`);
-    await c.end();
-  };
-  return { kind: 'postgres', url, schema, poolSize: 4 };
+  const { options, drop } = await testDatabase();
+  dropSchema = drop;
+  return options;
 }
 
 const byId = new Map(serverOperations.map((o) => [o.id, o]));
