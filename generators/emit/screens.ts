@@ -59,6 +59,30 @@ function checkOptions(model: Model, schema: Json, fail: (p: Where, r: string) =>
   walk(schema, at);
 }
 
+/**
+ * `x-options.fill: { <form field>: <row property> }` on a form's (or wizard's) field: each target
+ * must be another field of the form, the field must take one choice, and the first segment of each
+ * property must be a property of the options operation's rows when their schema is declared.
+ */
+function checkFill(model: Model, screen: Screen, properties: Schema, fields: string[], fieldPath: (name: string) => Where, fail: (p: Where, r: string) => never) {
+  const extra = (screen.extraFields as Schema | undefined) ?? {};
+  for (const name of fields) {
+    const p = properties[name] as Schema;
+    const opts = (p['x-options'] ?? (p.items as Schema | undefined)?.['x-options']) as Schema | undefined;
+    if (!opts || opts.fill === undefined) continue;
+    const at: Where = name in extra ? ['extraFields', name, 'x-options', 'fill'] : fieldPath(name);
+    const fill = opts.fill as Schema;
+    if (!fill || typeof fill !== 'object' || Array.isArray(fill)) fail(at, 'x-options.fill must be an object { <form field>: <row property> }');
+    if (p.type === 'array') fail(at, `x-options.fill needs a single choice; "${name}" takes several`);
+    const rows = itemSchema(model, opById(model, opts.operation as string), opts.itemsPath as string | undefined)?.properties as Schema | undefined;
+    for (const [target, from] of Object.entries(fill)) {
+      if (target === name || !fields.includes(target)) fail([...at, target], `"${target}" is not another field of this form`);
+      if (typeof from !== 'string' || !from) fail([...at, target], 'the row property must be a non-empty string');
+      if (rows && !((from as string).split('.')[0] in rows)) fail([...at, target], `"${from as string}" is not a property of ${opts.operation as string}'s rows`);
+    }
+  }
+}
+
 /** The uiSchema entries the generator can decide: declared widgets, checkboxes, autocomplete. */
 function uiFor(name: string, p: Schema): Record<string, Json> {
   const ui: Record<string, Json> = {};
@@ -230,6 +254,7 @@ function compileForm(model: Model, s: Screen, fail: (p: Where, r: string) => nev
   }));
   const out: Record<string, unknown> = formSchema(model, s, fields, s.operation as string, s.required as string[] | undefined);
   checkOptions(model, out.schema as Json, fail, ['fields']);
+  checkFill(model, s, (out.schema as Schema).properties as Schema, fields, (name) => ['fields', fields.indexOf(name)], fail);
   // `showWhen`: a field shows only while the values meet its condition, read on the form's own fields.
   for (const [field, when] of Object.entries((s.showWhen as Record<string, { field: string }> | undefined) ?? {})) {
     if (!fields.includes(field)) fail(['showWhen', field], `field "${field}" is not in fields`);
@@ -315,7 +340,14 @@ function compileWizard(model: Model, s: Screen, fail: (p: Where, r: string) => n
   const all = steps.flatMap((st) => st.fields);
   const { schema, uiSchema } = formSchema(model, s, all, op.id, s.required as string[] | undefined);
   checkOptions(model, schema as Json, fail, ['steps']);
-  return { schema, uiSchema, steps: steps.map((st) => ({ label: st.label, ...(st.description ? { description: st.description } : {}), fields: st.fields, ...(st.when ? { when: st.when as Json } : {}) })), dirtyGuard: (s.dirtyGuard as boolean | undefined) ?? true };
+  const stepPath = (name: string): Where => {
+    const i = steps.findIndex((st) => st.fields.includes(name));
+    return ['steps', i, 'fields', steps[i].fields.indexOf(name)];
+  };
+  checkFill(model, s, schema.properties as Schema, all, stepPath, fail);
+  // Like a form, a wizard sends only what its operation's body takes when that body refuses others.
+  const create = { operation: op.id, method: op.method, ...permissionOf(model, op.id), ...bodyFieldsOf(model, op.id) };
+  return { schema, uiSchema, create, steps: steps.map((st) => ({ label: st.label, ...(st.description ? { description: st.description } : {}), fields: st.fields, ...(st.when ? { when: st.when as Json } : {}) })), dirtyGuard: (s.dirtyGuard as boolean | undefined) ?? true };
 }
 
 /** `$f.a.b` references inside a payload. */

@@ -77,6 +77,8 @@ describe('detail, wizard, report', () => {
     expect(s.steps).toEqual([{ label: 'screens.things.general', fields: ['name'] }, { label: 'screens.things.general', fields: ['color'] }]);
     expect(Object.keys(s.schema.properties)).toEqual(['name', 'color']);
     expect(s.schema.required).toEqual(['name']);
+    // Like a form, it sends only what the operation's body takes (it refuses others).
+    expect(s.create).toEqual({ operation: 'things.create', method: 'POST', body: ['name', 'color'] });
   });
   it('a report keeps the payload as data, titles its filters and takes top N from the constants', () => {
     const s = compiled('thingReport');
@@ -101,4 +103,24 @@ describe('routes of a list with a form and a detail', () => {
     expect(out).toContain('loadScreen: () => import("./screen.things.gen.ts")');
     expect(out).toMatch(/path: "\/Things\/new",[\s\S]*?title: "screens\.newThing\.title"/);
   });
+});
+
+describe('x-options.fill', () => {
+  // A picker in the wizard's first step whose choice fills `name` (and so on) from the chosen thing.
+  const withPicker = (fill: unknown, extra: Record<string, unknown> = {}) => {
+    const base = model.screens.find((x) => x.id === 'thingWizard')!;
+    const pick = { type: 'integer', 'x-options': { operation: 'things.list', value: 'id', label: 'name', fill }, ...extra };
+    return () => compileScreen(model, { ...base, extraFields: { pick }, steps: [{ label: 'screens.things.general', fields: ['pick', 'name'] }, { label: 'screens.things.general', fields: ['color'] }] } as never) as Record<string, any>;
+  };
+  it('is carried to the runtime in the field\'s x-options', () => {
+    expect(withPicker({ name: 'name', color: 'color' })().schema.properties.pick['x-options'].fill).toEqual({ name: 'name', color: 'color' });
+  });
+  it.each([
+    [{ nope: 'name' }, {}, /"nope" is not another field of this form/],
+    [{ pick: 'id' }, {}, /"pick" is not another field of this form/],
+    [{ name: 'missing' }, {}, /"missing" is not a property of things\.list's rows/],
+    [{ name: '' }, {}, /non-empty string/],
+    [['name'], {}, /must be an object/],
+    [{ name: 'name' }, { type: 'array', items: { type: 'integer' } }, /needs a single choice/],
+  ])('refuses %j (%j)', (fill, extra, reason) => expect(withPicker(fill, extra)).toThrow(reason));
 });

@@ -3,6 +3,10 @@
 // (the server's schemas call it `x-source`). `params` may name other form values ("$f.country"),
 // which makes a cascade: the list reloads when they change and waits while they are empty.
 // A list-convention operation is asked for its first 200 matches of what the user types.
+// `fill: { <form field>: <row property> }` makes a choice prefill the form: when an option is
+// chosen, those properties of its row are copied into those fields (a campaign's template fills
+// its content and purpose), which stay editable; a property the row lacks (or holds null) leaves
+// its field alone, and clearing the choice changes nothing.
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOperation, type OperationId } from '../../generated/client.gen.ts';
@@ -19,9 +23,12 @@ export interface OptionsSource {
   itemsPath?: string;
   /** Labels are values of this enum: shown as enums.<labelEnum>.<label> when translated. */
   labelEnum?: string;
+  /** On choosing an option: { <form field>: <property of the chosen row, dotted> } copied into the form. */
+  fill?: Record<string, string>;
 }
 
-export interface Option { value: unknown; label: string }
+/** A choice, with the row it came from (what `fill` copies from). */
+export interface Option { value: unknown; label: string; row?: Record<string, unknown> }
 
 export function optionsSource(schema: Record<string, unknown>): OptionsSource | undefined {
   const own = (schema['x-options'] ?? schema['x-source']) as OptionsSource | undefined;
@@ -41,7 +48,21 @@ export function toOptions(answer: unknown, source: OptionsSource, label: (raw: u
   const labelKey = source.label ?? 'name';
   return items
     .filter((x): x is Record<string, unknown> => !!x && typeof x === 'object')
-    .map((x) => ({ value: x[valueKey], label: label(x[labelKey] ?? x[valueKey]) }));
+    .map((x) => ({ value: x[valueKey], label: label(x[labelKey] ?? x[valueKey]), row: x }));
+}
+
+/**
+ * The form values a chosen row fills (`fill`): each named property of the row, by form field.
+ * Properties the row lacks or holds as null are left out, so their fields keep what they hold.
+ */
+export function fillFrom(source: OptionsSource | undefined, row: Record<string, unknown> | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (!source?.fill || !row) return out;
+  for (const [field, path] of Object.entries(source.fill)) {
+    const value = pick(row, path);
+    if (value !== undefined && value !== null) out[field] = value;
+  }
+  return out;
 }
 
 export function useOptions(source: OptionsSource | undefined, form: Record<string, unknown>, search = '') {

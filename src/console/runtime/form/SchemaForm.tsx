@@ -3,6 +3,8 @@
 // (liveValidate off), and text inputs tell the form their value after a pause or on leaving the
 // field (DebouncedInputTemplate), so typing stays responsive on large forms. A picker whose
 // choices depend on another field (country → region → city) is emptied when that field changes.
+// A picker that fills other fields (`x-options.fill`, a campaign's template) tells the form, through
+// the context's `fill`, what its next change sets beside its own value: one change, one update.
 import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
 import Form from '@rjsf/mui';
 import { Templates } from '@rjsf/mui';
@@ -49,13 +51,16 @@ export function dependentsOf(schema: RJSFSchema): [string, string[]][] {
   return out;
 }
 
-/** Empties the fields that depend on a changed one (and theirs, down the cascade). */
-export function clearDependents(prev: Data, next: Data, schema: RJSFSchema): Data {
+/**
+ * Empties the fields that depend on a changed one (and theirs, down the cascade); `keep` are
+ * fields just set on purpose (a picker's `fill`), left as they are.
+ */
+export function clearDependents(prev: Data, next: Data, schema: RJSFSchema, keep: readonly string[] = []): Data {
   const deps = dependentsOf(schema);
   if (!deps.length) return next;
   let out = next;
   let changed = deps.filter(([parent]) => prev[parent] !== next[parent]).map(([parent]) => parent);
-  const seen = new Set<string>();
+  const seen = new Set<string>(keep);
   while (changed.length) {
     const more: string[] = [];
     for (const parent of changed) {
@@ -72,6 +77,16 @@ export function clearDependents(prev: Data, next: Data, schema: RJSFSchema): Dat
 }
 
 export const fieldOfId = (id: string) => id.replace(/^root_/, '').split('_')[0];
+
+/** What the form offers its widgets through the context, beside the values (`formData`). */
+export interface FormContext {
+  formData?: Data;
+  /**
+   * The next change of the widget `id` also sets these fields (the row of a chosen option,
+   * `x-options.fill`); they are spared the cascade's emptying. An empty `values` cancels.
+   */
+  fill?: (id: string, values: Data) => void;
+}
 
 export function mergeErrorSchemas(...schemas: (ErrorSchema | undefined)[]): ErrorSchema | undefined {
   const out: Record<string, { __errors: string[] }> = {};
@@ -103,6 +118,11 @@ export interface SchemaFormProps {
   readonlyFields?: ReadonlySet<string>;
   /** More for the widgets' context (a form screen's deferred uploads). */
   context?: Record<string, unknown>;
+  /**
+   * The whole form's schema when this one shows a part of it (a wizard's step): a change empties
+   * the fields of other parts that depend on it too.
+   */
+  cascadeSchema?: RJSFSchema;
   children?: ReactNode;
 }
 
@@ -116,6 +136,12 @@ export function SchemaForm(props: SchemaFormProps) {
   const data = useRef<Data>(props.formData);
   data.current = props.formData;
   const touched = useRef(new Set<string>());
+  // Values a widget's next change sets beside its own (by field): `fill`.
+  const fills = useRef(new Map<string, Data>());
+  const fill = useCallback((id: string, values: Data) => {
+    if (Object.keys(values).length) fills.current.set(fieldOfId(id), values);
+    else fills.current.delete(fieldOfId(id));
+  }, []);
 
   const onBlur = useCallback(
     (id: string) => {
@@ -130,21 +156,25 @@ export function SchemaForm(props: SchemaFormProps) {
   const onChange = useCallback(
     (e: IChangeEvent<Data>, id?: string) => {
       const field = id ? fieldOfId(id) : undefined;
-      const next = clearDependents(data.current ?? {}, e.formData ?? {}, schema);
+      const filled = field ? fills.current.get(field) : undefined;
+      if (field) fills.current.delete(field);
+      const changed = filled ? { ...(e.formData ?? {}), ...filled } : (e.formData ?? {});
+      const next = clearDependents(data.current ?? {}, changed, props.cascadeSchema ?? schema, filled ? Object.keys(filled) : []);
       data.current = next;
-      if (field) setBlurErrors((prev) => {
-        if (!prev || !(field in prev)) return prev;
-        const { [field]: _gone, ...rest } = prev as Record<string, unknown>;
+      const settled = [...(field ? [field] : []), ...Object.keys(filled ?? {})];
+      if (settled.length) setBlurErrors((prev) => {
+        if (!prev || !settled.some((f) => f in prev)) return prev;
+        const rest = Object.fromEntries(Object.entries(prev as Record<string, unknown>).filter(([f]) => !settled.includes(f)));
         return Object.keys(rest).length ? (rest as ErrorSchema) : undefined;
       });
       props.onChange(next, field);
     },
-    [props.onChange, schema],
+    [props.onChange, props.cascadeSchema, schema],
   );
 
   const extraErrors = useMemo(() => mergeErrorSchemas(blurErrors, props.extraErrors), [blurErrors, props.extraErrors]);
   // Pickers read the other values through the context (cascades, `$f.x` in their params).
-  const formContext = useMemo(() => ({ ...props.context, formData: props.formData }), [props.formData, props.context]);
+  const formContext = useMemo<FormContext & Record<string, unknown>>(() => ({ ...props.context, formData: props.formData, fill }), [props.formData, props.context, fill]);
 
   return (
     <Form

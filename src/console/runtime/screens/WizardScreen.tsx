@@ -2,7 +2,9 @@
 // fields of the step; Back keeps every value; the last step submits everything to the operation.
 // A server error goes to its field and the wizard returns to that field's step. A step with
 // `when` is taken only when the values so far meet it (the date of a scheduled campaign); the
-// values of a step not taken are not sent.
+// values of a step not taken are not sent, nor are fields the operation's body does not take when
+// it refuses others (a picker that only prefills, a carried value: `create.body`). A change empties
+// the fields that depend on it in any step (a campaign's template when its channel changes).
 import { useMemo, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -98,7 +100,8 @@ function WizardView({ screen }: { screen: ScreenDef }) {
       setComponent({ action: 'create' });
       const body: Data = {};
       const skipped = new Set(steps.filter((s) => !rowApplies(s.when, all, { ...ctx, row: all })).flatMap((s) => s.fields));
-      for (const [k, v] of Object.entries(all)) if (k in properties && !properties[k]['x-sameAs'] && !skipped.has(k) && v !== undefined) body[k] = v;
+      const takes = screen.create?.body;
+      for (const [k, v] of Object.entries(all)) if (k in properties && !properties[k]['x-sameAs'] && !skipped.has(k) && (!takes || takes.includes(k)) && v !== undefined) body[k] = v;
       Object.assign(body, resolveObject(screen.values, ctx));
       const answer = ((await call(screen.operation as OperationId, buildArgs(screen.operation!, resolveObject(screen.params, ctx), body) as never)) ?? {}) as unknown as Data;
       setDone(true);
@@ -154,6 +157,7 @@ function WizardView({ screen }: { screen: ScreenDef }) {
         cacheKey={`${screen.id}#${step}`}
         schema={stepSchema(screen, step)}
         uiSchema={screen.uiSchema}
+        cascadeSchema={screen.schema}
         formData={data}
         onChange={(d, field) => {
           setData((prev) => ({ ...prev, ...d }));
