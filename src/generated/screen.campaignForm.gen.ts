@@ -55,9 +55,43 @@ export const screen = {
                     params: {
                         enabled: true,
                         pageSize: 200
+                    },
+                    fill: {
+                        platform: "platform"
                     }
                 },
                 title: "fields.channelId"
+            },
+            platform: {
+                type: "string",
+                enum: [
+                    "sms",
+                    "rcs",
+                    "whatsapp",
+                    "fbMessenger"
+                ],
+                "x-widget": "hidden",
+                "x-enum": "channel-platform",
+                title: "fields.platform"
+            },
+            templateId: {
+                type: "integer",
+                minimum: 1,
+                "x-widget": "options",
+                "x-options": {
+                    operation: "templates.list",
+                    value: "id",
+                    label: "name",
+                    params: {
+                        channel: "$f.platform",
+                        status: "APPROVED"
+                    },
+                    fill: {
+                        content: "content",
+                        purpose: "purpose"
+                    }
+                },
+                title: "fields.templateId"
             },
             content: {
                 type: "string",
@@ -84,6 +118,8 @@ export const screen = {
             "kind",
             "purpose",
             "channelId",
+            "platform",
+            "templateId",
             "content",
             "scheduledAt",
             "maxCompleteInteractions",
@@ -95,6 +131,7 @@ export const screen = {
         "ui:rows": [
             ["name", "kind"],
             ["purpose", "channelId"],
+            ["templateId"],
             ["content"],
             ["scheduledAt", "maxCompleteInteractions"]
         ]

@@ -55,9 +55,43 @@ export const screen = {
                     params: {
                         enabled: true,
                         pageSize: 200
+                    },
+                    fill: {
+                        platform: "platform"
                     }
                 },
                 title: "fields.channelId"
+            },
+            platform: {
+                type: "string",
+                enum: [
+                    "sms",
+                    "rcs",
+                    "whatsapp",
+                    "fbMessenger"
+                ],
+                "x-widget": "hidden",
+                "x-enum": "channel-platform",
+                title: "fields.platform"
+            },
+            templateId: {
+                type: "integer",
+                minimum: 1,
+                "x-widget": "options",
+                "x-options": {
+                    operation: "templates.list",
+                    value: "id",
+                    label: "name",
+                    params: {
+                        channel: "$f.platform",
+                        status: "APPROVED"
+                    },
+                    fill: {
+                        content: "content",
+                        purpose: "purpose"
+                    }
+                },
+                title: "fields.templateId"
             },
             content: {
                 type: "string",
@@ -119,6 +153,8 @@ export const screen = {
             "kind",
             "purpose",
             "channelId",
+            "platform",
+            "templateId",
             "content",
             "maxCompleteInteractions",
             "scheduledAt",
@@ -129,6 +165,24 @@ export const screen = {
             norender: true
         }
     },
+    create: {
+        operation: "campaigns.create",
+        method: "POST",
+        permission: {
+            component: 2001,
+            action: "create"
+        },
+        body: [
+            "name",
+            "kind",
+            "purpose",
+            "channelId",
+            "content",
+            "scheduledAt",
+            "recurrence",
+            "maxCompleteInteractions"
+        ]
+    },
     steps: [
         {
             label: "screens.campaignWizard.general",
@@ -136,13 +190,14 @@ export const screen = {
                 "name",
                 "kind",
                 "purpose",
-                "channelId"
+                "channelId",
+                "platform"
             ]
         },
         {
             label: "screens.campaignWizard.content",
             description: "screens.campaignWizard.contentHelp",
-            fields: ["content", "maxCompleteInteractions"]
+            fields: ["templateId", "content", "maxCompleteInteractions"]
         },
         {
             label: "screens.campaignWizard.schedule",

@@ -2,7 +2,8 @@
 // extension they brought: a wizard step taken only when the kind asks (`when` on steps), the
 // header's subtabs as filter presets (`subtabs`), an upload action with its answer's counts
 // (`upload` + `result`), a detail tab fed by another operation (`load` on a tab), a navigation
-// after an action (`next`) and a list refreshed while a row still changes (`refresh`).
+// after an action (`next`), a list refreshed while a row still changes (`refresh`) and a template
+// picker whose choice fills the message (`x-options.fill`).
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fireEvent, screen, userEvent, waitFor, within } from 'storybook/test';
 import { screens } from '../../../generated/screens.gen.ts';
@@ -44,7 +45,7 @@ const meta = {
       'campaigns.get': campaign,
       'campaigns.recipients': listHandler(() => [], ['phone']),
       'deployments.list': listHandler(() => [], []),
-      'channels.list': { items: [{ id: 3, name: 'SMS demo' }], total: 1, page: 1, pageSize: 200 },
+      'channels.list': { items: [{ id: 3, name: 'SMS demo', platform: 'sms' }, { id: 4, name: 'WhatsApp demo', platform: 'whatsapp' }], total: 2, page: 1, pageSize: 200 },
     },
   },
 } satisfies Meta<typeof DetailScreen>;
@@ -85,6 +86,53 @@ export const WizardStepWhen: Story = {
     // The local date and time goes as an instant.
     await expect(new Date(String(body.scheduledAt)).getTime()).toBe(new Date('2030-01-02T10:00').getTime());
     await expect(body).not.toHaveProperty('recurrence');
+  },
+};
+
+const templates = [
+  { id: 1, name: 'recordatorio_pago', channel: 'sms', purpose: 'transactional', status: 'APPROVED', content: 'Hola {{nombre}}, tu pago vence mañana.' },
+  { id: 2, name: 'aviso_en_revision', channel: 'sms', purpose: 'commercial', status: 'PENDING', content: 'Aún en revisión.' },
+  { id: 3, name: 'colibri_aviso', channel: 'whatsapp', purpose: 'transactional', status: 'APPROVED', content: 'Hola {{1}}, tienes un aviso.' },
+];
+
+/** `x-options.fill`: a template of the channel's type fills the message and the purpose; the text stays editable; only the campaign's fields are sent. */
+export const WizardTemplateFillsContent: Story = {
+  render: () => <WizardScreen screenId="campaignWizard" menuKey="campaigns.deploy" screen={def('campaignWizard')} />,
+  parameters: {
+    route: { path: '/Campaigns/campaigns/new', pattern: '/Campaigns/campaigns/new' },
+    api: {
+      'campaigns.create': (req: StubRequest) => ({ ...campaign, ...(req.body as object), id: 9 }),
+      'templates.list': listHandler(() => templates, ['name', 'content']),
+    },
+  },
+  play: async () => {
+    await userEvent.type(await screen.findByLabelText(label('name'), { selector: 'input' }), 'Cobro junio');
+    await userEvent.click(screen.getByRole('combobox', { name: label('channelId') }));
+    await userEvent.click(await screen.findByRole('option', { name: 'SMS demo' }));
+    await userEvent.click(screen.getByRole('button', { name: es('common.wizard.next') }));
+
+    // The message step: the approved SMS templates (the channel's type), chosen with the keyboard.
+    const picker = await screen.findByRole('combobox', { name: label('templateId') });
+    await waitFor(() => expect(picker).toBeEnabled());
+    picker.focus();
+    await userEvent.keyboard('{ArrowDown}');
+    await screen.findByRole('option', { name: 'recordatorio_pago' });
+    await expect(screen.queryByRole('option', { name: 'aviso_en_revision' })).not.toBeInTheDocument();
+    await expect(screen.queryByRole('option', { name: 'colibri_aviso' })).not.toBeInTheDocument();
+    await expect(callsTo('templates.list').at(-1)!.query).toMatchObject({ channel: 'sms', status: 'APPROVED' });
+    await userEvent.keyboard('{ArrowDown}{Enter}');
+    const content = screen.getByRole('textbox', { name: label('content') });
+    await waitFor(() => expect(content).toHaveValue('Hola {{nombre}}, tu pago vence mañana.'));
+    // The SMS counter reads the filled text.
+    await waitFor(() => expect(screen.getByTestId('sms-characters')).toHaveTextContent('38'));
+    await expect(screen.getByText(es('common.options.filled', { fields: `${es('fields.content')}, ${es('fields.purpose')}` }))).toBeInTheDocument();
+
+    // Still the user's text.
+    await userEvent.type(content, ' Gracias.');
+    await userEvent.click(screen.getByRole('button', { name: es('screens.campaignWizard.submit') }));
+    await expectLocation('/Campaigns/campaigns/9?tab=1');
+    // The template's purpose replaced the prefill; the picker and the channel's type stay in the browser.
+    await expect(callsTo('campaigns.create')[0].body).toEqual({ name: 'Cobro junio', kind: 'open', purpose: 'transactional', channelId: 3, content: 'Hola {{nombre}}, tu pago vence mañana. Gracias.' });
   },
 };
 
