@@ -120,6 +120,9 @@ export function buildModel(root: string): Model {
   // Operations
   const operations: Operation[] = [];
   const seenRoutes = new Set<string>();
+  // OpenAPI 3 forbids templated paths that differ only in their parameters' names
+  // (/v1/events/{id} and /v1/events/{key} are one path): the first spelling of each shape wins.
+  const pathShapes = new Map<string, string>();
   for (const p of listYaml(join(root, 'schemas/api'))) {
     const l = load(p);
     check('api', l);
@@ -129,6 +132,12 @@ export function buildModel(root: string): Model {
       const route = `${o.method} ${o.path}`;
       if (seenRoutes.has(route)) throw new DeclarationError(l.file, `/operations/${name}`, `route ${route} declared twice`, l.lineOf(['operations', name]));
       seenRoutes.add(route);
+      const shape = (o.path as string).replace(/\{[^}]+\}/g, '{}');
+      const spelled = pathShapes.get(shape);
+      if (spelled !== undefined && spelled !== o.path) {
+        throw new DeclarationError(l.file, `/operations/${name}/path`, `path ${o.path} is ${spelled} with other parameter names (OpenAPI 3 forbids identical templated paths)`, l.lineOf(['operations', name, 'path']));
+      }
+      pathShapes.set(shape, o.path);
       if (operations.some((x) => x.id === id)) throw new DeclarationError(l.file, `/operations/${name}`, `operation ${id} declared twice`);
       const pathParams = [...(o.path as string).matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
       const declared = Object.keys(o.params ?? {});

@@ -1189,7 +1189,7 @@ export const operations = [
     {
         id: "events.fire",
         method: "POST",
-        path: "/v1/events/{key}",
+        path: "/v1/events/{key}/fire",
         access: "active",
         multipart: false,
         produces: "json",

@@ -2009,7 +2009,7 @@ export const entitySchemas = [
     },
     {
         $id: "event",
-        description: "An event (spec 3 \"event\", /Campaigns/events): a named trigger that the company's own systems fire through the public API (POST /v1/events/{key}); Colibri sends the configured message, its {{variables}} filled from the fire's values. The key is unique in the company (99979). `fired` counts the messages the event has created (each recipient of a fire is one); `exampleCall` is a ready-to-copy curl call for this event.",
+        description: "An event (spec 3 \"event\", /Campaigns/events): a named trigger that the company's own systems fire through the public API (POST /v1/events/{key}/fire); Colibri sends the configured message, its {{variables}} filled from the fire's values. The key is unique in the company (99979). `fired` counts the messages the event has created (each recipient of a fire is one); `exampleCall` is a ready-to-copy curl call for this event.",
         type: "object",
         required: [
             "id",
@@ -7916,7 +7916,7 @@ export const serverOperations = [
         tag: "events",
         name: "fire",
         method: "POST",
-        path: "/v1/events/{key}",
+        path: "/v1/events/{key}/fire",
         access: "active",
         permission: {
             component: 2001,

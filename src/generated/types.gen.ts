@@ -991,7 +991,7 @@ page: number
 pageSize: number
 }
 /**
- * An event (spec 3 "event", /Campaigns/events): a named trigger that the company's own systems fire through the public API (POST /v1/events/{key}); Colibri sends the configured message, its {{variables}} filled from the fire's values. The key is unique in the company (99979). `fired` counts the messages the event has created (each recipient of a fire is one); `exampleCall` is a ready-to-copy curl call for this event.
+ * An event (spec 3 "event", /Campaigns/events): a named trigger that the company's own systems fire through the public API (POST /v1/events/{key}/fire); Colibri sends the configured message, its {{variables}} filled from the fire's values. The key is unique in the company (99979). `fired` counts the messages the event has created (each recipient of a fire is one); `exampleCall` is a ready-to-copy curl call for this event.
  * 
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "event".

@@ -44,7 +44,7 @@ describe('events', () => {
     const call = page.getByTestId('code-root_exampleCall');
     await call.waitFor();
     const text = (await call.textContent()) ?? '';
-    expect(text).toContain(`curl -X POST '${product.url}/v1/events/pedido.enviado'`);
+    expect(text).toContain(`curl -X POST '${product.url}/v1/events/pedido.enviado/fire'`);
     expect(text).toContain('Authorization: Bearer $COLIBRI_API_KEY');
     expect(text).toContain('"variables":{"nombre":"valor","pedido":"valor"}');
     expect(await page.getByRole('button', { name: 'Copiar' }).isVisible()).toBe(true);

@@ -27,6 +27,7 @@ describe('declaration errors name file, path and reason', () => {
     ['unknown ref', (d) => rewrite(d, 'schemas/entities/thing.yaml', 'color#', 'colour#'), /^schemas\/entities\/thing\.yaml.*unknown \$ref "colour#"/],
     ['menu extra property', (d) => rewrite(d, 'config/menu.yaml', 'roles:', 'rols:'), /^config\/menu\.yaml:1 \/0: must NOT have additional properties \(rols\)/],
     ['undeclared path param', (d) => rewrite(d, 'schemas/api/things.yaml', 'params: { id: { type: integer } }', ''), /things\.yaml.*\/operations\/get\/params: path parameters \{id\}/],
+    ['templated path spelled twice', (d) => rewrite(d, 'schemas/api/things.yaml', 'path: /v1/things/{id}\n    permission: { component: 10, action: delete }\n    params: { id: { type: integer } }', 'path: /v1/things/{thingId}\n    permission: { component: 10, action: delete }\n    params: { thingId: { type: integer } }'), /^schemas\/api\/things\.yaml:\d+ \/operations\/delete\/path: path \/v1\/things\/\{thingId\} is \/v1\/things\/\{id\} with other parameter names/],
     ['permission on unknown component', (d) => rewrite(d, 'schemas/api/things.yaml', 'component: 10', 'component: 99'), /component 99 is not in config\/menu\.yaml/],
     ['unknown error code', (d) => rewrite(d, 'schemas/api/things.yaml', '"99982"', '"99900"'), /error code 99900 is not in config\/errors\.yaml/],
     ['screen field not in body', (d) => rewrite(d, 'config/screens/new-thing.yaml', '[name, color]', '[name, size]'), /^config\/screens\/new-thing\.yaml:5 \/fields\/1: field "size"/],

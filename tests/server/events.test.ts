@@ -1,6 +1,6 @@
 // Events (/Campaigns/events, schemas/api/events.yaml) on the database (PGlite, or PostgreSQL with
 // DATABASE_URL): CRUD with the catalogue's codes, company scoping, permissions per menu.yaml
-// (component 2001), and POST /v1/events/{key} with a Bearer API key — variables filled, missing
+// (component 2001), and POST /v1/events/{key}/fire with a Bearer API key — variables filled, missing
 // ones refused (99924), disabled (99919) and unknown (99959) events, another company's key,
 // Idempotency-Key retries, batches, the counters and the send window by purpose. The last part
 // runs a real server (sandbox SMSC, DEMO_API_KEY) and proves the SMSC receives the filled text
@@ -53,7 +53,7 @@ describe('events: definitions', () => {
       templateName: null, variables: ['nombre', 'pedido'], enabled: true, fired: 0, lastFiredAt: null,
     });
     // The ready-to-copy call names the event and every variable.
-    expect(event.exampleCall).toContain("curl -X POST 'http://localhost:80/v1/events/pedido.enviado'");
+    expect(event.exampleCall).toContain("curl -X POST 'http://localhost:80/v1/events/pedido.enviado/fire'");
     expect(event.exampleCall).toContain('Authorization: Bearer $COLIBRI_API_KEY');
     expect(event.exampleCall).toContain(`-d '{"to":"3001234567","variables":{"nombre":"valor","pedido":"valor"}}'`);
 
@@ -279,11 +279,12 @@ describe('events: a real server and the sandbox SMSC', () => {
     const channel = channels.json.items.find((c: { type: string }) => c.type === 'MT');
     const created = await api('POST', pathOf('events.create'), { key: 'envio.despachado', name: 'Envío despachado', channelId: channel.id, purpose: 'transactional', content: 'Hola {{nombre}}, tu envío {{guia}} salió hoy' }, auth);
     expect(created.status).toBe(200);
-    // The example call names the address the console reached the server at.
-    expect(created.json.exampleCall).toContain(`'${server.url}/v1/events/envio.despachado'`);
+    // The example call names the address the console reached the server at and the declared fire path.
+    const firePath = pathOf('events.fire').replace('{key}', 'envio.despachado');
+    expect(firePath).toBe('/v1/events/envio.despachado/fire');
+    expect(created.json.exampleCall).toContain(`curl -X POST '${server.url}${firePath}'`);
 
     const bearer = { authorization: `Bearer ${DEMO_API_KEY}` };
-    const firePath = pathOf('events.fire').replace('{key}', 'envio.despachado');
     const body = { to: '3004440123', variables: { nombre: 'Camila', guia: 'GU-998' } };
     const answers = await Promise.all([1, 2, 3].map(() => api('POST', firePath, body, { ...bearer, 'idempotency-key': 'despacho-GU-998' })));
     for (const a of answers) expect(a.status).toBe(200);

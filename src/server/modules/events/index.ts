@@ -1,5 +1,5 @@
 // Events (schemas/api/events.yaml, component 2001): named triggers the company's own systems fire
-// through the public API. CRUD from the console; POST /v1/events/{key} fills the event's
+// through the public API. CRUD from the console; POST /v1/events/{key}/fire fills the event's
 // {{variables}} per recipient and enqueues through the engine exactly like POST /v1/messages
 // (source 'api': block list 5, duplicates 93, credits 81, the send window by purpose, status
 // callbacks), raising the event's counters in the same transaction. An Idempotency-Key makes a
@@ -51,7 +51,7 @@ function originOf(ctx: { request: { protocol: string; host: string } }): string 
 export function exampleCall(origin: string, key: string, variables: readonly string[]): string {
   const body = JSON.stringify({ to: '3001234567', variables: Object.fromEntries(variables.map((v) => [v, 'valor'])) });
   return [
-    `curl -X POST '${origin}/v1/events/${key}' \\`,
+    `curl -X POST '${origin}/v1/events/${key}/fire' \\`,
     `  -H "Authorization: Bearer $COLIBRI_API_KEY" \\`,
     `  -H 'Content-Type: application/json' \\`,
     `  -d '${body.replace(/'/g, `'\\''`)}'`,
