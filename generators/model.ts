@@ -13,6 +13,8 @@ export interface Operation {
   method: string; path: string; access: 'public' | 'session' | 'active';
   permission: { component: number; action: string; self?: string; node?: string } | null;
   summary: string; params: Schema | null; query: Schema | null; body: Schema | null;
+  /** Request headers the operation reads, each optional, by their usual spelling (Idempotency-Key). */
+  headers: Schema | null;
   multipart: string[] | null; response: Schema | null; produces: 'json' | 'binary';
   sandbox: boolean; errors: string[];
   /** x-list: the list convention's sortable, filter and search fields (list operations only). */
@@ -144,7 +146,7 @@ export function buildModel(root: string): Model {
       if (pathParams.sort().join() !== declared.sort().join()) {
         throw new DeclarationError(l.file, `/operations/${name}/params`, `path parameters {${pathParams.join(', ')}} must each be declared under params`, l.lineOf(['operations', name]));
       }
-      for (const part of ['params', 'query', 'body', 'response'] as const) checkRefs(l, ['operations', name, part], o[part] ?? null);
+      for (const part of ['params', 'query', 'headers', 'body', 'response'] as const) checkRefs(l, ['operations', name, part], o[part] ?? null);
       const objectOf = (props: Record<string, Json> | undefined, required: boolean): Schema | null =>
         props ? { type: 'object', additionalProperties: false, properties: props, ...(required ? { required: Object.keys(props) } : {}) } : null;
       operations.push({
@@ -155,6 +157,8 @@ export function buildModel(root: string): Model {
         summary: o.summary ?? '',
         params: objectOf(o.params, true),
         query: objectOf(o.query, false),
+        // Not closed: a request carries many other headers.
+        headers: o.headers ? { type: 'object', properties: o.headers } : null,
         body: o.body ?? null,
         multipart: o.multipart ?? null,
         response: o.response ?? null,

@@ -22,11 +22,11 @@ export function emitOperations(model: Model): string {
 export function emitServerOperations(model: Model): string {
   const rows = model.operations.map((o) => ({
     id: o.id, tag: o.tag, name: o.name, method: o.method, path: o.path, access: o.access,
-    permission: o.permission, summary: o.summary, params: o.params, query: o.query, body: o.body,
+    permission: o.permission, summary: o.summary, params: o.params, query: o.query, headers: o.headers, body: o.body,
     multipart: o.multipart, response: o.response, produces: o.produces, sandbox: o.sandbox, errors: o.errors,
   }));
   const entities = [...model.entities.values()];
-  const allSchemas: Json[] = [...entities, ...model.operations.flatMap((o) => [o.params, o.query, o.body, o.response].filter(Boolean) as Json[])];
+  const allSchemas: Json[] = [...entities, ...model.operations.flatMap((o) => [o.params, o.query, o.headers, o.body, o.response].filter(Boolean) as Json[])];
   return printFile([
     importDecl(['OperationId'], './operations.gen.ts', true),
     exportConst('entitySchemas', toExpr(entities)),
@@ -98,7 +98,7 @@ export function emitOpenApi(model: Model, pkgVersion: string): string {
   for (const o of model.operations) {
     const p = o.path;
     const parameters: Json[] = [];
-    for (const [where, s] of [['path', o.params], ['query', o.query]] as const) {
+    for (const [where, s] of [['path', o.params], ['query', o.query], ['header', o.headers]] as const) {
       if (!s) continue;
       for (const [name, schema] of Object.entries((s.properties as Schema) ?? {})) {
         parameters.push({ name, in: where, required: where === 'path', schema: rw(schema) });

@@ -2110,6 +2110,12 @@ export const entitySchemas = [
         }
     },
     {
+        $id: "idempotency-key",
+        description: "The optional `Idempotency-Key` request header of the public sending API (POST /v1/messages, POST /v1/events/{key}/fire): 1 to 255 printable ASCII characters, chosen by the caller (a UUID, an order number). For 24 hours a retry with the same key and the same body sends nothing again and answers the first request's messages (header `idempotent-replayed: true`); the same key with another request is refused with 99931. Keys belong to the company.",
+        type: "string",
+        pattern: "^[!-~]{1,255}$"
+    },
+    {
         $id: "message-status",
         description: "A message's current status (public sending API) and, when asked for one message, its history.",
         type: "object",
@@ -3440,6 +3446,7 @@ export const serverOperations = [
         summary: "",
         params: null,
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -3466,6 +3473,7 @@ export const serverOperations = [
         summary: "",
         params: null,
         query: null,
+        headers: null,
         body: {
             type: "object",
             required: ["name"],
@@ -3531,6 +3539,7 @@ export const serverOperations = [
                 }
             }
         },
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -3564,6 +3573,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: {
             type: "object",
             required: ["name"],
@@ -3614,6 +3624,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -3651,6 +3662,7 @@ export const serverOperations = [
                 }
             }
         },
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -3690,6 +3702,7 @@ export const serverOperations = [
                 }
             }
         },
+        headers: null,
         body: null,
         multipart: ["file"],
         response: {
@@ -3717,6 +3730,7 @@ export const serverOperations = [
         summary: "Credits bought and spent; an empty summary until payments exist.",
         params: null,
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -3772,6 +3786,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -3808,6 +3823,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: {
             type: "object",
             required: ["associations"],
@@ -3890,6 +3906,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: {
             type: "object",
             required: ["platformClientId", "platformResponsibleId"],
@@ -3961,6 +3978,7 @@ export const serverOperations = [
             required: ["id", "associationId"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -3998,6 +4016,7 @@ export const serverOperations = [
             required: ["id", "associationId"]
         },
         query: null,
+        headers: null,
         body: {
             type: "object",
             required: ["platformClientId", "platformResponsibleId"],
@@ -4069,6 +4088,7 @@ export const serverOperations = [
             required: ["id", "associationId"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -4109,6 +4129,7 @@ export const serverOperations = [
                 }
             }
         },
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -4144,6 +4165,7 @@ export const serverOperations = [
                 }
             }
         },
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -4180,6 +4202,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -4217,6 +4240,7 @@ export const serverOperations = [
             required: ["userId"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -4304,6 +4328,7 @@ export const serverOperations = [
                 }
             }
         },
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -4368,6 +4393,7 @@ export const serverOperations = [
                 }
             }
         },
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -4391,6 +4417,7 @@ export const serverOperations = [
         summary: "Add one number or comma-separated numbers (at most 1,000).",
         params: null,
         query: null,
+        headers: null,
         body: {
             type: "object",
             required: ["numbers"],
@@ -4430,6 +4457,7 @@ export const serverOperations = [
         summary: "Add the numbers of a CSV, XLS or XLSX file (multipart field `file`).",
         params: null,
         query: null,
+        headers: null,
         body: null,
         multipart: ["file"],
         response: {
@@ -4469,6 +4497,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -4541,6 +4570,7 @@ export const serverOperations = [
                 }
             }
         },
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -4574,6 +4604,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -4597,6 +4628,7 @@ export const serverOperations = [
         summary: "Write a campaign (its recipients come next, from a file).",
         params: null,
         query: null,
+        headers: null,
         body: {
             type: "object",
             required: [
@@ -4695,6 +4727,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: {
             type: "object",
             additionalProperties: false,
@@ -4787,6 +4820,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -4828,6 +4862,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: ["file"],
         response: {
@@ -4901,6 +4936,7 @@ export const serverOperations = [
                 }
             }
         },
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -4977,6 +5013,7 @@ export const serverOperations = [
                 }
             }
         },
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -5010,6 +5047,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -5043,6 +5081,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -5083,6 +5122,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: {
             type: "object",
             required: ["lock"],
@@ -5125,6 +5165,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -5200,6 +5241,7 @@ export const serverOperations = [
                 }
             }
         },
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -5224,6 +5266,7 @@ export const serverOperations = [
         summary: "The channel types enabled for the company (the choices of the create form).",
         params: null,
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -5268,6 +5311,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -5292,6 +5336,7 @@ export const serverOperations = [
         summary: "Create a channel (disabled unless enabled is true, which runs the enabling checks).",
         params: null,
         query: null,
+        headers: null,
         body: {
             type: "object",
             required: ["name", "platform", "type"],
@@ -5468,6 +5513,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: {
             type: "object",
             minProperties: 1,
@@ -5634,6 +5680,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -5676,6 +5723,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -5717,6 +5765,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -5751,6 +5800,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -5785,6 +5835,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: {
             type: "object",
             required: ["to"],
@@ -5831,6 +5882,7 @@ export const serverOperations = [
         summary: "Tell whether an e-mail has an account, its state, and whether sign-in will ask for a captcha.",
         params: null,
         query: null,
+        headers: null,
         body: {
             type: "object",
             required: ["email"],
@@ -5875,6 +5927,7 @@ export const serverOperations = [
         summary: "Sign in; the answer carries the base64 session payload (session-user) as clientToken.",
         params: null,
         query: null,
+        headers: null,
         body: {
             type: "object",
             required: ["email", "password"],
@@ -5930,6 +5983,7 @@ export const serverOperations = [
         summary: "Register a company and its first user (superadmin); an OTP goes to the e-mail.",
         params: null,
         query: null,
+        headers: null,
         body: {
             type: "object",
             required: [
@@ -6036,6 +6090,7 @@ export const serverOperations = [
         summary: "Revoke the caller's token.",
         params: null,
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -6063,6 +6118,7 @@ export const serverOperations = [
         summary: "Two steps: { email } sends a recovery code; { email, code, password } sets the new password.",
         params: null,
         query: null,
+        headers: null,
         body: {
             type: "object",
             required: ["email"],
@@ -6121,6 +6177,7 @@ export const serverOperations = [
         summary: "Create a one-time code and send it by SMS or e-mail (sandbox outbox in demo mode).",
         params: null,
         query: null,
+        headers: null,
         body: {
             type: "object",
             required: ["email"],
@@ -6178,6 +6235,7 @@ export const serverOperations = [
         summary: "Check a one-time code; a pending user becomes active.",
         params: null,
         query: null,
+        headers: null,
         body: {
             type: "object",
             required: ["email", "code"],
@@ -6243,6 +6301,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -6277,6 +6336,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: {
             type: "object",
             additionalProperties: false,
@@ -6362,6 +6422,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -6403,6 +6464,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: ["file"],
         response: {
@@ -6444,6 +6506,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -6467,6 +6530,7 @@ export const serverOperations = [
         summary: "",
         params: null,
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -6493,6 +6557,7 @@ export const serverOperations = [
         summary: "",
         params: null,
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -6516,6 +6581,7 @@ export const serverOperations = [
         summary: "Change the company's data; only the fields sent change.",
         params: null,
         query: null,
+        headers: null,
         body: {
             type: "object",
             additionalProperties: false,
@@ -6600,6 +6666,7 @@ export const serverOperations = [
         summary: "The company's logo (PNG, JPEG, GIF or WebP); the same picture as GET /v1/account/picture without id.",
         params: null,
         query: null,
+        headers: null,
         body: null,
         multipart: ["file"],
         response: {
@@ -6669,6 +6736,7 @@ export const serverOperations = [
                 }
             }
         },
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -6699,6 +6767,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: {
             type: "object",
             required: ["state"],
@@ -6743,6 +6812,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: {
             type: "object",
             required: ["planType"],
@@ -6806,6 +6876,7 @@ export const serverOperations = [
                 }
             }
         },
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -6839,6 +6910,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -6862,6 +6934,7 @@ export const serverOperations = [
         summary: "",
         params: null,
         query: null,
+        headers: null,
         body: {
             type: "object",
             required: ["name", "code"],
@@ -6917,6 +6990,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: {
             type: "object",
             required: ["name", "code"],
@@ -6973,6 +7047,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -7037,6 +7112,7 @@ export const serverOperations = [
                 }
             }
         },
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -7060,6 +7136,7 @@ export const serverOperations = [
         summary: "Create a credential; the answer holds the key, shown this once.",
         params: null,
         query: null,
+        headers: null,
         body: {
             type: "object",
             required: ["name"],
@@ -7105,6 +7182,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -7138,6 +7216,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -7169,6 +7248,7 @@ export const serverOperations = [
         summary: "",
         params: null,
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -7192,6 +7272,7 @@ export const serverOperations = [
         summary: "Replace the authorised IPs, the notification e-mail and the FTP settings.",
         params: null,
         query: null,
+        headers: null,
         body: {
             type: "object",
             required: ["allowedIps", "notificationEmail", "ftp"],
@@ -7277,6 +7358,7 @@ export const serverOperations = [
         summary: "",
         params: null,
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -7337,6 +7419,7 @@ export const serverOperations = [
                 }
             }
         },
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -7370,6 +7453,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -7407,6 +7491,7 @@ export const serverOperations = [
             required: ["id", "action"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -7440,6 +7525,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -7481,6 +7567,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: {
             type: "object",
             required: ["action", "numbers"],
@@ -7564,6 +7651,7 @@ export const serverOperations = [
                 }
             }
         },
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -7640,6 +7728,7 @@ export const serverOperations = [
                 }
             }
         },
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -7673,6 +7762,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -7696,6 +7786,7 @@ export const serverOperations = [
         summary: "Define an event: a text `content` or (WhatsApp) a `templateName` and `templateLanguage`, not both.",
         params: null,
         query: null,
+        headers: null,
         body: {
             type: "object",
             required: ["key", "name", "channelId"],
@@ -7795,6 +7886,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: {
             type: "object",
             additionalProperties: false,
@@ -7894,6 +7986,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -7935,6 +8028,14 @@ export const serverOperations = [
             required: ["key"]
         },
         query: null,
+        headers: {
+            type: "object",
+            properties: {
+                "Idempotency-Key": {
+                    $ref: "idempotency-key#"
+                }
+            }
+        },
         body: {
             type: "object",
             additionalProperties: false,
@@ -8038,6 +8139,7 @@ export const serverOperations = [
         summary: "",
         params: null,
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -8071,6 +8173,7 @@ export const serverOperations = [
             required: ["country"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -8108,6 +8211,7 @@ export const serverOperations = [
             required: ["country", "region"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -8131,9 +8235,17 @@ export const serverOperations = [
             component: 2001,
             action: "deploy"
         },
-        summary: "",
+        summary: "Send one message `{ channel, to, text }`, a WhatsApp `template`, or a batch `{ messages: [...] }` (1,000 at most). Header `Idempotency-Key` (optional): a retry with the same key sends nothing again and answers the first request's messages.",
         params: null,
         query: null,
+        headers: {
+            type: "object",
+            properties: {
+                "Idempotency-Key": {
+                    $ref: "idempotency-key#"
+                }
+            }
+        },
         body: {
             type: "object",
             additionalProperties: false,
@@ -8245,6 +8357,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -8268,6 +8381,7 @@ export const serverOperations = [
         summary: "",
         params: null,
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -8291,6 +8405,7 @@ export const serverOperations = [
         summary: "Replace the messaging settings; a new callback secret is answered once.",
         params: null,
         query: null,
+        headers: null,
         body: {
             type: "object",
             required: [
@@ -8356,6 +8471,7 @@ export const serverOperations = [
             required: ["userId"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -8389,6 +8505,7 @@ export const serverOperations = [
         summary: "Mark the listed ids as read, or every notification with notificationIds \"all\".",
         params: null,
         query: null,
+        headers: null,
         body: {
             type: "object",
             required: ["userId", "notificationIds"],
@@ -8453,6 +8570,7 @@ export const serverOperations = [
             required: ["nits"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -8479,6 +8597,7 @@ export const serverOperations = [
         summary: "The campaigns of these SMS accounts (ids of accounts of other companies match nothing).",
         params: null,
         query: null,
+        headers: null,
         body: {
             type: "object",
             required: ["ids"],
@@ -8521,6 +8640,7 @@ export const serverOperations = [
         summary: "The company's platform clients.",
         params: null,
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -8544,6 +8664,7 @@ export const serverOperations = [
         summary: "The SMS status codes (spec 4) with their names.",
         params: null,
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -8584,6 +8705,7 @@ export const serverOperations = [
             required: ["clientId", "responsibleId"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -8633,6 +8755,7 @@ export const serverOperations = [
                 }
             }
         },
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -8679,6 +8802,7 @@ export const serverOperations = [
                 }
             }
         },
+        headers: null,
         body: null,
         multipart: null,
         response: null,
@@ -8697,6 +8821,7 @@ export const serverOperations = [
         summary: "Colombia's mobile operators (Claro, Movistar, Tigo, WOM) and virtual operators.",
         params: null,
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -8733,6 +8858,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -8753,6 +8879,7 @@ export const serverOperations = [
         summary: "The clients the caller is associated with, each with its responsibles and SMS accounts.",
         params: null,
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -8823,6 +8950,7 @@ export const serverOperations = [
                 }
             }
         },
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -8856,6 +8984,7 @@ export const serverOperations = [
             required: ["accountId"]
         },
         query: null,
+        headers: null,
         body: {
             type: "object",
             required: ["quota"],
@@ -8931,6 +9060,7 @@ export const serverOperations = [
                 }
             }
         },
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -8964,6 +9094,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -8987,6 +9118,7 @@ export const serverOperations = [
         summary: "",
         params: null,
         query: null,
+        headers: null,
         body: {
             type: "object",
             required: ["name", "permissions", "scope"],
@@ -9037,6 +9169,7 @@ export const serverOperations = [
         summary: "Replace a company role's name, permissions and scope (the body carries its id).",
         params: null,
         query: null,
+        headers: null,
         body: {
             type: "object",
             required: [
@@ -9108,6 +9241,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -9144,6 +9278,7 @@ export const serverOperations = [
         summary: "",
         params: null,
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -9170,6 +9305,7 @@ export const serverOperations = [
         summary: "Shorten one URL; answers the link with its code and short URL.",
         params: null,
         query: null,
+        headers: null,
         body: {
             type: "object",
             required: ["url"],
@@ -9234,6 +9370,7 @@ export const serverOperations = [
         summary: "The campaign editor's \"shorten this URL\" (for whoever writes campaigns); the same rules as create.",
         params: null,
         query: null,
+        headers: null,
         body: {
             type: "object",
             required: ["url"],
@@ -9298,6 +9435,7 @@ export const serverOperations = [
         summary: "Shorten every URL of a CSV, XLS or XLSX file (first column, a first row that is not a URL is a header; 10,000 rows at most). The links share a batch id (`batch`): the list filtered by it is the file's result, exportable; refused rows come back with their reason.",
         params: null,
         query: null,
+        headers: null,
         body: null,
         multipart: ["file"],
         response: {
@@ -9364,6 +9502,7 @@ export const serverOperations = [
                 }
             }
         },
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -9397,6 +9536,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -9430,6 +9570,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -9485,6 +9626,7 @@ export const serverOperations = [
                 }
             }
         },
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -9523,6 +9665,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -9543,6 +9686,7 @@ export const serverOperations = [
         summary: "",
         params: null,
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -9583,6 +9727,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: null,
@@ -9610,6 +9755,7 @@ export const serverOperations = [
                 }
             }
         },
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -9696,6 +9842,7 @@ export const serverOperations = [
                 }
             }
         },
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -9730,6 +9877,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -9753,6 +9901,7 @@ export const serverOperations = [
         summary: "Add a team member (state needsNewPassword); a one-time code goes to their e-mail to set their password.",
         params: null,
         query: null,
+        headers: null,
         body: {
             type: "object",
             required: [
@@ -9882,6 +10031,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: {
             type: "object",
             additionalProperties: false,
@@ -10002,6 +10152,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -10080,6 +10231,7 @@ export const serverOperations = [
                 }
             }
         },
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -10113,6 +10265,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {
@@ -10136,6 +10289,7 @@ export const serverOperations = [
         summary: "Write a template; a WhatsApp template is submitted to Meta for review (PENDING).",
         params: null,
         query: null,
+        headers: null,
         body: {
             type: "object",
             required: ["name", "channel", "content"],
@@ -10232,6 +10386,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: {
             type: "object",
             minProperties: 1,
@@ -10310,6 +10465,7 @@ export const serverOperations = [
             required: ["id"]
         },
         query: null,
+        headers: null,
         body: null,
         multipart: null,
         response: {

@@ -224,6 +224,13 @@ export type UserScope = ("all" | "meAndDependents" | "onlyMe")
  */
 export type UserState = ("pending" | "validation" | "needsNewPassword" | "ExpiredPassword" | "active" | "disabled")
 /**
+ * The optional `Idempotency-Key` request header of the public sending API (POST /v1/messages, POST /v1/events/{key}/fire): 1 to 255 printable ASCII characters, chosen by the caller (a UUID, an order number). For 24 hours a retry with the same key and the same body sends nothing again and answers the first request's messages (header `idempotent-replayed: true`); the same key with another request is refused with 99931. Keys belong to the company.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "idempotency-key".
+ */
+export type IdempotencyKey = string
+/**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "account.list.Response".
  */

@@ -31,6 +31,9 @@ function schemaOf(op: ServerOperation): FastifySchema {
   const schema: FastifySchema = {};
   if (op.params) schema.params = op.params;
   if (op.query) schema.querystring = op.query;
+  // Node hands headers over with lowercase names, and Fastify leaves the schema to a custom
+  // validator compiler (ours) as it is, so the declared names (Idempotency-Key) go lowercase here.
+  if (op.headers) schema.headers = { ...op.headers, properties: Object.fromEntries(Object.entries(op.headers.properties).map(([name, s]) => [name.toLowerCase(), s])) };
   if (op.body) schema.body = op.body;
   const response: Record<string, unknown> = { '4xx': ERROR_SCHEMA, '5xx': ERROR_SCHEMA };
   if (op.response) response['200'] = op.response;

@@ -45,6 +45,11 @@ function fieldOf(error: ErrorObject): string {
   return path.join('.');
 }
 
+/** Fastify validates headers under their lowercase names; the answer names them as declared ("Idempotency-Key"). */
+function headerName(field: string): string {
+  return field.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
+}
+
 /**
  * The catalogue code of one Ajv error: the failing property's own x-errorCode (e.g. 99947 on a
  * corporate e-mail, 99938 on the password policy, 99934 on acceptTerms), else 99999 for a
@@ -64,7 +69,7 @@ export function validationError(errors: ErrorObject[], part: string | undefined)
   const fields: FieldError[] = [];
   for (const e of errors) {
     // anyOf branches repeat the same field several times; the first reason is the useful one.
-    const field = fieldOf(e) || (part === 'body' ? '' : String(part ?? ''));
+    const field = part === 'headers' ? headerName(fieldOf(e)) : fieldOf(e) || (part === 'body' ? '' : String(part ?? ''));
     if (seen.has(field)) continue;
     seen.add(field);
     const code = codeOf(e);

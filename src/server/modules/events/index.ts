@@ -3,9 +3,8 @@
 // {{variables}} per recipient and enqueues through the engine exactly like POST /v1/messages
 // (source 'api': block list 5, duplicates 93, credits 81, the send window by purpose, status
 // callbacks), raising the event's counters in the same transaction. An Idempotency-Key makes a
-// retried fire answer the first one's messages instead of sending again.
-import { createHash } from 'node:crypto';
-import { sql, type Kysely, type Transaction } from 'kysely';
+// retried fire answer the first one's messages instead of sending again (messaging/idempotency.ts).
+import { sql, type Kysely } from 'kysely';
 import { contentProblems, render, RenderError, variablesOf } from '../../../core/message-content.ts';
 import type { ChannelPlatform, TemplateRef } from '../../../engine/channel-adapter.ts';
 import { enqueueMessages, heldUntil, type EnqueueItem, type Purpose } from '../../../engine/enqueue.ts';
@@ -18,13 +17,11 @@ import { fail, failFields, fieldError, type FieldError } from '../../errors/api-
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
 import { duplicateWindowHours } from '../../messaging/duplicate-window.ts';
+import { idempotentRequest, once, settle } from '../../messaging/idempotency.ts';
 import { destination, statusOf } from '../messages/index.ts';
 
 const keyTaken = () => failFields([fieldError('key', '99979')]);
 
-/** How long an Idempotency-Key is remembered (Stripe's and Twilio's 24 hours). */
-export const IDEMPOTENCY_HOURS = 24;
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 /** At most this many problems are named in one refusal (a batch of 1,000 could name thousands). */
 const MAX_FIELD_ERRORS = 20;
 
@@ -119,46 +116,6 @@ async function getEvent(deps: ServerDeps, me: Session, id: number, origin: strin
   const row = await eventQuery(deps.db, me.companyId).where('e.id', '=', id).executeTakeFirst();
   if (!row) throw fail('99959');
   return toEvent(origin)(row);
-}
-
-/** The same JSON for the same request, whatever the order of its keys. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-function idempotencyKeyOf(headers: Record<string, string | string[] | undefined>): string | null {
-  const raw = headers['idempotency-key'];
-  const value = Array.isArray(raw) ? raw[0] : raw;
-  if (value === undefined) return null;
-  if (!IDEMPOTENCY_KEY.test(value)) throw failFields([fieldError('Idempotency-Key', '99931', '1 to 255 printable ASCII characters')]);
-  return value;
-}
-
-/**
- * Claims the key for this request inside its transaction. Answers the ids of an earlier request
- * with the same key (a retry), or null when this request goes ahead. A concurrent request with
- * the same key waits on the primary key until the first one commits, then reads its answer.
- */
-async function claimKey(trx: Transaction<EngineDatabase>, companyId: number, key: string, scope: string, hash: string, now: Date): Promise<number[] | null> {
-  const since = new Date(now.getTime() - IDEMPOTENCY_HOURS * 3_600_000);
-  // The company's expired keys go now (their created_at index finds them), so the table keeps one day.
-  await sql`delete from idempotency_keys where created_at < ${since} and company_id = ${companyId}`.execute(trx);
-  const claimed = await sql`
-    insert into idempotency_keys (company_id, key, scope, request_hash, message_ids, created_at)
-    values (${companyId}, ${key}, ${scope}, ${hash}, '[]'::jsonb, ${now}) on conflict do nothing returning key`.execute(trx);
-  if (claimed.rows.length) return null;
-  const earlier = await sql<{ scope: string; request_hash: string; message_ids: unknown }>`
-    select scope, request_hash, message_ids from idempotency_keys where company_id = ${companyId} and key = ${key}`.execute(trx);
-  const row = earlier.rows[0];
-  if (!row || row.scope !== scope || row.request_hash !== hash) {
-    throw failFields([fieldError('Idempotency-Key', '99931', 'already used for another request')]);
-  }
-  const ids = typeof row.message_ids === 'string' ? (JSON.parse(row.message_ids) as unknown[]) : (row.message_ids as unknown[]);
-  return ids.map(Number);
 }
 
 type Values = Record<string, string | number>;
@@ -263,7 +220,6 @@ export const eventsHandlers: DomainHandlers<'events'> = {
   'events.fire': async (ctx) => {
     const me = caller(ctx);
     const b = ctx.body;
-    const idempotencyKey = idempotencyKeyOf(ctx.request.headers);
     const row = await eventQuery(ctx.deps.db, me.companyId).where('e.key', '=', ctx.params.key).executeTakeFirst();
     if (!row) throw fail('99959');
     if (!row.enabled) throw fail('99919');
@@ -293,26 +249,18 @@ export const eventsHandlers: DomainHandlers<'events'> = {
     // Read before the transaction: PGlite has one connection, and the transaction holds it.
     const held = await heldUntil(ctx.deps.messaging.sendWindow, me.companyId, purpose, now);
     const duplicateHours = await duplicateWindowHours(ctx.deps.db, me.companyId);
-    const hash = createHash('sha256').update(canonical({ event: row.key, body: b })).digest('hex');
+    const idempotency = idempotentRequest(ctx.request, me.companyId, 'events.fire', { event: row.key, body: b });
     const db = ctx.deps.db as unknown as Kysely<EngineDatabase>;
-    const ids = await db.transaction().execute(async (trx) => {
-      if (idempotencyKey) {
-        const earlier = await claimKey(trx, me.companyId, idempotencyKey, 'events.fire', hash, now);
-        if (earlier) return { ids: earlier, replay: true };
-      }
+    const outcome = await db.transaction().execute((trx) => once(trx, idempotency, now, async () => {
       const result = await enqueueMessages(trx, {
         companyId: me.companyId, channel: { id: channel.id, platform }, purpose, source: 'api', apiCredentialId: me.credentialId ?? null,
         createdBy: me.userId, items, duplicateWindowHours: duplicateHours, heldUntil: held, now, onInsufficientCredits: 'reject',
       });
       await sql`update messages set event_id = ${row.id} where id = any(${result.ids}::bigint[])`.execute(trx);
       await sql`update events set fired_count = fired_count + ${result.ids.length}, last_fired_at = ${now} where id = ${row.id}`.execute(trx);
-      if (idempotencyKey) {
-        await sql`update idempotency_keys set message_ids = ${JSON.stringify(result.ids)}::jsonb where company_id = ${me.companyId} and key = ${idempotencyKey}`.execute(trx);
-      }
-      return { ids: result.ids, replay: false };
-    });
-    if (!ids.replay) ctx.deps.messaging.wake();
-    else ctx.reply.header('idempotent-replayed', 'true');
-    return { event: row.key, messages: await statusOf(ctx.deps, me.companyId, ids.ids, false) };
+      return result.ids;
+    }));
+    settle(outcome, ctx.reply, () => ctx.deps.messaging.wake());
+    return { event: row.key, messages: await statusOf(ctx.deps, me.companyId, outcome.ids, false) };
   },
 };

@@ -2,7 +2,8 @@
 // 1,000, through a channel of the company (by id, or the first enabled one of the platform with the
 // highest priority). Messages are created through the engine's enqueue, so the block list (5),
 // the duplicate rule (93) and the credits (81) decide each one; API messages are transactional
-// unless told otherwise, so the send window does not hold them.
+// unless told otherwise, so the send window does not hold them. An Idempotency-Key makes a retried
+// send answer the first one's messages instead of sending again (messaging/idempotency.ts).
 import type { Kysely } from 'kysely';
 import { normalizeColombianPhone } from '../../../core/phone.ts';
 import type { ChannelPlatform } from '../../../engine/channel-adapter.ts';
@@ -13,6 +14,7 @@ import type { ServerDeps, Session } from '../../context.ts';
 import { fail, failFields, fieldError } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { duplicateWindowHours } from '../../messaging/duplicate-window.ts';
+import { idempotentRequest, once, settle } from '../../messaging/idempotency.ts';
 
 const engineDb = (deps: ServerDeps) => deps.db as unknown as Kysely<EngineDatabase>;
 
@@ -73,13 +75,14 @@ export const messagesHandlers: DomainHandlers<'messages'> = {
     // Read before the transaction: PGlite has one connection, and the transaction holds it.
     const held = await heldUntil(ctx.deps.messaging.sendWindow, me.companyId, purpose, now);
     const duplicateHours = await duplicateWindowHours(ctx.deps.db, me.companyId);
-    const result = await engineDb(ctx.deps).transaction().execute((trx) => enqueueMessages(trx, {
+    const idempotency = idempotentRequest(ctx.request, me.companyId, 'messages.send', b);
+    const outcome = await engineDb(ctx.deps).transaction().execute((trx) => once(trx, idempotency, now, async () => (await enqueueMessages(trx, {
       companyId: me.companyId, channel, purpose, source: 'api', apiCredentialId: me.credentialId ?? null,
       createdBy: me.userId, items, duplicateWindowHours: duplicateHours, heldUntil: held,
       now, onInsufficientCredits: 'reject',
-    }));
-    ctx.deps.messaging.wake();
-    return { messages: await statusOf(ctx.deps, me.companyId, result.ids, false) };
+    })).ids));
+    settle(outcome, ctx.reply, () => ctx.deps.messaging.wake());
+    return { messages: await statusOf(ctx.deps, me.companyId, outcome.ids, false) };
   },
 
   'messages.get': async (ctx) => {
