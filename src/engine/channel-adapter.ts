@@ -29,8 +29,9 @@ export interface OutboundMessage {
 }
 
 export type SubmitOutcome =
-  /** Accepted by the provider: SENT from now on; receipts refer to providerMessageId. */
-  | { kind: 'accepted'; providerMessageId: string }
+  /** Accepted by the provider: SENT from now on; receipts refer to providerMessageId. A long SMS
+   *  also lists every part's id (the first is providerMessageId): its receipts come per part. */
+  | { kind: 'accepted'; providerMessageId: string; partIds?: string[] }
   /** Not sent, try again later (throttled, queue full, connection lost before the answer). */
   | { kind: 'retry'; reason: string; afterMs?: number }
   /** Refused for good. `statusCode` is the spec's SMS status code (60 request error, 92 dispatch
@@ -49,6 +50,11 @@ export interface StatusEvent {
    *  handset number and the 16-bit user_message_reference we sent. */
   destination?: string;
   userReference?: number;
+  /** What providerMessageId names. Absent: a whole message. 'part': one part of a long SMS (its
+   *  own SMSC id); the message's status is decided from all its parts' (receipts.ts). 'unknown':
+   *  the adapter could not tell (no memory of the id: a restart, or a receipt before its submit's
+   *  answer); the sink looks among stored part ids first, then single-part messages. */
+  scope?: 'part' | 'unknown';
   /** Stable per provider event (`${wamid}:${status}` …): a replayed webhook delivery carries the
    *  same key, so the sink can ignore repeats. Absent for SMPP. */
   dedupeKey?: string;

@@ -39,9 +39,9 @@ export interface DispatcherOptions {
   idleMs?: number;
   /**
    * How long a receipt that matches no message waits before it is dropped (default 72 h, longer
-   * than an SMS's validity period). Without a bound, receipts that can never match (parts 2..N of
-   * a long SMS whose worker died before the receipts came: only part 1's id is stored) would stay
-   * for ever, and every batch would run the full reconcile for them.
+   * than an SMS's validity period). Without a bound, receipts that can never match (another
+   * system's, or a part of a message refused at a later part) would stay for ever, and every
+   * batch would run the full reconcile for them.
    */
   orphanTtlMs?: number;
   now?: () => Date;
@@ -203,13 +203,13 @@ export class Dispatcher {
 
   private async record(rows: ClaimedRow[], outcomes: SubmitOutcome[]): Promise<void> {
     const now = this.options.now();
-    const accepted: { row: ClaimedRow; pid: string }[] = [];
+    const accepted: { row: ClaimedRow; pid: string; partIds?: string[] }[] = [];
     const retry: { row: ClaimedRow; at: Date }[] = [];
     const failed: { row: ClaimedRow; code: number; error: string | null }[] = [];
     const fallback: ClaimedRow[] = [];
     rows.forEach((row, i) => {
       const o = outcomes[i] ?? { kind: 'retry', reason: 'no outcome' };
-      if (o.kind === 'accepted') accepted.push({ row, pid: o.providerMessageId });
+      if (o.kind === 'accepted') accepted.push({ row, pid: o.providerMessageId, ...(o.partIds && o.partIds.length > 1 ? { partIds: o.partIds } : {}) });
       else if (o.kind === 'retry') retry.push({ row, at: new Date(now.getTime() + (o.afterMs ?? 1000)) });
       else if (o.kind === 'failed') failed.push({ row, code: o.statusCode, error: o.errorCode ?? null });
       else fallback.push(row);
@@ -229,6 +229,13 @@ export class Dispatcher {
           ev as (insert into message_events (message_id, at, state, delivery_status, status_code) select id, ${now}, 'sent', 'SENT', ${STATUS.success} from upd)
           select id from upd`.execute(trx);
         const mine = new Set(stored.rows.map((r) => String(r.id)));
+        // A long SMS's parts, whose receipts decide it (receipts.ts applyParts).
+        const parts = accepted.filter((a) => a.partIds && mine.has(String(a.row.id))).flatMap((a) => a.partIds!.map((pid) => ({ row: a.row, pid })));
+        if (parts.length) {
+          await sql`insert into message_parts (channel_id, provider_part_id, message_id)
+                    select * from unnest(${parts.map((p) => p.row.channel_id)}::int[], ${parts.map((p) => p.pid)}::text[], ${parts.map((p) => p.row.id)}::bigint[])
+                    on conflict do nothing`.execute(trx);
+        }
         for (const [companyId, list] of groupBy(accepted.map((a) => a.row).filter((r) => mine.has(String(r.id))), (r) => r.company_id)) {
           await consume(trx, { companyId, amount: sum(list, (r) => r.cost), messageCount: list.length, deploymentId: single(list), now });
         }
@@ -352,9 +359,21 @@ export class Dispatcher {
     const expired = await this.db.deleteFrom('orphan_receipts').where('received_at', '<', new Date(now.getTime() - this.options.orphanTtlMs)).executeTakeFirst();
     if (Number(expired.numDeletedRows) > 0) this.options.log(`dropped ${expired.numDeletedRows} receipt(s) that matched no message within ${Math.round(this.options.orphanTtlMs / 3_600_000)} h`);
     const graceBefore = new Date(now.getTime() - this.options.inDoubtGraceMs);
-    const requeued = await sql`update messages set state = 'queued', not_before = ${now}, in_doubt_since = null, held_reason = 'inDoubtResend', updated_at = ${now}
-              where state = 'in_doubt' and in_doubt_since < ${graceBefore}`.execute(this.db);
-    if (Number(requeued.numAffectedRows ?? 0) > 0) this.wake();
+    // A long message cut between parts goes again whole (its UDH reference changes, so the handset
+    // never joins old and new parts); the receipts of its cut attempt's parts are dropped with it.
+    const requeued = await sql<{ requeued: number; dropped: number }>`
+      with rq as (
+        update messages set state = 'queued', not_before = ${now}, in_doubt_since = null, held_reason = 'inDoubtResend', updated_at = ${now}
+        where state = 'in_doubt' and in_doubt_since < ${graceBefore}
+        returning id, channel_id, to_number, parts),
+      gone as (
+        delete from orphan_receipts o using rq
+        where rq.parts > 1 and o.channel_id = rq.channel_id and o.destination = rq.to_number and o.user_reference = (rq.id % 65536)
+        returning o.id)
+      select (select count(*) from rq)::int as requeued, (select count(*) from gone)::int as dropped`.execute(this.db);
+    const { requeued: again = 0, dropped = 0 } = requeued.rows[0] ?? {};
+    if (dropped > 0) this.options.log(`dropped ${dropped} receipt(s) of long messages cut between parts, which go again whole`);
+    if (again > 0) this.wake();
     // Scheduled deployments whose time came: their rows were queued with that not_before.
     await sql`update deployments set state = 'running', started_at = ${now}, updated_at = ${now}
               where state = 'scheduled' and scheduled_at <= ${now}`.execute(this.db);

@@ -42,9 +42,11 @@ function recordChanges(rows: 'changed' | 'upd', now: Date) {
  * into a join that a planner without fresh statistics (PGlite has no autovacuum; a bulk enqueue
  * just added 100,000 rows) runs as a scan of every message of the channel on every flush.
  * A replayed or repeated receipt matches its message (it is no orphan) but changes nothing, and
- * then writes no event and queues no callback.
+ * then writes no event and queues no callback. `singlePartOnly` (receipts whose scope the adapter
+ * could not tell) keeps a part's receipt from deciding a long message whose first part it names.
  */
-async function applyStatuses(db: Kysely<EngineDatabase>, channelId: number, events: StatusEvent[], now: Date): Promise<Set<string>> {
+async function applyStatuses(db: Kysely<EngineDatabase>, channelId: number, events: StatusEvent[], now: Date, singlePartOnly = false): Promise<Set<string>> {
+  if (!events.length) return new Set();
   const pids = events.map((e) => e.providerMessageId);
   const result = await sql<{ provider_message_id: string }>`
     with v as (
@@ -53,7 +55,7 @@ async function applyStatuses(db: Kysely<EngineDatabase>, channelId: number, even
     prior as (
       select m.id, m.state, m.delivery_status, v.pid, v.st, v.err, v.at from v
       cross join lateral (select x.id, x.state, x.delivery_status from messages x
-                          where x.channel_id = ${channelId} and x.provider_message_id = v.pid offset 0) m),
+                          where x.channel_id = ${channelId} and x.provider_message_id = v.pid ${singlePartOnly ? sql`and x.parts <= 1` : sql``} offset 0) m),
     upd as (
       update messages m set
         delivery_status = case when ${sql.raw(deliveryRankSql('v.st'))} > ${sql.raw(deliveryRankSql('m.delivery_status'))} then v.st else m.delivery_status end,
@@ -72,6 +74,66 @@ async function applyStatuses(db: Kysely<EngineDatabase>, channelId: number, even
     ${recordChanges('changed', now)}
     select provider_message_id from upd`.execute(db);
   return new Set(result.rows.map((r) => r.provider_message_id));
+}
+
+/**
+ * Applies receipts of single parts of long SMS (scope 'part'), then decides their messages from
+ * all their parts: FAILED as soon as a part failed, else, once every part has a final status,
+ * DELIVERED when all were delivered, TIME_OUT when one expired, UNDEFINED otherwise. The decision
+ * goes through applyStatuses under the message's provider id, so it is monotonic and writes the
+ * event and callback like any receipt. A part keeps its first final status; an intermediate part
+ * receipt changes nothing. Answers the part ids it matched.
+ *
+ * Two workers may each store a part of the same message at once: the part update locks the
+ * message row first, so whichever decides last sees the other's part (a part stored inside a
+ * longer transaction, reconcile, is then waited for, not missed).
+ */
+async function applyParts(db: Kysely<EngineDatabase>, channelId: number, events: StatusEvent[], now: Date): Promise<Set<string>> {
+  if (!events.length) return new Set();
+  const matched = await sql<{ provider_part_id: string; message_id: string | number; final: boolean }>`
+    with v as (
+      select * from unnest(${events.map((e) => e.providerMessageId)}::text[], ${events.map((e) => e.status)}::text[],
+                           ${events.map((e) => e.errorCode ?? null)}::text[], ${events.map((e) => e.at)}::timestamptz[]) as v(pid, st, err, at)),
+    hit as (
+      select p.provider_part_id, p.message_id, v.st, v.err, v.at from v
+      join message_parts p on p.channel_id = ${channelId} and p.provider_part_id = v.pid),
+    lk as (select m.id from messages m where m.id in (select message_id from hit) order by m.id for update of m),
+    upd as (
+      update message_parts p set delivery_status = hit.st, error_code = hit.err, at = hit.at
+      from hit where p.channel_id = ${channelId} and p.provider_part_id = hit.provider_part_id and p.delivery_status is null
+        and hit.st in ${sql.raw(FINAL_DELIVERY)} and exists (select 1 from lk where lk.id = p.message_id)
+      returning p.provider_part_id)
+    select hit.provider_part_id, hit.message_id, hit.st in ${sql.raw(FINAL_DELIVERY)} as final from hit`.execute(db);
+  // Every message a final part receipt names is decided again, not only those whose part changed
+  // now: a worker that died between storing a part and deciding its message left the decision to
+  // the receipt the SMSC delivers again (unacknowledged), which finds its part already stored.
+  // Deciding twice changes nothing (applyStatuses is monotonic).
+  const touched = [...new Set(matched.rows.filter((r) => r.final).map((r) => String(r.message_id)))];
+  if (touched.length) {
+    const decided = await sql<{ provider_message_id: string; status: StatusEvent['status']; err: string | null; at: Date }>`
+      select m.provider_message_id, d.status, d.err, d.at from messages m
+      cross join lateral (
+        select case when bool_or(p.delivery_status in ('FAILED', 'UNAUTHORIZED')) then 'FAILED'
+                    when count(p.delivery_status) >= m.parts then
+                      case when bool_and(p.delivery_status = 'DELIVERED') then 'DELIVERED'
+                           when bool_or(p.delivery_status = 'TIME_OUT') then 'TIME_OUT' else 'UNDEFINED' end
+               end as status,
+               min(p.error_code) filter (where p.delivery_status <> 'DELIVERED') as err,
+               max(p.at) as at
+        from message_parts p where p.message_id = m.id) d
+      where m.id = any(${touched}::bigint[]) and m.provider_message_id is not null and d.status is not null`.execute(db);
+    const verdicts = decided.rows.map((r): StatusEvent => ({ providerMessageId: r.provider_message_id, status: r.status, ...(r.err ? { errorCode: r.err } : {}), at: new Date(r.at) }));
+    await applyStatuses(db, channelId, verdicts, now);
+  }
+  return new Set(matched.rows.map((r) => r.provider_part_id));
+}
+
+/** Which of these ids are stored parts of long messages on the channel. */
+async function storedParts(db: Kysely<EngineDatabase>, channelId: number, ids: string[]): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  const rows = await sql<{ provider_part_id: string }>`
+    select provider_part_id from message_parts where channel_id = ${channelId} and provider_part_id = any(${ids}::text[])`.execute(db);
+  return new Set(rows.rows.map((r) => r.provider_part_id));
 }
 
 type Watermark = { recipient: string; status: string; at: Date };
@@ -141,7 +203,9 @@ async function storeOrphans(db: Kysely<EngineDatabase>, channelId: number, event
 
 /**
  * An in-doubt message (its worker died between handing it to the provider and storing the
- * answer) that a waiting receipt names by destination and user_message_reference did leave: it
+ * answer) that a waiting receipt names by destination and user_message_reference did leave (a
+ * long one when receipts name as many parts as it has: a worker that died between two parts left
+ * a cut message, which is sent again whole after the grace period, see Dispatcher.maintain): it
  * takes the receipt's provider id, becomes sent, and its credits are consumed (its worker
  * never got to record it, so nobody else will). The receipt itself stays
  * in orphan_receipts: the next step of reconcileOrphans applies it by the provider id just set
@@ -151,11 +215,13 @@ async function adoptInDoubt(trx: Transaction<EngineDatabase>, now: Date): Promis
   // `m.state = 'in_doubt'` in the UPDATE itself: PostgreSQL re-checks it on a row another
   // worker's reconcile adopted meanwhile, so a message is adopted (and billed) once.
   const rows = await sql<{ id: number | string; company_id: number; deployment_id: number | string | null; cost: number; was_billed: boolean }>`
-    with pick as (
-      select distinct on (m.id) m.id as mid, o.provider_message_id from orphan_receipts o
+    with cand as (
+      select m.id as mid, m.parts, o.id as oid, o.provider_message_id from orphan_receipts o
       join messages m on m.state = 'in_doubt' and o.channel_id = m.channel_id and o.destination = m.to_number and o.user_reference = (m.id % 65536)
-      where o.provider_message_id is not null
-      order by m.id, o.id),
+      where o.provider_message_id is not null),
+    pick as (
+      select mid, (array_agg(provider_message_id order by oid))[1] as provider_message_id from cand
+      group by mid, parts having count(distinct provider_message_id) >= greatest(parts, 1)),
     upd as (
       update messages m set provider_message_id = pick.provider_message_id, state = 'sent', status_code = ${STATUS.success},
              delivery_status = coalesce(m.delivery_status, 'SENT'), sent_at = coalesce(m.sent_at, ${now}), billed = true,
@@ -183,6 +249,31 @@ async function adoptInDoubt(trx: Transaction<EngineDatabase>, now: Date): Promis
   return rows.rows.length;
 }
 
+const orphanEvent = (r: { provider_message_id: string; delivery_status: string; error_code: string | null; at: Date }): StatusEvent =>
+  ({ providerMessageId: r.provider_message_id, status: r.delivery_status as StatusEvent['status'], errorCode: r.error_code ?? undefined, at: new Date(r.at) });
+
+/**
+ * The parts of a long message that left in doubt (its worker died before storing the submit
+ * answers, so no part id is stored) are known only by their receipts, which name the destination
+ * and the user_message_reference: the receipts of such a message, once it is adopted, become its
+ * part rows (as many as it has parts). The orphans are found through the channel's company, so
+ * the (company_id, to_number, created_at) index finds the recipient's messages.
+ */
+async function claimParts(db: Transaction<EngineDatabase>): Promise<void> {
+  await sql`
+    insert into message_parts (channel_id, provider_part_id, message_id)
+    select distinct on (o.channel_id, o.provider_message_id) o.channel_id, o.provider_message_id, m.id
+    from orphan_receipts o
+    join channels c on c.id = o.channel_id
+    join messages m on m.company_id = c.company_id and m.to_number = o.destination and m.channel_id = o.channel_id
+      and (m.id % 65536) = o.user_reference
+    where o.provider_message_id is not null and o.user_reference is not null and m.parts > 1 and m.provider_message_id is not null
+      and m.state in ('sent', 'delivered', 'read', 'failed', 'timeout', 'undefined')
+      and (select count(*) from message_parts p where p.message_id = m.id) < m.parts
+    order by o.channel_id, o.provider_message_id, m.id desc
+    on conflict do nothing`.execute(db);
+}
+
 /**
  * Matches waiting receipts to messages that now carry their provider id, and receipts of in-doubt
  * messages (worker died before storing the submit answer) by destination and the 16-bit
@@ -200,14 +291,23 @@ export async function reconcileOrphans(db: Kysely<EngineDatabase>, now: Date): P
 
 async function reconcileIn(db: Transaction<EngineDatabase>, now: Date): Promise<number> {
   const adopted = await adoptInDoubt(db, now);
+  await claimParts(db);
+  // Receipts of parts, now that their parts are stored.
+  const partReceipts = await sql<{ channel_id: number; provider_message_id: string; delivery_status: string; error_code: string | null; at: Date }>`
+    delete from orphan_receipts o using message_parts p
+    where o.channel_id = p.channel_id and o.provider_message_id = p.provider_part_id
+    returning o.channel_id, o.provider_message_id, o.delivery_status, o.error_code, o.at`.execute(db);
+  for (const [channelId, rows] of groupBy(partReceipts.rows, (r) => r.channel_id)) {
+    await applyParts(db, channelId, collapse(rows.map(orphanEvent)), now);
+  }
   // Adopted messages are now plain sent messages: put their receipts back through the normal path.
-  const waiting = await sql<{ id: number | string; channel_id: number; provider_message_id: string; delivery_status: string; error_code: string | null; at: Date }>`
+  // A long message's first part id is its provider id too: only its part row may take that receipt.
+  const waiting = await sql<{ channel_id: number; provider_message_id: string; delivery_status: string; error_code: string | null; at: Date }>`
     delete from orphan_receipts o using messages m
-    where o.channel_id = m.channel_id and o.provider_message_id = m.provider_message_id
-    returning o.id, o.channel_id, o.provider_message_id, o.delivery_status, o.error_code, o.at`.execute(db);
+    where o.channel_id = m.channel_id and o.provider_message_id = m.provider_message_id and m.parts <= 1
+    returning o.channel_id, o.provider_message_id, o.delivery_status, o.error_code, o.at`.execute(db);
   for (const [channelId, rows] of groupBy(waiting.rows, (r) => r.channel_id)) {
-    const events = rows.map((r): StatusEvent => ({ providerMessageId: r.provider_message_id, status: r.delivery_status as StatusEvent['status'], errorCode: r.error_code ?? undefined, at: new Date(r.at) }));
-    await applyStatuses(db, channelId, collapse(events), now);
+    await applyStatuses(db, channelId, collapse(rows.map(orphanEvent)), now);
   }
   // Watermarks whose in-flight messages have their answers now.
   const marks = await sql<{ channel_id: number; destination: string; delivery_status: string; at: Date }>`
@@ -219,7 +319,7 @@ async function reconcileIn(db: Transaction<EngineDatabase>, now: Date): Promise<
     const list: Watermark[] = rows.map((r) => ({ recipient: r.destination, status: r.delivery_status, at: new Date(r.at) }));
     await storeWatermarks(db, channelId, await applyWatermarks(db, channelId, list, now), now);
   }
-  return adopted + waiting.rows.length + marks.rows.length;
+  return adopted + partReceipts.rows.length + waiting.rows.length + marks.rows.length;
 }
 
 export interface InboundRouter {
@@ -267,9 +367,18 @@ export function databaseSink(options: DatabaseSinkOptions): DatabaseSink {
         await storeWatermarks(db, channelId, await applyWatermarks(db, channelId, marks, at), at);
         const events = all.filter((e) => !isWatermark(e) && e.providerMessageId);
         if (!events.length) continue;
-        const collapsed = collapse(events);
-        const matched = await applyStatuses(db, channelId, collapsed, at);
-        await storeOrphans(db, channelId, collapsed.filter((e) => !matched.has(e.providerMessageId)), at);
+        // Receipts the adapter could not place: parts of stored long messages first.
+        const unknown = collapse(events.filter((e) => e.scope === 'unknown'));
+        const knownParts = await storedParts(db, channelId, unknown.map((e) => e.providerMessageId));
+        const parts = collapse([...events.filter((e) => e.scope === 'part'), ...unknown.filter((e) => knownParts.has(e.providerMessageId))]);
+        const singles = unknown.filter((e) => !knownParts.has(e.providerMessageId));
+        const whole = collapse(events.filter((e) => e.scope === undefined));
+        const matched = new Set([
+          ...(await applyParts(db, channelId, parts, at)),
+          ...(await applyStatuses(db, channelId, whole, at)),
+          ...(await applyStatuses(db, channelId, singles, at, true)),
+        ]);
+        await storeOrphans(db, channelId, [...parts, ...whole, ...singles].filter((e) => !matched.has(e.providerMessageId)), at);
       }
       for (const b of batch) b.done();
     } catch (error) {

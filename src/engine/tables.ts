@@ -161,6 +161,16 @@ export interface OrphanReceiptsTable {
   received_at: Timestamp;
 }
 
+/** One part of a long SMS: its SMSC id, and its final status once its receipt came. */
+export interface MessagePartsTable {
+  channel_id: number;
+  provider_part_id: string;
+  message_id: BigRef;
+  delivery_status: string | null;
+  error_code: string | null;
+  at: Timestamp | null;
+}
+
 export interface EngineWorkersTable {
   id: string;
   pid: number | null;
@@ -207,6 +217,7 @@ export interface MessagingDatabase {
   messages: MessagesTable;
   message_events: MessageEventsTable;
   orphan_receipts: OrphanReceiptsTable;
+  message_parts: MessagePartsTable;
   engine_workers: EngineWorkersTable;
   inbound_messages: InboundMessagesTable;
   webhook_receipts_seen: WebhookReceiptsSeenTable;

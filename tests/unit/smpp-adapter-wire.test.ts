@@ -117,34 +117,56 @@ describe('SMPP adapter on the wire', { timeout: 30_000 }, () => {
     expect(seen.size).toBe(3);
   });
 
-  it('long messages: one status per message under the first part id; DELIVERED only when every part is', async () => {
+  it('long messages: every part id answered (the first is the message id), one final status per part, each under its own id', async () => {
     rig = await startRig({ outcomes: { DELIVRD: 0.7, UNDELIV: 0.3 }, seed: 3 });
     const to = numbers(60);
-    const ids = acceptedIds(await rig.adapter.submit(to.map((t, i) => ({ id: String(i + 1), to: t, text: `${i} `.repeat(100) }))));
+    const outcomes = await rig.adapter.submit(to.map((t, i) => ({ id: String(i + 1), to: t, text: `${i} `.repeat(100) })));
+    const ids = acceptedIds(outcomes);
     const totalParts = to.reduce((n, t) => n + rig!.smsc.messagesTo(t)[0].parts.length, 0);
     expect(totalParts).toBeGreaterThan(60);
     await rig.smsc.until(() => rig!.smsc.counters.receiptsAcked === totalParts, 'every part receipt answered');
-    expect(rig.sink.statuses).toHaveLength(60);
+    expect(rig.sink.statuses).toHaveLength(totalParts);
     let mixed = 0;
     to.forEach((t, i) => {
       const [m] = rig!.smsc.messagesTo(t);
+      const o = outcomes[i];
+      expect(o.kind === 'accepted' && o.partIds).toEqual(m.parts.map((p) => p.messageId));
       expect(ids[i]).toBe(m.parts[0].messageId);
       const stats = m.parts.map((p) => p.stat);
       if (new Set(stats).size > 1) mixed++;
-      const event = rig!.sink.statuses.find((s) => s.providerMessageId === ids[i])!;
-      expect(event.status).toBe(stats.every((s) => s === 'DELIVRD') ? 'DELIVERED' : 'FAILED');
+      for (const part of m.parts) {
+        const event = rig!.sink.statuses.find((s) => s.providerMessageId === part.messageId)!;
+        expect(event).toMatchObject({ scope: 'part', status: part.stat === 'DELIVRD' ? 'DELIVERED' : 'FAILED' });
+      }
     });
     expect(mixed).toBeGreaterThan(0);
+  });
+
+  it('sends a long message\'s later parts before other messages\' first parts', async () => {
+    rig = await startRig();
+    const to = numbers(40);
+    await rig.adapter.submit(to.map((t, i) => ({ id: String(i + 1), to: t, text: `${i} `.repeat(120) })));
+    // The SMSC's ids count its accepted parts. With later parts first, at most a window's worth of
+    // messages (10) is between parts at once, so a 3-part message spans about 3 windows of ids
+    // (36 measured); served in arrival order, every first part of the batch would come before
+    // any second part (70 measured).
+    const order = rig.smsc.messages().flatMap((m) => m.parts.map((p) => ({ to: m.destination.addr, id: Number(p.messageId) })));
+    const byDestination = new Map<string, number[]>();
+    for (const part of order) byDestination.set(part.to, [...(byDestination.get(part.to) ?? []), part.id]);
+    const spread = Math.max(...[...byDestination.values()].map((ids) => Math.max(...ids) - Math.min(...ids)));
+    expect(spread).toBeLessThanOrEqual(45);
   });
 
   it('a receipt written before its submit_sm_resp is still reported under the right id', async () => {
     rig = await startRig({ receiptBeforeResponse: true });
     const to = numbers(50);
     const messages = to.map((t, i) => ({ id: String(i + 1), to: t, text: i % 5 === 0 ? 'x'.repeat(300) : `m${i}` }));
-    const ids = acceptedIds(await rig.adapter.submit(messages));
-    await rig.sink.until(() => rig!.sink.statuses.length >= 50, '50 receipts');
-    expect(new Set(rig.sink.statuses.map((s) => s.providerMessageId))).toEqual(new Set(ids));
-    expect(rig.sink.statuses.every((s) => s.status === 'DELIVERED')).toBe(true);
+    const outcomes = await rig.adapter.submit(messages);
+    const partIds = outcomes.flatMap((o) => (o.kind === 'accepted' ? (o.partIds ?? [o.providerMessageId]) : []));
+    expect(partIds).toHaveLength(40 + 10 * 2);
+    await rig.sink.until(() => rig!.sink.statuses.length >= partIds.length, 'every receipt');
+    expect(new Set(rig.sink.statuses.map((s) => s.providerMessageId))).toEqual(new Set(partIds));
+    expect(rig.sink.statuses.every((s) => s.status === 'DELIVERED' && s.scope !== 'unknown')).toBe(true);
   });
 
   it.each([

@@ -84,40 +84,47 @@ describe('ReceiptRouter', () => {
     return { r, events };
   }
 
-  it('reports a long message once: DELIVERED when every part is', async () => {
+  it('reports each final part of a long message under its own id, and nothing for intermediate ones', async () => {
     const { r, events } = router();
     const m = r.startMessage(3);
-    r.accepted('100', m, 0);
-    r.accepted('101', m, 1);
-    r.accepted('102', m, 2);
+    r.accepted('100', m);
+    r.accepted('101', m);
+    r.accepted('102', m);
     await r.receive(receipt('101', 'DELIVERED'));
     await r.receive(receipt('100', 'SENT'));
     await r.receive(receipt('100', 'DELIVERED'));
-    expect(events).toEqual([]);
-    await r.receive(receipt('102', 'DELIVERED'));
-    expect(events).toMatchObject([{ providerMessageId: '100', status: 'DELIVERED', destination: '+573001234567' }]);
+    await r.receive(receipt('102', 'FAILED', { errorCode: '034' }));
+    expect(events).toMatchObject([
+      { providerMessageId: '101', status: 'DELIVERED', scope: 'part', destination: '+573001234567' },
+      { providerMessageId: '100', status: 'DELIVERED', scope: 'part' },
+      { providerMessageId: '102', status: 'FAILED', scope: 'part', errorCode: '034' },
+    ]);
     expect(r.tracked).toBe(0);
   });
 
-  it('reports FAILED at the first failed part and absorbs the rest', async () => {
+  it('absorbs the receipts of a long message refused at a later part', async () => {
     const { r, events } = router();
     const m = r.startMessage(2);
-    r.accepted('200', m, 0);
-    r.accepted('201', m, 1);
-    await r.receive(receipt('201', 'FAILED', { errorCode: '034' }));
+    r.accepted('200', m);
+    r.abandon(m);
     await r.receive(receipt('200', 'DELIVERED'));
-    expect(events).toMatchObject([{ providerMessageId: '200', status: 'FAILED', errorCode: '034' }]);
-    expect(events).toHaveLength(1);
+    expect(events).toEqual([]);
+    expect(r.tracked).toBe(0);
   });
 
-  it('reports TIME_OUT when a part expired and none failed', async () => {
-    const { r, events } = router();
+  it('keeps a part whose receipt the sink could not store, so the redelivered receipt finds it', async () => {
+    let fail = true;
+    const events: StatusEvent[] = [];
+    const r = new ReceiptRouter({
+      report: (e) => { if (fail) throw new Error('database down'); events.push(e); }, inFlight: () => 0, orphanWaitMs: 60_000, maxTracked: 1000,
+    });
     const m = r.startMessage(2);
-    r.accepted('300', m, 0);
-    r.accepted('301', m, 1);
-    await r.receive(receipt('300', 'DELIVERED'));
-    await r.receive(receipt('301', 'TIME_OUT'));
-    expect(events).toMatchObject([{ providerMessageId: '300', status: 'TIME_OUT' }]);
+    r.accepted('300', m);
+    r.accepted('301', m);
+    await expect(r.receive(receipt('301', 'DELIVERED'))).rejects.toThrow('database down');
+    fail = false;
+    await r.receive(receipt('301', 'DELIVERED'));
+    expect(events).toMatchObject([{ providerMessageId: '301', status: 'DELIVERED', scope: 'part' }]);
   });
 
   it('holds a receipt that comes before its submit_sm_resp while submits are in flight', async () => {
@@ -125,19 +132,18 @@ describe('ReceiptRouter', () => {
     const { r, events } = router(() => inFlight);
     const m = r.startMessage(2);
     const early = r.receive(receipt('401', 'DELIVERED'));
-    r.accepted('400', m, 0);
-    await r.receive(receipt('400', 'DELIVERED'));
+    r.accepted('400', m);
     expect(events).toEqual([]);
     inFlight = 0;
-    r.accepted('401', m, 1);
+    r.accepted('401', m);
     await early;
-    expect(events).toMatchObject([{ providerMessageId: '400', status: 'DELIVERED' }]);
+    expect(events).toMatchObject([{ providerMessageId: '401', status: 'DELIVERED', scope: 'part' }]);
   });
 
   it('reports an unknown id at once when nothing is in flight (receipts kept across a restart)', async () => {
     const { r, events } = router();
     await r.receive(receipt('999', 'DELIVERED', { userReference: 42 }));
-    expect(events).toMatchObject([{ providerMessageId: '999', status: 'DELIVERED', userReference: 42, destination: '+573001234567' }]);
+    expect(events).toMatchObject([{ providerMessageId: '999', status: 'DELIVERED', scope: 'unknown', userReference: 42, destination: '+573001234567' }]);
   });
 
   it('learns the SMSC habit (decimal answers, hex receipts) and applies it to ids no longer in memory', async () => {

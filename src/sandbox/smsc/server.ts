@@ -28,6 +28,9 @@ export interface SandboxSmscModes {
   receipts: boolean;
   /** Delay between submit and receipt. Default 0. */
   receiptDelayMs: number;
+  /** Keep receipts and MO queued instead of delivering them (a backlog at the SMSC); setting it
+   *  back to false delivers what waited, in order. Default false. */
+  holdDeliveries: boolean;
   /** Receipt outcome mix by weight. Default { DELIVRD: 1 }. */
   outcomes: Partial<Record<ReceiptStat, number>>;
   /** Per-destination rules, checked before the mix. Default: numbers ending in 0000 → UNDELIV. */
@@ -160,6 +163,7 @@ interface PendingLong {
 const DEFAULT_MODES: SandboxSmscModes = {
   receipts: true,
   receiptDelayMs: 0,
+  holdDeliveries: false,
   outcomes: { DELIVRD: 1 },
   rules: [{ suffix: '0000', stat: 'UNDELIV', err: '001' }],
   receiptTlvs: true,
@@ -215,7 +219,7 @@ export async function startSandboxSmsc(options: SandboxSmscOptions = {}): Promis
   /** Sends what waits for a system_id to its bound sessions, up to each session's window. */
   function pump(systemId: string) {
     const box = outboxes.get(systemId);
-    if (!box || box.length === 0) return;
+    if (!box || box.length === 0 || modes.holdDeliveries) return;
     for (const conn of conns) {
       if (conn.systemId !== systemId || !conn.receives) continue;
       while (box.length > 0 && conn.unanswered.size < deliverWindow) {
@@ -487,6 +491,7 @@ export async function startSandboxSmsc(options: SandboxSmscOptions = {}): Promis
     configure(changes) {
       for (const [key, value] of Object.entries(changes)) if (value !== undefined) (modes as unknown as Record<string, unknown>)[key] = value;
       if (changes.outcomes) picker.setMix(changes.outcomes);
+      if (changes.holdDeliveries === false) for (const systemId of outboxes.keys()) pump(systemId);
       changed();
     },
     dropConnections() {

@@ -17,6 +17,7 @@ import * as shortenerClicks from './migrations/0311_shortener-clicks.ts';
 import * as templates from './migrations/0320_templates.ts';
 import * as events from './migrations/0330_events.ts';
 import * as history from './migrations/0340_history.ts';
+import * as messageParts from './migrations/0350_message-parts.ts';
 import type { Database } from './schema.ts';
 
 const migrations: Record<string, Migration> = {
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '0320_templates': templates,
   '0330_events': events,
   '0340_history': history,
+  '0350_message-parts': messageParts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -5,7 +5,7 @@
 // and its parts are submitted in order. Every submit_sm takes a slot of the request window and a
 // token of the channel's TPS bucket, so the adapter never sends faster than configured nor keeps
 // more requests open than agreed. A message is accepted when all its parts are; its
-// providerMessageId is the first part's id.
+// providerMessageId is the first part's id, and a long one also answers every part's id.
 //
 // Throttling (ESME_RTHROTTLED 0x58, ESME_RMSGQFUL 0x14): resubmitted inside the adapter after a
 // back-off (250 ms doubling to 8 s), and the whole channel's bucket pauses for that back-off so
@@ -234,7 +234,7 @@ export class SmppAdapter implements ChannelAdapter {
         const result = await this.submitPart(fields, index === 0);
         if (result.kind === 'ok') {
           ids.push(result.id);
-          this.router.accepted(result.id, tracked, index);
+          this.router.accepted(result.id, tracked);
           break;
         }
         const partial = index > 0 ? ` (after ${index} of ${segments.length} parts were sent)` : '';
@@ -258,7 +258,7 @@ export class SmppAdapter implements ChannelAdapter {
         await this.clock.sleep(backoff);
       }
     }
-    return { kind: 'accepted', providerMessageId: ids[0] };
+    return ids.length > 1 ? { kind: 'accepted', providerMessageId: ids[0], partIds: ids } : { kind: 'accepted', providerMessageId: ids[0] };
   }
 
   private throttleBackoff() {
@@ -267,7 +267,7 @@ export class SmppAdapter implements ChannelAdapter {
 
   /** One submit_sm: a window slot, a session, a token, the answer. */
   private async submitPart(fields: Record<string, unknown>, firstPart: boolean): Promise<PartResult> {
-    await this.window.acquire();
+    await this.window.acquire(!firstPart);
     try {
       if (this.closing && firstPart) return { kind: 'closing' };
       let session;

@@ -1,42 +1,38 @@
-// Matches delivery receipts to messages and reports one StatusEvent per message.
+// Matches delivery receipts to messages and parts, and reports them to the sink.
 //
 // What a receipt names is a part: the SMSC gives every submit_sm (every part of a long SMS) its
 // own message_id. Colibri's choice:
 //   - A message's providerMessageId is its first part's id (as submit_sm_resp wrote it).
-//   - For a message of N parts the router keeps part id → message. The message is DELIVERED when
-//     every part is; FAILED as soon as one part fails (reported at once, later part receipts are
-//     then absorbed); otherwise, once all parts are final, TIME_OUT if one expired, else UNDEFINED.
-//     Intermediate receipts (ENROUTE/ACCEPTD) of a long message are not reported.
 //   - A single-part message is reported receipt by receipt (SENT for intermediate ones).
+//   - A long message's final part receipts are reported one by one as `scope: 'part'` under the
+//     part's own id; the sink stores each part's status and decides the message (DELIVERED when
+//     every part is, FAILED as soon as one fails, …) in the database, so a worker that dies
+//     between two parts' receipts loses nothing. Intermediate receipts (ENROUTE/ACCEPTD) of a
+//     part are not reported; the receipts of a message refused at a later part are absorbed.
 //   - Ids are matched as written, then hex↔decimal (SMSCs that answer in one base and receipt in
 //     the other); once a conversion has matched, it is remembered for ids no longer in memory.
 //   - A receipt naming an id we do not know while submits are in flight may be the receipt of
 //     one of them arriving before its submit_sm_resp: it waits (bounded) for that answer; when
 //     it echoes our user_message_reference, only if a message with that reference is in flight.
-//     Otherwise, or after the wait, it is reported under its own id with the destination
-//     and user_message_reference, which the engine uses to match messages whose submit_sm_resp
-//     it never stored (a crash between submit and store).
+//     Otherwise, or after the wait, it is reported as `scope: 'unknown'` under its own id with the
+//     destination and user_message_reference, which the engine uses to match it to a stored part,
+//     a single-part message, or a message whose submit_sm_resp it never stored (a crash between
+//     submit and store).
 // The map lives in memory, bounded (oldest entries dropped first); entries leave on their final
 // receipt.
-import type { DeliveryStatus, StatusEvent } from '../../channel-adapter.ts';
+import type { StatusEvent } from '../../channel-adapter.ts';
 import { isFinalStatus, literalIdKey, receiptIdCandidates, type Receipt } from './receipt.ts';
 import { addressToE164 } from './wire.ts';
 
-/** A long message being tracked part by part. */
+/** A long message being sent part by part. */
 export interface TrackedMessage {
-  /** The first part's id as submit_sm_resp wrote it; set when part 1 is accepted. */
-  providerMessageId: string | null;
   total: number;
-  partKeys: string[];
-  statuses: Array<DeliveryStatus | undefined>;
-  errorCode?: string;
-  finalCount: number;
-  reported: boolean;
   /** A later part was refused: the message failed at submit, its receipts are absorbed. */
   abandoned: boolean;
 }
 
-type Entry = { kind: 'single'; providerMessageId: string } | { kind: 'part'; message: TrackedMessage; index: number };
+/** What an id in memory names: a single-part message, or one part of a long one (its id as submit_sm_resp wrote it). */
+type Entry = { kind: 'single'; providerMessageId: string } | { kind: 'part'; message: TrackedMessage; partId: string };
 
 interface Parked {
   receipt: Receipt;
@@ -85,16 +81,14 @@ export class ReceiptRouter {
   }
 
   startMessage(total: number): TrackedMessage {
-    return { providerMessageId: null, total, partKeys: [], statuses: new Array(total), finalCount: 0, reported: false, abandoned: false };
+    return { total, abandoned: false };
   }
 
   /** A submit_sm_resp accepted a part (message null for a single-part message). */
-  accepted(providerId: string, message: TrackedMessage | null, index = 0) {
+  accepted(providerId: string, message: TrackedMessage | null) {
     const key = literalIdKey(providerId);
     if (message) {
-      if (index === 0) message.providerMessageId = providerId;
-      message.partKeys[index] = key;
-      this.remember(key, { kind: 'part', message, index });
+      this.remember(key, { kind: 'part', message, partId: providerId });
     } else {
       this.remember(key, { kind: 'single', providerMessageId: providerId });
     }
@@ -108,7 +102,6 @@ export class ReceiptRouter {
   /** A later part was refused for good: the message failed at submit. */
   abandon(message: TrackedMessage) {
     message.abandoned = true;
-    message.reported = true;
   }
 
   /** Routes a receipt; resolves when what it causes has been reported. */
@@ -175,10 +168,10 @@ export class ReceiptRouter {
     return null;
   }
 
-  private eventOf(receipt: Receipt, providerMessageId: string, status: DeliveryStatus, errorCode?: string): StatusEvent {
-    const event: StatusEvent = { providerMessageId, status, at: this.now() };
-    const code = errorCode ?? receipt.errorCode;
-    if (code !== undefined) event.errorCode = code;
+  private eventOf(receipt: Receipt, providerMessageId: string, scope?: StatusEvent['scope']): StatusEvent {
+    const event: StatusEvent = { providerMessageId, status: receipt.status, at: this.now() };
+    if (scope) event.scope = scope;
+    if (receipt.errorCode !== undefined) event.errorCode = receipt.errorCode;
     if (receipt.sourceAddr) event.destination = addressToE164(receipt.sourceAddr, receipt.sourceTon);
     if (receipt.userReference !== undefined) event.userReference = receipt.userReference;
     return event;
@@ -190,37 +183,23 @@ export class ReceiptRouter {
       // Not ours in memory: report under the id we would have stored, if we know the SMSC's habit.
       const candidates = receiptIdCandidates(receipt.messageId);
       const id = this.learned !== null && this.learned > 0 && candidates[this.learned] ? candidates[this.learned] : receipt.messageId.trim();
-      await this.options.report(this.eventOf(receipt, id, receipt.status));
+      await this.options.report(this.eventOf(receipt, id, 'unknown'));
       return;
     }
     const { key, entry } = found;
     if (entry.kind === 'single') {
       if (isFinalStatus(receipt.status)) this.known.delete(key);
-      await this.options.report(this.eventOf(receipt, entry.providerMessageId, receipt.status));
+      await this.options.report(this.eventOf(receipt, entry.providerMessageId));
       return;
     }
-    const message = entry.message;
     if (!isFinalStatus(receipt.status)) return;
-    if (message.statuses[entry.index] === undefined) message.finalCount++;
-    message.statuses[entry.index] = receipt.status;
-    if (receipt.status !== 'DELIVERED' && message.errorCode === undefined && receipt.errorCode !== undefined) message.errorCode = receipt.errorCode;
-    const allFinal = message.finalCount === message.total;
-    if (allFinal) for (const partKey of message.partKeys) if (partKey !== undefined) this.known.delete(partKey);
-    if (message.reported || message.providerMessageId === null) return;
-    let status: DeliveryStatus | null = null;
-    if (receipt.status === 'FAILED') status = 'FAILED';
-    else if (allFinal) {
-      const statuses = message.statuses as DeliveryStatus[];
-      if (statuses.every((s) => s === 'DELIVERED')) status = 'DELIVERED';
-      else if (statuses.includes('TIME_OUT')) status = 'TIME_OUT';
-      else status = 'UNDEFINED';
-    }
-    if (status === null) return;
-    message.reported = true;
+    this.known.delete(key);
+    if (entry.message.abandoned) return;
     try {
-      await this.options.report(this.eventOf(receipt, message.providerMessageId, status, status === 'DELIVERED' ? undefined : message.errorCode));
+      await this.options.report(this.eventOf(receipt, entry.partId, 'part'));
     } catch (error) {
-      message.reported = false;
+      // Not stored: keep the part so the SMSC's redelivery of this receipt finds it again.
+      this.remember(key, entry);
       throw error;
     }
   }
