@@ -6,9 +6,9 @@
 // the per-day chart, and from the campaign's detail opens each recipient's message as sent, HTML
 // shown as text.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { calendarDate } from '../../src/core/date-range.ts';
-import { launchBrowser, newPage, startProduct, signIn, type Product } from './harness.ts';
+import { launchBrowser, newPage, startProduct, signIn, type Product, sessionToken } from './harness.ts';
 
 let product: Product;
 let browser: Browser;
@@ -22,13 +22,6 @@ afterAll(async () => {
   await browser?.close();
   await product?.stop();
 });
-
-/** The signed-in user's token, as the console keeps it. */
-const tokenOf = (page: Page) =>
-  page.evaluate(() => {
-    const raw = Object.entries(localStorage).find(([k]) => /token/i.test(k))?.[1] ?? '';
-    return (JSON.parse(atob(raw)) as { token: string }).token;
-  });
 
 async function api(token: string, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
   const form = body instanceof FormData;
@@ -46,7 +39,7 @@ describe('campaign history', () => {
   it('a manager sees a run in the history and opens the personalised messages of its campaign', async () => {
     const { context, page } = await newPage(browser, product);
     await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
-    const token = await tokenOf(page);
+    const token = await sessionToken(page);
 
     // A personalised campaign on the demo SMS channel, its file, the launch.
     const channels = (await api(token, 'GET', '/v1/channels?platform=sms&pageSize=200')) as { items: { id: number; name: string }[] };

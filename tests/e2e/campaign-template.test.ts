@@ -5,8 +5,8 @@
 // the message and the purpose filled, edits the text and saves; the campaign holds the edited text.
 // Editing the campaign, another template refills the message.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { startProduct, launchBrowser, newPage, signIn, choose, type Product } from './harness.ts';
+import type { Browser } from 'playwright-core';
+import { startProduct, launchBrowser, newPage, signIn, choose, type Product, sessionToken } from './harness.ts';
 
 let product: Product;
 let browser: Browser;
@@ -20,12 +20,6 @@ afterAll(async () => {
   await browser?.close();
   await product?.stop();
 });
-
-const sessionToken = (page: Page) =>
-  page.evaluate(() => {
-    const raw = Object.entries(localStorage).find(([k]) => /token/i.test(k))?.[1] ?? '';
-    return (JSON.parse(atob(raw)) as { token: string }).token;
-  });
 
 describe('campaign from a template', () => {
   it('a manager writes a template, starts a campaign from it, edits the filled text and saves', async () => {

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { startProduct, launchBrowser, newPage, signIn, choose, type Product } from './harness.ts';
+import { startProduct, launchBrowser, newPage, signIn, choose, type Product, sessionToken } from './harness.ts';
 
 let product: Product;
 let browser: Browser;
@@ -104,10 +104,7 @@ describe('campaigns', () => {
     await expect(await runs.getByRole('button', { name: /^(Reanudar|Pausar|Cancelar envío|Eliminar)$/ }).count()).toBe(0);
 
     // The server agrees: three delivered, the invalid row never became a message.
-    const token = await page.evaluate(() => {
-      const raw = Object.entries(localStorage).find(([k]) => /token/i.test(k))?.[1] ?? '';
-      return (JSON.parse(atob(raw)) as { token: string }).token;
-    });
+    const token = await sessionToken(page);
     const answer = await fetch(`${product.url}/v1/deployments?campaignId=${campaignId}`, { headers: { 'X-Auth-Token': token } });
     const page1 = (await answer.json()) as { items: { state: string; total: number; counts: Record<string, number> }[] };
     expect(page1.items).toHaveLength(1);

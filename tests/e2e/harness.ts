@@ -108,3 +108,11 @@ export async function choose(page: Page, label: RegExp, option: string): Promise
   await page.getByRole('combobox', { name: label }).click();
   await page.getByRole('option', { name: option, exact: true }).click();
 }
+
+/** The signed-in user's session token, as the console keeps it (to ask the API what the screen shows). */
+export function sessionToken(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const raw = Object.entries(localStorage).find(([k]) => /token/i.test(k))?.[1] ?? '';
+    return (JSON.parse(atob(raw)) as { token: string }).token;
+  });
+}

@@ -7,7 +7,7 @@
 // templates do without.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startProduct, launchBrowser, newPage, signIn, choose, type Product } from './harness.ts';
+import { startProduct, launchBrowser, newPage, signIn, choose, type Product, sessionToken } from './harness.ts';
 
 let product: Product;
 let browser: Browser;
@@ -61,10 +61,7 @@ describe('templates', () => {
     await row.getByText('Aprobada').waitFor({ timeout: 30_000 });
 
     // The server agrees, and the record now offers Edit.
-    const token = await page.evaluate(() => {
-      const raw = Object.entries(localStorage).find(([k]) => /token/i.test(k))?.[1] ?? '';
-      return (JSON.parse(atob(raw)) as { token: string }).token;
-    });
+    const token = await sessionToken(page);
     const answer = (await (await fetch(`${product.url}/v1/templates/${id}`, { headers: { 'X-Auth-Token': token } })).json()) as Record<string, unknown>;
     expect(answer).toMatchObject({ status: 'APPROVED', category: 'UTILITY', language: 'es', channelName: 'WhatsApp Atención', providerTemplateId: expect.stringMatching(/^\d+$/) });
     await row.getByText('confirmacion_cita_e2e').click();

@@ -114,6 +114,23 @@ function killable(db: Kysely<Database>): { db: Kysely<Database>; kill(): void } 
   return { db: db.withPlugin(plugin), kill: () => void (dead = true) };
 }
 
+/** The channel's SMPP settings as a worker reads them; short timeouts so a restart binds fast. */
+export function crashSmppConnection(smsc: { host: string }, port: number, systemId: string, window: number) {
+  return { host: smsc.host, port, systemId, tps: null, window, responseTimeoutMs: 5_000, connectWaitMs: 2_000, reconnectInitialMs: 100, reconnectMaxMs: 1_000 };
+}
+
+/** An enabled SMS channel of the company bound to the SMSC account, its password sealed as the server seals it. */
+export async function insertSmppChannel(db: Kysely<Database>, secrets: SecretBox, channel: { companyId: number; name: string; sender: string; password: string; connection: object }): Promise<number> {
+  const now = new Date();
+  const row = await db.insertInto('channels').values({
+    company_id: channel.companyId, name: channel.name, platform: 'sms', type: 'MT', sender: channel.sender, tags: '[]', keywords: '[]', priority: 1,
+    account_sids: '[]', enabled: true, created_at: now, updated_at: now,
+    authorization_token: secrets.seal(channel.password, `channels.authorization_token:${channel.companyId}`),
+    connection: JSON.stringify(channel.connection),
+  } as never).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
 export interface InProcessOptions {
   db: Kysely<Database>;
   secrets: SecretBox;

@@ -26,7 +26,7 @@ import { startSandboxSmsc, type SandboxSmsc } from '../../src/sandbox/smsc/index
 import { seededRandom } from '../../src/sandbox/smsc/receipts.ts';
 import { createSecretBox } from '../../src/server/security/secrets.ts';
 import { createHarness, type Harness } from './harness.ts';
-import { inProcessWorker, workerProcess, type EngineSettings, type Incarnation } from './engine-crash-incarnations.ts';
+import { crashSmppConnection, inProcessWorker, insertSmppChannel, workerProcess, type EngineSettings, type Incarnation } from './engine-crash-incarnations.ts';
 
 const POSTGRES = Boolean(process.env.DATABASE_URL);
 const COUNT = Number(process.env.ENGINE_CRASH_COUNT ?? (POSTGRES ? 100_000 : 20_000));
@@ -60,14 +60,7 @@ beforeAll(async () => {
   db = h.db as unknown as Kysely<EngineDatabase>;
   smsc = await startSandboxSmsc({ accounts: { [SYSTEM_ID]: SMPP_PASSWORD }, seed: SEED });
   companyId = (await h.db.selectFrom('companies').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
-  const now = new Date();
-  const channel = await h.db.insertInto('channels').values({
-    company_id: companyId, name: 'SMPP crash', platform: 'sms', type: 'MT', sender: '890123', tags: '[]', keywords: '[]', priority: 1,
-    account_sids: '[]', enabled: true, created_at: now, updated_at: now,
-    authorization_token: secrets.seal(SMPP_PASSWORD, `channels.authorization_token:${companyId}`),
-    connection: JSON.stringify(smppConnection(smsc.port)),
-  } as never).returning('id').executeTakeFirstOrThrow();
-  channelId = channel.id;
+  channelId = await insertSmppChannel(h.db, secrets, { companyId, name: 'SMPP crash', sender: '890123', password: SMPP_PASSWORD, connection: smppConnection(smsc.port) });
 }, 120_000);
 
 afterAll(async () => {
@@ -76,10 +69,7 @@ afterAll(async () => {
   await h?.close();
 }, 120_000);
 
-/** The channel's SMPP settings as the worker reads them; short timeouts so a restart binds fast. */
-function smppConnection(port: number) {
-  return { host: smsc.host, port, systemId: SYSTEM_ID, tps: null, window: 50, responseTimeoutMs: 5_000, connectWaitMs: 2_000, reconnectInitialMs: 100, reconnectMaxMs: 1_000 };
-}
+const smppConnection = (port: number) => crashSmppConnection(smsc, port, SYSTEM_ID, 50);
 
 /** Worker names: some restarts reuse the name of the worker just killed, others take a new one. */
 const workerIdOf = (n: number) => (n % 3 === 2 ? `crash-${n}` : 'crash-main');

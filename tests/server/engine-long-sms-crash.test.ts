@@ -20,7 +20,7 @@ import type { EngineDatabase } from '../../src/engine/tables.ts';
 import { startSandboxSmsc, type SandboxSmsc } from '../../src/sandbox/smsc/index.ts';
 import { createSecretBox } from '../../src/server/security/secrets.ts';
 import { createHarness, type Harness } from './harness.ts';
-import { inProcessWorker, type Incarnation } from './engine-crash-incarnations.ts';
+import { crashSmppConnection, inProcessWorker, insertSmppChannel, type Incarnation } from './engine-crash-incarnations.ts';
 
 const COUNT = 600;
 const SYSTEM_ID = 'largos';
@@ -52,13 +52,7 @@ beforeAll(async () => {
   db = h.db as unknown as Kysely<EngineDatabase>;
   smsc = await startSandboxSmsc({ accounts: { [SYSTEM_ID]: SMPP_PASSWORD }, seed: 4242, outcomes: { DELIVRD: 4, UNDELIV: 1 }, holdDeliveries: true });
   companyId = (await h.db.selectFrom('companies').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
-  const now = new Date();
-  channelId = (await h.db.insertInto('channels').values({
-    company_id: companyId, name: 'SMPP largos', platform: 'sms', type: 'MT', sender: '890124', tags: '[]', keywords: '[]', priority: 1,
-    account_sids: '[]', enabled: true, created_at: now, updated_at: now,
-    authorization_token: secrets.seal(SMPP_PASSWORD, `channels.authorization_token:${companyId}`),
-    connection: JSON.stringify(connection(smsc.port)),
-  } as never).returning('id').executeTakeFirstOrThrow()).id;
+  channelId = await insertSmppChannel(h.db, secrets, { companyId, name: 'SMPP largos', sender: '890124', password: SMPP_PASSWORD, connection: connection(smsc.port) });
 }, 120_000);
 
 afterAll(async () => {
@@ -67,9 +61,7 @@ afterAll(async () => {
   await h?.close();
 }, 120_000);
 
-function connection(port: number) {
-  return { host: smsc.host, port, systemId: SYSTEM_ID, tps: null, window: 20, responseTimeoutMs: 5_000, connectWaitMs: 2_000, reconnectInitialMs: 100, reconnectMaxMs: 1_000 };
-}
+const connection = (port: number) => crashSmppConnection(smsc, port, SYSTEM_ID, 20);
 
 async function startLife(n: number): Promise<Incarnation> {
   const life = await inProcessWorker({
