@@ -11,7 +11,7 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
-import { call, useOperation, type OperationId } from '../../../generated/client.gen.ts';
+import { useOperation, type OperationId } from '../../../generated/client.gen.ts';
 import { buildArgs } from '../../api/args.ts';
 import { errorText } from '../../api/errors.ts';
 import { operationById } from '../../api/transport.ts';
@@ -19,11 +19,12 @@ import { useSession } from '../../api/session.ts';
 import { notify } from '../../app/notify.tsx';
 import { allowedActions, useCan } from '../access.ts';
 import { RecordFields as Fields } from '../cells/RecordFields.tsx';
+import { callAction, onceFields } from '../action-call.ts';
 import { ConfirmDialog } from '../ConfirmDialog.tsx';
 import { ActionResult, FilePicker, UploadProgress, type FilePickerHandle } from '../list/FileAction.tsx';
 import { refreshWanted } from '../refresh.ts';
 import { SecretOnce } from '../form/SecretOnce.tsx';
-import { navigationTarget, resolveObject, resolveValue, rowApplies, type ExpressionContext } from '../expressions.ts';
+import { navigationTarget, resolveObject, rowApplies, type ExpressionContext } from '../expressions.ts';
 import { ScreenFrame } from '../ScreenFrame.tsx';
 import { resolveScreen, screenById, type ScreenAction, type ScreenDef, type ScreenProps, type ScreenTab } from '../screen-types.ts';
 import ListScreen from './ListScreen.tsx';
@@ -37,7 +38,6 @@ export default function DetailScreen(props: ScreenProps) {
   if (!screen || screen.kind !== 'detail' || !screen.load) return <NotAvailableScreen screenId={props.screenId} menuKey={props.menuKey} />;
   return <DetailView key={`${screen.id}:${id ?? ''}`} screen={screen} />;
 }
-
 
 function DetailView({ screen }: { screen: ScreenDef }) {
   const { t } = useTranslation();
@@ -74,20 +74,9 @@ function DetailView({ screen }: { screen: ScreenDef }) {
     setActionError(null);
     setResult(null);
     try {
-      const local = { ...ctx, record, row: record };
-      const op = a.operation!;
-      const p = resolveObject(a.params, local);
-      for (const [, name] of (operationById(op)?.path ?? '').matchAll(/\{(\w+)\}/g)) if (p[name] === undefined && record[name] !== undefined) p[name] = record[name];
-      const args: Record<string, unknown> = buildArgs(op, p, a.body ? resolveValue(a.body, local) : undefined);
-      if (file) {
-        const form = new FormData();
-        form.append('file', file);
-        setProgress(0);
-        Object.assign(args, { form, onUploadProgress: (f: number) => setProgress(Math.round(f * 100)) });
-      }
-      const answer = (await call(op as OperationId, args as never)) as unknown as Data;
+      const answer = (await callAction(a, { ...ctx, record, row: record }, record, file, setProgress)) as Data;
       if (a.result?.length && answer) setResult({ action: a, answer });
-      const once = (a.showOnce ?? []).filter((f) => typeof answer?.[f] === 'string' && answer[f]).map((f) => ({ field: f, label: t(`fields.${f}`), value: String(answer[f]) }));
+      const once = onceFields(a, answer, (f) => t(`fields.${f}`));
       if (once.length) setSecrets(once);
       if (a.notify) notify(a.notify);
       if (a.method === 'DELETE') {

@@ -13,19 +13,20 @@ import Add from '@mui/icons-material/Add';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { useSWRConfig } from 'swr';
-import { call, useOperation, type OperationId } from '../../../generated/client.gen.ts';
+import { useOperation, type OperationId } from '../../../generated/client.gen.ts';
 import { menuNodes } from '../../../generated/menu.gen.ts';
 import { buildArgs } from '../../api/args.ts';
 import { errorText } from '../../api/errors.ts';
-import { operationById } from '../../api/transport.ts';
+
 import { useSession } from '../../api/session.ts';
 import { notify } from '../../app/notify.tsx';
 import { useCurrentRoute } from '../../shell/route-info.ts';
 import { allowedActions, useCan } from '../access.ts';
+import { callAction, onceFields } from '../action-call.ts';
 import { ConfirmDialog } from '../ConfirmDialog.tsx';
 import { readsAffectedBy } from '../cache.ts';
 import { SecretOnce } from '../form/SecretOnce.tsx';
-import { navigationTarget, pick, resolveObject, resolveValue, rowApplies, type ExpressionContext } from '../expressions.ts';
+import { navigationTarget, pick, resolveObject, rowApplies, type ExpressionContext } from '../expressions.ts';
 import { formatInteger } from '../format.ts';
 import { ExportButtons } from '../list/ExportButtons.tsx';
 import { ActionResult, FilePicker, UploadProgress, type FilePickerHandle } from '../list/FileAction.tsx';
@@ -181,7 +182,7 @@ function ListView({ screen, extraParams, nested }: { screen: ScreenDef; extraPar
   const [result, setResult] = useState<{ action: ScreenAction; answer: Row } | null>(null);
   const picker = useRef<FilePickerHandle>(null);
   const showOnce = (action: ScreenAction, answer: Row | undefined) => {
-    const list = (action.showOnce ?? []).filter((f) => typeof answer?.[f] === 'string' && answer[f]).map((f) => ({ field: f, label: t(`fields.${f}`), value: String(answer![f]) }));
+    const list = onceFields(action, answer, (f) => t(`fields.${f}`));
     if (list.length) setSecrets(list);
   };
   const formModes = screen.formModes;
@@ -198,18 +199,7 @@ function ListView({ screen, extraParams, nested }: { screen: ScreenDef; extraPar
     try {
       const local: ExpressionContext = { ...ctx, row, selected: [...selected] };
       const op = action.operation!;
-      const params = resolveObject(action.params, local);
-      // A row action on /things/{id} takes the row's id unless the YAML says otherwise.
-      for (const [, name] of (operationById(op)?.path ?? '').matchAll(/\{(\w+)\}/g)) if (params[name] === undefined && row?.[name] !== undefined) params[name] = row[name];
-      const body = action.body ? resolveValue(action.body, local) : undefined;
-      const args: Record<string, unknown> = buildArgs(op, params, body);
-      if (file) {
-        const form = new FormData();
-        form.append('file', file);
-        setProgress(0);
-        Object.assign(args, { form, onUploadProgress: (f: number) => setProgress(Math.round(f * 100)) });
-      }
-      const answer = (await call(op as OperationId, args as never)) as unknown as Row;
+      const answer = (await callAction(action, local, row, file, setProgress)) as Row;
       showOnce(action, answer);
       if (action.result?.length && answer) setResult({ action, answer });
       const notice = action.notify ?? METHOD_NOTICE[action.method ?? ''];
