@@ -86,7 +86,7 @@ describe('ReceiptRouter', () => {
 
   it('reports each final part of a long message under its own id, and nothing for intermediate ones', async () => {
     const { r, events } = router();
-    const m = r.startMessage(3);
+    const m = r.startMessage();
     r.accepted('100', m);
     r.accepted('101', m);
     r.accepted('102', m);
@@ -104,7 +104,7 @@ describe('ReceiptRouter', () => {
 
   it('absorbs the receipts of a long message refused at a later part', async () => {
     const { r, events } = router();
-    const m = r.startMessage(2);
+    const m = r.startMessage();
     r.accepted('200', m);
     r.abandon(m);
     await r.receive(receipt('200', 'DELIVERED'));
@@ -118,7 +118,7 @@ describe('ReceiptRouter', () => {
     const r = new ReceiptRouter({
       report: (e) => { if (fail) throw new Error('database down'); events.push(e); }, inFlight: () => 0, orphanWaitMs: 60_000, maxTracked: 1000,
     });
-    const m = r.startMessage(2);
+    const m = r.startMessage();
     r.accepted('300', m);
     r.accepted('301', m);
     await expect(r.receive(receipt('301', 'DELIVERED'))).rejects.toThrow('database down');
@@ -130,7 +130,7 @@ describe('ReceiptRouter', () => {
   it('holds a receipt that comes before its submit_sm_resp while submits are in flight', async () => {
     let inFlight = 1;
     const { r, events } = router(() => inFlight);
-    const m = r.startMessage(2);
+    const m = r.startMessage();
     const early = r.receive(receipt('401', 'DELIVERED'));
     r.accepted('400', m);
     expect(events).toEqual([]);

@@ -201,7 +201,7 @@ export class SmppAdapter implements ChannelAdapter {
   }
 
   private async sendParts(message: OutboundMessage, destination: string, segments: ReturnType<typeof encodeSms>, userReference: number): Promise<SubmitOutcome> {
-    const tracked: TrackedMessage | null = segments.length > 1 ? this.router.startMessage(segments.length) : null;
+    const tracked: TrackedMessage | null = segments.length > 1 ? this.router.startMessage() : null;
     const started = Date.now();
     const ids: string[] = [];
 

@@ -26,7 +26,6 @@ import { addressToE164 } from './wire.ts';
 
 /** A long message being sent part by part. */
 export interface TrackedMessage {
-  total: number;
   /** A later part was refused: the message failed at submit, its receipts are absorbed. */
   abandoned: boolean;
 }
@@ -80,8 +79,8 @@ export class ReceiptRouter {
     return new Set(this.parked.values()).size;
   }
 
-  startMessage(total: number): TrackedMessage {
-    return { total, abandoned: false };
+  startMessage(): TrackedMessage {
+    return { abandoned: false };
   }
 
   /** A submit_sm_resp accepted a part (message null for a single-part message). */
