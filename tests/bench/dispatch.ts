@@ -10,7 +10,8 @@ import { enqueueMessages } from '../../src/engine/enqueue.ts';
 import type { EngineDatabase } from '../../src/engine/tables.ts';
 import { startMessaging } from '../../src/server/messaging/runtime.ts';
 import { defaultSecretBox } from '../../src/server/security/secrets.ts';
-import { createHarness, type Harness } from '../server/harness.ts';
+import type { Harness } from '../server/harness.ts';
+import { onEachDatabase } from './databases.ts';
 import { rawSmppThroughput, type Record } from './smpp.ts';
 
 const COUNT = Number(process.env.BENCH_DISPATCH_COUNT ?? 100_000);
@@ -63,27 +64,13 @@ async function dispatchRun(h: Harness): Promise<{ rate: number; enqueueMs: numbe
 
 export async function dispatchBench(record: Record, postgresUrl: string) {
   const raw = await rawSmppThroughput(COUNT, 100);
-  for (const target of ['PGlite', 'PostgreSQL'] as const) {
-    if (target === 'PostgreSQL') process.env.DATABASE_URL = postgresUrl;
-    else delete process.env.DATABASE_URL;
-    let h: Harness;
-    try {
-      h = await createHarness();
-    } catch (e) {
-      console.log(`bench: ${target} not reachable (${(e as Error).message}); skipped`);
-      continue;
-    }
-    try {
-      const run = await dispatchRun(h);
-      record({
-        name: `dispatch-smpp-100k-${target.toLowerCase()}`, value: Math.round(run.rate), unit: 'messages/s',
-        anchor: 'raw smpp client→server with a receipt per message, window 100, same run (messages/s)', anchor_value: Math.round(raw),
-        goal: 'ratio >= 0.25: claimed in batches, submitted over SMPP, receipt stored, every row delivered',
-        notes: `${COUNT} single-part SMS on ${target}, from the enqueue's commit to the last row delivered (enqueue ${Math.round(run.enqueueMs)} ms); dispatcher, adapter (window 100, no TPS limit), receipt sink and sandbox SMSC in one process; ${run.binds} bind(s)`,
-      });
-    } finally {
-      await h.close();
-    }
-  }
-  delete process.env.DATABASE_URL;
+  await onEachDatabase(postgresUrl, async (h, target) => {
+    const run = await dispatchRun(h);
+    record({
+      name: `dispatch-smpp-100k-${target.toLowerCase()}`, value: Math.round(run.rate), unit: 'messages/s',
+      anchor: 'raw smpp client→server with a receipt per message, window 100, same run (messages/s)', anchor_value: Math.round(raw),
+      goal: 'ratio >= 0.25: claimed in batches, submitted over SMPP, receipt stored, every row delivered',
+      notes: `${COUNT} single-part SMS on ${target}, from the enqueue's commit to the last row delivered (enqueue ${Math.round(run.enqueueMs)} ms); dispatcher, adapter (window 100, no TPS limit), receipt sink and sandbox SMSC in one process; ${run.binds} bind(s)`,
+    });
+  });
 }

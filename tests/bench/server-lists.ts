@@ -2,7 +2,8 @@
 // company, a page of 50 with a filter, p95 over random pages — on PGlite and on PostgreSQL.
 // The anchor is GET /health (one `select 1` through the same server) measured in the same run.
 import { sql } from 'kysely';
-import { createHarness, type Harness } from '../server/harness.ts';
+import type { Harness } from '../server/harness.ts';
+import { onEachDatabase } from './databases.ts';
 
 export type Record = (r: { name: string; value: number; unit: string; anchor: string; anchor_value: number; goal: string; notes?: string }) => void;
 
@@ -48,39 +49,25 @@ async function fillBlockList(h: Harness, companyId: number) {
 }
 
 export async function serverListBench(record: Record, postgresUrl: string) {
-  for (const target of ['PGlite', 'PostgreSQL'] as const) {
-    if (target === 'PostgreSQL') process.env.DATABASE_URL = postgresUrl;
-    else delete process.env.DATABASE_URL;
-    let h: Harness;
-    try {
-      h = await createHarness();
-    } catch (e) {
-      console.log(`bench: ${target} not reachable (${(e as Error).message}); skipped`);
-      continue;
-    }
-    try {
-      const companyId = (await h.db.selectFrom('companies').select('id').where('name', '=', 'Demo S.A.S.').executeTakeFirstOrThrow()).id;
-      await fillTeam(h, companyId);
-      await fillBlockList(h, companyId);
-      await sql`analyze`.execute(h.db);
-      const token = (await h.as('manager')).token;
-      const page = () => 1 + Math.floor(Math.random() * 1000);
-      // Warm up caches and the JIT before measuring.
-      for (let i = 0; i < 30; i++) await h.op('system.health');
-      const anchor = p95(await timed(() => h.op('system.health')));
-      const team = p95(await timed(() => h.op('team.list', { token, query: { page: page(), pageSize: 50, state: 'active', sort: 'name' } })));
-      // Free-text search: a random 4-digit fragment of the member number ("Miembro 004217",
-      // miembro4217@…), first page sorted by name — tens to a few hundred matches out of 100,000.
-      const fragment = () => String(Math.floor(Math.random() * 10_000)).padStart(4, '0');
-      const search = p95(await timed(() => h.op('team.list', { token, query: { page: 1, pageSize: 50, q: fragment(), sort: 'name' } })));
-      const blocked = p95(await timed(() => h.op('blockList.list', { token, query: { page: page(), pageSize: 50, status: 'effective', sort: 'phone' } })));
-      const slug = target.toLowerCase();
-      record({ name: `list-team-100k-${slug}`, value: team, unit: 'ms p95', anchor: `GET /health p95 on ${target} (same server)`, anchor_value: anchor, goal: 'p95 <= 50 ms for a page of 50 with a filter', notes: `${ROWS} members, state=active, sort=name, random pages 1..1000, ${SAMPLES} requests through Fastify inject` });
-      record({ name: `list-team-search-100k-${slug}`, value: search, unit: 'ms p95', anchor: `GET /health p95 on ${target} (same server)`, anchor_value: anchor, goal: 'p95 <= 50 ms for a page of 50 with a filter', notes: `${ROWS} members, q=random 4-digit fragment (name, email, document, phone), sort=name, page 1, ${SAMPLES} requests through Fastify inject` });
-      record({ name: `list-blocklist-100k-${slug}`, value: blocked, unit: 'ms p95', anchor: `GET /health p95 on ${target} (same server)`, anchor_value: anchor, goal: 'p95 <= 50 ms for a page of 50 with a filter', notes: `${ROWS} entries, status=effective, sort=phone, random pages 1..1000, ${SAMPLES} requests through Fastify inject` });
-    } finally {
-      await h.close();
-    }
-  }
-  delete process.env.DATABASE_URL;
+  await onEachDatabase(postgresUrl, async (h, target) => {
+    const companyId = (await h.db.selectFrom('companies').select('id').where('name', '=', 'Demo S.A.S.').executeTakeFirstOrThrow()).id;
+    await fillTeam(h, companyId);
+    await fillBlockList(h, companyId);
+    await sql`analyze`.execute(h.db);
+    const token = (await h.as('manager')).token;
+    const page = () => 1 + Math.floor(Math.random() * 1000);
+    // Warm up caches and the JIT before measuring.
+    for (let i = 0; i < 30; i++) await h.op('system.health');
+    const anchor = p95(await timed(() => h.op('system.health')));
+    const team = p95(await timed(() => h.op('team.list', { token, query: { page: page(), pageSize: 50, state: 'active', sort: 'name' } })));
+    // Free-text search: a random 4-digit fragment of the member number ("Miembro 004217",
+    // miembro4217@…), first page sorted by name — tens to a few hundred matches out of 100,000.
+    const fragment = () => String(Math.floor(Math.random() * 10_000)).padStart(4, '0');
+    const search = p95(await timed(() => h.op('team.list', { token, query: { page: 1, pageSize: 50, q: fragment(), sort: 'name' } })));
+    const blocked = p95(await timed(() => h.op('blockList.list', { token, query: { page: page(), pageSize: 50, status: 'effective', sort: 'phone' } })));
+    const slug = target.toLowerCase();
+    record({ name: `list-team-100k-${slug}`, value: team, unit: 'ms p95', anchor: `GET /health p95 on ${target} (same server)`, anchor_value: anchor, goal: 'p95 <= 50 ms for a page of 50 with a filter', notes: `${ROWS} members, state=active, sort=name, random pages 1..1000, ${SAMPLES} requests through Fastify inject` });
+    record({ name: `list-team-search-100k-${slug}`, value: search, unit: 'ms p95', anchor: `GET /health p95 on ${target} (same server)`, anchor_value: anchor, goal: 'p95 <= 50 ms for a page of 50 with a filter', notes: `${ROWS} members, q=random 4-digit fragment (name, email, document, phone), sort=name, page 1, ${SAMPLES} requests through Fastify inject` });
+    record({ name: `list-blocklist-100k-${slug}`, value: blocked, unit: 'ms p95', anchor: `GET /health p95 on ${target} (same server)`, anchor_value: anchor, goal: 'p95 <= 50 ms for a page of 50 with a filter', notes: `${ROWS} entries, status=effective, sort=phone, random pages 1..1000, ${SAMPLES} requests through Fastify inject` });
+  });
 }

@@ -3,22 +3,11 @@
 // analista reads channels but may not change them (the console hides the actions, the server
 // refuses with 99982); the block list's 24-hour rule as the screen shows it; an API credential's
 // key is shown once.
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { startProduct, launchBrowser, newPage, DEMO_PASSWORD, signIn, type Product } from './harness.ts';
+import { describe, it, expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { newPage, DEMO_PASSWORD, signIn, productAndBrowser } from './harness.ts';
 
-let product: Product;
-let browser: Browser;
-
-beforeAll(async () => {
-  product = await startProduct();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+const e2e = productAndBrowser();
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -40,17 +29,17 @@ async function shownInstant(page: Page, text: string): Promise<number> {
 
 /** The server's answer to a call made with a demo user's own token (what a hand-made request gets). */
 async function apiAs(email: string, method: string, path: string, body?: unknown): Promise<{ status: number; code?: string }> {
-  const signin = await fetch(`${product.url}/v1/clientAuth/signin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: DEMO_PASSWORD }) });
+  const signin = await fetch(`${e2e.product.url}/v1/clientAuth/signin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: DEMO_PASSWORD }) });
   const { clientToken } = (await signin.json()) as { clientToken: string };
   const { token } = JSON.parse(Buffer.from(clientToken, 'base64').toString('utf8')) as { token: string };
-  const res = await fetch(`${product.url}${path}`, { method, headers: { 'content-type': 'application/json', 'X-Auth-Token': token }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${e2e.product.url}${path}`, { method, headers: { 'content-type': 'application/json', 'X-Auth-Token': token }, body: body === undefined ? undefined : JSON.stringify(body) });
   const answer = (await res.json().catch(() => ({}))) as { code?: string };
   return { status: res.status, code: answer.code };
 }
 
 describe('channels', () => {
   it('a manager creates an SMS channel, enables it and runs the try-channel test (DELIVERED)', async () => {
-    const { context, page } = await newPage(browser, product);
+    const { context, page } = await newPage(e2e.browser, e2e.product);
     await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
     await page.goto('/profile/channels');
     await page.getByRole('button', { name: 'Nuevo' }).click();
@@ -103,7 +92,7 @@ describe('channels', () => {
   });
 
   it('an analista sees the channels without New, Edit or Delete, and the server refuses a change (99982)', async () => {
-    const { context, page } = await newPage(browser, product);
+    const { context, page } = await newPage(e2e.browser, e2e.product);
     await signIn(page, 'analista@demo.colibri.co', { lands: '**/User' });
     await page.goto('/profile/channels');
     await page.getByRole('row', { name: /SMS Notificaciones/ }).waitFor();
@@ -126,7 +115,7 @@ describe('channels', () => {
 
 describe('block list', () => {
   it('a number added today is pending and its effective date is 24 hours later; refused values say why', async () => {
-    const { context, page } = await newPage(browser, product);
+    const { context, page } = await newPage(e2e.browser, e2e.product);
     await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
     await page.goto('/profile/blockList');
     await page.getByRole('button', { name: 'Agregar números' }).click();
@@ -156,7 +145,7 @@ describe('block list', () => {
 
 describe('API credentials', () => {
   it('a new key is shown once: after closing the box the list shows it masked and nothing shows it again', async () => {
-    const { context, page } = await newPage(browser, product);
+    const { context, page } = await newPage(e2e.browser, e2e.product);
     await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
     await page.goto('/profile/apiPermissions');
     await page.getByRole('button', { name: 'Nuevo' }).click();
@@ -191,7 +180,7 @@ describe('API credentials', () => {
   });
 
   it('the API settings take authorised IPs as CIDR (refused in the browser otherwise) and save without an FTP box', async () => {
-    const { context, page } = await newPage(browser, product);
+    const { context, page } = await newPage(e2e.browser, e2e.product);
     await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
     await page.goto('/profile/apiPermissions/settings');
     const ips = page.getByLabel(/^IP autorizadas/);

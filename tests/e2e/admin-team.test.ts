@@ -5,23 +5,12 @@
 // menu entry, no New button, and 99982 from the server when calling directly); the provider's
 // staff activate a newly registered company and its user reaches the full app.
 import { readFileSync } from 'node:fs';
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, it, expect } from 'vitest';
+import type { Page } from 'playwright-core';
 import { serverErrors } from '../../src/generated/errors.gen.ts';
-import { startProduct, launchBrowser, newPage, latestCode, DEMO_PASSWORD, signIn, type Product } from './harness.ts';
+import { newPage, latestCode, DEMO_PASSWORD, signIn, productAndBrowser } from './harness.ts';
 
-let product: Product;
-let browser: Browser;
-
-beforeAll(async () => {
-  product = await startProduct();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+const e2e = productAndBrowser();
 
 const es = Object.fromEntries(
   ['errors', 'screens'].flatMap((ns) => Object.entries(JSON.parse(readFileSync(`locales/es/${ns}.json`, 'utf8')) as Record<string, string>).map(([k, v]) => [`${ns}.${k}`, v])),
@@ -49,14 +38,14 @@ async function choose(page: Page, field: RegExp, option: string | RegExp) {
 
 /** The session token of a user, signed in through the API. */
 async function tokenOf(email: string, password = DEMO_PASSWORD): Promise<string> {
-  const res = await fetch(`${product.url}/v1/clientAuth/signin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  const res = await fetch(`${e2e.product.url}/v1/clientAuth/signin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
   const { clientToken } = (await res.json()) as { clientToken: string };
   return (JSON.parse(Buffer.from(clientToken, 'base64').toString('utf8')) as { token: string }).token;
 }
 
 /** A demo user's id, from their own sign-in. */
 async function idOf(email: string): Promise<number> {
-  const res = await fetch(`${product.url}/v1/clientAuth/signin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: DEMO_PASSWORD }) });
+  const res = await fetch(`${e2e.product.url}/v1/clientAuth/signin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: DEMO_PASSWORD }) });
   const { clientToken } = (await res.json()) as { clientToken: string };
   return (JSON.parse(Buffer.from(clientToken, 'base64').toString('utf8')) as { idUser: number }).idUser;
 }
@@ -65,13 +54,13 @@ async function idOf(email: string): Promise<number> {
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
 async function api(token: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${product.url}${path}`, { method, headers: { 'X-Auth-Token': token, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  const res = await fetch(`${e2e.product.url}${path}`, { method, headers: { 'X-Auth-Token': token, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
 describe('a manager administers the company', () => {
   it('creates a team member, who gets a one-time code and sets their own password', async () => {
-    const { context, page } = await newPage(browser, product);
+    const { context, page } = await newPage(e2e.browser, e2e.product);
     await signIn(page, 'manager@demo.colibri.co');
     await openMenu(page, 'Configuración', 'Equipo');
     await page.waitForURL('**/profile/management');
@@ -115,8 +104,8 @@ describe('a manager administers the company', () => {
     await context.close();
 
     // The new member got a one-time code by e-mail and sets their own password with it.
-    const code = await latestCode(product, email);
-    const member = await newPage(browser, product);
+    const code = await latestCode(e2e.product, email);
+    const member = await newPage(e2e.browser, e2e.product);
     await member.page.goto(`/resetPassword?email=${encodeURIComponent(email)}`);
     await member.page.getByLabel(/^Código de verificación/).fill(code);
     await member.page.getByLabel(/^Contraseña/).fill('Herrera#2026');
@@ -129,7 +118,7 @@ describe('a manager administers the company', () => {
   });
 
   it('creates a role with permissions ticked in the tree; the server\'s role rules show', async () => {
-    const { context, page } = await newPage(browser, product);
+    const { context, page } = await newPage(e2e.browser, e2e.product);
     await signIn(page, 'manager@demo.colibri.co');
     await openMenu(page, 'Configuración', 'Roles');
     await page.waitForURL('**/profile/Roles');
@@ -206,7 +195,7 @@ describe('a manager administers the company', () => {
   });
 
   it('creates an area and a cost center', async () => {
-    const { context, page } = await newPage(browser, product);
+    const { context, page } = await newPage(e2e.browser, e2e.product);
     await signIn(page, 'manager@demo.colibri.co');
     await openMenu(page, 'Configuración', 'Áreas y centros de costo', 'Áreas');
     await page.waitForURL('**/profile/account/areas');
@@ -234,7 +223,7 @@ describe('a manager administers the company', () => {
     // The stored picture came with the area and shows in the form.
     const picture = new URL(page.url()).searchParams.get('picture') ?? '';
     expect(picture).toMatch(/^\/v1\/files\//);
-    expect((await fetch(`${product.url}${picture}`)).status).toBe(200);
+    expect((await fetch(`${e2e.product.url}${picture}`)).status).toBe(200);
     await expect.poll(() => page.getByRole('img', { name: 'Vista previa' }).getAttribute('src')).toBe(picture);
     await page.getByLabel(/^Nombre/).fill('Sucursal Cali Norte');
     await page.getByRole('button', { name: 'Guardar' }).click();
@@ -271,7 +260,7 @@ describe('a manager administers the company', () => {
 
 describe('a manager edits a member\'s associations one at a time', () => {
   it('adds one from the detail tab, changes it and removes it', async () => {
-    const { context, page } = await newPage(browser, product);
+    const { context, page } = await newPage(e2e.browser, e2e.product);
     await signIn(page, 'manager@demo.colibri.co');
     const analista = await idOf('analista@demo.colibri.co');
     await page.goto(`/profile/management/${analista}?tab=2`);
@@ -303,7 +292,7 @@ describe('a manager edits a member\'s associations one at a time', () => {
 
 describe('an analista is refused the same', () => {
   it('has no menu entries and no New button', async () => {
-    const { context, page } = await newPage(browser, product);
+    const { context, page } = await newPage(e2e.browser, e2e.product);
     await signIn(page, 'analista@demo.colibri.co');
     const nav = page.getByRole('navigation', { name: 'Menú principal' });
     await nav.getByRole('button', { name: 'Configuración' }).click();
@@ -340,22 +329,22 @@ describe('the provider activates a newly registered company', () => {
   it('and its user reaches the full app', async () => {
     const email = 'camilo.rojas@cafeteria-la-montana.com.co';
     const password = 'Montana#2026';
-    const registered = await fetch(`${product.url}/v1/clientAuth/register`, {
+    const registered = await fetch(`${e2e.product.url}/v1/clientAuth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ fullName: 'Camilo Rojas', email, password, companyName: 'Cafetería La Montaña S.A.S.', nit: '900555123-4', phone: '3157778899', acceptTerms: true, captchaToken: 'sandbox-ok', sendEmail: true }),
     });
     expect(registered.status).toBe(200);
-    const validated = await fetch(`${product.url}/v1/clientAuth/validateOtp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, code: await latestCode(product, email) }) });
+    const validated = await fetch(`${e2e.product.url}/v1/clientAuth/validateOtp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, code: await latestCode(e2e.product, email) }) });
     expect(validated.status).toBe(200);
 
     // Before: "account being verified".
-    const user = await newPage(browser, product);
+    const user = await newPage(e2e.browser, e2e.product);
     await signIn(user.page, email, { password });
     expect(pathOf(user.page)).toBe('/validation');
     await user.context.close();
 
-    const { context, page } = await newPage(browser, product);
+    const { context, page } = await newPage(e2e.browser, e2e.product);
     await signIn(page, 'platform@demo.colibri.co');
     await openMenu(page, 'Configuración', 'Empresas clientes');
     await page.waitForURL('**/profile/companies');
@@ -382,7 +371,7 @@ describe('the provider activates a newly registered company', () => {
     await context.close();
 
     // After: the full app.
-    const after = await newPage(browser, product);
+    const after = await newPage(e2e.browser, e2e.product);
     await signIn(after.page, email, { password });
     expect(pathOf(after.page)).toBe('/User');
     await after.page.getByRole('navigation', { name: 'Menú principal' }).getByRole('link', { name: 'Inicio' }).waitFor();

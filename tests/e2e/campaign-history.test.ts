@@ -5,27 +5,15 @@
 // manager then opens the history for today, finds the run's row with its figures, the totals and
 // the per-day chart, and from the campaign's detail opens each recipient's message as sent, HTML
 // shown as text.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { calendarDate } from '../../src/core/date-range.ts';
-import { launchBrowser, newPage, startProduct, signIn, type Product, sessionToken } from './harness.ts';
+import { newPage, signIn, sessionToken, productAndBrowser } from './harness.ts';
 
-let product: Product;
-let browser: Browser;
-
-beforeAll(async () => {
-  product = await startProduct();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+const e2e = productAndBrowser();
 
 async function api(token: string, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
   const form = body instanceof FormData;
-  const res = await fetch(`${product.url}${path}`, {
+  const res = await fetch(`${e2e.product.url}${path}`, {
     method,
     headers: { 'X-Auth-Token': token, ...(body && !form ? { 'content-type': 'application/json' } : {}) },
     body: body === undefined ? undefined : form ? body : JSON.stringify(body),
@@ -37,7 +25,7 @@ async function api(token: string, method: string, path: string, body?: unknown):
 
 describe('campaign history', () => {
   it('a manager sees a run in the history and opens the personalised messages of its campaign', async () => {
-    const { context, page } = await newPage(browser, product);
+    const { context, page } = await newPage(e2e.browser, e2e.product);
     await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
     const token = await sessionToken(page);
 

@@ -1,26 +1,14 @@
 // The campaign wizard's recurrence step (issue 4 §1: kinds open, scheduled and recurring): the
 // step shows only for a recurring campaign, its rule (every N units from a start, optional end and
 // expiry) is required and checked in the browser, and the campaign the wizard creates carries it.
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { startProduct, launchBrowser, newPage, signIn, choose, type Product } from './harness.ts';
+import { describe, it, expect } from 'vitest';
+import { newPage, signIn, choose, productAndBrowser } from './harness.ts';
 
-let product: Product;
-let browser: Browser;
-
-beforeAll(async () => {
-  product = await startProduct();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+const e2e = productAndBrowser();
 
 describe('a recurring campaign', () => {
   it('gets the recurrence step, which asks for its rule, and is created with it', async () => {
-    const { context, page } = await newPage(browser, product);
+    const { context, page } = await newPage(e2e.browser, e2e.product);
     await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
     await page.goto('/Campaigns/campaigns/new');
     await page.getByLabel(/^Nombre/).fill('Recordatorio mensual e2e');

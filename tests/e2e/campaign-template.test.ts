@@ -4,26 +4,14 @@
 // approved templates of the channel's type are offered: the demo's WhatsApp template is not), sees
 // the message and the purpose filled, edits the text and saves; the campaign holds the edited text.
 // Editing the campaign, another template refills the message.
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { startProduct, launchBrowser, newPage, signIn, choose, type Product, sessionToken } from './harness.ts';
+import { describe, it, expect } from 'vitest';
+import { newPage, signIn, choose, sessionToken, productAndBrowser } from './harness.ts';
 
-let product: Product;
-let browser: Browser;
-
-beforeAll(async () => {
-  product = await startProduct();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+const e2e = productAndBrowser();
 
 describe('campaign from a template', () => {
   it('a manager writes a template, starts a campaign from it, edits the filled text and saves', async () => {
-    const { context, page } = await newPage(browser, product);
+    const { context, page } = await newPage(e2e.browser, e2e.product);
     await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
 
     // The template (SMS needs no review: approved at once).
@@ -71,7 +59,7 @@ describe('campaign from a template', () => {
     const id = Number(/campaigns\/(\d+)/.exec(page.url())![1]);
 
     const token = await sessionToken(page);
-    const saved = (await (await fetch(`${product.url}/v1/campaigns/${id}`, { headers: { 'X-Auth-Token': token } })).json()) as Record<string, unknown>;
+    const saved = (await (await fetch(`${e2e.product.url}/v1/campaigns/${id}`, { headers: { 'X-Auth-Token': token } })).json()) as Record<string, unknown>;
     // The template's purpose (transactional) replaced the wizard's commercial prefill.
     expect(saved).toMatchObject({ name: 'Pedidos enviados e2e', purpose: 'transactional', platform: 'sms', content: `${text} Te avisamos al entregar.`, variables: ['nombre', 'pedido'] });
 
@@ -83,7 +71,7 @@ describe('campaign from a template', () => {
     await expect.poll(() => editContent.inputValue()).toMatch(/^Hola \{\{nombre\}\}, tu factura \{\{factura\}\} vence el \{\{fecha\}\}/);
     await page.getByRole('button', { name: 'Guardar' }).click();
     await page.waitForURL(new RegExp(`/Campaigns/campaigns/${id}$`));
-    const edited = (await (await fetch(`${product.url}/v1/campaigns/${id}`, { headers: { 'X-Auth-Token': token } })).json()) as Record<string, unknown>;
+    const edited = (await (await fetch(`${e2e.product.url}/v1/campaigns/${id}`, { headers: { 'X-Auth-Token': token } })).json()) as Record<string, unknown>;
     expect(edited.content).toMatch(/^Hola \{\{nombre\}\}, tu factura \{\{factura\}\} vence el \{\{fecha\}\}/);
     await context.close();
   });

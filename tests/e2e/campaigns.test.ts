@@ -9,22 +9,17 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { startProduct, launchBrowser, newPage, signIn, choose, type Product, sessionToken } from './harness.ts';
+import type { Page } from 'playwright-core';
+import { newPage, signIn, choose, sessionToken, productAndBrowser } from './harness.ts';
 
-let product: Product;
-let browser: Browser;
+const e2e = productAndBrowser();
 let files: string;
 
-beforeAll(async () => {
-  product = await startProduct();
-  browser = await launchBrowser();
+beforeAll(() => {
   files = mkdtempSync(join(tmpdir(), 'colibri-campaign-'));
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
+afterAll(() => {
   if (files) rmSync(files, { recursive: true, force: true });
 });
 
@@ -33,7 +28,7 @@ const field = (scope: ReturnType<Page['locator']>, name: string) => scope.locato
 
 describe('campaigns', () => {
   it('a manager builds a personalised campaign from a CSV, reads the summary, launches it and reads its final states', async () => {
-    const { context, page } = await newPage(browser, product);
+    const { context, page } = await newPage(e2e.browser, e2e.product);
     await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
 
     // The list, then New: the wizard.
@@ -105,7 +100,7 @@ describe('campaigns', () => {
 
     // The server agrees: three delivered, the invalid row never became a message.
     const token = await sessionToken(page);
-    const answer = await fetch(`${product.url}/v1/deployments?campaignId=${campaignId}`, { headers: { 'X-Auth-Token': token } });
+    const answer = await fetch(`${e2e.product.url}/v1/deployments?campaignId=${campaignId}`, { headers: { 'X-Auth-Token': token } });
     const page1 = (await answer.json()) as { items: { state: string; total: number; counts: Record<string, number> }[] };
     expect(page1.items).toHaveLength(1);
     expect(page1.items[0]).toMatchObject({ state: 'completed', total: 3 });
@@ -118,7 +113,7 @@ describe('campaigns', () => {
   });
 
   it('a manager shortens a link for a message, and the counter takes it as ours while an external one is named', async () => {
-    const { context, page } = await newPage(browser, product);
+    const { context, page } = await newPage(e2e.browser, e2e.product);
     await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
     await page.goto('/Campaigns/campaigns');
     await page.getByRole('link', { name: 'Acortar un enlace' }).or(page.getByRole('button', { name: 'Acortar un enlace' })).first().click();
@@ -127,7 +122,7 @@ describe('campaigns', () => {
     await page.getByRole('button', { name: 'Acortar' }).click();
     const result = page.getByTestId('form-result');
     const shortUrl = (await result.locator('dd[data-field="shortUrl"]').textContent())!.trim();
-    expect(shortUrl).toMatch(new RegExp(`^http://(localhost|127\\.0\\.0\\.1):${new URL(product.url).port}/s/[0-9A-Za-z]{7}$`));
+    expect(shortUrl).toMatch(new RegExp(`^http://(localhost|127\\.0\\.0\\.1):${new URL(e2e.product.url).port}/s/[0-9A-Za-z]{7}$`));
     // The link answers a 302 to the address (not followed here: it would count a click).
     const hop = await fetch(shortUrl, { redirect: 'manual' });
     expect(hop.status).toBe(302);

@@ -2,26 +2,14 @@
 // event (key, name, channel, message with {{variables}} in the SMS content widget), lands on its
 // read-only view with the ready-to-copy example call, and finds it in the list; an analista,
 // whom menu.yaml lets write campaigns (component 2001), sees the list and its New button too.
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { startProduct, launchBrowser, newPage, signIn, choose, type Product } from './harness.ts';
+import { describe, it, expect } from 'vitest';
+import { newPage, signIn, choose, productAndBrowser } from './harness.ts';
 
-let product: Product;
-let browser: Browser;
-
-beforeAll(async () => {
-  product = await startProduct();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+const e2e = productAndBrowser();
 
 describe('events', () => {
   it('a manager creates an event, sees its example call and finds it listed', async () => {
-    const { context, page } = await newPage(browser, product);
+    const { context, page } = await newPage(e2e.browser, e2e.product);
     await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
 
     await page.goto('/Campaigns/events');
@@ -44,7 +32,7 @@ describe('events', () => {
     const call = page.getByTestId('code-root_exampleCall');
     await call.waitFor();
     const text = (await call.textContent()) ?? '';
-    expect(text).toContain(`curl -X POST '${product.url}/v1/events/pedido.enviado/fire'`);
+    expect(text).toContain(`curl -X POST '${e2e.product.url}/v1/events/pedido.enviado/fire'`);
     expect(text).toContain('Authorization: Bearer $COLIBRI_API_KEY');
     expect(text).toContain('"variables":{"nombre":"valor","pedido":"valor"}');
     expect(await page.getByRole('button', { name: 'Copiar' }).isVisible()).toBe(true);
@@ -61,7 +49,7 @@ describe('events', () => {
   });
 
   it('an analista sees the events and may create them (component 2001 in menu.yaml)', async () => {
-    const { context, page } = await newPage(browser, product);
+    const { context, page } = await newPage(e2e.browser, e2e.product);
     await signIn(page, 'analista@demo.colibri.co', { lands: '**/User' });
     await page.goto('/Campaigns/events');
     await page.getByRole('row', { name: /pedido\.enviado/ }).waitFor();

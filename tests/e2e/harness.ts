@@ -6,6 +6,7 @@ import { mkdtempSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createServer } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 import { chromium, type Browser, type Page, type BrowserContext } from 'playwright-core';
 
 export const DEMO_PASSWORD = 'Demo-Colibri-2026!';
@@ -115,4 +116,25 @@ export function sessionToken(page: Page): Promise<string> {
     const raw = Object.entries(localStorage).find(([k]) => /token/i.test(k))?.[1] ?? '';
     return (JSON.parse(atob(raw)) as { token: string }).token;
   });
+}
+
+/**
+ * The product and a browser for one test file: started before its tests, stopped after them. Read
+ * `.product` and `.browser` inside hooks and tests (they exist once the file's tests run).
+ */
+export function productAndBrowser(options: Parameters<typeof startProduct>[0] = {}): { readonly product: Product; readonly browser: Browser } {
+  let product: Product | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    product = await startProduct(options);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await product?.stop();
+  });
+  return {
+    get product() { return product!; },
+    get browser() { return browser!; },
+  };
 }

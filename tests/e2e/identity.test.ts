@@ -1,22 +1,11 @@
 // The walking skeleton in a real browser against the real product (issue: Foundation §5):
 // register → OTP → sign in; each demo state user's redirect; menus by role; language persistence;
 // an expired token back to /signin?expired=true.
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { startProduct, launchBrowser, newPage, latestCode, DEMO_PASSWORD, type Product } from './harness.ts';
+import { describe, it, expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { newPage, latestCode, DEMO_PASSWORD, productAndBrowser } from './harness.ts';
 
-let product: Product;
-let browser: Browser;
-
-beforeAll(async () => {
-  product = await startProduct();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+const e2e = productAndBrowser();
 
 const pathOf = (page: Page) => new URL(page.url()).pathname;
 
@@ -29,7 +18,7 @@ async function signIn(page: Page, email: string, password = DEMO_PASSWORD) {
 
 describe('register with a corporate e-mail, validate the OTP, sign in', () => {
   it('walks the whole path against the server and the sandbox outbox', async () => {
-    const { context, page } = await newPage(browser, product);
+    const { context, page } = await newPage(e2e.browser, e2e.product);
     const email = `laura.gomez@tiendas-andinas.com.co`;
     await page.goto('/register');
     await page.getByLabel(/^Nombre completo/).fill('Laura Gómez');
@@ -50,7 +39,7 @@ describe('register with a corporate e-mail, validate the OTP, sign in', () => {
     await page.getByRole('button', { name: 'Registrarme' }).click();
     await page.waitForURL(/\/userValidation\?email=/);
 
-    const code = await latestCode(product, email);
+    const code = await latestCode(e2e.product, email);
     await page.getByLabel(/^Código de verificación/).fill(code);
     await page.getByRole('button', { name: 'Validar' }).click();
     await page.waitForURL('**/signin');
@@ -73,7 +62,7 @@ describe('each demo user lands where its state sends it', () => {
     ['disabled@demo.colibri.co', /^\/notActive$/],
   ];
   it.each(table)('%s', async (email, want) => {
-    const { context, page } = await newPage(browser, product);
+    const { context, page } = await newPage(e2e.browser, e2e.product);
     await signIn(page, email);
     await page.waitForURL((url) => url.pathname !== '/signin');
     expect(pathOf(page)).toMatch(want);
@@ -83,7 +72,7 @@ describe('each demo user lands where its state sends it', () => {
 
 describe('the menu follows the role', () => {
   async function settingsEntries(email: string) {
-    const { context, page } = await newPage(browser, product);
+    const { context, page } = await newPage(e2e.browser, e2e.product);
     await signIn(page, email);
     await page.waitForURL((url) => url.pathname !== '/signin');
     const nav = page.getByRole('navigation', { name: 'Menú principal' });
@@ -110,7 +99,7 @@ describe('the menu follows the role', () => {
 
 describe('language', () => {
   it('the English choice survives a reload', async () => {
-    const { context, page } = await newPage(browser, product);
+    const { context, page } = await newPage(e2e.browser, e2e.product);
     await page.goto('/signin');
     await page.getByRole('heading', { name: 'Iniciar sesión' }).waitFor();
     await page.getByRole('button', { name: 'Inglés' }).click();
@@ -124,12 +113,12 @@ describe('language', () => {
 
 describe('an expired token', () => {
   it('sends the user to /signin?expired=true', async () => {
-    const { context, page } = await newPage(browser, product);
+    const { context, page } = await newPage(e2e.browser, e2e.product);
     await signIn(page, 'admin@demo.colibri.co');
     await page.waitForURL('**/User');
     // Revoke the session's token on the server, as expiry would.
     const token = await page.evaluate(() => JSON.parse(atob(localStorage.getItem('clientToken') ?? '')).token as string);
-    const res = await fetch(`${product.url}/v1/clientAuth/signout`, { headers: { 'X-Auth-Token': token } });
+    const res = await fetch(`${e2e.product.url}/v1/clientAuth/signout`, { headers: { 'X-Auth-Token': token } });
     expect(res.status).toBe(200);
     await page.reload();
     await page.waitForURL(/\/signin\?expired=true/);

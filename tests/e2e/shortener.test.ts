@@ -1,33 +1,21 @@
 // The link shortener in a real browser against the real product (issue 5): the platform user
 // shortens a URL at /Shortener/shorten, opens the short link (302 to the target), and finds the
 // click in /Shortener/statistics (a headless browser's counted apart as a bot); a made-up code shows the plain es/en 404 page.
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { startProduct, launchBrowser, newPage, signIn, type Product } from './harness.ts';
+import { describe, it, expect } from 'vitest';
+import { newPage, signIn, productAndBrowser } from './harness.ts';
 
-let product: Product;
-let browser: Browser;
-
-beforeAll(async () => {
-  product = await startProduct();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+const e2e = productAndBrowser();
 
 const isoDay = (d: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Bogota' }).format(d);
 
 describe('shortener', () => {
   it('shortens a URL, follows the short link and shows the click in the statistics', async () => {
-    const { context, page } = await newPage(browser, product);
+    const { context, page } = await newPage(e2e.browser, e2e.product);
     await signIn(page, 'platform@demo.colibri.co');
     await page.goto('/Shortener/shorten');
     await page.getByRole('link', { name: 'Nuevo' }).or(page.getByRole('button', { name: 'Nuevo' })).first().click();
     await page.waitForURL('**/Shortener/shorten/new');
-    const target = `${product.url}/help?desde=sms`;
+    const target = `${e2e.product.url}/help?desde=sms`;
     await page.getByLabel(/^URL/).fill(target);
     await page.getByRole('button', { name: 'Acortar' }).click();
     const shown = page.getByText(/\/s\/[0-9A-Za-z]{7}$/).first();
@@ -42,7 +30,7 @@ describe('shortener', () => {
     // only 127.0.0.1 (harness host rules). A person on a phone (headless Chrome says so in its user
     // agent and would count as a bot), then the headless browser itself.
     const short = shortUrl.replace('//localhost:', '//127.0.0.1:');
-    const phone = await browser.newContext({ userAgent: 'Mozilla/5.0 (Linux; Android 14; SM-A546E) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36' });
+    const phone = await e2e.browser.newContext({ userAgent: 'Mozilla/5.0 (Linux; Android 14; SM-A546E) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36' });
     const visitor = await phone.newPage();
     const response = await visitor.goto(short);
     expect(response?.request().redirectedFrom()?.url()).toContain(`/s/${code}`);
@@ -72,7 +60,7 @@ describe('shortener', () => {
   });
 
   it('answers an unknown code with the plain 404 page in Spanish and English', async () => {
-    const { context, page } = await newPage(browser, product);
+    const { context, page } = await newPage(e2e.browser, e2e.product);
     const response = await page.goto('/s/Nadaaaa');
     expect(response?.status()).toBe(404);
     await expect.poll(() => page.getByRole('heading').allInnerTexts()).toEqual(['Este enlace no existe o ya venció.', 'This link does not exist or has expired.']);

@@ -5,22 +5,11 @@
 // revisión" to "Aprobada" in the list (refreshed while a row is in review; the stand-in reviews
 // after 5 s here), and writes an SMS template with the live part counter, which WhatsApp
 // templates do without.
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { startProduct, launchBrowser, newPage, signIn, choose, type Product, sessionToken } from './harness.ts';
+import { describe, it, expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { newPage, signIn, choose, sessionToken, productAndBrowser } from './harness.ts';
 
-let product: Product;
-let browser: Browser;
-
-beforeAll(async () => {
-  product = await startProduct({ env: { SANDBOX_TEMPLATE_REVIEW_MS: '5000' } });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+const e2e = productAndBrowser({ env: { SANDBOX_TEMPLATE_REVIEW_MS: '5000' } });
 
 const newTemplate = async (page: Page) => {
   await page.goto('/Campaigns/Templates');
@@ -30,7 +19,7 @@ const newTemplate = async (page: Page) => {
 
 describe('templates', () => {
   it('a manager creates a WhatsApp template and sees it go from in review to approved in the list', async () => {
-    const { context, page } = await newPage(browser, product);
+    const { context, page } = await newPage(e2e.browser, e2e.product);
     await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
     await newTemplate(page);
     await page.getByLabel(/^Nombre/).fill('confirmacion_cita_e2e');
@@ -62,7 +51,7 @@ describe('templates', () => {
 
     // The server agrees, and the record now offers Edit.
     const token = await sessionToken(page);
-    const answer = (await (await fetch(`${product.url}/v1/templates/${id}`, { headers: { 'X-Auth-Token': token } })).json()) as Record<string, unknown>;
+    const answer = (await (await fetch(`${e2e.product.url}/v1/templates/${id}`, { headers: { 'X-Auth-Token': token } })).json()) as Record<string, unknown>;
     expect(answer).toMatchObject({ status: 'APPROVED', category: 'UTILITY', language: 'es', channelName: 'WhatsApp Atención', providerTemplateId: expect.stringMatching(/^\d+$/) });
     await row.getByText('confirmacion_cita_e2e').click();
     await page.waitForURL(new RegExp(`/Campaigns/Templates/${id}$`));
@@ -71,7 +60,7 @@ describe('templates', () => {
   });
 
   it('an SMS template shows the part counter while it is written', async () => {
-    const { context, page } = await newPage(browser, product);
+    const { context, page } = await newPage(e2e.browser, e2e.product);
     await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
     await newTemplate(page);
     await page.getByLabel(/^Nombre/).fill('aviso_saldo_e2e');
