@@ -39,6 +39,12 @@ const RANK: Record<DeliveryStatus, number> = {
 };
 export const deliveryRank = (status: string | null): number => (status ? (RANK[status as DeliveryStatus] ?? 0) : -1);
 
+/** Network statuses that end a message's (or a part's) story; SENDING, SENT and SENT_HO are on the way. */
+export const FINAL_DELIVERY: readonly DeliveryStatus[] = ['DELIVERED', 'READ', 'FAILED', 'UNAUTHORIZED', 'TIME_OUT', 'UNDEFINED'];
+export const isFinalDelivery = (status: DeliveryStatus): boolean => FINAL_DELIVERY.includes(status);
+/** FINAL_DELIVERY as an SQL list, for `x in …`. */
+export const FINAL_DELIVERY_SQL = `(${FINAL_DELIVERY.map((s) => `'${s}'`).join(',')})`;
+
 /** The SQL CASE that ranks a delivery-status column the same way (used in set-based updates). */
 export function deliveryRankSql(column: string): string {
   return `(case ${column} ${Object.entries(RANK).map(([k, v]) => `when '${k}' then ${v}`).join(' ')} else -1 end)`;

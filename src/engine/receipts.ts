@@ -10,10 +10,9 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { InboundEvent, ReceiptSink, StatusEvent } from './channel-adapter.ts';
 import { consume } from './credits.ts';
 import { groupBy } from './group-by.ts';
-import { deliveryRank, deliveryRankSql, STATUS, stateForDeliverySql } from './message-states.ts';
+import { deliveryRank, deliveryRankSql, FINAL_DELIVERY_SQL, STATUS, stateForDeliverySql } from './message-states.ts';
 import type { EngineDatabase } from './tables.ts';
 
-const FINAL_DELIVERY = `('DELIVERED','READ','FAILED','UNAUTHORIZED','TIME_OUT','UNDEFINED')`;
 
 /**
  * What every applied status change writes, as the last CTEs of its statement: the message's event
@@ -63,7 +62,7 @@ async function applyStatuses(db: Kysely<EngineDatabase>, channelId: number, even
                      then ${sql.raw(stateForDeliverySql(`case when ${deliveryRankSql('v.st')} > ${deliveryRankSql('m.delivery_status')} then v.st else m.delivery_status end`))}
                      else m.state end,
         error_code = coalesce(v.err, m.error_code),
-        done_at = case when v.st in ${sql.raw(FINAL_DELIVERY)} then coalesce(m.done_at, v.at) else m.done_at end,
+        done_at = case when v.st in ${sql.raw(FINAL_DELIVERY_SQL)} then coalesce(m.done_at, v.at) else m.done_at end,
         in_doubt_since = null,
         updated_at = ${now}
       from prior v where m.id = v.id
@@ -101,9 +100,9 @@ async function applyParts(db: Kysely<EngineDatabase>, channelId: number, events:
     upd as (
       update message_parts p set delivery_status = hit.st, error_code = hit.err, at = hit.at
       from hit where p.channel_id = ${channelId} and p.provider_part_id = hit.provider_part_id and p.delivery_status is null
-        and hit.st in ${sql.raw(FINAL_DELIVERY)} and exists (select 1 from lk where lk.id = p.message_id)
+        and hit.st in ${sql.raw(FINAL_DELIVERY_SQL)} and exists (select 1 from lk where lk.id = p.message_id)
       returning p.provider_part_id)
-    select hit.provider_part_id, hit.message_id, hit.st in ${sql.raw(FINAL_DELIVERY)} as final from hit`.execute(db);
+    select hit.provider_part_id, hit.message_id, hit.st in ${sql.raw(FINAL_DELIVERY_SQL)} as final from hit`.execute(db);
   // Every message a final part receipt names is decided again, not only those whose part changed
   // now: a worker that died between storing a part and deciding its message left the decision to
   // the receipt the SMSC delivers again (unacknowledged), which finds its part already stored.
@@ -164,7 +163,7 @@ async function applyWatermarks(db: Kysely<EngineDatabase>, channelId: number, ma
       order by m.id, ${sql.raw(deliveryRankSql('v.st'))} desc),
     upd as (
       update messages m set delivery_status = w.st, state = ${sql.raw(stateForDeliverySql('w.st'))},
-        done_at = case when w.st in ${sql.raw(FINAL_DELIVERY)} then coalesce(m.done_at, w.wm) else m.done_at end,
+        done_at = case when w.st in ${sql.raw(FINAL_DELIVERY_SQL)} then coalesce(m.done_at, w.wm) else m.done_at end,
         in_doubt_since = null, updated_at = ${now}
       from w where m.id = w.id
       returning m.id, m.state, m.delivery_status, m.company_id, m.source),

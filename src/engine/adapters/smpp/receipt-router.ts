@@ -21,7 +21,8 @@
 // The map lives in memory, bounded (oldest entries dropped first); entries leave on their final
 // receipt.
 import type { StatusEvent } from '../../channel-adapter.ts';
-import { isFinalStatus, literalIdKey, receiptIdCandidates, type Receipt } from './receipt.ts';
+import { isFinalDelivery } from '../../message-states.ts';
+import { literalIdKey, receiptIdCandidates, type Receipt } from './receipt.ts';
 import { addressToE164 } from './wire.ts';
 
 /** A long message being sent part by part. */
@@ -187,11 +188,11 @@ export class ReceiptRouter {
     }
     const { key, entry } = found;
     if (entry.kind === 'single') {
-      if (isFinalStatus(receipt.status)) this.known.delete(key);
+      if (isFinalDelivery(receipt.status)) this.known.delete(key);
       await this.options.report(this.eventOf(receipt, entry.providerMessageId));
       return;
     }
-    if (!isFinalStatus(receipt.status)) return;
+    if (!isFinalDelivery(receipt.status)) return;
     this.known.delete(key);
     if (entry.message.abandoned) return;
     try {

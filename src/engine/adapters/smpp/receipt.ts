@@ -54,8 +54,6 @@ export function statusOfStat(stat: string): DeliveryStatus {
   return STAT_STATUS[stat.toUpperCase()] ?? 'UNDEFINED';
 }
 
-/** Final statuses end a message's story; SENT (ACCEPTD/ENROUTE) is intermediate. */
-export const isFinalStatus = (status: DeliveryStatus) => status !== 'SENT' && status !== 'SENDING';
 
 function field(text: string, name: string): string | undefined {
   const match = new RegExp(`(?:^|\\s)${name}:\\s*(\\S+)`, 'i').exec(text);
