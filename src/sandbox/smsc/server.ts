@@ -18,7 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { encodeSms } from '../../core/sms-parts.ts';
 import { EsmClass, Status, decodeText, messageBytes, makePdu, smpp, splitUdh, type Pdu, type Session } from '../../engine/adapters/smpp/wire.ts';
 import { Fifo } from './fifo.ts';
-import { OutcomePicker, errorOfStat, receiptFields, type DestinationRule, type ReceiptStat } from './receipts.ts';
+import { OutcomePicker, errorOfStat, receiptFields, seededRandom, type DestinationRule, type ReceiptStat } from './receipts.ts';
 
 export type { DestinationRule, ReceiptStat };
 
@@ -28,6 +28,9 @@ export interface SandboxSmscModes {
   receipts: boolean;
   /** Delay between submit and receipt. Default 0. */
   receiptDelayMs: number;
+  /** Up to this much more delay per receipt (seeded), so the parts of a long message are receipted
+   *  apart, as on a real network; receipts still leave in the order they were queued. Default 0. */
+  receiptJitterMs: number;
   /** Keep receipts and MO queued instead of delivering them (a backlog at the SMSC); setting it
    *  back to false delivers what waited, in order. Default false. */
   holdDeliveries: boolean;
@@ -163,6 +166,7 @@ interface PendingLong {
 const DEFAULT_MODES: SandboxSmscModes = {
   receipts: true,
   receiptDelayMs: 0,
+  receiptJitterMs: 0,
   holdDeliveries: false,
   outcomes: { DELIVRD: 1 },
   rules: [{ suffix: '0000', stat: 'UNDELIV', err: '001' }],
@@ -188,6 +192,7 @@ export async function startSandboxSmsc(options: SandboxSmscOptions = {}): Promis
   const record = options.record ?? true;
   const deliverWindow = options.deliverWindow ?? 100;
   const picker = new OutcomePicker(modes.outcomes, options.seed ?? 1);
+  const jitter = seededRandom((options.seed ?? 1) ^ 0x5eed);
   const events = new EventEmitter();
   events.setMaxListeners(0);
 
@@ -365,7 +370,7 @@ export async function startSandboxSmsc(options: SandboxSmscOptions = {}): Promis
         answer(Status.ROK, messageId);
       } else {
         answer(Status.ROK, messageId);
-        enqueue(systemId, receipt, modes.receiptDelayMs);
+        enqueue(systemId, receipt, modes.receiptDelayMs + Math.floor(jitter() * modes.receiptJitterMs));
       }
     } else {
       answer(Status.ROK, messageId);
