@@ -9743,7 +9743,7 @@ export const serverOperations = [
         path: "/v1/sandbox/outbox",
         access: "public",
         permission: null,
-        summary: "What the sandbox SMS and e-mail providers accepted (demo mode and tests only; absent in production).",
+        summary: "What the sandbox SMS and e-mail providers accepted (demo mode and tests only; absent in production). From this machine without a session; from another address only with a platform or develop session. A company user sees only their company's mail.",
         params: null,
         query: {
             type: "object",

@@ -26,7 +26,7 @@ export interface SendResult { providerMessageId: string; status: 'DELIVERED' | '
 
 export interface ChannelProvider {
   check(channel: ChannelEndpoint): Promise<ConnectionCheck>;
-  send(channel: ChannelEndpoint, message: { to: string; body: string }): Promise<SendResult>;
+  send(channel: ChannelEndpoint, message: { to: string; body: string; companyId?: number | null }): Promise<SendResult>;
 }
 
 const addressOf = (c: ChannelEndpoint) => c.sender ?? c.shortCode ?? c.facebookPageId ?? c.clientEmail ?? '';
@@ -42,7 +42,7 @@ export function sandboxChannelProvider(store: OutboxStore, now: () => Date = () 
     async send(channel, message) {
       const providerMessageId = `sbx-${randomBytes(9).toString('base64url')}`;
       if (message.to.endsWith('0000')) return { providerMessageId, status: 'FAILED', error: 'sandbox: destination unreachable' };
-      await store.append({ channel: channel.platform, to: message.to, subject: addressOf(channel), body: message.body, createdAt: now() });
+      await store.append({ channel: channel.platform, to: message.to, subject: addressOf(channel), body: message.body, companyId: message.companyId ?? null, createdAt: now() });
       return { providerMessageId, status: 'DELIVERED', error: null };
     },
   };

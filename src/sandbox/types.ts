@@ -13,6 +13,8 @@ export interface OutgoingMessage {
   to: string;
   subject: string;
   body: string;
+  /** The company the message is sent for; the sandbox outbox shows a company only its own mail. */
+  companyId?: number | null;
 }
 
 export interface MessageProvider {

@@ -1,5 +1,6 @@
 // `npm start`: console and API on one port.
-//   PORT (8080), HOST (0.0.0.0), DATA_DIR (./.data, embedded PGlite), DATABASE_URL (PostgreSQL),
+//   PORT (8080), HOST (127.0.0.1 in demo mode, so the sandbox is reachable from this machine only;
+//   0.0.0.0 as a server with DATABASE_URL; HOST=0.0.0.0 listens on every interface), DATA_DIR (./.data, embedded PGlite), DATABASE_URL (PostgreSQL),
 //   DEMO_PASSWORD, DEMO_API_KEY (an API key ck_<id>.<secret> for the demo company), LOG_LEVEL
 //   (info), CONSOLE_DIR (dist/console, the console's build), SANDBOX_TEMPLATE_REVIEW_MS (3000: how
 //   long the sandbox's Meta takes to review a WhatsApp template);
@@ -46,7 +47,8 @@ async function main() {
   if (reviewMs !== undefined && !(Number.isInteger(reviewMs) && reviewMs >= 0)) throw new Error(`SANDBOX_TEMPLATE_REVIEW_MS must be a whole number of milliseconds, got ${env.SANDBOX_TEMPLATE_REVIEW_MS}`);
   server = await startServer({
     port,
-    host: env.HOST || '0.0.0.0',
+    // Demo mode holds a sandbox (outbox with one-time codes, test providers): loopback unless asked.
+    host: env.HOST || (demo ? '127.0.0.1' : '0.0.0.0'),
     database: databaseFromEnv(env),
     sandbox: demo,
     demoPassword: demo ? password : undefined,

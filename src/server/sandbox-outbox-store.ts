@@ -6,7 +6,7 @@ import type { Database } from './db/schema.ts';
 export function databaseOutboxStore(db: Kysely<Database>): OutboxStore {
   return {
     async append(m) {
-      await db.insertInto('sandbox_outbox').values({ channel: m.channel, to_address: m.to, subject: m.subject, body: m.body, created_at: m.createdAt }).execute();
+      await db.insertInto('sandbox_outbox').values({ company_id: m.companyId ?? null, channel: m.channel, to_address: m.to, subject: m.subject, body: m.body, created_at: m.createdAt }).execute();
     },
   };
 }

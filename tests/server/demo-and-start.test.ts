@@ -2,7 +2,7 @@
 // on-disk database surviving a restart, and `npm start`'s entry (main.ts) end to end.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -95,6 +95,25 @@ describe('startServer (benchmark support)', () => {
   });
 });
 
+/** The local addresses of the sockets listening on `port`, from /proc/net/tcp and tcp6 (Linux). */
+function listeningAddresses(port: number): string[] {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  const found = new Set<string>();
+  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    if (!existsSync(file)) continue;
+    for (const line of readFileSync(file, 'utf8').split('\n').slice(1)) {
+      const [, local, , state] = line.trim().split(/\s+/);
+      if (!local || state !== '0A') continue; // 0A = LISTEN
+      const [address, p] = local.split(':');
+      if (p !== hexPort) continue;
+      found.add(address.length === 8 ? ipv4(address) : address === '0'.repeat(32) ? '::' : address === '00000000000000000000000001000000' ? '::1' : address);
+    }
+  }
+  return [...found].sort();
+}
+/** /proc/net/tcp writes an IPv4 address as 8 hex digits in host (little-endian) byte order. */
+const ipv4 = (hex: string) => [6, 4, 2, 0].map((i) => parseInt(hex.slice(i, i + 2), 16)).join('.');
+
 describe('npm start (src/server/main.ts)', () => {
   const root = resolve(import.meta.dirname, '../..');
   const dataDir = mkdtempSync(join(tmpdir(), 'colibri-main-'));
@@ -108,6 +127,7 @@ describe('npm start (src/server/main.ts)', () => {
     delete env.DEMO_PASSWORD;
     delete env.DEMO_API_KEY;
     Object.assign(env, extra);
+    for (const [k, v] of Object.entries(extra)) if (v === undefined) delete env[k];
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     const ready = new Promise<string>((done, failed) => {
@@ -144,6 +164,19 @@ describe('npm start (src/server/main.ts)', () => {
     expect(signin.status).toBe(200);
     run.stop();
     expect(await run.exited).toBe(0); // graceful shutdown on SIGTERM
+  }, 180_000);
+
+  it('listens on loopback only unless HOST says otherwise (the sandbox outbox holds one-time codes)', async () => {
+    const run = launch({ HOST: undefined });
+    const url = await run.ready;
+    const port = Number(new URL(url).port);
+    expect(new URL(url).hostname).toBe('127.0.0.1');
+    expect((await fetch(`${url}/health`)).status).toBe(200);
+    // The kernel's own table of listening sockets (no traffic to any other address): every socket
+    // on the port is bound to 127.0.0.1, none to 0.0.0.0 or ::.
+    expect(listeningAddresses(port)).toEqual(['127.0.0.1']);
+    run.stop();
+    expect(await run.exited).toBe(0);
   }, 180_000);
 
   it('second start: the password is not printed again and nothing is re-seeded; DEMO_API_KEY becomes a working key, never printed', async () => {

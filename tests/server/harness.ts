@@ -30,6 +30,8 @@ export interface OpArgs {
   payload?: string | Buffer;
   token?: string;
   headers?: Record<string, string>;
+  /** The client's address (default 127.0.0.1, the machine itself). */
+  remoteAddress?: string;
 }
 
 export interface Clock { now: Date; advance(ms: number): void }
@@ -117,7 +119,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     const headers: Record<string, string> = { ...(args.token ? { 'x-auth-token': args.token } : {}), ...args.headers };
     const payload = args.payload ?? (args.body === undefined ? undefined : JSON.stringify(args.body));
     if (args.body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
-    return app.inject({ method: spec.method, url, headers, payload });
+    return app.inject({ method: spec.method, url, headers, payload, ...(args.remoteAddress ? { remoteAddress: args.remoteAddress } : {}) });
   };
 
   const signin: Harness['signin'] = async (email, password = TEST_PASSWORD) => {

@@ -18,6 +18,7 @@ import * as templates from './migrations/0320_templates.ts';
 import * as events from './migrations/0330_events.ts';
 import * as history from './migrations/0340_history.ts';
 import * as messageParts from './migrations/0350_message-parts.ts';
+import * as outboxCompany from './migrations/0360_outbox-company.ts';
 import type { Database } from './schema.ts';
 
 const migrations: Record<string, Migration> = {
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '0330_events': events,
   '0340_history': history,
   '0350_message-parts': messageParts,
+  '0360_outbox-company': outboxCompany,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -122,6 +122,8 @@ export interface FilesTable {
 
 export interface SandboxOutboxTable {
   id: Generated<number>;
+  /** The company the message was sent for (null: none, e.g. a platform notice). */
+  company_id: ColumnType<number | null, number | null | undefined, number | null>;
   channel: string;
   to_address: string;
   subject: string;

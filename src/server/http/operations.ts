@@ -1,13 +1,14 @@
 // Registers every declared operation (src/generated/server-operations.gen.ts) with its schemas,
 // its access rule and its handler. Sandbox-only operations exist only in sandbox/demo mode.
-import type { FastifyInstance, FastifySchema } from 'fastify';
+import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
 import { constants } from '../../generated/constants.gen.ts';
 import { serverOperations, type ServerOperation } from '../../generated/server-operations.gen.ts';
 import type { OperationId } from '../../generated/operations.gen.ts';
 import { resolveApiKey, apiKeyFromHeaders } from '../auth/api-keys.ts';
 import { authorize } from '../auth/authorize.ts';
 import { resolveToken } from '../auth/session-store.ts';
-import type { ServerDeps } from '../context.ts';
+import { openSandboxDoor } from '../auth/sandbox-door.ts';
+import type { ServerDeps, Session } from '../context.ts';
 import { parseApiKey } from '../security/api-keys.ts';
 import { tokenFromHeaders } from '../security/tokens.ts';
 import type { BinaryResult, Handler, HandlerMap } from './handler.ts';
@@ -41,6 +42,17 @@ function schemaOf(op: ServerOperation): FastifySchema {
   return schema;
 }
 
+/** The caller a request presents: a session token wins; without one, an API key from an authorised IP. */
+async function callerOf(deps: ServerDeps, request: FastifyRequest): Promise<Session | null> {
+  const presented = tokenFromHeaders(request.headers);
+  // An API key may come as `Authorization: Bearer ck_…` (the sending API) or X-Api-Key.
+  const bearerKey = presented && parseApiKey(presented) ? presented : null;
+  const token = bearerKey ? null : presented;
+  const apiKey = token ? null : (bearerKey ?? apiKeyFromHeaders(request.headers));
+  if (token) return resolveToken(deps.db, token, deps.now());
+  return apiKey ? resolveApiKey(deps.db, apiKey, request.ip, deps.now()) : null;
+}
+
 export function registerOperations(app: FastifyInstance, deps: ServerDeps, handlers: HandlerMap): void {
   assertHandlersComplete(handlers);
   for (const op of operationsFor(deps.sandbox)) {
@@ -55,16 +67,10 @@ export function registerOperations(app: FastifyInstance, deps: ServerDeps, handl
       ...(op.multipart ? { bodyLimit: constants.uploads.campaignFileBytes + 64 * 1024 } : {}),
       // Who may call is decided before the body is read or validated.
       onRequest: async (request) => {
-        if (op.access === 'public') return;
-        const presented = tokenFromHeaders(request.headers);
-        // An API key may come as `Authorization: Bearer ck_…` (the sending API) or X-Api-Key.
-        const bearerKey = presented && parseApiKey(presented) ? presented : null;
-        const token = bearerKey ? null : presented;
-        // A session token wins; without one, an API key from an authorised IP.
-        const apiKey = token ? null : (bearerKey ?? apiKeyFromHeaders(request.headers));
-        request.session = token
-          ? await resolveToken(deps.db, token, deps.now())
-          : apiKey ? await resolveApiKey(deps.db, apiKey, request.ip, deps.now()) : null;
+        if (op.access === 'public' && !op.sandbox) return;
+        request.session = await callerOf(deps, request);
+        // Sandbox operations (demo mode only) are public for the machine itself, not for the network.
+        if (op.sandbox) openSandboxDoor(request, request.session);
         authorize(op, request.session, request.params);
       },
       handler: async (request, reply) => {

@@ -8,6 +8,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { customFormats } from '../../core/formats.ts';
+import { findUnstorableString } from '../../core/storable-text.ts';
 import { annotationKeywords, entitySchemas } from '../../generated/server-operations.gen.ts';
 import { ApiError, isErrorCode, messageFor, type ErrorCode, type FieldError } from '../errors/api-error.ts';
 
@@ -33,9 +34,34 @@ function ajvFor(httpPart: string | undefined): Ajv {
   return httpPart === 'body' ? instances.body : instances.coercing;
 }
 
-/** Fastify validatorCompiler: called once per route and request part. */
+const UNSTORABLE_MESSAGE = { nul: 'contains the NUL character (\\u0000)', loneSurrogate: 'contains a lone UTF-16 surrogate, which is not text' } as const;
+
+/**
+ * Fastify validatorCompiler: called once per route and request part. Every part of every
+ * operation first refuses strings the database cannot store (NUL, lone surrogates; see
+ * core/storable-text.ts) as 99931 naming the field, then runs the declared schema.
+ */
 export function compileValidator({ schema, httpPart }: { schema: object; httpPart?: string }): ValidateFunction {
-  return ajvFor(httpPart).compile(schema);
+  const validate = ajvFor(httpPart).compile(schema);
+  const guarded = ((data: unknown) => {
+    const bad = findUnstorableString(data);
+    if (bad) {
+      const error: ErrorObject = {
+        keyword: 'storable',
+        instancePath: bad.path.map((p) => `/${p.replace(/~/g, '~0').replace(/\//g, '~1')}`).join(''),
+        schemaPath: '#',
+        params: { reason: bad.reason },
+        message: UNSTORABLE_MESSAGE[bad.reason],
+      };
+      guarded.errors = [error];
+      return false;
+    }
+    const ok = validate(data);
+    guarded.errors = validate.errors;
+    return ok;
+  }) as ValidateFunction;
+  guarded.schema = validate.schema;
+  return guarded;
 }
 
 function fieldOf(error: ErrorObject): string {

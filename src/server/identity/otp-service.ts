@@ -64,7 +64,7 @@ export async function issueOtp(deps: ServerDeps, user: UserRow, purpose: OtpPurp
     await trx.insertInto('otps').values({ user_id: user.id, purpose, channel, code_hash: hashOtp(user.id, purpose, code), expires_at: expiresAt, created_at: now }).execute();
   });
   const text = template === 'invitation' ? INVITATION : TEXT[purpose];
-  await deps.messages.send({ channel, to, subject: text.subject, body: text.body(code, Math.round(ttlFor(purpose) / 60)) });
+  await deps.messages.send({ channel, to, companyId: user.company_id, subject: text.subject, body: text.body(code, Math.round(ttlFor(purpose) / 60)) });
   return { channel, to: maskDestination(to), expiresAt };
 }
 

@@ -276,7 +276,7 @@ export const channelsHandlers: DomainHandlers<'channels'> = {
     const endpoint = endpointOf(box, row);
     await checkConnection(ctx.deps.channels, endpoint);
     const message = ctx.body.message ?? TRY_MESSAGE;
-    const result = await ctx.deps.channels.send(endpoint, { to, body: message });
+    const result = await ctx.deps.channels.send(endpoint, { to, body: message, companyId: me.companyId });
     const at = now();
     const saved = await db
       .insertInto('channel_messages')

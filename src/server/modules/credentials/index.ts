@@ -56,6 +56,7 @@ async function notify(deps: ServerDeps, log: FastifyBaseLogger, companyId: numbe
     await deps.messages.send({
       channel: 'email',
       to: settings.notification_email,
+      companyId,
       subject: `Colibri: credencial de API ${what}`,
       body: `La credencial de API "${credential.name}" (${credential.id}) fue ${what} el ${deps.now().toISOString()}.`,
     });

@@ -1,5 +1,6 @@
 // Health, stored files and the sandbox outbox (schemas/api/system.yaml).
 import { sql } from 'kysely';
+import { sandboxCompanyScope } from '../../auth/sandbox-door.ts';
 import { fail } from '../../errors/api-error.ts';
 import type { DomainHandlers } from '../../http/handler.ts';
 
@@ -17,8 +18,12 @@ export const systemHandlers: DomainHandlers<'system'> = {
     return { contentType: file.content_type, bytes: file.bytes, cacheSeconds: 3600 };
   },
 
-  'system.outbox': async ({ deps, query }) => {
+  // The router has opened the sandbox door (auth/sandbox-door.ts); a company user reads only
+  // their own company's mail.
+  'system.outbox': async ({ deps, query, session }) => {
     let q = deps.db.selectFrom('sandbox_outbox').select(['id', 'channel', 'to_address', 'subject', 'body', 'created_at']).orderBy('id', 'desc').limit(200);
+    const company = sandboxCompanyScope(session);
+    if (company !== null) q = q.where('company_id', '=', company);
     if (query.to) q = q.where(sql<string>`lower(to_address)`, '=', query.to.trim().toLowerCase());
     const rows = await q.execute();
     return rows.map((r) => ({

@@ -1,0 +1,39 @@
+// Who may open the sandbox's doors (issue 10). The sandbox outbox holds every company's one-time
+// codes, so in demo mode it must not be a way into accounts:
+//   - a person at the machine itself (a loopback client, not forwarded by a proxy) may read it
+//     without signing in: that is how the local demo registers and recovers passwords;
+//   - a client from any other address needs a platform or develop session;
+//   - a signed-in company user sees only their own company's mail; platform staff see all.
+import type { FastifyRequest } from 'fastify';
+import type { Session } from '../context.ts';
+import { fail } from '../errors/api-error.ts';
+
+/** The roles that may use sandbox operations from another machine. */
+export const sandboxRemoteRoles: readonly string[] = ['platform', 'develop'];
+
+const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3})$/;
+
+/**
+ * True when the request comes from this machine: the socket's peer is a loopback address and no
+ * proxy header says it was forwarded for someone else (a reverse proxy on the same machine would
+ * otherwise make every outside client look local).
+ */
+export function fromThisMachine(request: FastifyRequest): boolean {
+  const peer = request.socket?.remoteAddress ?? request.ip;
+  if (!peer || !LOOPBACK.test(peer)) return false;
+  const h = request.headers;
+  return h['x-forwarded-for'] === undefined && h.forwarded === undefined && h['x-real-ip'] === undefined;
+}
+
+/** Throws 99953 (no session) or 99982 (a session without a sandbox role) for a client from elsewhere. */
+export function openSandboxDoor(request: FastifyRequest, session: Session | null): void {
+  if (fromThisMachine(request)) return;
+  if (!session) throw fail('99953');
+  if (session.state !== 'active' || !session.roles.some((r) => sandboxRemoteRoles.includes(r))) throw fail('99982');
+}
+
+/** The company whose sandbox mail the caller may read; null means every company. */
+export function sandboxCompanyScope(session: Session | null): number | null {
+  if (!session || session.roles.includes('platform')) return null;
+  return session.companyId;
+}
