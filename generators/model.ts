@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { Ajv, type ErrorObject } from 'ajv';
 import { listYaml, loadYaml, DeclarationError, type Loaded } from './load.ts';
+import { readEnum, checkEnumMeta, apiSchema, type EnumDecl } from './enums.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 export type Schema = { [k: string]: Json };
@@ -36,6 +37,8 @@ export interface Model {
   app: Record<string, any>;
   constants: Record<string, any>;
   entities: Map<string, Schema>;
+  /** schemas/enums in file order, with the facts x-meta / x-values declare about each value. */
+  enums: EnumDecl[];
   operations: Operation[];
   menu: MenuNode[];
   errors: Record<string, any[]>;
@@ -45,7 +48,7 @@ export interface Model {
 function metaValidator(root: string) {
   const ajv = new Ajv({ allErrors: false, strict: false });
   const metas = new Map<string, ReturnType<typeof ajv.compile>>();
-  for (const kind of ['entity', 'api', 'menu', 'errors', 'constants', 'app', 'screen']) {
+  for (const kind of ['entity', 'enum', 'api', 'menu', 'errors', 'constants', 'app', 'screen']) {
     const meta = loadYaml(root, join(root, 'schemas/_meta', `${kind}.schema.yaml`)).data as object;
     metas.set(kind, ajv.compile(meta));
   }
@@ -103,15 +106,20 @@ export function buildModel(root: string): Model {
   // Entities and enums
   const entities = new Map<string, Schema>();
   const entityFiles = new Map<string, Loaded>();
-  for (const p of [...listYaml(join(root, 'schemas/enums')), ...listYaml(join(root, 'schemas/entities'))]) {
+  const enums = new Map<string, EnumDecl>();
+  const enumFiles = listYaml(join(root, 'schemas/enums'));
+  for (const p of [...enumFiles, ...listYaml(join(root, 'schemas/entities'))]) {
     const l = load(p);
-    check('entity', l);
-    const s = l.data as Schema;
+    const isEnum = enumFiles.includes(p);
+    check(isEnum ? 'enum' : 'entity', l);
+    const s = isEnum ? apiSchema(l.data as Schema) : (l.data as Schema);
     const id = s.$id as string;
     if (entities.has(id)) throw new DeclarationError(l.file, '/$id', `duplicate $id "${id}"`, l.lineOf(['$id']));
     entities.set(id, s);
     entityFiles.set(id, l);
+    if (isEnum) enums.set(id, readEnum(l));
   }
+  for (const e of enums.values()) checkEnumMeta(e, entityFiles.get(e.id)!, enums);
   const checkRefs = (l: Loaded, path: (string | number)[], schema: Json) => {
     for (const ref of refsOf(schema)) {
       if (!entities.has(ref)) throw new DeclarationError(l.file, '/' + path.join('/'), `unknown $ref "${ref}#"`, l.lineOf(path));
@@ -279,5 +287,5 @@ export function buildModel(root: string): Model {
   }
 
   if (!existsSync(join(root, 'locales'))) throw new DeclarationError('locales', '', 'folder missing');
-  return { root, productKey, app, constants: constantsLoaded.data as Record<string, any>, entities, operations, menu, errors, screens };
+  return { root, productKey, app, constants: constantsLoaded.data as Record<string, any>, entities, enums: [...enums.values()], operations, menu, errors, screens };
 }

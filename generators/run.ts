@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildModel } from './model.ts';
 import { emitTypes } from './emit/types.ts';
+import { emitEnums } from './emit/enums.ts';
 import { emitOperations, emitServerOperations, emitMenu, emitErrors, emitConstants, emitApp, emitI18nKeys, emitOpenApi } from './emit/tables.ts';
 import { emitScreens, emitScreenModules } from './emit/screens.ts';
 import { emitRoutes } from './emit/routes.ts';
@@ -16,6 +17,7 @@ export async function generate(root: string): Promise<Output> {
   const { problems, keys } = checkLocales(model);
   const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: string }).version ?? '0.0.0';
   const files = new Map<string, string>([
+    ['enums.gen.ts', emitEnums(model)],
     ['types.gen.ts', await emitTypes(model)],
     ['operations.gen.ts', emitOperations(model)],
     ['server-operations.gen.ts', emitServerOperations(model)],

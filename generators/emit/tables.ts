@@ -44,8 +44,10 @@ export function emitMenu(model: Model): string {
     exportConst('componentIds', toExpr(ids)),
     exportType('ComponentId', f.createUnionTypeNode(ids.map((i) => f.createLiteralTypeNode(f.createNumericLiteral(i))))),
     exportType('MenuKey', stringUnion(model.menu.map((n) => n.key))),
-    // The action enum when declared, else the actions the menu uses.
-    exportType('Action', stringUnion((model.entities.get('action')?.enum as string[] | undefined) ?? [...new Set(model.menu.flatMap((n) => n.actions))])),
+    // The action enum when declared (from enums.gen.ts, its one derivation), else the actions the menu uses.
+    model.enums.some((e) => e.id === 'action')
+      ? f.createExportDeclaration(undefined, true, f.createNamedExports([f.createExportSpecifier(false, undefined, 'Action')]), f.createStringLiteral('./enums.gen.ts'))
+      : exportType('Action', stringUnion([...new Set(model.menu.flatMap((n) => n.actions))])),
   ]);
 }
 

@@ -51,6 +51,14 @@ describe('declaration errors name file, path and reason', () => {
     ['chart spec carries data', (d) => rewrite(d, 'config/screens/thing-report.yaml', 'spec: { mark: bar', 'spec: { data: { url: x }, mark: bar'), /thing-report\.yaml.*\/chart\/spec: must NOT be valid/],
     ['rows name a field not in fields', (d) => rewrite(d, 'config/screens/new-thing.yaml', 'view: true', 'view: true\nrows: [[name, size]]'), /new-thing\.yaml.*\/rows\/0\/1: field "size" is not in fields/],
     ['edit mode without load', (d) => rewrite(d, 'config/screens/new-thing.yaml', 'load: { operation: things.get }\n', ''), /new-thing\.yaml.*\/load: a form with edit or view mode needs `load`/],
+    // Enum metadata (schemas/_meta/enum.schema.yaml, generators/enums.ts)
+    ['enum value without x-values entry', (d) => rewrite(d, 'schemas/enums/color.yaml', 'enum: [red, blue]', 'enum: [red, blue, green]'), /^schemas\/enums\/color\.yaml:\d+ \/x-values: value "green" has no entry/],
+    ['x-values for a value not in the enum', (d) => rewrite(d, 'schemas/enums/color.yaml', 'enum: [red, blue]', 'enum: [red]'), /^schemas\/enums\/color\.yaml:9 \/x-values\/blue: "blue" is not a value of color/],
+    ['x-values fact of the wrong type', (d) => rewrite(d, 'schemas/enums/color.yaml', 'warm: false', 'warm: no'), /^schemas\/enums\/color\.yaml:9 \/x-values\/blue\/warm: must be boolean/],
+    ['x-values entry missing a field', (d) => rewrite(d, 'schemas/enums/color.yaml', 'name: navy, warm: false', 'name: navy'), /^schemas\/enums\/color\.yaml:9 \/x-values\/blue: missing x-meta field "warm"/],
+    ['x-values name used twice', (d) => rewrite(d, 'schemas/enums/color.yaml', 'name: navy', 'name: crimson'), /^schemas\/enums\/color\.yaml:9 \/x-values\/blue\/name: name "crimson" is used twice/],
+    ['x-meta field of an unknown enum', (d) => rewrite(d, 'schemas/enums/color.yaml', 'warm: { type: boolean', 'warm: { $ref: "heat#"'), /^schemas\/enums\/color\.yaml:\d+ \/x-meta\/warm\/\$ref: unknown enum "heat#"/],
+    ['x-meta without x-values', (d) => rewrite(d, 'schemas/enums/color.yaml', 'x-values:', 'x-valuez:'), /^schemas\/enums\/color\.yaml:\d+ \/: must NOT have additional properties \(x-valuez\)/],
     ['x-options on an unknown operation', (d) => rewrite(d, 'config/screens/new-thing.yaml', 'fields: [name, color]', 'fields: [name, color, owner]\nextraFields: { owner: { type: integer, x-options: { operation: people.list } } }'), /new-thing\.yaml.*x-options: unknown operation "people\.list"/],
   ];
   it.each(table)('%s', async (_name, edit, want) => {
