@@ -2,6 +2,7 @@
 // constants.blockList.applyAfterHours). Every change takes effect after the delay: an added
 // number starts blocking at effectiveAt; a removed number keeps blocking until
 // removalEffectiveAt. The server stores both instants; the engine asks isBlocked before a send.
+import type { BlockListAction, BlockListStatus } from '../generated/enums.gen.ts';
 import { normalizeColombianPhone } from './phone.ts';
 
 export interface BlockEntry {
@@ -12,8 +13,8 @@ export interface BlockEntry {
   removalEffectiveAt: Date | null;
 }
 
-export type BlockStatus = 'pending' | 'effective' | 'removed';
-export type PendingAction = 'add' | 'remove' | null;
+export type BlockStatus = BlockListStatus | 'removed';
+export type PendingAction = BlockListAction | null;
 
 /** Where an entry stands at `now`: an addition or a removal waiting, in force, or gone. */
 export function blockStatus(entry: Pick<BlockEntry, 'effectiveAt' | 'removalEffectiveAt'>, now: Date): { status: BlockStatus; pending: PendingAction } {

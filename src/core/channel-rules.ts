@@ -3,13 +3,11 @@
 //
 // `platform` is the channel type of spec 3 (sms, rcs, whatsapp, fbMessenger); `type` is the
 // direction: MT (one-way) or MO (two-way).
-
-export type ChannelPlatform = 'sms' | 'rcs' | 'whatsapp' | 'fbMessenger';
-export type ChannelDirection = 'MT' | 'MO';
+import type { ChannelPlatform, ChannelType } from '../generated/enums.gen.ts';
 
 export interface ChannelShape {
   platform: ChannelPlatform;
-  type: ChannelDirection;
+  type: ChannelType;
   sender?: string | null;
   shortCode?: string | null;
   keywords?: readonly string[] | null;

@@ -2,9 +2,11 @@
 // comma-separated input, the first column of a CSV file, and the text encoding of that file.
 // Every value is data: a cell such as "=cmd|' /C calc'!A0" is judged as a phone (and refused),
 // never interpreted.
+import type { PhoneRejection as ListedRejection } from '../generated/enums.gen.ts';
 import { normalizeColombianPhone } from './phone.ts';
 
-export type PhoneRejection = 'invalidPhone' | 'emptyPhone' | 'duplicate';
+/** What reading a list can tell by itself (alreadyListed needs the stored list). */
+export type PhoneRejection = Exclude<ListedRejection, 'alreadyListed'>;
 
 export interface PhoneListResult {
   /** Valid numbers in E.164 (+57…), in input order, each once, with where they were. */

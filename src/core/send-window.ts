@@ -12,12 +12,11 @@
 //   nextAllowed always finds one for a profile that opens at all, and throws otherwise.
 // Times are evaluated on the wall clock of the policy's zone (America/Bogota by default).
 import { constants } from '../generated/constants.gen.ts';
+import type { MessagePurpose } from '../generated/enums.gen.ts';
 import {
   DEFAULT_TIME_ZONE, addDays, formatYmd, instantAtMinutes, isKnownTimeZone, parseHm, wallTimeOf, weekdayOf, type CalendarDate,
 } from './bogota-time.ts';
 import { holidaysOf, type HolidayOptions } from './colombian-holidays.ts';
-
-export type MessageKind = 'commercial' | 'transactional' | 'otp';
 
 /** A daily window "HH:MM"–"HH:MM", from inclusive, to exclusive; "24:00" is midnight at the end. */
 export interface DayWindow {
@@ -203,7 +202,7 @@ function holdReason(instant: Date, p: ResolvedPolicy): HoldReason | null {
  * The engine's question before a message goes: send now, or hold until `at`.
  * Transactional and OTP messages always go (exempt from Ley 2300); commercial ones follow the window.
  */
-export function decide(instant: Date, kind: MessageKind, policy?: SendPolicy | ResolvedPolicy): SendDecision {
+export function decide(instant: Date, kind: MessagePurpose, policy?: SendPolicy | ResolvedPolicy): SendDecision {
   if (kind !== 'commercial') return { send: true, at: instant };
   const p = resolvePolicy(policy);
   const reason = holdReason(instant, p);
@@ -229,7 +228,7 @@ export interface SendSummary {
 }
 
 export interface SummaryOptions {
-  kind?: MessageKind;
+  kind?: MessagePurpose;
   /**
    * For a count: messages per second the dispatch sustains. With it, the messages that cannot
    * leave before the window closes are counted as held; without it all are planned for `now`.
@@ -264,7 +263,7 @@ export function summarize(plan: readonly Date[] | number, now: Date, policy?: Se
   return finish(plan.length, onTime, releases);
 }
 
-function summarizeCount(count: number, now: Date, p: ResolvedPolicy, kind: MessageKind, rate?: number): SendSummary {
+function summarizeCount(count: number, now: Date, p: ResolvedPolicy, kind: MessagePurpose, rate?: number): SendSummary {
   if (!Number.isInteger(count) || count < 0) throw new RangeError(`summarize: a message count is a whole number ≥ 0, not ${count}`);
   if (rate !== undefined && !(rate > 0)) throw new RangeError(`summarize: ratePerSecond must be > 0, not ${rate}`);
   const releases = new Map<number, number>();

@@ -11,6 +11,7 @@
 //   scripts (Latin with Cyrillic or Greek, e.g. "pаypal" with a Cyrillic а) or that is written
 //   entirely in Cyrillic or Greek letters that look Latin ("аррӏе") is refused as a look-alike.
 // Pure: no I/O; the random source is the platform's Web Crypto unless a test passes one.
+import type { UrlProblem as AnyUrlProblem } from '../generated/enums.gen.ts';
 
 export const CODE_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 export const CODE_LENGTH = 7;
@@ -50,7 +51,8 @@ export function isValidAlias(alias: string): boolean {
 
 // ---- Targets ----
 
-export type UrlProblem = 'empty' | 'tooLong' | 'invalid' | 'scheme' | 'credentials' | 'lookAlike';
+/** What checking the URL by itself can tell (ownShortener and aliasTaken need the server's configuration and store). */
+export type UrlProblem = Exclude<AnyUrlProblem, 'ownShortener' | 'aliasTaken'>;
 
 export type TargetCheck = { ok: true; url: string; host: string; displayHost: string } | { ok: false; problem: UrlProblem };
 

@@ -9,10 +9,8 @@
 //   code" itself, so the content holds exactly one parameter, the code.
 // The category a purpose implies (commercial → MARKETING, transactional → UTILITY, otp →
 // AUTHENTICATION) is the default when none is chosen.
+import type { MessagePurpose, TemplateCategory } from '../generated/enums.gen.ts';
 import { variablesOf } from './message-content.ts';
-
-export type WhatsAppTemplateCategory = 'MARKETING' | 'UTILITY' | 'AUTHENTICATION';
-export type MessagePurpose = 'commercial' | 'transactional' | 'otp';
 
 /** Meta's limit on a template's body text, in characters. */
 export const WHATSAPP_TEMPLATE_BODY_MAX = 1024;
@@ -20,7 +18,7 @@ export const WHATSAPP_TEMPLATE_BODY_MAX = 1024;
 const NAMED = /^[a-z][a-z0-9_]*$/;
 const POSITIONAL = /^[1-9][0-9]*$/;
 
-export const categoryForPurpose: Record<MessagePurpose, WhatsAppTemplateCategory> = {
+export const categoryForPurpose: Record<MessagePurpose, TemplateCategory> = {
   commercial: 'MARKETING',
   transactional: 'UTILITY',
   otp: 'AUTHENTICATION',
@@ -39,7 +37,7 @@ export function parameterFormat(variables: readonly string[]): ParameterFormat |
 }
 
 /** The first of Meta's body rules the content breaks, or null. The content is valid for campaigns already. */
-export function whatsappBodyProblem(content: string, category: WhatsAppTemplateCategory): WhatsAppBodyProblem | null {
+export function whatsappBodyProblem(content: string, category: TemplateCategory): WhatsAppBodyProblem | null {
   const length = Array.from(content).length;
   if (length > WHATSAPP_TEMPLATE_BODY_MAX) return { code: 'tooLong', detail: `${length} characters; WhatsApp templates take at most ${WHATSAPP_TEMPLATE_BODY_MAX}` };
   const variables = variablesOf(content);

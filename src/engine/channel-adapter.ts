@@ -4,10 +4,10 @@
 // connection; the HTTP channels (WhatsApp, Messenger, RCS) receive them on webhook routes, which
 // call the same sink after checking the signature over the raw body.
 
-export type ChannelPlatform = 'sms' | 'rcs' | 'whatsapp' | 'fbMessenger';
+import type { ChannelPlatform, DeliveryStatus } from '../generated/enums.gen.ts';
 
-/** Delivery statuses of spec 4. */
-export type DeliveryStatus = 'SENDING' | 'SENT' | 'SENT_HO' | 'DELIVERED' | 'READ' | 'FAILED' | 'UNAUTHORIZED' | 'TIME_OUT' | 'UNDEFINED';
+/** The channel types and delivery statuses of spec 4 (schemas/enums), as the adapters name them. */
+export type { ChannelPlatform, DeliveryStatus };
 
 export interface TemplateRef {
   name: string;

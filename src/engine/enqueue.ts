@@ -10,8 +10,9 @@ import type { ChannelPlatform, TemplateRef } from './channel-adapter.ts';
 import { reserve } from './credits.ts';
 import { STATUS } from './message-states.ts';
 import type { EngineDatabase } from './tables.ts';
+import type { MessagePurpose as Purpose } from '../generated/enums.gen.ts';
 
-export type Purpose = 'commercial' | 'transactional' | 'otp';
+export type { Purpose };
 
 export interface EnqueueItem {
   to: string;

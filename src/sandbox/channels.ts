@@ -6,9 +6,8 @@
 //               address ending in 9999                                   -> unreachable, retry (99965)
 //   delivery    destination ending in 0000                               -> FAILED; otherwise DELIVERED
 import { randomBytes } from 'node:crypto';
+import type { ChannelPlatform } from '../generated/enums.gen.ts';
 import type { OutboxStore } from './outbox.ts';
-
-export type ChannelPlatform = 'sms' | 'rcs' | 'whatsapp' | 'fbMessenger';
 
 /** What a provider needs to reach a channel: its addresses and its opened secrets. */
 export interface ChannelEndpoint {

@@ -1,11 +1,12 @@
 // The small interfaces the server talks to for the outside world. Real providers (an SMS
 // aggregator, an e-mail service, reCAPTCHA/Turnstile) implement the same shapes later; the
 // sandbox implementations here serve the embedded demo and the tests.
+import type { ChannelPlatform, OtpMethod } from '../generated/enums.gen.ts';
 
-export type MessageChannel = 'sms' | 'email';
+export type MessageChannel = OtpMethod;
 
 /** What the sandbox outbox records: codes and notices (sms, email) and channel test messages. */
-export type OutboxChannel = MessageChannel | 'rcs' | 'whatsapp' | 'fbMessenger';
+export type OutboxChannel = MessageChannel | ChannelPlatform;
 
 export interface OutgoingMessage {
   channel: MessageChannel;

@@ -1,5 +1,6 @@
 // The shapes of a campaign recipients file ingest (spec 5 "Uploads", 8 file-processor row errors).
 // Database-free: the upload route stores what it reads.
+import type { RecipientResult } from '../../generated/enums.gen.ts';
 import type { fileProcessorErrors } from '../../generated/errors.gen.ts';
 
 /**
@@ -12,7 +13,7 @@ import type { fileProcessorErrors } from '../../generated/errors.gen.ts';
  * error = the row could not be read: malformed quoting, more cells than headers, a cell over
  *         uploads.maxCellChars.
  */
-export type RowOutcome = 'pass' | 'warn' | 'fail' | 'error';
+export type RowOutcome = RecipientResult;
 
 /** The catalogue's row codes (config/errors.yaml fileProcessor). */
 export type FileProcessorCode = keyof typeof fileProcessorErrors;

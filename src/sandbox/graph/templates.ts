@@ -10,9 +10,9 @@
 // reason INCORRECT_CATEGORY and any other is APPROVED — then the stand-in posts Meta's
 // message_template_status_update webhook, signed, to the account's number.
 import { randomInt } from 'node:crypto';
+import { templateCategories, type TemplateCategory } from '../../generated/enums.gen.ts';
 
-export type TemplateCategory = 'MARKETING' | 'UTILITY' | 'AUTHENTICATION';
-const CATEGORIES = new Set<string>(['MARKETING', 'UTILITY', 'AUTHENTICATION']);
+const CATEGORIES = new Set<string>(templateCategories);
 
 /** A template the stand-in knows. Without wabaId it belongs to every account (the defaults). */
 export interface SandboxTemplate {

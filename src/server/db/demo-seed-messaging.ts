@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import type { Transaction } from 'kysely';
 import { effectiveAfter } from '../../core/block-list.ts';
 import { constants } from '../../generated/constants.gen.ts';
+import { channelPlatforms } from '../../generated/enums.gen.ts';
 import { secretContext } from '../modules/channels/secret-fields.ts';
 import { defaultSecretBox, type SecretBox } from '../security/secrets.ts';
 import type { Database } from './schema.ts';
@@ -94,7 +95,7 @@ export async function seedMessagingDemo(
   box: SecretBox = defaultSecretBox(),
 ): Promise<void> {
   const { demoCompanyId, otherCompanyIds } = companies;
-  await trx.insertInto('company_channel_types').values(['sms', 'rcs', 'whatsapp', 'fbMessenger'].map((platform) => ({ company_id: demoCompanyId, platform }))).execute();
+  await trx.insertInto('company_channel_types').values(channelPlatforms.map((platform) => ({ company_id: demoCompanyId, platform }))).execute();
   await seedChannels(trx, demoCompanyId, now, box);
   await seedBlockList(trx, demoCompanyId, now);
   await seedSmsAccounts(trx, demoCompanyId, now, true);

@@ -11,6 +11,7 @@ import type { Kysely } from 'kysely';
 import { defaultGrants } from '../../core/permissions.ts';
 import { isValidPassword } from '../../core/password-policy.ts';
 import { constants } from '../../generated/constants.gen.ts';
+import { roles, userStates } from '../../generated/enums.gen.ts';
 import { hashPassword } from '../security/passwords.ts';
 import { seedMessagingDemo } from './demo-seed-messaging.ts';
 import type { Database } from './schema.ts';
@@ -18,8 +19,9 @@ import { productKey } from './system-roles.ts';
 
 export const DEMO_DOMAIN = 'demo.colibri.co';
 export const DEMO_COMPANY = { name: 'Demo S.A.S.', nit: '900123456-8' } as const;
-export const demoRoleUsers = ['superadmin', 'admin', 'analista', 'manager', 'ops', 'develop', 'platform'] as const;
-export const demoStateUsers = ['pending', 'validation', 'needsNewPassword', 'ExpiredPassword', 'disabled'] as const;
+/** An active user for each role but the product's SMS flag role, and a user in each other state. */
+export const demoRoleUsers = roles.filter((role) => role !== `${productKey}Sms`);
+export const demoStateUsers = userStates.filter((state) => state !== 'active');
 export const demoEmail = (name: string) => `${name}@${DEMO_DOMAIN}`;
 
 /** The demo team below the superadmin: e-mail name, full name, role, responsible, area, cost center. */

@@ -4,17 +4,19 @@
 import type { Kysely } from 'kysely';
 import { defaultGrants } from '../../core/permissions.ts';
 import { appSettings } from '../../generated/app.gen.ts';
+import { roles, type UserScope } from '../../generated/enums.gen.ts';
 import type { Database } from './schema.ts';
 
 export const productKey = appSettings.product.key;
-export const systemRoleNames = ['superadmin', 'admin', 'analista', 'manager', 'ops', 'develop', 'platform', `${productKey}Sms`] as const;
+/** The system roles are the values of schemas/enums/role.yaml ("{product}Sms" takes the product key). */
+export const systemRoleNames = roles;
 
 /**
  * The users each system role's holders see (enum user-scope). Roles that manage people see the
  * whole company; the others only themselves, so a flag role such as "{product}Sms" never widens
  * anyone's scope (a user gets the widest scope among their roles).
  */
-export const systemRoleScopes: Readonly<Record<string, 'all' | 'onlyMe'>> = {
+export const systemRoleScopes: Readonly<Record<string, Extract<UserScope, 'all' | 'onlyMe'>>> = {
   superadmin: 'all', admin: 'all', manager: 'all', develop: 'all', platform: 'all',
   analista: 'onlyMe', ops: 'onlyMe', [`${productKey}Sms`]: 'onlyMe',
 };

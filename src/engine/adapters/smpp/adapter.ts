@@ -31,7 +31,8 @@ import { MoAssembler } from './mo.ts';
 import { parseReceipt } from './receipt.ts';
 import { ReceiptRouter, type TrackedMessage } from './receipt-router.ts';
 import { SmppConnectionLost } from './session.ts';
-import { SmsStatusCode, classifySubmitStatus } from './submit-status.ts';
+import { classifySubmitStatus } from './submit-status.ts';
+import { smsStateByName } from '../../../generated/enums.gen.ts';
 import { TokenBucket, realClock, type Clock } from './token-bucket.ts';
 import { RequestWindow } from './window.ts';
 import { EsmClass, Status, isReceipt, makePdu, statusName, type Pdu } from './wire.ts';
@@ -185,10 +186,10 @@ export class SmppAdapter implements ChannelAdapter {
   private async send(message: OutboundMessage): Promise<SubmitOutcome> {
     if (this.closing) return { kind: 'retry', reason: 'the SMS channel is closing', afterMs: 1_000 };
     const destination = destinationDigits(message.to);
-    if (destination === null) return { kind: 'failed', statusCode: SmsStatusCode.INVALID, reason: `not a phone number: ${message.to}` };
-    if (!message.text) return { kind: 'failed', statusCode: SmsStatusCode.REQUEST_ERROR, reason: 'an SMS needs a text' };
+    if (destination === null) return { kind: 'failed', statusCode: smsStateByName.invalid, reason: `not a phone number: ${message.to}` };
+    if (!message.text) return { kind: 'failed', statusCode: smsStateByName.requestError, reason: 'an SMS needs a text' };
     const segments = encodeSms(message.text, this.concatReference++ & 0xff);
-    if (segments.length > 255) return { kind: 'failed', statusCode: SmsStatusCode.REQUEST_ERROR, reason: `too long: ${segments.length} parts` };
+    if (segments.length > 255) return { kind: 'failed', statusCode: smsStateByName.requestError, reason: `too long: ${segments.length} parts` };
     const userReference = userReferenceOf(message.id);
     this.sendingReferences.set(userReference, (this.sendingReferences.get(userReference) ?? 0) + 1);
     try {
@@ -251,7 +252,7 @@ export class SmppAdapter implements ChannelAdapter {
         if (hopeless || Date.now() + backoff > giveUpAt) {
           if (index === 0) return { kind: 'retry', reason: why, afterMs: backoff };
           if (tracked) this.router.abandon(tracked);
-          const failed: SubmitOutcome = { kind: 'failed', statusCode: SmsStatusCode.DISPATCH_ERROR, reason: `gave up: ${why}${partial}` };
+          const failed: SubmitOutcome = { kind: 'failed', statusCode: smsStateByName.dispatchError, reason: `gave up: ${why}${partial}` };
           if (result.kind === 'transient') failed.errorCode = statusName(result.status);
           return failed;
         }

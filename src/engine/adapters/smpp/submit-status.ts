@@ -2,12 +2,10 @@
 //   transient  → resubmitted after a back-off (throttled, queue full, SMSC busy or in trouble)
 //   rebind     → the SMSC thinks we are not bound: drop the session, bind again, resubmit
 //   permanent  → failed with 94 (invalid destination), 60 (our request is wrong) or 92 (dispatch error)
+import { smsStateByName } from '../../../generated/enums.gen.ts';
 import { Status } from './wire.ts';
 
 export type SubmitStatusClass = { kind: 'ok' } | { kind: 'transient'; throttling: boolean } | { kind: 'rebind' } | { kind: 'permanent'; statusCode: number };
-
-/** Spec SMS status codes used here. */
-export const SmsStatusCode = { REQUEST_ERROR: 60, DISPATCH_ERROR: 92, INVALID: 94 } as const;
 
 const INVALID_DESTINATION: ReadonlySet<number> = new Set([Status.RINVDSTADR, Status.RINVDSTTON, Status.RINVDSTNPI]);
 
@@ -35,7 +33,7 @@ export function classifySubmitStatus(status: number): SubmitStatusClass {
   // System error and "temporary application error" are the SMSC's trouble, not the message's.
   if (status === Status.RSYSERR || status === Status.RX_T_APPN) return { kind: 'transient', throttling: false };
   if (status === Status.RINVBNDSTS) return { kind: 'rebind' };
-  if (INVALID_DESTINATION.has(status)) return { kind: 'permanent', statusCode: SmsStatusCode.INVALID };
-  if (REQUEST_ERRORS.has(status)) return { kind: 'permanent', statusCode: SmsStatusCode.REQUEST_ERROR };
-  return { kind: 'permanent', statusCode: SmsStatusCode.DISPATCH_ERROR };
+  if (INVALID_DESTINATION.has(status)) return { kind: 'permanent', statusCode: smsStateByName.invalid };
+  if (REQUEST_ERRORS.has(status)) return { kind: 'permanent', statusCode: smsStateByName.requestError };
+  return { kind: 'permanent', statusCode: smsStateByName.dispatchError };
 }

@@ -2,14 +2,15 @@
 // protocols.md 2.8). The Meta code is what the outcome and the status event carry (errorCode);
 // the spec's legacy code (470, 1013, 2001 …) that reports show comes from the catalogue in
 // config/errors.yaml through whatsappReportCode, so the table lives in one place.
+import { smsStateByName } from '../../../generated/enums.gen.ts';
 import { whatsappErrors } from '../../../generated/errors.gen.ts';
 import type { SubmitOutcome } from '../../channel-adapter.ts';
 import { describeGraphError, type GraphError } from '../graph-error.ts';
 
 /** Spec SMS status codes used for refused messages (schemas/enums/sms-state.yaml). */
-export const STATUS_REQUEST_ERROR = 60;
-export const STATUS_DISPATCH_ERROR = 92;
-export const STATUS_INVALID = 94;
+export const STATUS_REQUEST_ERROR = smsStateByName.requestError;
+export const STATUS_DISPATCH_ERROR = smsStateByName.dispatchError;
+export const STATUS_INVALID = smsStateByName.invalid;
 
 /** Throttling and transient codes, with the wait before the next attempt when Meta sends no Retry-After. */
 const retryAfter: Record<number, number> = {

@@ -12,7 +12,7 @@
 // from the variable (positional: "ejemplo 1", named: its name with spaces). An AUTHENTICATION
 // template has no text of ours: Meta writes "<code> is your verification code" (with the
 // security recommendation) in the template's language, and a copy-code button carries the code.
-import type { WhatsAppTemplateCategory } from '../../../core/whatsapp-template.ts';
+import type { TemplateCategory } from '../../../generated/enums.gen.ts';
 import { parameterFormat } from '../../../core/whatsapp-template.ts';
 import { variablesOf } from '../../../core/message-content.ts';
 import { describeGraphError, parseGraphError } from '../graph-error.ts';
@@ -22,7 +22,7 @@ import { isRetryableWhatsAppCode } from './errors.ts';
 export interface TemplateDraft {
   name: string;
   language: string;
-  category: WhatsAppTemplateCategory;
+  category: TemplateCategory;
   /** Our content, with {{variables}} (valid for Meta: core/whatsapp-template.ts). */
   content: string;
 }
@@ -32,7 +32,7 @@ type Component = Record<string, unknown> & { type: string };
 export interface TemplateCreateRequest {
   name: string;
   language: string;
-  category: WhatsAppTemplateCategory;
+  category: TemplateCategory;
   parameter_format?: 'named' | 'positional';
   components: Component[];
 }

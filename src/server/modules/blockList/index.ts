@@ -5,7 +5,7 @@ import { sql, type Selectable } from 'kysely';
 import { blockStatus, effectiveAfter } from '../../../core/block-list.ts';
 import { judgePhones, parsePhoneList, type PhoneListResult } from '../../../core/phone-list.ts';
 import { constants } from '../../../generated/constants.gen.ts';
-import type { BlockListEntry, BlockListResult } from '../../../generated/types.gen.ts';
+import type { BlockListEntry, BlockListResult, BlockListSource } from '../../../generated/types.gen.ts';
 import type { ServerDeps, Session } from '../../context.ts';
 import type { BlockListTable } from '../../db/schema.ts';
 import { fail, failFields, fieldError } from '../../errors/api-error.ts';
@@ -35,7 +35,7 @@ const toEntry = (now: Date) => (r: Selectable<BlockListTable>): BlockListEntry =
  * Stores the valid numbers and answers what happened. With no valid number at all nothing is
  * written: 99960 when nothing was entered, 99963 otherwise (the refused values in `errors`).
  */
-async function addJudged(deps: ServerDeps, me: Session, judged: PhoneListResult, source: 'manual' | 'file', field: string): Promise<BlockListResult> {
+async function addJudged(deps: ServerDeps, me: Session, judged: PhoneListResult, source: BlockListSource, field: string): Promise<BlockListResult> {
   if (judged.valid.length === 0) {
     if (judged.rejected.every((r) => r.reason === 'emptyPhone')) throw failFields([fieldError(field, '99960')]);
     throw failFields(judged.rejected.slice(0, 20).map((r) => fieldError(field, '99963', `${r.position}: ${r.value}`)));

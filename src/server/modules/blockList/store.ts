@@ -5,6 +5,7 @@
 import { sql, type Kysely } from 'kysely';
 import { effectiveAfter } from '../../../core/block-list.ts';
 import { constants } from '../../../generated/constants.gen.ts';
+import type { BlockListSource } from '../../../generated/enums.gen.ts';
 import type { Database } from '../../db/schema.ts';
 
 const CHUNK = 5000;
@@ -14,7 +15,7 @@ export async function addNumbers(
   companyId: number,
   userId: number,
   phones: readonly string[],
-  source: 'manual' | 'file',
+  source: BlockListSource,
   now: Date,
 ): Promise<{ added: Set<string>; effectiveAt: Date }> {
   const effectiveAt = effectiveAfter(now, constants.blockList.applyAfterHours);

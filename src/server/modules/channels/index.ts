@@ -1,9 +1,9 @@
 // Channels (schemas/api/channels.yaml): CRUD, enable/disable, statistics and the try-channel test.
 // Every query is scoped to the caller's company; another company's channel is "not found".
 import type { Kysely } from 'kysely';
-import { missingForEnable, type ChannelPlatform } from '../../../core/channel-rules.ts';
+import { missingForEnable } from '../../../core/channel-rules.ts';
+import { channelPlatforms, type ChannelPlatform, type DeliveryStatus } from '../../../generated/enums.gen.ts';
 import { normalizeColombianPhone } from '../../../core/phone.ts';
-import type { DeliveryStatus } from '../../../generated/types.gen.ts';
 import type { ChannelProvider, ChannelEndpoint } from '../../../sandbox/channels.ts';
 import type { Database, StoredAccountSid } from '../../db/schema.ts';
 import { ApiError, fail, failFields, fieldError } from '../../errors/api-error.ts';
@@ -69,8 +69,7 @@ export const channelsHandlers: DomainHandlers<'channels'> = {
   'channels.platforms': async (ctx) => {
     const me = caller(ctx);
     const rows = await ctx.deps.db.selectFrom('company_channel_types').select('platform').where('company_id', '=', me.companyId).execute();
-    const order: ChannelPlatform[] = ['sms', 'rcs', 'whatsapp', 'fbMessenger'];
-    return { platforms: order.filter((p) => rows.some((r) => r.platform === p)) };
+    return { platforms: channelPlatforms.filter((p) => rows.some((r) => r.platform === p)) };
   },
 
   'channels.get': async (ctx) => toChannel(ctx.deps.secrets, await loadChannel(ctx.deps.db, caller(ctx).companyId, ctx.params.id)),

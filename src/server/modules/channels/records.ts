@@ -1,6 +1,7 @@
 // Channel rows as the API shows them (secrets masked) and as providers need them (secrets open).
 import type { Selectable } from 'kysely';
-import { missingForEnable, type ChannelPlatform } from '../../../core/channel-rules.ts';
+import { missingForEnable } from '../../../core/channel-rules.ts';
+import type { ChannelPlatform } from '../../../generated/enums.gen.ts';
 import type { Channel } from '../../../generated/types.gen.ts';
 import type { ChannelEndpoint } from '../../../sandbox/channels.ts';
 import type { ChannelsTable } from '../../db/schema.ts';

@@ -1,6 +1,7 @@
 // A channel's plain (non-secret) values: normalised from the request, checked against the
 // platform's rules, and compared with what is stored (99978 needs to know what changed).
-import { normalizeKeyword, platformFields, shortCodeProblem, isRcsAgentId, type ChannelPlatform } from '../../../core/channel-rules.ts';
+import { normalizeKeyword, platformFields, shortCodeProblem, isRcsAgentId } from '../../../core/channel-rules.ts';
+import type { ChannelPlatform, ChannelType } from '../../../generated/enums.gen.ts';
 import { normalizeEmail } from '../../../core/email.ts';
 import { normalizeColombianPhone } from '../../../core/phone.ts';
 import type { ChannelsCreateBody } from '../../../generated/types.gen.ts';
@@ -8,7 +9,7 @@ import { failFields, fieldError } from '../../errors/api-error.ts';
 
 export interface PlainValues {
   name: string;
-  type: 'MT' | 'MO';
+  type: ChannelType;
   sender: string | null;
   shortCode: string | null;
   tags: string[];

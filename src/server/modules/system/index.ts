@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { sandboxCompanyScope } from '../../auth/sandbox-door.ts';
 import { fail } from '../../errors/api-error.ts';
 import type { DomainHandlers } from '../../http/handler.ts';
+import type { OtpMethod } from '../../../generated/enums.gen.ts';
 
 export const systemHandlers: DomainHandlers<'system'> = {
   // 200 only once the database answers: load balancers and `npm start` scripts wait on this.
@@ -28,7 +29,7 @@ export const systemHandlers: DomainHandlers<'system'> = {
     const rows = await q.execute();
     return rows.map((r) => ({
       id: r.id,
-      channel: r.channel as 'sms' | 'email',
+      channel: r.channel as OtpMethod,
       to: r.to_address,
       subject: r.subject,
       body: r.body,

@@ -8,9 +8,10 @@
 // gets the reason (99911, 99965, 99966): nothing is left half-submitted.
 import { sql } from 'kysely';
 import { variablesOf } from '../../../core/message-content.ts';
-import { categoryForPurpose, whatsappBodyProblem, type WhatsAppTemplateCategory } from '../../../core/whatsapp-template.ts';
+import { categoryForPurpose, whatsappBodyProblem } from '../../../core/whatsapp-template.ts';
 import type { TemplateCallResult, TemplateDraft } from '../../../engine/adapters/whatsapp/index.ts';
 import type { Template } from '../../../generated/types.gen.ts';
+import { templateStatuses, type TemplateCategory } from '../../../generated/enums.gen.ts';
 import type { ServerDeps, Session } from '../../context.ts';
 import { uniqueOr } from '../../db/unique.ts';
 import { fail, failFields, fieldError, messageFor, type ApiError } from '../../errors/api-error.ts';
@@ -21,7 +22,7 @@ import { templateQuery, toTemplate } from './records.ts';
 
 const nameTaken = () => failFields([fieldError('name', '99913')]);
 const WHATSAPP_ONLY = ['category', 'language', 'channelId'] as const;
-const STATUSES = new Set(['PENDING', 'APPROVED', 'REJECTED', 'PAUSED', 'DISABLED']);
+const STATUSES = new Set<string>(templateStatuses);
 
 async function getTemplate(deps: ServerDeps, me: Session, id: number): Promise<Template> {
   const row = await templateQuery(deps.db, me.companyId).where('t.id', '=', id).executeTakeFirst();
@@ -51,7 +52,7 @@ async function whatsappChannel(deps: ServerDeps, me: Session, channelId: number 
 }
 
 /** Meta's body rules (99910; a body over 1024 characters is 99931). */
-function checkWhatsAppBody(content: string, category: WhatsAppTemplateCategory): void {
+function checkWhatsAppBody(content: string, category: TemplateCategory): void {
   const problem = whatsappBodyProblem(content, category);
   if (!problem) return;
   throw failFields([fieldError('content', problem.code === 'tooLong' ? '99931' : '99910', problem.detail)]);
@@ -153,7 +154,7 @@ export const templatesHandlers: DomainHandlers<'templates'> = {
     const fixed = (['name', 'language'] as const).filter((f) => b[f] !== undefined && b[f] !== current[f]);
     if (fixed.length) throw failFields(fixed.map((f) => fieldError(f, '99931', 'fixed once submitted to Meta: create a new template instead')));
     if (current.status === 'PENDING') throw fail('99912');
-    const category = (b.category ?? current.category) as WhatsAppTemplateCategory;
+    const category = (b.category ?? current.category) as TemplateCategory;
     const content = b.content ?? current.content;
     const resubmit = category !== current.category || content !== current.content;
     if (!resubmit) {

@@ -12,10 +12,9 @@
 import { sql } from 'kysely';
 import type { TemplateStatusEvent } from '../../../engine/webhooks/events.ts';
 import type { ServerDeps } from '../../context.ts';
+import type { TemplateStatus } from '../../../generated/enums.gen.ts';
 
-type Status = 'PENDING' | 'APPROVED' | 'REJECTED' | 'PAUSED' | 'DISABLED';
-
-const statusOfEvent: Record<string, Status> = {
+const statusOfEvent: Record<string, TemplateStatus> = {
   APPROVED: 'APPROVED',
   REINSTATED: 'APPROVED',
   UNARCHIVED: 'APPROVED',
