@@ -42,6 +42,12 @@ describe('a new enum value flows from YAML into the table and the type', () => {
     expect(types).not.toContain('"red" | "blue"');
   });
 
+  it('emits a file that imports nothing, so every part may read it', async () => {
+    const enums = (await generate(miniProject())).files.get('enums.gen.ts')!;
+    expect(enums).not.toMatch(/^\s*import\b/m);
+    expect(readFileSync(resolve('src/generated/enums.gen.ts'), 'utf8')).not.toMatch(/^\s*import\b/m);
+  });
+
   it('asks for the locale key of the new value', async () => {
     const dir = miniProject();
     const file = join(dir, 'schemas/enums/color.yaml');
