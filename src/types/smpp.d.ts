@@ -1,6 +1,6 @@
 // The part of the `smpp` package (farhadi/node-smpp 0.5.1, CommonJS, no types of its own) that
 // Colibri uses: the PDU codec, client sessions and the server. Everything goes through
-// src/engine/adapters/smpp/wire.ts, which fixes the package's traps (research/protocols.md 1.6).
+// src/engine/channels/sms/wire.ts, which fixes the package's traps (research/protocols.md 1.6).
 declare module 'smpp' {
   import type { EventEmitter } from 'node:events';
   import type { Server as NetServer, Socket } from 'node:net';

@@ -3,9 +3,9 @@
 //      engine's dispatch benchmark, which imports rawSmppThroughput);
 //   2. the adapter alone against the sandbox SMSC, 100,000 messages with receipts, and its ratio to 1;
 //   3. a channel configured at 100 TPS over 60 seconds: the achieved rate and the worst 1-second window.
-import { SmppAdapter } from '../../src/engine/adapters/smpp/index.ts';
+import { SmppAdapter } from '../../src/engine/channels/sms/index.ts';
 import type { OutboundMessage, ReceiptSink } from '../../src/engine/channel-adapter.ts';
-import { makePdu, smpp, type Pdu, type Session } from '../../src/engine/adapters/smpp/wire.ts';
+import { makePdu, smpp, type Pdu, type Session } from '../../src/engine/channels/sms/wire.ts';
 import { startSandboxSmsc } from '../../src/sandbox/smsc/index.ts';
 import { encodeGsm7 } from '../../src/core/sms-parts.ts';
 import type { AddressInfo } from 'node:net';

@@ -1,10 +1,10 @@
 // src/core/whatsapp-template.ts: Meta's rules for a WhatsApp template's body (positional or named
 // parameters, never mixed, in order, not at the edges, 1024 characters; authentication templates
 // carry only the code) and the category a purpose implies; and the request our engine builds from
-// a template (src/engine/adapters/whatsapp/templates.ts).
+// a template (src/engine/channels/whatsapp/templates.ts).
 import { describe, expect, it } from 'vitest';
 import { categoryForPurpose, parameterFormat, whatsappBodyProblem } from '../../src/core/whatsapp-template.ts';
-import { buildTemplateCreateRequest, templateComponents } from '../../src/engine/adapters/whatsapp/templates.ts';
+import { buildTemplateCreateRequest, templateComponents } from '../../src/engine/channels/whatsapp/templates.ts';
 
 describe('whatsappBodyProblem', () => {
   it.each<[string, string | null]>([

@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { createWhatsAppAdapter, createWhatsAppTemplate, deleteWhatsAppTemplate, editWhatsAppTemplate } from '../../src/engine/adapters/whatsapp/index.ts';
+import { createWhatsAppAdapter, createWhatsAppTemplate, deleteWhatsAppTemplate, editWhatsAppTemplate } from '../../src/engine/channels/whatsapp/index.ts';
 import { startGraphSandbox, type GraphSandbox } from '../../src/sandbox/graph/index.ts';
 
 const CONTRACT = new URL('../fixtures/contracts/whatsapp-business-messaging-api_v23.0.yaml', import.meta.url);

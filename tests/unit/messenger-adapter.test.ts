@@ -2,7 +2,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InboundEvent, StatusEvent } from '../../src/engine/channel-adapter.ts';
-import { createMessengerAdapter, type MessengerAdapterConfig } from '../../src/engine/adapters/messenger/index.ts';
+import { createMessengerAdapter, type MessengerAdapterConfig } from '../../src/engine/channels/messenger/index.ts';
 import { startGraphSandbox, type GraphSandbox } from '../../src/sandbox/graph/index.ts';
 import { webhookRoutes } from '../../src/server/webhooks/index.ts';
 

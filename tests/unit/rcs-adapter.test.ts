@@ -5,8 +5,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StatusEvent } from '../../src/engine/channel-adapter.ts';
-import type { ChannelAlert } from '../../src/engine/adapters/http-client.ts';
-import { createRcsAdapter, isUuid, rbmMessageId, serviceAccountTokenProvider, uuidV5 } from '../../src/engine/adapters/rcs/index.ts';
+import type { ChannelAlert } from '../../src/engine/channels/shared/http-client.ts';
+import { createRcsAdapter, isUuid, rbmMessageId, serviceAccountTokenProvider, uuidV5 } from '../../src/engine/channels/rcs/index.ts';
 import { startRbmSandbox, type RbmSandbox } from '../../src/sandbox/rbm/index.ts';
 import { webhookRoutes } from '../../src/server/webhooks/index.ts';
 

@@ -3,8 +3,8 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OutboundMessage, SubmitOutcome } from '../../src/engine/channel-adapter.ts';
-import { SmppBindError } from '../../src/engine/adapters/smpp/index.ts';
-import type { SmppAdapter } from '../../src/engine/adapters/smpp/index.ts';
+import { SmppBindError } from '../../src/engine/channels/sms/index.ts';
+import type { SmppAdapter } from '../../src/engine/channels/sms/index.ts';
 import { numbers, startRig, type Rig } from './smpp-harness.ts';
 
 let rig: Rig | null = null;

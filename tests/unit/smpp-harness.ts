@@ -1,6 +1,6 @@
 // Shared pieces of the SMPP tests: a sandbox SMSC on loopback, an adapter bound to it, and a
 // sink that records what the adapter reports and lets a test wait for it (no sleeps).
-import { SmppAdapter, type SmppAdapterOptions, type SmppChannelConfig } from '../../src/engine/adapters/smpp/index.ts';
+import { SmppAdapter, type SmppAdapterOptions, type SmppChannelConfig } from '../../src/engine/channels/sms/index.ts';
 import type { InboundEvent, ReceiptSink, StatusEvent } from '../../src/engine/channel-adapter.ts';
 import { startSandboxSmsc, type SandboxSmsc, type SandboxSmscOptions } from '../../src/sandbox/smsc/index.ts';
 

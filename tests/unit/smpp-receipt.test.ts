@@ -4,13 +4,13 @@
 import { describe, expect, it } from 'vitest';
 import { encodeGsm7, encodeUcs2 } from '../../src/core/sms-parts.ts';
 import type { StatusEvent } from '../../src/engine/channel-adapter.ts';
-import { resolveConfig, sourceAddress } from '../../src/engine/adapters/smpp/config.ts';
-import { MoAssembler } from '../../src/engine/adapters/smpp/mo.ts';
-import { literalIdKey, parseReceipt, receiptIdCandidates, statusOfStat } from '../../src/engine/adapters/smpp/receipt.ts';
-import { ReceiptRouter } from '../../src/engine/adapters/smpp/receipt-router.ts';
-import { classifySubmitStatus } from '../../src/engine/adapters/smpp/submit-status.ts';
-import { makePdu, type Pdu } from '../../src/engine/adapters/smpp/wire.ts';
-import { userReferenceOf } from '../../src/engine/adapters/smpp/adapter.ts';
+import { resolveConfig, sourceAddress } from '../../src/engine/channels/sms/config.ts';
+import { MoAssembler } from '../../src/engine/channels/sms/mo.ts';
+import { literalIdKey, parseReceipt, receiptIdCandidates, statusOfStat } from '../../src/engine/channels/sms/receipt.ts';
+import { ReceiptRouter } from '../../src/engine/channels/sms/receipt-router.ts';
+import { classifySubmitStatus } from '../../src/engine/channels/sms/submit-status.ts';
+import { makePdu, type Pdu } from '../../src/engine/channels/sms/wire.ts';
+import { userReferenceOf } from '../../src/engine/channels/sms/adapter.ts';
 
 /** A deliver_sm as it comes off the wire: encoded by the codec, then decoded by it. */
 function wire(fields: Record<string, unknown>): Pdu {

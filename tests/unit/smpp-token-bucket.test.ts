@@ -1,7 +1,7 @@
 // The per-channel TPS bucket on virtual time: never more than rate + burst in any second.
 import { describe, expect, it } from 'vitest';
-import { TokenBucket, type Clock } from '../../src/engine/adapters/smpp/token-bucket.ts';
-import { RequestWindow } from '../../src/engine/adapters/smpp/window.ts';
+import { TokenBucket, type Clock } from '../../src/engine/channels/sms/token-bucket.ts';
+import { RequestWindow } from '../../src/engine/channels/sms/window.ts';
 
 /** A clock whose sleep moves time forward instead of waiting. */
 function virtualClock(): Clock & { t: number } {

@@ -3,10 +3,11 @@
 // payload yields (statuses with stable dedupe keys, Messenger watermarks, inbound messages).
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import {
-  answerHubChallenge, answerRbmSetup, parseMessengerWebhook, parseRbmEvent, parseWhatsAppWebhook, signMetaPayload, signRbmData,
-  verifyMetaSignature, verifyRbmSignature, WebhookPayloadError,
-} from '../../src/engine/webhooks/index.ts';
+import { parseMessengerWebhook } from '../../src/engine/channels/messenger/webhook.ts';
+import { answerRbmSetup, parseRbmEvent, signRbmData, verifyRbmSignature } from '../../src/engine/channels/rcs/webhook.ts';
+import { answerHubChallenge, signMetaPayload, verifyMetaSignature } from '../../src/engine/channels/shared/meta-signature.ts';
+import { WebhookPayloadError } from '../../src/engine/channels/shared/webhook-events.ts';
+import { parseWhatsAppWebhook } from '../../src/engine/channels/whatsapp/webhook.ts';
 import { metaJson } from '../../src/sandbox/graph/index.ts';
 
 const SECRET = 'app-secret-123';

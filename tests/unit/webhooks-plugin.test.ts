@@ -5,7 +5,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InboundEvent, ReceiptSink, StatusEvent } from '../../src/engine/channel-adapter.ts';
-import { signMetaPayload, signRbmData } from '../../src/engine/webhooks/index.ts';
+import { signRbmData } from '../../src/engine/channels/rcs/webhook.ts';
+import { signMetaPayload } from '../../src/engine/channels/shared/meta-signature.ts';
 import { metaJson } from '../../src/sandbox/graph/index.ts';
 import { webhookRoutes, type ChannelWebhookSecrets, type WebhookPlatform } from '../../src/server/webhooks/index.ts';
 

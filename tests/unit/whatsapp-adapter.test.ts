@@ -3,8 +3,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { InboundEvent, StatusEvent, SubmitOutcome } from '../../src/engine/channel-adapter.ts';
-import type { ChannelAlert } from '../../src/engine/adapters/http-client.ts';
-import { createWhatsAppAdapter, whatsappReportCode, type WhatsAppAdapterConfig } from '../../src/engine/adapters/whatsapp/index.ts';
+import type { ChannelAlert } from '../../src/engine/channels/shared/http-client.ts';
+import { createWhatsAppAdapter, whatsappReportCode, type WhatsAppAdapterConfig } from '../../src/engine/channels/whatsapp/index.ts';
 import { startGraphSandbox, type GraphSandbox } from '../../src/sandbox/graph/index.ts';
 import { webhookRoutes } from '../../src/server/webhooks/index.ts';
 

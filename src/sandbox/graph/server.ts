@@ -12,7 +12,7 @@ import { perSecondLimit } from '../per-second-limit.ts';
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { signMetaPayload } from '../../engine/webhooks/meta-signature.ts';
+import { signMetaPayload } from '../../engine/channels/shared/meta-signature.ts';
 import { metaJson } from './meta-json.ts';
 import { defaultTemplateReview, SANDBOX_DEFAULT_TEMPLATES, TemplateRegistry, type SandboxTemplate, type StoredTemplate, type TemplateReview } from './templates.ts';
 import { WebhookPoster, type WebhookDelivery } from './webhook-poster.ts';

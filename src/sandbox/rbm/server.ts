@@ -8,7 +8,7 @@ import { perSecondLimit } from '../per-second-limit.ts';
 import { createPublicKey, createVerify, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { signRbmData } from '../../engine/webhooks/rbm.ts';
+import { signRbmData } from '../../engine/channels/rcs/webhook.ts';
 import { WebhookPoster, type WebhookDelivery } from '../graph/webhook-poster.ts';
 
 export interface SandboxRbmAgent {

@@ -1,6 +1,6 @@
 // The sandbox SMSC: a real SMPP 3.4 server on loopback that stands in for an operator's SMSC in
 // the embedded mode (`npm start`) and in tests. It speaks the wire through the same codec as the
-// adapter (src/engine/adapters/smpp/wire.ts) and behaves like a well-run SMSC:
+// adapter (src/engine/channels/sms/wire.ts) and behaves like a well-run SMSC:
 //   - bind_transceiver / _transmitter / _receiver with system_id and password (ESME_RBINDFAIL for
 //     an unknown system_id, ESME_RINVPASWD for a wrong password), interface_version recorded;
 //   - submit_sm → submit_sm_resp with a fresh message_id (decimal or hex); data_coding must be
@@ -16,7 +16,7 @@
 import { EventEmitter } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { encodeSms } from '../../core/sms-parts.ts';
-import { EsmClass, Status, decodeText, messageBytes, makePdu, smpp, splitUdh, type Pdu, type Session } from '../../engine/adapters/smpp/wire.ts';
+import { EsmClass, Status, decodeText, messageBytes, makePdu, smpp, splitUdh, type Pdu, type Session } from '../../engine/channels/sms/wire.ts';
 import { Fifo } from './fifo.ts';
 import { OutcomePicker, errorOfStat, receiptFields, seededRandom, type DestinationRule, type ReceiptStat } from './receipts.ts';
 

@@ -7,10 +7,10 @@
 import { createPublicKey } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { ChannelAdapter } from '../../engine/channel-adapter.ts';
-import type { HttpAdapterOptions } from '../../engine/adapters/http-client.ts';
-import { createMessengerAdapter } from '../../engine/adapters/messenger/index.ts';
-import { createRcsAdapter, RBM_BASE_URL, serviceAccountTokenProvider } from '../../engine/adapters/rcs/index.ts';
-import { createWhatsAppAdapter, GRAPH_BASE_URL, type GraphAccount } from '../../engine/adapters/whatsapp/index.ts';
+import type { HttpAdapterOptions } from '../../engine/channels/shared/http-client.ts';
+import { createMessengerAdapter } from '../../engine/channels/messenger/index.ts';
+import { createRcsAdapter, RBM_BASE_URL, serviceAccountTokenProvider } from '../../engine/channels/rcs/index.ts';
+import { createWhatsAppAdapter, GRAPH_BASE_URL, type GraphAccount } from '../../engine/channels/whatsapp/index.ts';
 import type { EngineDatabase } from '../../engine/tables.ts';
 import type { GraphSandbox } from '../../sandbox/graph/index.ts';
 import type { RbmSandbox } from '../../sandbox/rbm/index.ts';

@@ -7,8 +7,8 @@
 // claims with SKIP LOCKED.
 import type { Kysely } from 'kysely';
 import type { ChannelAdapter, ChannelPlatform } from '../../engine/channel-adapter.ts';
-import type { HttpAdapterOptions } from '../../engine/adapters/http-client.ts';
-import { SmppAdapter } from '../../engine/adapters/smpp/adapter.ts';
+import type { HttpAdapterOptions } from '../../engine/channels/shared/http-client.ts';
+import { SmppAdapter } from '../../engine/channels/sms/adapter.ts';
 import { Dispatcher, type DispatcherOptions } from '../../engine/dispatcher.ts';
 import { databaseSink, type DatabaseSink } from '../../engine/receipts.ts';
 import type { EngineDatabase } from '../../engine/tables.ts';

@@ -2,8 +2,8 @@
 // the company's WhatsApp channels (its business account and token). In the running engine the
 // channel talks to whatever its adapter talks to (its own baseUrl, production's Graph, or in
 // sandbox mode the Graph stand-in, which then answers on our real webhook route).
-import type { TemplateCallResult, TemplateDraft } from '../../engine/adapters/whatsapp/index.ts';
-import { createWhatsAppTemplate, deleteWhatsAppTemplate, editWhatsAppTemplate } from '../../engine/adapters/whatsapp/index.ts';
+import type { TemplateCallResult, TemplateDraft } from '../../engine/channels/whatsapp/index.ts';
+import { createWhatsAppTemplate, deleteWhatsAppTemplate, editWhatsAppTemplate } from '../../engine/channels/whatsapp/index.ts';
 import { whatsappGraphAccount, type ChannelRow, type HttpChannelContext } from './http-channels.ts';
 
 export interface WhatsAppTemplateGateway {

@@ -10,11 +10,11 @@
 // once (a repeat changes nothing).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ReceiptSink } from '../../engine/channel-adapter.ts';
-import { parseJsonBody, WebhookPayloadError, type TemplateStatusEvent, type WebhookEvents } from '../../engine/webhooks/events.ts';
-import { answerHubChallenge, verifyMetaSignature } from '../../engine/webhooks/meta-signature.ts';
-import { parseMessengerWebhook } from '../../engine/webhooks/messenger.ts';
-import { answerRbmSetup, isRbmSetup, parseRbmEvent, rbmEnvelopeData, verifyRbmSignature } from '../../engine/webhooks/rbm.ts';
-import { parseWhatsAppWebhook } from '../../engine/webhooks/whatsapp.ts';
+import { parseJsonBody, WebhookPayloadError, type TemplateStatusEvent, type WebhookEvents } from '../../engine/channels/shared/webhook-events.ts';
+import { answerHubChallenge, verifyMetaSignature } from '../../engine/channels/shared/meta-signature.ts';
+import { parseMessengerWebhook } from '../../engine/channels/messenger/webhook.ts';
+import { answerRbmSetup, isRbmSetup, parseRbmEvent, rbmEnvelopeData, verifyRbmSignature } from '../../engine/channels/rcs/webhook.ts';
+import { parseWhatsAppWebhook } from '../../engine/channels/whatsapp/webhook.ts';
 import { ApiError, type ErrorCode } from '../errors/api-error.ts';
 
 export type WebhookPlatform = 'whatsapp' | 'fbMessenger' | 'rcs';

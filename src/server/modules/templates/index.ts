@@ -9,7 +9,7 @@
 import { sql } from 'kysely';
 import { variablesOf } from '../../../core/message-content.ts';
 import { categoryForPurpose, whatsappBodyProblem } from '../../../core/whatsapp-template.ts';
-import type { TemplateCallResult, TemplateDraft } from '../../../engine/adapters/whatsapp/index.ts';
+import type { TemplateCallResult, TemplateDraft } from '../../../engine/channels/whatsapp/index.ts';
 import type { Template } from '../../../generated/types.gen.ts';
 import { templateStatuses, type TemplateCategory } from '../../../generated/enums.gen.ts';
 import type { ServerDeps, Session } from '../../context.ts';

@@ -1,4 +1,4 @@
-import type { InboundEvent, StatusEvent } from '../channel-adapter.ts';
+import type { InboundEvent, StatusEvent } from '../../channel-adapter.ts';
 
 /**
  * A WhatsApp template's review or lifecycle change (webhook field message_template_status_update,

@@ -1,9 +1,9 @@
 // Messenger Send API adapter: POST {baseUrl}/{pageId}/messages with the page access token.
 // One instance per channel (one Facebook page). Receipts arrive on the webhook
-// (src/engine/webhooks/messenger.ts) and are watermark-based.
+// (src/engine/channels/messenger/webhook.ts) and are watermark-based.
 import type { ChannelAdapter, OutboundMessage, SubmitOutcome } from '../../channel-adapter.ts';
-import { postToGraph } from '../graph-send.ts';
-import { ConcurrencyLimit, DEFAULT_MAX_CONCURRENT, DEFAULT_TIMEOUT_MS, drain, type HttpAdapterOptions } from '../http-client.ts';
+import { postToGraph } from '../shared/graph-send.ts';
+import { ConcurrencyLimit, DEFAULT_MAX_CONCURRENT, DEFAULT_TIMEOUT_MS, drain, type HttpAdapterOptions } from '../shared/http-client.ts';
 import { STATUS_REQUEST_ERROR } from '../whatsapp/errors.ts';
 import { MESSENGER_TOKEN_EXPIRED, messengerRefusal } from './errors.ts';
 

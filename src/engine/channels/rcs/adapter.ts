@@ -5,7 +5,7 @@ import type { ChannelAdapter, OutboundMessage, SubmitOutcome } from '../../chann
 import {
   ConcurrencyLimit, DEFAULT_MAX_CONCURRENT, DEFAULT_TIMEOUT_MS, drain, isTransientStatus, requestJson, retryAfterMs, TransportError,
   type HttpAdapterOptions, type HttpAnswer,
-} from '../http-client.ts';
+} from '../shared/http-client.ts';
 import { STATUS_DISPATCH_ERROR, STATUS_REQUEST_ERROR } from '../whatsapp/errors.ts';
 import { rbmMessageId, rbmRequestId } from './message-id.ts';
 import type { AccessTokenProvider } from './service-account-token.ts';

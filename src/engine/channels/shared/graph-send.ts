@@ -1,10 +1,10 @@
 // One Graph send request (WhatsApp Cloud and Messenger share the transport and the answer shape):
 // a transport failure or a transient HTTP status is a retry, a 2xx with the message id is
 // accepted, and a Graph error object is handed back for the platform's own refusal mapping.
-import type { SubmitOutcome } from '../channel-adapter.ts';
+import type { SubmitOutcome } from '../../channel-adapter.ts';
 import { parseGraphError, type GraphError } from './graph-error.ts';
 import { isTransientStatus, requestJson, retryAfterMs, TransportError } from './http-client.ts';
-import { STATUS_DISPATCH_ERROR } from './whatsapp/errors.ts';
+import { STATUS_DISPATCH_ERROR } from '../whatsapp/errors.ts';
 
 export type GraphSendResult = { outcome: SubmitOutcome } | { error: GraphError; retryAfterMs: number | undefined };
 

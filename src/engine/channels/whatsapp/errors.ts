@@ -5,7 +5,7 @@
 import { smsStateByName } from '../../../generated/enums.gen.ts';
 import { whatsappErrors } from '../../../generated/errors.gen.ts';
 import type { SubmitOutcome } from '../../channel-adapter.ts';
-import { describeGraphError, type GraphError } from '../graph-error.ts';
+import { describeGraphError, type GraphError } from '../shared/graph-error.ts';
 
 /** Spec SMS status codes used for refused messages (schemas/enums/sms-state.yaml). */
 export const STATUS_REQUEST_ERROR = smsStateByName.requestError;

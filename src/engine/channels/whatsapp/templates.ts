@@ -5,7 +5,7 @@
 //   POST   {baseUrl}/{template-id}                      edit (category and components) → { success }
 //   DELETE {baseUrl}/{waba-id}/message_templates?name=&hsm_id=   delete → { success }
 // Meta reviews a new or edited template and answers on the webhook (field
-// message_template_status_update, src/engine/webhooks/whatsapp.ts).
+// message_template_status_update, src/engine/channels/whatsapp/webhook.ts).
 //
 // The body is our content with {{variables}}: positional ({{1}}, {{2}}…, Meta's default) or named
 // (`parameter_format: "named"`). Meta wants an example value per parameter; the example is made
@@ -15,8 +15,8 @@
 import type { TemplateCategory } from '../../../generated/enums.gen.ts';
 import { parameterFormat } from '../../../core/whatsapp-template.ts';
 import { variablesOf } from '../../../core/message-content.ts';
-import { describeGraphError, parseGraphError } from '../graph-error.ts';
-import { DEFAULT_TIMEOUT_MS, isTransientStatus, requestJson, TransportError } from '../http-client.ts';
+import { describeGraphError, parseGraphError } from '../shared/graph-error.ts';
+import { DEFAULT_TIMEOUT_MS, isTransientStatus, requestJson, TransportError } from '../shared/http-client.ts';
 import { isRetryableWhatsAppCode } from './errors.ts';
 
 export interface TemplateDraft {

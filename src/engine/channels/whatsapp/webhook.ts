@@ -4,8 +4,8 @@
 // Statuses may arrive out of order and more than once (Meta retries for days): each event
 // carries the provider's timestamp (`at`) and a dedupeKey `${wamid}:${status}`; the engine
 // applies statuses monotonically and ignores keys it has seen.
-import type { DeliveryStatus, InboundEvent, StatusEvent } from '../channel-adapter.ts';
-import { asArray, asObject, asString, dateOf, WebhookPayloadError, type TemplateStatusEvent, type WebhookEvents } from './events.ts';
+import type { DeliveryStatus, InboundEvent, StatusEvent } from '../../channel-adapter.ts';
+import { asArray, asObject, asString, dateOf, WebhookPayloadError, type TemplateStatusEvent, type WebhookEvents } from '../shared/webhook-events.ts';
 
 const statusMap: Record<string, DeliveryStatus> = {
   sent: 'SENT',

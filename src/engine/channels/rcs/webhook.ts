@@ -7,9 +7,9 @@
 // messageId, sendTime, agentId} and user messages {senderPhoneNumber, messageId, sendTime,
 // agentId, text | suggestionResponse{postbackData,text} | location | userFile}.
 import { createHmac } from 'node:crypto';
-import type { DeliveryStatus } from '../channel-adapter.ts';
-import { asObject, asString, dateOf, WebhookPayloadError, type WebhookEvents } from './events.ts';
-import { safeEqual } from './meta-signature.ts';
+import type { DeliveryStatus } from '../../channel-adapter.ts';
+import { asObject, asString, dateOf, WebhookPayloadError, type WebhookEvents } from '../shared/webhook-events.ts';
+import { safeEqual } from '../shared/meta-signature.ts';
 
 export type RbmSetupAnswer = { status: 200; body: string } | { status: 403; body: string };
 

@@ -1,9 +1,9 @@
 // WhatsApp Cloud API adapter (Graph v23): text and template messages to
 // POST {baseUrl}/{phoneNumberId}/messages. One instance per channel (one business number).
-// Statuses come back on the webhook (src/engine/webhooks/whatsapp.ts), not here.
+// Statuses come back on the webhook (src/engine/channels/whatsapp/webhook.ts), not here.
 import type { ChannelAdapter, OutboundMessage, SubmitOutcome } from '../../channel-adapter.ts';
-import { postToGraph } from '../graph-send.ts';
-import { ConcurrencyLimit, DEFAULT_MAX_CONCURRENT, DEFAULT_TIMEOUT_MS, drain, type HttpAdapterOptions } from '../http-client.ts';
+import { postToGraph } from '../shared/graph-send.ts';
+import { ConcurrencyLimit, DEFAULT_MAX_CONCURRENT, DEFAULT_TIMEOUT_MS, drain, type HttpAdapterOptions } from '../shared/http-client.ts';
 import { STATUS_DISPATCH_ERROR, STATUS_REQUEST_ERROR, TOKEN_EXPIRED, whatsappRefusal } from './errors.ts';
 import { buildWhatsAppRequest } from './payload.ts';
 

@@ -3,8 +3,8 @@
 // absent. Each receipt gives one watermark event (providerMessageId '', `recipient` = the PSID,
 // `watermark`) that the sink applies to every message of this channel to that PSID sent at or
 // before the watermark, plus one event per mid when Meta lists them.
-import type { InboundEvent, StatusEvent } from '../channel-adapter.ts';
-import { asArray, asObject, asString, dateOf, WebhookPayloadError, type WebhookEvents } from './events.ts';
+import type { InboundEvent, StatusEvent } from '../../channel-adapter.ts';
+import { asArray, asObject, asString, dateOf, WebhookPayloadError, type WebhookEvents } from '../shared/webhook-events.ts';
 
 export function parseMessengerWebhook(body: unknown, now: Date = new Date()): WebhookEvents {
   const root = asObject(body);

@@ -1,7 +1,7 @@
 // Messenger Send API error codes → outcome (research protocols.md 3). The Graph code is kept as
 // errorCode; there is no spec code to map onto.
 import type { SubmitOutcome } from '../../channel-adapter.ts';
-import { describeGraphError, type GraphError } from '../graph-error.ts';
+import { describeGraphError, type GraphError } from '../shared/graph-error.ts';
 import { STATUS_DISPATCH_ERROR, STATUS_INVALID, STATUS_REQUEST_ERROR } from '../whatsapp/errors.ts';
 
 /** Outside the 24-hour window (subcode 2018278): only a message tag may go now. */
