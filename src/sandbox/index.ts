@@ -1,6 +1,6 @@
-// Local stand-ins for the outside world (ARCHITECTURE 2). More arrive with the engine: SMSC,
-// Graph API, RBM, payment gateway.
-export * from './types.ts';
+// Local stand-ins for the outside world (ARCHITECTURE 2), implementing the core ports
+// (src/core/ports): the outbox (messages), captcha, the channel connector; the SMSC, Graph API
+// and RBM stand-ins are in their folders. Only the server's composition root imports them.
 export * from './outbox.ts';
 export * from './captcha.ts';
 export * from './channels.ts';

@@ -7,10 +7,9 @@ import type { Kysely } from 'kysely';
 import { constants } from '../generated/constants.gen.ts';
 import openapi from '../generated/openapi.gen.json' with { type: 'json' };
 import { entitySchemas } from '../generated/server-operations.gen.ts';
-import { sandboxCaptchaVerifier } from '../sandbox/captcha.ts';
-import { sandboxChannelProvider, type ChannelProvider } from '../sandbox/channels.ts';
-import { sandboxMessageProvider } from '../sandbox/outbox.ts';
-import type { CaptchaVerifier, MessageProvider } from '../sandbox/types.ts';
+import type { CaptchaVerifier } from '../core/ports/captcha.ts';
+import type { ChannelConnector } from '../core/ports/channel.ts';
+import type { MessageProvider } from '../core/ports/message.ts';
 import type { EngineDatabase } from '../engine/tables.ts';
 import type { ComponentHeaders, MessagingHooks, ServerDeps } from './context.ts';
 import { companySendWindow } from './messaging/send-window.ts';
@@ -21,6 +20,7 @@ import { openSecret } from './modules/channels/secret-fields.ts';
 import { templateStatusSink } from './modules/templates/status.ts';
 import { webhookRoutes } from './webhooks/index.ts';
 import type { ReceiptSink } from '../engine/channel-adapter.ts';
+import { composePorts } from './composition.ts';
 import type { Database } from './db/schema.ts';
 import { registerAuditLog } from './audit/hook.ts';
 import { ApiError } from './errors/api-error.ts';
@@ -30,7 +30,6 @@ import type { HandlerMap } from './http/handler.ts';
 import { registerOperations } from './http/operations.ts';
 import { compileValidator } from './http/validation.ts';
 import { handlers as defaultHandlers } from './modules/index.ts';
-import { databaseOutboxStore } from './sandbox-outbox-store.ts';
 import { defaultSecretBox, type SecretBox } from './security/secrets.ts';
 import { createShortener, type ShortenerOptions } from './shortener/index.ts';
 
@@ -41,7 +40,7 @@ export interface BuildServerOptions {
   now?: () => Date;
   messages?: MessageProvider;
   captcha?: CaptchaVerifier;
-  channels?: ChannelProvider;
+  channels?: ChannelConnector;
   /** Default: the process's key (COLIBRI_SECRET_KEY or DATA_DIR/secret.key), as the demo seed uses. */
   secrets?: SecretBox;
   logger?: FastifyServerOptions['logger'];
@@ -72,9 +71,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     db: options.db,
     now,
     sandbox: options.sandbox ?? false,
-    messages: options.messages ?? sandboxMessageProvider(databaseOutboxStore(options.db), now),
-    captcha: options.captcha ?? sandboxCaptchaVerifier,
-    channels: options.channels ?? sandboxChannelProvider(databaseOutboxStore(options.db), now),
+    ...composePorts({ db: options.db, now, messages: options.messages, captcha: options.captcha, channels: options.channels }),
     secrets,
     messaging: {
       wake: options.messaging?.wake ?? (() => {}),

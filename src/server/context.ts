@@ -1,8 +1,9 @@
 // What handlers receive: the database, the clock, the outside-world providers, and the caller.
 import type { Kysely } from 'kysely';
 import type { Grant } from '../core/permissions.ts';
-import type { ChannelProvider } from '../sandbox/channels.ts';
-import type { CaptchaVerifier, MessageProvider } from '../sandbox/types.ts';
+import type { CaptchaVerifier } from '../core/ports/captcha.ts';
+import type { ChannelConnector } from '../core/ports/channel.ts';
+import type { MessageProvider } from '../core/ports/message.ts';
 import type { SendWindow } from '../engine/enqueue.ts';
 import type { UserScope } from './auth/user-scope.ts';
 import type { Database } from './db/schema.ts';
@@ -16,8 +17,8 @@ export interface ServerDeps {
   now: () => Date;
   messages: MessageProvider;
   captcha: CaptchaVerifier;
-  /** Checks channel connections and sends the try-channel message (the sandbox provider for now). */
-  channels: ChannelProvider;
+  /** Checks channel connections and opens a channel's adapter for the try-channel message (composition.ts chooses it). */
+  channels: ChannelConnector;
   /** Seals and opens secrets at rest (security/secrets.ts). */
   secrets: SecretBox;
   /** Sandbox/demo mode: sandbox-only operations exist (system.outbox). */

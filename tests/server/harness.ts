@@ -10,7 +10,7 @@ import { decodeSession } from '../../src/core/session-codec.ts';
 import type { OperationId } from '../../src/generated/operations.gen.ts';
 import { serverOperations } from '../../src/generated/server-operations.gen.ts';
 import type { SessionUser } from '../../src/generated/types.gen.ts';
-import type { CaptchaVerifier } from '../../src/sandbox/types.ts';
+import type { CaptchaVerifier } from '../../src/core/ports/captcha.ts';
 import { buildServer } from '../../src/server/app.ts';
 import { createDatabase, type DatabaseHandle, type DatabaseOptions } from '../../src/server/db/database.ts';
 import { demoEmail, seedDemo } from '../../src/server/db/demo-seed.ts';

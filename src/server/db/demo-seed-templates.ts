@@ -4,7 +4,7 @@
 // send it; another company has one SMS template of its own (companies never see each other's).
 import type { Transaction } from 'kysely';
 import { variablesOf } from '../../core/message-content.ts';
-import { SANDBOX_DEFAULT_TEMPLATES } from '../../sandbox/graph/index.ts';
+import { SANDBOX_DEFAULT_TEMPLATES } from '../composition.ts';
 import type { Database } from './schema.ts';
 
 export async function seedTemplates(trx: Transaction<Database>, companies: { demoCompanyId: number; otherCompanyIds: number[] }, now: Date): Promise<void> {

@@ -7,7 +7,7 @@
 import type { Kysely } from 'kysely';
 import { maskDestination } from '../../core/phone.ts';
 import { constants } from '../../generated/constants.gen.ts';
-import type { MessageChannel } from '../../sandbox/types.ts';
+import type { MessageChannel } from '../../core/ports/message.ts';
 import type { ServerDeps } from '../context.ts';
 import type { Database, UserRow } from '../db/schema.ts';
 import { fail } from '../errors/api-error.ts';

@@ -12,8 +12,7 @@ import { createMessengerAdapter } from '../../engine/channels/messenger/index.ts
 import { createRcsAdapter, RBM_BASE_URL, serviceAccountTokenProvider } from '../../engine/channels/rcs/index.ts';
 import { createWhatsAppAdapter, GRAPH_BASE_URL, type GraphAccount } from '../../engine/channels/whatsapp/index.ts';
 import type { EngineDatabase } from '../../engine/tables.ts';
-import type { GraphSandbox } from '../../sandbox/graph/index.ts';
-import type { RbmSandbox } from '../../sandbox/rbm/index.ts';
+import type { GraphSandbox, RbmSandbox } from '../composition.ts';
 
 export const HTTP_PLATFORMS = ['whatsapp', 'fbMessenger', 'rcs'] as const;
 export type HttpPlatform = (typeof HTTP_PLATFORMS)[number];

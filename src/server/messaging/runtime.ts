@@ -12,9 +12,7 @@ import { SmppAdapter } from '../../engine/channels/sms/adapter.ts';
 import { Dispatcher, type DispatcherOptions } from '../../engine/dispatcher.ts';
 import { databaseSink, type DatabaseSink } from '../../engine/receipts.ts';
 import type { EngineDatabase } from '../../engine/tables.ts';
-import { startGraphSandbox, type GraphSandbox, type GraphSandboxOptions } from '../../sandbox/graph/index.ts';
-import { startRbmSandbox, type RbmSandbox, type RbmSandboxOptions } from '../../sandbox/rbm/index.ts';
-import { startSandboxSmsc, type SandboxSmsc, type SandboxSmscOptions } from '../../sandbox/smsc/index.ts';
+import { startStandIns, type GraphSandbox, type GraphSandboxOptions, type RbmSandbox, type RbmSandboxOptions, type SandboxSmsc, type SandboxSmscOptions } from '../composition.ts';
 import type { Database } from '../db/schema.ts';
 import type { SecretBox } from '../security/secrets.ts';
 import type { MessagingHooks } from '../context.ts';
@@ -69,9 +67,7 @@ export async function startMessaging(options: MessagingOptions): Promise<Messagi
   const log = options.log ?? (() => {});
   // The SMSC reads this object at every bind, so channels added later get an account too.
   const smscAccounts: Record<string, string> = { ...(options.smsc?.accounts ?? {}) };
-  const smsc = options.sandbox ? await startSandboxSmsc({ ...options.smsc, accounts: smscAccounts }) : null;
-  const graph = options.sandbox ? await startGraphSandbox(options.graph) : null;
-  const rbm = options.sandbox ? await startRbmSandbox(options.rbm) : null;
+  const { smsc, graph, rbm } = await startStandIns(options.sandbox, { smsc: { ...options.smsc, accounts: smscAccounts }, graph: options.graph, rbm: options.rbm });
   let publicUrl: string | null = null;
   const sink = databaseSink({ db, inbound: (channelId, event) => routeInbound(db, channelId, event) });
   const adapters = new Map<number, Promise<ChannelAdapter | null>>();

@@ -4,14 +4,15 @@ import type { Kysely } from 'kysely';
 import { missingForEnable } from '../../../core/channel-rules.ts';
 import { channelPlatforms, type ChannelPlatform, type DeliveryStatus } from '../../../generated/enums.gen.ts';
 import { normalizeColombianPhone } from '../../../core/phone.ts';
-import type { ChannelProvider, ChannelEndpoint } from '../../../sandbox/channels.ts';
+import type { ChannelConnector, ChannelEndpoint } from '../../../core/ports/channel.ts';
 import type { Database, StoredAccountSid } from '../../db/schema.ts';
 import { ApiError, fail, failFields, fieldError } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
-import { endpointOf, openSecrets, plainOf, platformColors, toChannel, type ChannelRow } from './records.ts';
+import { endpointOf, openSecrets, plainOf, platformColors, presentSecrets, toChannel, type ChannelRow } from './records.ts';
 import { nextAccountSids, nextSecret, secretColumns, secretFields, type SecretField } from './secret-fields.ts';
 import { channelConflict, removeChannel, writeRoutes } from './store.ts';
+import { sendTestMessage } from './try-send.ts';
 import { checkPlatformRules, mergePlain, plainCredentialsChanged } from './values.ts';
 
 const TRY_MESSAGE = 'Colibri: mensaje de prueba del canal.';
@@ -30,8 +31,8 @@ async function loadChannel(db: Kysely<Database>, companyId: number, id: number):
 /** 99999 naming every field the channel still needs. */
 const missingFields = (fields: string[]) => failFields(fields.map((field) => fieldError(field, '99999')));
 
-async function checkConnection(provider: ChannelProvider, endpoint: ChannelEndpoint): Promise<void> {
-  const check = await provider.check(endpoint);
+async function checkConnection(connector: ChannelConnector, endpoint: ChannelEndpoint): Promise<void> {
+  const check = await connector.check(endpoint);
   if (!check.ok) throw fail(check.retryable ? '99965' : '99966');
 }
 
@@ -88,9 +89,11 @@ export const channelsHandlers: DomainHandlers<'channels'> = {
     if (enabled) {
       const missing = missingForEnable({ platform: body.platform, ...plain, ...pickSecrets(body), accountSids: sids });
       if (missing.length) throw missingFields(missing);
-      const open: Record<string, string> = {};
-      for (const [f, v] of Object.entries(pickSecrets(body))) if (v) open[f] = v;
-      await checkConnection(ctx.deps.channels, { platform: body.platform, sender: plain.sender, shortCode: plain.shortCode, facebookPageId: plain.facebookPageId, clientEmail: plain.clientEmail, secrets: open });
+      // Not stored yet: no id, and no connection settings (the API does not set them).
+      await checkConnection(ctx.deps.channels, {
+        id: 0, companyId: me.companyId, platform: body.platform, sender: plain.sender, shortCode: plain.shortCode, facebookPageId: plain.facebookPageId, clientEmail: plain.clientEmail,
+        secrets: presentSecrets(pickSecrets(body)), accountSids: body.accountSids ? body.accountSids.map((s) => ({ sid: s.sid, secret: s.secret })) : [], connection: {},
+      });
     }
     const at = now();
     try {
@@ -275,7 +278,7 @@ export const channelsHandlers: DomainHandlers<'channels'> = {
     const endpoint = endpointOf(box, row);
     await checkConnection(ctx.deps.channels, endpoint);
     const message = ctx.body.message ?? TRY_MESSAGE;
-    const result = await ctx.deps.channels.send(endpoint, { to, body: message, companyId: me.companyId });
+    const result = await sendTestMessage(ctx.deps.channels, endpoint, to, message);
     const at = now();
     const saved = await db
       .insertInto('channel_messages')

@@ -3,7 +3,7 @@ import type { Selectable } from 'kysely';
 import { missingForEnable } from '../../../core/channel-rules.ts';
 import type { ChannelPlatform } from '../../../generated/enums.gen.ts';
 import type { Channel } from '../../../generated/types.gen.ts';
-import type { ChannelEndpoint } from '../../../sandbox/channels.ts';
+import type { ChannelEndpoint } from '../../../core/ports/channel.ts';
 import type { ChannelsTable } from '../../db/schema.ts';
 import type { SecretBox } from '../../security/secrets.ts';
 import { maskOrNull, openAccountSids, openSecret, secretColumns, secretFields, type SecretField } from './secret-fields.ts';
@@ -50,18 +50,26 @@ export function toChannel(box: SecretBox, row: ChannelRow): Channel {
   };
 }
 
+/** The opened secrets that have a value (what a ChannelEndpoint carries). */
+export function presentSecrets(secrets: Partial<Record<SecretField, string | null>>): Partial<Record<string, string>> {
+  const open: Partial<Record<string, string>> = {};
+  for (const [k, v] of Object.entries(secrets)) if (v) open[k] = v;
+  return open;
+}
+
+/** What a channel connector needs to reach this channel (core/ports/channel.ts), secrets opened. */
 export function endpointOf(box: SecretBox, row: ChannelRow): ChannelEndpoint {
-  const secrets = openSecrets(box, row);
-  const open: Record<string, string> = {};
-  for (const [k, v] of Object.entries(secrets)) if (v !== null) open[k] = v;
-  openAccountSids(box, row.account_sids, row.company_id).forEach((s) => { open[`accountSid:${s.sid}`] = s.secret; });
   return {
+    id: row.id,
+    companyId: row.company_id,
     platform: row.platform as ChannelPlatform,
     sender: row.sender,
     shortCode: row.short_code,
     facebookPageId: row.facebook_page_id,
     clientEmail: row.client_email,
-    secrets: open,
+    secrets: presentSecrets(openSecrets(box, row)),
+    accountSids: openAccountSids(box, row.account_sids, row.company_id),
+    connection: row.connection ?? {},
   };
 }
 

@@ -1,0 +1,65 @@
+// The composition root (ARCHITECTURE 2): the one place that chooses, for each core port
+// (src/core/ports), the implementation this process runs — and the one server file that imports
+// src/sandbox. Today only sandbox implementations of the message, captcha and channel ports exist,
+// so every mode wires them (a caller may pass its own, as tests do); a real SMS or e-mail
+// provider, captcha service, channel connector or payment gateway is chosen here when it lands.
+// The messaging engine's sandbox stand-ins (SMSC, Graph, RBM) are started from here too.
+import type { Kysely } from 'kysely';
+import type { CaptchaVerifier } from '../core/ports/captcha.ts';
+import type { ChannelConnector } from '../core/ports/channel.ts';
+import type { MessageProvider } from '../core/ports/message.ts';
+import { sandboxCaptchaVerifier } from '../sandbox/captcha.ts';
+import { sandboxChannelConnector } from '../sandbox/channels.ts';
+import { startGraphSandbox, type GraphSandbox, type GraphSandboxOptions } from '../sandbox/graph/index.ts';
+import { sandboxMessageProvider, type OutboxStore } from '../sandbox/outbox.ts';
+import { startRbmSandbox, type RbmSandbox, type RbmSandboxOptions } from '../sandbox/rbm/index.ts';
+import { startSandboxSmsc, type SandboxSmsc, type SandboxSmscOptions } from '../sandbox/smsc/index.ts';
+import type { Database } from './db/schema.ts';
+
+export { SANDBOX_DEFAULT_TEMPLATES } from '../sandbox/graph/index.ts';
+export type { GraphSandbox, GraphSandboxOptions, RbmSandbox, RbmSandboxOptions, SandboxSmsc, SandboxSmscOptions };
+
+/** The ports the API's handlers use (ServerDeps). */
+export interface Ports {
+  messages: MessageProvider;
+  captcha: CaptchaVerifier;
+  channels: ChannelConnector;
+}
+
+export interface PortOptions extends Partial<Ports> {
+  db: Kysely<Database>;
+  now: () => Date;
+}
+
+/** The sandbox outbox's storage: rows of sandbox_outbox (src/sandbox stays free of database code). */
+export function databaseOutboxStore(db: Kysely<Database>): OutboxStore {
+  return {
+    async append(m) {
+      await db.insertInto('sandbox_outbox').values({ company_id: m.companyId ?? null, channel: m.channel, to_address: m.to, subject: m.subject, body: m.body, created_at: m.createdAt }).execute();
+    },
+  };
+}
+
+export function composePorts(options: PortOptions): Ports {
+  const outbox = databaseOutboxStore(options.db);
+  return {
+    messages: options.messages ?? sandboxMessageProvider(outbox, options.now),
+    captcha: options.captcha ?? sandboxCaptchaVerifier,
+    channels: options.channels ?? sandboxChannelConnector(outbox, options.now),
+  };
+}
+
+/** The stand-ins the messaging engine talks to in sandbox mode (none otherwise). */
+export interface StandIns {
+  smsc: SandboxSmsc | null;
+  graph: GraphSandbox | null;
+  rbm: RbmSandbox | null;
+}
+
+export async function startStandIns(sandbox: boolean, options: { smsc?: SandboxSmscOptions; graph?: GraphSandboxOptions; rbm?: RbmSandboxOptions }): Promise<StandIns> {
+  if (!sandbox) return { smsc: null, graph: null, rbm: null };
+  const smsc = await startSandboxSmsc(options.smsc);
+  const graph = await startGraphSandbox(options.graph);
+  const rbm = await startRbmSandbox(options.rbm);
+  return { smsc, graph, rbm };
+}
