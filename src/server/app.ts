@@ -16,7 +16,6 @@ import { companySendWindow } from './messaging/send-window.ts';
 import { runDueCampaigns } from './messaging/scheduler.ts';
 import { webhookSecrets } from './messaging/webhook-secrets.ts';
 import { whatsappTemplateGateway, type WhatsAppTemplateGateway } from './messaging/whatsapp-templates.ts';
-import { openSecret } from './modules/channels/secret-fields.ts';
 import { templateStatusSink } from './modules/templates/status.ts';
 import { webhookRoutes } from './webhooks/index.ts';
 import type { ReceiptSink } from '../engine/channel-adapter.ts';
@@ -71,7 +70,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     db: options.db,
     now,
     sandbox: options.sandbox ?? false,
-    ...composePorts({ db: options.db, now, messages: options.messages, captcha: options.captcha, channels: options.channels }),
+    ...composePorts({ db: options.db, now, sandbox: options.sandbox ?? false, messages: options.messages, captcha: options.captcha, channels: options.channels }),
     secrets,
     messaging: {
       wake: options.messaging?.wake ?? (() => {}),
@@ -82,11 +81,9 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
       // Without the engine: each channel's own baseUrl, else Meta's Graph — but never from the
       // sandbox (tests of the API alone), whose Graph stand-in lives with the engine.
       whatsappTemplates: options.messaging?.whatsappTemplates ?? (options.sandbox ? noGraph : whatsappTemplateGateway({
-        db: options.db as unknown as Kysely<EngineDatabase>,
-        open: (sealed, column, companyId) => openSecret(secrets, sealed, column, companyId) ?? '',
-        graph: null,
-        rbm: null,
-        publicUrl: () => null,
+        db: options.db,
+        secrets,
+        context: { db: options.db as unknown as Kysely<EngineDatabase>, sink: { status() {}, inbound() {} }, standIns: { smsc: null, graph: null, rbm: null }, publicUrl: () => null },
       })),
     },
     shortener,

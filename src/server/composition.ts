@@ -1,13 +1,16 @@
 // The composition root (ARCHITECTURE 2): the one place that chooses, for each core port
 // (src/core/ports), the implementation this process runs — and the one server file that imports
-// src/sandbox. Today only sandbox implementations of the message, captcha and channel ports exist,
-// so every mode wires them (a caller may pass its own, as tests do); a real SMS or e-mail
-// provider, captcha service, channel connector or payment gateway is chosen here when it lands.
+// src/sandbox. Channels: in sandbox mode the sandbox connector (the outbox), otherwise the
+// engine's (the channel definitions' real adapters). Messages and captcha have only sandbox
+// implementations so far, so every mode wires them; a real SMS or e-mail provider, captcha
+// service or payment gateway is chosen here when it lands. A caller may pass its own (tests do).
 // The messaging engine's sandbox stand-ins (SMSC, Graph, RBM) are started from here too.
 import type { Kysely } from 'kysely';
 import type { CaptchaVerifier } from '../core/ports/captcha.ts';
 import type { ChannelConnector } from '../core/ports/channel.ts';
 import type { MessageProvider } from '../core/ports/message.ts';
+import { engineChannelConnector } from '../engine/channels/connector.ts';
+import type { EngineDatabase } from '../engine/tables.ts';
 import { sandboxCaptchaVerifier } from '../sandbox/captcha.ts';
 import { sandboxChannelConnector } from '../sandbox/channels.ts';
 import { startGraphSandbox, type GraphSandbox, type GraphSandboxOptions } from '../sandbox/graph/index.ts';
@@ -29,6 +32,7 @@ export interface Ports {
 export interface PortOptions extends Partial<Ports> {
   db: Kysely<Database>;
   now: () => Date;
+  sandbox: boolean;
 }
 
 /** The sandbox outbox's storage: rows of sandbox_outbox (src/sandbox stays free of database code). */
@@ -45,7 +49,10 @@ export function composePorts(options: PortOptions): Ports {
   return {
     messages: options.messages ?? sandboxMessageProvider(outbox, options.now),
     captcha: options.captcha ?? sandboxCaptchaVerifier,
-    channels: options.channels ?? sandboxChannelConnector(outbox, options.now),
+    channels: options.channels ?? (options.sandbox
+      ? sandboxChannelConnector(outbox, options.now)
+      // No stand-ins outside sandbox mode: each channel reaches its own provider.
+      : engineChannelConnector({ db: options.db as unknown as Kysely<EngineDatabase>, standIns: { smsc: null, graph: null, rbm: null }, publicUrl: () => null, now: options.now })),
   };
 }
 

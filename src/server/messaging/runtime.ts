@@ -2,13 +2,15 @@
 // database receipt sink, the channel adapters built from the channels' rows, and, in sandbox
 // mode (`npm start` on the embedded database), the sandbox SMSC — a real SMPP server on
 // loopback — that the demo's SMS channels bind to, and the Graph (WhatsApp, Messenger) and RBM
-// (RCS) stand-ins that the HTTP channels without a baseUrl talk to (http-channels.ts); the
+// (RCS) stand-ins that the HTTP channels without a baseUrl talk to (each channel type's
+// definition in src/engine/channels wires its adapter and its stand-in); the
 // status-callback deliverer (callbacks.ts). More worker processes can share one PostgreSQL: each
 // claims with SKIP LOCKED.
 import type { Kysely } from 'kysely';
-import type { ChannelAdapter, ChannelPlatform } from '../../engine/channel-adapter.ts';
+import type { ChannelAdapter } from '../../engine/channel-adapter.ts';
+import type { ChannelContext, StandIns } from '../../engine/channels/definition.ts';
+import { channelDefinition, channelDefinitions } from '../../engine/channels/registry.ts';
 import type { HttpAdapterOptions } from '../../engine/channels/shared/http-client.ts';
-import { SmppAdapter } from '../../engine/channels/sms/adapter.ts';
 import { Dispatcher, type DispatcherOptions } from '../../engine/dispatcher.ts';
 import { databaseSink, type DatabaseSink } from '../../engine/receipts.ts';
 import type { EngineDatabase } from '../../engine/tables.ts';
@@ -17,11 +19,10 @@ import type { Database } from '../db/schema.ts';
 import type { SecretBox } from '../security/secrets.ts';
 import type { MessagingHooks } from '../context.ts';
 import { startCallbackDeliverer, type CallbackDeliverer, type CallbackDelivererOptions } from './callbacks.ts';
-import { buildHttpAdapter, HTTP_PLATFORMS, registerWithStandIn, type ChannelRow, type HttpChannelContext } from './http-channels.ts';
 import { routeInbound } from './inbound.ts';
 import { whatsappTemplateGateway } from './whatsapp-templates.ts';
 import { companySendWindow } from './send-window.ts';
-import { openSecret } from '../modules/channels/secret-fields.ts';
+import { endpointOf } from '../modules/channels/records.ts';
 
 export interface MessagingOptions {
   db: Kysely<Database>;
@@ -72,30 +73,24 @@ export async function startMessaging(options: MessagingOptions): Promise<Messagi
   const sink = databaseSink({ db, inbound: (channelId, event) => routeInbound(db, channelId, event) });
   const adapters = new Map<number, Promise<ChannelAdapter | null>>();
 
-  const open = (sealed: string | null, column: string, companyId: number) => openSecret(options.secrets, sealed, column, companyId) ?? '';
-  const http: HttpChannelContext = { db, open, graph, rbm, publicUrl: () => publicUrl };
+  const standIns: StandIns = {
+    smsc: smsc && { host: smsc.host, port: smsc.port, addAccount: (systemId, password) => { smscAccounts[systemId] = password; } },
+    graph,
+    rbm,
+  };
+  const context: ChannelContext = { db, sink, standIns, publicUrl: () => publicUrl, http: options.http, smpp: options.smpp };
 
+  /** The adapter of an enabled channel, from its type's definition (src/engine/channels/registry.ts). */
   async function build(channelId: number): Promise<ChannelAdapter | null> {
-    const channel = await db.selectFrom('channels').selectAll().where('id', '=', channelId).executeTakeFirst();
-    if (!channel || !channel.enabled) return null;
-    const connection = channel.connection ?? {};
-    if (channel.platform === 'sms') {
-      const password = open(channel.authorization_token, 'authorization_token', channel.company_id).slice(0, 64);
-      const sender = channel.sender?.replace(/^\+/, '') ?? channel.short_code ?? '';
-      if (connection.host && connection.port) {
-        return new SmppAdapter(channel.id, { ...(options.smpp ?? {}), ...connection, password, sender } as never, sink);
-      }
-      if (!smsc) return null;
-      // Sandbox: the channel binds to the local SMSC with an account of its own.
-      const systemId = `ch${channel.id}`;
-      smscAccounts[systemId] = password;
-      return new SmppAdapter(channel.id, { tps: 500, ...(options.smpp ?? {}), host: smsc.host, port: smsc.port, systemId, password, sender }, sink);
-    }
-    const adapter = buildHttpAdapter(http, channel as ChannelRow, {
-      ...options.http,
-      onAlert: (alert) => log(`channel ${channel.id}: ${alert.platform} ${alert.kind}`, alert.reason),
-    });
-    if (!adapter) log(`channel ${channel.id}: ${channel.platform as ChannelPlatform} settings are incomplete; its messages fail with 92`);
+    const row = await options.db.selectFrom('channels').selectAll().where('id', '=', channelId).executeTakeFirst();
+    if (!row || !row.enabled) return null;
+    const definition = channelDefinition(row.platform);
+    const adapter = definition?.createAdapter(endpointOf(options.secrets, row), {
+      ...context,
+      http: { ...options.http, onAlert: (alert) => log(`channel ${row.id}: ${alert.platform} ${alert.kind}`, alert.reason) },
+    }) ?? null;
+    // An SMS channel without a host has no adapter outside sandbox mode; that is not news.
+    if (!adapter && definition?.webhookPath) log(`channel ${row.id}: ${row.platform} settings are incomplete; its messages fail with 92`);
     return adapter;
   }
 
@@ -122,7 +117,7 @@ export async function startMessaging(options: MessagingOptions): Promise<Messagi
   const callbacks = options.callbacks === false ? null : startCallbackDeliverer({ db, secrets: options.secrets, log, allowPrivateNetworks: options.sandbox, ...options.callbacks });
 
   return {
-    hooks: { wake: () => dispatcher.wake(), sendWindow, shortBaseUrls: [], whatsappTemplates: whatsappTemplateGateway(http, { timeoutMs: options.http?.timeoutMs }) },
+    hooks: { wake: () => dispatcher.wake(), sendWindow, shortBaseUrls: [], whatsappTemplates: whatsappTemplateGateway({ db: options.db, secrets: options.secrets, context }, { timeoutMs: options.http?.timeoutMs }) },
     dispatcher,
     sink,
     smsc,
@@ -132,10 +127,11 @@ export async function startMessaging(options: MessagingOptions): Promise<Messagi
     async setPublicUrl(url) {
       publicUrl = url.replace(/\/+$/, '');
       if (!graph && !rbm) return;
-      const channels = await db.selectFrom('channels').selectAll().where('platform', 'in', [...HTTP_PLATFORMS]).where('enabled', '=', true).execute();
+      const wired = channelDefinitions().filter((d) => d.registerWithStandIn).map((d) => d.platform);
+      const channels = await options.db.selectFrom('channels').selectAll().where('platform', 'in', wired).where('enabled', '=', true).execute();
       for (const channel of channels) {
         try {
-          registerWithStandIn(http, channel as ChannelRow);
+          channelDefinition(channel.platform)!.registerWithStandIn!(endpointOf(options.secrets, channel), context);
         } catch (error) {
           log(`channel ${channel.id}: not registered with its stand-in`, (error as Error).message);
         }

@@ -4,7 +4,12 @@
 // sandbox mode the Graph stand-in, which then answers on our real webhook route).
 import type { TemplateCallResult, TemplateDraft } from '../../engine/channels/whatsapp/index.ts';
 import { createWhatsAppTemplate, deleteWhatsAppTemplate, editWhatsAppTemplate } from '../../engine/channels/whatsapp/index.ts';
-import { whatsappGraphAccount, type ChannelRow, type HttpChannelContext } from './http-channels.ts';
+import type { Kysely } from 'kysely';
+import type { ChannelContext } from '../../engine/channels/definition.ts';
+import { whatsappGraphAccount } from '../../engine/channels/whatsapp/definition.ts';
+import type { Database } from '../db/schema.ts';
+import { endpointOf } from '../modules/channels/records.ts';
+import type { SecretBox } from '../security/secrets.ts';
 
 export interface WhatsAppTemplateGateway {
   submit(channelId: number, draft: TemplateDraft): Promise<TemplateCallResult>;
@@ -12,10 +17,17 @@ export interface WhatsAppTemplateGateway {
   remove(channelId: number, templateId: string, name: string): Promise<TemplateCallResult>;
 }
 
-export function whatsappTemplateGateway(context: HttpChannelContext, options: { timeoutMs?: number } = {}): WhatsAppTemplateGateway {
+export interface TemplateGatewayDeps {
+  db: Kysely<Database>;
+  secrets: SecretBox;
+  /** Where the channel definitions find the stand-ins (sandbox mode) and our URL. */
+  context: ChannelContext;
+}
+
+export function whatsappTemplateGateway(deps: TemplateGatewayDeps, options: { timeoutMs?: number } = {}): WhatsAppTemplateGateway {
   async function withAccount(channelId: number, call: (account: NonNullable<ReturnType<typeof whatsappGraphAccount>>) => Promise<TemplateCallResult>): Promise<TemplateCallResult> {
-    const channel = await context.db.selectFrom('channels').selectAll().where('id', '=', channelId).executeTakeFirst();
-    const account = channel ? whatsappGraphAccount(context, channel as ChannelRow) : null;
+    const channel = await deps.db.selectFrom('channels').selectAll().where('id', '=', channelId).executeTakeFirst();
+    const account = channel ? whatsappGraphAccount(endpointOf(deps.secrets, channel), deps.context) : null;
     if (!account) return { ok: false, kind: 'unauthorized', reason: `channel ${channelId} lacks its WhatsApp token or business account id` };
     return call(account);
   }

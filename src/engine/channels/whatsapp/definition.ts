@@ -1,0 +1,68 @@
+// The WhatsApp channel type: the Cloud API at `connection.baseUrl`, production's Graph, or in
+// sandbox mode the Graph stand-in; statuses and inbound messages come back on
+// /v1/webhooks/whatsapp/:channelId (webhook.ts). The phone-number id is `connection.phoneNumberId`,
+// else the first account SID; the business account (templates) `connection.wabaId`, else the same.
+import { sql } from 'kysely';
+import type { ChannelEndpoint } from '../../../core/ports/channel.ts';
+import { setting, webhookUrlOf, type ChannelContext, type ChannelDefinition } from '../definition.ts';
+import { createWhatsAppAdapter, GRAPH_BASE_URL } from './adapter.ts';
+import type { GraphAccount } from './templates.ts';
+
+const WINDOW_MS = 24 * 60 * 60 * 1000;
+
+const phoneNumberIdOf = (channel: ChannelEndpoint) => setting(channel, 'phoneNumberId') ?? channel.accountSids[0]?.sid ?? '';
+const wabaIdOf = (channel: ChannelEndpoint) => setting(channel, 'wabaId') ?? channel.accountSids[0]?.sid ?? '';
+const usesStandIn = (channel: ChannelEndpoint, context: ChannelContext) => !setting(channel, 'baseUrl') && context.standIns.graph !== null;
+
+/** Open 24-hour windows come from the inbound messages we stored for this channel. */
+function customerWindow(context: ChannelContext, channelId: number) {
+  return async (to: string): Promise<boolean> => {
+    const since = new Date((context.now?.() ?? new Date()).getTime() - WINDOW_MS);
+    const digits = to.replace(/^\+/, '');
+    const row = await context.db.selectFrom('inbound_messages').select(sql<number>`1`.as('one'))
+      .where('channel_id', '=', channelId).where('from_number', 'in', [`+${digits}`, digits]).where('received_at', '>', since)
+      .limit(1).executeTakeFirst();
+    return row !== undefined;
+  };
+}
+
+export const whatsappChannel: ChannelDefinition = {
+  platform: 'whatsapp',
+  webhookPath: 'whatsapp',
+  registerWithStandIn(channel, context) {
+    if (!usesStandIn(channel, context)) return false;
+    const id = phoneNumberIdOf(channel);
+    const accessToken = channel.secrets.authorizationToken ?? '';
+    if (!id || !accessToken) return false;
+    const clientToken = channel.secrets.clientToken ?? '';
+    context.standIns.graph!.setWhatsAppNumber({
+      id, displayPhoneNumber: (channel.sender ?? '').replace(/\D/g, ''), accessToken, appSecret: clientToken, verifyToken: clientToken,
+      webhookUrl: webhookUrlOf(context, whatsappChannel, channel.id), wabaId: wabaIdOf(channel) || undefined,
+    });
+    return true;
+  },
+  createAdapter(channel, context) {
+    const standIn = usesStandIn(channel, context);
+    if (standIn && !whatsappChannel.registerWithStandIn!(channel, context)) return null;
+    const phoneNumberId = phoneNumberIdOf(channel);
+    const accessToken = channel.secrets.authorizationToken ?? '';
+    if (!phoneNumberId || !accessToken) return null;
+    const baseUrl = setting(channel, 'baseUrl') ?? (standIn ? context.standIns.graph!.url : GRAPH_BASE_URL);
+    return createWhatsAppAdapter({ ...context.http, baseUrl, phoneNumberId, accessToken, customerWindow: customerWindow(context, channel.id) });
+  },
+};
+
+/**
+ * Where a WhatsApp channel's business account is reached for template management: the
+ * channel's own baseUrl, production's, or (sandbox) the Graph stand-in, where the channel is
+ * registered first. Null when the channel lacks its token or account id.
+ */
+export function whatsappGraphAccount(channel: ChannelEndpoint, context: ChannelContext): GraphAccount | null {
+  if (channel.platform !== 'whatsapp') return null;
+  const standIn = usesStandIn(channel, context);
+  if (standIn && !whatsappChannel.registerWithStandIn!(channel, context)) return null;
+  const wabaId = wabaIdOf(channel);
+  const accessToken = channel.secrets.authorizationToken ?? '';
+  if (!wabaId || !accessToken) return null;
+  return { baseUrl: setting(channel, 'baseUrl') ?? (standIn ? context.standIns.graph!.url : GRAPH_BASE_URL), wabaId, accessToken };
+}
