@@ -16,6 +16,10 @@ const noReactInServer = {
     { group: ['react', 'react-dom', 'react/*', 'react-dom/*', '@mui/*', '@rjsf/*', 'swr', 'react-router*', '**/console/**', '**/generated/client.gen*', '**/generated/routes.gen*'], message: 'The server and the engine must not import React or the console.' },
   ],
 };
+// The server reaches the sandbox only through its composition root, which wires the ports.
+const noSandboxInServer = {
+  patterns: [...noReactInServer.patterns, { group: ['**/sandbox/**'], message: 'Only src/server/composition.ts imports the sandbox: it wires the ports (src/core/ports).' }],
+};
 const coreRules = {
   patterns: [
     { group: ['**/console/**', '**/server/**', '**/engine/**', '**/sandbox/**', 'react', 'react-dom', 'node:*', 'fastify', 'kysely', 'pg', 'swr'], message: 'src/core holds pure rules: no I/O, no React, no server.' },
@@ -35,5 +39,6 @@ export default tseslint.config(
   },
   { files: ['src/console/**'], rules: { 'no-restricted-imports': ['error', noServerFromConsole] } },
   { files: ['src/server/**', 'src/engine/**', 'src/sandbox/**'], rules: { 'no-restricted-imports': ['error', noReactInServer] } },
+  { files: ['src/server/**'], ignores: ['src/server/composition.ts'], rules: { 'no-restricted-imports': ['error', noSandboxInServer] } },
   { files: ['src/core/**'], rules: { 'no-restricted-imports': ['error', coreRules] } },
 );

@@ -18,6 +18,11 @@ describe('import boundaries', () => {
   it('core may not do I/O', async () => {
     expect(await ruleIds("import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n", 'src/core/x.ts')).toContain('no-restricted-imports');
   });
+  it('only the composition root of the server imports the sandbox', async () => {
+    const code = "import { sandboxCaptchaVerifier } from '../sandbox/captcha.ts';\nexport const x = sandboxCaptchaVerifier;\n";
+    expect(await ruleIds(code, 'src/server/app.ts')).toContain('no-restricted-imports');
+    expect(await ruleIds(code, 'src/server/composition.ts')).not.toContain('no-restricted-imports');
+  });
   it('the console may import core and generated code', async () => {
     expect(await ruleIds("import { can } from '../core/permissions.ts';\nexport const x = can;\n", 'src/console/x.ts')).not.toContain('no-restricted-imports');
   });

@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import type { ChannelAdapter, ChannelEndpoint, ReceiptSink } from '../../core/ports/channel.ts';
 import type { EngineDatabase } from '../tables.ts';
 import type { HttpAdapterOptions } from './shared/http-client.ts';
+import type { ChannelWebhook } from './shared/webhook.ts';
 import type { GraphStandIn, RbmStandIn, SmscStandIn } from './stand-ins.ts';
 
 /** The stand-ins running in this process (sandbox mode); null in production. */
@@ -35,8 +36,8 @@ export interface ChannelContext {
 export interface ChannelDefinition {
   /** The channel type (schemas/enums/channel-platform.yaml); a string so a test can add one. */
   readonly platform: string;
-  /** Path segment of its webhook routes (/v1/webhooks/<segment>/:channelId); absent: none (SMPP). */
-  readonly webhookPath?: string;
+  /** Its webhook: signature check and parsing, served at /v1/webhooks/<path>/:channelId; absent: none (SMPP). */
+  readonly webhook?: ChannelWebhook;
   /** The adapter of an enabled channel; null when its settings are incomplete (its messages fail with 92). */
   createAdapter(channel: ChannelEndpoint, context: ChannelContext): ChannelAdapter | null;
   /**
@@ -56,5 +57,5 @@ export const setting = (channel: ChannelEndpoint, key: string): string | undefin
 /** Our webhook route for a channel, once our URL is known (the stand-ins post there). */
 export function webhookUrlOf(context: ChannelContext, definition: ChannelDefinition, channelId: number): string | undefined {
   const base = context.publicUrl();
-  return base && definition.webhookPath ? `${base}/v1/webhooks/${definition.webhookPath}/${channelId}` : undefined;
+  return base && definition.webhook ? `${base}/v1/webhooks/${definition.webhook.path}/${channelId}` : undefined;
 }

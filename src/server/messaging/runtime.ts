@@ -90,7 +90,7 @@ export async function startMessaging(options: MessagingOptions): Promise<Messagi
       http: { ...options.http, onAlert: (alert) => log(`channel ${row.id}: ${alert.platform} ${alert.kind}`, alert.reason) },
     }) ?? null;
     // An SMS channel without a host has no adapter outside sandbox mode; that is not news.
-    if (!adapter && definition?.webhookPath) log(`channel ${row.id}: ${row.platform} settings are incomplete; its messages fail with 92`);
+    if (!adapter && definition?.webhook) log(`channel ${row.id}: ${row.platform} settings are incomplete; its messages fail with 92`);
     return adapter;
   }
 

@@ -1,30 +1,24 @@
-// The webhook routes of the HTTP channels (WhatsApp, Messenger, RCS):
-//   GET/POST /v1/webhooks/whatsapp/:channelId   Meta handshake / X-Hub-Signature-256 deliveries
-//   GET/POST /v1/webhooks/messenger/:channelId  same scheme, object "page"
-//   POST     /v1/webhooks/rcs/:channelId        RBM setup handshake / X-Goog-Signature events
-// Bodies are taken as raw bytes by a content-type parser scoped to this plugin (register it
-// without fastify-plugin), because the signatures cover the exact bytes Meta and Google sent.
-// Nothing reaches the sink before the signature is checked. A sink failure is answered 500 so
-// the provider retries; repeats are expected and carry the same dedupeKey. WhatsApp template
-// review events (message_template_status_update) go to `templates`, which applies each change
-// once (a repeat changes nothing).
+// The webhook routes of the channel types that have one (src/engine/channels/registry.ts):
+//   GET/POST /v1/webhooks/<path>/:channelId   today whatsapp and messenger (Meta's handshake and
+//                                             X-Hub-Signature-256), rcs (RBM's setup and X-Goog-Signature)
+// Each definition's webhook checks the signature and parses the payload (src/engine/channels);
+// this plugin owns the HTTP side. Bodies are taken as raw bytes by a content-type parser scoped to
+// this plugin (register it without fastify-plugin), because the signatures cover the exact bytes
+// Meta and Google sent. Nothing reaches the sink before the signature is checked. A sink failure
+// is answered 500 so the provider retries; repeats are expected and carry the same dedupeKey.
+// WhatsApp template review events (message_template_status_update) go to `templates`, which
+// applies each change once (a repeat changes nothing).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ReceiptSink } from '../../engine/channel-adapter.ts';
-import { parseJsonBody, WebhookPayloadError, type TemplateStatusEvent, type WebhookEvents } from '../../engine/channels/shared/webhook-events.ts';
-import { answerHubChallenge, verifyMetaSignature } from '../../engine/channels/shared/meta-signature.ts';
-import { parseMessengerWebhook } from '../../engine/channels/messenger/webhook.ts';
-import { answerRbmSetup, isRbmSetup, parseRbmEvent, rbmEnvelopeData, verifyRbmSignature } from '../../engine/channels/rcs/webhook.ts';
-import { parseWhatsAppWebhook } from '../../engine/channels/whatsapp/webhook.ts';
+import type { ChannelDefinition } from '../../engine/channels/definition.ts';
+import { channelDefinitions } from '../../engine/channels/registry.ts';
+import type { ChannelWebhookSecrets, WebhookRequest } from '../../engine/channels/shared/webhook.ts';
+import type { TemplateStatusEvent, WebhookEvents } from '../../engine/channels/shared/webhook-events.ts';
 import { ApiError, type ErrorCode } from '../errors/api-error.ts';
 
-export type WebhookPlatform = 'whatsapp' | 'fbMessenger' | 'rcs';
-
-/** A channel's webhook secrets, opened: Meta's app secret and verify token, RBM's client token. */
-export interface ChannelWebhookSecrets {
-  appSecret?: string;
-  verifyToken?: string;
-  clientToken?: string;
-}
+export type { ChannelWebhookSecrets };
+/** The platform of a channel type with a webhook (whatsapp, fbMessenger, rcs). */
+export type WebhookPlatform = string;
 
 export interface WebhookPluginOptions {
   sink: ReceiptSink;
@@ -48,6 +42,12 @@ const refuse = (reply: FastifyReply, code: ErrorCode) => {
 function channelIdOf(params: ChannelParams): number | null {
   return /^[1-9]\d{0,15}$/.test(params.channelId) ? Number(params.channelId) : null;
 }
+
+const requestOf = (request: Req): WebhookRequest => ({
+  raw: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+  headers: request.headers,
+  query: request.query ?? {},
+});
 
 export async function webhookRoutes(app: FastifyInstance, options: WebhookPluginOptions): Promise<void> {
   const now = options.now ?? (() => new Date());
@@ -74,57 +74,26 @@ export async function webhookRoutes(app: FastifyInstance, options: WebhookPlugin
     return reply.status(200).type('text/plain; charset=utf-8').send('EVENT_RECEIVED');
   }
 
-  function metaRoutes(platform: 'whatsapp' | 'fbMessenger', path: string, parse: (body: unknown, now: Date) => WebhookEvents) {
-    app.get<{ Params: ChannelParams; Querystring: Record<string, unknown> }>(path, async (request, reply) => {
-      const secrets = await secretsFor(platform, request, reply);
-      if (!secrets) return reply;
-      const answer = answerHubChallenge(request.query, secrets.verifyToken);
-      return reply.status(answer.status).type('text/plain; charset=utf-8').send(answer.body);
-    });
+  function routes({ platform, webhook }: ChannelDefinition & { webhook: NonNullable<ChannelDefinition['webhook']> }) {
+    const path = `/v1/webhooks/${webhook.path}/:channelId`;
+    if (webhook.get) {
+      const get = webhook.get;
+      app.get<{ Params: ChannelParams; Querystring: Record<string, unknown> }>(path, async (request, reply) => {
+        const secrets = await secretsFor(platform, request, reply);
+        if (!secrets) return reply;
+        const answer = get(requestOf(request), secrets);
+        return reply.status(answer.status).type('text/plain; charset=utf-8').send(answer.body);
+      });
+    }
     app.post<{ Params: ChannelParams; Querystring: Record<string, unknown> }>(path, async (request, reply) => {
       const secrets = await secretsFor(platform, request, reply);
       if (!secrets) return reply;
-      const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      if (!secrets.appSecret || !verifyMetaSignature(raw, request.headers['x-hub-signature-256'], secrets.appSecret)) return refuse(reply, '99953');
-      let events: WebhookEvents;
-      try {
-        events = parse(parseJsonBody(raw), now());
-      } catch (error) {
-        if (error instanceof WebhookPayloadError) return refuse(reply, '99931');
-        throw error;
-      }
-      return deliver(platform, Number(request.params.channelId), events, request, reply);
+      const answer = webhook.post(requestOf(request), secrets, now());
+      if (answer.kind === 'refuse') return refuse(reply, answer.code);
+      if (answer.kind === 'reply') return reply.status(answer.status).type('text/plain; charset=utf-8').send(answer.body);
+      return deliver(platform, Number(request.params.channelId), answer.events, request, reply);
     });
   }
 
-  metaRoutes('whatsapp', '/v1/webhooks/whatsapp/:channelId', parseWhatsAppWebhook);
-  metaRoutes('fbMessenger', '/v1/webhooks/messenger/:channelId', parseMessengerWebhook);
-
-  app.post<{ Params: ChannelParams; Querystring: Record<string, unknown> }>('/v1/webhooks/rcs/:channelId', async (request, reply) => {
-    const secrets = await secretsFor('rcs', request, reply);
-    if (!secrets) return reply;
-    const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-    let body: unknown;
-    try {
-      body = parseJsonBody(raw);
-    } catch {
-      return refuse(reply, '99931');
-    }
-    if (isRbmSetup(body)) {
-      const answer = answerRbmSetup(body, secrets.clientToken);
-      if (answer.status !== 200) return refuse(reply, '99953');
-      return reply.status(200).type('text/plain; charset=utf-8').send(answer.body);
-    }
-    const data = rbmEnvelopeData(body);
-    if (data === null) return refuse(reply, '99931');
-    if (!secrets.clientToken || !verifyRbmSignature(data, request.headers['x-goog-signature'], secrets.clientToken)) return refuse(reply, '99953');
-    let events: WebhookEvents;
-    try {
-      events = parseRbmEvent(data, now());
-    } catch (error) {
-      if (error instanceof WebhookPayloadError) return refuse(reply, '99931');
-      throw error;
-    }
-    return deliver('rcs', Number(request.params.channelId), events, request, reply);
-  });
+  for (const definition of channelDefinitions()) if (definition.webhook) routes(definition as Parameters<typeof routes>[0]);
 }

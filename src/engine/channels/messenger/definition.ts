@@ -4,13 +4,15 @@
 import type { ChannelEndpoint } from '../../../core/ports/channel.ts';
 import { setting, webhookUrlOf, type ChannelContext, type ChannelDefinition } from '../definition.ts';
 import { GRAPH_BASE_URL } from '../whatsapp/adapter.ts';
+import { metaWebhook } from '../shared/meta-webhook.ts';
 import { createMessengerAdapter } from './adapter.ts';
+import { parseMessengerWebhook } from './webhook.ts';
 
 const usesStandIn = (channel: ChannelEndpoint, context: ChannelContext) => !setting(channel, 'baseUrl') && context.standIns.graph !== null;
 
 export const messengerChannel: ChannelDefinition = {
   platform: 'fbMessenger',
-  webhookPath: 'messenger',
+  webhook: metaWebhook('messenger', parseMessengerWebhook),
   registerWithStandIn(channel, context) {
     if (!usesStandIn(channel, context)) return false;
     const accessToken = channel.secrets.pageAccessToken ?? '';

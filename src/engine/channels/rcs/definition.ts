@@ -7,12 +7,13 @@ import type { ChannelEndpoint } from '../../../core/ports/channel.ts';
 import { setting, webhookUrlOf, type ChannelContext, type ChannelDefinition } from '../definition.ts';
 import { createRcsAdapter, RBM_BASE_URL } from './adapter.ts';
 import { serviceAccountTokenProvider } from './service-account-token.ts';
+import { rbmWebhook } from './webhook.ts';
 
 const usesStandIn = (channel: ChannelEndpoint, context: ChannelContext) => !setting(channel, 'baseUrl') && context.standIns.rbm !== null;
 
 export const rcsChannel: ChannelDefinition = {
   platform: 'rcs',
-  webhookPath: 'rcs',
+  webhook: rbmWebhook,
   registerWithStandIn(channel, context) {
     if (!usesStandIn(channel, context)) return false;
     const privateKey = channel.secrets.privateKey ?? '';

@@ -8,7 +8,8 @@
 // agentId, text | suggestionResponse{postbackData,text} | location | userFile}.
 import { createHmac } from 'node:crypto';
 import type { DeliveryStatus } from '../../channel-adapter.ts';
-import { asObject, asString, dateOf, WebhookPayloadError, type WebhookEvents } from '../shared/webhook-events.ts';
+import type { ChannelWebhook } from '../shared/webhook.ts';
+import { asObject, asString, dateOf, parseJsonBody, WebhookPayloadError, type WebhookEvents } from '../shared/webhook-events.ts';
 import { safeEqual } from '../shared/meta-signature.ts';
 
 export type RbmSetupAnswer = { status: 200; body: string } | { status: 403; body: string };
@@ -67,3 +68,30 @@ export function parseRbmEvent(data: string, now: Date = new Date()): WebhookEven
   if (from && messageId && text !== undefined) events.inbound.push({ to: asString(decoded.agentId) ?? '', from, text, providerMessageId: messageId, at });
   return events;
 }
+
+/** RBM's webhook: the setup handshake (echo of the secret), then events signed with X-Goog-Signature. */
+export const rbmWebhook: ChannelWebhook = {
+  path: 'rcs',
+  secretsOf: (token) => ({ clientToken: token }),
+  post(request, secrets, now) {
+    let body: unknown;
+    try {
+      body = parseJsonBody(request.raw);
+    } catch {
+      return { kind: 'refuse', code: '99931' };
+    }
+    if (isRbmSetup(body)) {
+      const answer = answerRbmSetup(body, secrets.clientToken);
+      return answer.status === 200 ? { kind: 'reply', status: 200, body: answer.body } : { kind: 'refuse', code: '99953' };
+    }
+    const data = rbmEnvelopeData(body);
+    if (data === null) return { kind: 'refuse', code: '99931' };
+    if (!secrets.clientToken || !verifyRbmSignature(data, request.headers['x-goog-signature'], secrets.clientToken)) return { kind: 'refuse', code: '99953' };
+    try {
+      return { kind: 'events', events: parseRbmEvent(data, now) };
+    } catch (error) {
+      if (error instanceof WebhookPayloadError) return { kind: 'refuse', code: '99931' };
+      throw error;
+    }
+  },
+};

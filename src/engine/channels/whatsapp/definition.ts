@@ -6,7 +6,9 @@ import { sql } from 'kysely';
 import type { ChannelEndpoint } from '../../../core/ports/channel.ts';
 import { setting, webhookUrlOf, type ChannelContext, type ChannelDefinition } from '../definition.ts';
 import { createWhatsAppAdapter, GRAPH_BASE_URL } from './adapter.ts';
+import { metaWebhook } from '../shared/meta-webhook.ts';
 import type { GraphAccount } from './templates.ts';
+import { parseWhatsAppWebhook } from './webhook.ts';
 
 const WINDOW_MS = 24 * 60 * 60 * 1000;
 
@@ -28,7 +30,7 @@ function customerWindow(context: ChannelContext, channelId: number) {
 
 export const whatsappChannel: ChannelDefinition = {
   platform: 'whatsapp',
-  webhookPath: 'whatsapp',
+  webhook: metaWebhook('whatsapp', parseWhatsAppWebhook),
   registerWithStandIn(channel, context) {
     if (!usesStandIn(channel, context)) return false;
     const id = phoneNumberIdOf(channel);
