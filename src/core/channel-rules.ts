@@ -20,6 +20,12 @@ export interface ChannelShape {
   accountSids?: readonly unknown[] | null;
 }
 
+// Why these per-platform lists live here and not in the channel definitions of
+// src/engine/channels: the console's channel form reads them too, and the console may not import
+// the engine (ARCHITECTURE 2). So a channel type's definition owns how it talks to its provider,
+// and this file owns what its form asks for; both are keyed by the platform, exhaustively, so a
+// new value of schemas/enums/channel-platform.yaml makes the compiler point at both.
+
 /**
  * What each platform needs before it can carry traffic. A group of several fields is satisfied
  * by any one of them (an SMS channel sends from a long number or from a short code).
