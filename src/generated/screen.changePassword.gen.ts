@@ -49,15 +49,6 @@ export const screen = {
         ],
         "ui:submitButtonOptions": {
             norender: true
-        },
-        currentPassword: {
-            "ui:widget": "password"
-        },
-        password: {
-            "ui:widget": "password"
-        },
-        passwordRepeat: {
-            "ui:widget": "password"
         }
     },
     create: {

@@ -87,9 +87,6 @@ export const screen = {
         "ui:order": ["to", "message", "*"],
         "ui:submitButtonOptions": {
             norender: true
-        },
-        to: {
-            "ui:widget": "PhoneWidget"
         }
     },
     create: {

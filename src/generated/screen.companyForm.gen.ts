@@ -118,9 +118,6 @@ export const screen = {
         "ui:submitButtonOptions": {
             norender: true
         },
-        phone: {
-            "ui:widget": "PhoneWidget"
-        },
         "ui:rows": [
             ["name", "nit"],
             ["phone", "address"],

@@ -126,9 +126,6 @@ export const screen = {
         "ui:submitButtonOptions": {
             norender: true
         },
-        enabled: {
-            "ui:widget": "checkbox"
-        },
         "ui:rows": [
             ["key", "name"],
             ["channelId", "purpose", "enabled"],

@@ -106,9 +106,6 @@ export const screen = {
         ],
         "ui:submitButtonOptions": {
             norender: true
-        },
-        rotateCallbackSecret: {
-            "ui:widget": "checkbox"
         }
     },
     create: {

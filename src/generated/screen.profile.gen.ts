@@ -89,9 +89,6 @@ export const screen = {
         ],
         "ui:submitButtonOptions": {
             norender: true
-        },
-        phone: {
-            "ui:widget": "PhoneWidget"
         }
     },
     create: {

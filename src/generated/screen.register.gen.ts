@@ -111,24 +111,6 @@ export const screen = {
         ],
         "ui:submitButtonOptions": {
             norender: true
-        },
-        email: {
-            "ui:autocomplete": "email"
-        },
-        phone: {
-            "ui:widget": "PhoneWidget"
-        },
-        password: {
-            "ui:widget": "password"
-        },
-        passwordRepeat: {
-            "ui:widget": "password"
-        },
-        acceptTerms: {
-            "ui:widget": "checkbox"
-        },
-        captchaToken: {
-            "ui:widget": "CaptchaWidget"
         }
     },
     create: {

@@ -76,15 +76,6 @@ export const screen = {
         ],
         "ui:submitButtonOptions": {
             norender: true
-        },
-        email: {
-            "ui:autocomplete": "email"
-        },
-        password: {
-            "ui:widget": "password"
-        },
-        passwordRepeat: {
-            "ui:widget": "password"
         }
     },
     create: {
@@ -145,15 +136,6 @@ export const screen = {
             ],
             "ui:submitButtonOptions": {
                 norender: true
-            },
-            currentPassword: {
-                "ui:widget": "password"
-            },
-            password: {
-                "ui:widget": "password"
-            },
-            passwordRepeat: {
-                "ui:widget": "password"
             }
         },
         create: {

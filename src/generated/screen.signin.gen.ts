@@ -59,15 +59,6 @@ export const screen = {
         ],
         "ui:submitButtonOptions": {
             norender: true
-        },
-        email: {
-            "ui:autocomplete": "email"
-        },
-        password: {
-            "ui:widget": "password"
-        },
-        captchaToken: {
-            "ui:widget": "CaptchaWidget"
         }
     },
     create: {

@@ -164,12 +164,6 @@ export const screen = {
         "ui:submitButtonOptions": {
             norender: true
         },
-        email: {
-            "ui:autocomplete": "email"
-        },
-        phone: {
-            "ui:widget": "PhoneWidget"
-        },
         "ui:rows": [
             ["name", "documentType", "documentId"],
             ["email", "phone"],

@@ -48,9 +48,6 @@ export const screen = {
         "ui:order": ["email", "code", "*"],
         "ui:submitButtonOptions": {
             norender: true
-        },
-        email: {
-            "ui:autocomplete": "email"
         }
     },
     create: {

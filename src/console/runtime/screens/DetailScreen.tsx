@@ -12,9 +12,8 @@ import Tabs from '@mui/material/Tabs';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { useOperation, type OperationId } from '../../../generated/client.gen.ts';
-import { buildArgs } from '../../api/args.ts';
+import { buildArgs, fillPathParams } from '../../api/args.ts';
 import { errorText } from '../../api/errors.ts';
-import { operationById } from '../../api/transport.ts';
 import { useSession } from '../../api/session.ts';
 import { notify } from '../../app/notify.tsx';
 import { allowedActions, useCan } from '../access.ts';
@@ -49,8 +48,7 @@ function DetailView({ screen }: { screen: ScreenDef }) {
   const can = useCan();
   const load = screen.load!;
   const ctx: ExpressionContext = { session: session as unknown as Data, query, route };
-  const params = resolveObject(load.params, ctx);
-  for (const [, name] of (operationById(load.operation)?.path ?? '').matchAll(/\{(\w+)\}/g)) if (params[name] === undefined && route[name] !== undefined) params[name] = route[name];
+  const params = fillPathParams(load.operation, resolveObject(load.params, ctx), route);
   // `refresh`: fetched again while the record still changes.
   const refresh = screen.refresh;
   const refreshInterval = (latest: unknown) => (refreshWanted(refresh, latest ? [latest as Data] : [], ctx) ? refresh!.ms : 0);

@@ -20,11 +20,11 @@ import { landingFor } from '../../../core/access.ts';
 import { call, useOperation, type OperationId } from '../../../generated/client.gen.ts';
 import { routes } from '../../../generated/routes.gen.ts';
 import type { SessionUser } from '../../../generated/types.gen.ts';
-import { buildArgs } from '../../api/args.ts';
+import { buildArgs, fillPathParams } from '../../api/args.ts';
 import { setComponent } from '../../api/component.ts';
 import { ApiError, errorText, problemText, serverEntry } from '../../api/errors.ts';
 import { getSession, startSession, updateSession, useSession } from '../../api/session.ts';
-import { clearExpiredFlag, isClientPath, operationById } from '../../api/transport.ts';
+import { clearExpiredFlag, isClientPath } from '../../api/transport.ts';
 import { notify } from '../../app/notify.tsx';
 import { homeFor } from '../../shell/home.ts';
 import { interpolate, resolveObject, rowApplies, type ExpressionContext } from '../expressions.ts';
@@ -110,13 +110,6 @@ export function hiddenByCondition(screen: Pick<ScreenDef, 'showWhen'>, data: Dat
   return Object.entries(screen.showWhen ?? {}).filter(([, when]) => !rowApplies(when, data, ctx)).map(([field]) => field);
 }
 
-/** Path parameters an operation needs that the declaration left out come from the route (…/:id). */
-function withRouteParams(operation: string, params: Data, route: Record<string, string | undefined>): Data {
-  const out = { ...params };
-  for (const [, name] of (operationById(operation)?.path ?? '').matchAll(/\{(\w+)\}/g)) if (out[name] === undefined && route[name] !== undefined) out[name] = route[name];
-  return out;
-}
-
 function FormView({ screen }: { screen: ScreenDef }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -161,7 +154,7 @@ function FormView({ screen }: { screen: ScreenDef }) {
   const formContext = useMemo(() => ({ deferredUploads: deferred }), [deferred]);
 
   // `load`: the record to edit or show (or the own profile to prefill).
-  const loadArgs = withLoad && screen.load ? buildArgs(screen.load.operation, withRouteParams(screen.load.operation, resolveObject(screen.load.params, ctx), routeParams)) : null;
+  const loadArgs = withLoad && screen.load ? buildArgs(screen.load.operation, fillPathParams(screen.load.operation, resolveObject(screen.load.params, ctx), routeParams)) : null;
   const loaded = useOperation((screen.load?.operation ?? 'system.health') as OperationId, loadArgs as never, { revalidateOnFocus: false });
   const filledFromLoad = useRef(false);
   const [record, setRecord] = useState<Data>({});
@@ -318,7 +311,7 @@ function FormView({ screen }: { screen: ScreenDef }) {
       const body = editing ? editBody(screen.edit!.method, full, record) : full;
       const uploads = [...pendingFiles.current].filter(([f]) => deferred.fields.has(f) && data[f] !== undefined);
       if (editing && Object.keys(body).length === 0 && !uploads.length) return goView(recordId);
-      const params = withRouteParams(operation, resolveObject(editing ? screen.edit!.params : screen.params, ctx), routeParams);
+      const params = fillPathParams(operation, resolveObject(editing ? screen.edit!.params : screen.params, ctx), routeParams);
       // Only a new picture changed: nothing to send to the record's own operation.
       const answer = editing && Object.keys(body).length === 0 ? { ...record } : (((await call(operation as OperationId, buildArgs(operation, params, body) as never)) as unknown as Data) ?? {});
       await sendUploads(uploads, answer, data);
@@ -344,7 +337,7 @@ function FormView({ screen }: { screen: ScreenDef }) {
       const form = new FormData();
       form.append('file', file);
       try {
-        const params = withRouteParams(op, resolveObject(spec.params, { ...ctx, record: answer, form: data }), routeParams);
+        const params = fillPathParams(op, resolveObject(spec.params, { ...ctx, record: answer, form: data }), routeParams);
         await call(op as OperationId, { ...buildArgs(op, params), form } as never);
         pendingFiles.current.delete(field);
       } catch (error) {
