@@ -1,35 +1,83 @@
-// Lint, including the architecture's import boundaries (ARCHITECTURE.md §2):
-// the console never imports the server or the engine; the server never imports React;
-// src/core stays free of I/O and of both sides.
+// Lint, including every import boundary of ARCHITECTURE.md §2, one block per row of its table
+// ("may import"). tests/unit/lint-boundaries.test.ts proves each boundary fires for a forbidden
+// import and stays quiet for an allowed one; a new boundary gets a row there too.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
-const noServerFromConsole = {
+const REACT = ['react', 'react-dom', 'react/*', 'react-dom/*', '@mui/*', '@rjsf/*', 'swr', 'react-router*'];
+const SERVER_PACKAGES = ['node:*', 'fastify', 'kysely', 'pg', '@electric-sql/*', 'argon2'];
+
+/** src/console: src/core, src/generated (and browser packages). */
+const consoleRules = {
   patterns: [
-    { group: ['**/server/**', '**/engine/**', '**/sandbox/**'], message: 'The console must not import the server, the engine or the sandbox.' },
-    { group: ['node:*', 'fastify', 'kysely', 'pg', '@electric-sql/*', 'argon2'], message: 'Server-only package in the console.' },
-  ],
-};
-const noReactInServer = {
-  patterns: [
-    { group: ['react', 'react-dom', 'react/*', 'react-dom/*', '@mui/*', '@rjsf/*', 'swr', 'react-router*', '**/console/**', '**/generated/client.gen*', '**/generated/routes.gen*'], message: 'The server and the engine must not import React or the console.' },
-  ],
-};
-// The server reaches the sandbox only through its composition root, which wires the ports.
-const noSandboxInServer = {
-  patterns: [...noReactInServer.patterns, { group: ['**/sandbox/**'], message: 'Only src/server/composition.ts imports the sandbox: it wires the ports (src/core/ports).' }],
-};
-const coreRules = {
-  patterns: [
-    { group: ['**/console/**', '**/server/**', '**/engine/**', '**/sandbox/**', 'react', 'react-dom', 'node:*', 'fastify', 'kysely', 'pg', 'swr'], message: 'src/core holds pure rules: no I/O, no React, no server.' },
+    { group: ['**/server/**', '**/engine/**', '**/sandbox/**', '**/generators/**'], message: 'The console must not import the server, the engine, the sandbox or the generator.' },
+    { group: SERVER_PACKAGES, message: 'Server-only package in the console.' },
   ],
 };
 
+/** src/server: src/core, src/generated, src/engine; src/sandbox only from the composition root. Never React or the console. */
+const serverRules = (sandbox) => ({
+  patterns: [
+    { group: [...REACT, '**/console/**', '**/generated/client.gen*', '**/generated/routes.gen*'], message: 'The server must not import React or the console.' },
+    { group: ['**/generators/**'], message: 'The server must not import the generator.' },
+    ...(sandbox ? [] : [{ group: ['**/sandbox/**'], message: 'Only the composition root wires the sandbox into the server.' }]),
+  ],
+});
+
+/** src/engine: src/core, src/generated (types and value tables). Never the server, the console or the sandbox. */
+const engineRules = {
+  patterns: [
+    { group: [...REACT, '**/console/**', '**/generated/client.gen*', '**/generated/routes.gen*'], message: 'The engine must not import React or the console.' },
+    { group: ['**/server/**', '**/sandbox/**', '**/generators/**'], message: 'The engine must not import the server, the sandbox or the generator.' },
+  ],
+};
+
+/**
+ * src/sandbox: src/core and the engine's protocol codecs (the stand-ins speak the same wire
+ * format the engine does). The codecs are named here; when a codec moves, move its line.
+ * src/generated is allowed too: the stand-ins read the generated value tables (plain data).
+ */
+const ENGINE_PROTOCOL_CODECS = ['channels/sms/wire', 'channels/shared/meta-signature', 'channels/rcs/webhook'];
+const sandboxRules = {
+  patterns: [
+    { group: [...REACT, '**/console/**', '**/server/**', '**/generators/**'], message: 'The sandbox must not import the server, the console or React.' },
+    { regex: `/engine/(?!(${ENGINE_PROTOCOL_CODECS.join('|')})\\.ts$)`, message: "The sandbox may import only the engine's protocol codecs." },
+  ],
+};
+
+/** src/core: pure rules, nothing with I/O. */
+const coreRules = {
+  patterns: [
+    { group: ['**/console/**', '**/server/**', '**/engine/**', '**/sandbox/**', '**/generators/**', 'react', 'react-dom', 'swr', 'fs', 'http', 'net', 'child_process', ...SERVER_PACKAGES], message: 'src/core holds pure rules: no I/O, no React, no server.' },
+  ],
+};
+
+/** src/generated: src/core and itself (a relative import that leaves the folder goes only to ../core). */
+const LEAVES_GENERATED = '^\\.\\./(?!core/)';
+const generatedRules = {
+  patterns: [{ regex: LEAVES_GENERATED, message: 'Generated code imports only src/core and itself.' }],
+};
+/** The same boundary for `import()`, which no-restricted-imports does not see (esquery regexes take no slash). */
+const generatedDynamicImports = {
+  selector: `ImportExpression > Literal[value=/${LEAVES_GENERATED.replaceAll('/', '\\x2F')}/]`,
+  message: 'Generated code imports only src/core and itself.',
+};
+
+/** generators/: nothing under src/ (it writes src/generated, it never reads the product). */
+const generatorRules = {
+  patterns: [{ group: ['**/src/**', '../src', '../../src'], message: 'The generator imports nothing under src/.' }],
+};
+
+const recommended = [js.configs.recommended, ...tseslint.configs.recommended];
+/** Generated code is linted for its imports only: every other rule is off there. */
+const allRulesOff = Object.fromEntries(recommended.flatMap((c) => Object.keys(c.rules ?? {})).map((r) => [r, 'off']));
+
+/** The server's one composition root: it wires real or sandbox implementations of the ports (src/core/ports). */
+const SERVER_FILES_WIRING_THE_SANDBOX = ['src/server/composition.ts'];
 export default tseslint.config(
-  { ignores: ['node_modules', 'dist', 'src/generated', '.tools', '.data', 'tests/fixtures/mini-project/expected', 'storybook-static', 'tests/bench/results'] },
-  js.configs.recommended,
-  ...tseslint.configs.recommended,
+  { ignores: ['node_modules', 'dist', '.tools', '.data', 'tests/fixtures/mini-project/expected', 'storybook-static', 'tests/bench/results'] },
+  ...recommended,
   {
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
     rules: {
@@ -37,8 +85,15 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
-  { files: ['src/console/**'], rules: { 'no-restricted-imports': ['error', noServerFromConsole] } },
-  { files: ['src/server/**', 'src/engine/**', 'src/sandbox/**'], rules: { 'no-restricted-imports': ['error', noReactInServer] } },
-  { files: ['src/server/**'], ignores: ['src/server/composition.ts'], rules: { 'no-restricted-imports': ['error', noSandboxInServer] } },
+  { files: ['src/console/**'], rules: { 'no-restricted-imports': ['error', consoleRules] } },
+  { files: ['src/server/**'], rules: { 'no-restricted-imports': ['error', serverRules(false)] } },
+  { files: SERVER_FILES_WIRING_THE_SANDBOX, rules: { 'no-restricted-imports': ['error', serverRules(true)] } },
+  { files: ['src/engine/**'], rules: { 'no-restricted-imports': ['error', engineRules] } },
+  { files: ['src/sandbox/**'], rules: { 'no-restricted-imports': ['error', sandboxRules] } },
   { files: ['src/core/**'], rules: { 'no-restricted-imports': ['error', coreRules] } },
+  { files: ['generators/**'], rules: { 'no-restricted-imports': ['error', generatorRules] } },
+  {
+    files: ['src/generated/**'],
+    rules: { ...allRulesOff, 'no-restricted-imports': ['error', generatedRules], 'no-restricted-syntax': ['error', generatedDynamicImports] },
+  },
 );

@@ -7,6 +7,7 @@ import { emitEnums } from './emit/enums.ts';
 import { emitOperations, emitServerOperations, emitMenu, emitErrors, emitConstants, emitApp, emitI18nKeys, emitOpenApi } from './emit/tables.ts';
 import { emitScreens, emitScreenModules } from './emit/screens.ts';
 import { emitRoutes } from './emit/routes.ts';
+import { emitScreenTypes } from './emit/screen-types.ts';
 import { emitClient } from './emit/client.ts';
 import { checkLocales } from './i18n.ts';
 
@@ -25,6 +26,7 @@ export async function generate(root: string): Promise<Output> {
     ['menu.gen.ts', emitMenu(model)],
     ['routes.gen.ts', emitRoutes(model)],
     ['screens.gen.ts', emitScreens(model)],
+    ['screen-types.gen.ts', emitScreenTypes(model)],
     ['errors.gen.ts', emitErrors(model)],
     ['constants.gen.ts', emitConstants(model)],
     ['app.gen.ts', emitApp(model)],

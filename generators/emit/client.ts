@@ -1,7 +1,9 @@
-// The typed API client: one function per operation and an SWR hook per GET operation.
+// The typed API client: one function per operation and an SWR hook per GET operation, and each
+// operation's path parameter names (read here, once, from its path template), so the console
+// fills them from a record or the route without parsing paths.
 // The transport (headers, 401 rule, error mapping) is set once by the console (src/console/api).
 import type { Model } from '../model.ts';
-import { f, ts, printFile, importDecl, importDefault } from '../ts.ts';
+import { f, ts, printFile, importDecl, importDefault, toExpr, exportConst } from '../ts.ts';
 import { pascal } from '../schema-utils.ts';
 
 const PRELUDE = `
@@ -49,11 +51,18 @@ export function emitClient(model: Model): string {
       ], ts.NodeFlags.Const)));
     }
   }
+  const names = Object.fromEntries(model.operations.map((op) => [op.id, [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1])]).filter(([, n]) => n.length));
+  const pathParamsType = f.createMappedTypeNode(f.createToken(ts.SyntaxKind.ReadonlyKeyword),
+    f.createTypeParameterDeclaration(undefined, 'K', f.createTypeReferenceNode('OperationId')), undefined, f.createToken(ts.SyntaxKind.QuestionToken),
+    f.createTypeOperatorNode(ts.SyntaxKind.ReadonlyKeyword, f.createArrayTypeNode(f.createKeywordTypeNode(ts.SyntaxKind.StringKeyword))), undefined);
+  const pathParams = ts.addSyntheticLeadingComment(exportConst('pathParams', toExpr(names), pathParamsType, false), ts.SyntaxKind.MultiLineCommentTrivia,
+    '* The names in each operation\'s path template, in order (operations without any are left out). ', true);
   return printFile([
     importDefault('useSWR', 'swr'),
     importDecl(['SWRConfiguration'], 'swr', true),
     importDecl(['OperationTypes'], './types.gen.ts', true),
     ...prelude,
+    pathParams,
     ...fns,
   ]);
 }

@@ -1,28 +1,16 @@
-// The route table: each path points to its screen, a lazily imported renderer for the screen's
-// kind and the screen's own compiled module (lazy too), so the first load carries only the
-// sign-in path and its screen. A list that names a `form`
+// The route table, plain data: each path names its screen, the screen's kind ('none' for a menu
+// node without a screen) and a loader for the screen's own compiled module (generated code, so
+// the table imports nothing outside src/generated). The console's screen registry
+// (src/console/runtime/screen-registry.ts) maps the kind to its lazily loaded renderer, so the
+// first load carries only the sign-in path and its screen. A list that names a `form`
 // gets `…/new` and `…/:id/edit` (the form's create and edit modes); a list that names a `detail`
 // (or a form with `view: true`) gets `…/:id` for the read-only record.
 import type { Model, Screen } from '../model.ts';
 import { f, ts, printFile, toExpr, raw, exportConst } from '../ts.ts';
 
-const RENDERERS: Record<string, string> = {
-  form: '../console/runtime/screens/FormScreen.tsx',
-  message: '../console/runtime/screens/MessageScreen.tsx',
-  list: '../console/runtime/screens/ListScreen.tsx',
-  dashboard: '../console/runtime/screens/DashboardScreen.tsx',
-  detail: '../console/runtime/screens/DetailScreen.tsx',
-  wizard: '../console/runtime/screens/WizardScreen.tsx',
-  report: '../console/runtime/screens/ReportScreen.tsx',
-  none: '../console/runtime/screens/NotAvailableScreen.tsx',
-};
-
 /** `() => import('./screen.<id>.gen.ts')`, or null for a menu node without a screen. */
 const screenModule = (id: string | null) => (id ? raw(f.createArrowFunction(undefined, undefined, [], undefined, f.createToken(ts.SyntaxKind.EqualsGreaterThanToken),
   f.createCallExpression(f.createToken(ts.SyntaxKind.ImportKeyword) as unknown as ts.Expression, undefined, [f.createStringLiteral(`./screen.${id}.gen.ts`)]))) : null);
-
-const lazy = (kind: string) => raw(f.createArrowFunction(undefined, undefined, [], undefined, f.createToken(ts.SyntaxKind.EqualsGreaterThanToken),
-  f.createCallExpression(f.createToken(ts.SyntaxKind.ImportKeyword) as unknown as ts.Expression, undefined, [f.createStringLiteral(RENDERERS[kind])])));
 
 export function emitRoutes(model: Model): string {
   const byId = new Map<string, Screen>(model.screens.map((s) => [s.id, s]));
@@ -30,15 +18,14 @@ export function emitRoutes(model: Model): string {
   const routes: Record<string, unknown>[] = [];
   for (const s of model.screens) {
     if (!s.route) continue;
-    routes.push({ path: s.route, screen: s.id, kind: s.kind, access: s.access ?? 'session', layout: s.layout ?? 'default', menuKey: null, componentId: null, title: s.title, load: lazy(s.kind as string), loadScreen: screenModule(s.id) });
+    routes.push({ path: s.route, screen: s.id, kind: s.kind, access: s.access ?? 'session', layout: s.layout ?? 'default', menuKey: null, componentId: null, title: s.title, loadScreen: screenModule(s.id) });
   }
   for (const n of model.menu) {
-    const kind = kindOf(n.screen);
     const at = (path: string, screen: string | null) => ({
       path, screen, kind: kindOf(screen), access: 'session', layout: 'default', menuKey: n.key, componentId: n.componentId,
-      title: screen ? (byId.get(screen)!.title as string) : null, load: lazy(kindOf(screen)), loadScreen: screenModule(screen),
+      title: screen ? (byId.get(screen)!.title as string) : null, loadScreen: screenModule(screen),
     });
-    routes.push({ ...at(n.path, n.screen), kind, load: lazy(kind) });
+    routes.push(at(n.path, n.screen));
     const screen = n.screen ? byId.get(n.screen) : undefined;
     const form = screen?.kind === 'list' && typeof screen.form === 'string' ? byId.get(screen.form) : undefined;
     const detail = screen?.kind === 'list' && typeof screen.detail === 'string' ? (screen.detail as string) : form?.view ? form.id : undefined;

@@ -2,13 +2,13 @@
 // uiSchema, table columns with the field schemas their cells are chosen from, filters, tabs,
 // steps, report payloads and charts are built here once, so schema identity stays stable in the
 // browser (rjsf #1961) and a declaration error is found at generation time, not in the browser.
+// A field's widget is not chosen here: the schema keeps what the YAML said (`x-widget`, formats)
+// and the console's ranked widget registry (src/console/runtime/form/widgets) chooses.
 // README "How it is built → Screen kinds" documents the vocabulary (schemas/_meta/screen.schema.yaml).
 import { join } from 'node:path';
 import type { Model, Schema, Json, Screen, Operation } from '../model.ts';
 import { DeclarationError, loadYaml } from '../load.ts';
 import { exportConst, printFile, toExpr, exportType, stringUnion, raw, f } from '../ts.ts';
-
-const WIDGETS: Record<string, string> = { password: 'password', captcha: 'CaptchaWidget', phone: 'PhoneWidget' };
 
 type Where = (string | number)[];
 
@@ -83,16 +83,6 @@ function checkFill(model: Model, screen: Screen, properties: Schema, fields: str
   }
 }
 
-/** The uiSchema entries the generator can decide: declared widgets, checkboxes, autocomplete. */
-function uiFor(name: string, p: Schema): Record<string, Json> {
-  const ui: Record<string, Json> = {};
-  const widget = p['x-widget'] as string | undefined;
-  if (widget && WIDGETS[widget]) ui['ui:widget'] = WIDGETS[widget];
-  if (p.type === 'boolean') ui['ui:widget'] = 'checkbox';
-  if (name === 'email') ui['ui:autocomplete'] = 'email';
-  return ui;
-}
-
 /**
  * A nullable object (`anyOf: [X, {type: null}]`, e.g. a campaign's recurrence) is edited as X: a
  * form leaves it out when empty, and the anyOf would otherwise render as a choice between
@@ -116,8 +106,6 @@ export function formSchema(model: Model, screen: Screen, fields: string[], opId:
   for (const name of fields) {
     const p = nonNull(derefForScreen(props[name] as Json, model.entities) as Schema);
     properties[name] = { ...p, title: (p.title as string | undefined) ?? `fields.${name}` };
-    const ui = uiFor(name, p);
-    if (Object.keys(ui).length) uiSchema[name] = ui;
   }
   if (Array.isArray(screen.rows)) uiSchema['ui:rows'] = screen.rows as Json;
   const required = requiredOverride ?? ((body.required as string[]) ?? []).filter((r) => fields.includes(r));
@@ -372,10 +360,6 @@ function compileReport(model: Model, s: Screen, fail: (p: Where, r: string) => n
   for (const ref of formRefs(s.payload)) if (!(ref in fprops)) fail(['payload'], `$f.${ref} is not a filter`);
   checkOptions(model, filters, fail, ['filters']);
   const uiSchema: Record<string, Json> = { 'ui:order': [...Object.keys(fprops), '*'], 'ui:submitButtonOptions': { norender: true } };
-  for (const [k, p] of Object.entries(fprops)) {
-    const ui = uiFor(k, p as Schema);
-    if (Object.keys(ui).length) uiSchema[k] = ui;
-  }
   if (Array.isArray(s.rows)) uiSchema['ui:rows'] = s.rows as Json;
   const props = itemSchema(model, op, s.itemsPath as string | undefined)?.properties as Schema | undefined;
   return {

@@ -224,7 +224,7 @@ describe('report payload', () => {
 });
 
 describe('cells and export values', () => {
-  const col = (field: string, schema: Record<string, unknown>, cell?: string): ScreenColumn => ({ field, label: `fields.${field}`, schema, ...(cell ? { cell } : {}) });
+  const col = (field: string, schema: Record<string, unknown>, cell?: ScreenColumn['cell']): ScreenColumn => ({ field, label: `fields.${field}`, schema, ...(cell ? { cell } : {}) });
   it.each([
     [col('name', { type: 'string' }), 'text'],
     [col('total', { type: ['integer', 'null'] }), 'integer'],

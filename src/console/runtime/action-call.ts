@@ -3,8 +3,7 @@
 // taken from the record (a row action on /things/{id} acts on its row), an optional file sent as
 // the upload with its progress, and the fields of the answer shown once (a new secret).
 import { call, type OperationId } from '../../generated/client.gen.ts';
-import { buildArgs } from '../api/args.ts';
-import { operationById } from '../api/transport.ts';
+import { buildArgs, fillPathParams } from '../api/args.ts';
 import { resolveObject, resolveValue, type ExpressionContext } from './expressions.ts';
 import type { ScreenAction } from './screen-types.ts';
 
@@ -12,8 +11,7 @@ type Data = Record<string, unknown>;
 
 export function callAction(action: ScreenAction, local: ExpressionContext, record: Data | undefined, file: File | undefined, onProgress: (percent: number) => void): Promise<Data | undefined> {
   const op = action.operation!;
-  const params = resolveObject(action.params, local);
-  for (const [, name] of (operationById(op)?.path ?? '').matchAll(/\{(\w+)\}/g)) if (params[name] === undefined && record?.[name] !== undefined) params[name] = record[name];
+  const params = fillPathParams(op, resolveObject(action.params, local), record);
   const args = buildArgs(op, params, action.body ? resolveValue(action.body, local) : undefined);
   if (file) {
     const form = new FormData();

@@ -1,6 +1,6 @@
 // One route of the table: records the component for the request headers, checks the menu
-// permission and renders the lazily loaded screen renderer for the route's kind with the route's
-// compiled screen (its own module, loaded with it).
+// permission and renders the lazily loaded screen renderer for the route's kind (from the
+// console's screen registry) with the route's compiled screen (its own module, loaded with it).
 import { Component, createElement, lazy, Suspense, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
@@ -8,11 +8,11 @@ import LinearProgress from '@mui/material/LinearProgress';
 import { useTranslation } from 'react-i18next';
 import { getComponent, setComponent } from '../api/component.ts';
 import { withChunkReload } from '../app/chunk-reload.ts';
+import { screenRenderers } from '../runtime/screen-registry.ts';
 import type { ScreenDef, ScreenProps } from '../runtime/screen-types.ts';
 import { MenuGate } from './guards.tsx';
 import type { AppRoute } from './route-info.ts';
 
-type Loaded = { default: ComponentType<ScreenProps> };
 const screensByRoute = new Map<string, LazyExoticComponent<ComponentType<ScreenProps>>>();
 
 /** The renderer for a route with its screen handed in; both load on the route's first visit. */
@@ -22,7 +22,7 @@ function screenFor(route: AppRoute): LazyExoticComponent<ComponentType<ScreenPro
   if (!screen) {
     const loadScreen = route.loadScreen as (() => Promise<{ screen: unknown }>) | null;
     const load = () =>
-      Promise.all([(route.load as () => Promise<Loaded>)(), loadScreen ? loadScreen() : null]).then(([renderer, compiled]) => ({
+      Promise.all([screenRenderers[route.kind](), loadScreen ? loadScreen() : null]).then(([renderer, compiled]) => ({
         default: (props: ScreenProps) => createElement(renderer.default, { ...props, screen: compiled?.screen as ScreenDef | undefined }),
       }));
     screen = lazy(withChunkReload(load));

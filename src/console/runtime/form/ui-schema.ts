@@ -45,6 +45,8 @@ function fieldUi(name: string, prop: Record<string, unknown>, base: Record<strin
   const field: Record<string, unknown> = { ...(base ?? {}) };
   if (typeof prop.title === 'string') field['ui:title'] = o.t(prop.title);
   else if (nested && o.exists(`fields.${name}`)) field['ui:title'] = o.t(`fields.${name}`);
+  // A form's own e-mail field lets the browser offer the saved address.
+  if (!nested && name === 'email') field['ui:autocomplete'] = 'email';
   const choice = chooseWidget(prop, field, name);
   if (choice?.kind === 'widget') field['ui:widget'] = choice.key;
   if (choice?.kind === 'field') field['ui:field'] = choice.key;

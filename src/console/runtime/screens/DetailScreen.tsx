@@ -2,7 +2,6 @@
 // of fields with the same cells as the lists, or a nested list screen (its params may name the
 // record: $record.id, $route.id). The open tab is kept in the URL (?tab=2). Actions above the
 // tabs show when the session may use them; a delete confirms, then goes back to the list.
-import { useRef, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -12,21 +11,17 @@ import Tabs from '@mui/material/Tabs';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { useOperation, type OperationId } from '../../../generated/client.gen.ts';
-import { buildArgs } from '../../api/args.ts';
+import { buildArgs, fillPathParams } from '../../api/args.ts';
 import { errorText } from '../../api/errors.ts';
-import { operationById } from '../../api/transport.ts';
 import { useSession } from '../../api/session.ts';
-import { notify } from '../../app/notify.tsx';
 import { allowedActions, useCan } from '../access.ts';
 import { RecordFields as Fields } from '../cells/RecordFields.tsx';
-import { callAction, onceFields } from '../action-call.ts';
-import { ConfirmDialog } from '../ConfirmDialog.tsx';
-import { ActionResult, FilePicker, UploadProgress, type FilePickerHandle } from '../list/FileAction.tsx';
 import { refreshWanted } from '../refresh.ts';
-import { SecretOnce } from '../form/SecretOnce.tsx';
-import { navigationTarget, resolveObject, rowApplies, type ExpressionContext } from '../expressions.ts';
+import { resolveObject, rowApplies, type ExpressionContext } from '../expressions.ts';
 import { ScreenFrame } from '../ScreenFrame.tsx';
-import { resolveScreen, screenById, type ScreenAction, type ScreenDef, type ScreenProps, type ScreenTab } from '../screen-types.ts';
+import { resolveScreen, screenById, type ScreenDef, type ScreenProps, type ScreenTab } from '../screen-types.ts';
+import { ActionDialogs, ActionInline } from '../ScreenActionParts.tsx';
+import { useScreenAction } from '../use-screen-action.ts';
 import ListScreen from './ListScreen.tsx';
 import NotAvailableScreen from './NotAvailableScreen.tsx';
 
@@ -49,8 +44,7 @@ function DetailView({ screen }: { screen: ScreenDef }) {
   const can = useCan();
   const load = screen.load!;
   const ctx: ExpressionContext = { session: session as unknown as Data, query, route };
-  const params = resolveObject(load.params, ctx);
-  for (const [, name] of (operationById(load.operation)?.path ?? '').matchAll(/\{(\w+)\}/g)) if (params[name] === undefined && route[name] !== undefined) params[name] = route[name];
+  const params = fillPathParams(load.operation, resolveObject(load.params, ctx), route);
   // `refresh`: fetched again while the record still changes.
   const refresh = screen.refresh;
   const refreshInterval = (latest: unknown) => (refreshWanted(refresh, latest ? [latest as Data] : [], ctx) ? refresh!.ms : 0);
@@ -58,69 +52,40 @@ function DetailView({ screen }: { screen: ScreenDef }) {
   const record = (data ?? {}) as Data;
   const tabs = screen.tabs ?? [];
   const tab = Math.min(Math.max(0, Number(query.get('tab') ?? 0) || 0), tabs.length - 1);
-  const [busy, setBusy] = useState(false);
-  const [actionError, setActionError] = useState<string | null>(null);
-  const [confirming, setConfirming] = useState<ScreenAction | null>(null);
-  const [secrets, setSecrets] = useState<{ field: string; label: string; value: string }[] | null>(null);
-  const [progress, setProgress] = useState<number | null>(null);
-  const [result, setResult] = useState<{ action: ScreenAction; answer: Data } | null>(null);
-  const picker = useRef<FilePickerHandle>(null);
   const base = pathname.replace(/\/+$/, '');
   const listBase = base.replace(/\/[^/]+$/, '');
   const actions = allowedActions(screen.actions, can).filter((a) => rowApplies(a.when, record, { ...ctx, record }));
-
-  const execute = async (a: ScreenAction, file?: File) => {
-    setBusy(true);
-    setActionError(null);
-    setResult(null);
-    try {
-      const answer = (await callAction(a, { ...ctx, record, row: record }, record, file, setProgress)) as Data;
-      if (a.result?.length && answer) setResult({ action: a, answer });
-      const once = onceFields(a, answer, (f) => t(`fields.${f}`));
-      if (once.length) setSecrets(once);
-      if (a.notify) notify(a.notify);
+  const action = useScreenAction({
+    callContext: () => ({ ...ctx, record, row: record }),
+    linkContext: () => ({ ...ctx, record }),
+    base,
+    after: async (a) => {
+      // A deleted record's page is left for its list.
       if (a.method === 'DELETE') {
-        if (!a.notify) notify('common.deleted');
         navigate(listBase, { replace: true });
-        return;
+        return 'stop';
       }
       await mutate();
-      // `next`: where the answer is shown (a launch's deployment: the deployments tab).
-      if (a.next) navigate(navigationTarget(a.next, answer ?? {}, base));
-    } catch (e) {
-      setActionError(errorText(t, e));
-    } finally {
-      setBusy(false);
-      setProgress(null);
-    }
-  };
-
-  const run = (a: ScreenAction) => {
-    if (a.to) return navigate(navigationTarget(a.to, record, base, resolveObject(a.params, { ...ctx, record })));
-    if (a.upload) return picker.current?.open(a);
-    if (a.confirm) return setConfirming(a);
-    void execute(a);
-  };
+    },
+  });
 
   return (
     <ScreenFrame title={t(screen.title)} description={screen.description ? t(screen.description) : undefined} maxWidth={1100}>
       {actions.length > 0 && data && (
         <Box sx={{ display: 'flex', gap: 1, mb: 2, flexWrap: 'wrap' }}>
           {actions.map((a) => (
-            <Button key={a.label} variant={a.to ? 'contained' : 'outlined'} color={a.method === 'DELETE' ? 'error' : 'primary'} disabled={busy} onClick={() => run(a)}>
+            <Button key={a.label} variant={a.to ? 'contained' : 'outlined'} color={a.method === 'DELETE' ? 'error' : 'primary'} disabled={action.busy !== null} onClick={() => action.run(a, record)}>
               {t(a.label)}
             </Button>
           ))}
         </Box>
       )}
-      <FilePicker ref={picker} onFile={(a, file) => void execute(a, file)} onRefused={setActionError} />
-      <UploadProgress percent={progress} />
-      {result && <ActionResult title={t(result.action.label)} fields={result.action.result!} answer={result.answer} onClose={() => setResult(null)} />}
+      <ActionInline parts={action.parts} />
       {isLoading && <LinearProgress aria-label={t('common.loading')} />}
       {!!error && <Alert severity="error">{errorText(t, error)}</Alert>}
-      {actionError && (
+      {action.error && (
         <Alert severity="error" role="alert" sx={{ mb: 2 }}>
-          {actionError}
+          {action.error}
         </Alert>
       )}
       {data && (
@@ -145,20 +110,7 @@ function DetailView({ screen }: { screen: ScreenDef }) {
           )}
         </>
       )}
-      <ConfirmDialog
-        open={confirming !== null}
-        title={t('common.confirm.title')}
-        message={t(typeof confirming?.confirm === 'string' ? confirming.confirm : confirming?.method === 'DELETE' ? 'common.confirm.delete' : 'common.confirm.message')}
-        confirmLabel={confirming ? t(confirming.label) : ''}
-        danger={confirming?.method === 'DELETE'}
-        onCancel={() => setConfirming(null)}
-        onConfirm={() => {
-          const a = confirming!;
-          setConfirming(null);
-          void execute(a);
-        }}
-      />
-      <SecretOnce secrets={secrets} onClose={() => setSecrets(null)} />
+      <ActionDialogs parts={action.parts} />
     </ScreenFrame>
   );
 }

@@ -20,11 +20,11 @@ import { landingFor } from '../../../core/access.ts';
 import { call, useOperation, type OperationId } from '../../../generated/client.gen.ts';
 import { routes } from '../../../generated/routes.gen.ts';
 import type { SessionUser } from '../../../generated/types.gen.ts';
-import { buildArgs } from '../../api/args.ts';
+import { buildArgs, fillPathParams } from '../../api/args.ts';
 import { setComponent } from '../../api/component.ts';
 import { ApiError, errorText, problemText, serverEntry } from '../../api/errors.ts';
 import { getSession, startSession, updateSession, useSession } from '../../api/session.ts';
-import { clearExpiredFlag, isClientPath, operationById } from '../../api/transport.ts';
+import { clearExpiredFlag, isClientPath } from '../../api/transport.ts';
 import { notify } from '../../app/notify.tsx';
 import { homeFor } from '../../shell/home.ts';
 import { interpolate, resolveObject, rowApplies, type ExpressionContext } from '../expressions.ts';
@@ -39,7 +39,8 @@ import { SchemaForm } from '../form/SchemaForm.tsx';
 import { deferredFields, type DeferredUploads, type UploadSpec } from '../form/upload.ts';
 import { errorsFor } from '../form/validation.ts';
 import { ScreenFrame } from '../ScreenFrame.tsx';
-import { screenById, type ScreenAction, type ScreenDef, type ScreenProps } from '../screen-types.ts';
+import { screenById, type ScreenDef, type ScreenProps } from '../screen-types.ts';
+import { useScreenAction } from '../use-screen-action.ts';
 import NotAvailableScreen from './NotAvailableScreen.tsx';
 
 type Data = Record<string, unknown>;
@@ -49,6 +50,8 @@ type Props = Record<string, Record<string, unknown>>;
 const ConfirmDialog = lazy(withChunkReload(() => import('../ConfirmDialog.tsx').then((m) => ({ default: m.ConfirmDialog }))));
 const RecordFields = lazy(withChunkReload(() => import('../cells/RecordFields.tsx')));
 const SecretOnce = lazy(withChunkReload(() => import('../form/SecretOnce.tsx').then((m) => ({ default: m.SecretOnce }))));
+const ActionInline = lazy(withChunkReload(() => import('../ScreenActionParts.tsx').then((m) => ({ default: m.ActionInline }))));
+const ActionDialogs = lazy(withChunkReload(() => import('../ScreenActionParts.tsx').then((m) => ({ default: m.ActionDialogs }))));
 
 const SESSION_LANDING_STATES = new Set(['needsNewPassword', 'ExpiredPassword']);
 
@@ -110,13 +113,6 @@ export function hiddenByCondition(screen: Pick<ScreenDef, 'showWhen'>, data: Dat
   return Object.entries(screen.showWhen ?? {}).filter(([, when]) => !rowApplies(when, data, ctx)).map(([field]) => field);
 }
 
-/** Path parameters an operation needs that the declaration left out come from the route (…/:id). */
-function withRouteParams(operation: string, params: Data, route: Record<string, string | undefined>): Data {
-  const out = { ...params };
-  for (const [, name] of (operationById(operation)?.path ?? '').matchAll(/\{(\w+)\}/g)) if (out[name] === undefined && route[name] !== undefined) out[name] = route[name];
-  return out;
-}
-
 function FormView({ screen }: { screen: ScreenDef }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -161,7 +157,7 @@ function FormView({ screen }: { screen: ScreenDef }) {
   const formContext = useMemo(() => ({ deferredUploads: deferred }), [deferred]);
 
   // `load`: the record to edit or show (or the own profile to prefill).
-  const loadArgs = withLoad && screen.load ? buildArgs(screen.load.operation, withRouteParams(screen.load.operation, resolveObject(screen.load.params, ctx), routeParams)) : null;
+  const loadArgs = withLoad && screen.load ? buildArgs(screen.load.operation, fillPathParams(screen.load.operation, resolveObject(screen.load.params, ctx), routeParams)) : null;
   const loaded = useOperation((screen.load?.operation ?? 'system.health') as OperationId, loadArgs as never, { revalidateOnFocus: false });
   const filledFromLoad = useRef(false);
   const [record, setRecord] = useState<Data>({});
@@ -318,7 +314,7 @@ function FormView({ screen }: { screen: ScreenDef }) {
       const body = editing ? editBody(screen.edit!.method, full, record) : full;
       const uploads = [...pendingFiles.current].filter(([f]) => deferred.fields.has(f) && data[f] !== undefined);
       if (editing && Object.keys(body).length === 0 && !uploads.length) return goView(recordId);
-      const params = withRouteParams(operation, resolveObject(editing ? screen.edit!.params : screen.params, ctx), routeParams);
+      const params = fillPathParams(operation, resolveObject(editing ? screen.edit!.params : screen.params, ctx), routeParams);
       // Only a new picture changed: nothing to send to the record's own operation.
       const answer = editing && Object.keys(body).length === 0 ? { ...record } : (((await call(operation as OperationId, buildArgs(operation, params, body) as never)) as unknown as Data) ?? {});
       await sendUploads(uploads, answer, data);
@@ -344,7 +340,7 @@ function FormView({ screen }: { screen: ScreenDef }) {
       const form = new FormData();
       form.append('file', file);
       try {
-        const params = withRouteParams(op, resolveObject(spec.params, { ...ctx, record: answer, form: data }), routeParams);
+        const params = fillPathParams(op, resolveObject(spec.params, { ...ctx, record: answer, form: data }), routeParams);
         await call(op as OperationId, { ...buildArgs(op, params), form } as never);
         pendingFiles.current.delete(field);
       } catch (error) {
@@ -353,26 +349,30 @@ function FormView({ screen }: { screen: ScreenDef }) {
     }
   };
 
-  const runSecondary = async (action: ScreenAction) => {
-    const fields = action.fields ?? [];
-    const problems = errorsFor(fields, formData, schema, t);
-    if (Object.keys(problems).length) {
-      setServerErrors(problems);
-      return;
-    }
-    setBusy(action.label);
-    setFormError(null);
-    setServerErrors(undefined);
-    try {
-      const body = { ...bodyOf(schema, formData, fields), ...resolveObject(action.body, ctx) };
-      await call(action.operation as OperationId, buildArgs(action.operation!, {}, body) as never);
-      if (action.notify) notify(action.notify);
-    } catch (error) {
-      showError(error);
-    } finally {
-      setBusy(null);
-    }
-  };
+  // Secondary actions (send a code again) send the form's fields they name, checked first.
+  const secondary = useScreenAction({
+    callContext: () => ctx,
+    linkContext: () => ctx,
+    base,
+    before: (action) => {
+      const problems = errorsFor(action.fields ?? [], formData, schema, t);
+      if (Object.keys(problems).length) {
+        setServerErrors(problems);
+        return false;
+      }
+      setFormError(null);
+      setServerErrors(undefined);
+      return true;
+    },
+    call: async (action) => {
+      const body = { ...bodyOf(schema, formData, action.fields ?? []), ...resolveObject(action.body, ctx) };
+      return (await call(action.operation as OperationId, buildArgs(action.operation!, {}, body) as never)) as unknown as Data | undefined;
+    },
+    onError: showError,
+  });
+  /** The save or a secondary action is under way: the form and its buttons wait. */
+  const working = busy !== null || secondary.busy !== null;
+  const secondaryParts = (screen.secondaryActions ?? []).some((a) => a.upload || a.confirm || a.showOnce?.length || a.result?.length);
 
   const saveButton = useRef<HTMLButtonElement>(null);
   const landing = useLandingClick(saveButton);
@@ -406,7 +406,7 @@ function FormView({ screen }: { screen: ScreenDef }) {
         </Alert>
       ) : (
         !loading && (
-          <SchemaForm key={`${formKey}:${mode}`} cacheKey={screen.id} schema={schema} uiSchema={screen.uiSchema} formData={formData} onChange={onChange} onSubmit={(d) => void submit(d)} extraErrors={serverErrors} hidden={hidden} disabled={busy !== null} readonly={viewing} readonlyFields={fixedFields} context={formContext}>
+          <SchemaForm key={`${formKey}:${mode}`} cacheKey={screen.id} schema={schema} uiSchema={screen.uiSchema} formData={formData} onChange={onChange} onSubmit={(d) => void submit(d)} extraErrors={serverErrors} hidden={hidden} disabled={working} readonly={viewing} readonlyFields={fixedFields} context={formContext}>
             {formError && (
               <Alert severity="error" role="alert" sx={{ mt: 2 }}>
                 {formError}
@@ -414,7 +414,7 @@ function FormView({ screen }: { screen: ScreenDef }) {
             )}
             {!viewing && (
               <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mt: 2 }}>
-                <Button ref={saveButton} onPointerDown={landing} type="submit" variant="contained" disabled={busy !== null} startIcon={busy === 'submit' ? <CircularProgress size={18} color="inherit" aria-label={t('common.sending')} /> : undefined}>
+                <Button ref={saveButton} onPointerDown={landing} type="submit" variant="contained" disabled={working} startIcon={busy === 'submit' ? <CircularProgress size={18} color="inherit" aria-label={t('common.sending')} /> : undefined}>
                   {t(screen.submitLabel ?? 'common.save')}
                 </Button>
                 {(mode === 'edit' || mode === 'create') && (
@@ -423,7 +423,7 @@ function FormView({ screen }: { screen: ScreenDef }) {
                   </Button>
                 )}
                 {(screen.secondaryActions ?? []).map((a) => (
-                  <Button key={a.label} type="button" variant="outlined" disabled={busy !== null} onClick={() => void runSecondary(a)} startIcon={busy === a.label ? <CircularProgress size={18} color="inherit" /> : undefined}>
+                  <Button key={a.label} type="button" variant="outlined" disabled={working} onClick={() => secondary.run(a)} startIcon={secondary.busy === a.label ? <CircularProgress size={18} color="inherit" /> : undefined}>
                     {t(a.label)}
                   </Button>
                 ))}
@@ -431,6 +431,16 @@ function FormView({ screen }: { screen: ScreenDef }) {
             )}
           </SchemaForm>
         )
+      )}
+      {secondaryParts && (
+        <Suspense fallback={null}>
+          <ActionInline parts={secondary.parts} />
+          {secondary.error && (
+            <Alert severity="error" role="alert" sx={{ mt: 2 }}>
+              {secondary.error}
+            </Alert>
+          )}
+        </Suspense>
       )}
       {result && screen.onSuccess?.result && (
         <Box component="section" aria-label={t('common.result')} data-testid="form-result" role="status" sx={{ mt: 3, p: 2, border: 1, borderColor: 'divider', borderRadius: 1 }}>
@@ -452,6 +462,7 @@ function FormView({ screen }: { screen: ScreenDef }) {
         </Box>
       )}
       <Suspense fallback={null}>
+        {secondaryParts && <ActionDialogs parts={secondary.parts} />}
         {guard.asking && <ConfirmDialog open title={t('common.unsaved.title')} message={t('common.unsaved.message')} confirmLabel={t('common.unsaved.leave')} danger onCancel={guard.stay} onConfirm={guard.leave} />}
         {secrets && (
           <SecretOnce

@@ -17,19 +17,13 @@ import { useOperation, type OperationId } from '../../../generated/client.gen.ts
 import { menuNodes } from '../../../generated/menu.gen.ts';
 import { buildArgs } from '../../api/args.ts';
 import { errorText } from '../../api/errors.ts';
-
 import { useSession } from '../../api/session.ts';
-import { notify } from '../../app/notify.tsx';
 import { useCurrentRoute } from '../../shell/route-info.ts';
 import { allowedActions, useCan } from '../access.ts';
-import { callAction, onceFields } from '../action-call.ts';
-import { ConfirmDialog } from '../ConfirmDialog.tsx';
 import { readsAffectedBy } from '../cache.ts';
-import { SecretOnce } from '../form/SecretOnce.tsx';
-import { navigationTarget, pick, resolveObject, rowApplies, type ExpressionContext } from '../expressions.ts';
+import { pick, resolveObject, rowApplies, type ExpressionContext } from '../expressions.ts';
 import { formatInteger } from '../format.ts';
 import { ExportButtons } from '../list/ExportButtons.tsx';
-import { ActionResult, FilePicker, UploadProgress, type FilePickerHandle } from '../list/FileAction.tsx';
 import { collectRows } from '../list/export.ts';
 import { FilterControl, SearchBox } from '../list/ListControls.tsx';
 import { useListState, type ListStateDefaults } from '../list/list-state.ts';
@@ -38,6 +32,8 @@ import { VirtualTable, type VirtualTableHandle } from '../list/VirtualTable.tsx'
 import { refreshWanted, useRefresh } from '../refresh.ts';
 import { ScreenFrame } from '../ScreenFrame.tsx';
 import { resolveScreen, type ScreenAction, type ScreenDef, type ScreenProps } from '../screen-types.ts';
+import { ActionDialogs, ActionInline } from '../ScreenActionParts.tsx';
+import { useScreenAction } from '../use-screen-action.ts';
 import NotAvailableScreen from './NotAvailableScreen.tsx';
 
 export default function ListScreen(props: ScreenProps & { nested?: boolean }) {
@@ -48,7 +44,6 @@ export default function ListScreen(props: ScreenProps & { nested?: boolean }) {
 
 /** A bulk action whose body or params name $selected works on the checked rows. */
 const usesSelection = (a: ScreenAction) => JSON.stringify([a.body ?? {}, a.params ?? {}]).includes('"$selected"');
-const METHOD_NOTICE: Record<string, string> = { DELETE: 'common.deleted' };
 
 /** The path a list's "new", "edit" and "open" links hang off: its route without the id part. */
 function useBasePath(): string {
@@ -174,57 +169,27 @@ function ListView({ screen, extraParams, nested }: { screen: ScreenDef; extraPar
   }, [paged, source.total, signature]);
 
   // --- actions --------------------------------------------------------------------------------
-  const [busy, setBusy] = useState<string | null>(null);
-  const [actionError, setActionError] = useState<string | null>(null);
-  const [confirming, setConfirming] = useState<{ action: ScreenAction; row?: Row } | null>(null);
-  const [secrets, setSecrets] = useState<{ field: string; label: string; value: string }[] | null>(null);
-  const [progress, setProgress] = useState<number | null>(null);
-  const [result, setResult] = useState<{ action: ScreenAction; answer: Row } | null>(null);
-  const picker = useRef<FilePickerHandle>(null);
-  const showOnce = (action: ScreenAction, answer: Row | undefined) => {
-    const list = onceFields(action, answer, (f) => t(`fields.${f}`));
-    if (list.length) setSecrets(list);
-  };
   const formModes = screen.formModes;
   const opensRows = !!screen.detail || !!formModes?.view;
   const canCreate = !!formModes && can(formModes.create);
   const canEdit = !!formModes?.edit && can(formModes.edit);
   const rowActions = allowedActions(screen.rowActions, can);
 
-  const execute = async (action: ScreenAction, row?: Row, file?: File) => {
-    const key = row ? `${action.label}:${String(idOf(row))}` : action.label;
-    setBusy(key);
-    setActionError(null);
-    setResult(null);
-    try {
-      const local: ExpressionContext = { ...ctx, row, selected: [...selected] };
-      const op = action.operation!;
-      const answer = (await callAction(action, local, row, file, setProgress)) as Row;
-      showOnce(action, answer);
-      if (action.result?.length && answer) setResult({ action, answer });
-      const notice = action.notify ?? METHOD_NOTICE[action.method ?? ''];
-      if (notice) notify(notice);
+  const action = useScreenAction({
+    callContext: (row) => ({ ...ctx, row, selected: [...selected] }),
+    linkContext: (row) => ({ ...ctx, row }),
+    base,
+    busyKey: (a, row) => (row ? `${a.label}:${String(idOf(row))}` : a.label),
+    after: async (a, _answer, row) => {
       if (!row) setSelected(new Set());
       source.reload();
       // Every other view of this operation (the bell's count) refreshes too, and the reads the
       // write may have changed (an upload changes the campaign's recipients count).
-      const affected = readsAffectedBy(op);
+      const affected = readsAffectedBy(a.operation!);
       await mutate((k) => (Array.isArray(k) && k[0] === operation) || affected(k));
-      if (action.next) navigate(navigationTarget(action.next, answer ?? {}, base));
-    } catch (e) {
-      setActionError(errorText(t, e));
-    } finally {
-      setBusy(null);
-      setProgress(null);
-    }
-  };
-
-  const run = (action: ScreenAction, row?: Row) => {
-    if (action.to) return navigate(navigationTarget(action.to, row ?? {}, base, resolveObject(action.params, { ...ctx, row })));
-    if (action.upload) return picker.current?.open(action);
-    if (action.confirm) return setConfirming({ action, row });
-    void execute(action, row);
-  };
+    },
+  });
+  const { busy, run } = action;
   // Rows are memoised: they call the latest `run` through a ref.
   const runRef = useRef(run);
   runRef.current = run;
@@ -294,14 +259,12 @@ function ListView({ screen, extraParams, nested }: { screen: ScreenDef; extraPar
           ))}
         </Box>
       )}
-      <FilePicker ref={picker} onFile={(a, file) => void execute(a, undefined, file)} onRefused={setActionError} />
-      <UploadProgress percent={progress} />
-      {result && <ActionResult title={t(result.action.label)} fields={result.action.result!} answer={result.answer} onClose={() => setResult(null)} />}
+      <ActionInline parts={action.parts} />
       {source.loading && <LinearProgress aria-label={t('common.loading')} sx={{ mb: 1 }} />}
       {!!source.error && <Alert severity="error" sx={{ mb: 2 }}>{errorText(t, source.error)}</Alert>}
-      {actionError && (
+      {action.error && (
         <Alert severity="error" role="alert" sx={{ mb: 2 }}>
-          {actionError}
+          {action.error}
         </Alert>
       )}
       {!source.loading && !source.error && !showTable && <Typography color="text.secondary">{t(narrowed ? 'common.list.noMatches' : (screen.empty ?? 'common.empty'))}</Typography>}
@@ -345,20 +308,7 @@ function ListView({ screen, extraParams, nested }: { screen: ScreenDef; extraPar
           getItemAriaLabel={(type) => t(`common.list.${type}Page`)}
         />
       )}
-      <ConfirmDialog
-        open={confirming !== null}
-        title={t('common.confirm.title')}
-        message={t(typeof confirming?.action.confirm === 'string' ? confirming.action.confirm : confirming?.action.method === 'DELETE' ? 'common.confirm.delete' : 'common.confirm.message')}
-        confirmLabel={confirming ? t(confirming.action.label) : ''}
-        danger={confirming?.action.method === 'DELETE'}
-        onCancel={() => setConfirming(null)}
-        onConfirm={() => {
-          const c = confirming!;
-          setConfirming(null);
-          void execute(c.action, c.row);
-        }}
-      />
-      <SecretOnce secrets={secrets} onClose={() => setSecrets(null)} />
+      <ActionDialogs parts={action.parts} />
     </Frame>
   );
 }
