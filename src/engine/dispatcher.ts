@@ -13,7 +13,7 @@ import { groupBy } from './group-by.ts';
 import { messageCost, type SendWindow } from './enqueue.ts';
 import { STATUS } from './message-states.ts';
 import { reconcileOrphans } from './receipts.ts';
-import type { EngineDatabase } from './tables.ts';
+import type { Database } from './database.ts';
 
 export interface AdapterRegistry {
   /** The adapter of a channel (null when the channel is gone or disabled: its rows fail with 92). */
@@ -23,7 +23,7 @@ export interface AdapterRegistry {
 }
 
 export interface DispatcherOptions {
-  db: Kysely<EngineDatabase>;
+  db: Kysely<Database>;
   adapters: AdapterRegistry;
   sendWindow: SendWindow;
   workerId?: string;
@@ -62,7 +62,7 @@ interface ClaimedRow {
 
 export class Dispatcher {
   readonly workerId: string;
-  private readonly db: Kysely<EngineDatabase>;
+  private readonly db: Kysely<Database>;
   private running = false;
   private loops: Promise<void>[] = [];
   private wakeWaiters: (() => void)[] = [];

@@ -9,7 +9,7 @@ import { constants } from '../generated/constants.gen.ts';
 import type { ChannelPlatform, TemplateRef } from './channel-adapter.ts';
 import { reserve } from './credits.ts';
 import { STATUS } from './message-states.ts';
-import type { EngineDatabase } from './tables.ts';
+import type { Database } from './database.ts';
 import type { MessagePurpose as Purpose } from '../generated/enums.gen.ts';
 
 export type { Purpose };
@@ -79,7 +79,7 @@ export function messageCost(platform: ChannelPlatform, body: string | undefined)
 
 const BATCH = 5000;
 
-export async function enqueueMessages(trx: Transaction<EngineDatabase>, req: EnqueueRequest): Promise<EnqueueResult> {
+export async function enqueueMessages(trx: Transaction<Database>, req: EnqueueRequest): Promise<EnqueueResult> {
   const { now } = req;
   const planned = req.at && req.at > now ? req.at : now;
   const heldUntil = req.purpose === 'commercial' ? req.heldUntil : null;

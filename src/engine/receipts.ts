@@ -11,7 +11,7 @@ import type { InboundEvent, ReceiptSink, StatusEvent } from './channel-adapter.t
 import { consume } from './credits.ts';
 import { groupBy } from './group-by.ts';
 import { deliveryRank, deliveryRankSql, FINAL_DELIVERY_SQL, STATUS, stateForDeliverySql } from './message-states.ts';
-import type { EngineDatabase } from './tables.ts';
+import type { Database } from './database.ts';
 
 
 /**
@@ -44,7 +44,7 @@ function recordChanges(rows: 'changed' | 'upd', now: Date) {
  * then writes no event and queues no callback. `singlePartOnly` (receipts whose scope the adapter
  * could not tell) keeps a part's receipt from deciding a long message whose first part it names.
  */
-async function applyStatuses(db: Kysely<EngineDatabase>, channelId: number, events: StatusEvent[], now: Date, singlePartOnly = false): Promise<Set<string>> {
+async function applyStatuses(db: Kysely<Database>, channelId: number, events: StatusEvent[], now: Date, singlePartOnly = false): Promise<Set<string>> {
   if (!events.length) return new Set();
   const pids = events.map((e) => e.providerMessageId);
   const result = await sql<{ provider_message_id: string }>`
@@ -87,7 +87,7 @@ async function applyStatuses(db: Kysely<EngineDatabase>, channelId: number, even
  * message row first, so whichever decides last sees the other's part (a part stored inside a
  * longer transaction, reconcile, is then waited for, not missed).
  */
-async function applyParts(db: Kysely<EngineDatabase>, channelId: number, events: StatusEvent[], now: Date): Promise<Set<string>> {
+async function applyParts(db: Kysely<Database>, channelId: number, events: StatusEvent[], now: Date): Promise<Set<string>> {
   if (!events.length) return new Set();
   const matched = await sql<{ provider_part_id: string; message_id: string | number; final: boolean }>`
     with v as (
@@ -128,7 +128,7 @@ async function applyParts(db: Kysely<EngineDatabase>, channelId: number, events:
 }
 
 /** Which of these ids are stored parts of long messages on the channel. */
-async function storedParts(db: Kysely<EngineDatabase>, channelId: number, ids: string[]): Promise<Set<string>> {
+async function storedParts(db: Kysely<Database>, channelId: number, ids: string[]): Promise<Set<string>> {
   if (!ids.length) return new Set();
   const rows = await sql<{ provider_part_id: string }>`
     select provider_part_id from message_parts where channel_id = ${channelId} and provider_part_id = any(${ids}::text[])`.execute(db);
@@ -143,7 +143,7 @@ type Watermark = { recipient: string; status: string; at: Date };
  * status, never down. Answers the receipts that must wait: a message to that recipient claimed
  * before the watermark is still in flight (its answer is not stored yet).
  */
-async function applyWatermarks(db: Kysely<EngineDatabase>, channelId: number, marks: Watermark[], now: Date): Promise<Watermark[]> {
+async function applyWatermarks(db: Kysely<Database>, channelId: number, marks: Watermark[], now: Date): Promise<Watermark[]> {
   if (!marks.length) return [];
   const v = sql`unnest(${marks.map((m) => m.recipient)}::text[], ${marks.map((m) => m.status)}::text[], ${marks.map((m) => m.at)}::timestamptz[]) as v(recipient, st, wm)`;
   // The company's id lets the (company_id, to_number, created_at) index find the recipient's messages.
@@ -173,7 +173,7 @@ async function applyWatermarks(db: Kysely<EngineDatabase>, channelId: number, ma
 }
 
 /** Watermarks wait as orphans without a provider id or user reference, keyed by the recipient. */
-async function storeWatermarks(db: Kysely<EngineDatabase>, channelId: number, marks: Watermark[], now: Date): Promise<void> {
+async function storeWatermarks(db: Kysely<Database>, channelId: number, marks: Watermark[], now: Date): Promise<void> {
   if (!marks.length) return;
   await db.insertInto('orphan_receipts').values(marks.map((m) => ({
     channel_id: channelId, provider_message_id: null, delivery_status: m.status, error_code: null, destination: m.recipient, user_reference: null, at: m.at, received_at: now,
@@ -192,7 +192,7 @@ function collapse(events: StatusEvent[]): StatusEvent[] {
   return [...best.values()];
 }
 
-async function storeOrphans(db: Kysely<EngineDatabase>, channelId: number, events: StatusEvent[], now: Date): Promise<void> {
+async function storeOrphans(db: Kysely<Database>, channelId: number, events: StatusEvent[], now: Date): Promise<void> {
   if (!events.length) return;
   await db.insertInto('orphan_receipts').values(events.map((e) => ({
     channel_id: channelId, provider_message_id: e.providerMessageId, delivery_status: e.status, error_code: e.errorCode ?? null,
@@ -210,7 +210,7 @@ async function storeOrphans(db: Kysely<EngineDatabase>, channelId: number, event
  * in orphan_receipts: the next step of reconcileOrphans applies it by the provider id just set
  * (a DELIVERED receipt makes the message delivered, not just sent).
  */
-async function adoptInDoubt(trx: Transaction<EngineDatabase>, now: Date): Promise<number> {
+async function adoptInDoubt(trx: Transaction<Database>, now: Date): Promise<number> {
   // `m.state = 'in_doubt'` in the UPDATE itself: PostgreSQL re-checks it on a row another
   // worker's reconcile adopted meanwhile, so a message is adopted (and billed) once.
   const rows = await sql<{ id: number | string; company_id: number; deployment_id: number | string | null; cost: number; was_billed: boolean }>`
@@ -258,7 +258,7 @@ const orphanEvent = (r: { provider_message_id: string; delivery_status: string; 
  * part rows (as many as it has parts). The orphans are found through the channel's company, so
  * the (company_id, to_number, created_at) index finds the recipient's messages.
  */
-async function claimParts(db: Transaction<EngineDatabase>): Promise<void> {
+async function claimParts(db: Transaction<Database>): Promise<void> {
   await sql`
     insert into message_parts (channel_id, provider_part_id, message_id)
     select distinct on (o.channel_id, o.provider_message_id) o.channel_id, o.provider_message_id, m.id
@@ -280,7 +280,7 @@ async function claimParts(db: Transaction<EngineDatabase>): Promise<void> {
  * One transaction: a receipt taken out of orphan_receipts is applied in the same commit, so a
  * worker killed between the two steps loses no receipt (and adopts no message without its bill).
  */
-export async function reconcileOrphans(db: Kysely<EngineDatabase>, now: Date): Promise<number> {
+export async function reconcileOrphans(db: Kysely<Database>, now: Date): Promise<number> {
   // It runs after every recorded batch: one cheap look first (an orphan stored just after it
   // waits for the next run, at the latest the next maintenance round).
   const any = await sql<{ found: boolean }>`select exists (select 1 from orphan_receipts) as found`.execute(db);
@@ -288,7 +288,7 @@ export async function reconcileOrphans(db: Kysely<EngineDatabase>, now: Date): P
   return db.transaction().execute((trx) => reconcileIn(trx, now));
 }
 
-async function reconcileIn(db: Transaction<EngineDatabase>, now: Date): Promise<number> {
+async function reconcileIn(db: Transaction<Database>, now: Date): Promise<number> {
   const adopted = await adoptInDoubt(db, now);
   await claimParts(db);
   // Receipts of parts, now that their parts are stored.
@@ -327,7 +327,7 @@ export interface InboundRouter {
 }
 
 export interface DatabaseSinkOptions {
-  db: Kysely<EngineDatabase>;
+  db: Kysely<Database>;
   now?: () => Date;
   /** Flush after this many buffered statuses, or this many milliseconds after the first when no
    *  flush is being written (default 0: the next turn of the event loop); during a flush, statuses

@@ -6,7 +6,7 @@ import type { ChannelConnector } from '../core/ports/channel.ts';
 import type { MessageProvider } from '../core/ports/message.ts';
 import type { SendWindow } from '../engine/enqueue.ts';
 import type { UserScope } from './auth/user-scope.ts';
-import type { Database } from './db/schema.ts';
+import type { Database } from '../engine/database.ts';
 import type { WhatsAppTemplateGateway } from './messaging/whatsapp-templates.ts';
 import type { SecretBox } from './security/secrets.ts';
 import type { Shortener } from './shortener/index.ts';

@@ -4,11 +4,11 @@
 import type { Kysely } from 'kysely';
 import { decide, type SendPolicy } from '../../core/send-window.ts';
 import type { SendWindow } from '../../engine/enqueue.ts';
-import type { EngineDatabase } from '../../engine/tables.ts';
+import type { Database } from '../../engine/database.ts';
 
 const CACHE_MS = 30_000;
 
-export function companySendWindow(db: Kysely<EngineDatabase>): SendWindow & { forget(companyId: number): void } {
+export function companySendWindow(db: Kysely<Database>): SendWindow & { forget(companyId: number): void } {
   const cache = new Map<number, { policy: SendPolicy | undefined; until: number }>();
   const policyOf = async (companyId: number): Promise<SendPolicy | undefined> => {
     const hit = cache.get(companyId);

@@ -7,7 +7,7 @@ import { judgePhones, parsePhoneList, type PhoneListResult } from '../../../core
 import { constants } from '../../../generated/constants.gen.ts';
 import type { BlockListEntry, BlockListResult, BlockListSource } from '../../../generated/types.gen.ts';
 import type { ServerDeps, Session } from '../../context.ts';
-import type { BlockListTable } from '../../db/schema.ts';
+import type { BlockListTable } from '../../../engine/database.ts';
 import { fail, failFields, fieldError } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';

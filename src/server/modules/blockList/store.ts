@@ -5,8 +5,8 @@
 import { sql, type Kysely } from 'kysely';
 import { effectiveAfter } from '../../../core/block-list.ts';
 import { constants } from '../../../generated/constants.gen.ts';
+import type { Database } from '../../../engine/database.ts';
 import type { BlockListSource } from '../../../generated/enums.gen.ts';
-import type { Database } from '../../db/schema.ts';
 
 const CHUNK = 5000;
 

@@ -4,19 +4,19 @@
 import { sql, type Kysely } from 'kysely';
 import { release } from '../../../engine/credits.ts';
 import { STATUS } from '../../../engine/message-states.ts';
-import type { EngineDatabase } from '../../../engine/tables.ts';
+import type { Database } from '../../../engine/database.ts';
 import type { Deployment } from '../../../generated/types.gen.ts';
 import { fail } from '../../errors/api-error.ts';
 
 const PROCESSED = ['completed', 'cancelled'];
 
-export async function loadDeployment(db: Kysely<EngineDatabase>, companyId: number, id: number) {
+export async function loadDeployment(db: Kysely<Database>, companyId: number, id: number) {
   const row = await db.selectFrom('deployments').selectAll().where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst();
   if (!row) throw fail('99959');
   return row;
 }
 
-export async function toDeployment(db: Kysely<EngineDatabase>, row: Awaited<ReturnType<typeof loadDeployment>>): Promise<Deployment> {
+export async function toDeployment(db: Kysely<Database>, row: Awaited<ReturnType<typeof loadDeployment>>): Promise<Deployment> {
   const counts = await sql<{ state: string; held: boolean; n: number | string }>`
     select state, (state = 'queued' and held_reason is not null) as held, count(*) as n
     from messages where deployment_id = ${row.id} group by 1, 2`.execute(db);
@@ -41,7 +41,7 @@ export async function toDeployment(db: Kysely<EngineDatabase>, row: Awaited<Retu
 }
 
 /** Cancels the not-yet-sent messages matched by `where` and gives their credits back. */
-async function cancelUnsent(trx: Kysely<EngineDatabase>, companyId: number, deploymentId: number, now: Date, numbers?: string[]): Promise<number> {
+async function cancelUnsent(trx: Kysely<Database>, companyId: number, deploymentId: number, now: Date, numbers?: string[]): Promise<number> {
   const cancelled = await sql<{ cost: number }>`
     update messages set state = 'cancelled', status_code = ${STATUS.cancelled}, worker_id = null, done_at = ${now}, updated_at = ${now}
     where deployment_id = ${deploymentId} and state in ('queued', 'paused')
@@ -52,7 +52,7 @@ async function cancelUnsent(trx: Kysely<EngineDatabase>, companyId: number, depl
   return cancelled.rows.length;
 }
 
-export async function controlDeployment(db: Kysely<EngineDatabase>, companyId: number, id: number, action: 'play' | 'pause' | 'cancel', now: Date): Promise<void> {
+export async function controlDeployment(db: Kysely<Database>, companyId: number, id: number, action: 'play' | 'pause' | 'cancel', now: Date): Promise<void> {
   const row = await loadDeployment(db, companyId, id);
   if (PROCESSED.includes(row.state)) throw fail('99984');
   await db.transaction().execute(async (trx) => {
@@ -72,7 +72,7 @@ export async function controlDeployment(db: Kysely<EngineDatabase>, companyId: n
   });
 }
 
-export async function deleteDeployment(db: Kysely<EngineDatabase>, companyId: number, id: number, now: Date): Promise<void> {
+export async function deleteDeployment(db: Kysely<Database>, companyId: number, id: number, now: Date): Promise<void> {
   const row = await loadDeployment(db, companyId, id);
   const sent = await db.selectFrom('messages').select('id').where('deployment_id', '=', id).where('billed', '=', true).limit(1).executeTakeFirst();
   if (sent || !['scheduled', 'cancelled', 'paused'].includes(row.state)) throw fail('99984');
@@ -82,7 +82,7 @@ export async function deleteDeployment(db: Kysely<EngineDatabase>, companyId: nu
   });
 }
 
-export async function numbersAction(db: Kysely<EngineDatabase>, companyId: number, id: number, action: 'cancel' | 'schedule', numbers: string[], at: Date | null, now: Date): Promise<number> {
+export async function numbersAction(db: Kysely<Database>, companyId: number, id: number, action: 'cancel' | 'schedule', numbers: string[], at: Date | null, now: Date): Promise<number> {
   const row = await loadDeployment(db, companyId, id);
   if (PROCESSED.includes(row.state)) throw fail('99984');
   return db.transaction().execute(async (trx) => {

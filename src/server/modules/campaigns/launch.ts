@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import { refusedLinks, render } from '../../../core/message-content.ts';
 import { enqueueMessages, heldUntil, InsufficientCreditsError, messageCost, type EnqueueItem, type Purpose } from '../../../engine/enqueue.ts';
 import type { ChannelPlatform } from '../../../engine/channel-adapter.ts';
-import type { EngineDatabase } from '../../../engine/tables.ts';
+import type { Database } from '../../../engine/database.ts';
 import { balanceOf } from '../../../engine/credits.ts';
 import type { CampaignPreview } from '../../../generated/types.gen.ts';
 import type { ServerDeps, Session } from '../../context.ts';
@@ -33,7 +33,7 @@ async function channelOf(deps: ServerDeps, campaign: LaunchCampaign): Promise<{ 
   return { id: channel.id, platform: channel.platform as ChannelPlatform };
 }
 
-async function sendableRows(db: Kysely<EngineDatabase>, fileId: number) {
+async function sendableRows(db: Kysely<Database>, fileId: number) {
   return db.selectFrom('recipient_rows').select(['phone', 'variables']).where('file_id', '=', fileId).where('send', '=', true)
     .where('phone', 'is not', null).orderBy('row_no').execute();
 }
@@ -46,7 +46,7 @@ function itemsOf(content: string, rows: { phone: string | null; variables: Recor
 }
 
 export async function launchCampaign(deps: ServerDeps, me: Session, campaignId: number): Promise<number> {
-  const db = deps.db as unknown as Kysely<EngineDatabase>;
+  const db = deps.db;
   const campaign = await deps.db.selectFrom('campaigns').selectAll().where('id', '=', campaignId).where('company_id', '=', me.companyId).executeTakeFirst();
   if (!campaign) throw fail('99959');
   if (campaign.label !== 'Active') throw fail('99984');
@@ -92,7 +92,7 @@ export async function launchCampaign(deps: ServerDeps, me: Session, campaignId: 
 
 /** What a launch now would do, without doing it. */
 export async function previewCampaign(deps: ServerDeps, me: Session, campaignId: number): Promise<CampaignPreview> {
-  const db = deps.db as unknown as Kysely<EngineDatabase>;
+  const db = deps.db;
   const campaign = await deps.db.selectFrom('campaigns').selectAll().where('id', '=', campaignId).where('company_id', '=', me.companyId).executeTakeFirst();
   if (!campaign) throw fail('99959');
   const channel = await channelOf(deps, campaign);

@@ -8,10 +8,9 @@ import { sql, type Kysely } from 'kysely';
 import { contentProblems, render, RenderError, variablesOf } from '../../../core/message-content.ts';
 import type { ChannelPlatform, TemplateRef } from '../../../engine/channel-adapter.ts';
 import { enqueueMessages, heldUntil, type EnqueueItem, type Purpose } from '../../../engine/enqueue.ts';
-import type { EngineDatabase } from '../../../engine/tables.ts';
+import type { Database } from '../../../engine/database.ts';
 import type { Event } from '../../../generated/types.gen.ts';
 import type { ServerDeps, Session } from '../../context.ts';
-import type { Database } from '../../db/schema.ts';
 import { uniqueOr } from '../../db/unique.ts';
 import { fail, failFields, fieldError, type FieldError } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
@@ -250,7 +249,7 @@ export const eventsHandlers: DomainHandlers<'events'> = {
     const held = await heldUntil(ctx.deps.messaging.sendWindow, me.companyId, purpose, now);
     const duplicateHours = await duplicateWindowHours(ctx.deps.db, me.companyId);
     const idempotency = idempotentRequest(ctx.request, me.companyId, 'events.fire', { event: row.key, body: b });
-    const db = ctx.deps.db as unknown as Kysely<EngineDatabase>;
+    const db = ctx.deps.db;
     const outcome = await db.transaction().execute((trx) => once(trx, idempotency, now, async () => {
       const result = await enqueueMessages(trx, {
         companyId: me.companyId, channel: { id: channel.id, platform }, purpose, source: 'api', apiCredentialId: me.credentialId ?? null,
