@@ -4,6 +4,7 @@
 // (reserved now; 81 when they do not cover the request) and the send window (commercial
 // messages outside it wait for the next allowed slot: held, never dropped).
 import { sql, type Transaction } from 'kysely';
+import { entryBlocksSql, sqlInstant } from '../core/block-list.ts';
 import { countSms } from '../core/sms-parts.ts';
 import { constants } from '../generated/constants.gen.ts';
 import type { ChannelPlatform, TemplateRef } from './channel-adapter.ts';
@@ -114,7 +115,7 @@ export async function enqueueMessages(trx: Transaction<Database>, req: EnqueueRe
     update messages m set state = 'rejected', status_code = ${STATUS.blacklisted}, done_at = ${now}, updated_at = ${now}
     where ${mine} and exists (
       select 1 from block_list b where b.company_id = ${req.companyId} and b.phone = m.to_number
-        and b.effective_at <= ${now} and (b.removal_effective_at is null or b.removal_effective_at > ${now}))`.execute(trx);
+        and ${sql.raw(entryBlocksSql('b', sqlInstant(now)))})`.execute(trx);
 
   // Duplicates: the same number and text twice in this request, or already sent within the window.
   let duplicate = 0;

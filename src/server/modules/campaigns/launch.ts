@@ -1,7 +1,8 @@
 // Launching a campaign: one deployment, its messages rendered from the file's sendable rows and
 // created through the engine's enqueue (block list, duplicates, credits, send window), all in
 // one transaction: when the credits do not cover it (99986) nothing is created.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { entryBlocksSql, sqlInstant } from '../../../core/block-list.ts';
 import { refusedLinks, render } from '../../../core/message-content.ts';
 import { enqueueMessages, heldUntil, InsufficientCreditsError, messageCost, type EnqueueItem, type Purpose } from '../../../engine/enqueue.ts';
 import type { ChannelPlatform } from '../../../engine/channel-adapter.ts';
@@ -103,8 +104,8 @@ export async function previewCampaign(deps: ServerDeps, me: Session, campaignId:
   const invalid = all.filter((r) => r.result === 'fail' || r.result === 'error').length;
   const duplicatesInFile = all.filter((r) => !r.send && (r.result === 'pass' || r.result === 'warn')).length;
   const blockedRows = sendable.length
-    ? await db.selectFrom('block_list').select('phone').where('company_id', '=', me.companyId).where('effective_at', '<=', now)
-      .where((eb) => eb.or([eb('removal_effective_at', 'is', null), eb('removal_effective_at', '>', now)]))
+    ? await db.selectFrom('block_list').select('phone').where('company_id', '=', me.companyId)
+      .where(sql<boolean>`${sql.raw(entryBlocksSql('block_list', sqlInstant(now)))}`)
       .where('phone', 'in', [...new Set(sendable.map((r) => r.phone!))]).execute()
     : [];
   const blocked = new Set(blockedRows.map((b) => b.phone));
