@@ -6,7 +6,7 @@
 // Everything runs in this one process, as the anchor does: the dispatcher, the adapter, the
 // receipt sink and the SMSC (which does not record messages here).
 import { sql, type Kysely } from 'kysely';
-import { enqueueMessages } from '../../src/engine/enqueue.ts';
+import { enqueueMessages } from '../../src/engine/lifecycle/enqueue.ts';
 import type { Database } from '../../src/engine/database.ts';
 import { startMessaging } from '../../src/server/messaging/runtime.ts';
 import { defaultSecretBox } from '../../src/server/security/secrets.ts';

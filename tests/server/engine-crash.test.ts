@@ -20,7 +20,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type Kysely } from 'kysely';
 import { balanceOf } from '../../src/engine/credits.ts';
-import { enqueueMessages } from '../../src/engine/enqueue.ts';
+import { enqueueMessages } from '../../src/engine/lifecycle/enqueue.ts';
 import type { Database } from '../../src/engine/database.ts';
 import { startSandboxSmsc, type SandboxSmsc } from '../../src/sandbox/smsc/index.ts';
 import { seededRandom } from '../../src/sandbox/smsc/receipts.ts';

@@ -6,7 +6,7 @@ import { sql, type Kysely } from 'kysely';
 import type { ChannelAdapter, OutboundMessage, SubmitOutcome } from '../../src/engine/channel-adapter.ts';
 import { addCredits, balanceOf } from '../../src/engine/credits.ts';
 import { Dispatcher } from '../../src/engine/dispatcher.ts';
-import { enqueueMessages, InsufficientCreditsError, type EnqueueRequest } from '../../src/engine/enqueue.ts';
+import { enqueueMessages, InsufficientCreditsError, type EnqueueRequest } from '../../src/engine/lifecycle/enqueue.ts';
 import { databaseSink } from '../../src/engine/receipts.ts';
 import { createDatabase } from '../../src/server/db/database.ts';
 import type { Database } from '../../src/engine/database.ts';

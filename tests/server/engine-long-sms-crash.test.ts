@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type Kysely } from 'kysely';
 import { countSms } from '../../src/core/sms-parts.ts';
 import { balanceOf } from '../../src/engine/credits.ts';
-import { enqueueMessages } from '../../src/engine/enqueue.ts';
+import { enqueueMessages } from '../../src/engine/lifecycle/enqueue.ts';
 import type { Database } from '../../src/engine/database.ts';
 import { startSandboxSmsc, type SandboxSmsc } from '../../src/sandbox/smsc/index.ts';
 import { createSecretBox } from '../../src/server/security/secrets.ts';

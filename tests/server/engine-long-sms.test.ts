@@ -9,7 +9,7 @@ import { sql, type Kysely } from 'kysely';
 import type { ChannelAdapter, StatusEvent, SubmitOutcome } from '../../src/engine/channel-adapter.ts';
 import { addCredits, balanceOf } from '../../src/engine/credits.ts';
 import { Dispatcher } from '../../src/engine/dispatcher.ts';
-import { enqueueMessages } from '../../src/engine/enqueue.ts';
+import { enqueueMessages } from '../../src/engine/lifecycle/enqueue.ts';
 import { databaseSink, type DatabaseSink } from '../../src/engine/receipts.ts';
 import type { Database } from '../../src/engine/database.ts';
 import { createHarness, type Harness } from './harness.ts';

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import { balanceOf } from '../../src/engine/credits.ts';
-import { enqueueMessages } from '../../src/engine/enqueue.ts';
+import { enqueueMessages } from '../../src/engine/lifecycle/enqueue.ts';
 import type { Database } from '../../src/engine/database.ts';
 import { startMessaging, type MessagingRuntime } from '../../src/server/messaging/runtime.ts';
 import { defaultSecretBox } from '../../src/server/security/secrets.ts';

@@ -126,6 +126,8 @@ export interface MessagesTable {
   provider_message_id: string | null;
   client_ref: string | null;
   api_credential_id: string | null;
+  /** The event that created it (migration 0330_events); null for campaigns and POST /v1/messages. */
+  event_id: number | null;
   billed: Generated<boolean>;
   created_at: Timestamp;
   sent_at: Timestamp | null;

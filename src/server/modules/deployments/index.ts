@@ -5,7 +5,7 @@ import { paginate } from '../../http/paging.ts';
 import { normalizeColombianPhone } from '../../../core/phone.ts';
 import { failFields, fieldError } from '../../errors/api-error.ts';
 import { deploymentHistory } from './history.ts';
-import { controlDeployment, deleteDeployment, loadDeployment, numbersAction, toDeployment } from '../campaigns/deployment-control.ts';
+import { controlDeployment, loadDeployment, numbersAction, removeDeployment, toDeployment } from '../campaigns/deployment-control.ts';
 
 
 export const deploymentsHandlers: DomainHandlers<'deployments'> = {
@@ -42,7 +42,7 @@ export const deploymentsHandlers: DomainHandlers<'deployments'> = {
   },
 
   'deployments.delete': async (ctx) => {
-    await deleteDeployment(ctx.deps.db, caller(ctx).companyId, ctx.params.id, ctx.deps.now());
+    await removeDeployment(ctx.deps.db, caller(ctx).companyId, ctx.params.id, ctx.deps.now());
     return { ok: true as const };
   },
 

@@ -4,14 +4,14 @@
 // (reserved now; 81 when they do not cover the request) and the send window (commercial
 // messages outside it wait for the next allowed slot: held, never dropped).
 import { sql, type Transaction } from 'kysely';
-import { entryBlocksSql, sqlInstant } from '../core/block-list.ts';
-import { countSms } from '../core/sms-parts.ts';
-import { constants } from '../generated/constants.gen.ts';
-import type { ChannelPlatform, TemplateRef } from './channel-adapter.ts';
-import { reserve } from './credits.ts';
+import { entryBlocksSql, sqlInstant } from '../../core/block-list.ts';
+import { countSms } from '../../core/sms-parts.ts';
+import { constants } from '../../generated/constants.gen.ts';
+import type { ChannelPlatform, TemplateRef } from '../channel-adapter.ts';
+import { reserve } from '../credits.ts';
 import { STATUS } from './message-states.ts';
-import type { Database } from './database.ts';
-import type { MessagePurpose as Purpose } from '../generated/enums.gen.ts';
+import type { Database } from '../database.ts';
+import type { MessagePurpose as Purpose } from '../../generated/enums.gen.ts';
 
 export type { Purpose };
 
@@ -33,6 +33,8 @@ export interface EnqueueRequest {
   purpose: Purpose;
   source: 'campaign' | 'api';
   deploymentId?: number | null;
+  /** The event that fires these messages (POST /v1/events/{key}/fire). */
+  eventId?: number | null;
   apiCredentialId?: string | null;
   createdBy?: number | null;
   items: readonly EnqueueItem[];
@@ -91,11 +93,11 @@ export async function enqueueMessages(trx: Transaction<Database>, req: EnqueueRe
     const priced = slice.map((item) => (item.invalid ? { parts: 0, encoding: null, cost: 0 } : messageCost(req.channel.platform, item.body)));
     const rows = await sql<{ id: number | string }>`
       insert into messages (company_id, deployment_id, channel_id, source, purpose, to_number, body, template, parts, encoding, cost,
-                            state, status_code, not_before, held_reason, client_ref, api_credential_id, created_at, updated_at)
+                            state, status_code, not_before, held_reason, client_ref, api_credential_id, event_id, created_at, updated_at)
       select ${req.companyId}, ${req.deploymentId ?? null}::bigint, ${req.channel.id}, ${req.source}, ${req.purpose}, t.to_number, t.body,
              t.template::jsonb, t.parts, t.encoding, t.cost, case when t.invalid then 'rejected' else 'queued' end,
              case when t.invalid then ${STATUS.invalid}::int else ${STATUS.scheduled}::int end, ${notBefore}::timestamptz,
-             ${heldUntil ? 'sendWindow' : null}::text, t.client_ref, ${req.apiCredentialId ?? null}::text, ${now}::timestamptz, ${now}::timestamptz
+             ${heldUntil ? 'sendWindow' : null}::text, t.client_ref, ${req.apiCredentialId ?? null}::text, ${req.eventId ?? null}::int, ${now}::timestamptz, ${now}::timestamptz
       from unnest(${slice.map((i) => i.to)}::text[], ${slice.map((i) => i.body ?? null)}::text[],
                   ${slice.map((i) => (i.template ? JSON.stringify(i.template) : null))}::text[], ${priced.map((p) => p.parts)}::int[],
                   ${priced.map((p) => p.encoding)}::text[], ${priced.map((p) => p.cost)}::int[], ${slice.map((i) => i.clientRef ?? null)}::text[],
