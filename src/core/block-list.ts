@@ -2,6 +2,9 @@
 // constants.blockList.applyAfterHours). Every change takes effect after the delay: an added
 // number starts blocking at effectiveAt; a removed number keeps blocking until
 // removalEffectiveAt. The server stores both instants; the engine asks isBlocked before a send.
+// Each rule has its SQL mirror beside it (the same rule over block_list columns, for set-based
+// queries: the engine's enqueue, the campaign preview, the block-list screen and its writes);
+// tests/server/block-list-rule-sql.test.ts proves each pair agrees on the same cases.
 import type { BlockListAction, BlockListStatus } from '../generated/enums.gen.ts';
 import { normalizeColombianPhone } from './phone.ts';
 
@@ -25,11 +28,30 @@ export function blockStatus(entry: Pick<BlockEntry, 'effectiveAt' | 'removalEffe
   return { status: 'effective', pending: null };
 }
 
+/** blockStatus in SQL: 'removed', 'pending' or 'effective' for the block_list row `alias` at `now` (an SQL instant, see sqlInstant). */
+export function blockStatusSql(alias: string, now: string): string {
+  const a = alias;
+  return `(case when ${a}.removal_effective_at <= ${now} then 'removed' when ${a}.effective_at > ${now} or ${a}.removal_effective_at is not null then 'pending' else 'effective' end)`;
+}
+
+/** The entries still on the list at `now` (not yet removed), in SQL: blockStatus(...).status !== 'removed'. */
+export function listedSql(alias: string, now: string): string {
+  return `(${alias}.removal_effective_at is null or ${alias}.removal_effective_at > ${now})`;
+}
+
 /** True when the entry stops a message to its number at `now`. */
 export function entryBlocks(entry: Pick<BlockEntry, 'effectiveAt' | 'removalEffectiveAt'>, now: Date): boolean {
   const t = now.getTime();
   return entry.effectiveAt.getTime() <= t && (entry.removalEffectiveAt === null || entry.removalEffectiveAt.getTime() > t);
 }
+
+/** entryBlocks in SQL: the block_list row `alias` stops a message to its number at `now` (an SQL instant). */
+export function entryBlocksSql(alias: string, now: string): string {
+  return `(${alias}.effective_at <= ${now} and ${listedSql(alias, now)})`;
+}
+
+/** An instant as an SQL timestamptz literal for the mirrors above (an ISO string holds no quote). */
+export const sqlInstant = (at: Date): string => `'${at.toISOString()}'::timestamptz`;
 
 /** Whether a message to `number` (any accepted spelling) must be held as blacklisted (status 5). */
 export function isBlocked(entries: readonly BlockEntry[], number: string, now: Date): boolean {

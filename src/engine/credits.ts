@@ -7,9 +7,9 @@
 //   release   reserved → balance, for messages that will never be sent (blocked, duplicate,
 //             refused by the provider, cancelled).
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { EngineDatabase } from './tables.ts';
+import type { Database } from './database.ts';
 
-type Db = Kysely<EngineDatabase> | Transaction<EngineDatabase>;
+type Db = Kysely<Database> | Transaction<Database>;
 
 export interface CreditBalance { balance: number; reserved: number }
 

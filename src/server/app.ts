@@ -10,7 +10,7 @@ import { entitySchemas } from '../generated/server-operations.gen.ts';
 import type { CaptchaVerifier } from '../core/ports/captcha.ts';
 import type { ChannelConnector } from '../core/ports/channel.ts';
 import type { MessageProvider } from '../core/ports/message.ts';
-import type { EngineDatabase } from '../engine/tables.ts';
+import type { Database } from '../engine/database.ts';
 import type { ComponentHeaders, MessagingHooks, ServerDeps } from './context.ts';
 import { companySendWindow } from './messaging/send-window.ts';
 import { runDueCampaigns } from './messaging/scheduler.ts';
@@ -20,7 +20,6 @@ import { templateStatusSink } from './modules/templates/status.ts';
 import { webhookRoutes } from './webhooks/index.ts';
 import type { ReceiptSink } from '../engine/channel-adapter.ts';
 import { composePorts } from './composition.ts';
-import type { Database } from './db/schema.ts';
 import { registerAuditLog } from './audit/hook.ts';
 import { ApiError } from './errors/api-error.ts';
 import { registerConsole, trySpaFallback } from './http/console-static.ts';
@@ -74,7 +73,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     secrets,
     messaging: {
       wake: options.messaging?.wake ?? (() => {}),
-      sendWindow: options.messaging?.sendWindow ?? companySendWindow(options.db as unknown as Kysely<EngineDatabase>),
+      sendWindow: options.messaging?.sendWindow ?? companySendWindow(options.db),
       get shortBaseUrls() {
         return [...(options.messaging?.shortBaseUrls ?? []), shortener.baseUrl()];
       },
@@ -83,7 +82,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
       whatsappTemplates: options.messaging?.whatsappTemplates ?? (options.sandbox ? noGraph : whatsappTemplateGateway({
         db: options.db,
         secrets,
-        context: { db: options.db as unknown as Kysely<EngineDatabase>, sink: { status() {}, inbound() {} }, standIns: { smsc: null, graph: null, rbm: null }, publicUrl: () => null },
+        context: { db: options.db, sink: { status() {}, inbound() {} }, standIns: { smsc: null, graph: null, rbm: null }, publicUrl: () => null },
       })),
     },
     shortener,

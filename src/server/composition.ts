@@ -10,14 +10,13 @@ import type { CaptchaVerifier } from '../core/ports/captcha.ts';
 import type { ChannelConnector } from '../core/ports/channel.ts';
 import type { MessageProvider } from '../core/ports/message.ts';
 import { engineChannelConnector } from '../engine/channels/connector.ts';
-import type { EngineDatabase } from '../engine/tables.ts';
+import type { Database } from '../engine/database.ts';
 import { sandboxCaptchaVerifier } from '../sandbox/captcha.ts';
 import { sandboxChannelConnector } from '../sandbox/channels.ts';
 import { startGraphSandbox, type GraphSandbox, type GraphSandboxOptions } from '../sandbox/graph/index.ts';
 import { sandboxMessageProvider, type OutboxStore } from '../sandbox/outbox.ts';
 import { startRbmSandbox, type RbmSandbox, type RbmSandboxOptions } from '../sandbox/rbm/index.ts';
 import { startSandboxSmsc, type SandboxSmsc, type SandboxSmscOptions } from '../sandbox/smsc/index.ts';
-import type { Database } from './db/schema.ts';
 
 export { SANDBOX_DEFAULT_TEMPLATES } from '../sandbox/graph/index.ts';
 export type { GraphSandbox, GraphSandboxOptions, RbmSandbox, RbmSandboxOptions, SandboxSmsc, SandboxSmscOptions };
@@ -52,7 +51,7 @@ export function composePorts(options: PortOptions): Ports {
     channels: options.channels ?? (options.sandbox
       ? sandboxChannelConnector(outbox, options.now)
       // No stand-ins outside sandbox mode: each channel reaches its own provider.
-      : engineChannelConnector({ db: options.db as unknown as Kysely<EngineDatabase>, standIns: { smsc: null, graph: null, rbm: null }, publicUrl: () => null, now: options.now })),
+      : engineChannelConnector({ db: options.db, standIns: { smsc: null, graph: null, rbm: null }, publicUrl: () => null, now: options.now })),
   };
 }
 

@@ -6,7 +6,7 @@ import { createDatabase, type DatabaseOptions } from './db/database.ts';
 import { ensureDemoApiKey } from './db/demo-api-key.ts';
 import { seedDemo } from './db/demo-seed.ts';
 import { prepareDatabase } from './db/prepare.ts';
-import type { Database } from './db/schema.ts';
+import type { Database } from '../engine/database.ts';
 import { startMessaging, type MessagingOptions, type MessagingRuntime } from './messaging/runtime.ts';
 import { defaultSecretBox } from './security/secrets.ts';
 

@@ -6,8 +6,8 @@
 // Everything runs in this one process, as the anchor does: the dispatcher, the adapter, the
 // receipt sink and the SMSC (which does not record messages here).
 import { sql, type Kysely } from 'kysely';
-import { enqueueMessages } from '../../src/engine/enqueue.ts';
-import type { EngineDatabase } from '../../src/engine/tables.ts';
+import { enqueueMessages } from '../../src/engine/lifecycle/enqueue.ts';
+import type { Database } from '../../src/engine/database.ts';
 import { startMessaging } from '../../src/server/messaging/runtime.ts';
 import { defaultSecretBox } from '../../src/server/security/secrets.ts';
 import type { Harness } from '../server/harness.ts';
@@ -17,14 +17,14 @@ import { rawSmppThroughput, type Record } from './smpp.ts';
 const COUNT = Number(process.env.BENCH_DISPATCH_COUNT ?? 100_000);
 const TEXT = 'Hola, este es un mensaje de prueba de Colibri';
 
-async function openRows(db: Kysely<EngineDatabase>, channelId: number): Promise<number> {
+async function openRows(db: Kysely<Database>, channelId: number): Promise<number> {
   const row = await sql<{ n: string }>`select count(*) as n from messages where channel_id = ${channelId} and state <> 'delivered'`.execute(db);
   return Number(row.rows[0].n);
 }
 
 /** Messages per second from the enqueue's commit until the last row is delivered. */
 async function dispatchRun(h: Harness): Promise<{ rate: number; enqueueMs: number; binds: number }> {
-  const db = h.db as unknown as Kysely<EngineDatabase>;
+  const db = h.db;
   const channel = await h.db.selectFrom('channels').select(['id', 'company_id']).where('platform', '=', 'sms').where('type', '=', 'MT').orderBy('id').executeTakeFirstOrThrow();
   const runtime = await startMessaging({
     db: h.db, secrets: defaultSecretBox(), sandbox: true, callbacks: false,

@@ -15,7 +15,7 @@ import {
 } from '../../src/generated/enums.gen.ts';
 import type { Thing } from '../fixtures/mini-project/expected/types.gen.ts';
 import { enableRequirements, platformFields } from '../../src/core/channel-rules.ts';
-import { stateForDelivery } from '../../src/engine/message-states.ts';
+import { stateForDelivery } from '../../src/engine/lifecycle/message-states.ts';
 
 describe('a new enum value flows from YAML into the table and the type', () => {
   it('emits the value, its facts and the derived type', async () => {

@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { Kysely, KyselyPlugin } from 'kysely';
 import { startMessaging, type MessagingRuntime } from '../../src/server/messaging/runtime.ts';
-import type { Database } from '../../src/server/db/schema.ts';
+import type { Database } from '../../src/engine/database.ts';
 import type { SecretBox } from '../../src/server/security/secrets.ts';
 
 export interface Incarnation {

@@ -20,8 +20,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type Kysely } from 'kysely';
 import { balanceOf } from '../../src/engine/credits.ts';
-import { enqueueMessages } from '../../src/engine/enqueue.ts';
-import type { EngineDatabase } from '../../src/engine/tables.ts';
+import { enqueueMessages } from '../../src/engine/lifecycle/enqueue.ts';
+import type { Database } from '../../src/engine/database.ts';
 import { startSandboxSmsc, type SandboxSmsc } from '../../src/sandbox/smsc/index.ts';
 import { seededRandom } from '../../src/sandbox/smsc/receipts.ts';
 import { createSecretBox } from '../../src/server/security/secrets.ts';
@@ -44,7 +44,7 @@ const KEY = randomBytes(32);
 const secrets = createSecretBox(KEY);
 
 let h: Harness;
-let db: Kysely<EngineDatabase>;
+let db: Kysely<Database>;
 let smsc: SandboxSmsc;
 let companyId: number;
 let channelId: number;
@@ -57,7 +57,7 @@ const recipient = (i: number) => `+573${String(i).padStart(8, '0')}7`;
 
 beforeAll(async () => {
   h = await createHarness();
-  db = h.db as unknown as Kysely<EngineDatabase>;
+  db = h.db;
   smsc = await startSandboxSmsc({ accounts: { [SYSTEM_ID]: SMPP_PASSWORD }, seed: SEED });
   companyId = (await h.db.selectFrom('companies').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
   channelId = await insertSmppChannel(h.db, secrets, { companyId, name: 'SMPP crash', sender: '890123', password: SMPP_PASSWORD, connection: smppConnection(smsc.port) });

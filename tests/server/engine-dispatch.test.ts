@@ -6,21 +6,21 @@ import { sql, type Kysely } from 'kysely';
 import type { ChannelAdapter, OutboundMessage, SubmitOutcome } from '../../src/engine/channel-adapter.ts';
 import { addCredits, balanceOf } from '../../src/engine/credits.ts';
 import { Dispatcher } from '../../src/engine/dispatcher.ts';
-import { enqueueMessages, InsufficientCreditsError, type EnqueueRequest } from '../../src/engine/enqueue.ts';
+import { enqueueMessages, InsufficientCreditsError, type EnqueueRequest } from '../../src/engine/lifecycle/enqueue.ts';
 import { databaseSink } from '../../src/engine/receipts.ts';
 import { createDatabase } from '../../src/server/db/database.ts';
-import type { EngineDatabase } from '../../src/engine/tables.ts';
+import type { Database } from '../../src/engine/database.ts';
 import { createHarness, type Harness } from './harness.ts';
 
 let h: Harness;
-let db: Kysely<EngineDatabase>;
+let db: Kysely<Database>;
 let companyId: number;
 let smsChannel: number;
 let rcsChannel: number;
 
 beforeAll(async () => {
   h = await createHarness();
-  db = h.db as unknown as Kysely<EngineDatabase>;
+  db = h.db;
   const company = await h.db.selectFrom('companies').select('id').orderBy('id').executeTakeFirstOrThrow();
   companyId = company.id;
   smsChannel = (await h.db.selectFrom('channels').select('id').where('company_id', '=', companyId).where('platform', '=', 'sms').orderBy('id').executeTakeFirstOrThrow()).id;

@@ -15,8 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type Kysely } from 'kysely';
 import { countSms } from '../../src/core/sms-parts.ts';
 import { balanceOf } from '../../src/engine/credits.ts';
-import { enqueueMessages } from '../../src/engine/enqueue.ts';
-import type { EngineDatabase } from '../../src/engine/tables.ts';
+import { enqueueMessages } from '../../src/engine/lifecycle/enqueue.ts';
+import type { Database } from '../../src/engine/database.ts';
 import { startSandboxSmsc, type SandboxSmsc } from '../../src/sandbox/smsc/index.ts';
 import { createSecretBox } from '../../src/server/security/secrets.ts';
 import { createHarness, type Harness } from './harness.ts';
@@ -31,7 +31,7 @@ const secrets = createSecretBox(KEY);
 const GRACE_MS = 8_000;
 
 let h: Harness;
-let db: Kysely<EngineDatabase>;
+let db: Kysely<Database>;
 let smsc: SandboxSmsc;
 let companyId: number;
 let channelId: number;
@@ -49,7 +49,7 @@ function textOf(i: number): string {
 
 beforeAll(async () => {
   h = await createHarness();
-  db = h.db as unknown as Kysely<EngineDatabase>;
+  db = h.db;
   smsc = await startSandboxSmsc({ accounts: { [SYSTEM_ID]: SMPP_PASSWORD }, seed: 4242, outcomes: { DELIVRD: 4, UNDELIV: 1 }, holdDeliveries: true });
   companyId = (await h.db.selectFrom('companies').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
   channelId = await insertSmppChannel(h.db, secrets, { companyId, name: 'SMPP largos', sender: '890124', password: SMPP_PASSWORD, connection: connection(smsc.port) });

@@ -9,13 +9,13 @@ import { sql, type Kysely } from 'kysely';
 import type { ChannelAdapter, StatusEvent, SubmitOutcome } from '../../src/engine/channel-adapter.ts';
 import { addCredits, balanceOf } from '../../src/engine/credits.ts';
 import { Dispatcher } from '../../src/engine/dispatcher.ts';
-import { enqueueMessages } from '../../src/engine/enqueue.ts';
+import { enqueueMessages } from '../../src/engine/lifecycle/enqueue.ts';
 import { databaseSink, type DatabaseSink } from '../../src/engine/receipts.ts';
-import type { EngineDatabase } from '../../src/engine/tables.ts';
+import type { Database } from '../../src/engine/database.ts';
 import { createHarness, type Harness } from './harness.ts';
 
 let h: Harness;
-let db: Kysely<EngineDatabase>;
+let db: Kysely<Database>;
 let companyId: number;
 let channelId: number;
 let sink: DatabaseSink;
@@ -27,7 +27,7 @@ const THREE_PARTS = 'b'.repeat(307);
 
 beforeAll(async () => {
   h = await createHarness();
-  db = h.db as unknown as Kysely<EngineDatabase>;
+  db = h.db;
   const other = await h.addCompany('Largos S.A.S.', []);
   companyId = other.companyId;
   await addCredits(db, 'grant', { companyId, amount: 1000, now: new Date() });

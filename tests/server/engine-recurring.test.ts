@@ -2,8 +2,6 @@
 // Bogota wall time, anchored on the start day (Jan 31 → Feb 28 → Mar 31); a run that is not due
 // launches nothing; after `ends` the campaign is Executed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Kysely } from 'kysely';
-import type { EngineDatabase } from '../../src/engine/tables.ts';
 import type { ServerDeps } from '../../src/server/context.ts';
 import { runDueCampaigns } from '../../src/server/messaging/scheduler.ts';
 import { companySendWindow } from '../../src/server/messaging/send-window.ts';
@@ -20,7 +18,7 @@ afterAll(() => h.close());
 
 const depsAt = (iso: string): ServerDeps => ({
   db: h.db, now: () => new Date(iso),
-  messaging: { wake: () => {}, sendWindow: companySendWindow(h.db as unknown as Kysely<EngineDatabase>), shortBaseUrls: [] },
+  messaging: { wake: () => {}, sendWindow: companySendWindow(h.db), shortBaseUrls: [] },
 } as unknown as ServerDeps);
 
 describe('recurring campaigns', () => {

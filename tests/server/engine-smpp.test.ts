@@ -6,22 +6,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import { balanceOf } from '../../src/engine/credits.ts';
-import { enqueueMessages } from '../../src/engine/enqueue.ts';
-import type { EngineDatabase } from '../../src/engine/tables.ts';
+import { enqueueMessages } from '../../src/engine/lifecycle/enqueue.ts';
+import type { Database } from '../../src/engine/database.ts';
 import { startMessaging, type MessagingRuntime } from '../../src/server/messaging/runtime.ts';
 import { defaultSecretBox } from '../../src/server/security/secrets.ts';
 import { createHarness, type Harness } from './harness.ts';
 
 const COUNT = Number(process.env.ENGINE_SMPP_COUNT ?? 10_000);
 let h: Harness;
-let db: Kysely<EngineDatabase>;
+let db: Kysely<Database>;
 let runtime: MessagingRuntime;
 let companyId: number;
 let channelId: number;
 
 beforeAll(async () => {
   h = await createHarness();
-  db = h.db as unknown as Kysely<EngineDatabase>;
+  db = h.db;
   const channel = await h.db.selectFrom('channels').select(['id', 'company_id']).where('platform', '=', 'sms').where('type', '=', 'MT').orderBy('id').executeTakeFirstOrThrow();
   ({ id: channelId, company_id: companyId } = channel);
   runtime = await startMessaging({ db: h.db, secrets: defaultSecretBox(), sandbox: true, dispatcher: { batchSize: 500, idleMs: 50, leaseMs: 2000 }, smpp: { window: 50, tps: null } });

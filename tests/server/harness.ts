@@ -15,7 +15,7 @@ import { buildServer } from '../../src/server/app.ts';
 import { createDatabase, type DatabaseHandle, type DatabaseOptions } from '../../src/server/db/database.ts';
 import { demoEmail, seedDemo } from '../../src/server/db/demo-seed.ts';
 import { prepareDatabase } from '../../src/server/db/prepare.ts';
-import type { Database } from '../../src/server/db/schema.ts';
+import type { Database } from '../../src/engine/database.ts';
 import type { HandlerMap } from '../../src/server/http/handler.ts';
 import { hashPassword } from '../../src/server/security/passwords.ts';
 

@@ -7,9 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EngineDatabase } from '../../src/engine/tables.ts';
 import { callbackSecretContext, startCallbackDeliverer } from '../../src/server/messaging/callbacks.ts';
 import { createSecretBox, defaultSecretBox } from '../../src/server/security/secrets.ts';
 import { createHarness, type Harness } from './harness.ts';
@@ -176,7 +174,7 @@ describe('status callbacks never reach the server\'s own network outside the san
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const port = (receiver.address() as AddressInfo).port;
     const secrets = createSecretBox(randomBytes(32));
-    const db = h.db as unknown as Kysely<EngineDatabase>;
+    const db = h.db;
     const at = new Date();
     await db.deleteFrom('status_callbacks').where('company_id', '=', companyId).execute();
     // Stored before the guard existed (or by hand): the deliverer checks again on every attempt.

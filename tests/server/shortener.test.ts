@@ -7,7 +7,6 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../src/server/app.ts';
-import { shortenerDb } from '../../src/server/shortener/tables.ts';
 import { createHarness, multipart, type Harness } from './harness.ts';
 import { otherCompany, userWithGrants } from './messaging-fixtures.ts';
 
@@ -226,7 +225,7 @@ describe('campaigns', () => {
     expect(new Set(codes).size).toBe(3);
     expect(codes).not.toContain(link.code);
     expect(messages[0].body).toBe(`Hola Ana, mira http://localhost/s/${codes[0]} hoy`);
-    const children = await shortenerDb(h.db).selectFrom('short_links').select(['code', 'phone', 'campaign_id', 'url']).where('parent_id', '=', link.id).orderBy('phone').execute();
+    const children = await h.db.selectFrom('short_links').select(['code', 'phone', 'campaign_id', 'url']).where('parent_id', '=', link.id).orderBy('phone').execute();
     expect(children).toEqual(messages.map((m, i) => ({ code: codes[i], phone: m.to_number, campaign_id: campaign.id, url: null })));
 
     // Ana opens twice, Luis once, a previewer once; Eva never.
@@ -252,7 +251,7 @@ describe('campaigns', () => {
   it("refuses to launch with a link of ours that is not the company's", async () => {
     const channels = (await h.op('channels.list', { token: manager, query: { platform: 'sms', enabled: 'true' } })).json();
     const other = await otherCompany(h);
-    const theirs = await shortenerDb(h.db).insertInto('short_links').values({
+    const theirs = await h.db.insertInto('short_links').values({
       company_id: other.companyId, code: 'Ajeno12', url: 'https://otra.example.com/', tags: '[]', created_at: h.clock.now,
     }).returning('id').executeTakeFirstOrThrow();
     expect(Number(theirs.id)).toBeGreaterThan(0);

@@ -6,7 +6,7 @@
 // src/core/channel-rules.ts, keyed by the platform, because the console may not import the engine.
 import type { Kysely } from 'kysely';
 import type { ChannelAdapter, ChannelEndpoint, ReceiptSink } from '../../core/ports/channel.ts';
-import type { EngineDatabase } from '../tables.ts';
+import type { Database } from '../database.ts';
 import type { HttpAdapterOptions } from './shared/http-client.ts';
 import type { ChannelWebhook } from './shared/webhook.ts';
 import type { GraphStandIn, RbmStandIn, SmscStandIn } from './stand-ins.ts';
@@ -20,7 +20,7 @@ export interface StandIns {
 
 /** What a definition may use to build an adapter: the process's, not the channel's. */
 export interface ChannelContext {
-  db: Kysely<EngineDatabase>;
+  db: Kysely<Database>;
   /** Where the adapter reports statuses and inbound messages it receives itself (SMPP). */
   sink: ReceiptSink;
   standIns: StandIns;

@@ -4,7 +4,7 @@
 import type { Kysely } from 'kysely';
 import { ipAllowed } from '../../core/cidr.ts';
 import type { Session } from '../context.ts';
-import type { Database } from '../db/schema.ts';
+import type { Database } from '../../engine/database.ts';
 import { parseApiKey, secretMatches } from '../security/api-keys.ts';
 import { unionGrants } from './grants.ts';
 import { rolesOf } from './session-store.ts';

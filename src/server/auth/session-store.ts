@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import { constants } from '../../generated/constants.gen.ts';
 import type { Session } from '../context.ts';
-import type { Database } from '../db/schema.ts';
+import type { Database } from '../../engine/database.ts';
 import { hashToken, newToken } from '../security/tokens.ts';
 import { unionGrants } from './grants.ts';
 import { widestScope } from './user-scope.ts';

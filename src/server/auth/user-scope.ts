@@ -8,7 +8,7 @@
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { UserScope } from '../../generated/types.gen.ts';
 import type { Session } from '../context.ts';
-import type { Database } from '../db/schema.ts';
+import type { Database } from '../../engine/database.ts';
 
 export type { UserScope };
 

@@ -7,7 +7,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import type { Database } from './schema.ts';
+import type { Database } from '../../engine/database.ts';
 
 export type DatabaseOptions =
   | { kind: 'memory' }

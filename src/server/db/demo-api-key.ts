@@ -9,7 +9,7 @@ import { formatCidr, parseCidr } from '../../core/cidr.ts';
 import { ensureApiUser, lockSettings } from '../modules/credentials/api-user.ts';
 import { hashSecret, parseApiKey } from '../security/api-keys.ts';
 import { DEMO_COMPANY } from './demo-seed.ts';
-import type { Database } from './schema.ts';
+import type { Database } from '../../engine/database.ts';
 
 export const DEMO_API_KEY_NAME = 'DEMO_API_KEY';
 const LOOPBACK = ['127.0.0.1/32', '::1/128'];

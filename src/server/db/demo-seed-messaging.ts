@@ -15,7 +15,7 @@ import { constants } from '../../generated/constants.gen.ts';
 import { channelPlatforms } from '../../generated/enums.gen.ts';
 import { secretContext } from '../modules/channels/secret-fields.ts';
 import { defaultSecretBox, type SecretBox } from '../security/secrets.ts';
-import type { Database } from './schema.ts';
+import type { Database } from '../../engine/database.ts';
 import { seedTemplates } from './demo-seed-templates.ts';
 
 const HOUR = 3_600_000;

@@ -5,7 +5,7 @@
 import type { Transaction } from 'kysely';
 import { variablesOf } from '../../core/message-content.ts';
 import { SANDBOX_DEFAULT_TEMPLATES } from '../composition.ts';
-import type { Database } from './schema.ts';
+import type { Database } from '../../engine/database.ts';
 
 export async function seedTemplates(trx: Transaction<Database>, companies: { demoCompanyId: number; otherCompanyIds: number[] }, now: Date): Promise<void> {
   const whatsapp = await trx.selectFrom('channels').select('id').where('company_id', '=', companies.demoCompanyId).where('platform', '=', 'whatsapp').orderBy('id').executeTakeFirst();

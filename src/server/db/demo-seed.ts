@@ -14,7 +14,7 @@ import { constants } from '../../generated/constants.gen.ts';
 import { roles, userStates } from '../../generated/enums.gen.ts';
 import { hashPassword } from '../security/passwords.ts';
 import { seedMessagingDemo } from './demo-seed-messaging.ts';
-import type { Database } from './schema.ts';
+import type { Database } from '../../engine/database.ts';
 import { productKey } from './system-roles.ts';
 
 export const DEMO_DOMAIN = 'demo.colibri.co';

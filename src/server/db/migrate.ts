@@ -19,7 +19,7 @@ import * as events from './migrations/0330_events.ts';
 import * as history from './migrations/0340_history.ts';
 import * as messageParts from './migrations/0350_message-parts.ts';
 import * as outboxCompany from './migrations/0360_outbox-company.ts';
-import type { Database } from './schema.ts';
+import type { Database } from '../../engine/database.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,

@@ -4,8 +4,8 @@
 import type { Kysely } from 'kysely';
 import { defaultGrants } from '../../core/permissions.ts';
 import { appSettings } from '../../generated/app.gen.ts';
+import type { Database } from '../../engine/database.ts';
 import { roles, type UserScope } from '../../generated/enums.gen.ts';
-import type { Database } from './schema.ts';
 
 export const productKey = appSettings.product.key;
 /** The system roles are the values of schemas/enums/role.yaml ("{product}Sms" takes the product key). */

@@ -4,7 +4,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import { constants } from '../../generated/constants.gen.ts';
-import type { Database } from '../db/schema.ts';
+import type { Database } from '../../engine/database.ts';
 import { fail } from '../errors/api-error.ts';
 import { newFileId } from '../security/tokens.ts';
 

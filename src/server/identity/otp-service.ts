@@ -9,7 +9,7 @@ import { maskDestination } from '../../core/phone.ts';
 import { constants } from '../../generated/constants.gen.ts';
 import type { MessageChannel } from '../../core/ports/message.ts';
 import type { ServerDeps } from '../context.ts';
-import type { Database, UserRow } from '../db/schema.ts';
+import type { Database, UserRow } from '../../engine/database.ts';
 import { fail } from '../errors/api-error.ts';
 import { contractMessages } from '../errors/messages.ts';
 import { hashOtp, newOtpCode, otpMatches, type OtpPurpose } from '../security/otp.ts';

@@ -3,7 +3,7 @@
 // user who was told to renew their password (needsNewPassword / ExpiredPassword) becomes active.
 import { sql, type Kysely } from 'kysely';
 import { constants } from '../../generated/constants.gen.ts';
-import type { Database } from '../db/schema.ts';
+import type { Database } from '../../engine/database.ts';
 import { fail } from '../errors/api-error.ts';
 import { contractMessages } from '../errors/messages.ts';
 import { hashPassword, matchesAny } from '../security/passwords.ts';

@@ -4,7 +4,7 @@ import { visibleMenu, type Grant } from '../../core/permissions.ts';
 import type { SessionUser } from '../../generated/types.gen.ts';
 import { unionGrants } from '../auth/grants.ts';
 import { rolesOf } from '../auth/session-store.ts';
-import type { Database, UserRow } from '../db/schema.ts';
+import type { Database, UserRow } from '../../engine/database.ts';
 import { productKey } from '../db/system-roles.ts';
 import { associationsOf } from '../modules/associations/queries.ts';
 import { fileUrl } from './users.ts';

@@ -5,7 +5,7 @@ import { normalizeEmail } from '../../core/email.ts';
 import type { User } from '../../generated/types.gen.ts';
 import { inScope } from '../auth/user-scope.ts';
 import type { Session } from '../context.ts';
-import type { Database, UserRow } from '../db/schema.ts';
+import type { Database, UserRow } from '../../engine/database.ts';
 
 export async function findUserByEmail(db: Kysely<Database>, email: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where(sql<string>`lower(email)`, '=', normalizeEmail(email)).executeTakeFirst();

@@ -14,7 +14,7 @@ import { createHmac } from 'node:crypto';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { sql, type Kysely } from 'kysely';
-import type { EngineDatabase } from '../../engine/tables.ts';
+import type { Database } from '../../engine/database.ts';
 import type { SecretBox } from '../security/secrets.ts';
 import { PrivateAddressError, privateHostReason, publicOnlyLookup } from './public-address.ts';
 
@@ -28,7 +28,7 @@ export const callbackSecretContext = (companyId: number) => `messaging_settings.
 export const signCallback = (secret: string, body: string | Buffer) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 
 export interface CallbackDelivererOptions {
-  db: Kysely<EngineDatabase>;
+  db: Kysely<Database>;
   secrets: SecretBox;
   log?: (message: string, detail?: unknown) => void;
   now?: () => Date;

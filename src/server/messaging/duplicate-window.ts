@@ -2,7 +2,7 @@
 // migration's column default). One reader for campaign launches, the sending API and the
 // settings screen.
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import type { Database } from '../../engine/database.ts';
 
 export const DEFAULT_DUPLICATE_HOURS = 24;
 

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql, type Transaction } from 'kysely';
-import type { EngineDatabase } from '../../engine/tables.ts';
+import type { Database } from '../../engine/database.ts';
 import { failFields, fieldError } from '../errors/api-error.ts';
 
 /** How long an Idempotency-Key is remembered (Stripe's and Twilio's 24 hours). */
@@ -54,7 +54,7 @@ export function idempotentRequest(request: FastifyRequest, companyId: number, sc
  * with the same key (a retry), or null when this request goes ahead. A concurrent request with
  * the same key waits on the primary key until the first one commits, then reads its answer.
  */
-async function claim(trx: Transaction<EngineDatabase>, r: IdempotentRequest, now: Date): Promise<number[] | null> {
+async function claim(trx: Transaction<Database>, r: IdempotentRequest, now: Date): Promise<number[] | null> {
   const since = new Date(now.getTime() - IDEMPOTENCY_HOURS * 3_600_000);
   // The company's expired keys go now (their created_at index finds them), so the table keeps one day.
   await sql`delete from idempotency_keys where created_at < ${since} and company_id = ${r.companyId}`.execute(trx);
@@ -78,7 +78,7 @@ async function claim(trx: Transaction<EngineDatabase>, r: IdempotentRequest, now
  * the same transaction; with a known key it does not run and the first request's ids come back.
  */
 export async function once(
-  trx: Transaction<EngineDatabase>, request: IdempotentRequest | null, now: Date, create: () => Promise<number[]>,
+  trx: Transaction<Database>, request: IdempotentRequest | null, now: Date, create: () => Promise<number[]>,
 ): Promise<{ ids: number[]; replayed: boolean }> {
   if (request) {
     const earlier = await claim(trx, request, now);

@@ -5,14 +5,14 @@
 import { sql, type Kysely } from 'kysely';
 import { effectiveAfter } from '../../core/block-list.ts';
 import type { InboundEvent } from '../../engine/channel-adapter.ts';
-import type { EngineDatabase } from '../../engine/tables.ts';
+import type { Database } from '../../engine/database.ts';
 import { constants } from '../../generated/constants.gen.ts';
 
 export const OPT_OUT_WORDS = ['SALIR', 'CANCELAR'];
 
 const firstWord = (text: string) => text.trim().split(/\s+/)[0]?.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase() ?? '';
 
-export async function routeInbound(db: Kysely<EngineDatabase>, channelId: number, event: InboundEvent): Promise<void> {
+export async function routeInbound(db: Kysely<Database>, channelId: number, event: InboundEvent): Promise<void> {
   const channel = await db.selectFrom('channels').select(['company_id', 'keywords']).where('id', '=', channelId).executeTakeFirst();
   if (!channel) return;
   const word = firstWord(event.text);

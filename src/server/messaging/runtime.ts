@@ -13,9 +13,8 @@ import { channelDefinition, channelDefinitions } from '../../engine/channels/reg
 import type { HttpAdapterOptions } from '../../engine/channels/shared/http-client.ts';
 import { Dispatcher, type DispatcherOptions } from '../../engine/dispatcher.ts';
 import { databaseSink, type DatabaseSink } from '../../engine/receipts.ts';
-import type { EngineDatabase } from '../../engine/tables.ts';
+import type { Database } from '../../engine/database.ts';
 import { startStandIns, type GraphSandbox, type GraphSandboxOptions, type RbmSandbox, type RbmSandboxOptions, type SandboxSmsc, type SandboxSmscOptions } from '../composition.ts';
-import type { Database } from '../db/schema.ts';
 import type { SecretBox } from '../security/secrets.ts';
 import type { MessagingHooks } from '../context.ts';
 import { startCallbackDeliverer, type CallbackDeliverer, type CallbackDelivererOptions } from './callbacks.ts';
@@ -64,7 +63,7 @@ export interface MessagingRuntime {
 }
 
 export async function startMessaging(options: MessagingOptions): Promise<MessagingRuntime> {
-  const db = options.db as unknown as Kysely<EngineDatabase>;
+  const db = options.db;
   const log = options.log ?? (() => {});
   // The SMSC reads this object at every bind, so channels added later get an account too.
   const smscAccounts: Record<string, string> = { ...(options.smsc?.accounts ?? {}) };

@@ -4,9 +4,8 @@
 // anchored on the start so Jan 31 → Feb 28 → Mar 31). A run that cannot launch (no credits, no
 // recipients, channel disabled) is skipped with its reason and the schedule goes on. Campaigns are
 // claimed with SKIP LOCKED, so several server processes never launch the same run twice.
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { nextRun, type RecurrenceRule, type RecurrenceUnit } from '../../core/recurrence.ts';
-import type { EngineDatabase } from '../../engine/tables.ts';
 import type { CampaignRecurrence } from '../../generated/types.gen.ts';
 import type { ServerDeps, Session } from '../context.ts';
 import { launchCampaign } from '../modules/campaigns/launch.ts';
@@ -19,7 +18,7 @@ export function ruleOf(r: CampaignRecurrence): RecurrenceRule {
 
 /** Launches the recurring campaigns that are due; answers how many runs it launched. */
 export async function runDueCampaigns(deps: ServerDeps, log: (m: string, d?: unknown) => void = () => {}): Promise<number> {
-  const db = deps.db as unknown as Kysely<EngineDatabase>;
+  const db = deps.db;
   const now = deps.now();
   let launched = 0;
   for (;;) {

@@ -3,12 +3,12 @@
 // Read through a short cache: the dispatcher asks for every claimed batch.
 import type { Kysely } from 'kysely';
 import { decide, type SendPolicy } from '../../core/send-window.ts';
-import type { SendWindow } from '../../engine/enqueue.ts';
-import type { EngineDatabase } from '../../engine/tables.ts';
+import type { SendWindow } from '../../engine/lifecycle/enqueue.ts';
+import type { Database } from '../../engine/database.ts';
 
 const CACHE_MS = 30_000;
 
-export function companySendWindow(db: Kysely<EngineDatabase>): SendWindow & { forget(companyId: number): void } {
+export function companySendWindow(db: Kysely<Database>): SendWindow & { forget(companyId: number): void } {
   const cache = new Map<number, { policy: SendPolicy | undefined; until: number }>();
   const policyOf = async (companyId: number): Promise<SendPolicy | undefined> => {
     const hit = cache.get(companyId);

@@ -7,7 +7,7 @@ import { createWhatsAppTemplate, deleteWhatsAppTemplate, editWhatsAppTemplate } 
 import type { Kysely } from 'kysely';
 import type { ChannelContext } from '../../engine/channels/definition.ts';
 import { whatsappGraphAccount } from '../../engine/channels/whatsapp/definition.ts';
-import type { Database } from '../db/schema.ts';
+import type { Database } from '../../engine/database.ts';
 import { endpointOf } from '../modules/channels/records.ts';
 import type { SecretBox } from '../security/secrets.ts';
 

@@ -7,7 +7,7 @@
 // (retrying a failed write a few times), which the server's onClose runs before the database
 // closes: a clean shutdown loses no click.
 import { sql, type Kysely } from 'kysely';
-import type { ShortenerDatabase } from './tables.ts';
+import type { Database } from '../../engine/database.ts';
 
 export interface Click {
   linkId: number;
@@ -106,7 +106,7 @@ export class ClickQueue {
  * The database writer: one insert per batch, the rows as one JSON parameter with epoch
  * milliseconds (measured on PGlite: about half the cost of nine unnest arrays and ISO dates).
  */
-export function databaseClickWriter(db: Kysely<ShortenerDatabase>): ClickWriter {
+export function databaseClickWriter(db: Kysely<Database>): ClickWriter {
   return async (batch) => {
     const rows = JSON.stringify(batch.map((c) => ({ c: c.companyId, l: c.linkId, r: c.rootId, k: c.campaignId, a: c.at.getTime(), b: c.bot, d: c.device, f: c.referrer, v: c.visitor })));
     await sql`

@@ -19,11 +19,10 @@ import { sql, type Kysely } from 'kysely';
 import { isShortCode, shortUrlOf } from '../../core/short-code.ts';
 import esScreens from '../../../locales/es/screens.json' with { type: 'json' };
 import enScreens from '../../../locales/en/screens.json' with { type: 'json' };
-import type { Database } from '../db/schema.ts';
+import type { Database } from '../../engine/database.ts';
 import { deviceClass } from './bots.ts';
 import { LinkCache, type CachedLink, type LinkCacheOptions } from './cache.ts';
 import { ClickQueue, databaseClickWriter, type ClickQueueOptions, type ClickWriter } from './clicks.ts';
-import { shortenerDb } from './tables.ts';
 
 export interface ShortenerOptions {
   db: Kysely<Database>;
@@ -136,7 +135,7 @@ function referrerHost(referer: string | undefined): string | null {
 
 export function createShortener(options: ShortenerOptions): Shortener {
   const now = options.now ?? (() => new Date());
-  const db = shortenerDb(options.db);
+  const db = options.db;
   const log = options.log ?? (() => {});
   const configured = options.baseUrl ? parseBase(options.baseUrl) : null;
   const routePath = configured ? configured.pathname.replace(/\/+$/, '') : DEFAULT_PATH;

@@ -21,7 +21,7 @@
 // The map lives in memory, bounded (oldest entries dropped first); entries leave on their final
 // receipt.
 import type { StatusEvent } from '../../channel-adapter.ts';
-import { isFinalDelivery } from '../../message-states.ts';
+import { isFinalDelivery } from '../../lifecycle/message-states.ts';
 import { literalIdKey, receiptIdCandidates, type Receipt } from './receipt.ts';
 import { addressToE164 } from './wire.ts';
 

@@ -3,7 +3,7 @@
 // Another company's area answers 99959, like one that does not exist.
 import { sql, type Kysely } from 'kysely';
 import type { Area } from '../../../generated/types.gen.ts';
-import type { Database } from '../../db/schema.ts';
+import type { Database } from '../../../engine/database.ts';
 import { uniqueOr } from '../../db/unique.ts';
 import { fail, fieldError } from '../../errors/api-error.ts';
 import { readPictureUpload, storePicture } from '../../files/pictures.ts';

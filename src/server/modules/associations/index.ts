@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { AssociationDetail, PlatformClient, PlatformResponsible } from '../../../generated/types.gen.ts';
 import { isInScope } from '../../auth/user-scope.ts';
 import type { Session } from '../../context.ts';
-import type { Database } from '../../db/schema.ts';
+import type { Database } from '../../../engine/database.ts';
 import { fail, failFields, fieldError, type FieldError } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { associationsOf } from './queries.ts';

@@ -2,7 +2,7 @@
 // associations operations and by the sign-in session (entity session-user, `associations`).
 import type { Kysely } from 'kysely';
 import type { AssociationDetail } from '../../../generated/types.gen.ts';
-import type { Database } from '../../db/schema.ts';
+import type { Database } from '../../../engine/database.ts';
 
 export async function associationsOf(db: Kysely<Database>, companyId: number, userId: number): Promise<AssociationDetail[]> {
   const rows = await db

@@ -2,12 +2,12 @@
 // and the paged list with pending versus effective entries. Changes take effect after
 // constants.blockList.applyAfterHours (src/core/block-list.ts).
 import { sql, type Selectable } from 'kysely';
-import { blockStatus, effectiveAfter } from '../../../core/block-list.ts';
+import { blockStatus, blockStatusSql, effectiveAfter, listedSql, sqlInstant } from '../../../core/block-list.ts';
 import { judgePhones, parsePhoneList, type PhoneListResult } from '../../../core/phone-list.ts';
 import { constants } from '../../../generated/constants.gen.ts';
 import type { BlockListEntry, BlockListResult, BlockListSource } from '../../../generated/types.gen.ts';
 import type { ServerDeps, Session } from '../../context.ts';
-import type { BlockListTable } from '../../db/schema.ts';
+import type { BlockListTable } from '../../../engine/database.ts';
 import { fail, failFields, fieldError } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
@@ -67,9 +67,8 @@ export const blockListHandlers: DomainHandlers<'blockList'> = {
       .selectFrom('block_list')
       .selectAll()
       .where('company_id', '=', me.companyId)
-      .where((eb) => eb.or([eb('removal_effective_at', 'is', null), eb('removal_effective_at', '>', now)]));
-    if (ctx.query.status === 'pending') base = base.where((eb) => eb.or([eb('effective_at', '>', now), eb('removal_requested_at', 'is not', null)]));
-    if (ctx.query.status === 'effective') base = base.where('effective_at', '<=', now).where('removal_requested_at', 'is', null);
+      .where(sql<boolean>`${sql.raw(listedSql('block_list', sqlInstant(now)))}`);
+    if (ctx.query.status) base = base.where(sql<boolean>`${sql.raw(blockStatusSql('block_list', sqlInstant(now)))} = ${ctx.query.status}`);
     if (ctx.query.source) base = base.where('source', '=', ctx.query.source);
     const q = ctx.query.q?.trim();
     if (q) {
@@ -108,11 +107,11 @@ export const blockListHandlers: DomainHandlers<'blockList'> = {
     const now = ctx.deps.now();
     const row = await db
       .selectFrom('block_list')
-      .select(['id', 'removal_requested_at', 'removal_effective_at'])
+      .select(['id', 'effective_at', 'removal_requested_at', 'removal_effective_at'])
       .where('id', '=', ctx.params.id)
       .where('company_id', '=', me.companyId)
       .executeTakeFirst();
-    if (!row || (row.removal_effective_at && row.removal_effective_at <= now)) throw fail('99959');
+    if (!row || blockStatus({ effectiveAt: row.effective_at, removalEffectiveAt: row.removal_effective_at }, now).status === 'removed') throw fail('99959');
     if (!row.removal_requested_at) {
       await db
         .updateTable('block_list')

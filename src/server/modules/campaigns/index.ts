@@ -1,8 +1,6 @@
 // Campaigns (schemas/api/campaigns.yaml, component 2001): write, upload recipients, preview,
 // launch, and the edit lock that a second person approves.
-import type { Kysely } from 'kysely';
 import { variablesOf } from '../../../core/message-content.ts';
-import type { EngineDatabase } from '../../../engine/tables.ts';
 import type { Campaign } from '../../../generated/types.gen.ts';
 import type { ServerDeps, Session } from '../../context.ts';
 import { uniqueOr } from '../../db/unique.ts';
@@ -134,7 +132,7 @@ export const campaignsHandlers: DomainHandlers<'campaigns'> = {
   'campaigns.launch': async (ctx) => {
     const me = caller(ctx);
     const id = await launchCampaign(ctx.deps, me, ctx.params.id);
-    const db = ctx.deps.db as unknown as Kysely<EngineDatabase>;
+    const db = ctx.deps.db;
     return toDeployment(db, await loadDeployment(db, me.companyId, id));
   },
 

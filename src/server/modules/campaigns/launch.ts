@@ -1,16 +1,18 @@
 // Launching a campaign: one deployment, its messages rendered from the file's sendable rows and
-// created through the engine's enqueue (block list, duplicates, credits, send window), all in
-// one transaction: when the credits do not cover it (99986) nothing is created.
-import type { Kysely } from 'kysely';
+// created through the one send step (messaging/send-messages.ts: block list, duplicates, credits,
+// send window), all in one transaction: when the credits do not cover it (99986) nothing is created.
+import { sql, type Kysely } from 'kysely';
+import { entryBlocksSql, sqlInstant } from '../../../core/block-list.ts';
 import { refusedLinks, render } from '../../../core/message-content.ts';
-import { enqueueMessages, heldUntil, InsufficientCreditsError, messageCost, type EnqueueItem, type Purpose } from '../../../engine/enqueue.ts';
+import { createDeployment, recordDeploymentTotals } from '../../../engine/lifecycle/deployments.ts';
+import { InsufficientCreditsError, messageCost, type EnqueueItem, type Purpose } from '../../../engine/lifecycle/enqueue.ts';
 import type { ChannelPlatform } from '../../../engine/channel-adapter.ts';
-import type { EngineDatabase } from '../../../engine/tables.ts';
+import type { Database } from '../../../engine/database.ts';
 import { balanceOf } from '../../../engine/credits.ts';
 import type { CampaignPreview } from '../../../generated/types.gen.ts';
 import type { ServerDeps, Session } from '../../context.ts';
 import { fail } from '../../errors/api-error.ts';
-import { duplicateWindowHours } from '../../messaging/duplicate-window.ts';
+import { sendMessages } from '../../messaging/send-messages.ts';
 import { childCodes, contentLinks, personalise } from '../shortener/links.ts';
 
 interface LaunchCampaign {
@@ -33,7 +35,7 @@ async function channelOf(deps: ServerDeps, campaign: LaunchCampaign): Promise<{ 
   return { id: channel.id, platform: channel.platform as ChannelPlatform };
 }
 
-async function sendableRows(db: Kysely<EngineDatabase>, fileId: number) {
+async function sendableRows(db: Kysely<Database>, fileId: number) {
   return db.selectFrom('recipient_rows').select(['phone', 'variables']).where('file_id', '=', fileId).where('send', '=', true)
     .where('phone', 'is not', null).orderBy('row_no').execute();
 }
@@ -46,7 +48,7 @@ function itemsOf(content: string, rows: { phone: string | null; variables: Recor
 }
 
 export async function launchCampaign(deps: ServerDeps, me: Session, campaignId: number): Promise<number> {
-  const db = deps.db as unknown as Kysely<EngineDatabase>;
+  const db = deps.db;
   const campaign = await deps.db.selectFrom('campaigns').selectAll().where('id', '=', campaignId).where('company_id', '=', me.companyId).executeTakeFirst();
   if (!campaign) throw fail('99959');
   if (campaign.label !== 'Active') throw fail('99984');
@@ -56,29 +58,20 @@ export async function launchCampaign(deps: ServerDeps, me: Session, campaignId: 
   if (!rows.length) throw fail('99985', 'The recipients file has no sendable rows.');
   const now = deps.now();
   const at = campaign.kind === 'scheduled' && campaign.scheduled_at && campaign.scheduled_at > now ? campaign.scheduled_at : now;
-  // Read before the transaction: PGlite has one connection, and the transaction holds it.
-  const duplicateHours = await duplicateWindowHours(deps.db, me.companyId);
-  const held = await heldUntil(deps.messaging.sendWindow, me.companyId, campaign.purpose as Purpose, at);
   // Shortener (issue 5): the company's short links in the content (99925 for any other link of ours).
   const links = await contentLinks(deps, me.companyId, campaign.content);
+  const purpose = campaign.purpose as Purpose;
   try {
-    const deploymentId = await db.transaction().execute(async (trx) => {
-      const deployment = await trx.insertInto('deployments').values({
-        company_id: me.companyId, campaign_id: campaign.id, channel_id: channel.id, state: at > now ? 'scheduled' : 'running',
-        purpose: campaign.purpose, scheduled_at: at > now ? at : null, started_at: at > now ? null : now, reserved_credits: 0,
-        created_by: me.userId, created_at: now, updated_at: now,
-      }).returning('id').executeTakeFirstOrThrow();
-      const id = Number(deployment.id);
+    const deploymentId = await sendMessages(deps, {
+      companyId: me.companyId, channel, purpose, source: 'campaign', createdBy: me.userId, now, at, onInsufficientCredits: 'throw',
+    }, async (trx, enqueue) => {
+      const id = await createDeployment(trx, { companyId: me.companyId, campaignId: campaign.id, channelId: channel.id, purpose, at, createdBy: me.userId, now });
       // Shortener (issue 5): each recipient gets their own child code of every link, set-based, in this transaction.
       const codes = links.length
         ? await childCodes(trx, { companyId: me.companyId, campaignId: campaign.id, createdBy: me.userId, now, links, phones: rows.map((r) => r.phone!) })
         : null;
-      const result = await enqueueMessages(trx, {
-        companyId: me.companyId, channel, purpose: campaign.purpose as Purpose, source: 'campaign', deploymentId: id, createdBy: me.userId,
-        items: itemsOf(campaign.content, rows, codes ? (body, phone) => personalise(body, links, codes, phone) : undefined), duplicateWindowHours: duplicateHours, heldUntil: held,
-        now, at, onInsufficientCredits: 'throw',
-      });
-      await trx.updateTable('deployments').set({ total: result.ids.length, reserved_credits: result.reservedCredits }).where('id', '=', id).execute();
+      const result = await enqueue(itemsOf(campaign.content, rows, codes ? (body, phone) => personalise(body, links, codes, phone) : undefined), id);
+      await recordDeploymentTotals(trx, id, result.ids.length, result.reservedCredits);
       return id;
     });
     deps.messaging.wake();
@@ -89,10 +82,9 @@ export async function launchCampaign(deps: ServerDeps, me: Session, campaignId: 
   }
 }
 
-
 /** What a launch now would do, without doing it. */
 export async function previewCampaign(deps: ServerDeps, me: Session, campaignId: number): Promise<CampaignPreview> {
-  const db = deps.db as unknown as Kysely<EngineDatabase>;
+  const db = deps.db;
   const campaign = await deps.db.selectFrom('campaigns').selectAll().where('id', '=', campaignId).where('company_id', '=', me.companyId).executeTakeFirst();
   if (!campaign) throw fail('99959');
   const channel = await channelOf(deps, campaign);
@@ -103,8 +95,8 @@ export async function previewCampaign(deps: ServerDeps, me: Session, campaignId:
   const invalid = all.filter((r) => r.result === 'fail' || r.result === 'error').length;
   const duplicatesInFile = all.filter((r) => !r.send && (r.result === 'pass' || r.result === 'warn')).length;
   const blockedRows = sendable.length
-    ? await db.selectFrom('block_list').select('phone').where('company_id', '=', me.companyId).where('effective_at', '<=', now)
-      .where((eb) => eb.or([eb('removal_effective_at', 'is', null), eb('removal_effective_at', '>', now)]))
+    ? await db.selectFrom('block_list').select('phone').where('company_id', '=', me.companyId)
+      .where(sql<boolean>`${sql.raw(entryBlocksSql('block_list', sqlInstant(now)))}`)
       .where('phone', 'in', [...new Set(sendable.map((r) => r.phone!))]).execute()
     : [];
   const blocked = new Set(blockedRows.map((b) => b.phone));

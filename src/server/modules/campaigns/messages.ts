@@ -3,8 +3,6 @@
 // deployments as its recipient got it (messages.body holds the text after the variables and the
 // recipient's own short links were filled in), paged; q searches the number. Another company's
 // campaign answers 99959, as one that does not exist.
-import type { Kysely } from 'kysely';
-import type { EngineDatabase } from '../../../engine/tables.ts';
 import type { CampaignMessage } from '../../../generated/types.gen.ts';
 import { fail } from '../../errors/api-error.ts';
 import { caller, type HandlerContext } from '../../http/handler.ts';
@@ -12,7 +10,7 @@ import { paginate } from '../../http/paging.ts';
 
 export async function campaignMessages(ctx: HandlerContext<'campaigns.messages'>) {
   const me = caller(ctx);
-  const db = ctx.deps.db as unknown as Kysely<EngineDatabase>;
+  const db = ctx.deps.db;
   const campaign = await db.selectFrom('campaigns').select('id').where('id', '=', ctx.params.id).where('company_id', '=', me.companyId).executeTakeFirst();
   if (!campaign) throw fail('99959');
   let base = db.selectFrom('messages as m')

@@ -9,7 +9,7 @@ import { RecipientsFileError } from '../../../engine/recipients/errors.ts';
 import { ingestRecipients } from '../../../engine/recipients/ingest.ts';
 import type { RecipientSummary } from '../../../generated/types.gen.ts';
 import { constants } from '../../../generated/constants.gen.ts';
-import type { Database } from '../../db/schema.ts';
+import type { Database } from '../../../engine/database.ts';
 import { fail, failFields, fieldError } from '../../errors/api-error.ts';
 
 interface Campaign { id: number; company_id: number; content: string; platform: string | null }

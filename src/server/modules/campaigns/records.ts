@@ -2,7 +2,7 @@
 import { sql, type Kysely } from 'kysely';
 import { contentProblems } from '../../../core/message-content.ts';
 import type { Campaign, CampaignRecurrence } from '../../../generated/types.gen.ts';
-import type { Database } from '../../db/schema.ts';
+import type { Database } from '../../../engine/database.ts';
 import { failFields, fieldError } from '../../errors/api-error.ts';
 
 export function campaignQuery(db: Kysely<Database>, companyId: number) {

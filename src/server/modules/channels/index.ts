@@ -5,7 +5,7 @@ import { missingForEnable } from '../../../core/channel-rules.ts';
 import { channelPlatforms, type ChannelPlatform, type DeliveryStatus } from '../../../generated/enums.gen.ts';
 import { normalizeColombianPhone } from '../../../core/phone.ts';
 import type { ChannelConnector, ChannelEndpoint } from '../../../core/ports/channel.ts';
-import type { Database, StoredAccountSid } from '../../db/schema.ts';
+import type { Database, StoredAccountSid } from '../../../engine/database.ts';
 import { ApiError, fail, failFields, fieldError } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';

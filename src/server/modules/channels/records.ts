@@ -4,7 +4,7 @@ import { missingForEnable } from '../../../core/channel-rules.ts';
 import type { ChannelPlatform } from '../../../generated/enums.gen.ts';
 import type { Channel } from '../../../generated/types.gen.ts';
 import type { ChannelEndpoint } from '../../../core/ports/channel.ts';
-import type { ChannelsTable } from '../../db/schema.ts';
+import type { ChannelsTable } from '../../../engine/database.ts';
 import type { SecretBox } from '../../security/secrets.ts';
 import { maskOrNull, openAccountSids, openSecret, secretColumns, secretFields, type SecretField } from './secret-fields.ts';
 import type { PlainValues } from './values.ts';

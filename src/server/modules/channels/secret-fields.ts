@@ -1,7 +1,7 @@
 // The channel's secret columns: sealed on the way in, masked on the way out. A secret is bound
 // to its column and company (the AAD of security/secrets.ts), so it only opens where it was put.
 import { isMasked, maskSecret } from '../../../core/secret-mask.ts';
-import type { StoredAccountSid } from '../../db/schema.ts';
+import type { StoredAccountSid } from '../../../engine/database.ts';
 import { maskedValueError, nextSealed, openSealed } from '../../security/secret-writes.ts';
 import type { SecretBox } from '../../security/secrets.ts';
 

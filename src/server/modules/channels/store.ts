@@ -2,7 +2,7 @@
 // (a violation maps to its catalogue code), short codes are leased to one company, and the
 // keywords of a short code are routes with a primary key.
 import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { Database } from '../../../engine/database.ts';
 import { failFields, fieldError, type ApiError, type ErrorCode } from '../../errors/api-error.ts';
 
 const byConstraint: Record<string, { code: ErrorCode; field: string }> = {

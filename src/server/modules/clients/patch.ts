@@ -4,7 +4,7 @@
 import { normalizeColombianPhone } from '../../../core/phone.ts';
 import { revokeUserTokens } from '../../auth/session-store.ts';
 import type { Updateable } from 'kysely';
-import type { UsersTable } from '../../db/schema.ts';
+import type { UsersTable } from '../../../engine/database.ts';
 import { fail, messageFor } from '../../errors/api-error.ts';
 import { caller, type Handler } from '../../http/handler.ts';
 import { assertNotRecent, setNewPassword } from '../../identity/password-change.ts';

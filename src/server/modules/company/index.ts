@@ -5,7 +5,7 @@ import type { Kysely, Updateable } from 'kysely';
 import { normalizeColombianPhone } from '../../../core/phone.ts';
 import type { Company } from '../../../generated/types.gen.ts';
 import type { Session } from '../../context.ts';
-import type { CompaniesTable, CompanyRow, Database } from '../../db/schema.ts';
+import type { CompaniesTable, CompanyRow, Database } from '../../../engine/database.ts';
 import { fail, failFields, fieldError, type FieldError } from '../../errors/api-error.ts';
 import { readPictureUpload, storePicture } from '../../files/pictures.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';

@@ -2,7 +2,7 @@
 // the company, case-insensitively (99930 on `code`); another company's cost center answers 99959.
 import { sql, type Kysely } from 'kysely';
 import type { CostCenter } from '../../../generated/types.gen.ts';
-import type { Database } from '../../db/schema.ts';
+import type { Database } from '../../../engine/database.ts';
 import { uniqueOr } from '../../db/unique.ts';
 import { fail, fieldError } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';

@@ -2,7 +2,7 @@
 // active, with the analista role (campaigns, reports, channels; the team can change its roles
 // like anyone's), and a password hash that no password matches, so nobody can sign in as it.
 import { sql, type Transaction } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { Database } from '../../../engine/database.ts';
 
 export const API_USER_ROLE = 'analista';
 export const apiUserEmail = (companyId: number) => `api-${companyId}@api.colibri.invalid`;

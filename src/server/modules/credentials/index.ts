@@ -6,7 +6,7 @@ import { formatCidr, parseCidr } from '../../../core/cidr.ts';
 import { MASK } from '../../../core/secret-mask.ts';
 import type { ApiSettings, Credential } from '../../../generated/types.gen.ts';
 import type { ServerDeps } from '../../context.ts';
-import type { ApiCredentialsTable, ApiSettingsTable } from '../../db/schema.ts';
+import type { ApiCredentialsTable, ApiSettingsTable } from '../../../engine/database.ts';
 import { fail } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';

@@ -1,9 +1,7 @@
 // Credits (1 credit = 1 COP): the balance and what running deployments hold (src/engine/credits.ts).
-import type { Kysely } from 'kysely';
 import { balanceOf } from '../../../engine/credits.ts';
-import type { EngineDatabase } from '../../../engine/tables.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 
 export const creditsHandlers: DomainHandlers<'credits'> = {
-  'credits.balance': async (ctx) => balanceOf(ctx.deps.db as unknown as Kysely<EngineDatabase>, caller(ctx).companyId),
+  'credits.balance': async (ctx) => balanceOf(ctx.deps.db, caller(ctx).companyId),
 };

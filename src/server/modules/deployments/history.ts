@@ -3,10 +3,9 @@
 // aggregated in SQL in one pass over the messages of the matching deployments (the index
 // messages_deployment_idx), the totals and the messages per day and outcome. The deployments are
 // found by their day through deployments_day_idx (migration 0340_history).
-import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Expression, type SqlBool } from 'kysely';
 import { addDays, dayNumber, instantAtMinutes, parseYmd } from '../../../core/bogota-time.ts';
 import { calendarDate, dateRangeProblem } from '../../../core/date-range.ts';
-import type { EngineDatabase } from '../../../engine/tables.ts';
 import { constants } from '../../../generated/constants.gen.ts';
 import type { DeploymentHistory, DeploymentHistoryRow } from '../../../generated/types.gen.ts';
 import { fail, failFields, fieldError } from '../../errors/api-error.ts';
@@ -56,7 +55,7 @@ export async function deploymentHistory(ctx: HandlerContext<'deployments.history
   if (f.state) where.push(sql<SqlBool>`d.state = ${f.state}`);
   if (f.platform) where.push(sql<SqlBool>`exists (select 1 from channels ch where ch.id = d.channel_id and ch.platform = ${f.platform})`);
   const matching = sql`select d.id from deployments d where ${sql.join(where, sql` and `)}`;
-  const db = ctx.deps.db as unknown as Kysely<EngineDatabase>;
+  const db = ctx.deps.db;
 
   // Every matching deployment (newest first) with what it shows; the rows are the first HISTORY_ROWS.
   const deployments = await sql<{

@@ -1,20 +1,17 @@
 // Deployments (schemas/api/deployments.yaml): the runs of campaigns with their progress and the
 // play / pause / cancel / delete actions (src/server/modules/campaigns/deployment-control.ts).
-import type { Kysely } from 'kysely';
-import type { EngineDatabase } from '../../../engine/tables.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
 import { normalizeColombianPhone } from '../../../core/phone.ts';
 import { failFields, fieldError } from '../../errors/api-error.ts';
 import { deploymentHistory } from './history.ts';
-import { controlDeployment, deleteDeployment, loadDeployment, numbersAction, toDeployment } from '../campaigns/deployment-control.ts';
+import { controlDeployment, loadDeployment, numbersAction, removeDeployment, toDeployment } from '../campaigns/deployment-control.ts';
 
-const engineDb = (db: unknown) => db as Kysely<EngineDatabase>;
 
 export const deploymentsHandlers: DomainHandlers<'deployments'> = {
   'deployments.list': async (ctx) => {
     const me = caller(ctx);
-    const db = engineDb(ctx.deps.db);
+    const db = ctx.deps.db;
     let base = db.selectFrom('deployments').leftJoin('campaigns', 'campaigns.id', 'deployments.campaign_id')
       .selectAll('deployments').where('deployments.company_id', '=', me.companyId);
     if (ctx.query.campaignId) base = base.where('deployments.campaign_id', '=', ctx.query.campaignId);
@@ -32,20 +29,20 @@ export const deploymentsHandlers: DomainHandlers<'deployments'> = {
   'deployments.history': deploymentHistory,
 
   'deployments.get': async (ctx) => {
-    const db = engineDb(ctx.deps.db);
+    const db = ctx.deps.db;
     return toDeployment(db, await loadDeployment(db, caller(ctx).companyId, ctx.params.id));
   },
 
   'deployments.control': async (ctx) => {
     const me = caller(ctx);
-    const db = engineDb(ctx.deps.db);
+    const db = ctx.deps.db;
     await controlDeployment(db, me.companyId, ctx.params.id, ctx.params.action, ctx.deps.now());
     if (ctx.params.action === 'play') ctx.deps.messaging.wake();
     return toDeployment(db, await loadDeployment(db, me.companyId, ctx.params.id));
   },
 
   'deployments.delete': async (ctx) => {
-    await deleteDeployment(engineDb(ctx.deps.db), caller(ctx).companyId, ctx.params.id, ctx.deps.now());
+    await removeDeployment(ctx.deps.db, caller(ctx).companyId, ctx.params.id, ctx.deps.now());
     return { ok: true as const };
   },
 
@@ -55,7 +52,7 @@ export const deploymentsHandlers: DomainHandlers<'deployments'> = {
     const bad = ctx.body.numbers.filter((_, i) => !numbers[i]);
     if (bad.length) throw failFields(bad.map((n) => fieldError('numbers', '99963', n)));
     const at = ctx.body.at ? new Date(ctx.body.at) : null;
-    const changed = await numbersAction(engineDb(ctx.deps.db), me.companyId, ctx.params.id, ctx.body.action, numbers as string[], at, ctx.deps.now());
+    const changed = await numbersAction(ctx.deps.db, me.companyId, ctx.params.id, ctx.body.action, numbers as string[], at, ctx.deps.now());
     return { changed };
   },
 };

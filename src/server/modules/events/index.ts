@@ -1,23 +1,22 @@
 // Events (schemas/api/events.yaml, component 2001): named triggers the company's own systems fire
 // through the public API. CRUD from the console; POST /v1/events/{key}/fire fills the event's
-// {{variables}} per recipient and enqueues through the engine exactly like POST /v1/messages
+// {{variables}} per recipient and enqueues through the one send step exactly like POST /v1/messages
 // (source 'api': block list 5, duplicates 93, credits 81, the send window by purpose, status
 // callbacks), raising the event's counters in the same transaction. An Idempotency-Key makes a
 // retried fire answer the first one's messages instead of sending again (messaging/idempotency.ts).
 import { sql, type Kysely } from 'kysely';
 import { contentProblems, render, RenderError, variablesOf } from '../../../core/message-content.ts';
 import type { ChannelPlatform, TemplateRef } from '../../../engine/channel-adapter.ts';
-import { enqueueMessages, heldUntil, type EnqueueItem, type Purpose } from '../../../engine/enqueue.ts';
-import type { EngineDatabase } from '../../../engine/tables.ts';
+import type { EnqueueItem, Purpose } from '../../../engine/lifecycle/enqueue.ts';
+import type { Database } from '../../../engine/database.ts';
 import type { Event } from '../../../generated/types.gen.ts';
 import type { ServerDeps, Session } from '../../context.ts';
-import type { Database } from '../../db/schema.ts';
 import { uniqueOr } from '../../db/unique.ts';
 import { fail, failFields, fieldError, type FieldError } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
-import { duplicateWindowHours } from '../../messaging/duplicate-window.ts';
 import { idempotentRequest, once, settle } from '../../messaging/idempotency.ts';
+import { sendMessages } from '../../messaging/send-messages.ts';
 import { destination, statusOf } from '../messages/index.ts';
 
 const keyTaken = () => failFields([fieldError('key', '99979')]);
@@ -246,17 +245,12 @@ export const eventsHandlers: DomainHandlers<'events'> = {
 
     const purpose = row.purpose as Purpose;
     const now = ctx.deps.now();
-    // Read before the transaction: PGlite has one connection, and the transaction holds it.
-    const held = await heldUntil(ctx.deps.messaging.sendWindow, me.companyId, purpose, now);
-    const duplicateHours = await duplicateWindowHours(ctx.deps.db, me.companyId);
     const idempotency = idempotentRequest(ctx.request, me.companyId, 'events.fire', { event: row.key, body: b });
-    const db = ctx.deps.db as unknown as Kysely<EngineDatabase>;
-    const outcome = await db.transaction().execute((trx) => once(trx, idempotency, now, async () => {
-      const result = await enqueueMessages(trx, {
-        companyId: me.companyId, channel: { id: channel.id, platform }, purpose, source: 'api', apiCredentialId: me.credentialId ?? null,
-        createdBy: me.userId, items, duplicateWindowHours: duplicateHours, heldUntil: held, now, onInsufficientCredits: 'reject',
-      });
-      await sql`update messages set event_id = ${row.id} where id = any(${result.ids}::bigint[])`.execute(trx);
+    const outcome = await sendMessages(ctx.deps, {
+      companyId: me.companyId, channel: { id: channel.id, platform }, purpose, source: 'api', apiCredentialId: me.credentialId ?? null,
+      eventId: row.id, createdBy: me.userId, now, onInsufficientCredits: 'reject',
+    }, (trx, enqueue) => once(trx, idempotency, now, async () => {
+      const result = await enqueue(items);
       await sql`update events set fired_count = fired_count + ${result.ids.length}, last_fired_at = ${now} where id = ${row.id}`.execute(trx);
       return result.ids;
     }));

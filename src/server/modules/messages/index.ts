@@ -1,22 +1,19 @@
 // The public sending API (schemas/api/messages.yaml): one message, a template, or a batch of up to
 // 1,000, through a channel of the company (by id, or the first enabled one of the platform with the
-// highest priority). Messages are created through the engine's enqueue, so the block list (5),
+// highest priority). Messages are created through the one send step (messaging/send-messages.ts), so the block list (5),
 // the duplicate rule (93) and the credits (81) decide each one; API messages are transactional
 // unless told otherwise, so the send window does not hold them. An Idempotency-Key makes a retried
 // send answer the first one's messages instead of sending again (messaging/idempotency.ts).
-import type { Kysely } from 'kysely';
 import { normalizeColombianPhone } from '../../../core/phone.ts';
 import type { ChannelPlatform } from '../../../engine/channel-adapter.ts';
-import { enqueueMessages, heldUntil, type EnqueueItem, type Purpose } from '../../../engine/enqueue.ts';
-import type { EngineDatabase } from '../../../engine/tables.ts';
+import type { EnqueueItem, Purpose } from '../../../engine/lifecycle/enqueue.ts';
 import type { MessageStatus } from '../../../generated/types.gen.ts';
 import type { ServerDeps, Session } from '../../context.ts';
 import { fail, failFields, fieldError } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
-import { duplicateWindowHours } from '../../messaging/duplicate-window.ts';
 import { idempotentRequest, once, settle } from '../../messaging/idempotency.ts';
+import { sendMessages } from '../../messaging/send-messages.ts';
 
-const engineDb = (deps: ServerDeps) => deps.db as unknown as Kysely<EngineDatabase>;
 
 async function pickChannel(deps: ServerDeps, me: Session, channelId: number | undefined, platform: ChannelPlatform | undefined) {
   let q = deps.db.selectFrom('channels').select(['id', 'platform']).where('company_id', '=', me.companyId).where('enabled', '=', true);
@@ -36,12 +33,12 @@ export function destination(platform: ChannelPlatform, to: string): string | nul
 
 export async function statusOf(deps: ServerDeps, companyId: number, ids: number[], history: boolean): Promise<MessageStatus[]> {
   if (!ids.length) return [];
-  const rows = await engineDb(deps).selectFrom('messages').innerJoin('channels', 'channels.id', 'messages.channel_id')
+  const rows = await deps.db.selectFrom('messages').innerJoin('channels', 'channels.id', 'messages.channel_id')
     .select(['messages.id', 'messages.client_ref', 'channels.platform', 'messages.to_number', 'messages.state', 'messages.status_code', 'messages.delivery_status',
       'messages.error_code', 'messages.parts', 'messages.cost', 'messages.not_before', 'messages.created_at'])
     .where('messages.company_id', '=', companyId).where('messages.id', 'in', ids).orderBy('messages.id').execute();
   const events = history
-    ? await engineDb(deps).selectFrom('message_events').select(['message_id', 'at', 'state', 'delivery_status', 'status_code', 'detail']).where('message_id', 'in', ids).orderBy('id').execute()
+    ? await deps.db.selectFrom('message_events').select(['message_id', 'at', 'state', 'delivery_status', 'status_code', 'detail']).where('message_id', 'in', ids).orderBy('id').execute()
     : [];
   return rows.map((r) => ({
     id: String(r.id), clientRef: r.client_ref, channel: r.platform as MessageStatus['channel'], to: r.to_number,
@@ -72,15 +69,10 @@ export const messagesHandlers: DomainHandlers<'messages'> = {
     if (!b.messages && items[0].invalid) throw failFields([fieldError('to', '99963')]);
     const purpose = (b.purpose ?? 'transactional') as Purpose;
     const now = ctx.deps.now();
-    // Read before the transaction: PGlite has one connection, and the transaction holds it.
-    const held = await heldUntil(ctx.deps.messaging.sendWindow, me.companyId, purpose, now);
-    const duplicateHours = await duplicateWindowHours(ctx.deps.db, me.companyId);
     const idempotency = idempotentRequest(ctx.request, me.companyId, 'messages.send', b);
-    const outcome = await engineDb(ctx.deps).transaction().execute((trx) => once(trx, idempotency, now, async () => (await enqueueMessages(trx, {
-      companyId: me.companyId, channel, purpose, source: 'api', apiCredentialId: me.credentialId ?? null,
-      createdBy: me.userId, items, duplicateWindowHours: duplicateHours, heldUntil: held,
-      now, onInsufficientCredits: 'reject',
-    })).ids));
+    const outcome = await sendMessages(ctx.deps, {
+      companyId: me.companyId, channel, purpose, source: 'api', apiCredentialId: me.credentialId ?? null, createdBy: me.userId, now, onInsufficientCredits: 'reject',
+    }, (trx, enqueue) => once(trx, idempotency, now, async () => (await enqueue(items)).ids));
     settle(outcome, ctx.reply, () => ctx.deps.messaging.wake());
     return { messages: await statusOf(ctx.deps, me.companyId, outcome.ids, false) };
   },

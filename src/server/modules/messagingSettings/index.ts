@@ -3,12 +3,11 @@
 // profile (a named one or custom windows checked with profileProblems), the duplicate rule's
 // window and the SMS fallback channel. Every query is scoped to the caller's company.
 import { randomBytes } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import { PROFILES, profileProblems, type DayWindow, type ProfileName, type SendWindowProfile } from '../../../core/send-window.ts';
-import type { MessagingSettingsTable, EngineDatabase } from '../../../engine/tables.ts';
+import type { MessagingSettingsTable } from '../../../engine/database.ts';
 import { constants } from '../../../generated/constants.gen.ts';
 import type { CustomSendWindow, MessagingSettings } from '../../../generated/types.gen.ts';
-import type { ServerDeps } from '../../context.ts';
 import { failFields, fieldError } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { callbackSecretContext } from '../../messaging/callbacks.ts';
@@ -16,7 +15,6 @@ import { DEFAULT_DUPLICATE_HOURS } from '../../messaging/duplicate-window.ts';
 import { privateHostReason } from '../../messaging/public-address.ts';
 
 type Row = Selectable<MessagingSettingsTable>;
-const engineDb = (deps: ServerDeps) => deps.db as unknown as Kysely<EngineDatabase>;
 
 const toText = (w: DayWindow | null | undefined): string | null => (w ? `${w.from}-${w.to}` : null);
 const toWindow = (text: string | null): DayWindow | null => {
@@ -82,14 +80,14 @@ function customProfile(custom: CustomSendWindow | undefined): SendWindowProfile 
 export const messagingSettingsHandlers: DomainHandlers<'messagingSettings'> = {
   'messagingSettings.get': async (ctx) => {
     const me = caller(ctx);
-    const row = await engineDb(ctx.deps).selectFrom('messaging_settings').selectAll().where('company_id', '=', me.companyId).executeTakeFirst();
+    const row = await ctx.deps.db.selectFrom('messaging_settings').selectAll().where('company_id', '=', me.companyId).executeTakeFirst();
     return toSettings(row);
   },
 
   'messagingSettings.update': async (ctx) => {
     const me = caller(ctx);
     const { deps, body } = ctx;
-    const db = engineDb(deps);
+    const db = deps.db;
     const callbackUrl = checkCallbackUrl(body.callbackUrl, deps.sandbox);
     const sendWindow = body.sendWindowProfile === 'custom' ? JSON.stringify(customProfile(body.customWindow)) : JSON.stringify(body.sendWindowProfile);
     if (body.smsFallbackChannelId !== null) {

@@ -2,7 +2,7 @@
 // 99982. visible = true means unread; every answer carries the recomputed unread count.
 import type { Kysely } from 'kysely';
 import type { Session } from '../../context.ts';
-import type { Database } from '../../db/schema.ts';
+import type { Database } from '../../../engine/database.ts';
 import { fail } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 

@@ -1,7 +1,7 @@
 // SMS accounts with their client and responsible, as every platform SMS answer shows them.
 import { sql, type Kysely } from 'kysely';
 import type { SmsAccount } from '../../../generated/types.gen.ts';
-import type { Database } from '../../db/schema.ts';
+import type { Database } from '../../../engine/database.ts';
 
 /** Accounts of one company, joined with client and responsible names; `available` is computed. */
 export function accountsQuery(db: Kysely<Database>, companyId: number) {

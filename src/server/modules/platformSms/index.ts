@@ -2,7 +2,7 @@
 // from the platform's own tables and scoped to the caller's company.
 import type { Kysely } from 'kysely';
 import type { SmsClientData, SmsOperator, SmsState } from '../../../generated/types.gen.ts';
-import type { Database } from '../../db/schema.ts';
+import type { Database } from '../../../engine/database.ts';
 import { fail } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';

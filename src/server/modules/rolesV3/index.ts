@@ -5,7 +5,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { RoleDetail } from '../../../generated/types.gen.ts';
 import type { Session } from '../../context.ts';
-import type { Database } from '../../db/schema.ts';
+import type { Database } from '../../../engine/database.ts';
 import { uniqueOr } from '../../db/unique.ts';
 import { fail, failFields } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';

@@ -10,7 +10,6 @@ import { fail } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
 import { checkTargetUrl } from '../../../core/short-code.ts';
-import { shortenerDb } from '../../shortener/tables.ts';
 import { createMany, createOne } from './links.ts';
 import { readUrlColumn } from './upload.ts';
 
@@ -26,7 +25,7 @@ const counted = {
 };
 
 function linksOf(deps: ServerDeps, me: Session) {
-  return shortenerDb(deps.db).selectFrom('short_links as l')
+  return deps.db.selectFrom('short_links as l')
     .select(['l.id', 'l.code', 'l.url', 'l.alias', 'l.tags', 'l.batch', 'l.expires_at', 'l.created_at'])
     .select([counted.clicks.as('clicks'), counted.unique.as('unique'), counted.bots.as('bots')])
     .where('l.company_id', '=', me.companyId).where('l.parent_id', 'is', null).where('l.deleted_at', 'is', null);
@@ -97,7 +96,7 @@ export const shortenerHandlers: DomainHandlers<'shortener'> = {
 
   'shortener.delete': async (ctx) => {
     const me = caller(ctx);
-    const row = await shortenerDb(ctx.deps.db).updateTable('short_links').set({ deleted_at: ctx.deps.now() })
+    const row = await ctx.deps.db.updateTable('short_links').set({ deleted_at: ctx.deps.now() })
       .where('id', '=', ctx.params.id).where('company_id', '=', me.companyId).where('parent_id', 'is', null).where('deleted_at', 'is', null)
       .returning(['id', 'code']).executeTakeFirst();
     if (!row) throw fail('99959');
@@ -131,7 +130,7 @@ export const shortenerHandlers: DomainHandlers<'shortener'> = {
     const measures = sql`count(*) filter (where not c.bot) as clicks,
       count(distinct case when c.bot then null when c.link_id <> c.root_id then c.link_id::text else c.link_id::text || ':' || c.visitor end) as "unique",
       count(*) filter (where c.bot) as bots`;
-    const db = shortenerDb(ctx.deps.db);
+    const db = ctx.deps.db;
     const order = groupBy === 'day' ? sql`1 asc` : sql`2 desc, 1 asc`;
     const rows = await sql<{ key: string | null; clicks: string; unique: string; bots: string }>`
       select ${key} as key, ${measures} from short_link_clicks c where ${filter} group by 1 order by ${order} limit 1000`.execute(db);
@@ -145,7 +144,7 @@ export const shortenerHandlers: DomainHandlers<'shortener'> = {
 
   'shortener.campaignOpens': async (ctx) => {
     const me = caller(ctx);
-    const db = shortenerDb(ctx.deps.db);
+    const db = ctx.deps.db;
     const campaign = await db.selectFrom('campaigns').select('id').where('id', '=', ctx.params.id).where('company_id', '=', me.companyId).executeTakeFirst();
     if (!campaign) throw fail('99959');
     const links = await db.selectFrom('short_links').select((eb) => eb.fn.countAll<string>().as('n'))

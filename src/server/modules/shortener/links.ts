@@ -9,7 +9,7 @@ import type { OperationTypes } from '../../../generated/types.gen.ts';
 type ShortLinkInput = OperationTypes['shortener.create']['args']['body'];
 import type { ServerDeps, Session } from '../../context.ts';
 import { fail, failFields, fieldError } from '../../errors/api-error.ts';
-import { shortenerDb, type ShortenerDatabase } from '../../shortener/tables.ts';
+import type { Database } from '../../../engine/database.ts';
 
 /** Codes tried before giving up on a random insert (62^7 codes: a second try is already rare). */
 const CODE_ATTEMPTS = 8;
@@ -52,7 +52,7 @@ interface NewLink {
 }
 
 /** Inserts one link with a random code (retried on the rare collision) or its alias; null: alias taken. */
-async function insertLink(db: Kysely<ShortenerDatabase>, link: NewLink): Promise<{ id: number; code: string } | null> {
+async function insertLink(db: Kysely<Database>, link: NewLink): Promise<{ id: number; code: string } | null> {
   for (let attempt = 0; attempt < (link.alias ? 1 : CODE_ATTEMPTS); attempt++) {
     const code = link.alias ?? randomCode(CODE_LENGTH);
     const row = await db.insertInto('short_links').values({
@@ -73,7 +73,7 @@ export async function createOne(deps: ServerDeps, me: Session, input: ShortLinkI
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
   if (expiresAt && expiresAt <= now) throw failFields([fieldError('expiresAt', '99931', 'in the past')]);
   const tags = [...new Set((input.tags ?? []).map((t) => t.trim()).filter(Boolean))];
-  const created = await insertLink(shortenerDb(deps.db), { companyId: me.companyId, url: judged.url, alias: input.alias, tags, expiresAt, createdBy: me.userId, now });
+  const created = await insertLink(deps.db, { companyId: me.companyId, url: judged.url, alias: input.alias, tags, expiresAt, createdBy: me.userId, now });
   if (!created) refuse('aliasTaken');
   deps.shortener.cache.forget(created.code);
   return created.id;
@@ -84,7 +84,7 @@ export async function createMany(deps: ServerDeps, me: Session, values: { positi
   const batch = randomUUID();
   const now = deps.now();
   const rejected: { position: number; value: string; reason: LinkProblem }[] = [];
-  const db = shortenerDb(deps.db);
+  const db = deps.db;
   let created = 0;
   const valid: string[] = [];
   for (const v of values) {
@@ -146,7 +146,7 @@ export async function contentLinks(deps: ServerDeps, companyId: number, content:
   }
   if (!found.length) return [];
   const now = deps.now();
-  const rows = await shortenerDb(deps.db).selectFrom('short_links').select(['id', 'code'])
+  const rows = await deps.db.selectFrom('short_links').select(['id', 'code'])
     .where('company_id', '=', companyId).where('parent_id', 'is', null).where('deleted_at', 'is', null)
     .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
     .where('code', 'in', [...new Set(found.map((f) => f.code))]).execute();
@@ -171,7 +171,7 @@ const CHILD_BATCH = 5000;
 export async function childCodes<T>(
   trx: Transaction<T>, req: { companyId: number; campaignId: number; createdBy: number; now: Date; links: ContentLink[]; phones: string[] },
 ): Promise<Map<number, Map<string, string>>> {
-  const db = shortenerDb(trx);
+  const db = trx;
   const out = new Map<number, Map<string, string>>();
   const phones = [...new Set(req.phones)];
   for (const parentId of new Set(req.links.map((l) => l.parentId))) {

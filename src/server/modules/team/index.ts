@@ -6,7 +6,7 @@ import type { Kysely, Updateable } from 'kysely';
 import { normalizeEmail } from '../../../core/email.ts';
 import { normalizeColombianPhone } from '../../../core/phone.ts';
 import type { Session } from '../../context.ts';
-import type { Database, UsersTable } from '../../db/schema.ts';
+import type { Database, UsersTable } from '../../../engine/database.ts';
 import { uniqueOr } from '../../db/unique.ts';
 import { fail } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { TeamMember } from '../../../generated/types.gen.ts';
 import { inScope } from '../../auth/user-scope.ts';
 import type { Session } from '../../context.ts';
-import type { Database } from '../../db/schema.ts';
+import type { Database } from '../../../engine/database.ts';
 import { fileUrl } from '../../identity/users.ts';
 
 export function memberQuery(db: Kysely<Database>, me: Session) {

@@ -10,7 +10,7 @@ import { sql, type Kysely } from 'kysely';
 import { normalizeEmail } from '../../../core/email.ts';
 import { isInScope, subtreeOf } from '../../auth/user-scope.ts';
 import type { Session } from '../../context.ts';
-import type { Database } from '../../db/schema.ts';
+import type { Database } from '../../../engine/database.ts';
 import { fail, failFields, fieldError, type FieldError } from '../../errors/api-error.ts';
 import { mayHandOut } from '../rolesV3/permissions.ts';
 

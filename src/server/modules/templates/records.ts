@@ -1,7 +1,7 @@
 // Template rows → the API's template entity.
 import type { Kysely } from 'kysely';
 import type { Template } from '../../../generated/types.gen.ts';
-import type { Database } from '../../db/schema.ts';
+import type { Database } from '../../../engine/database.ts';
 
 export function templateQuery(db: Kysely<Database>, companyId: number) {
   return db

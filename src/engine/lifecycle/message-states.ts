@@ -5,7 +5,7 @@
 // whether it is final) are declared in schemas/enums and emitted into src/generated/enums.gen.ts.
 import {
   deliveryStatuses, deliveryStatusMeta, smsStateByName, type DeliveryStatus, type MessageState,
-} from '../generated/enums.gen.ts';
+} from '../../generated/enums.gen.ts';
 
 export type { MessageState };
 

@@ -1,10 +1,7 @@
 // Row types of the events tables (migration 0330_events): the company's events and the
-// idempotency keys of the public API. The server's Database extends them.
-import type { ColumnType, Generated } from 'kysely';
-
-type Timestamp = ColumnType<Date, Date | string, Date | string>;
-type JsonDefault<T> = ColumnType<T, string | undefined, string>;
-type BigCount = ColumnType<number | string, number | string | undefined, number | string>;
+// idempotency keys of the public API. Composed into the one Database in src/engine/database.ts.
+import type { Generated } from 'kysely';
+import type { BigCount, JsonDefault, Timestamp } from './columns.ts';
 
 export interface EventsTable {
   id: Generated<number>;
@@ -35,7 +32,7 @@ export interface IdempotencyKeysTable {
   created_at: Timestamp;
 }
 
-export interface EventsDatabase {
+export interface EventsTables {
   events: EventsTable;
   idempotency_keys: IdempotencyKeysTable;
 }

@@ -1,8 +1,7 @@
-// Row type of the templates table (migration 0320_templates). The server's Database extends it.
-import type { ColumnType, Generated } from 'kysely';
-
-type Timestamp = ColumnType<Date, Date | string, Date | string>;
-type JsonDefault<T> = ColumnType<T, string | undefined, string>;
+// Row type of the templates table (migration 0320_templates). Composed into the one Database in
+// src/engine/database.ts.
+import type { Generated } from 'kysely';
+import type { JsonDefault, Timestamp } from './columns.ts';
 
 export interface TemplatesTable {
   id: Generated<number>;
@@ -30,6 +29,6 @@ export interface TemplatesTable {
   updated_at: Timestamp;
 }
 
-export interface TemplatesDatabase {
+export interface TemplatesTables {
   templates: TemplatesTable;
 }

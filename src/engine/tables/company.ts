@@ -1,13 +1,9 @@
-// Row types of every table, as Kysely sees them. Column names are snake_case in SQL and here;
-// handlers map rows to the camelCase API entities of schemas/entities.
-import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
-import type { MessagingDatabase } from '../../engine/tables.ts';
-import type { EventsDatabase } from './events-tables.ts';
-import type { TemplatesDatabase } from './templates-tables.ts';
-
-/** timestamptz: read as Date, written as Date. */
-type Timestamp = ColumnType<Date, Date | string, Date | string>;
-type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+// Row types of the company's own tables (identity, roles, areas, files, geography, platform
+// clients, audit, channels, API credentials and settings, block list, SMS accounts), as Kysely sees
+// them. Column names are snake_case in SQL and here; handlers map rows to the camelCase API
+// entities of schemas/entities. Composed into the one Database in src/engine/database.ts.
+import type { ColumnType, Generated } from 'kysely';
+import type { CreatedAt, Timestamp } from './columns.ts';
 
 export interface CompaniesTable {
   id: Generated<number>;
@@ -305,7 +301,7 @@ export interface SmsCampaignsTable {
   created_at: Timestamp;
 }
 
-export interface Database extends MessagingDatabase, EventsDatabase, TemplatesDatabase {
+export interface CompanyTables {
   companies: CompaniesTable;
   users: UsersTable;
   password_history: PasswordHistoryTable;
@@ -339,7 +335,3 @@ export interface Database extends MessagingDatabase, EventsDatabase, TemplatesDa
   sms_accounts: SmsAccountsTable;
   sms_campaigns: SmsCampaignsTable;
 }
-
-export type UserRow = Selectable<UsersTable>;
-export type CompanyRow = Selectable<CompaniesTable>;
-export type NewUser = Insertable<UsersTable>;

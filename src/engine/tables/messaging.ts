@@ -1,15 +1,9 @@
-// Row types of the messaging engine's tables (migration src/server/db/migrations/0300_messaging).
-// They live in the engine, which may import only src/core (ARCHITECTURE 2); the server's
-// Database extends them. bigint columns come back
-// as strings from pg and numbers from PGlite: read them through Number().
-import type { ColumnType, Generated } from 'kysely';
-
-type Timestamp = ColumnType<Date, Date | string, Date | string>;
-type BigId = ColumnType<number | string, never, never>;
-type BigRef = ColumnType<number | string, number | string, number | string>;
-type BigCount = ColumnType<number | string, number | string | undefined, number | string>;
-type Json<T> = ColumnType<T, string, string>;
-type JsonDefault<T> = ColumnType<T, string | undefined, string>;
+// Row types of the messaging engine's tables (migration src/server/db/migrations/0300_messaging):
+// credits, campaigns and their recipients, deployments, messages and their events, parts and
+// receipts, workers, inbound messages, status callbacks. Composed into the one Database in
+// src/engine/database.ts.
+import type { Generated } from 'kysely';
+import type { BigCount, BigId, BigRef, Json, JsonDefault, Timestamp } from './columns.ts';
 
 export interface CompanyCreditsTable {
   company_id: number;
@@ -132,6 +126,8 @@ export interface MessagesTable {
   provider_message_id: string | null;
   client_ref: string | null;
   api_credential_id: string | null;
+  /** The event that created it (migration 0330_events); null for campaigns and POST /v1/messages. */
+  event_id: number | null;
   billed: Generated<boolean>;
   created_at: Timestamp;
   sent_at: Timestamp | null;
@@ -206,7 +202,7 @@ export interface StatusCallbacksTable {
   created_at: Timestamp;
 }
 
-export interface MessagingDatabase {
+export interface MessagingTables {
   company_credits: CompanyCreditsTable;
   credit_ledger: CreditLedgerTable;
   messaging_settings: MessagingSettingsTable;
@@ -222,43 +218,4 @@ export interface MessagingDatabase {
   inbound_messages: InboundMessagesTable;
   webhook_receipts_seen: WebhookReceiptsSeenTable;
   status_callbacks: StatusCallbacksTable;
-}
-
-/** The columns of server-owned tables the engine reads (a subset of src/server/db/schema.ts). */
-interface EngineChannelsTable {
-  id: Generated<number>;
-  company_id: number;
-  name: string;
-  platform: string;
-  type: string;
-  sender: string | null;
-  short_code: string | null;
-  keywords: ColumnType<string[], string, string>;
-  priority: number;
-  authorization_token: string | null;
-  page_access_token: string | null;
-  client_token: string | null;
-  account_sids: ColumnType<{ sid: string; secret: string }[], string, string>;
-  facebook_page_id: string | null;
-  private_key: string | null;
-  client_email: string | null;
-  connection: ColumnType<Record<string, unknown>, string | undefined, string>;
-  enabled: boolean;
-}
-interface EngineBlockListTable {
-  id: Generated<number>;
-  company_id: number;
-  phone: string;
-  source: string;
-  created_by: number | null;
-  created_at: Timestamp;
-  effective_at: Timestamp;
-  removal_requested_at: Timestamp | null;
-  removal_effective_at: Timestamp | null;
-}
-
-/** What the engine's Kysely instance sees: its own tables and the few server tables it reads. */
-export interface EngineDatabase extends MessagingDatabase {
-  channels: EngineChannelsTable;
-  block_list: EngineBlockListTable;
 }

@@ -4,13 +4,14 @@
 // (reserved now; 81 when they do not cover the request) and the send window (commercial
 // messages outside it wait for the next allowed slot: held, never dropped).
 import { sql, type Transaction } from 'kysely';
-import { countSms } from '../core/sms-parts.ts';
-import { constants } from '../generated/constants.gen.ts';
-import type { ChannelPlatform, TemplateRef } from './channel-adapter.ts';
-import { reserve } from './credits.ts';
+import { entryBlocksSql, sqlInstant } from '../../core/block-list.ts';
+import { countSms } from '../../core/sms-parts.ts';
+import { constants } from '../../generated/constants.gen.ts';
+import type { ChannelPlatform, TemplateRef } from '../channel-adapter.ts';
+import { reserve } from '../credits.ts';
 import { STATUS } from './message-states.ts';
-import type { EngineDatabase } from './tables.ts';
-import type { MessagePurpose as Purpose } from '../generated/enums.gen.ts';
+import type { Database } from '../database.ts';
+import type { MessagePurpose as Purpose } from '../../generated/enums.gen.ts';
 
 export type { Purpose };
 
@@ -32,6 +33,8 @@ export interface EnqueueRequest {
   purpose: Purpose;
   source: 'campaign' | 'api';
   deploymentId?: number | null;
+  /** The event that fires these messages (POST /v1/events/{key}/fire). */
+  eventId?: number | null;
   apiCredentialId?: string | null;
   createdBy?: number | null;
   items: readonly EnqueueItem[];
@@ -79,7 +82,7 @@ export function messageCost(platform: ChannelPlatform, body: string | undefined)
 
 const BATCH = 5000;
 
-export async function enqueueMessages(trx: Transaction<EngineDatabase>, req: EnqueueRequest): Promise<EnqueueResult> {
+export async function enqueueMessages(trx: Transaction<Database>, req: EnqueueRequest): Promise<EnqueueResult> {
   const { now } = req;
   const planned = req.at && req.at > now ? req.at : now;
   const heldUntil = req.purpose === 'commercial' ? req.heldUntil : null;
@@ -90,11 +93,11 @@ export async function enqueueMessages(trx: Transaction<EngineDatabase>, req: Enq
     const priced = slice.map((item) => (item.invalid ? { parts: 0, encoding: null, cost: 0 } : messageCost(req.channel.platform, item.body)));
     const rows = await sql<{ id: number | string }>`
       insert into messages (company_id, deployment_id, channel_id, source, purpose, to_number, body, template, parts, encoding, cost,
-                            state, status_code, not_before, held_reason, client_ref, api_credential_id, created_at, updated_at)
+                            state, status_code, not_before, held_reason, client_ref, api_credential_id, event_id, created_at, updated_at)
       select ${req.companyId}, ${req.deploymentId ?? null}::bigint, ${req.channel.id}, ${req.source}, ${req.purpose}, t.to_number, t.body,
              t.template::jsonb, t.parts, t.encoding, t.cost, case when t.invalid then 'rejected' else 'queued' end,
              case when t.invalid then ${STATUS.invalid}::int else ${STATUS.scheduled}::int end, ${notBefore}::timestamptz,
-             ${heldUntil ? 'sendWindow' : null}::text, t.client_ref, ${req.apiCredentialId ?? null}::text, ${now}::timestamptz, ${now}::timestamptz
+             ${heldUntil ? 'sendWindow' : null}::text, t.client_ref, ${req.apiCredentialId ?? null}::text, ${req.eventId ?? null}::int, ${now}::timestamptz, ${now}::timestamptz
       from unnest(${slice.map((i) => i.to)}::text[], ${slice.map((i) => i.body ?? null)}::text[],
                   ${slice.map((i) => (i.template ? JSON.stringify(i.template) : null))}::text[], ${priced.map((p) => p.parts)}::int[],
                   ${priced.map((p) => p.encoding)}::text[], ${priced.map((p) => p.cost)}::int[], ${slice.map((i) => i.clientRef ?? null)}::text[],
@@ -114,7 +117,7 @@ export async function enqueueMessages(trx: Transaction<EngineDatabase>, req: Enq
     update messages m set state = 'rejected', status_code = ${STATUS.blacklisted}, done_at = ${now}, updated_at = ${now}
     where ${mine} and exists (
       select 1 from block_list b where b.company_id = ${req.companyId} and b.phone = m.to_number
-        and b.effective_at <= ${now} and (b.removal_effective_at is null or b.removal_effective_at > ${now}))`.execute(trx);
+        and ${sql.raw(entryBlocksSql('b', sqlInstant(now)))})`.execute(trx);
 
   // Duplicates: the same number and text twice in this request, or already sent within the window.
   let duplicate = 0;

@@ -1,11 +1,7 @@
-// The shortener's tables (migration 0310_shortener) as Kysely sees them. Kept here, beside the
-// code that owns them: handlers use `shortenerDb(deps.db)`.
-import type { ColumnType, Generated, Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
-
-type Timestamp = ColumnType<Date, Date | string, Date | string>;
-type BigId = ColumnType<number | string, never, never>;
-type BigRef = ColumnType<number | string, number | string, number | string>;
+// Row types of the shortener's tables (migration 0310_shortener). Composed into the one Database
+// in src/engine/database.ts.
+import type { ColumnType, Generated } from 'kysely';
+import type { BigId, BigRef, Timestamp } from './columns.ts';
 
 export interface ShortLinksTable {
   id: BigId;
@@ -40,7 +36,3 @@ export interface ShortenerTables {
   short_links: ShortLinksTable;
   short_link_clicks: ShortLinkClicksTable;
 }
-
-export type ShortenerDatabase = Database & ShortenerTables;
-
-export const shortenerDb = <T>(db: Kysely<T>) => db as unknown as Kysely<ShortenerDatabase>;

@@ -1,0 +1,143 @@
+// The state changes of a message on its way to a channel (ARCHITECTURE 5), each with its SQL:
+// claim (queued → sending under a worker), held back by the send window (sending → queued),
+// and what the channel answered: accepted (→ sent, credits consumed), retry later (→ queued),
+// refused (→ failed, credits released), or an RCS number that is not RCS-capable (→ queued again
+// on the company's SMS channel, or failed / rejected when it cannot go). The dispatcher
+// (../dispatcher.ts) decides which applies; the rows change only here.
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { ChannelPlatform, TemplateRef } from '../channel-adapter.ts';
+import { consume, release, reserve } from '../credits.ts';
+import type { Database } from '../database.ts';
+import { groupBy } from '../group-by.ts';
+import { messageCost } from './enqueue.ts';
+import { STATUS } from './message-states.ts';
+
+/** A message as a worker claimed it. */
+export interface ClaimedRow {
+  id: number | string;
+  company_id: number;
+  channel_id: number;
+  deployment_id: number | string | null;
+  to_number: string;
+  body: string | null;
+  template: TemplateRef | null;
+  purpose: string;
+  cost: number;
+}
+
+/** Claim: up to `limit` due queued messages become 'sending' under this worker (SKIP LOCKED: workers never share a row). */
+export async function claimQueued(db: Kysely<Database>, workerId: string, limit: number, now: Date): Promise<ClaimedRow[]> {
+  const claimed = await sql<ClaimedRow>`
+    update messages m set state = 'sending', worker_id = ${workerId}, claimed_at = ${now}, attempts = m.attempts + 1, updated_at = ${now}
+    where m.id in (
+      select id from messages where state = 'queued' and not_before <= ${now}
+      order by not_before, id limit ${limit} for update skip locked)
+    returning m.id, m.company_id, m.channel_id, m.deployment_id, m.to_number, m.body, m.template, m.purpose, m.cost`.execute(db);
+  return claimed.rows;
+}
+
+/** Claimed outside their company's send window (a deployment can run past 19:00): they wait for `until`. */
+export async function holdForSendWindow(db: Kysely<Database>, ids: (number | string)[], until: Date, now: Date): Promise<void> {
+  await sql`update messages set state = 'queued', worker_id = null, not_before = ${until}, held_reason = 'sendWindow', updated_at = ${now}
+            where id = any(${ids}::bigint[]) and state = 'sending'`.execute(db);
+}
+
+export interface Accepted { row: ClaimedRow; pid: string; partIds?: string[] }
+export interface Retry { row: ClaimedRow; at: Date }
+export interface Refused { row: ClaimedRow; code: number; error: string | null }
+
+/**
+ * Submit accepted: the messages become sent with the provider's id, a long SMS's part ids are
+ * stored (their receipts decide it, see receipt.ts applyParts), and their credits are consumed.
+ * 'in_doubt' too: if our lease lapsed while we waited, we still know the answer best. Only rows
+ * still ours: after a lapsed lease another worker may have resolved or resent a row, and its
+ * credits must not be consumed twice.
+ */
+export async function recordAccepted(trx: Transaction<Database>, workerId: string, accepted: Accepted[], now: Date): Promise<void> {
+  if (!accepted.length) return;
+  const stored = await sql<{ id: number | string }>`
+    with v as (select * from unnest(${accepted.map((a) => a.row.id)}::bigint[], ${accepted.map((a) => a.pid)}::text[]) as v(id, pid)),
+    upd as (
+      update messages m set state = 'sent', status_code = ${STATUS.success}, delivery_status = coalesce(m.delivery_status, 'SENT'),
+             provider_message_id = v.pid, sent_at = ${now}, billed = true, worker_id = null, in_doubt_since = null, updated_at = ${now}
+      from v where m.id = v.id and ((m.state = 'sending' and m.worker_id = ${workerId}) or m.state = 'in_doubt')
+      returning m.id),
+    ev as (insert into message_events (message_id, at, state, delivery_status, status_code) select id, ${now}, 'sent', 'SENT', ${STATUS.success} from upd)
+    select id from upd`.execute(trx);
+  const mine = new Set(stored.rows.map((r) => String(r.id)));
+  const parts = accepted.filter((a) => a.partIds && mine.has(String(a.row.id))).flatMap((a) => a.partIds!.map((pid) => ({ row: a.row, pid })));
+  if (parts.length) {
+    await sql`insert into message_parts (channel_id, provider_part_id, message_id)
+              select * from unnest(${parts.map((p) => p.row.channel_id)}::int[], ${parts.map((p) => p.pid)}::text[], ${parts.map((p) => p.row.id)}::bigint[])
+              on conflict do nothing`.execute(trx);
+  }
+  for (const [companyId, list] of groupBy(accepted.map((a) => a.row).filter((r) => mine.has(String(r.id))), (r) => r.company_id)) {
+    await consume(trx, { companyId, amount: sum(list, (r) => r.cost), messageCount: list.length, deploymentId: single(list), now });
+  }
+}
+
+/** Submit to retry (throttled, a transient error): the messages wait in the queue until their `at`. */
+export async function requeueForRetry(trx: Transaction<Database>, workerId: string, retry: Retry[], now: Date): Promise<void> {
+  if (!retry.length) return;
+  await sql`
+    update messages m set state = 'queued', worker_id = null, not_before = v.at, updated_at = ${now}
+    from unnest(${retry.map((r) => r.row.id)}::bigint[], ${retry.map((r) => r.at)}::timestamptz[]) as v(id, at)
+    where m.id = v.id and m.state = 'sending' and m.worker_id = ${workerId}`.execute(trx);
+}
+
+/** Submit refused (or no channel to send through): the messages fail with their status code and their credits are released. */
+export async function recordRefused(trx: Transaction<Database>, workerId: string, failed: Refused[], now: Date): Promise<void> {
+  if (!failed.length) return;
+  const stored = await sql<{ id: number | string }>`
+    with upd as (
+      update messages m set state = 'failed', status_code = v.code, delivery_status = 'FAILED', error_code = v.err, worker_id = null,
+             done_at = ${now}, updated_at = ${now}
+      from unnest(${failed.map((f) => f.row.id)}::bigint[], ${failed.map((f) => f.code)}::int[], ${failed.map((f) => f.error)}::text[]) as v(id, code, err)
+      where m.id = v.id and ((m.state = 'sending' and m.worker_id = ${workerId}) or m.state = 'in_doubt')
+      returning m.id, m.status_code),
+    ev as (insert into message_events (message_id, at, state, delivery_status, status_code) select id, ${now}, 'failed', 'FAILED', status_code from upd)
+    select id from upd`.execute(trx);
+  const mine = new Set(stored.rows.map((r) => String(r.id)));
+  for (const [companyId, list] of groupBy(failed.map((f) => f.row).filter((r) => mine.has(String(r.id))), (r) => r.company_id)) {
+    await release(trx, { companyId, amount: sum(list, (r) => r.cost), messageCount: list.length, deploymentId: single(list), reference: 'refused by the provider', now });
+  }
+}
+
+/**
+ * An RCS number that is not RCS-capable goes by SMS on the company's fallback channel `target`:
+ * queued again there, repriced (the difference held or given back). Without a fallback channel it
+ * fails (92); when the credits do not cover the SMS's extra parts it is rejected (81).
+ */
+export async function fallBackToSms(db: Kysely<Database>, row: ClaimedRow, target: { id: number; platform: ChannelPlatform } | null, now: Date): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    if (!target) {
+      await sql`update messages set state = 'failed', status_code = ${STATUS.dispatchError}, delivery_status = 'FAILED', error_code = 'no-fallback', worker_id = null, done_at = ${now}, updated_at = ${now} where id = ${row.id} and state = 'sending'`.execute(trx);
+      await release(trx, { companyId: row.company_id, amount: row.cost, messageCount: 1, now, reference: 'no SMS fallback channel' });
+      return;
+    }
+    const priced = messageCost(target.platform, row.body ?? undefined);
+    const extra = priced.cost - row.cost;
+    // The SMS may cost more parts than the RCS message: hold the difference, or fail with 81.
+    if (extra > 0) {
+      const held = await reserve(trx, { companyId: row.company_id, amount: extra, messageCount: 0, reference: 'fallback to SMS costs more', now });
+      if (!held) {
+        await sql`update messages set state = 'rejected', status_code = ${STATUS.insufficientCredits}, worker_id = null, done_at = ${now}, updated_at = ${now} where id = ${row.id}`.execute(trx);
+        await release(trx, { companyId: row.company_id, amount: row.cost, messageCount: 1, now });
+        return;
+      }
+    } else if (extra < 0) {
+      await release(trx, { companyId: row.company_id, amount: -extra, messageCount: 0, now, reference: 'fallback costs less' });
+    }
+    await sql`update messages set channel_id = ${target.id}, parts = ${priced.parts}, encoding = ${priced.encoding}, cost = ${priced.cost},
+              state = 'queued', worker_id = null, not_before = ${now}, held_reason = 'fallbackSms', updated_at = ${now}
+              where id = ${row.id}`.execute(trx);
+    await sql`insert into message_events (message_id, at, state, detail) values (${row.id}, ${now}, 'queued', 'fallback to SMS')`.execute(trx);
+  });
+}
+
+const sum = <T>(items: T[], f: (t: T) => number) => items.reduce((a, t) => a + f(t), 0);
+/** The deployment of a batch when all its rows share one (the ledger row then names it). */
+function single(rows: ClaimedRow[]): number | null {
+  const ids = new Set(rows.map((r) => (r.deployment_id === null ? null : Number(r.deployment_id))));
+  return ids.size === 1 ? [...ids][0] : null;
+}
