@@ -29,7 +29,7 @@ import { registerOperations } from './http/operations.ts';
 import { compileValidator } from './http/validation.ts';
 import { handlers as defaultHandlers } from './modules/index.ts';
 import { defaultSecretBox, type SecretBox } from './security/secrets.ts';
-import { createShortener, type ShortenerOptions } from './shortener/index.ts';
+import { createShortener, type ShortenerOptions } from './modules/shortener/redirect/index.ts';
 
 export interface BuildServerOptions {
   db: Kysely<Database>;

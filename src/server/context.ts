@@ -9,7 +9,7 @@ import type { UserScope } from './auth/user-scope.ts';
 import type { Database } from '../engine/database.ts';
 import type { WhatsAppTemplateGateway } from './messaging/whatsapp-templates.ts';
 import type { SecretBox } from './security/secrets.ts';
-import type { Shortener } from './shortener/index.ts';
+import type { Shortener } from './modules/shortener/redirect/index.ts';
 
 export interface ServerDeps {
   db: Kysely<Database>;

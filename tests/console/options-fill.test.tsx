@@ -13,7 +13,7 @@ import { clearDependents } from '../../src/console/runtime/form/SchemaForm.tsx';
 import { fillFrom, toOptions } from '../../src/console/runtime/options.ts';
 import FormScreen from '../../src/console/runtime/screens/FormScreen.tsx';
 import type { ScreenDef } from '../../src/console/runtime/screen-types.ts';
-import { listHandler } from '../../src/console/runtime/stories/list-stub.ts';
+import { listHandler } from '../../src/console/stories/list-stub.ts';
 import { users } from '../../src/console/stories/fixtures.ts';
 import { StoryRouter } from '../../src/console/stories/StoryRouter.tsx';
 import { callsTo, installStubApi, type StubRequest } from '../../src/console/stories/stub-api.ts';

@@ -1,4 +1,4 @@
-// The compiled screens the console's stories use (src/console/runtime/stories/screens.fixture.json)
+// The compiled screens the console's stories use (src/console/stories/screens.fixture.json)
 // are the generator's own output for tests/fixtures/console-screens/*.yaml over this project's
 // declarations: stories exercise exactly what `npm run gen` would emit for those screens.
 // Rewrite with UPDATE_GOLDEN=1 after an intended change of the emitter or of a fixture.
@@ -10,7 +10,7 @@ import { buildModel } from '../../generators/model.ts';
 import { compileScreen } from '../../generators/emit/screens.ts';
 
 const fixtures = resolve('tests/fixtures/console-screens');
-const target = resolve('src/console/runtime/stories/screens.fixture.json');
+const target = resolve('src/console/stories/screens.fixture.json');
 
 function compiled(): Record<string, unknown> {
   const dir = mkdtempSync(join(tmpdir(), 'colibri-fx-'));

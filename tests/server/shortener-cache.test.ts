@@ -2,9 +2,9 @@
 // are answered while they refresh, unknown codes are remembered briefly, a full queue counts what
 // it drops instead of growing, and bot rules tell people from previewers and tools.
 import { describe, expect, it } from 'vitest';
-import { deviceClass, isBot } from '../../src/server/shortener/bots.ts';
-import { LinkCache, type CachedLink } from '../../src/server/shortener/cache.ts';
-import { ClickQueue, type Click } from '../../src/server/shortener/clicks.ts';
+import { deviceClass, isBot } from '../../src/server/modules/shortener/redirect/bots.ts';
+import { LinkCache, type CachedLink } from '../../src/server/modules/shortener/redirect/cache.ts';
+import { ClickQueue, type Click } from '../../src/server/modules/shortener/redirect/clicks.ts';
 
 const link = (code: string): CachedLink => ({ linkId: code.length, rootId: 1, companyId: 1, campaignId: null, url: `https://example.com/${code}`, expiresAt: null, gone: false });
 

@@ -19,7 +19,7 @@ const walk = (dir: string): string[] => readdirSync(dir).flatMap((n) => {
 });
 const sources = walk(join(root, 'src'))
   .map((p) => relative(root, p))
-  .filter((p) => /\.tsx?$/.test(p) && !p.startsWith('src/generated/') && !p.includes('/migrations/') && !p.includes('.stories.') && !p.includes('runtime/stories/'));
+  .filter((p) => /\.tsx?$/.test(p) && !p.startsWith('src/generated/') && !p.includes('/migrations/') && !p.includes('.stories.') && !p.startsWith('src/console/stories/'));
 
 /** Runs of quoted words separated by | or , (comments and line breaks between them allowed). */
 const LIST = /(['"`][\w{}$]+['"`](?:\s*(?:\/\/[^\n]*)?\s*[|,]\s*(?:\/\/[^\n]*)?\s*['"`][\w{}$]+['"`])+)/g;

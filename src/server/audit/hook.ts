@@ -9,7 +9,7 @@
 // app.auditSettled() awaits them on demand (tests read the log right after an answer).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServerDeps } from '../context.ts';
-import { findUserByEmail } from '../identity/users.ts';
+import { findUserByEmail } from '../modules/clientAuth/users.ts';
 import { cleanComponent } from './headers.ts';
 
 const SIGNIN = 'clientAuth.signin';

@@ -12,10 +12,10 @@ import { AppProviders } from '../../../src/console/app/providers.tsx';
 import { storageKeys } from '../../../src/console/api/storage.ts';
 import { SchemaForm } from '../../../src/console/runtime/form/SchemaForm.tsx';
 import ListScreen from '../../../src/console/runtime/screens/ListScreen.tsx';
-import { largeSchema } from '../../../src/console/runtime/stories/large-form.ts';
-import { teamMembers } from '../../../src/console/runtime/stories/data.ts';
-import { listAnswer } from '../../../src/console/runtime/stories/list-stub.ts';
-import { fx } from '../../../src/console/runtime/stories/screens.ts';
+import { largeSchema } from '../../../src/console/stories/large-form.ts';
+import { teamMembers } from '../../../src/console/stories/data.ts';
+import { listAnswer } from '../../../src/console/stories/list-stub.ts';
+import { fx } from '../../../src/console/stories/screens.ts';
 import { users } from '../../../src/console/stories/fixtures.ts';
 
 declare global {

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, screen, userEvent, waitFor } from 'storybook/test';
-import { largeSchema } from '../stories/large-form.ts';
-import { WidgetDemo } from '../stories/WidgetDemo.tsx';
+import { largeSchema } from '../../stories/large-form.ts';
+import { WidgetDemo } from '../../stories/WidgetDemo.tsx';
 
 const meta = {
   title: 'Runtime/SchemaForm (200 fields)',

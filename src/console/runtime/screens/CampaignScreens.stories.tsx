@@ -10,7 +10,7 @@ import { screens } from '../../../generated/screens.gen.ts';
 import { users } from '../../stories/fixtures.ts';
 import { expectLocation, text } from '../../stories/helpers.ts';
 import { callsTo, type StubRequest } from '../../stories/stub-api.ts';
-import { listHandler } from '../stories/list-stub.ts';
+import { listHandler } from '../../stories/list-stub.ts';
 import { INVALID_FILE_KEY } from '../form/upload.ts';
 import { refreshWanted } from '../refresh.ts';
 import type { ScreenDef } from '../screen-types.ts';

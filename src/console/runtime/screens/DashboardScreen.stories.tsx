@@ -3,9 +3,9 @@ import { expect, screen, waitFor } from 'storybook/test';
 import { areas, notificationList, paymentsSummary, users } from '../../stories/fixtures.ts';
 import { text } from '../../stories/helpers.ts';
 import { apiError } from '../../stories/stub-api.ts';
-import { smsAccounts } from '../stories/data.ts';
-import { listHandler } from '../stories/list-stub.ts';
-import { fx } from '../stories/screens.ts';
+import { smsAccounts } from '../../stories/data.ts';
+import { listHandler } from '../../stories/list-stub.ts';
+import { fx } from '../../stories/screens.ts';
 import DashboardScreen from './DashboardScreen.tsx';
 
 const meta = {

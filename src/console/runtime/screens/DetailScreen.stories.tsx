@@ -3,9 +3,9 @@ import { expect, screen, userEvent, waitFor, within } from 'storybook/test';
 import { users } from '../../stories/fixtures.ts';
 import { currentLocation, expectLocation, text } from '../../stories/helpers.ts';
 import { callsTo } from '../../stories/stub-api.ts';
-import { auditEntries, teamMember } from '../stories/data.ts';
-import { listHandler } from '../stories/list-stub.ts';
-import { fx } from '../stories/screens.ts';
+import { auditEntries, teamMember } from '../../stories/data.ts';
+import { listHandler } from '../../stories/list-stub.ts';
+import { fx } from '../../stories/screens.ts';
 import DetailScreen from './DetailScreen.tsx';
 
 const member: Record<string, unknown> = { ...teamMember(1), id: 5, roles: ['admin', 'analista'] };

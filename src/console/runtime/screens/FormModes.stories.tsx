@@ -3,9 +3,9 @@ import { expect, screen, userEvent, waitFor, within } from 'storybook/test';
 import { areas, users } from '../../stories/fixtures.ts';
 import { expectLocation, text } from '../../stories/helpers.ts';
 import { apiError, callsTo, type StubRequest } from '../../stories/stub-api.ts';
-import { costCenters, roles, teamMember } from '../stories/data.ts';
-import { listHandler } from '../stories/list-stub.ts';
-import { fx } from '../stories/screens.ts';
+import { costCenters, roles, teamMember } from '../../stories/data.ts';
+import { listHandler } from '../../stories/list-stub.ts';
+import { fx } from '../../stories/screens.ts';
 import FormScreen from './FormScreen.tsx';
 
 const member: Record<string, unknown> = { ...teamMember(4), id: 5 };

@@ -6,9 +6,9 @@ import { notificationList, notifications, users } from '../../stories/fixtures.t
 import { currentLocation, expectLocation, text } from '../../stories/helpers.ts';
 import { apiError, callsTo, type StubRequest } from '../../stories/stub-api.ts';
 import { setDownloadSink } from '../download.ts';
-import { credentials, teamMember, teamMembers } from '../stories/data.ts';
-import { listHandler, type Row } from '../stories/list-stub.ts';
-import { fx } from '../stories/screens.ts';
+import { credentials, teamMember, teamMembers } from '../../stories/data.ts';
+import { listHandler, type Row } from '../../stories/list-stub.ts';
+import { fx } from '../../stories/screens.ts';
 import ListScreen from './ListScreen.tsx';
 
 const HUNDRED_THOUSAND = teamMembers(100_000);

@@ -6,9 +6,9 @@ import { text } from '../../stories/helpers.ts';
 import { apiError, callsTo } from '../../stories/stub-api.ts';
 import { setDownloadSink } from '../download.ts';
 import { today } from '../form/date-rules.ts';
-import { auditEntries } from '../stories/data.ts';
-import { listHandler } from '../stories/list-stub.ts';
-import { fx } from '../stories/screens.ts';
+import { auditEntries } from '../../stories/data.ts';
+import { listHandler } from '../../stories/list-stub.ts';
+import { fx } from '../../stories/screens.ts';
 import ReportScreen from './ReportScreen.tsx';
 
 const meta = {

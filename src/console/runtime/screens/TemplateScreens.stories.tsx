@@ -9,7 +9,7 @@ import { screens } from '../../../generated/screens.gen.ts';
 import { users } from '../../stories/fixtures.ts';
 import { text } from '../../stories/helpers.ts';
 import { callsTo, type StubRequest } from '../../stories/stub-api.ts';
-import { listHandler } from '../stories/list-stub.ts';
+import { listHandler } from '../../stories/list-stub.ts';
 import type { ScreenDef } from '../screen-types.ts';
 import FormScreen from './FormScreen.tsx';
 import ListScreen from './ListScreen.tsx';

@@ -3,7 +3,7 @@ import { expect, screen, userEvent, waitFor } from 'storybook/test';
 import { users } from '../../stories/fixtures.ts';
 import { expectLocation, text } from '../../stories/helpers.ts';
 import { apiError, callsTo, type StubRequest } from '../../stories/stub-api.ts';
-import { fx } from '../stories/screens.ts';
+import { fx } from '../../stories/screens.ts';
 import WizardScreen from './WizardScreen.tsx';
 
 const meta = {

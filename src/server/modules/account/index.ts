@@ -9,7 +9,7 @@ import { fail, fieldError } from '../../errors/api-error.ts';
 import { readPictureUpload, storePicture } from '../../files/pictures.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
-import { fileUrl } from '../../identity/users.ts';
+import { fileUrl } from '../clientAuth/users.ts';
 
 const toArea = (r: { id: number; name: string; picture_file: string | null }): Area =>
   r.picture_file ? { id: r.id, name: r.name, urlPicture: fileUrl(r.picture_file) } : { id: r.id, name: r.name };

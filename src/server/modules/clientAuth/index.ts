@@ -3,7 +3,7 @@ import { constants } from '../../../generated/constants.gen.ts';
 import { revokeToken } from '../../auth/session-store.ts';
 import { fail } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
-import { findUserByEmail } from '../../identity/users.ts';
+import { findUserByEmail } from './users.ts';
 import { saveOtp, validateOtp } from './otp.ts';
 import { recoverPassword } from './recover-password.ts';
 import { register } from './register.ts';

@@ -2,8 +2,8 @@
 // whose code checks out becomes active.
 import { fail } from '../../errors/api-error.ts';
 import type { Handler } from '../../http/handler.ts';
-import { consumeOtp, issueOtp } from '../../identity/otp-service.ts';
-import { findUserByEmail } from '../../identity/users.ts';
+import { consumeOtp, issueOtp } from './otp-service.ts';
+import { findUserByEmail } from './users.ts';
 
 export const saveOtp: Handler<'clientAuth.saveOtp'> = async ({ body, deps }) => {
   const user = await findUserByEmail(deps.db, body.email);

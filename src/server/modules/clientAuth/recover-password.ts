@@ -6,9 +6,9 @@
 import { revokeUserTokens } from '../../auth/session-store.ts';
 import { fail, messageFor } from '../../errors/api-error.ts';
 import type { Handler } from '../../http/handler.ts';
-import { consumeOtp, issueOtp } from '../../identity/otp-service.ts';
-import { assertNotRecent, setNewPassword } from '../../identity/password-change.ts';
-import { findUserByEmail } from '../../identity/users.ts';
+import { consumeOtp, issueOtp } from './otp-service.ts';
+import { assertNotRecent, setNewPassword } from './password-change.ts';
+import { findUserByEmail } from './users.ts';
 
 export const recoverPassword: Handler<'clientAuth.recoverPassword'> = async ({ body, deps }) => {
   const { db } = deps;

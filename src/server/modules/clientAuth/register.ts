@@ -7,8 +7,8 @@ import { normalizeColombianPhone } from '../../../core/phone.ts';
 import { normalizeEmail } from '../../../core/email.ts';
 import { ApiError, fail } from '../../errors/api-error.ts';
 import type { Handler } from '../../http/handler.ts';
-import { issueOtp } from '../../identity/otp-service.ts';
-import { findUserByEmail } from '../../identity/users.ts';
+import { issueOtp } from './otp-service.ts';
+import { findUserByEmail } from './users.ts';
 import { isUniqueViolation } from '../../db/unique.ts';
 import { hashPassword } from '../../security/passwords.ts';
 

@@ -13,8 +13,8 @@ import { issueToken } from '../../auth/session-store.ts';
 import { fail } from '../../errors/api-error.ts';
 import { contractMessages } from '../../errors/messages.ts';
 import type { Handler } from '../../http/handler.ts';
-import { buildSessionUser } from '../../identity/session-user.ts';
-import { findUserByEmail } from '../../identity/users.ts';
+import { buildSessionUser } from './session-user.ts';
+import { findUserByEmail } from './users.ts';
 import { dummyHash, verifyPassword } from '../../security/passwords.ts';
 
 const { captchaAfterFailures, maxFailedLogins, lockMinutes, passwordMaxAgeDays } = constants.security;

@@ -6,7 +6,7 @@ import { inScope } from '../../auth/user-scope.ts';
 import { fail } from '../../errors/api-error.ts';
 import { storePicture, readPictureUpload } from '../../files/pictures.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
-import { fileUrl, findScopedUser, roleNamesByUser, toUser } from '../../identity/users.ts';
+import { fileUrl, findScopedUser, roleNamesByUser, toUser } from '../clientAuth/users.ts';
 import { patchClient } from './patch.ts';
 
 export const clientsHandlers: DomainHandlers<'clients'> = {

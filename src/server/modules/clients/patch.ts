@@ -7,8 +7,8 @@ import type { Updateable } from 'kysely';
 import type { UsersTable } from '../../../engine/database.ts';
 import { fail, messageFor } from '../../errors/api-error.ts';
 import { caller, type Handler } from '../../http/handler.ts';
-import { assertNotRecent, setNewPassword } from '../../identity/password-change.ts';
-import { findCompanyUser, findScopedUser, roleNamesByUser, toUser } from '../../identity/users.ts';
+import { assertNotRecent, setNewPassword } from '../clientAuth/password-change.ts';
+import { findCompanyUser, findScopedUser, roleNamesByUser, toUser } from '../clientAuth/users.ts';
 import { verifyPassword } from '../../security/passwords.ts';
 
 export const patchClient: Handler<'clients.patch'> = async (ctx) => {

@@ -10,7 +10,7 @@ import { fail, failFields, fieldError, type FieldError } from '../../errors/api-
 import { readPictureUpload, storePicture } from '../../files/pictures.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
-import { fileUrl } from '../../identity/users.ts';
+import { fileUrl } from '../clientAuth/users.ts';
 
 const PLATFORM_ROLE = 'platform';
 

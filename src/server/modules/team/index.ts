@@ -11,7 +11,7 @@ import { uniqueOr } from '../../db/unique.ts';
 import { fail } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
-import { issueOtp } from '../../identity/otp-service.ts';
+import { issueOtp } from '../clientAuth/otp-service.ts';
 import { hashPassword } from '../../security/passwords.ts';
 import { mayHandOut } from '../rolesV3/permissions.ts';
 import { findMember, memberQuery, rolesByUser, toMember } from './members.ts';

@@ -5,7 +5,7 @@ import type { TeamMember } from '../../../generated/types.gen.ts';
 import { inScope } from '../../auth/user-scope.ts';
 import type { Session } from '../../context.ts';
 import type { Database } from '../../../engine/database.ts';
-import { fileUrl } from '../../identity/users.ts';
+import { fileUrl } from '../clientAuth/users.ts';
 
 export function memberQuery(db: Kysely<Database>, me: Session) {
   return db

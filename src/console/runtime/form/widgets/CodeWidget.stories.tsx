@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import type { RJSFSchema } from '@rjsf/utils';
 import { expect, screen, userEvent, waitFor } from 'storybook/test';
-import { WidgetDemo } from '../../stories/WidgetDemo.tsx';
+import { WidgetDemo } from '../../../stories/WidgetDemo.tsx';
 
 // The event form's example call: a read-only text the server computes, with a Copy button.
 const schema = { type: 'object', properties: { exampleCall: { type: 'string', 'x-widget': 'code', title: 'fields.exampleCall' } } } as RJSFSchema;

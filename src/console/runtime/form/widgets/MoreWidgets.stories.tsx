@@ -4,9 +4,9 @@ import { expect, fireEvent, screen, userEvent, waitFor, within } from 'storybook
 import { areas, users } from '../../../stories/fixtures.ts';
 import { text } from '../../../stories/helpers.ts';
 import { callsTo, type StubRequest } from '../../../stories/stub-api.ts';
-import { cities, costCenters, countries, regions, roles } from '../../stories/data.ts';
-import { listHandler } from '../../stories/list-stub.ts';
-import { WidgetDemo } from '../../stories/WidgetDemo.tsx';
+import { cities, costCenters, countries, regions, roles } from '../../../stories/data.ts';
+import { listHandler } from '../../../stories/list-stub.ts';
+import { WidgetDemo } from '../../../stories/WidgetDemo.tsx';
 import { SecretOnce } from '../SecretOnce.tsx';
 import { today } from '../date-rules.ts';
 

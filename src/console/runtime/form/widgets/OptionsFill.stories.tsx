@@ -8,8 +8,8 @@ import { expect, screen, userEvent, waitFor } from 'storybook/test';
 import { users } from '../../../stories/fixtures.ts';
 import { text } from '../../../stories/helpers.ts';
 import { callsTo } from '../../../stories/stub-api.ts';
-import { listHandler } from '../../stories/list-stub.ts';
-import { WidgetDemo } from '../../stories/WidgetDemo.tsx';
+import { listHandler } from '../../../stories/list-stub.ts';
+import { WidgetDemo } from '../../../stories/WidgetDemo.tsx';
 
 const es = (key: string, options?: Record<string, unknown>) => text(key, 'es', options);
 const label = (key: string) => new RegExp(`^${es(`fields.${key}`)}\\s*\\*?$`, 'i');

@@ -3,7 +3,7 @@ import type { RJSFSchema } from '@rjsf/utils';
 import { expect, screen, userEvent, waitFor, within } from 'storybook/test';
 import { users } from '../../../stories/fixtures.ts';
 import { text } from '../../../stories/helpers.ts';
-import { WidgetDemo } from '../../stories/WidgetDemo.tsx';
+import { WidgetDemo } from '../../../stories/WidgetDemo.tsx';
 
 // The role form's `permissions` (rolesV3.create): a list of grants, found by the ranked testers.
 const grant = {

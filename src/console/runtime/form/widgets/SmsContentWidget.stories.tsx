@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import type { RJSFSchema } from '@rjsf/utils';
 import { expect, screen, userEvent, waitFor } from 'storybook/test';
-import { WidgetDemo } from '../../stories/WidgetDemo.tsx';
+import { WidgetDemo } from '../../../stories/WidgetDemo.tsx';
 
 // The content field exactly as campaigns.create declares it: the widget is chosen by its key.
 const schema = { type: 'object', required: ['content'], properties: { content: { type: 'string', minLength: 1, maxLength: 4096, 'x-widget': 'smsContent', title: 'fields.content' } } } as RJSFSchema;

@@ -1,12 +1,12 @@
 // The sign-in answer's payload (entity session-user), base64-encoded by src/core/session-codec.
 import type { Kysely } from 'kysely';
-import { visibleMenu, type Grant } from '../../core/permissions.ts';
-import type { SessionUser } from '../../generated/types.gen.ts';
-import { unionGrants } from '../auth/grants.ts';
-import { rolesOf } from '../auth/session-store.ts';
-import type { Database, UserRow } from '../../engine/database.ts';
-import { productKey } from '../db/system-roles.ts';
-import { associationsOf } from '../modules/associations/queries.ts';
+import { visibleMenu, type Grant } from '../../../core/permissions.ts';
+import type { SessionUser } from '../../../generated/types.gen.ts';
+import { unionGrants } from '../../auth/grants.ts';
+import { rolesOf } from '../../auth/session-store.ts';
+import type { Database, UserRow } from '../../../engine/database.ts';
+import { productKey } from '../../db/system-roles.ts';
+import { associationsOf } from '../associations/queries.ts';
 import { fileUrl } from './users.ts';
 
 /** The first top-level, non-hidden menu entry the user may open; '/' when there is none. */

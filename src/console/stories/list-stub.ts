@@ -1,7 +1,7 @@
 // A stand-in for a list-convention operation (GET with page, pageSize, sort, order, q and filters,
 // answering { items, total, page, pageSize }) over rows in memory: what the server does, enough
 // for stories and the benchmark page.
-import type { StubRequest } from '../../stories/stub-api.ts';
+import type { StubRequest } from './stub-api.ts';
 
 export type Row = Record<string, unknown>;
 

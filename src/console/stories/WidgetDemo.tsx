@@ -4,7 +4,7 @@ import { useState } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import type { RJSFSchema } from '@rjsf/utils';
-import { SchemaForm } from '../form/SchemaForm.tsx';
+import { SchemaForm } from '../runtime/form/SchemaForm.tsx';
 
 export function WidgetDemo({ schema, initial = {} }: { schema: RJSFSchema; initial?: Record<string, unknown> }) {
   const [data, setData] = useState<Record<string, unknown>>(initial);

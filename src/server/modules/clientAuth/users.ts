@@ -1,11 +1,11 @@
 // Reading users: by e-mail (case-insensitive, matching the unique index on lower(email)) and by
 // id within a company, plus the mapping to the API's `user` entity.
 import { sql, type Kysely } from 'kysely';
-import { normalizeEmail } from '../../core/email.ts';
-import type { User } from '../../generated/types.gen.ts';
-import { inScope } from '../auth/user-scope.ts';
-import type { Session } from '../context.ts';
-import type { Database, UserRow } from '../../engine/database.ts';
+import { normalizeEmail } from '../../../core/email.ts';
+import type { User } from '../../../generated/types.gen.ts';
+import { inScope } from '../../auth/user-scope.ts';
+import type { Session } from '../../context.ts';
+import type { Database, UserRow } from '../../../engine/database.ts';
 
 export async function findUserByEmail(db: Kysely<Database>, email: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where(sql<string>`lower(email)`, '=', normalizeEmail(email)).executeTakeFirst();

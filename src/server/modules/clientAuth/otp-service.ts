@@ -5,14 +5,14 @@
 //  - a code expires (99940), allows otpMaxAttempts wrong tries, then is burned: every further
 //    try answers 99941 even with the right digits, and a new code must be requested.
 import type { Kysely } from 'kysely';
-import { maskDestination } from '../../core/phone.ts';
-import { constants } from '../../generated/constants.gen.ts';
-import type { MessageChannel } from '../../core/ports/message.ts';
-import type { ServerDeps } from '../context.ts';
-import type { Database, UserRow } from '../../engine/database.ts';
-import { fail } from '../errors/api-error.ts';
-import { contractMessages } from '../errors/messages.ts';
-import { hashOtp, newOtpCode, otpMatches, type OtpPurpose } from '../security/otp.ts';
+import { maskDestination } from '../../../core/phone.ts';
+import { constants } from '../../../generated/constants.gen.ts';
+import type { MessageChannel } from '../../../core/ports/message.ts';
+import type { ServerDeps } from '../../context.ts';
+import type { Database, UserRow } from '../../../engine/database.ts';
+import { fail } from '../../errors/api-error.ts';
+import { contractMessages } from '../../errors/messages.ts';
+import { hashOtp, newOtpCode, otpMatches, type OtpPurpose } from '../../security/otp.ts';
 
 const { otpTtlSeconds, otpMaxAttempts, recoveryTtlSeconds } = constants.security;
 const ttlFor = (purpose: OtpPurpose) => (purpose === 'recovery' ? recoveryTtlSeconds : otpTtlSeconds);

@@ -16,10 +16,10 @@
 // database within lookupTimeoutMs the answer is a plain 503 (retry-after), never a hang.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
-import { isShortCode, shortUrlOf } from '../../core/short-code.ts';
-import esScreens from '../../../locales/es/screens.json' with { type: 'json' };
-import enScreens from '../../../locales/en/screens.json' with { type: 'json' };
-import type { Database } from '../../engine/database.ts';
+import { isShortCode, shortUrlOf } from '../../../../core/short-code.ts';
+import esScreens from '../../../../../locales/es/screens.json' with { type: 'json' };
+import enScreens from '../../../../../locales/en/screens.json' with { type: 'json' };
+import type { Database } from '../../../../engine/database.ts';
 import { deviceClass } from './bots.ts';
 import { LinkCache, type CachedLink, type LinkCacheOptions } from './cache.ts';
 import { ClickQueue, databaseClickWriter, type ClickQueueOptions, type ClickWriter } from './clicks.ts';

@@ -2,7 +2,7 @@
 // tests/fixtures/console-screens/*.yaml (checked by tests/generators/console-fixtures.test.ts).
 // Handed to the runtime so screens that name each other (a list's form, a detail's nested list)
 // find them.
-import { provideScreens, type ScreenDef } from '../screen-types.ts';
+import { provideScreens, type ScreenDef } from '../runtime/screen-types.ts';
 import compiled from './screens.fixture.json';
 
 export const fx = compiled as unknown as Record<string, ScreenDef>;

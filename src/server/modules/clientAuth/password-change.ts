@@ -2,11 +2,11 @@
 // passwordHistory, the current one included), argon2id hash, history row, lock cleared, and a
 // user who was told to renew their password (needsNewPassword / ExpiredPassword) becomes active.
 import { sql, type Kysely } from 'kysely';
-import { constants } from '../../generated/constants.gen.ts';
-import type { Database } from '../../engine/database.ts';
-import { fail } from '../errors/api-error.ts';
-import { contractMessages } from '../errors/messages.ts';
-import { hashPassword, matchesAny } from '../security/passwords.ts';
+import { constants } from '../../../generated/constants.gen.ts';
+import type { Database } from '../../../engine/database.ts';
+import { fail } from '../../errors/api-error.ts';
+import { contractMessages } from '../../errors/messages.ts';
+import { hashPassword, matchesAny } from '../../security/passwords.ts';
 
 export async function assertNotRecent(db: Kysely<Database>, userId: number, password: string): Promise<void> {
   const recent = await db

@@ -7,7 +7,7 @@
 // (retrying a failed write a few times), which the server's onClose runs before the database
 // closes: a clean shutdown loses no click.
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../engine/database.ts';
+import type { Database } from '../../../../engine/database.ts';
 
 export interface Click {
   linkId: number;
