@@ -17,6 +17,7 @@ import type { DatabaseOptions } from '../../src/server/db/database.ts';
 import { hashSecret } from '../../src/server/security/api-keys.ts';
 import { startServer, type RunningServer } from '../../src/server/start.ts';
 import { TEST_PASSWORD, testDatabase } from './harness.ts';
+import { until } from './until.ts';
 
 const NON_RCS = '+573005550001';
 const DEMO_API_KEY = `ck_${randomBytes(12).toString('base64url')}.${randomBytes(32).toString('base64url')}`;
@@ -78,15 +79,6 @@ async function api(method: string, path: string, body: unknown, headers: Record<
 
 const send = (body: Record<string, unknown>) => api('POST', pathOf('messages.send'), body, { authorization: `Bearer ${DEMO_API_KEY}` });
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 const messageRow = (id: string | number) => server.db.selectFrom('messages' as never).selectAll().where('id' as never, '=', Number(id) as never).executeTakeFirstOrThrow() as Promise<Record<string, any>>;
 const reaches = (id: string, state: string) => until(`message ${id} ${state}`, async () => {

@@ -14,6 +14,7 @@ import { demoEmail } from '../../src/server/db/demo-seed.ts';
 import { startServer, type RunningServer } from '../../src/server/start.ts';
 import { createHarness, TEST_PASSWORD, type Harness, testDatabase } from './harness.ts';
 import { userWithGrants } from './messaging-fixtures.ts';
+import { until } from './until.ts';
 
 let h: Harness;
 let manager: string;
@@ -261,15 +262,6 @@ describe('events: a real server and the sandbox SMSC', () => {
   async function api(method: string, path: string, body: unknown, headers: Record<string, string>) {
     const response = await fetch(`${server.url}${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
     return { status: response.status, json: (await response.json()) as Record<string, any> };
-  }
-  async function until<T>(what: string, probe: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 20_000): Promise<T> {
-    const end = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await probe();
-      if (value) return value;
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
   }
 
   it('delivers the event with its variables filled, and a concurrent retry with the same Idempotency-Key sends once', async () => {

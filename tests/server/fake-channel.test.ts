@@ -21,6 +21,7 @@ import { defaultSecretBox } from '../../src/server/security/secrets.ts';
 import { startServer, type RunningServer } from '../../src/server/start.ts';
 import { FAKE_PLATFORM, FakeProvider, fakeChannel } from '../fixtures/fake-channel/index.ts';
 import { multipart, TEST_PASSWORD, testDatabase } from './harness.ts';
+import { until } from './until.ts';
 
 const provider = new FakeProvider();
 let unregister = () => {};
@@ -42,15 +43,6 @@ async function call(id: string, options: { params?: Record<string, number>; body
   return { status: response.status, json: (await response.json()) as Record<string, any> };
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 beforeAll(async () => {
   // The one registry line.
@@ -101,7 +93,7 @@ describe('a fifth channel type from a fixture folder', () => {
       const found = await server.db.selectFrom('messages').select(['to_number', 'state', 'delivery_status', 'provider_message_id', 'cost'])
         .where('deployment_id', '=', deploymentId).orderBy('to_number').execute();
       return found.length === 3 && found.every((m) => m.state === 'delivered' || m.state === 'failed') ? found : null;
-    });
+    }, 30_000);
     expect(rows.map((m) => [m.to_number, m.state, m.delivery_status])).toEqual([
       ['+573004440000', 'failed', 'FAILED'],
       ['+573004440101', 'delivered', 'DELIVERED'],
@@ -116,6 +108,6 @@ describe('a fifth channel type from a fixture folder', () => {
     await until('the deployment completes', async () => {
       const deployment = await server.db.selectFrom('deployments').select('state').where('id', '=', deploymentId).executeTakeFirstOrThrow();
       return deployment.state === 'completed';
-    });
+    }, 30_000);
   });
 });

@@ -6,8 +6,7 @@ import { ipAllowed } from '../../core/cidr.ts';
 import type { Session } from '../context.ts';
 import type { Database } from '../../engine/database.ts';
 import { parseApiKey, secretMatches } from '../security/api-keys.ts';
-import { unionGrants } from './grants.ts';
-import { rolesOf } from './session-store.ts';
+import { sessionOfUser } from './session-store.ts';
 
 /** last_used_at is written at most once a minute per key: not one write per API request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -37,17 +36,5 @@ export async function resolveApiKey(db: Kysely<Database>, value: string, ip: str
   if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() >= LAST_USED_RESOLUTION_MS) {
     await db.updateTable('api_credentials').set({ last_used_at: now }).where('id', '=', key.id).execute();
   }
-  const roles = await rolesOf(db, row.userId);
-  return {
-    tokenId: 0,
-    credentialId: key.id,
-    userId: row.userId,
-    companyId: row.company_id,
-    state: row.state,
-    companyState: row.companyState,
-    roles: roles.map((r) => r.name),
-    grants: unionGrants(roles.map((r) => r.permissions)),
-    // No scope: an API user sees only itself in user lists (onlyMe, the default).
-    expiresAt: now,
-  };
+  return sessionOfUser(db, row, { tokenId: 0, credentialId: key.id, expiresAt: now }, false);
 }

@@ -37,17 +37,29 @@ export async function resolveToken(db: Kysely<Database>, token: string, now: Dat
     .where('tokens.expires_at', '>', now)
     .executeTakeFirst();
   if (!row) return null;
+  return sessionOfUser(db, row, { tokenId: row.tokenId, expiresAt: row.expires_at }, true);
+}
+
+/** The user behind a credential, as the queries of both kinds of credential select it. */
+export interface CallerRow { userId: number; company_id: number; state: string; companyState: string }
+
+/**
+ * The session of a user presenting a credential: their roles' grants, and (when `scoped`) the
+ * widest user scope of those roles. An API key is not scoped: its user sees only itself (onlyMe).
+ */
+export async function sessionOfUser(db: Kysely<Database>, row: CallerRow, credential: { tokenId: number; credentialId?: string; expiresAt: Date }, scoped: boolean): Promise<Session> {
   const roles = await rolesOf(db, row.userId);
   return {
-    tokenId: row.tokenId,
+    tokenId: credential.tokenId,
+    ...(credential.credentialId ? { credentialId: credential.credentialId } : {}),
     userId: row.userId,
     companyId: row.company_id,
     state: row.state,
     companyState: row.companyState,
     roles: roles.map((r) => r.name),
     grants: unionGrants(roles.map((r) => r.permissions)),
-    scope: widestScope(roles.map((r) => r.scope)),
-    expiresAt: row.expires_at,
+    ...(scoped ? { scope: widestScope(roles.map((r) => r.scope)) } : {}),
+    expiresAt: credential.expiresAt,
   };
 }
 
