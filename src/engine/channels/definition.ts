@@ -5,6 +5,7 @@
 // to its stand-in. What the console must also know (required and secret fields, spec 3) stays in
 // src/core/channel-rules.ts, keyed by the platform, because the console may not import the engine.
 import type { Kysely } from 'kysely';
+import { constants } from '../../generated/constants.gen.ts';
 import type { ChannelAdapter, ChannelEndpoint, ReceiptSink } from '../../core/ports/channel.ts';
 import type { Database } from '../database.ts';
 import type { HttpAdapterOptions } from './shared/http-client.ts';
@@ -33,9 +34,17 @@ export interface ChannelContext {
   now?: () => Date;
 }
 
+/** What one message costs: its parts, their encoding (SMS), and the credits (1 credit = 1 COP). */
+export interface MessagePrice { parts: number; encoding: string | null; cost: number }
+
+/** One message, one charge (constants.credits.creditsPerMessage): every type that does not bill by part. */
+export const perMessagePrice = (): MessagePrice => ({ parts: 1, encoding: null, cost: constants.credits.creditsPerMessage });
+
 export interface ChannelDefinition {
   /** The channel type (schemas/enums/channel-platform.yaml); a string so a test can add one. */
   readonly platform: string;
+  /** Its pricing: what a message with this body costs (absent: perMessagePrice). */
+  price?(body: string | undefined): MessagePrice;
   /** Its webhook: signature check and parsing, served at /v1/webhooks/<path>/:channelId; absent: none (SMPP). */
   readonly webhook?: ChannelWebhook;
   /** The adapter of an enabled channel; null when its settings are incomplete (its messages fail with 92). */

@@ -5,9 +5,9 @@
 // messages outside it wait for the next allowed slot: held, never dropped).
 import { sql, type Transaction } from 'kysely';
 import { entryBlocksSql, sqlInstant } from '../../core/block-list.ts';
-import { countSms } from '../../core/sms-parts.ts';
-import { constants } from '../../generated/constants.gen.ts';
 import type { ChannelPlatform, TemplateRef } from '../channel-adapter.ts';
+import { perMessagePrice, type MessagePrice } from '../channels/definition.ts';
+import { channelDefinition } from '../channels/registry.ts';
 import { reserve } from '../credits.ts';
 import { STATUS } from './message-states.ts';
 import type { Database } from '../database.ts';
@@ -70,14 +70,9 @@ export class InsufficientCreditsError extends Error {
   }
 }
 
-/** Credits one message costs. SMS is billed per part, as operators bill it (constants.credits). */
-export function messageCost(platform: ChannelPlatform, body: string | undefined): { parts: number; encoding: string | null; cost: number } {
-  const perMessage = constants.credits.creditsPerMessage;
-  if (platform !== 'sms' || body === undefined) return { parts: 1, encoding: null, cost: perMessage };
-  const count = countSms(body);
-  const parts = Math.max(1, count.parts);
-  const perPart = (constants.credits as { chargePerSmsPart?: boolean }).chargePerSmsPart ?? true;
-  return { parts, encoding: count.encoding, cost: perPart ? parts * perMessage : perMessage };
+/** Credits one message costs: its channel type's pricing (engine/channels/<platform>/definition.ts). */
+export function messageCost(platform: ChannelPlatform, body: string | undefined): MessagePrice {
+  return channelDefinition(platform)?.price?.(body) ?? perMessagePrice();
 }
 
 const BATCH = 5000;

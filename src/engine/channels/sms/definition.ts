@@ -1,11 +1,22 @@
 // The SMS channel type: SMPP 3.4 to the operator's SMSC (`connection.host`, `port`, `systemId`…),
 // or, in sandbox mode without a host, to the sandbox SMSC with an account of its own. Receipts and
 // MO messages come back over the same connection, to the context's sink: no webhook.
-import type { ChannelDefinition } from '../definition.ts';
+import { countSms } from '../../../core/sms-parts.ts';
+import { constants } from '../../../generated/constants.gen.ts';
+import { perMessagePrice, type ChannelDefinition } from '../definition.ts';
 import { SmppAdapter } from './adapter.ts';
 
 export const smsChannel: ChannelDefinition = {
   platform: 'sms',
+  // Billed per part, as operators bill it (constants.credits.chargePerSmsPart, default true).
+  price(body) {
+    if (body === undefined) return perMessagePrice();
+    const count = countSms(body);
+    const parts = Math.max(1, count.parts);
+    const perMessage = constants.credits.creditsPerMessage;
+    const perPart = (constants.credits as { chargePerSmsPart?: boolean }).chargePerSmsPart ?? true;
+    return { parts, encoding: count.encoding, cost: perPart ? parts * perMessage : perMessage };
+  },
   createAdapter(channel, context) {
     const password = (channel.secrets.authorizationToken ?? '').slice(0, 64);
     const sender = channel.sender?.replace(/^\+/, '') ?? channel.shortCode ?? '';
