@@ -4,8 +4,15 @@
 const MOBILE = /^3\d{9}$/;
 const FIXED = /^60[1-8]\d{7}$/;
 
+// A leading minus (a spreadsheet's negative number, "-3001234567", "+-300…"): a number, not a phone.
+const SIGNED = /^\s*\+?\s*[-\u2212\u2013]/;
+
+/** Whether the text starts with a minus sign, which separators must not hide (issue 13). */
+export const isSignedNumber = (input: string): boolean => SIGNED.test(input);
+
 /** Accepts 3001234567, +57 300 123 4567, 57-300-123-4567; answers +573001234567 or null. */
 export function normalizeColombianPhone(input: string): string | null {
+  if (isSignedNumber(input)) return null;
   const digits = input.replace(/[\s().-]/g, '');
   if (!/^\+?\d+$/.test(digits)) return null;
   let national = digits.replace(/^\+/, '');
@@ -19,6 +26,21 @@ export const isColombianMobile = (input: string) => {
   const e164 = normalizeColombianPhone(input);
   return e164 !== null && MOBILE.test(e164.slice(3));
 };
+
+/**
+ * What a channel type can reach (its definition says): `mobile` numbers only (SMS and RCS: a
+ * fixed line 60X cannot receive them), any Colombian `phone` (WhatsApp accounts exist on fixed
+ * lines), or a Messenger `psid` (the page-scoped id, digits).
+ */
+export type Reach = 'mobile' | 'phone' | 'psid';
+
+/** The address a message to `to` goes to on a channel that reaches `reach`, or null when it cannot go there. */
+export function addressFor(reach: Reach, to: string): string | null {
+  if (reach === 'psid') return /^\d{5,32}$/.test(to) ? to : null;
+  const e164 = normalizeColombianPhone(to);
+  if (e164 === null) return null;
+  return reach === 'mobile' && !MOBILE.test(e164.slice(3)) ? null : e164;
+}
 
 /** Masks a destination for display: +57300***4567, j***@empresa.co */
 export function maskDestination(to: string): string {

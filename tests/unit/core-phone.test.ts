@@ -1,6 +1,6 @@
 // src/core/phone.ts: Colombian numbers (10 digits; mobiles 3…, fixed lines 60X…), E.164, masks.
 import { describe, expect, it } from 'vitest';
-import { isColombianMobile, isColombianPhone, maskDestination, normalizeColombianPhone } from '../../src/core/phone.ts';
+import { addressFor, isColombianMobile, isColombianPhone, maskDestination, normalizeColombianPhone } from '../../src/core/phone.ts';
 
 describe('normalizeColombianPhone', () => {
   it.each([
@@ -21,6 +21,11 @@ describe('normalizeColombianPhone', () => {
     ['300-ABC-4567', null],
     ['', null],
     ["300'; DROP TABLE users;--", null],
+    // Signed numbers (a spreadsheet's negative number): the separators must not hide the sign (issue 13).
+    ['-3001234567', null],
+    ['+-3001234567', null],
+    [' −300 123 4567', null],
+    ['-57 300 123 4567', null],
   ])('%s -> %s', (given, want) => {
     expect(normalizeColombianPhone(given)).toBe(want);
     expect(isColombianPhone(given)).toBe(want !== null);
@@ -45,5 +50,21 @@ describe('maskDestination', () => {
     ['1234567', '***'],
   ])('%s -> %s', (given, want) => {
     expect(maskDestination(given)).toBe(want);
+  });
+});
+
+// What a channel type reaches (issue 13): SMS and RCS only mobiles, WhatsApp any phone, Messenger a PSID.
+describe('addressFor', () => {
+  it.each([
+    ['mobile', '300 123 4567', '+573001234567'],
+    ['mobile', '6012345678', null],
+    ['mobile', '+57 601 234 5678', null],
+    ['mobile', '-3001234567', null],
+    ['phone', '6012345678', '+576012345678'],
+    ['phone', '-6012345678', null],
+    ['psid', '1234567890123', '1234567890123'],
+    ['psid', '+573001234567', null],
+  ] as const)('%s %s -> %s', (reach, given, want) => {
+    expect(addressFor(reach, given)).toBe(want);
   });
 });

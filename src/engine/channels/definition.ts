@@ -6,6 +6,7 @@
 // src/core/channel-rules.ts, keyed by the platform, because the console may not import the engine.
 import type { Kysely } from 'kysely';
 import { constants } from '../../generated/constants.gen.ts';
+import type { Reach } from '../../core/phone.ts';
 import type { ChannelAdapter, ChannelEndpoint, ReceiptSink } from '../../core/ports/channel.ts';
 import type { Database } from '../database.ts';
 import type { HttpAdapterOptions } from './shared/http-client.ts';
@@ -43,6 +44,8 @@ export const perMessagePrice = (): MessagePrice => ({ parts: 1, encoding: null, 
 export interface ChannelDefinition {
   /** The channel type (schemas/enums/channel-platform.yaml); a string so a test can add one. */
   readonly platform: string;
+  /** Who it can reach (core/phone.ts Reach): mobiles only, any phone, or a Messenger PSID; absent: any phone. */
+  readonly reaches?: Reach;
   /** Its pricing: what a message with this body costs (absent: perMessagePrice). */
   price?(body: string | undefined): MessagePrice;
   /** Its webhook: signature check and parsing, served at /v1/webhooks/<path>/:channelId; absent: none (SMPP). */

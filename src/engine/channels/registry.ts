@@ -4,6 +4,7 @@
 // its value in schemas/enums/channel-platform.yaml. The Record makes the compiler point here when
 // the YAML gains a value.
 import type { ChannelPlatform } from '../../core/ports/channel.ts';
+import { addressFor, type Reach } from '../../core/phone.ts';
 import type { ChannelDefinition } from './definition.ts';
 import { messengerChannel } from './messenger/definition.ts';
 import { rcsChannel } from './rcs/definition.ts';
@@ -32,6 +33,12 @@ export function registerChannel(definition: ChannelDefinition): () => void {
 
 /** The definition of a platform; undefined for one no definition claims. */
 export const channelDefinition = (platform: string): ChannelDefinition | undefined => definitions.get(platform);
+
+/** Who a platform's messages can reach (its definition's `reaches`; any phone when it says nothing). */
+export const reachOf = (platform: string): Reach => definitions.get(platform)?.reaches ?? 'phone';
+
+/** Where a message to `to` goes on this platform (E.164, or a PSID), or null when the channel type cannot reach it. */
+export const destinationOn = (platform: string, to: string): string | null => addressFor(reachOf(platform), to);
 
 /** Every registered channel type. */
 export const channelDefinitions = (): ChannelDefinition[] => [...definitions.values()];

@@ -1,7 +1,7 @@
 // One data row of a recipients file judged against the column plan (types.ts says what pass,
 // warn, fail and error mean). Cells are data: "=HYPERLINK(…)", "<b>" or "@x" are kept as text
 // for the message; the error report escapes them.
-import { normalizeColombianPhone } from '../../core/phone.ts';
+import { isSignedNumber, normalizeColombianPhone } from '../../core/phone.ts';
 import type { ColumnPlan } from './headers.ts';
 import type { PhoneSet } from './phone-set.ts';
 import type { RowProblem, RowResult } from './types.ts';
@@ -47,6 +47,8 @@ export function judgePhone(raw: string, allowFixedLines: boolean): PhoneJudgemen
   if (plainMobile(raw)) return { phone: `+57${raw}` };
   const text = raw.trim();
   if (text === '') return { phone: null, code: 'emptyPhone' };
+  // "-3001234567" (a negative number in a spreadsheet): separators must not hide the sign.
+  if (isSignedNumber(text)) return { phone: null, code: 'invalidPhone' };
   let compact = text.replace(/[\s().-]/g, '');
   if (/^00\d/.test(compact)) compact = `+${compact.slice(2)}`;
   const phone = normalizeColombianPhone(compact);

@@ -12,6 +12,8 @@ const usesStandIn = (channel: ChannelEndpoint, context: ChannelContext) => !sett
 
 export const messengerChannel: ChannelDefinition = {
   platform: 'fbMessenger',
+  // A Messenger recipient is the page-scoped id (PSID) Meta gave us, not a phone number.
+  reaches: 'psid',
   webhook: metaWebhook('messenger', parseMessengerWebhook),
   registerWithStandIn(channel, context) {
     if (!usesStandIn(channel, context)) return false;

@@ -13,6 +13,8 @@ const usesStandIn = (channel: ChannelEndpoint, context: ChannelContext) => !sett
 
 export const rcsChannel: ChannelDefinition = {
   platform: 'rcs',
+  // RCS is a mobile operator's service: a fixed line (60X) cannot receive it.
+  reaches: 'mobile',
   webhook: rbmWebhook,
   registerWithStandIn(channel, context) {
     if (!usesStandIn(channel, context)) return false;

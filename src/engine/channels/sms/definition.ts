@@ -8,6 +8,8 @@ import { SmppAdapter } from './adapter.ts';
 
 export const smsChannel: ChannelDefinition = {
   platform: 'sms',
+  // A fixed line (60X) does not receive SMS.
+  reaches: 'mobile',
   // Billed per part, as operators bill it (constants.credits.chargePerSmsPart, default true).
   price(body) {
     if (body === undefined) return perMessagePrice();

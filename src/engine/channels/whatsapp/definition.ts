@@ -30,6 +30,8 @@ function customerWindow(context: ChannelContext, channelId: number) {
 
 export const whatsappChannel: ChannelDefinition = {
   platform: 'whatsapp',
+  // WhatsApp Business accounts exist on fixed lines too.
+  reaches: 'phone',
   webhook: metaWebhook('whatsapp', parseWhatsAppWebhook),
   registerWithStandIn(channel, context) {
     if (!usesStandIn(channel, context)) return false;

@@ -2,6 +2,7 @@
 // (src/engine/recipients), never held whole in memory; rows are stored in batches as they are
 // judged. A new file replaces the previous one. Whole-file problems answer their catalogue code
 // (99932 invalid file, 99937 too large, 99955 columns missing) and leave the previous file as it was.
+import { reachOf } from '../../../engine/channels/registry.ts';
 import type { FastifyRequest } from 'fastify';
 import type { Insertable, Kysely } from 'kysely';
 import { variablesOf } from '../../../core/message-content.ts';
@@ -26,7 +27,8 @@ export async function storeRecipientsFile(db: Kysely<Database>, request: Fastify
   const ingest = ingestRecipients(part.file, {
     fileName: part.filename,
     variables: variablesOf(campaign.content),
-    allowFixedLines: campaign.platform !== null && campaign.platform !== 'sms',
+    // Fixed lines only where the channel type reaches them (its definition): never for SMS or RCS.
+    allowFixedLines: campaign.platform !== null && reachOf(campaign.platform) !== 'mobile',
     now,
   });
   try {

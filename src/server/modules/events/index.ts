@@ -17,7 +17,8 @@ import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
 import { idempotentRequest, once, settle } from '../../messaging/idempotency.ts';
 import { sendMessages } from '../../messaging/send-messages.ts';
-import { destination, statusOf } from '../messages/index.ts';
+import { statusOf } from '../messages/index.ts';
+import { destinationOn } from '../../../engine/channels/registry.ts';
 
 const keyTaken = () => failFields([fieldError('key', '99979')]);
 
@@ -233,7 +234,7 @@ export const eventsHandlers: DomainHandlers<'events'> = {
     list.forEach((r, i) => {
       const at = b.recipients ? `recipients/${i}/` : '';
       try {
-        const to = destination(platform, r.to);
+        const to = destinationOn(platform, r.to);
         items.push({ to: to ?? r.to, ...fill(row, (r.variables ?? {}) as Values, at), clientRef: r.reference ?? null, invalid: to === null });
       } catch (error) {
         if (!(error instanceof MissingValues)) throw error;

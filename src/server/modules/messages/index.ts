@@ -4,7 +4,7 @@
 // the duplicate rule (93) and the credits (81) decide each one; API messages are transactional
 // unless told otherwise, so the send window does not hold them. An Idempotency-Key makes a retried
 // send answer the first one's messages instead of sending again (messaging/idempotency.ts).
-import { normalizeColombianPhone } from '../../../core/phone.ts';
+import { destinationOn } from '../../../engine/channels/registry.ts';
 import type { ChannelPlatform } from '../../../engine/channel-adapter.ts';
 import type { EnqueueItem, Purpose } from '../../../engine/lifecycle/enqueue.ts';
 import type { MessageStatus } from '../../../generated/types.gen.ts';
@@ -25,11 +25,6 @@ async function pickChannel(deps: ServerDeps, me: Session, channelId: number | un
   return { id: channel.id, platform: channel.platform as ChannelPlatform };
 }
 
-/** Phones become E.164; a Messenger recipient is a PSID (digits), kept as given. */
-export function destination(platform: ChannelPlatform, to: string): string | null {
-  if (platform === 'fbMessenger') return /^\d{5,32}$/.test(to) ? to : null;
-  return normalizeColombianPhone(to);
-}
 
 export async function statusOf(deps: ServerDeps, companyId: number, ids: number[], history: boolean): Promise<MessageStatus[]> {
   if (!ids.length) return [];
@@ -63,7 +58,7 @@ export const messagesHandlers: DomainHandlers<'messages'> = {
     const items: EnqueueItem[] = list.map((m, i) => {
       if (!m.text && !m.template) throw failFields([fieldError(b.messages ? `messages/${i}/text` : 'text', '99999')]);
       if (m.template && channel.platform !== 'whatsapp') throw failFields([fieldError(b.messages ? `messages/${i}/template` : 'template', '99931', 'templates are WhatsApp messages')]);
-      const to = destination(channel.platform, m.to);
+      const to = destinationOn(channel.platform, m.to);
       return { to: to ?? m.to, body: m.text, template: m.template as EnqueueItem['template'], clientRef: m.clientRef ?? null, invalid: to === null };
     });
     if (!b.messages && items[0].invalid) throw failFields([fieldError('to', '99963')]);
