@@ -7447,7 +7447,8 @@ export const serverOperations = [
             properties: {
                 id: {
                     type: "integer",
-                    minimum: 1
+                    minimum: 1,
+                    maximum: 9007199254740991
                 }
             },
             required: ["id"]
@@ -7481,7 +7482,8 @@ export const serverOperations = [
             properties: {
                 id: {
                     type: "integer",
-                    minimum: 1
+                    minimum: 1,
+                    maximum: 9007199254740991
                 },
                 action: {
                     type: "string",
@@ -7519,7 +7521,8 @@ export const serverOperations = [
             properties: {
                 id: {
                     type: "integer",
-                    minimum: 1
+                    minimum: 1,
+                    maximum: 9007199254740991
                 }
             },
             required: ["id"]
@@ -7561,7 +7564,8 @@ export const serverOperations = [
             properties: {
                 id: {
                     type: "integer",
-                    minimum: 1
+                    minimum: 1,
+                    maximum: 9007199254740991
                 }
             },
             required: ["id"]
@@ -9530,7 +9534,8 @@ export const serverOperations = [
             properties: {
                 id: {
                     type: "integer",
-                    minimum: 1
+                    minimum: 1,
+                    maximum: 9007199254740991
                 }
             },
             required: ["id"]
@@ -9564,7 +9569,8 @@ export const serverOperations = [
             properties: {
                 id: {
                     type: "integer",
-                    minimum: 1
+                    minimum: 1,
+                    maximum: 9007199254740991
                 }
             },
             required: ["id"]
@@ -9618,7 +9624,8 @@ export const serverOperations = [
                 },
                 linkId: {
                     type: "integer",
-                    minimum: 1
+                    minimum: 1,
+                    maximum: 9007199254740991
                 },
                 campaignId: {
                     type: "integer",

@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entitySchemas, serverOperations, type ServerOperation } from '../../src/generated/server-operations.gen.ts';
 import type { OperationId } from '../../src/generated/operations.gen.ts';
+import { isNameProperty } from '../../src/core/storable-text.ts';
 import { createHarness, type Harness } from './harness.ts';
 
 type Schema = { $ref?: string; type?: string; properties?: Record<string, unknown>; pattern?: string; enum?: string[]; minimum?: number };
@@ -30,6 +31,11 @@ function paramValue(s: Schema): string {
 function paramsOf(op: ServerOperation): Record<string, string> {
   const props = (op.params as { properties?: Record<string, Schema> } | null)?.properties ?? (op.params as Record<string, Schema> | null) ?? {};
   return Object.fromEntries(Object.entries(props).map(([k, s]) => [k, paramValue(s)]));
+}
+
+/** The body's declared name properties (core/storable-text.ts isNameProperty): name, fullName, label, title… */
+function nameProperties(op: ServerOperation): string[] {
+  return Object.keys(resolve(op.body as Schema).properties ?? {}).filter(isNameProperty);
 }
 
 /** The body's first declared property: the hostile string goes there, so the answer must name it. */
@@ -71,8 +77,19 @@ describe('hostile strings in request bodies', () => {
     { op, label: 'lone surrogate', value: 'etiqueta \ud800' },
   ]);
 
-  it.each(cases.map((c) => [c.op.id, c.label, c] as const))('%s with a %s answers 99931 naming the field and changes nothing', async (id, _label, { op, value }) => {
-    const field = firstProperty(op);
+  // Names are one line without control characters or bidirectional overrides (issue 13).
+  const nameCases = writes.flatMap((op) => nameProperties(op).flatMap((field) => [
+    { op, field, label: 'line break in a name', value: 'Ventas\nBogotá' },
+    { op, field, label: 'control character in a name', value: 'Ventas\u0007' },
+    { op, field, label: 'bidi override in a name', value: 'factura\u202Efdp.exe' },
+    { op, field, label: 'bidi isolate in a name', value: 'Ventas \u2067Bogotá\u2069' },
+  ]));
+
+  it('finds the name properties the issue means', () => {
+    expect(nameCases.map((c) => `${c.op.id}.${c.field}`)).toEqual(expect.arrayContaining(['account.create.name', 'campaigns.create.name', 'team.create.name', 'clientAuth.register.fullName', 'clientAuth.register.companyName']));
+  });
+
+  it.each([...cases.map((c) => ({ ...c, field: firstProperty(c.op) })), ...nameCases].map((c) => [c.op.id, c.label, c] as const))('%s with a %s answers 99931 naming the field and changes nothing', async (id, _label, { op, value, field }) => {
     const before = { counts: await tableCounts(), snapshot: await h.snapshot() };
     const tried: string[] = [];
     let refused = false;
@@ -106,6 +123,13 @@ describe('hostile strings in request bodies', () => {
   it('keeps well-formed text with emoji and accents', async () => {
     const res = await h.op('account.create', { token: tokens.superadmin, body: { name: 'Ventas Bogotá 🚀' } });
     expect(res.statusCode).toBe(200);
+  });
+
+  it('keeps the newlines of a message text, and right-to-left marks in a name', async () => {
+    const channel = (await h.op('channels.list', { token: tokens.manager, query: { platform: 'sms', enabled: 'true' } })).json().items[0];
+    const res = await h.op('campaigns.create', { token: tokens.manager, body: { name: 'Dos líneas \u200F', kind: 'open', purpose: 'transactional', channelId: channel.id, content: 'Hola\nSegunda línea\tcon tabulador' } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().content).toBe('Hola\nSegunda línea\tcon tabulador');
   });
 });
 

@@ -12,6 +12,28 @@ import { findUnstorableString } from '../../core/storable-text.ts';
 import { annotationKeywords, entitySchemas } from '../../generated/server-operations.gen.ts';
 import { ApiError, isErrorCode, messageFor, type ErrorCode, type FieldError } from '../errors/api-error.ts';
 
+/**
+ * PostgreSQL's `integer` (int4) range: an integer the schema does not bound itself is one of
+ * those, so 99999999999999999999 is refused as invalid naming the field instead of failing in the
+ * database (issue 13). A field stored as `bigint` declares its own `maximum` (up to
+ * Number.MAX_SAFE_INTEGER, the largest integer JSON numbers carry exactly).
+ */
+export const INT4 = { minimum: -2147483648, maximum: 2147483647 } as const;
+
+/** A copy of the schema where every `type: integer` without its own bound gets INT4's. */
+export function boundIntegers<T>(schema: T): T {
+  if (Array.isArray(schema)) return schema.map(boundIntegers) as T;
+  if (schema === null || typeof schema !== 'object') return schema;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) copy[key] = key === 'enum' || key === 'const' || key === 'default' || key === 'examples' ? value : boundIntegers(value);
+  const type = copy.type;
+  if (type === 'integer' || (Array.isArray(type) && type.includes('integer'))) {
+    if (copy.maximum === undefined && copy.exclusiveMaximum === undefined) copy.maximum = INT4.maximum;
+    if (copy.minimum === undefined && copy.exclusiveMinimum === undefined) copy.minimum = INT4.minimum;
+  }
+  return copy as T;
+}
+
 function makeAjv(coerce: boolean): Ajv {
   const ajv = new Ajv({
     allErrors: true, // forms show every field's problem at once; bodies are capped at 1 MiB
@@ -24,7 +46,7 @@ function makeAjv(coerce: boolean): Ajv {
   });
   addFormats.default(ajv);
   for (const [name, validate] of Object.entries(customFormats)) ajv.addFormat(name, { type: 'string', validate });
-  for (const schema of entitySchemas) ajv.addSchema(schema as object);
+  for (const schema of entitySchemas) ajv.addSchema(boundIntegers(schema as object));
   return ajv;
 }
 
@@ -34,7 +56,12 @@ function ajvFor(httpPart: string | undefined): Ajv {
   return httpPart === 'body' ? instances.body : instances.coercing;
 }
 
-const UNSTORABLE_MESSAGE = { nul: 'contains the NUL character (\\u0000)', loneSurrogate: 'contains a lone UTF-16 surrogate, which is not text' } as const;
+const UNSTORABLE_MESSAGE = {
+  nul: 'contains the NUL character (\\u0000)',
+  loneSurrogate: 'contains a lone UTF-16 surrogate, which is not text',
+  control: 'is a name: one line, without control characters',
+  bidi: 'is a name: without bidirectional overrides or isolates (U+202A–U+202E, U+2066–U+2069)',
+} as const;
 
 /**
  * Fastify validatorCompiler: called once per route and request part. Every part of every
@@ -42,7 +69,7 @@ const UNSTORABLE_MESSAGE = { nul: 'contains the NUL character (\\u0000)', loneSu
  * core/storable-text.ts) as 99931 naming the field, then runs the declared schema.
  */
 export function compileValidator({ schema, httpPart }: { schema: object; httpPart?: string }): ValidateFunction {
-  const validate = ajvFor(httpPart).compile(schema);
+  const validate = ajvFor(httpPart).compile(boundIntegers(schema));
   const guarded = ((data: unknown) => {
     const bad = findUnstorableString(data);
     if (bad) {
