@@ -137,6 +137,14 @@ describe('a test send', () => {
     expect(sent.sort()).toEqual(['+573005550101', '+573005550102']);
   });
 
+  it('does not make the launch to the tested number a duplicate', async () => {
+    const campaign = await create({ name: 'Prueba y envío', purpose: 'transactional', content: 'Tu pedido salió hoy' });
+    expect((await sendTest(campaign.id, '3005550177')).json()).toMatchObject({ queued: 1, refused: 0 });
+    await paste(campaign.id, '3005550177');
+    const launched = (await h.op('campaigns.launch', { token: manager, params: { id: campaign.id } })).json();
+    expect(launched).toMatchObject({ total: 1, counts: { queued: 1, rejected: 0 } });
+  });
+
   it('refuses 0 or more than 5 numbers, an invalid one, a campaign without credits or not ours', async () => {
     const campaign = await create({ name: 'Prueba rechazada', content: 'Hola' });
     expect((await sendTest(campaign.id, ' , ')).json()).toMatchObject({ code: '99905', errors: [{ field: 'phones' }] });

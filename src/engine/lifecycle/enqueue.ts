@@ -128,6 +128,8 @@ export async function enqueueMessages(trx: Transaction<Database>, req: EnqueueRe
         and ${sql.raw(entryBlocksSql('b', sqlInstant(now)))})`.execute(trx);
 
   // Duplicates: the same number and text twice in this request, or already sent within the window.
+  // A campaign's test never makes a later message a duplicate: testing to your own number does not
+  // take that number out of the launch.
   let duplicate = 0;
   if (req.duplicateWindowHours > 0) {
     const since = new Date(now.getTime() - req.duplicateWindowHours * 3_600_000);
@@ -137,7 +139,7 @@ export async function enqueueMessages(trx: Transaction<Database>, req: EnqueueRe
         select 1 from messages p where p.company_id = ${req.companyId} and p.to_number = m.to_number
           and p.created_at >= ${since} and p.id < m.id
           and p.body is not distinct from m.body and p.template is not distinct from m.template
-          and p.state not in ('rejected', 'cancelled'))`.execute(trx);
+          and p.state not in ('rejected', 'cancelled') and p.source <> 'test')`.execute(trx);
     duplicate = Number(result.numAffectedRows ?? 0);
   }
 
