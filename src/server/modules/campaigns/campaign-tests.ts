@@ -7,6 +7,7 @@
 // source `test` is not held by the send window (engine/lifecycle/enqueue.ts heldBySendWindow).
 import { render, variablesOf } from '../../../core/message-content.ts';
 import { splitPastedNumbers } from '../../../core/phone-list.ts';
+import { reachOf } from '../../../engine/channels/registry.ts';
 import { InsufficientCreditsError, type Purpose } from '../../../engine/lifecycle/enqueue.ts';
 import { judgePhone } from '../../../engine/recipients/validate-row.ts';
 import { constants } from '../../../generated/constants.gen.ts';
@@ -47,7 +48,8 @@ export async function sendCampaignTest(deps: ServerDeps, me: Session, campaignId
   if (!campaign) throw fail('99959');
   if (campaign.label !== 'Active') throw fail('99984');
   const channel = await channelOf(deps, campaign);
-  const phones = testNumbers(phonesText, channel.platform !== 'sms');
+  // Fixed lines only where the channel type reaches them, as for the file's rows.
+  const phones = testNumbers(phonesText, reachOf(channel.platform) !== 'mobile');
   const body = await testBody(deps, campaign.content, campaign.recipients_file_id);
   const now = deps.now();
   try {
