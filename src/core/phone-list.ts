@@ -125,3 +125,34 @@ export function csvFirstColumn(text: string, separator: ',' | ';' = csvSeparator
 
 /** A first row without a single digit is a header ("telefono", "Número"), not an entry. */
 export const looksLikeHeader = (value: string) => !/\d/.test(value);
+
+/** The separators between pasted numbers: line ends, commas and semicolons (spaces: see below). */
+const PASTE_PIECES = /[\r\n,;]+/;
+/** A number written in groups ("+57 300 123 4567") has at most this many space-separated groups. */
+const MAX_GROUPS = 5;
+
+/**
+ * Numbers typed or pasted into a box (a campaign's recipients, a test send): one per line, or
+ * separated by commas, semicolons or spaces, with or without +57. Spaces separate numbers unless
+ * the groups around them make one valid number together ("+57 300 123 4567", "300 123 4567"), so
+ * a list copied from a contact sheet reads as a person means it. Each entry is answered as
+ * written (the caller judges it: the file's row rules, normalised with a warning); empty pieces
+ * are not entries. The console counts with this too, so its counter and the server agree.
+ */
+export function splitPastedNumbers(text: string): string[] {
+  const out: string[] = [];
+  for (const piece of text.split(PASTE_PIECES)) {
+    const groups = piece.trim().split(/\s+/).filter((g) => g !== '');
+    let i = 0;
+    while (i < groups.length) {
+      // The longest run of groups from here that is one Colombian number; else the group alone.
+      let taken = 1;
+      for (let n = Math.min(MAX_GROUPS, groups.length - i); n > 1; n--) {
+        if (normalizeColombianPhone(groups.slice(i, i + n).join('').replace(/^00/, '+'))) { taken = n; break; }
+      }
+      out.push(groups.slice(i, i + taken).join(' '));
+      i += taken;
+    }
+  }
+  return out;
+}

@@ -14,7 +14,7 @@ import {
   claimQueued, fallBackToSms, holdForSendWindow, recordAccepted, recordRefused, requeueForRetry,
   type Accepted, type ClaimedRow, type Refused, type Retry,
 } from './lifecycle/dispatch.ts';
-import type { SendWindow } from './lifecycle/enqueue.ts';
+import { heldBySendWindow, type SendWindow } from './lifecycle/enqueue.ts';
 import { markDeadWorkersRowsInDoubt, markOwnRowsInDoubt, resendExpiredInDoubt } from './lifecycle/in-doubt.ts';
 import { STATUS } from './lifecycle/message-states.ts';
 import { reconcileOrphans } from './receipts.ts';
@@ -149,14 +149,14 @@ export class Dispatcher {
 
   /** Commercial messages claimed outside their company's window go back to wait (a deployment can run past 19:00). */
   private async holdOutsideWindow(rows: ClaimedRow[], now: Date): Promise<ClaimedRow[]> {
-    const companies = [...new Set(rows.filter((r) => r.purpose === 'commercial').map((r) => r.company_id))];
+    const companies = [...new Set(rows.filter((r) => heldBySendWindow(r.purpose, r.source)).map((r) => r.company_id))];
     const heldUntil = new Map<number, Date>();
     for (const c of companies) {
       const next = await this.options.sendWindow(c, now);
       if (next) heldUntil.set(c, next);
     }
     if (!heldUntil.size) return rows;
-    const held = rows.filter((r) => r.purpose === 'commercial' && heldUntil.has(r.company_id));
+    const held = rows.filter((r) => heldBySendWindow(r.purpose, r.source) && heldUntil.has(r.company_id));
     for (const [companyId, until] of heldUntil) {
       await holdForSendWindow(this.db, held.filter((r) => r.company_id === companyId).map((r) => r.id), until, now);
     }

@@ -48,10 +48,13 @@ export const pathParams: {
     "campaigns.update": ["id"],
     "campaigns.delete": ["id"],
     "campaigns.uploadRecipients": ["id"],
+    "campaigns.pasteRecipients": ["id"],
     "campaigns.recipients": ["id"],
     "campaigns.messages": ["id"],
     "campaigns.preview": ["id"],
     "campaigns.launch": ["id"],
+    "campaigns.sendTest": ["id"],
+    "campaigns.tests": ["id"],
     "campaigns.requestLock": ["id"],
     "campaigns.approveLock": ["id"],
     "channels.get": ["id"],
@@ -191,6 +194,8 @@ export const campaignsDelete = (args: Args<"campaigns.delete">) => call("campaig
 
 export const campaignsUploadRecipients = (args: Args<"campaigns.uploadRecipients">) => call("campaigns.uploadRecipients", args);
 
+export const campaignsPasteRecipients = (args: Args<"campaigns.pasteRecipients">) => call("campaigns.pasteRecipients", args);
+
 export const campaignsRecipients = (args: Args<"campaigns.recipients">) => call("campaigns.recipients", args);
 
 export const useCampaignsRecipients = (args: Args<"campaigns.recipients"> | null, config?: SWRConfiguration<Result<"campaigns.recipients">>) => useOperation("campaigns.recipients", args, config);
@@ -204,6 +209,12 @@ export const campaignsPreview = (args: Args<"campaigns.preview">) => call("campa
 export const useCampaignsPreview = (args: Args<"campaigns.preview"> | null, config?: SWRConfiguration<Result<"campaigns.preview">>) => useOperation("campaigns.preview", args, config);
 
 export const campaignsLaunch = (args: Args<"campaigns.launch">) => call("campaigns.launch", args);
+
+export const campaignsSendTest = (args: Args<"campaigns.sendTest">) => call("campaigns.sendTest", args);
+
+export const campaignsTests = (args: Args<"campaigns.tests">) => call("campaigns.tests", args);
+
+export const useCampaignsTests = (args: Args<"campaigns.tests"> | null, config?: SWRConfiguration<Result<"campaigns.tests">>) => useOperation("campaigns.tests", args, config);
 
 export const campaignsRequestLock = (args: Args<"campaigns.requestLock">) => call("campaigns.requestLock", args);
 

@@ -85,7 +85,9 @@ export const constants = {
         ],
         xlsxMaxUncompressedBytes: 209715200,
         xlsxMaxCompressionRatio: 200,
-        maxCellChars: 4096
+        maxCellChars: 4096,
+        pastedNumbersMax: 1000,
+        campaignTestNumbers: 5
     },
     limits: {
         batchNumbers: 10,

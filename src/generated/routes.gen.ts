@@ -58,6 +58,17 @@ export const routes = [
         loadScreen: () => import("./screen.campaignForm.gen.ts")
     },
     {
+        path: "/Campaigns/campaigns/:id/paste",
+        screen: "campaignPaste",
+        kind: "form",
+        access: "session",
+        layout: "default",
+        menuKey: null,
+        componentId: null,
+        title: "screens.campaignPaste.title",
+        loadScreen: () => import("./screen.campaignPaste.gen.ts")
+    },
+    {
         path: "/Campaigns/campaigns/shorten",
         screen: "campaignShorten",
         kind: "form",
@@ -67,6 +78,17 @@ export const routes = [
         componentId: null,
         title: "screens.campaignShorten.title",
         loadScreen: () => import("./screen.campaignShorten.gen.ts")
+    },
+    {
+        path: "/Campaigns/campaigns/:id/test",
+        screen: "campaignTest",
+        kind: "form",
+        access: "session",
+        layout: "default",
+        menuKey: null,
+        componentId: null,
+        title: "screens.campaignTest.title",
+        loadScreen: () => import("./screen.campaignTest.gen.ts")
     },
     {
         path: "/profile/channels/:id/stats",

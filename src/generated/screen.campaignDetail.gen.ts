@@ -313,6 +313,16 @@ export const screen = {
                             component: 2001,
                             action: "edit"
                         }
+                    }, {
+                        label: "screens.campaignRecipients.paste",
+                        to: "/Campaigns/campaigns/{id}/paste",
+                        params: {
+                            id: "$route.id"
+                        },
+                        permission: {
+                            component: 2001,
+                            action: "edit"
+                        }
                     }],
                 export: ["csv", "xlsx"],
                 exportName: "campaign-recipients",
@@ -710,6 +720,140 @@ export const screen = {
                     id: "$record.id"
                 }
             }
+        },
+        {
+            label: "screens.campaignDetail.tests",
+            screen: "campaignTests",
+            params: {
+                id: "$record.id"
+            },
+            list: {
+                id: "campaignTests",
+                kind: "list",
+                title: "screens.campaignDetail.tests",
+                operation: "campaigns.tests",
+                params: {
+                    id: "$route.id"
+                },
+                entity: "campaign-test-message",
+                columns: [
+                    {
+                        field: "toNumber",
+                        label: "fields.toNumber",
+                        schema: {
+                            type: "string"
+                        },
+                        width: 150,
+                        sortable: false
+                    },
+                    {
+                        field: "body",
+                        label: "fields.body",
+                        schema: {
+                            type: ["string", "null"]
+                        },
+                        width: 380,
+                        sortable: false
+                    },
+                    {
+                        field: "state",
+                        label: "fields.state",
+                        schema: {
+                            type: "string",
+                            enum: [
+                                "queued",
+                                "sending",
+                                "in_doubt",
+                                "sent",
+                                "delivered",
+                                "read",
+                                "failed",
+                                "timeout",
+                                "undefined",
+                                "rejected",
+                                "cancelled",
+                                "paused"
+                            ],
+                            "x-enum": "message-state"
+                        },
+                        cell: "status",
+                        colors: {
+                            delivered: "success",
+                            read: "success",
+                            sent: "info",
+                            sending: "info",
+                            queued: "default",
+                            failed: "error",
+                            timeout: "error",
+                            undefined: "warning",
+                            rejected: "error",
+                            cancelled: "default",
+                            paused: "warning",
+                            in_doubt: "warning"
+                        },
+                        sortable: false
+                    },
+                    {
+                        field: "deliveryStatus",
+                        label: "fields.deliveryStatus",
+                        schema: {},
+                        sortable: false
+                    },
+                    {
+                        field: "statusCode",
+                        label: "fields.statusCode",
+                        schema: {
+                            type: "integer"
+                        },
+                        width: 110,
+                        sortable: false
+                    },
+                    {
+                        field: "cost",
+                        label: "fields.cost",
+                        schema: {
+                            type: "integer"
+                        },
+                        width: 100,
+                        sortable: false
+                    },
+                    {
+                        field: "createdAt",
+                        label: "fields.createdAt",
+                        schema: {
+                            type: "string",
+                            format: "date-time"
+                        },
+                        width: 180,
+                        sortable: false
+                    }
+                ],
+                defaultSort: {
+                    field: "id",
+                    order: "desc"
+                },
+                refresh: {
+                    ms: 2000,
+                    while: {
+                        field: "state",
+                        in: ["queued", "sending", "sent"]
+                    }
+                },
+                empty: "screens.campaignTests.empty",
+                paged: true,
+                itemsPath: "items",
+                search: true,
+                filters: [],
+                pageSize: 50,
+                rowActions: [],
+                bulkActions: [],
+                export: [],
+                exportName: "campaignTests",
+                permission: {
+                    component: 2001,
+                    action: "view"
+                }
+            }
         }
     ],
     actions: [
@@ -727,6 +871,18 @@ export const screen = {
             permission: {
                 component: 2001,
                 action: "deploy"
+            }
+        },
+        {
+            label: "screens.campaignDetail.sendTest",
+            to: "test",
+            permission: {
+                component: 2001,
+                action: "deploy"
+            },
+            when: {
+                field: "label",
+                equals: "Active"
             }
         },
         {

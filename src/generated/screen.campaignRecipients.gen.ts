@@ -164,6 +164,16 @@ export const screen = {
                 component: 2001,
                 action: "edit"
             }
+        }, {
+            label: "screens.campaignRecipients.paste",
+            to: "/Campaigns/campaigns/{id}/paste",
+            params: {
+                id: "$route.id"
+            },
+            permission: {
+                component: 2001,
+                action: "edit"
+            }
         }],
     export: ["csv", "xlsx"],
     exportName: "campaign-recipients",

@@ -31,9 +31,15 @@ import { screen as screen_campaignForm } from "./screen.campaignForm.gen.ts";
 
 import { screen as screen_campaignHistory } from "./screen.campaignHistory.gen.ts";
 
+import { screen as screen_campaignPaste } from "./screen.campaignPaste.gen.ts";
+
 import { screen as screen_campaignRecipients } from "./screen.campaignRecipients.gen.ts";
 
 import { screen as screen_campaignShorten } from "./screen.campaignShorten.gen.ts";
+
+import { screen as screen_campaignTest } from "./screen.campaignTest.gen.ts";
+
+import { screen as screen_campaignTests } from "./screen.campaignTests.gen.ts";
 
 import { screen as screen_campaignWizard } from "./screen.campaignWizard.gen.ts";
 
@@ -151,8 +157,11 @@ export const screens = {
     campaignDetail: screen_campaignDetail,
     campaignForm: screen_campaignForm,
     campaignHistory: screen_campaignHistory,
+    campaignPaste: screen_campaignPaste,
     campaignRecipients: screen_campaignRecipients,
     campaignShorten: screen_campaignShorten,
+    campaignTest: screen_campaignTest,
+    campaignTests: screen_campaignTests,
     campaignWizard: screen_campaignWizard,
     campaigns: screen_campaigns,
     changePassword: screen_changePassword,
@@ -205,4 +214,4 @@ export const screens = {
     validation: screen_validation
 } as const;
 
-export type ScreenId = "apiCredentials" | "apiSettings" | "areaForm" | "areaRename" | "areas" | "associationsAddForm" | "associationsUpdateForm" | "auditReport" | "blockListAdd" | "blockListUpload" | "blockList" | "campaignDeployments" | "campaignDetail" | "campaignForm" | "campaignHistory" | "campaignRecipients" | "campaignShorten" | "campaignWizard" | "campaigns" | "changePassword" | "channelDetail" | "channelForm" | "channelStats" | "channelStatuses" | "channelTry" | "channels" | "charts" | "clientSignin" | "companies" | "companyForm" | "companyPlan" | "costCenterForm" | "costCenters" | "credentialForm" | "eventForm" | "events" | "expiredPassword" | "help" | "home" | "messagingSettings" | "notActive" | "notifications" | "personalizedCampaignDetail" | "profile" | "quotaByAccount" | "quotaChart" | "quotaForm" | "register" | "resetPassword" | "responsibleSmsOption" | "roleForm" | "roles" | "shortenerLinkForm" | "shortenerLinks" | "shortenerStatistics" | "shortenerUpload" | "signin" | "stats" | "teamMemberDetail" | "teamMemberForm" | "teamMembers" | "templateForm" | "templates" | "userAssociations" | "userResponsibles" | "userValidation" | "validation";
+export type ScreenId = "apiCredentials" | "apiSettings" | "areaForm" | "areaRename" | "areas" | "associationsAddForm" | "associationsUpdateForm" | "auditReport" | "blockListAdd" | "blockListUpload" | "blockList" | "campaignDeployments" | "campaignDetail" | "campaignForm" | "campaignHistory" | "campaignPaste" | "campaignRecipients" | "campaignShorten" | "campaignTest" | "campaignTests" | "campaignWizard" | "campaigns" | "changePassword" | "channelDetail" | "channelForm" | "channelStats" | "channelStatuses" | "channelTry" | "channels" | "charts" | "clientSignin" | "companies" | "companyForm" | "companyPlan" | "costCenterForm" | "costCenters" | "credentialForm" | "eventForm" | "events" | "expiredPassword" | "help" | "home" | "messagingSettings" | "notActive" | "notifications" | "personalizedCampaignDetail" | "profile" | "quotaByAccount" | "quotaChart" | "quotaForm" | "register" | "resetPassword" | "responsibleSmsOption" | "roleForm" | "roles" | "shortenerLinkForm" | "shortenerLinks" | "shortenerStatistics" | "shortenerUpload" | "signin" | "stats" | "teamMemberDetail" | "teamMemberForm" | "teamMembers" | "templateForm" | "templates" | "userAssociations" | "userResponsibles" | "userValidation" | "validation";

@@ -995,6 +995,117 @@ export const entitySchemas = [
         }
     },
     {
+        $id: "campaign-test-message-page",
+        description: "One page of a campaign's test messages, newest first (the list convention).",
+        type: "object",
+        required: [
+            "items",
+            "total",
+            "page",
+            "pageSize"
+        ],
+        additionalProperties: false,
+        properties: {
+            items: {
+                type: "array",
+                items: {
+                    $ref: "campaign-test-message#"
+                }
+            },
+            total: {
+                type: "integer"
+            },
+            page: {
+                type: "integer"
+            },
+            pageSize: {
+                type: "integer"
+            }
+        }
+    },
+    {
+        $id: "campaign-test-message",
+        description: "One message of a campaign's test send (issue 12): the text as it went (rendered with the first sendable row's values, or the variables' names), the number, where it is (state), what the network said and the credits it cost. Tests belong to no deployment: they do not count in the campaign's deployments or statistics.",
+        type: "object",
+        required: [
+            "id",
+            "toNumber",
+            "body",
+            "state",
+            "deliveryStatus",
+            "statusCode",
+            "cost",
+            "createdAt",
+            "updatedAt"
+        ],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "integer"
+            },
+            toNumber: {
+                type: "string"
+            },
+            body: {
+                type: ["string", "null"]
+            },
+            state: {
+                $ref: "message-state#"
+            },
+            deliveryStatus: {
+                anyOf: [{
+                        $ref: "delivery-status#"
+                    }, {
+                        type: "null"
+                    }]
+            },
+            statusCode: {
+                type: "integer"
+            },
+            cost: {
+                type: "integer"
+            },
+            createdAt: {
+                type: "string",
+                format: "date-time"
+            },
+            updatedAt: {
+                type: "string",
+                format: "date-time"
+            }
+        }
+    },
+    {
+        $id: "campaign-test-result",
+        description: "What a campaign's test send did: the text that went, to which numbers, how many messages were queued and how many refused (block list, duplicates), and the credits reserved.",
+        type: "object",
+        required: [
+            "body",
+            "numbers",
+            "queued",
+            "refused",
+            "credits"
+        ],
+        additionalProperties: false,
+        properties: {
+            body: {
+                type: "string"
+            },
+            numbers: {
+                type: "string"
+            },
+            queued: {
+                type: "integer"
+            },
+            refused: {
+                type: "integer"
+            },
+            credits: {
+                type: "integer"
+            }
+        }
+    },
+    {
         $id: "campaign",
         description: "A campaign (spec 3) with its recipients file summary and its latest deployment.",
         type: "object",
@@ -4880,6 +4991,60 @@ export const serverOperations = [
         ]
     },
     {
+        id: "campaigns.pasteRecipients",
+        tag: "campaigns",
+        name: "pasteRecipients",
+        method: "POST",
+        path: "/v1/campaigns/{id}/recipients/paste",
+        access: "active",
+        permission: {
+            component: 2001,
+            action: "edit"
+        },
+        summary: "Recipients typed or pasted instead of a file: up to uploads.pastedNumbersMax numbers (one per line, or separated by commas, semicolons or spaces; with or without +57), read as a number-only file and validated row by row as one (pass, warn, fail, error; a number repeated is a duplicate), replacing the campaign's file. More than the limit is 99906; a message with variables needs a file with their columns (99955).",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            required: ["numbers"],
+            additionalProperties: false,
+            properties: {
+                numbers: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 60000,
+                    "x-widget": "phoneList",
+                    "x-maxNumbers": 1000
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "recipient-summary#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99906",
+            "99955",
+            "99999",
+            "99984",
+            "99982",
+            "99959"
+        ]
+    },
+    {
         id: "campaigns.recipients",
         tag: "campaigns",
         name: "recipients",
@@ -5097,6 +5262,126 @@ export const serverOperations = [
             "99982",
             "99959"
         ]
+    },
+    {
+        id: "campaigns.sendTest",
+        tag: "campaigns",
+        name: "sendTest",
+        method: "POST",
+        path: "/v1/campaigns/{id}/tests",
+        access: "active",
+        permission: {
+            component: 2001,
+            action: "deploy"
+        },
+        summary: "Sends the campaign's message to 1 to 5 numbers (99905 otherwise), rendered with the first sendable row's values (the variables' names in brackets when there is no file yet), through the one send step: credits are reserved (99986 when they do not cover it), the block list and duplicates apply, the campaign's purpose is kept. A test is not held by the send window (the person asking is waiting for it) and belongs to no deployment.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            required: ["phones"],
+            additionalProperties: false,
+            properties: {
+                phones: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 200,
+                    "x-widget": "phoneList",
+                    "x-maxNumbers": 5
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "campaign-test-result#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99905",
+            "99963",
+            "99985",
+            "99984",
+            "99986",
+            "99972",
+            "99982",
+            "99959"
+        ]
+    },
+    {
+        id: "campaigns.tests",
+        tag: "campaigns",
+        name: "tests",
+        method: "GET",
+        path: "/v1/campaigns/{id}/tests",
+        access: "active",
+        permission: {
+            component: 2001,
+            action: "view"
+        },
+        summary: "The campaign's test messages with their state and delivery status, newest first.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                page: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 1000000,
+                    default: 1
+                },
+                pageSize: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 200,
+                    default: 50
+                },
+                sort: {
+                    type: "string",
+                    enum: ["id"]
+                },
+                order: {
+                    type: "string",
+                    enum: ["asc", "desc"],
+                    default: "desc"
+                },
+                q: {
+                    type: "string",
+                    maxLength: 20
+                }
+            }
+        },
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "campaign-test-message-page#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959"]
     },
     {
         id: "campaigns.requestLock",
@@ -10501,6 +10786,7 @@ export const annotationKeywords = [
     "x-errorCode",
     "x-errorKey",
     "x-hidden",
+    "x-maxNumbers",
     "x-options",
     "x-smsWhen",
     "x-source",

@@ -425,6 +425,48 @@ enough: boolean
 refusedLinks: string[]
 }
 /**
+ * One page of a campaign's test messages, newest first (the list convention).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "campaign-test-message-page".
+ */
+export interface CampaignTestMessagePage {
+items: CampaignTestMessage[]
+total: number
+page: number
+pageSize: number
+}
+/**
+ * One message of a campaign's test send (issue 12): the text as it went (rendered with the first sendable row's values, or the variables' names), the number, where it is (state), what the network said and the credits it cost. Tests belong to no deployment: they do not count in the campaign's deployments or statistics.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "campaign-test-message".
+ */
+export interface CampaignTestMessage {
+id: number
+toNumber: string
+body: (string | null)
+state: MessageState
+deliveryStatus: (DeliveryStatus | null)
+statusCode: number
+cost: number
+createdAt: string
+updatedAt: string
+}
+/**
+ * What a campaign's test send did: the text that went, to which numbers, how many messages were queued and how many refused (block list, duplicates), and the credits reserved.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "campaign-test-result".
+ */
+export interface CampaignTestResult {
+body: string
+numbers: string
+queued: number
+refused: number
+credits: number
+}
+/**
  * One page of the channel list (the list convention).
  * 
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
@@ -1679,6 +1721,20 @@ id: number
 }
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "campaigns.pasteRecipients.Params".
+ */
+export interface CampaignsPasteRecipientsParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "campaigns.pasteRecipients.Body".
+ */
+export interface CampaignsPasteRecipientsBody {
+numbers: string
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "campaigns.recipients.Params".
  */
 export interface CampaignsRecipientsParams {
@@ -1729,6 +1785,38 @@ id: number
  */
 export interface CampaignsLaunchParams {
 id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "campaigns.sendTest.Params".
+ */
+export interface CampaignsSendTestParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "campaigns.sendTest.Body".
+ */
+export interface CampaignsSendTestBody {
+phones: string
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "campaigns.tests.Params".
+ */
+export interface CampaignsTestsParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "campaigns.tests.Query".
+ */
+export interface CampaignsTestsQuery {
+page?: number
+pageSize?: number
+sort?: "id"
+order?: ("asc" | "desc")
+q?: string
 }
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
@@ -3490,6 +3578,13 @@ export interface OperationTypes {
         };
         response: RecipientSummary;
     };
+    "campaigns.pasteRecipients": {
+        args: {
+            params: CampaignsPasteRecipientsParams;
+            body: CampaignsPasteRecipientsBody;
+        };
+        response: RecipientSummary;
+    };
     "campaigns.recipients": {
         args: {
             params: CampaignsRecipientsParams;
@@ -3515,6 +3610,20 @@ export interface OperationTypes {
             params: CampaignsLaunchParams;
         };
         response: Deployment;
+    };
+    "campaigns.sendTest": {
+        args: {
+            params: CampaignsSendTestParams;
+            body: CampaignsSendTestBody;
+        };
+        response: CampaignTestResult;
+    };
+    "campaigns.tests": {
+        args: {
+            params: CampaignsTestsParams;
+            query?: CampaignsTestsQuery;
+        };
+        response: CampaignTestMessagePage;
     };
     "campaigns.requestLock": {
         args: {

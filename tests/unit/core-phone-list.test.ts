@@ -1,6 +1,6 @@
 // src/core/phone-list.ts: typed lists, CSV first columns and text encodings of uploads.
 import { describe, expect, it } from 'vitest';
-import { csvFirstColumn, csvSeparator, decodeTextFile, looksLikeHeader, parsePhoneList } from '../../src/core/phone-list.ts';
+import { csvFirstColumn, csvSeparator, decodeTextFile, looksLikeHeader, parsePhoneList, splitPastedNumbers } from '../../src/core/phone-list.ts';
 
 describe('parsePhoneList', () => {
   it('judges every item: valid (E.164, once), invalid, empty, repeated', () => {
@@ -72,5 +72,20 @@ describe('csvSeparator and csvFirstColumn', () => {
 describe('looksLikeHeader', () => {
   it.each([['telefono', true], ['Número', true], ['3001234567', false], ["=cmd|' /C calc'!A0", false]])('%s -> %s', (value, want) => {
     expect(looksLikeHeader(value)).toBe(want);
+  });
+});
+
+describe('splitPastedNumbers (issue 12: recipients pasted instead of a file)', () => {
+  it('splits on lines, commas, semicolons and spaces, keeping a number written in groups whole', () => {
+    expect(splitPastedNumbers('3001234501, +57 300 123 4502; 573001234503\n300 123 4504 3001234505\r\n\n12345 +1 2025550123')).toEqual([
+      '3001234501', '+57 300 123 4502', '573001234503', '300 123 4504', '3001234505', '12345', '+1', '2025550123',
+    ]);
+    expect(splitPastedNumbers('3001234501 3109876543')).toEqual(['3001234501', '3109876543']);
+    expect(splitPastedNumbers('0057 300 123 4567')).toEqual(['0057 300 123 4567']);
+  });
+
+  it('reads nothing from blanks and separators only', () => {
+    expect(splitPastedNumbers('')).toEqual([]);
+    expect(splitPastedNumbers(' ,;\n\t ')).toEqual([]);
   });
 });

@@ -22,6 +22,7 @@ export interface ClaimedRow {
   body: string | null;
   template: TemplateRef | null;
   purpose: string;
+  source: string;
   cost: number;
 }
 
@@ -32,7 +33,7 @@ export async function claimQueued(db: Kysely<Database>, workerId: string, limit:
     where m.id in (
       select id from messages where state = 'queued' and not_before <= ${now}
       order by not_before, id limit ${limit} for update skip locked)
-    returning m.id, m.company_id, m.channel_id, m.deployment_id, m.to_number, m.body, m.template, m.purpose, m.cost`.execute(db);
+    returning m.id, m.company_id, m.channel_id, m.deployment_id, m.to_number, m.body, m.template, m.purpose, m.source, m.cost`.execute(db);
   return claimed.rows;
 }
 

@@ -24,6 +24,18 @@ export interface EnqueueItem {
   invalid?: boolean;
 }
 
+/** Where a message comes from: a deployment, an API or event call, or a campaign's test send. */
+export type MessageSource = 'campaign' | 'api' | 'test';
+
+/**
+ * Whether the send window may hold a message: commercial ones only, and never a campaign's test,
+ * which the person who asked for it is waiting for on their own phone (Brevo's and Infobip's
+ * "send a test" go at once too). One rule for the enqueue and the dispatcher.
+ */
+export function heldBySendWindow(purpose: string, source: string): boolean {
+  return purpose === 'commercial' && source !== 'test';
+}
+
 /** When a commercial message may leave: null = now, else the next allowed instant. */
 export type SendWindow = (companyId: number, at: Date) => Promise<Date | null> | Date | null;
 
@@ -31,7 +43,8 @@ export interface EnqueueRequest {
   companyId: number;
   channel: { id: number; platform: ChannelPlatform };
   purpose: Purpose;
-  source: 'campaign' | 'api';
+  /** test: a campaign's test send (issue 12), never held by the send window (see heldBySendWindow). */
+  source: MessageSource;
   deploymentId?: number | null;
   /** The event that fires these messages (POST /v1/events/{key}/fire). */
   eventId?: number | null;
@@ -60,8 +73,8 @@ export interface EnqueueResult {
 }
 
 /** The instant commercial messages planned at `at` may leave (null = then), for EnqueueRequest.heldUntil. */
-export async function heldUntil(sendWindow: SendWindow, companyId: number, purpose: Purpose, at: Date): Promise<Date | null> {
-  return purpose === 'commercial' ? sendWindow(companyId, at) : null;
+export async function heldUntil(sendWindow: SendWindow, companyId: number, purpose: Purpose, at: Date, source: MessageSource = 'campaign'): Promise<Date | null> {
+  return heldBySendWindow(purpose, source) ? sendWindow(companyId, at) : null;
 }
 
 export class InsufficientCreditsError extends Error {
@@ -80,7 +93,7 @@ const BATCH = 5000;
 export async function enqueueMessages(trx: Transaction<Database>, req: EnqueueRequest): Promise<EnqueueResult> {
   const { now } = req;
   const planned = req.at && req.at > now ? req.at : now;
-  const heldUntil = req.purpose === 'commercial' ? req.heldUntil : null;
+  const heldUntil = heldBySendWindow(req.purpose, req.source) ? req.heldUntil : null;
   const notBefore = heldUntil ?? planned;
   const ids: number[] = [];
   for (let start = 0; start < req.items.length; start += BATCH) {
@@ -115,6 +128,8 @@ export async function enqueueMessages(trx: Transaction<Database>, req: EnqueueRe
         and ${sql.raw(entryBlocksSql('b', sqlInstant(now)))})`.execute(trx);
 
   // Duplicates: the same number and text twice in this request, or already sent within the window.
+  // A campaign's test never makes a later message a duplicate: testing to your own number does not
+  // take that number out of the launch.
   let duplicate = 0;
   if (req.duplicateWindowHours > 0) {
     const since = new Date(now.getTime() - req.duplicateWindowHours * 3_600_000);
@@ -124,7 +139,7 @@ export async function enqueueMessages(trx: Transaction<Database>, req: EnqueueRe
         select 1 from messages p where p.company_id = ${req.companyId} and p.to_number = m.to_number
           and p.created_at >= ${since} and p.id < m.id
           and p.body is not distinct from m.body and p.template is not distinct from m.template
-          and p.state not in ('rejected', 'cancelled'))`.execute(trx);
+          and p.state not in ('rejected', 'cancelled') and p.source <> 'test')`.execute(trx);
     duplicate = Number(result.numAffectedRows ?? 0);
   }
 

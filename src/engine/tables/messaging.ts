@@ -128,6 +128,8 @@ export interface MessagesTable {
   api_credential_id: string | null;
   /** The event that created it (migration 0330_events); null for campaigns and POST /v1/messages. */
   event_id: number | null;
+  /** The campaign a test send was for (migration 0370_campaign-tests); tests have no deployment. */
+  test_campaign_id: Generated<number | null>;
   billed: Generated<boolean>;
   created_at: Timestamp;
   sent_at: Timestamp | null;

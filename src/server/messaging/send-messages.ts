@@ -18,7 +18,7 @@ export type SendRequest = Omit<EnqueueRequest, 'duplicateWindowHours' | 'heldUnt
 export type Enqueue = (items: readonly EnqueueItem[], deploymentId?: number | null) => Promise<EnqueueResult>;
 
 export async function sendMessages<T>(deps: ServerDeps, request: SendRequest, work: (trx: Transaction<Database>, enqueue: Enqueue) => Promise<T>): Promise<T> {
-  const held = await heldUntil(deps.messaging.sendWindow, request.companyId, request.purpose, request.at ?? request.now);
+  const held = await heldUntil(deps.messaging.sendWindow, request.companyId, request.purpose, request.at ?? request.now, request.source);
   const duplicateHours = await duplicateWindowHours(deps.db, request.companyId);
   return deps.db.transaction().execute((trx) => work(trx, (items, deploymentId = null) =>
     enqueueMessages(trx, { ...request, items, deploymentId, duplicateWindowHours: duplicateHours, heldUntil: held })));

@@ -11,7 +11,9 @@ import { loadDeployment, toDeployment } from './deployment-control.ts';
 import { launchCampaign, previewCampaign } from './launch.ts';
 import { campaignMessages } from './messages.ts';
 import { campaignQuery, checkContent, checkSchedule, toCampaign } from './records.ts';
-import { storeRecipientsFile } from './recipients-upload.ts';
+import { campaignTests, sendCampaignTest } from './campaign-tests.ts';
+import { storePastedRecipients } from './recipients-paste.ts';
+import { storeRecipientsFile, type RecipientsCampaign } from './recipients-upload.ts';
 
 const nameTaken = () => failFields([fieldError('name', '99926')]);
 
@@ -32,6 +34,13 @@ async function editable(deps: ServerDeps, me: Session, id: number) {
   if (!row) throw fail('99959');
   if (row.edit_lock !== 'unlockedForEdit') throw fail('99984');
   return row;
+}
+
+/** The campaign whose recipients are replaced (unlocked), with its channel's type (fixed lines). */
+async function recipientsTarget(deps: ServerDeps, me: Session, id: number): Promise<RecipientsCampaign> {
+  const row = await editable(deps, me, id);
+  const channel = row.channel_id ? await deps.db.selectFrom('channels').select('platform').where('id', '=', row.channel_id).executeTakeFirst() : null;
+  return { id: row.id, company_id: me.companyId, content: row.content, platform: channel?.platform ?? null };
 }
 
 export const campaignsHandlers: DomainHandlers<'campaigns'> = {
@@ -99,9 +108,12 @@ export const campaignsHandlers: DomainHandlers<'campaigns'> = {
 
   'campaigns.uploadRecipients': async (ctx) => {
     const me = caller(ctx);
-    const row = await editable(ctx.deps, me, ctx.params.id);
-    const channel = row.channel_id ? await ctx.deps.db.selectFrom('channels').select('platform').where('id', '=', row.channel_id).executeTakeFirst() : null;
-    return storeRecipientsFile(ctx.deps.db, ctx.request, { id: row.id, company_id: me.companyId, content: row.content, platform: channel?.platform ?? null }, me.userId, ctx.deps.now());
+    return storeRecipientsFile(ctx.deps.db, ctx.request, await recipientsTarget(ctx.deps, me, ctx.params.id), me.userId, ctx.deps.now());
+  },
+
+  'campaigns.pasteRecipients': async (ctx) => {
+    const me = caller(ctx);
+    return storePastedRecipients(ctx.deps.db, ctx.body.numbers, await recipientsTarget(ctx.deps, me, ctx.params.id), me.userId, ctx.deps.now());
   },
 
   'campaigns.recipients': async (ctx) => {
@@ -128,6 +140,10 @@ export const campaignsHandlers: DomainHandlers<'campaigns'> = {
   'campaigns.preview': async (ctx) => previewCampaign(ctx.deps, caller(ctx), ctx.params.id),
 
   'campaigns.messages': campaignMessages,
+
+  'campaigns.sendTest': async (ctx) => sendCampaignTest(ctx.deps, caller(ctx), ctx.params.id, ctx.body.phones),
+
+  'campaigns.tests': campaignTests,
 
   'campaigns.launch': async (ctx) => {
     const me = caller(ctx);

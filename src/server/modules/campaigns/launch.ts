@@ -27,7 +27,7 @@ interface LaunchCampaign {
   label: string;
 }
 
-async function channelOf(deps: ServerDeps, campaign: LaunchCampaign): Promise<{ id: number; platform: ChannelPlatform }> {
+export async function channelOf(deps: ServerDeps, campaign: LaunchCampaign): Promise<{ id: number; platform: ChannelPlatform }> {
   if (!campaign.channel_id) throw fail('99985');
   const channel = await deps.db.selectFrom('channels').select(['id', 'platform', 'enabled'])
     .where('id', '=', campaign.channel_id).where('company_id', '=', campaign.company_id).executeTakeFirst();

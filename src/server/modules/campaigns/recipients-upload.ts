@@ -2,6 +2,7 @@
 // (src/engine/recipients), never held whole in memory; rows are stored in batches as they are
 // judged. A new file replaces the previous one. Whole-file problems answer their catalogue code
 // (99932 invalid file, 99937 too large, 99955 columns missing) and leave the previous file as it was.
+import type { Readable } from 'node:stream';
 import { reachOf } from '../../../engine/channels/registry.ts';
 import type { FastifyRequest } from 'fastify';
 import type { Insertable, Kysely } from 'kysely';
@@ -13,19 +14,34 @@ import { constants } from '../../../generated/constants.gen.ts';
 import type { Database } from '../../../engine/database.ts';
 import { fail, failFields, fieldError } from '../../errors/api-error.ts';
 
-interface Campaign { id: number; company_id: number; content: string; platform: string | null }
+export interface RecipientsCampaign { id: number; company_id: number; content: string; platform: string | null }
 
 const INSERT_BATCH = 2000;
 
-export async function storeRecipientsFile(db: Kysely<Database>, request: FastifyRequest, campaign: Campaign, userId: number, now: Date): Promise<RecipientSummary> {
+export async function storeRecipientsFile(db: Kysely<Database>, request: FastifyRequest, campaign: RecipientsCampaign, userId: number, now: Date): Promise<RecipientSummary> {
   if (!request.isMultipart()) throw fail('99932');
   const part = await request.file({ limits: { fileSize: constants.uploads.campaignFileBytes, files: 1, fields: 5 } });
   if (!part || part.fieldname !== 'file') throw fail('99932');
+  return storeRecipients(db, { fileName: part.filename, input: part.file, field: 'file', truncated: () => part.file.truncated }, campaign, userId, now);
+}
+
+/** Where a campaign's recipients come from: an uploaded file, or numbers pasted (recipients-paste.ts). */
+export interface RecipientsSource {
+  fileName: string;
+  input: AsyncIterable<Uint8Array> | Readable;
+  /** The request field a whole-file refusal is shown on. */
+  field: 'file' | 'numbers';
+  /** Whether the input was cut by a size limit before its end. */
+  truncated?: () => boolean;
+}
+
+/** Reads, judges and stores a recipients file; on success it replaces the campaign's previous one. */
+export async function storeRecipients(db: Kysely<Database>, source: RecipientsSource, campaign: RecipientsCampaign, userId: number, now: Date): Promise<RecipientSummary> {
   const file = await db.insertInto('recipient_files').values({
-    company_id: campaign.company_id, campaign_id: campaign.id, file_name: part.filename.slice(0, 255), bytes: 0, state: 'reading', created_by: userId, created_at: now,
+    company_id: campaign.company_id, campaign_id: campaign.id, file_name: source.fileName.slice(0, 255), bytes: 0, state: 'reading', created_by: userId, created_at: now,
   }).returning('id').executeTakeFirstOrThrow();
-  const ingest = ingestRecipients(part.file, {
-    fileName: part.filename,
+  const ingest = ingestRecipients(source.input, {
+    fileName: source.fileName,
     variables: variablesOf(campaign.content),
     // Fixed lines only where the channel type reaches them (its definition): never for SMS or RCS.
     allowFixedLines: campaign.platform !== null && reachOf(campaign.platform) !== 'mobile',
@@ -50,11 +66,11 @@ export async function storeRecipientsFile(db: Kysely<Database>, request: Fastify
     }
     await flush();
     // Cut by the multipart limit: the stream ends early and says so.
-    if (part.file.truncated) throw new RecipientsFileError('99937', 'the file is larger than the limit');
+    if (source.truncated?.()) throw new RecipientsFileError('99937', 'the file is larger than the limit');
   } catch (error) {
     await db.deleteFrom('recipient_files').where('id', '=', file.id).execute();
     if (error instanceof RecipientsFileError) {
-      const field = fieldError('file', error.code, error.columns?.length ? `${error.message}: ${error.columns.join(', ')}` : error.message);
+      const field = fieldError(source.field, error.code, error.columns?.length ? `${error.message}: ${error.columns.join(', ')}` : error.message);
       throw failFields([field]);
     }
     if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw fail('99937');
@@ -62,7 +78,7 @@ export async function storeRecipientsFile(db: Kysely<Database>, request: Fastify
   }
   const s = ingest.summary;
   const summary: RecipientSummary = {
-    fileName: part.filename, rows: s.totalRows, pass: s.pass, warn: s.warn, fail: s.fail, error: s.error, duplicates: s.duplicates,
+    fileName: source.fileName, rows: s.totalRows, pass: s.pass, warn: s.warn, fail: s.fail, error: s.error, duplicates: s.duplicates,
     headers: s.headers, encoding: s.encoding, separator: s.separator,
   };
   await db.transaction().execute(async (trx) => {

@@ -33,6 +33,7 @@ const SmsContentWidget = lazyPart<WidgetProps>(() => import('./SmsContentWidget.
 const DateRangeField = lazyPart<FieldProps>(() => import('./DateRangeField.tsx'));
 const PermissionTreeWidget = lazyPart<WidgetProps>(() => import('./PermissionTreeWidget.tsx'));
 const CodeWidget = lazyPart<WidgetProps>(() => import('./CodeWidget.tsx'));
+const PhoneListWidget = lazyPart<WidgetProps>(() => import('./PhoneListWidget.tsx'));
 
 const xWidgetIn = (...names: string[]): Tester => or(...names.map(xWidgetIs));
 const stringList: Tester = and(schemaTypeIs('array'), itemsAre(schemaTypeIs('string')), (s) => !Array.isArray(((s.items ?? {}) as FieldSchema).enum));
@@ -63,6 +64,8 @@ export const widgetEntries: RankedEntry<ComponentType<WidgetProps>>[] = [
   { key: 'ColorWidget', tester: rankWith(10, or(xWidgetIs('color'), formatIs('color'))), component: ColorWidget },
   // A message text with the live SMS counter (parts, encoding, cost) and the content warnings.
   { key: 'SmsContentWidget', tester: rankWith(10, xWidgetIs('smsContent')), component: SmsContentWidget },
+  // Numbers typed or pasted (a campaign's recipients without a file, a test send) with the count read.
+  { key: 'PhoneListWidget', tester: rankWith(10, xWidgetIs('phoneList')), component: PhoneListWidget },
   { key: 'SecretWidget', tester: rankWith(11, or(xWidgetIs('secret'), isSecret)), component: SecretWidget },
   { key: 'PermissionTreeWidget', tester: rankWith(12, xWidgetIs('permissionTree')), component: PermissionTreeWidget },
   { key: 'PermissionTreeWidget', tester: rankWith(7, and(nameIs('permissions'), grants)), component: PermissionTreeWidget },

@@ -1,0 +1,96 @@
+// A campaign's test send (issue 12, POST /v1/campaigns/{id}/tests) and the tests sent so far
+// (GET …/tests). The message is rendered with the first sendable row's values (the variables'
+// names in brackets before there is a file) and goes through the one send step like a launch:
+// credits reserved, block list and duplicates applied, the campaign's purpose kept. Two things
+// differ, on purpose: a test belongs to no deployment (so the campaign's deployments and
+// statistics never count it; messages.test_campaign_id says which campaign it tested), and its
+// source `test` is not held by the send window (engine/lifecycle/enqueue.ts heldBySendWindow).
+import { render, variablesOf } from '../../../core/message-content.ts';
+import { splitPastedNumbers } from '../../../core/phone-list.ts';
+import { reachOf } from '../../../engine/channels/registry.ts';
+import { InsufficientCreditsError, type Purpose } from '../../../engine/lifecycle/enqueue.ts';
+import { judgePhone } from '../../../engine/recipients/validate-row.ts';
+import { constants } from '../../../generated/constants.gen.ts';
+import type { CampaignTestMessage, CampaignTestResult } from '../../../generated/types.gen.ts';
+import type { ServerDeps, Session } from '../../context.ts';
+import { fail, failFields, fieldError } from '../../errors/api-error.ts';
+import { caller, type HandlerContext } from '../../http/handler.ts';
+import { paginate } from '../../http/paging.ts';
+import { sendMessages } from '../../messaging/send-messages.ts';
+import { channelOf } from './launch.ts';
+
+/** The test's numbers in E.164, each once, judged as a file's phone cell is (99905, 99963). */
+function testNumbers(text: string, allowFixedLines: boolean): string[] {
+  const written = splitPastedNumbers(text);
+  const max = constants.uploads.campaignTestNumbers;
+  if (written.length === 0 || written.length > max) throw failFields([fieldError('phones', '99905', `${written.length} numbers read`)]);
+  const phones: string[] = [];
+  for (const value of written) {
+    const judged = judgePhone(value, allowFixedLines);
+    if (!judged.phone) throw failFields([fieldError('phones', '99963', value.slice(0, 40))]);
+    if (!phones.includes(judged.phone)) phones.push(judged.phone);
+  }
+  return phones;
+}
+
+/** The text a test sends: the first sendable row's values, or each variable's name in brackets. */
+async function testBody(deps: ServerDeps, content: string, fileId: number | null): Promise<string> {
+  const first = fileId
+    ? await deps.db.selectFrom('recipient_rows').select('variables').where('file_id', '=', fileId).where('send', '=', true)
+      .where('phone', 'is not', null).orderBy('row_no').limit(1).executeTakeFirst()
+    : undefined;
+  const values = first?.variables ?? Object.fromEntries(variablesOf(content).map((name) => [name, `[${name}]`]));
+  return render(content, values, { allowEmpty: true });
+}
+
+export async function sendCampaignTest(deps: ServerDeps, me: Session, campaignId: number, phonesText: string): Promise<CampaignTestResult> {
+  const campaign = await deps.db.selectFrom('campaigns').selectAll().where('id', '=', campaignId).where('company_id', '=', me.companyId).executeTakeFirst();
+  if (!campaign) throw fail('99959');
+  if (campaign.label !== 'Active') throw fail('99984');
+  const channel = await channelOf(deps, campaign);
+  // Fixed lines only where the channel type reaches them, as for the file's rows.
+  const phones = testNumbers(phonesText, reachOf(channel.platform) !== 'mobile');
+  const body = await testBody(deps, campaign.content, campaign.recipients_file_id);
+  const now = deps.now();
+  try {
+    const result = await sendMessages(deps, {
+      companyId: me.companyId, channel, purpose: campaign.purpose as Purpose, source: 'test', createdBy: me.userId, now, onInsufficientCredits: 'throw',
+    }, async (trx, enqueue) => {
+      const sent = await enqueue(phones.map((to) => ({ to, body })));
+      if (sent.ids.length) await trx.updateTable('messages').set({ test_campaign_id: campaign.id }).where('id', 'in', sent.ids).execute();
+      return sent;
+    });
+    deps.messaging.wake();
+    const refused = result.rejected.blacklisted + result.rejected.duplicate + result.rejected.insufficientCredits;
+    return { body, numbers: phones.join(', '), queued: result.ids.length - refused, refused, credits: result.reservedCredits };
+  } catch (error) {
+    if (error instanceof InsufficientCreditsError) throw fail('99986');
+    throw error;
+  }
+}
+
+export async function campaignTests(ctx: HandlerContext<'campaigns.tests'>) {
+  const me = caller(ctx);
+  const db = ctx.deps.db;
+  const campaign = await db.selectFrom('campaigns').select('id').where('id', '=', ctx.params.id).where('company_id', '=', me.companyId).executeTakeFirst();
+  if (!campaign) throw fail('99959');
+  const base = db.selectFrom('messages').select(['id', 'to_number', 'body', 'state', 'delivery_status', 'status_code', 'cost', 'created_at', 'updated_at'])
+    .where('test_campaign_id', '=', campaign.id).where('company_id', '=', me.companyId);
+  return paginate(base, ctx.query, {
+    sortable: { id: 'id' },
+    defaultSort: { column: 'id', order: 'desc' },
+    tieBreaker: 'id',
+    search: ['to_number'],
+    map: (r): CampaignTestMessage => ({
+      id: Number(r.id),
+      toNumber: r.to_number,
+      body: r.body,
+      state: r.state as CampaignTestMessage['state'],
+      deliveryStatus: (r.delivery_status ?? null) as CampaignTestMessage['deliveryStatus'],
+      statusCode: r.status_code,
+      cost: r.cost,
+      createdAt: new Date(r.created_at).toISOString(),
+      updatedAt: new Date(r.updated_at).toISOString(),
+    }),
+  });
+}

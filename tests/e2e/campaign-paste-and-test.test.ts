@@ -1,0 +1,74 @@
+// Issue 12, item 2, in a real browser against the real product (sandbox SMSC: messages really go
+// over SMPP and come back DELIVERED). A manager writes a campaign, pastes numbers in mixed formats
+// instead of uploading a file (the box counts them as it goes), reads the validation counts, sends
+// a test to one number and sees it delivered in the Tests tab, then launches: the deployment
+// carries the pasted recipients only, never the test.
+import { describe, it, expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { newPage, signIn, choose, sessionToken, productAndBrowser } from './harness.ts';
+
+const e2e = productAndBrowser();
+
+/** The value a result box's field shows. */
+const field = (scope: ReturnType<Page['locator']>, name: string) => scope.locator(`dd[data-field="${name}"]`);
+
+describe('campaign recipients pasted, and a test send', () => {
+  it('a manager pastes numbers, sees the counts, sends a test that is delivered, then launches', async () => {
+    const { context, page } = await newPage(e2e.browser, e2e.product);
+    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
+
+    await page.goto('/Campaigns/campaigns/new');
+    await page.getByLabel(/^Nombre/).fill('Pedidos pegados e2e');
+    await choose(page, /^Propósito/, 'Transaccional');
+    await choose(page, /^Canal/, 'SMS Notificaciones');
+    await page.getByRole('button', { name: 'Siguiente' }).click();
+    await page.getByRole('textbox', { name: /^Contenido del mensaje/ }).fill('Tu pedido está listo para recoger.');
+    await page.getByRole('button', { name: 'Crear campaña' }).click();
+    await page.waitForURL(/\/Campaigns\/campaigns\/\d+\?tab=1$/);
+    const campaignId = Number(/campaigns\/(\d+)/.exec(page.url())![1]);
+
+    // Instead of a file: paste numbers, one a line, with commas, semicolons and spaces, +57 or not.
+    await page.getByRole('tabpanel').getByRole('button', { name: 'Pegar números' }).click();
+    await page.waitForURL(`**/Campaigns/campaigns/${campaignId}/paste`);
+    const box = page.getByRole('textbox', { name: /^Números/ });
+    await box.fill('3157778811\n+57 315 777 8812, 573157778813; 315 777 8814 12345\n3157778811');
+    const count = page.getByTestId('phone-list-count');
+    await expect.poll(() => count.textContent()).toBe('Números leídos: 6');
+    await page.getByRole('button', { name: 'Validar números' }).click();
+    const result = page.getByTestId('form-result');
+    await result.waitFor();
+    await expect(await field(result, 'rows').textContent()).toBe('6');
+    await expect(await field(result, 'pass').textContent()).toBe('1');
+    await expect(await field(result, 'warn').textContent()).toBe('4');
+    await expect(await field(result, 'fail').textContent()).toBe('1');
+    await expect(await field(result, 'duplicates').textContent()).toBe('1');
+
+    // The rows are the campaign's recipients, as a file's would be.
+    await page.getByRole('link', { name: 'Ver los destinatarios' }).click();
+    await page.waitForURL(new RegExp(`/Campaigns/campaigns/${campaignId}\\?tab=1$`));
+    await page.getByRole('tabpanel').getByRole('cell', { name: '+573157778814' }).waitFor();
+
+    // A test to one number, before the launch: the Tests tab shows it delivered.
+    await page.getByRole('button', { name: 'Enviar prueba' }).click();
+    await page.waitForURL(`**/Campaigns/campaigns/${campaignId}/test`);
+    await page.getByRole('textbox', { name: /^Números de prueba/ }).fill('315 777 8899');
+    await expect.poll(() => page.getByTestId('phone-list-count').textContent()).toBe('Números leídos: 1');
+    await page.getByRole('button', { name: 'Enviar prueba' }).click();
+    await page.waitForURL(new RegExp(`/Campaigns/campaigns/${campaignId}\\?tab=5$`));
+    const tests = page.getByRole('tabpanel');
+    await tests.getByRole('cell', { name: '+573157778899' }).waitFor();
+    await tests.getByRole('cell', { name: 'Tu pedido está listo para recoger.' }).waitFor();
+    await tests.getByText('Entregado', { exact: true }).first().waitFor({ timeout: 60_000 });
+
+    // Launch: the pasted recipients go; the test is not part of the deployment.
+    await page.getByRole('button', { name: 'Lanzar' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Lanzar' }).click();
+    await page.waitForURL(new RegExp(`/Campaigns/campaigns/${campaignId}\\?tab=3$`));
+    await page.getByRole('tabpanel').getByRole('img', { name: /Entregados 4$/ }).waitFor({ timeout: 60_000 });
+    const token = await sessionToken(page);
+    const answer = await fetch(`${e2e.product.url}/v1/deployments?campaignId=${campaignId}`, { headers: { 'X-Auth-Token': token } });
+    const runs = (await answer.json()) as { items: { total: number }[] };
+    expect(runs.items.map((r) => r.total)).toEqual([4]);
+    await context.close();
+  });
+});
