@@ -19,6 +19,7 @@ import * as events from './migrations/0330_events.ts';
 import * as history from './migrations/0340_history.ts';
 import * as messageParts from './migrations/0350_message-parts.ts';
 import * as outboxCompany from './migrations/0360_outbox-company.ts';
+import * as campaignTemplate from './migrations/0380_campaign-template.ts';
 import type { Database } from '../../engine/database.ts';
 
 const migrations: Record<string, Migration> = {
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '0340_history': history,
   '0350_message-parts': messageParts,
   '0360_outbox-company': outboxCompany,
+  '0380_campaign-template': campaignTemplate,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

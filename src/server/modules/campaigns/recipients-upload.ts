@@ -13,7 +13,7 @@ import { constants } from '../../../generated/constants.gen.ts';
 import type { Database } from '../../../engine/database.ts';
 import { fail, failFields, fieldError } from '../../errors/api-error.ts';
 
-interface Campaign { id: number; company_id: number; content: string; platform: string | null }
+interface Campaign { id: number; company_id: number; content: string; platform: string | null; templateId: number | null }
 
 const INSERT_BATCH = 2000;
 
@@ -26,7 +26,10 @@ export async function storeRecipientsFile(db: Kysely<Database>, request: Fastify
   }).returning('id').executeTakeFirstOrThrow();
   const ingest = ingestRecipients(part.file, {
     fileName: part.filename,
-    variables: variablesOf(campaign.content),
+    // A WhatsApp template campaign maps its parameters to columns after the upload (issue 12): no
+    // column is required by name, and every column of a WhatsApp file is kept for that mapping.
+    variables: campaign.templateId === null ? variablesOf(campaign.content) : [],
+    keepColumns: campaign.platform === 'whatsapp',
     // Fixed lines only where the channel type reaches them (its definition): never for SMS or RCS.
     allowFixedLines: campaign.platform !== null && reachOf(campaign.platform) !== 'mobile',
     now,
