@@ -46,9 +46,11 @@ export function cellText(t: TFunction, exists: (k: string) => boolean, key: stri
     case 'secret':
       return maskedSecret(value);
     case 'whatsappCode': {
-      // A WhatsApp (Meta) error code with its meaning from the catalogue: "131047 · Mensaje de re-contacto…".
-      const entry = (whatsappErrors as Record<string, { key: string } | undefined>)[String(value)];
-      return entry ? `${String(value)} · ${t(entry.key)}` : String(value);
+      // A WhatsApp (Meta) error code with its meaning from the catalogue (which names the code, or it is put first).
+      const code = String(value);
+      const entry = (whatsappErrors as Record<string, { key: string } | undefined>)[code];
+      const words = entry ? t(entry.key) : '';
+      return !words ? code : words.includes(code) ? words : `${code} · ${words}`;
     }
     case 'progress':
       return Object.entries(value as Record<string, unknown>).filter(([, n]) => typeof n === 'number' && n > 0).map(([k, n]) => `${exists(`fields.${k}`) ? t(`fields.${k}`) : k} ${formatInteger(n)}`).join(' · ') || EMPTY;
