@@ -50,6 +50,14 @@ export const screen = {
                     sortable: false
                 },
                 {
+                    field: "templateName",
+                    label: "fields.templateName",
+                    schema: {
+                        type: ["string", "null"]
+                    },
+                    sortable: false
+                },
+                {
                     field: "content",
                     label: "fields.content",
                     schema: {
@@ -455,6 +463,34 @@ export const screen = {
                 {
                     field: "refusedLinks",
                     label: "fields.refusedLinks",
+                    schema: {
+                        type: "array",
+                        items: {
+                            type: "string"
+                        }
+                    },
+                    sortable: false
+                },
+                {
+                    field: "outsideWindow",
+                    label: "fields.outsideWindow",
+                    schema: {
+                        type: "integer"
+                    },
+                    sortable: false
+                },
+                {
+                    field: "windowCode",
+                    label: "fields.windowCode",
+                    schema: {
+                        type: ["string", "null"],
+                        "x-display": "whatsappCode"
+                    },
+                    sortable: false
+                },
+                {
+                    field: "unmappedParameters",
+                    label: "fields.unmappedParameters",
                     schema: {
                         type: "array",
                         items: {

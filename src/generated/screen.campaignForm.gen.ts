@@ -93,6 +93,22 @@ export const screen = {
                 },
                 title: "fields.templateId"
             },
+            templateMapping: {
+                type: "object",
+                maxProperties: 50,
+                additionalProperties: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 100
+                },
+                "x-widget": "columnMapping",
+                "x-mapping": {
+                    keys: "templateParameters",
+                    choices: "fileColumns"
+                },
+                description: "Each template parameter ({{1}} or a name) \u2192 the column of the recipients file that fills it",
+                title: "fields.templateMapping"
+            },
             content: {
                 type: "string",
                 minLength: 1,
@@ -120,6 +136,7 @@ export const screen = {
             "channelId",
             "platform",
             "templateId",
+            "templateMapping",
             "content",
             "scheduledAt",
             "maxCompleteInteractions",
@@ -132,6 +149,7 @@ export const screen = {
             ["name", "kind"],
             ["purpose", "channelId"],
             ["templateId"],
+            ["templateMapping"],
             ["content"],
             ["scheduledAt", "maxCompleteInteractions"]
         ]
@@ -151,7 +169,9 @@ export const screen = {
             "content",
             "scheduledAt",
             "recurrence",
-            "maxCompleteInteractions"
+            "maxCompleteInteractions",
+            "templateId",
+            "templateMapping"
         ]
     },
     secondaryActions: [],

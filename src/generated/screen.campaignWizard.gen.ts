@@ -180,7 +180,8 @@ export const screen = {
             "content",
             "scheduledAt",
             "recurrence",
-            "maxCompleteInteractions"
+            "maxCompleteInteractions",
+            "templateId"
         ]
     },
     steps: [

@@ -911,7 +911,10 @@ export const entitySchemas = [
             "credits",
             "balance",
             "enough",
-            "refusedLinks"
+            "refusedLinks",
+            "outsideWindow",
+            "windowCode",
+            "unmappedParameters"
         ],
         additionalProperties: false,
         properties: {
@@ -962,6 +965,22 @@ export const entitySchemas = [
                 items: {
                     type: "string"
                 }
+            },
+            outsideWindow: {
+                type: "integer",
+                description: "WhatsApp free text: recipients who have not written in the last 24 hours (Meta refuses them, 131047)"
+            },
+            windowCode: {
+                type: ["string", "null"],
+                "x-display": "whatsappCode",
+                description: "Meta's code those recipients would get (131047), null when none"
+            },
+            unmappedParameters: {
+                type: "array",
+                items: {
+                    type: "string"
+                },
+                description: "template parameters without a column of the file (launch refuses them, 99908)"
             }
         }
     },
@@ -1119,6 +1138,11 @@ export const entitySchemas = [
             "platform",
             "content",
             "variables",
+            "templateId",
+            "templateName",
+            "templateParameters",
+            "templateMapping",
+            "fileColumns",
             "scheduledAt",
             "recurrence",
             "label",
@@ -1163,6 +1187,34 @@ export const entitySchemas = [
                 items: {
                     type: "string"
                 }
+            },
+            templateId: {
+                type: ["integer", "null"],
+                description: "the approved WhatsApp template the campaign sends (null for free text)"
+            },
+            templateName: {
+                type: ["string", "null"]
+            },
+            templateParameters: {
+                type: "array",
+                items: {
+                    type: "string"
+                },
+                description: "the template's parameters ({{1}}, {{2}} or named), in order"
+            },
+            templateMapping: {
+                type: "object",
+                additionalProperties: {
+                    type: "string"
+                },
+                description: "parameter \u2192 the column of the recipients file that fills it"
+            },
+            fileColumns: {
+                type: "array",
+                items: {
+                    type: "string"
+                },
+                description: "the header row of the uploaded recipients file"
             },
             scheduledAt: {
                 type: ["string", "null"],
@@ -4795,6 +4847,11 @@ export const serverOperations = [
                 maxCompleteInteractions: {
                     type: ["integer", "null"],
                     minimum: 1
+                },
+                templateId: {
+                    type: ["integer", "null"],
+                    minimum: 1,
+                    description: "An approved template of the company for the channel's type: a WhatsApp campaign sends it (others take it as a prefill of the content)"
                 }
             }
         },
@@ -4888,6 +4945,26 @@ export const serverOperations = [
                 maxCompleteInteractions: {
                     type: ["integer", "null"],
                     minimum: 1
+                },
+                templateId: {
+                    type: ["integer", "null"],
+                    minimum: 1,
+                    description: "An approved template of the company for the channel's type: a WhatsApp campaign sends it (others take it as a prefill of the content)"
+                },
+                templateMapping: {
+                    type: "object",
+                    maxProperties: 50,
+                    additionalProperties: {
+                        type: "string",
+                        minLength: 1,
+                        maxLength: 100
+                    },
+                    "x-widget": "columnMapping",
+                    "x-mapping": {
+                        keys: "templateParameters",
+                        choices: "fileColumns"
+                    },
+                    description: "Each template parameter ({{1}} or a name) \u2192 the column of the recipients file that fills it"
                 }
             }
         },
@@ -5233,7 +5310,7 @@ export const serverOperations = [
             component: 2001,
             action: "deploy"
         },
-        summary: "Start a deployment: messages are created from the file's sendable rows and the credits reserved (99986 when they do not cover it; nothing is created).",
+        summary: "Start a deployment: messages are created from the file's sendable rows and the credits reserved (99986 when they do not cover it; nothing is created). A WhatsApp template campaign needs a column for every parameter (99908); free text on WhatsApp is refused while any recipient has not written in the last 24 hours (99907, Meta's 131047): choose a template.",
         params: {
             type: "object",
             additionalProperties: false,
@@ -5260,7 +5337,9 @@ export const serverOperations = [
             "99986",
             "99972",
             "99982",
-            "99959"
+            "99959",
+            "99908",
+            "99907"
         ]
     },
     {
@@ -10783,9 +10862,11 @@ export const serverOperations = [
 ] as const;
 
 export const annotationKeywords = [
+    "x-display",
     "x-errorCode",
     "x-errorKey",
     "x-hidden",
+    "x-mapping",
     "x-maxNumbers",
     "x-options",
     "x-smsWhen",

@@ -361,6 +361,25 @@ channelName: (string | null)
 platform: (ChannelPlatform | null)
 content: string
 variables: string[]
+/**
+ * the approved WhatsApp template the campaign sends (null for free text)
+ */
+templateId: (number | null)
+templateName: (string | null)
+/**
+ * the template's parameters ({{1}}, {{2}} or named), in order
+ */
+templateParameters: string[]
+/**
+ * parameter → the column of the recipients file that fills it
+ */
+templateMapping: {
+[k: string]: string
+}
+/**
+ * the header row of the uploaded recipients file
+ */
+fileColumns: string[]
 scheduledAt: (string | null)
 recurrence: (CampaignRecurrence | null)
 label: CampaignLabel
@@ -423,6 +442,18 @@ credits: number
 balance: number
 enough: boolean
 refusedLinks: string[]
+/**
+ * WhatsApp free text: recipients who have not written in the last 24 hours (Meta refuses them, 131047)
+ */
+outsideWindow: number
+/**
+ * Meta's code those recipients would get (131047), null when none
+ */
+windowCode: (string | null)
+/**
+ * template parameters without a column of the file (launch refuses them, 99908)
+ */
+unmappedParameters: string[]
 }
 /**
  * One page of a campaign's test messages, newest first (the list convention).
@@ -1676,6 +1707,10 @@ content: string
 scheduledAt?: (string | null)
 recurrence?: (CampaignRecurrence | null)
 maxCompleteInteractions?: (number | null)
+/**
+ * An approved template of the company for the channel's type: a WhatsApp campaign sends it (others take it as a prefill of the content)
+ */
+templateId?: (number | null)
 }
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
@@ -1697,6 +1732,16 @@ content?: string
 scheduledAt?: (string | null)
 recurrence?: (CampaignRecurrence | null)
 maxCompleteInteractions?: (number | null)
+/**
+ * An approved template of the company for the channel's type: a WhatsApp campaign sends it (others take it as a prefill of the content)
+ */
+templateId?: (number | null)
+/**
+ * Each template parameter ({{1}} or a name) → the column of the recipients file that fills it
+ */
+templateMapping?: {
+[k: string]: string
+}
 }
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema

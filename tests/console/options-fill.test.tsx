@@ -92,10 +92,9 @@ describe('the campaign edit form', () => {
     await user.type(content, ' Gracias.');
     await user.click(screen.getByRole('button', { name: es('common.save') }));
     await waitFor(() => expect(callsTo('campaigns.update')).toHaveLength(1));
-    // Only what campaigns.update takes: no templateId, no platform.
+    // Only what campaigns.update takes: the chosen template (a WhatsApp campaign sends it, issue 12), no platform.
     const body = callsTo('campaigns.update')[0].body as Record<string, unknown>;
-    expect(body).toMatchObject({ content: 'Hola {{nombre}}, tu pago vence mañana. Gracias.', purpose: 'transactional', channelId: 3 });
-    expect(body).not.toHaveProperty('templateId');
+    expect(body).toMatchObject({ content: 'Hola {{nombre}}, tu pago vence mañana. Gracias.', purpose: 'transactional', channelId: 3, templateId: 1 });
     expect(body).not.toHaveProperty('platform');
   });
 });

@@ -25,6 +25,8 @@ export interface ColumnPlan {
   schedule: number;
   scheduleName: string | null;
   ignored: string[];
+  /** Other columns whose values are kept as they are, under their header (keepColumns). */
+  kept: number[];
   /** Columns a row may fill: past them a non-empty cell makes the row an error. */
   width: number;
 }
@@ -35,6 +37,9 @@ export interface PlanOptions {
   phoneColumn: string | number | 'auto';
   scheduleColumn: string | null | 'auto';
   urlVariables: readonly string[] | 'auto';
+  /** Keep every other column's value (unjudged) instead of ignoring it: a WhatsApp template's
+   *  parameters are mapped to the file's columns after the upload. */
+  keepColumns?: boolean;
 }
 
 /** Trailing empty headers (";;;" Excel leaves) are not columns. */
@@ -53,7 +58,7 @@ export function planColumns(first: string[], o: PlanOptions): ColumnPlan {
   const wanted = [...o.variables.map((name) => ({ name, required: true })), ...o.optionalVariables.map((name) => ({ name, required: false }))];
   if (cells.length === 1 && !looksLikeHeader(cells[0])) {
     if (wanted.length) throw invalidHeaders(`the file has no header row; the message needs the columns ${wanted.map((w) => w.name).join(', ')}`, wanted.map((w) => w.name));
-    return { hasHeader: false, headers: [], phone: 0, phoneName: '', variables: [], schedule: -1, scheduleName: null, ignored: [], width: 1 };
+    return { hasHeader: false, headers: [], phone: 0, phoneName: '', variables: [], schedule: -1, scheduleName: null, ignored: [], kept: [], width: 1 };
   }
   const headers = cells.map((h) => h.trim());
   const keys = headers.map(headerKey);
@@ -101,6 +106,8 @@ export function planColumns(first: string[], o: PlanOptions): ColumnPlan {
     if (schedule < 0) throw invalidHeaders(`the file has no column ${o.scheduleColumn} for the send date`, [o.scheduleColumn]);
   }
   const used = new Set([phone, schedule, ...variables.map((v) => v.column)]);
-  const ignored = headers.filter((h, i) => !used.has(i) && h !== '');
-  return { hasHeader: true, headers, phone, phoneName: headers[phone], variables, schedule, scheduleName: schedule >= 0 ? headers[schedule] : null, ignored, width: first.length };
+  const others = headers.flatMap((h, i) => (!used.has(i) && h !== '' ? [i] : []));
+  const kept = o.keepColumns ? others : [];
+  const ignored = o.keepColumns ? [] : others.map((i) => headers[i]);
+  return { hasHeader: true, headers, phone, phoneName: headers[phone], variables, schedule, scheduleName: schedule >= 0 ? headers[schedule] : null, ignored, kept, width: first.length };
 }

@@ -86,6 +86,7 @@ async function* run(input: AsyncIterable<Uint8Array> | Readable, options: Ingest
       phoneColumn: options.phoneColumn ?? 'auto',
       scheduleColumn: options.scheduleColumn === undefined ? 'auto' : options.scheduleColumn,
       urlVariables: options.urlVariables ?? 'auto',
+      keepColumns: options.keepColumns ?? false,
     };
     const judge = new RowJudge(summary, planOptions, {
       seen: new PhoneSet(),

@@ -81,6 +81,8 @@ export interface IngestOptions {
   allowFixedLines?: boolean;
   /** A header holding a send date-time per row; default auto (fecha_envio, programacion, …); null: none. */
   scheduleColumn?: string | null | 'auto';
+  /** Keep the other columns' values under their headers (unjudged) instead of ignoring them. */
+  keepColumns?: boolean;
   /** Variables whose values must be http(s) URLs; default the ones named url, link, enlace, *_url. */
   urlVariables?: readonly string[] | 'auto';
   /** "Now" for schedule dates (tests); default the clock. */

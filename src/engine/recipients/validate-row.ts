@@ -161,6 +161,8 @@ export function validateRow(raw: RawRow, ctx: RowContext): RowResult | null {
     }
   }
 
+  for (const column of plan.kept) variables[plan.headers[column]] = (cells[column] ?? '').trim();
+
   let scheduleAt: string | undefined;
   if (plan.schedule >= 0) {
     const text = (cells[plan.schedule] ?? '').trim();

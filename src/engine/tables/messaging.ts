@@ -46,6 +46,9 @@ export interface CampaignsTable {
   content: Generated<string>;
   template: Json<unknown> | null;
   variables: JsonDefault<string[]>;
+  /** The approved WhatsApp template the campaign sends (migration 0380), and which file column fills each parameter. */
+  template_id: number | null;
+  template_mapping: JsonDefault<Record<string, string>>;
   scheduled_at: Timestamp | null;
   recurrence: Json<unknown> | null;
   label: Generated<string>;

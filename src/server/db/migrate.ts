@@ -20,6 +20,7 @@ import * as history from './migrations/0340_history.ts';
 import * as messageParts from './migrations/0350_message-parts.ts';
 import * as outboxCompany from './migrations/0360_outbox-company.ts';
 import * as campaignTests from './migrations/0370_campaign-tests.ts';
+import * as campaignTemplate from './migrations/0380_campaign-template.ts';
 import type { Database } from '../../engine/database.ts';
 
 const migrations: Record<string, Migration> = {
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '0350_message-parts': messageParts,
   '0360_outbox-company': outboxCompany,
   '0370_campaign-tests': campaignTests,
+  '0380_campaign-template': campaignTemplate,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

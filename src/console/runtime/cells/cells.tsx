@@ -6,6 +6,7 @@ import Box from '@mui/material/Box';
 import { useTheme } from '@mui/material/styles';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
+import { whatsappErrors } from '../../../generated/errors.gen.ts';
 import { formatCop, formatDate, formatDateTime, formatInteger } from '../format.ts';
 import type { ScreenColumn } from '../screen-types.ts';
 
@@ -44,6 +45,13 @@ export function cellText(t: TFunction, exists: (k: string) => boolean, key: stri
       return (value as unknown[]).map((v) => enumLabel(t, enumId, v, exists)).join(', ');
     case 'secret':
       return maskedSecret(value);
+    case 'whatsappCode': {
+      // A WhatsApp (Meta) error code with its meaning from the catalogue (which names the code, or it is put first).
+      const code = String(value);
+      const entry = (whatsappErrors as Record<string, { key: string } | undefined>)[code];
+      const words = entry ? t(entry.key) : '';
+      return !words ? code : words.includes(code) ? words : `${code} · ${words}`;
+    }
     case 'progress':
       return Object.entries(value as Record<string, unknown>).filter(([, n]) => typeof n === 'number' && n > 0).map(([k, n]) => `${exists(`fields.${k}`) ? t(`fields.${k}`) : k} ${formatInteger(n)}`).join(' · ') || EMPTY;
     default:
@@ -69,6 +77,7 @@ export const CopCell = (p: CellProps) => <Box component="span" sx={{ fontVariant
 export const DateCell = (p: CellProps) => <Box component="span" sx={{ whiteSpace: 'nowrap' }}>{useText('date', p)}</Box>;
 export const DateTimeCell = (p: CellProps) => <Box component="span" sx={{ whiteSpace: 'nowrap' }}>{useText('datetime', p)}</Box>;
 export const EnumCell = (p: CellProps) => <>{useText('enum', p)}</>;
+export const WhatsAppCodeCell = (p: CellProps) => <>{useText('whatsappCode', p)}</>;
 
 export type TagColor = 'default' | 'primary' | 'secondary' | 'success' | 'warning' | 'error' | 'info';
 

@@ -5,7 +5,7 @@ import type { ComponentType } from 'react';
 import { always, and, bestKey, formatIs, hasEnum, itemsAre, nameIs, NOT_APPLICABLE, or, rankWith, schemaTypeIs, xDisplayIs, xWidgetIs, type RankedEntry, type Tester } from '../form/testers.ts';
 import type { ScreenColumn } from '../screen-types.ts';
 import { ProgressCell } from './ProgressCell.tsx';
-import { BooleanCell, ChipsCell, CopCell, DateCell, DateTimeCell, EnumCell, IntegerCell, RoleChipsCell, SecretCell, StatusCell, TextCell, type CellProps } from './cells.tsx';
+import { BooleanCell, ChipsCell, CopCell, DateCell, DateTimeCell, EnumCell, IntegerCell, RoleChipsCell, SecretCell, StatusCell, TextCell, WhatsAppCodeCell, type CellProps } from './cells.tsx';
 
 const isSecret: Tester = (s) => s['x-secret'] === true || s.writeOnly === true;
 const rolesEnum: Tester = (s) => s['x-enum'] === 'role';
@@ -22,6 +22,8 @@ export const cellEntries: RankedEntry<ComponentType<CellProps>>[] = [
   { key: 'cop', tester: rankWith(5, or(xDisplayIs('cop'), formatIs('cop'))), component: CopCell },
   { key: 'roles', tester: rankWith(6, and(schemaTypeIs('array'), or(nameIs('roles'), itemsAre(rolesEnum)))), component: RoleChipsCell },
   { key: 'status', tester: rankWith(6, xDisplayIs('status')), component: StatusCell },
+  // A WhatsApp error code (`x-display: whatsappCode`) with its meaning in words.
+  { key: 'whatsappCode', tester: rankWith(6, xDisplayIs('whatsappCode')), component: WhatsAppCodeCell },
   { key: 'secret', tester: rankWith(8, or(isSecret, xDisplayIs('secret'), xWidgetIs('secret'))), component: SecretCell },
   // Named only (`cell: progress`): an object of counts as one stacked bar.
   { key: 'progress', tester: () => NOT_APPLICABLE, component: ProgressCell },

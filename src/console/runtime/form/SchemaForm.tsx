@@ -86,6 +86,8 @@ export interface FormContext {
    * `x-options.fill`); they are spared the cascade's emptying. An empty `values` cancels.
    */
   fill?: (id: string, values: Data) => void;
+  /** The record the form loaded (`load`), whole: a field may read other facts of it (`x-mapping`). */
+  record?: Data;
 }
 
 export function mergeErrorSchemas(...schemas: (ErrorSchema | undefined)[]): ErrorSchema | undefined {

@@ -131,8 +131,8 @@ export const WizardTemplateFillsContent: Story = {
     await userEvent.type(content, ' Gracias.');
     await userEvent.click(screen.getByRole('button', { name: es('screens.campaignWizard.submit') }));
     await expectLocation('/Campaigns/campaigns/9?tab=1');
-    // The template's purpose replaced the prefill; the picker and the channel's type stay in the browser.
-    await expect(callsTo('campaigns.create')[0].body).toEqual({ name: 'Cobro junio', kind: 'open', purpose: 'transactional', channelId: 3, content: 'Hola {{nombre}}, tu pago vence mañana. Gracias.' });
+    // The template's purpose replaced the prefill; the template goes with the campaign (a WhatsApp campaign sends it, issue 12); the channel's type stays in the browser.
+    await expect(callsTo('campaigns.create')[0].body).toEqual({ name: 'Cobro junio', kind: 'open', purpose: 'transactional', channelId: 3, templateId: 1, content: 'Hola {{nombre}}, tu pago vence mañana. Gracias.' });
   },
 };
 

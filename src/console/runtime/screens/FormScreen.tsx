@@ -154,7 +154,7 @@ function FormView({ screen }: { screen: ScreenDef }) {
   const takes = mode === 'edit' && screen.edit ? screen.edit.body : screen.create?.body;
   const pendingFiles = useRef(new Map<string, File>());
   const deferred = useMemo<DeferredUploads>(() => ({ fields: new Set(deferredFields(properties, takes)), files: pendingFiles.current }), [properties, takes]);
-  const formContext = useMemo(() => ({ deferredUploads: deferred }), [deferred]);
+
 
   // `load`: the record to edit or show (or the own profile to prefill).
   const loadArgs = withLoad && screen.load ? buildArgs(screen.load.operation, fillPathParams(screen.load.operation, resolveObject(screen.load.params, ctx), routeParams)) : null;
@@ -174,6 +174,8 @@ function FormView({ screen }: { screen: ScreenDef }) {
     setBaseline(merge);
     setFilled(true);
   }, [loaded.data]);
+
+  const formContext = useMemo(() => ({ deferredUploads: deferred, record: withLoad ? (loaded.data as unknown as Data | undefined) : undefined }), [deferred, withLoad, loaded.data]);
 
   const dirty = mode !== 'view' && !!screen.dirtyGuard && JSON.stringify(formData) !== JSON.stringify(baseline);
   const guard = useDirtyGuard(dirty);

@@ -2,30 +2,21 @@
 // sandbox mode the Graph stand-in; statuses and inbound messages come back on
 // /v1/webhooks/whatsapp/:channelId (webhook.ts). The phone-number id is `connection.phoneNumberId`,
 // else the first account SID; the business account (templates) `connection.wabaId`, else the same.
-import { sql } from 'kysely';
 import type { ChannelEndpoint } from '../../../core/ports/channel.ts';
 import { setting, webhookUrlOf, type ChannelContext, type ChannelDefinition } from '../definition.ts';
 import { createWhatsAppAdapter, GRAPH_BASE_URL } from './adapter.ts';
+import { customerWindowOpen } from './customer-window.ts';
 import { metaWebhook } from '../shared/meta-webhook.ts';
 import type { GraphAccount } from './templates.ts';
 import { parseWhatsAppWebhook } from './webhook.ts';
-
-const WINDOW_MS = 24 * 60 * 60 * 1000;
 
 const phoneNumberIdOf = (channel: ChannelEndpoint) => setting(channel, 'phoneNumberId') ?? channel.accountSids[0]?.sid ?? '';
 const wabaIdOf = (channel: ChannelEndpoint) => setting(channel, 'wabaId') ?? channel.accountSids[0]?.sid ?? '';
 const usesStandIn = (channel: ChannelEndpoint, context: ChannelContext) => !setting(channel, 'baseUrl') && context.standIns.graph !== null;
 
-/** Open 24-hour windows come from the inbound messages we stored for this channel. */
+/** Open 24-hour windows come from the inbound messages we stored for this channel (customer-window.ts). */
 function customerWindow(context: ChannelContext, channelId: number) {
-  return async (to: string): Promise<boolean> => {
-    const since = new Date((context.now?.() ?? new Date()).getTime() - WINDOW_MS);
-    const digits = to.replace(/^\+/, '');
-    const row = await context.db.selectFrom('inbound_messages').select(sql<number>`1`.as('one'))
-      .where('channel_id', '=', channelId).where('from_number', 'in', [`+${digits}`, digits]).where('received_at', '>', since)
-      .limit(1).executeTakeFirst();
-    return row !== undefined;
-  };
+  return (to: string): Promise<boolean> => customerWindowOpen(context.db, channelId, to, context.now?.() ?? new Date());
 }
 
 export const whatsappChannel: ChannelDefinition = {

@@ -10,7 +10,7 @@ import { paginate } from '../../http/paging.ts';
 import { loadDeployment, toDeployment } from './deployment-control.ts';
 import { launchCampaign, previewCampaign } from './launch.ts';
 import { campaignMessages } from './messages.ts';
-import { campaignQuery, checkContent, checkSchedule, toCampaign } from './records.ts';
+import { campaignQuery, checkContent, checkSchedule, keptTemplate, toCampaign } from './records.ts';
 import { campaignTests, sendCampaignTest } from './campaign-tests.ts';
 import { storePastedRecipients } from './recipients-paste.ts';
 import { storeRecipientsFile, type RecipientsCampaign } from './recipients-upload.ts';
@@ -40,7 +40,7 @@ async function editable(deps: ServerDeps, me: Session, id: number) {
 async function recipientsTarget(deps: ServerDeps, me: Session, id: number): Promise<RecipientsCampaign> {
   const row = await editable(deps, me, id);
   const channel = row.channel_id ? await deps.db.selectFrom('channels').select('platform').where('id', '=', row.channel_id).executeTakeFirst() : null;
-  return { id: row.id, company_id: me.companyId, content: row.content, platform: channel?.platform ?? null };
+  return { id: row.id, company_id: me.companyId, content: row.content, platform: channel?.platform ?? null, templateId: row.template_id };
 }
 
 export const campaignsHandlers: DomainHandlers<'campaigns'> = {
@@ -66,10 +66,11 @@ export const campaignsHandlers: DomainHandlers<'campaigns'> = {
     checkContent(b.content, ctx.deps.messaging.shortBaseUrls);
     checkSchedule(b.kind, b.scheduledAt, b.recurrence);
     await checkChannel(ctx.deps, me, b.channelId);
+    const templateId = await keptTemplate(ctx.deps.db, me.companyId, b.channelId, b.templateId);
     const now = ctx.deps.now();
     const row = await uniqueOr(() => ctx.deps.db.insertInto('campaigns').values({
       company_id: me.companyId, name: b.name.trim(), kind: b.kind, purpose: b.purpose ?? 'commercial', channel_id: b.channelId, content: b.content,
-      variables: JSON.stringify(variablesOf(b.content)), scheduled_at: b.scheduledAt ?? null,
+      variables: JSON.stringify(variablesOf(b.content)), template_id: templateId, scheduled_at: b.scheduledAt ?? null,
       recurrence: b.recurrence ? JSON.stringify(b.recurrence) : null, max_complete_interactions: b.maxCompleteInteractions ?? null,
       next_run_at: b.kind === 'recurring' && b.recurrence ? b.recurrence.starts : null,
       created_by: me.userId, created_at: now, updated_at: now,
@@ -93,6 +94,9 @@ export const campaignsHandlers: DomainHandlers<'campaigns'> = {
     if (b.scheduledAt !== undefined) set.scheduled_at = b.scheduledAt;
     if (b.recurrence !== undefined) set.recurrence = b.recurrence ? JSON.stringify(b.recurrence) : null;
     if (b.maxCompleteInteractions !== undefined) set.max_complete_interactions = b.maxCompleteInteractions;
+    // The template follows a new channel or a new choice (issue 12); its parameters' columns are the user's.
+    if (b.templateId !== undefined || b.channelId !== undefined) set.template_id = await keptTemplate(ctx.deps.db, me.companyId, b.channelId ?? current.channel_id!, b.templateId === undefined ? current.template_id : b.templateId, b.templateId === undefined ? 'drop' : 'refuse');
+    if (b.templateMapping !== undefined) set.template_mapping = JSON.stringify(b.templateMapping);
     await uniqueOr(() => ctx.deps.db.updateTable('campaigns').set(set).where('id', '=', current.id).where('company_id', '=', me.companyId).execute(), nameTaken);
     return getCampaign(ctx.deps, me, current.id);
   },

@@ -14,6 +14,7 @@ import type { ServerDeps, Session } from '../../context.ts';
 import { fail } from '../../errors/api-error.ts';
 import { sendMessages } from '../../messaging/send-messages.ts';
 import { childCodes, contentLinks, personalise } from '../shortener/links.ts';
+import { whatsappLaunchItems, whatsappSummary, withTemplateValues } from './whatsapp-campaign.ts';
 
 interface LaunchCampaign {
   id: number;
@@ -25,6 +26,8 @@ interface LaunchCampaign {
   channel_id: number | null;
   recipients_file_id: number | null;
   label: string;
+  template_id: number | null;
+  template_mapping: Record<string, string>;
 }
 
 export async function channelOf(deps: ServerDeps, campaign: LaunchCampaign): Promise<{ id: number; platform: ChannelPlatform }> {
@@ -56,6 +59,8 @@ export async function launchCampaign(deps: ServerDeps, me: Session, campaignId: 
   if (!campaign.recipients_file_id) throw fail('99985', 'The campaign has no recipients file yet.');
   const rows = await sendableRows(db, campaign.recipients_file_id);
   if (!rows.length) throw fail('99985', 'The recipients file has no sendable rows.');
+  // WhatsApp (issue 12): the template's messages, or null for free text (refused outside the 24-hour window).
+  const templateItems = await whatsappLaunchItems(deps, campaign, channel, rows);
   const now = deps.now();
   const at = campaign.kind === 'scheduled' && campaign.scheduled_at && campaign.scheduled_at > now ? campaign.scheduled_at : now;
   // Shortener (issue 5): the company's short links in the content (99925 for any other link of ours).
@@ -70,7 +75,7 @@ export async function launchCampaign(deps: ServerDeps, me: Session, campaignId: 
       const codes = links.length
         ? await childCodes(trx, { companyId: me.companyId, campaignId: campaign.id, createdBy: me.userId, now, links, phones: rows.map((r) => r.phone!) })
         : null;
-      const result = await enqueue(itemsOf(campaign.content, rows, codes ? (body, phone) => personalise(body, links, codes, phone) : undefined), id);
+      const result = await enqueue(templateItems ?? itemsOf(campaign.content, rows, codes ? (body, phone) => personalise(body, links, codes, phone) : undefined), id);
       await recordDeploymentTotals(trx, id, result.ids.length, result.reservedCredits);
       return id;
     });
@@ -105,7 +110,7 @@ export async function previewCampaign(deps: ServerDeps, me: Session, campaignId:
   let parts = 0;
   let encoding: string | null = null;
   for (const r of going) {
-    const priced = messageCost(channel.platform, render(campaign.content, r.variables, { allowEmpty: true }));
+    const priced = messageCost(channel.platform, render(campaign.content, withTemplateValues(campaign, r.variables), { allowEmpty: true }));
     credits += priced.cost;
     if (priced.parts >= parts) { parts = priced.parts; encoding = priced.encoding; }
   }
@@ -126,5 +131,7 @@ export async function previewCampaign(deps: ServerDeps, me: Session, campaignId:
     balance,
     enough: balance >= credits,
     refusedLinks: refusedLinks(campaign.content, deps.messaging.shortBaseUrls).map((l) => l.url),
+    // WhatsApp (issue 12): recipients outside the 24-hour window for free text, template parameters without a column.
+    ...(await whatsappSummary(deps, campaign, channel, sendable.map((r) => r.phone!))),
   };
 }

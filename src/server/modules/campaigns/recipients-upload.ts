@@ -14,7 +14,7 @@ import { constants } from '../../../generated/constants.gen.ts';
 import type { Database } from '../../../engine/database.ts';
 import { fail, failFields, fieldError } from '../../errors/api-error.ts';
 
-export interface RecipientsCampaign { id: number; company_id: number; content: string; platform: string | null }
+export interface RecipientsCampaign { id: number; company_id: number; content: string; platform: string | null; templateId: number | null }
 
 const INSERT_BATCH = 2000;
 
@@ -42,7 +42,10 @@ export async function storeRecipients(db: Kysely<Database>, source: RecipientsSo
   }).returning('id').executeTakeFirstOrThrow();
   const ingest = ingestRecipients(source.input, {
     fileName: source.fileName,
-    variables: variablesOf(campaign.content),
+    // A WhatsApp template campaign maps its parameters to columns after the upload (issue 12): no
+    // column is required by name, and every column of a WhatsApp file is kept for that mapping.
+    variables: campaign.templateId === null ? variablesOf(campaign.content) : [],
+    keepColumns: campaign.platform === 'whatsapp',
     // Fixed lines only where the channel type reaches them (its definition): never for SMS or RCS.
     allowFixedLines: campaign.platform !== null && reachOf(campaign.platform) !== 'mobile',
     now,

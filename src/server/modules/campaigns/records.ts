@@ -4,12 +4,16 @@ import { contentProblems } from '../../../core/message-content.ts';
 import type { Campaign, CampaignRecurrence } from '../../../generated/types.gen.ts';
 import type { Database } from '../../../engine/database.ts';
 import { failFields, fieldError } from '../../errors/api-error.ts';
+import { parametersOf } from './whatsapp-campaign.ts';
 
 export function campaignQuery(db: Kysely<Database>, companyId: number) {
   return db
     .selectFrom('campaigns as c')
     .leftJoin('channels as ch', 'ch.id', 'c.channel_id')
+    .leftJoin('templates as t', 't.id', 'c.template_id')
     .select([
+      'c.template_id', 't.name as template_name', 't.variables as template_variables', 'c.template_mapping',
+      sql<string[] | null>`(select rf.headers from recipient_files rf where rf.id = c.recipients_file_id)`.as('file_columns'),
       'c.id', 'c.name', 'c.kind', 'c.purpose', 'c.channel_id', 'ch.name as channel_name', 'ch.platform', 'c.content', 'c.variables',
       'c.scheduled_at', 'c.recurrence', 'c.label', 'c.edit_lock', 'c.max_complete_interactions', 'c.recipients_file_id', 'c.created_at', 'c.updated_at',
       sql<number | null>`(select count(*) from recipient_rows r where r.file_id = c.recipients_file_id and r.send)`.as('recipients'),
@@ -31,6 +35,11 @@ export const toCampaign = (r: CampaignRow): Campaign => ({
   platform: (r.platform ?? null) as Campaign['platform'],
   content: r.content,
   variables: r.variables,
+  templateId: r.template_id,
+  templateName: r.template_name ?? null,
+  templateParameters: parametersOf(r.template_variables ?? []),
+  templateMapping: r.template_mapping,
+  fileColumns: r.file_columns ?? [],
   scheduledAt: r.scheduled_at?.toISOString() ?? null,
   recurrence: (r.recurrence ?? null) as CampaignRecurrence | null,
   label: r.label as Campaign['label'],
@@ -56,4 +65,19 @@ export function checkContent(content: string, shortBaseUrls: string[]): void {
 export function checkSchedule(kind: string, scheduledAt: string | null | undefined, recurrence: unknown): void {
   if (kind === 'scheduled' && !scheduledAt) throw failFields([fieldError('scheduledAt', '99999')]);
   if (kind === 'recurring' && !recurrence) throw failFields([fieldError('recurrence', '99999')]);
+}
+
+/**
+ * The template a write keeps (issue 12): an approved template of the company for the channel's
+ * type (else 99931 on templateId). Only a WhatsApp campaign sends its template; on the other
+ * channels a template only prefilled the content, so none is kept.
+ */
+export async function keptTemplate(db: Kysely<Database>, companyId: number, channelId: number, templateId: number | null | undefined, misfit: 'refuse' | 'drop' = 'refuse'): Promise<number | null> {
+  if (!templateId) return null;
+  const channel = await db.selectFrom('channels').select('platform').where('id', '=', channelId).where('company_id', '=', companyId).executeTakeFirst();
+  const template = await db.selectFrom('templates').select(['channel', 'status']).where('id', '=', templateId).where('company_id', '=', companyId).executeTakeFirst();
+  const fits = !!template && template.status === 'APPROVED' && template.channel === channel?.platform;
+  if (!fits && misfit === 'drop') return null;
+  if (!fits) throw failFields([fieldError('templateId', '99931', 'an approved template of the channel\'s type')]);
+  return channel!.platform === 'whatsapp' ? templateId : null;
 }

@@ -31,6 +31,7 @@ const ColorWidget = lazyPart<WidgetProps>(() => import('./ColorWidget.tsx'));
 const SecretWidget = lazyPart<WidgetProps>(() => import('./SecretWidget.tsx'));
 const SmsContentWidget = lazyPart<WidgetProps>(() => import('./SmsContentWidget.tsx'));
 const DateRangeField = lazyPart<FieldProps>(() => import('./DateRangeField.tsx'));
+const ColumnMappingField = lazyPart<FieldProps>(() => import('./ColumnMappingField.tsx'));
 const PermissionTreeWidget = lazyPart<WidgetProps>(() => import('./PermissionTreeWidget.tsx'));
 const CodeWidget = lazyPart<WidgetProps>(() => import('./CodeWidget.tsx'));
 const PhoneListWidget = lazyPart<WidgetProps>(() => import('./PhoneListWidget.tsx'));
@@ -78,6 +79,8 @@ export const widgetEntries: RankedEntry<ComponentType<WidgetProps>>[] = [
 /** Fields render a whole object (the date range's start and end). */
 export const fieldEntries: RankedEntry<ComponentType<FieldProps>>[] = [
   { key: 'DateRangeField', tester: rankWith(10, and(schemaTypeIs('object'), xWidgetIs('dateRange'))), component: DateRangeField },
+  // Names → columns (a WhatsApp template's parameters → the recipients file's columns).
+  { key: 'ColumnMappingField', tester: rankWith(10, and(schemaTypeIs('object'), xWidgetIs('columnMapping'))), component: ColumnMappingField },
 ];
 
 export const widgets: RegistryWidgetsType = Object.fromEntries(widgetEntries.map((e) => [e.key, e.component]));

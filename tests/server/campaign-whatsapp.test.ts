@@ -1,0 +1,136 @@
+// WhatsApp campaigns (issue 12) in a real server (sandbox mode, PGlite or PostgreSQL with
+// DATABASE_URL) against the Graph stand-in. A campaign on the demo's WhatsApp channel keeps its
+// approved template (colibri_aviso: "Hola {{1}}, tu pedido {{2}} va en camino"); each parameter
+// gets a column of the uploaded file chosen by the user (the file's columns are `telefono,nombre,
+// pedido`: no column has to be named "1" or "2"); launch refuses while a parameter has no column
+// (99908), and then the stand-in receives `type: template` bodies with the mapped values and the
+// messages are delivered. Free text is predicted outside the 24-hour window (Meta's 131047) in
+// the summary and refused at launch (99907) with nothing created, until every recipient wrote.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeSession } from '../../src/core/session-codec.ts';
+import { serverOperations } from '../../src/generated/server-operations.gen.ts';
+import { demoEmail } from '../../src/server/db/demo-seed.ts';
+import { startServer, type RunningServer } from '../../src/server/start.ts';
+import { TEST_PASSWORD, testDatabase } from './harness.ts';
+import { until } from './until.ts';
+
+let server: RunningServer;
+let dropSchema = async () => {};
+let token = '';
+let channelId = 0;
+let templateId = 0;
+
+beforeAll(async () => {
+  const { options, drop } = await testDatabase();
+  dropSchema = drop;
+  server = await startServer({ logger: { level: 'error' }, port: 0, sandbox: true, database: options, demoPassword: TEST_PASSWORD, consoleRoot: null, messaging: { dispatcher: { idleMs: 20 } } });
+  const signin = await api('POST', path('clientAuth.signin'), { email: demoEmail('manager'), password: TEST_PASSWORD });
+  token = decodeSession(signin.json.clientToken)!.token;
+  channelId = (await api('GET', `${path('channels.list')}?platform=whatsapp&enabled=true`)).json.items[0].id;
+  const templates = (await api('GET', `${path('templates.list')}?channel=whatsapp&status=APPROVED`)).json.items as { id: number; name: string }[];
+  templateId = templates.find((t) => t.name === 'colibri_aviso')!.id;
+}, 120_000);
+
+afterAll(async () => {
+  // The stand-in's last status webhooks are answered before the server stops.
+  await server?.messaging?.graph?.idle();
+  await server?.close();
+  await dropSchema();
+});
+
+const path = (id: string) => serverOperations.find((o) => o.id === id)!.path;
+const withId = (id: string, campaignId: number) => path(id).replace('{id}', String(campaignId));
+
+async function api(method: string, url: string, body?: unknown) {
+  const response = await fetch(`${server.url}${url}`, {
+    method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { 'x-auth-token': token } : {}) }, body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, json: (await response.json()) as Record<string, any> };
+}
+
+async function upload(campaignId: number, text: string) {
+  const form = new FormData();
+  form.append('file', new Blob([text], { type: 'text/csv' }), 'clientes.csv');
+  const response = await fetch(`${server.url}${withId('campaigns.uploadRecipients', campaignId)}`, { method: 'POST', headers: { 'x-auth-token': token }, body: form });
+  return { status: response.status, json: (await response.json()) as Record<string, any> };
+}
+
+const messagesOf = (deploymentId: number) => server.db.selectFrom('messages').select(['to_number', 'state', 'body', 'error_code']).where('deployment_id', '=', deploymentId).orderBy('to_number').execute();
+const sentTo = (digits: string) => server.messaging!.graph!.requests.filter((r) => (r.body as { to?: string }).to === digits);
+
+describe('a WhatsApp campaign from an approved template', () => {
+  it('maps each parameter to a file column, refuses launch until all are mapped, and delivers template messages', async () => {
+    const created = await api('POST', path('campaigns.create'), {
+      name: 'Pedidos WhatsApp', kind: 'open', purpose: 'transactional', channelId, templateId, content: 'Hola {{1}}, tu pedido {{2}} va en camino. Gracias por comprar con nosotros.',
+    });
+    expect(created.status).toBe(200);
+    expect(created.json).toMatchObject({ templateId, templateName: 'colibri_aviso', templateParameters: ['1', '2'], templateMapping: {}, fileColumns: [] });
+    const id = created.json.id as number;
+
+    // No column is named "1" or "2": the upload takes the file as it is and keeps its columns.
+    const up = await upload(id, 'telefono,nombre,pedido\n3004440101,Ana,A-100\n3004440102,Luis,B-200\n');
+    expect(up.status).toBe(200);
+    expect(up.json).toMatchObject({ rows: 2, pass: 2 });
+    expect((await api('GET', withId('campaigns.get', id))).json.fileColumns).toEqual(['telefono', 'nombre', 'pedido']);
+
+    // Unmapped: the summary names the parameters and launch refuses them, creating nothing.
+    expect((await api('GET', withId('campaigns.preview', id))).json).toMatchObject({ recipients: 2, unmappedParameters: ['1', '2'], outsideWindow: 0, windowCode: null });
+    const refused = await api('POST', withId('campaigns.launch', id));
+    expect([refused.status, refused.json.code]).toEqual([409, '99908']);
+    expect(await server.db.selectFrom('deployments').select('id').where('campaign_id', '=', id).execute()).toEqual([]);
+
+    const mapped = await api('PATCH', withId('campaigns.update', id), { templateMapping: { 1: 'nombre', 2: 'pedido' } });
+    expect(mapped.json.templateMapping).toEqual({ 1: 'nombre', 2: 'pedido' });
+    // Nobody of them wrote in the last 24 hours: a template goes anyway.
+    expect((await api('GET', withId('campaigns.preview', id))).json).toMatchObject({ unmappedParameters: [], outsideWindow: 0, windowCode: null, goNow: 2 });
+
+    const launched = await api('POST', withId('campaigns.launch', id));
+    expect(launched.status).toBe(200);
+    const rows = await until('both messages delivered', async () => {
+      const all = await messagesOf(launched.json.id);
+      return all.length === 2 && all.every((m) => m.state === 'delivered' || m.state === 'read') ? all : null;
+    });
+    expect(rows.map((m) => m.body)).toEqual(['Hola Ana, tu pedido A-100 va en camino. Gracias por comprar con nosotros.', 'Hola Luis, tu pedido B-200 va en camino. Gracias por comprar con nosotros.']);
+    const [request] = sentTo('573004440101');
+    expect(request.status).toBe(200);
+    expect(request.body).toMatchObject({
+      type: 'template',
+      template: { name: 'colibri_aviso', language: { code: 'es_CO' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ana' }, { type: 'text', text: 'A-100' }] }] },
+    });
+  });
+
+  it('keeps no template on an SMS campaign (there it only prefilled the text) and refuses one of another channel type', async () => {
+    const sms = (await api('GET', `${path('channels.list')}?platform=sms&enabled=true`)).json.items[0].id as number;
+    const wrong = await api('POST', path('campaigns.create'), { name: 'Plantilla ajena', kind: 'open', channelId: sms, templateId, content: 'Hola' });
+    expect(wrong.json).toMatchObject({ code: '99931', errors: [{ field: 'templateId' }] });
+  });
+});
+
+describe('free text on WhatsApp and the 24-hour window', () => {
+  it('predicts 131047 for recipients who have not written, refuses launch before creating anything, and sends once all wrote', async () => {
+    const created = await api('POST', path('campaigns.create'), { name: 'Texto libre WhatsApp', kind: 'open', purpose: 'transactional', channelId, content: 'Hola {{nombre}}, gracias por escribirnos.' });
+    const id = created.json.id as number;
+    expect(created.json.templateId).toBeNull();
+    expect((await upload(id, 'telefono,nombre\n3004440201,Marta\n3004440202,Pedro\n')).json).toMatchObject({ pass: 2 });
+
+    // Marta writes (opens her window); Pedro does not.
+    const graph = server.messaging!.graph!;
+    expect((await graph.injectWhatsAppInbound({ phoneNumberId: 'WABA102030405060', from: '+573004440201', text: 'Hola' })).answer?.status).toBe(200);
+    expect((await api('GET', withId('campaigns.preview', id))).json).toMatchObject({ recipients: 2, outsideWindow: 1, windowCode: '131047', unmappedParameters: [] });
+    const refused = await api('POST', withId('campaigns.launch', id));
+    expect([refused.status, refused.json.code]).toEqual([409, '99907']);
+    expect(await server.db.selectFrom('deployments').select('id').where('campaign_id', '=', id).execute()).toEqual([]);
+    expect(await server.db.selectFrom('messages').select('id').where('to_number', 'in', ['+573004440201', '+573004440202']).execute()).toEqual([]);
+
+    // Pedro writes too: nothing is predicted and the free text is delivered.
+    await graph.injectWhatsAppInbound({ phoneNumberId: 'WABA102030405060', from: '+573004440202', text: 'Buenas' });
+    expect((await api('GET', withId('campaigns.preview', id))).json).toMatchObject({ outsideWindow: 0, windowCode: null });
+    const launched = await api('POST', withId('campaigns.launch', id));
+    expect(launched.status).toBe(200);
+    await until('free text delivered', async () => {
+      const all = await messagesOf(launched.json.id);
+      return all.length === 2 && all.every((m) => m.state === 'delivered' || m.state === 'read') ? all : null;
+    });
+    expect(sentTo('573004440202')[0].body).toMatchObject({ type: 'text', text: { body: 'Hola Pedro, gracias por escribirnos.' } });
+  });
+});
