@@ -1,19 +1,28 @@
 // Launching a campaign: one deployment, its messages rendered from the file's sendable rows and
-// created through the one send step (messaging/send-messages.ts: block list, duplicates, credits,
-// send window), all in one transaction: when the credits do not cover it (99986) nothing is created.
-import { sql, type Kysely } from 'kysely';
-import { entryBlocksSql, sqlInstant } from '../../../core/block-list.ts';
+// created through the one send step (messaging/send-messages.ts: the refusal rules, credits, send
+// window), all in one transaction: when the credits do not cover it (99986) nothing is created.
+// The preview (the detail's summary tab) is the same launch, run to the end in a transaction that
+// is then rolled back (issue 12): every decision it shows (block list, duplicates against what was
+// already sent, the send window, the credits, the parts of each rendered message) is the one the
+// launch would make, read from the rows the launch itself wrote.
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { refusedLinks, render } from '../../../core/message-content.ts';
+import { nonGsmCharacters } from '../../../core/sms-parts.ts';
 import { createDeployment, recordDeploymentTotals } from '../../../engine/lifecycle/deployments.ts';
-import { InsufficientCreditsError, messageCost, type EnqueueItem, type Purpose } from '../../../engine/lifecycle/enqueue.ts';
+import { InsufficientCreditsError, type EnqueueItem, type EnqueueResult, type Purpose } from '../../../engine/lifecycle/enqueue.ts';
+import { STATUS } from '../../../engine/lifecycle/message-states.ts';
 import type { ChannelPlatform } from '../../../engine/channel-adapter.ts';
 import type { Database } from '../../../engine/database.ts';
 import { balanceOf } from '../../../engine/credits.ts';
 import type { CampaignPreview } from '../../../generated/types.gen.ts';
 import type { ServerDeps, Session } from '../../context.ts';
 import { fail } from '../../errors/api-error.ts';
+import { duplicateWindowHours } from '../../messaging/duplicate-window.ts';
 import { sendMessages } from '../../messaging/send-messages.ts';
 import { childCodes, contentLinks, personalise } from '../shortener/links.ts';
+
+/** Rendered messages the summary shows as they would go. */
+const SAMPLES = 3;
 
 interface LaunchCampaign {
   id: number;
@@ -25,6 +34,12 @@ interface LaunchCampaign {
   channel_id: number | null;
   recipients_file_id: number | null;
   label: string;
+}
+
+async function loadCampaign(deps: ServerDeps, me: Session, campaignId: number): Promise<LaunchCampaign> {
+  const campaign = await deps.db.selectFrom('campaigns').selectAll().where('id', '=', campaignId).where('company_id', '=', me.companyId).executeTakeFirst();
+  if (!campaign) throw fail('99959');
+  return campaign;
 }
 
 async function channelOf(deps: ServerDeps, campaign: LaunchCampaign): Promise<{ id: number; platform: ChannelPlatform }> {
@@ -47,30 +62,47 @@ function itemsOf(content: string, rows: { phone: string | null; variables: Recor
   });
 }
 
-export async function launchCampaign(deps: ServerDeps, me: Session, campaignId: number): Promise<number> {
-  const db = deps.db;
-  const campaign = await deps.db.selectFrom('campaigns').selectAll().where('id', '=', campaignId).where('company_id', '=', me.companyId).executeTakeFirst();
-  if (!campaign) throw fail('99959');
-  if (campaign.label !== 'Active') throw fail('99984');
+const plannedAt = (campaign: LaunchCampaign, now: Date) =>
+  campaign.kind === 'scheduled' && campaign.scheduled_at && campaign.scheduled_at > now ? campaign.scheduled_at : now;
+
+/**
+ * The one launch: creates the deployment, the recipients' short codes and the messages (every
+ * decision made by the engine's enqueue), then hands the transaction to `finish` — the launch
+ * records the totals and commits; the preview reads the rows back and rolls back.
+ */
+async function runLaunch<T>(
+  deps: ServerDeps, me: Session, campaign: LaunchCampaign, rows: Awaited<ReturnType<typeof sendableRows>>,
+  onInsufficientCredits: 'throw' | 'report',
+  finish: (trx: Transaction<Database>, deploymentId: number, result: EnqueueResult) => Promise<T>,
+): Promise<T> {
   const channel = await channelOf(deps, campaign);
-  if (!campaign.recipients_file_id) throw fail('99985', 'The campaign has no recipients file yet.');
-  const rows = await sendableRows(db, campaign.recipients_file_id);
-  if (!rows.length) throw fail('99985', 'The recipients file has no sendable rows.');
   const now = deps.now();
-  const at = campaign.kind === 'scheduled' && campaign.scheduled_at && campaign.scheduled_at > now ? campaign.scheduled_at : now;
+  const at = plannedAt(campaign, now);
   // Shortener (issue 5): the company's short links in the content (99925 for any other link of ours).
   const links = await contentLinks(deps, me.companyId, campaign.content);
   const purpose = campaign.purpose as Purpose;
+  return sendMessages(deps, {
+    companyId: me.companyId, channel, purpose, source: 'campaign', createdBy: me.userId, now, at, onInsufficientCredits,
+  }, async (trx, enqueue) => {
+    const id = await createDeployment(trx, { companyId: me.companyId, campaignId: campaign.id, channelId: channel.id, purpose, at, createdBy: me.userId, now });
+    // Shortener (issue 5): each recipient gets their own child code of every link, set-based, in this transaction.
+    const codes = links.length
+      ? await childCodes(trx, { companyId: me.companyId, campaignId: campaign.id, createdBy: me.userId, now, links, phones: rows.map((r) => r.phone!) })
+      : null;
+    const result = await enqueue(itemsOf(campaign.content, rows, codes ? (body, phone) => personalise(body, links, codes, phone) : undefined), id);
+    return finish(trx, id, result);
+  });
+}
+
+export async function launchCampaign(deps: ServerDeps, me: Session, campaignId: number): Promise<number> {
+  const campaign = await loadCampaign(deps, me, campaignId);
+  if (campaign.label !== 'Active') throw fail('99984');
+  await channelOf(deps, campaign);
+  if (!campaign.recipients_file_id) throw fail('99985', 'The campaign has no recipients file yet.');
+  const rows = await sendableRows(deps.db, campaign.recipients_file_id);
+  if (!rows.length) throw fail('99985', 'The recipients file has no sendable rows.');
   try {
-    const deploymentId = await sendMessages(deps, {
-      companyId: me.companyId, channel, purpose, source: 'campaign', createdBy: me.userId, now, at, onInsufficientCredits: 'throw',
-    }, async (trx, enqueue) => {
-      const id = await createDeployment(trx, { companyId: me.companyId, campaignId: campaign.id, channelId: channel.id, purpose, at, createdBy: me.userId, now });
-      // Shortener (issue 5): each recipient gets their own child code of every link, set-based, in this transaction.
-      const codes = links.length
-        ? await childCodes(trx, { companyId: me.companyId, campaignId: campaign.id, createdBy: me.userId, now, links, phones: rows.map((r) => r.phone!) })
-        : null;
-      const result = await enqueue(itemsOf(campaign.content, rows, codes ? (body, phone) => personalise(body, links, codes, phone) : undefined), id);
+    const deploymentId = await runLaunch(deps, me, campaign, rows, 'throw', async (trx, id, result) => {
       await recordDeploymentTotals(trx, id, result.ids.length, result.reservedCredits);
       return id;
     });
@@ -82,49 +114,94 @@ export async function launchCampaign(deps: ServerDeps, me: Session, campaignId: 
   }
 }
 
-/** What a launch now would do, without doing it. */
+/** A message as the rolled-back launch wrote it. */
+interface StagedMessage {
+  to_number: string;
+  body: string | null;
+  state: string;
+  status_code: number;
+  not_before: Date | string;
+  parts: number;
+  encoding: string | null;
+  cost: number;
+}
+
+/** Carries the preview out of the transaction it rolls back. */
+class PreviewRollback extends Error {
+  constructor(readonly messages: StagedMessage[], readonly result: EnqueueResult) {
+    super('preview: rolled back');
+  }
+}
+
+/** Every launch run to the end and rolled back: the messages it would write, as it would write them. */
+async function stagedLaunch(deps: ServerDeps, me: Session, campaign: LaunchCampaign, rows: Awaited<ReturnType<typeof sendableRows>>) {
+  try {
+    await runLaunch(deps, me, campaign, rows, 'report', async (trx, _id, result) => {
+      const staged = await sql<StagedMessage>`
+        select to_number, body, state, status_code, not_before, parts, encoding, cost
+        from messages where id = any(${result.ids}::bigint[]) order by id`.execute(trx);
+      throw new PreviewRollback(staged.rows, result);
+    });
+  } catch (error) {
+    if (error instanceof PreviewRollback) return { messages: error.messages, result: error.result };
+    throw error;
+  }
+  throw new Error('unreachable: the preview always rolls back');
+}
+
+/** The characters the file's values bring that force UCS-2 where the campaign's own text does not. */
+function ucs2FromValues(content: string, bodies: readonly string[]): { characters: string[]; rows: number } {
+  const own = new Set(nonGsmCharacters(content));
+  const characters = new Set<string>();
+  let rows = 0;
+  for (const body of bodies) {
+    const added = nonGsmCharacters(body).filter((ch) => !own.has(ch));
+    if (added.length) rows++;
+    for (const ch of added) characters.add(ch);
+  }
+  return { characters: [...characters], rows };
+}
+
+/** What a launch now would do, without doing it: the launch itself, rolled back. */
 export async function previewCampaign(deps: ServerDeps, me: Session, campaignId: number): Promise<CampaignPreview> {
   const db = deps.db;
-  const campaign = await deps.db.selectFrom('campaigns').selectAll().where('id', '=', campaignId).where('company_id', '=', me.companyId).executeTakeFirst();
-  if (!campaign) throw fail('99959');
+  const campaign = await loadCampaign(deps, me, campaignId);
   const channel = await channelOf(deps, campaign);
-  const now = deps.now();
   const file = campaign.recipients_file_id;
   const all = file ? await db.selectFrom('recipient_rows').select(['phone', 'variables', 'send', 'result']).where('file_id', '=', file).execute() : [];
-  const sendable = all.filter((r) => r.send && r.phone);
   const invalid = all.filter((r) => r.result === 'fail' || r.result === 'error').length;
   const duplicatesInFile = all.filter((r) => !r.send && (r.result === 'pass' || r.result === 'warn')).length;
-  const blockedRows = sendable.length
-    ? await db.selectFrom('block_list').select('phone').where('company_id', '=', me.companyId)
-      .where(sql<boolean>`${sql.raw(entryBlocksSql('block_list', sqlInstant(now)))}`)
-      .where('phone', 'in', [...new Set(sendable.map((r) => r.phone!))]).execute()
-    : [];
-  const blocked = new Set(blockedRows.map((b) => b.phone));
-  const going = sendable.filter((r) => !blocked.has(r.phone!));
-  let credits = 0;
-  let parts = 0;
-  let encoding: string | null = null;
-  for (const r of going) {
-    const priced = messageCost(channel.platform, render(campaign.content, r.variables, { allowEmpty: true }));
-    credits += priced.cost;
-    if (priced.parts >= parts) { parts = priced.parts; encoding = priced.encoding; }
-  }
-  const at = campaign.kind === 'scheduled' && campaign.scheduled_at && campaign.scheduled_at > now ? campaign.scheduled_at : now;
-  const windowAt = campaign.purpose === 'commercial' ? await deps.messaging.sendWindow(me.companyId, at) : null;
+  const rows = file ? await sendableRows(db, file) : [];
+  const { messages, result } = rows.length ? await stagedLaunch(deps, me, campaign, rows) : { messages: [], result: null };
+  const now = deps.now();
+  const going = messages.filter((m) => m.state === 'queued');
+  const waiting = going.filter((m) => new Date(m.not_before) > now);
+  const waitUntil = waiting.length ? new Date(waiting.reduce((latest, m) => Math.max(latest, new Date(m.not_before).getTime()), 0)) : null;
+  const refusedWith = (status: number) => messages.filter((m) => m.state === 'rejected' && m.status_code === status).length;
+  const parts = messages.map((m) => m.parts);
+  const encodings = [...new Set(messages.map((m) => m.encoding).filter((e): e is string => !!e))].sort();
+  const ucs2 = channel.platform === 'sms' ? ucs2FromValues(campaign.content, messages.map((m) => m.body ?? '')) : { characters: [], rows: 0 };
+  const credits = result?.neededCredits ?? 0;
   const { balance } = await balanceOf(db, me.companyId);
   return {
-    recipients: sendable.length,
-    goNow: windowAt || at > now ? 0 : going.length,
-    wait: windowAt || at > now ? going.length : 0,
-    waitUntil: windowAt ? windowAt.toISOString() : at > now ? at.toISOString() : null,
-    blocked: sendable.length - going.length,
-    duplicates: duplicatesInFile,
+    recipients: rows.length,
+    goNow: going.length - waiting.length,
+    wait: waiting.length,
+    waitUntil: waitUntil ? waitUntil.toISOString() : null,
+    blocked: refusedWith(STATUS.blacklisted),
+    duplicates: duplicatesInFile + refusedWith(STATUS.duplicate),
+    duplicateHours: await duplicateWindowHours(db, me.companyId),
     invalid,
-    parts,
-    encoding,
+    parts: going.reduce((sum, m) => sum + m.parts, 0),
+    partsMin: parts.length ? parts.reduce((a, b) => Math.min(a, b)) : 0,
+    partsMax: parts.reduce((a, b) => Math.max(a, b), 0),
+    encoding: encodings.length ? encodings.join(' + ') : null,
+    ucs2Characters: ucs2.characters,
+    ucs2Rows: ucs2.rows,
+    samples: messages.slice(0, SAMPLES).filter((m) => m.body !== null).map((m) => `${m.to_number}: ${m.body}`),
     credits,
     balance,
-    enough: balance >= credits,
+    enough: !result?.shortOfCredits && balance >= credits,
     refusedLinks: refusedLinks(campaign.content, deps.messaging.shortBaseUrls).map((l) => l.url),
   };
 }
