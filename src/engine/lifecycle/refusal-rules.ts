@@ -26,8 +26,10 @@ export interface RefusalRule {
   apply(trx: Transaction<Database>, ctx: RefusalContext): Promise<number>;
 }
 
-const refuse = (ctx: RefusalContext, status: number) =>
-  sql`update messages m set state = 'rejected', status_code = ${status}, done_at = ${ctx.now}, updated_at = ${ctx.now}`;
+/** The UPDATE's head every rule shares; `errorCode` is the channel's own code when the rule speaks
+ *  for one (e.g. '131047', a closed WhatsApp window: message-reason.ts reads it). */
+export const refuse = (ctx: RefusalContext, status: number, errorCode: string | null = null) =>
+  sql`update messages m set state = 'rejected', status_code = ${status}, error_code = ${errorCode}::text, done_at = ${ctx.now}, updated_at = ${ctx.now}`;
 
 /** Block list: entries in force now (added more than 24 h ago and not yet removed). */
 const blockList: RefusalRule = {
