@@ -114,36 +114,66 @@ export async function launchCampaign(deps: ServerDeps, me: Session, campaignId: 
   }
 }
 
-/** A message as the rolled-back launch wrote it. */
-interface StagedMessage {
-  to_number: string;
-  body: string | null;
-  state: string;
-  status_code: number;
-  not_before: Date | string;
+/** What the rolled-back launch wrote, summed in SQL (a file can hold 100,000 rows). */
+interface Staged {
+  goNow: number;
+  wait: number;
+  waitUntil: Date | null;
+  blocked: number;
+  duplicates: number;
   parts: number;
-  encoding: string | null;
-  cost: number;
+  partsMin: number;
+  partsMax: number;
+  encodings: string[];
+  /** Bodies of the UCS-2 messages (where the characters that force it are looked for). */
+  ucs2Bodies: string[];
+  samples: string[];
+  credits: number;
+  shortOfCredits: boolean;
 }
 
 /** Carries the preview out of the transaction it rolls back. */
 class PreviewRollback extends Error {
-  constructor(readonly messages: StagedMessage[], readonly result: EnqueueResult) {
+  constructor(readonly staged: Staged) {
     super('preview: rolled back');
   }
 }
 
-/** Every launch run to the end and rolled back: the messages it would write, as it would write them. */
-async function stagedLaunch(deps: ServerDeps, me: Session, campaign: LaunchCampaign, rows: Awaited<ReturnType<typeof sendableRows>>) {
+async function readBack(trx: Transaction<Database>, result: EnqueueResult, now: Date): Promise<Staged> {
+  const ids = sql`${result.ids}::bigint[]`;
+  const totals = await sql<{
+    go_now: string | number; wait: string | number; wait_until: Date | string | null; blocked: string | number; duplicates: string | number;
+    parts: string | number | null; parts_min: number | null; parts_max: number | null; encodings: string[] | null;
+  }>`
+    select count(*) filter (where state = 'queued' and not_before <= ${now}) as go_now,
+           count(*) filter (where state = 'queued' and not_before > ${now}) as wait,
+           max(not_before) filter (where state = 'queued' and not_before > ${now}) as wait_until,
+           count(*) filter (where state = 'rejected' and status_code = ${STATUS.blacklisted}) as blocked,
+           count(*) filter (where state = 'rejected' and status_code = ${STATUS.duplicate}) as duplicates,
+           sum(parts) filter (where state = 'queued') as parts, min(parts) as parts_min, max(parts) as parts_max,
+           array_agg(distinct encoding) filter (where encoding is not null) as encodings
+    from messages where id = any(${ids})`.execute(trx);
+  const t = totals.rows[0];
+  const ucs2 = await sql<{ body: string }>`select body from messages where id = any(${ids}) and encoding = 'UCS-2' and body is not null`.execute(trx);
+  const first = await sql<{ to_number: string; body: string }>`
+    select to_number, body from messages where id = any(${ids}) and body is not null order by id limit ${SAMPLES}`.execute(trx);
+  return {
+    goNow: Number(t.go_now), wait: Number(t.wait), waitUntil: t.wait_until ? new Date(t.wait_until) : null,
+    blocked: Number(t.blocked), duplicates: Number(t.duplicates),
+    parts: Number(t.parts ?? 0), partsMin: t.parts_min ?? 0, partsMax: t.parts_max ?? 0, encodings: [...(t.encodings ?? [])].sort(),
+    ucs2Bodies: ucs2.rows.map((r) => r.body), samples: first.rows.map((r) => `${r.to_number}: ${r.body}`),
+    credits: result.neededCredits, shortOfCredits: result.shortOfCredits,
+  };
+}
+
+/** Every launch run to the end and rolled back: what it would write, as it would write it. */
+async function stagedLaunch(deps: ServerDeps, me: Session, campaign: LaunchCampaign, rows: Awaited<ReturnType<typeof sendableRows>>): Promise<Staged> {
   try {
     await runLaunch(deps, me, campaign, rows, 'report', async (trx, _id, result) => {
-      const staged = await sql<StagedMessage>`
-        select to_number, body, state, status_code, not_before, parts, encoding, cost
-        from messages where id = any(${result.ids}::bigint[]) order by id`.execute(trx);
-      throw new PreviewRollback(staged.rows, result);
+      throw new PreviewRollback(await readBack(trx, result, deps.now()));
     });
   } catch (error) {
-    if (error instanceof PreviewRollback) return { messages: error.messages, result: error.result };
+    if (error instanceof PreviewRollback) return error.staged;
     throw error;
   }
   throw new Error('unreachable: the preview always rolls back');
@@ -172,36 +202,29 @@ export async function previewCampaign(deps: ServerDeps, me: Session, campaignId:
   const invalid = all.filter((r) => r.result === 'fail' || r.result === 'error').length;
   const duplicatesInFile = all.filter((r) => !r.send && (r.result === 'pass' || r.result === 'warn')).length;
   const rows = file ? await sendableRows(db, file) : [];
-  const { messages, result } = rows.length ? await stagedLaunch(deps, me, campaign, rows) : { messages: [], result: null };
-  const now = deps.now();
-  const going = messages.filter((m) => m.state === 'queued');
-  const waiting = going.filter((m) => new Date(m.not_before) > now);
-  const waitUntil = waiting.length ? new Date(waiting.reduce((latest, m) => Math.max(latest, new Date(m.not_before).getTime()), 0)) : null;
-  const refusedWith = (status: number) => messages.filter((m) => m.state === 'rejected' && m.status_code === status).length;
-  const parts = messages.map((m) => m.parts);
-  const encodings = [...new Set(messages.map((m) => m.encoding).filter((e): e is string => !!e))].sort();
-  const ucs2 = channel.platform === 'sms' ? ucs2FromValues(campaign.content, messages.map((m) => m.body ?? '')) : { characters: [], rows: 0 };
-  const credits = result?.neededCredits ?? 0;
+  const staged = rows.length ? await stagedLaunch(deps, me, campaign, rows) : null;
+  const ucs2 = channel.platform === 'sms' && staged ? ucs2FromValues(campaign.content, staged.ucs2Bodies) : { characters: [], rows: 0 };
+  const credits = staged?.credits ?? 0;
   const { balance } = await balanceOf(db, me.companyId);
   return {
     recipients: rows.length,
-    goNow: going.length - waiting.length,
-    wait: waiting.length,
-    waitUntil: waitUntil ? waitUntil.toISOString() : null,
-    blocked: refusedWith(STATUS.blacklisted),
-    duplicates: duplicatesInFile + refusedWith(STATUS.duplicate),
+    goNow: staged?.goNow ?? 0,
+    wait: staged?.wait ?? 0,
+    waitUntil: staged?.waitUntil?.toISOString() ?? null,
+    blocked: staged?.blocked ?? 0,
+    duplicates: duplicatesInFile + (staged?.duplicates ?? 0),
     duplicateHours: await duplicateWindowHours(db, me.companyId),
     invalid,
-    parts: going.reduce((sum, m) => sum + m.parts, 0),
-    partsMin: parts.length ? parts.reduce((a, b) => Math.min(a, b)) : 0,
-    partsMax: parts.reduce((a, b) => Math.max(a, b), 0),
-    encoding: encodings.length ? encodings.join(' + ') : null,
+    parts: staged?.parts ?? 0,
+    partsMin: staged?.partsMin ?? 0,
+    partsMax: staged?.partsMax ?? 0,
+    encoding: staged?.encodings.length ? staged.encodings.join(' + ') : null,
     ucs2Characters: ucs2.characters,
     ucs2Rows: ucs2.rows,
-    samples: messages.slice(0, SAMPLES).filter((m) => m.body !== null).map((m) => `${m.to_number}: ${m.body}`),
+    samples: staged?.samples ?? [],
     credits,
     balance,
-    enough: !result?.shortOfCredits && balance >= credits,
+    enough: !staged?.shortOfCredits && balance >= credits,
     refusedLinks: refusedLinks(campaign.content, deps.messaging.shortBaseUrls).map((l) => l.url),
   };
 }
