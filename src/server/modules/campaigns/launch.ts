@@ -198,7 +198,7 @@ export async function previewCampaign(deps: ServerDeps, me: Session, campaignId:
   const campaign = await loadCampaign(deps, me, campaignId);
   const channel = await channelOf(deps, campaign);
   const file = campaign.recipients_file_id;
-  const all = file ? await db.selectFrom('recipient_rows').select(['phone', 'variables', 'send', 'result']).where('file_id', '=', file).execute() : [];
+  const all = file ? await db.selectFrom('recipient_rows').select(['send', 'result']).where('file_id', '=', file).execute() : [];
   const invalid = all.filter((r) => r.result === 'fail' || r.result === 'error').length;
   const duplicatesInFile = all.filter((r) => !r.send && (r.result === 'pass' || r.result === 'warn')).length;
   const rows = file ? await sendableRows(db, file) : [];
