@@ -172,6 +172,20 @@ export const messagePurposes = ["commercial", "transactional", "otp"] as const;
 
 export type MessagePurpose = (typeof messagePurposes)[number];
 
+/** Why a message of a campaign did not go, or not yet (issue 12), in the words a person reads beside its code: blockList (5), duplicate (93, already sent within the company's window of N hours), sendWindow (held until the next allowed instant), insufficientCredits (81), whatsappWindow (131047, the 24-hour customer-service window is closed), invalidNumber (94), channelError (the channel refused it with its own code), status (any other spec status code: its sms-state label). src/engine/lifecycle/message-reason.ts picks one per message. (schemas/enums/message-reason.yaml) */
+export const messageReasons = [
+    "blockList",
+    "duplicate",
+    "sendWindow",
+    "insufficientCredits",
+    "whatsappWindow",
+    "invalidNumber",
+    "channelError",
+    "status"
+] as const;
+
+export type MessageReason = (typeof messageReasons)[number];
+
 /** Where a message is (spec 4 message states): queued (enqueued, or held for its send window), sending, in_doubt (its worker died mid-send: waiting for a receipt before resending), sent (to the platform), delivered, read, failed, timeout, undefined, rejected (block list 5, duplicate 93, credits 81), cancelled, paused. (schemas/enums/message-state.yaml) */
 export const messageStates = [
     "queued",
@@ -518,6 +532,7 @@ export const enumValues = {
     "edit-lock": editLocks,
     "message-outcome": messageOutcomes,
     "message-purpose": messagePurposes,
+    "message-reason": messageReasons,
     "message-state": messageStates,
     "operator-kind": operatorKinds,
     "otp-method": otpMethods,

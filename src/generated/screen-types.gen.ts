@@ -51,7 +51,7 @@ export type CellSchema = Record<string, unknown>;
 export interface ScreenColumn {
     field: string;
     label: string;
-    cell?: "text" | "integer" | "cop" | "date" | "datetime" | "boolean" | "enum" | "roles" | "chips" | "secret" | "status" | "progress";
+    cell?: "text" | "integer" | "cop" | "date" | "datetime" | "boolean" | "enum" | "roles" | "chips" | "secret" | "status" | "progress" | "reason" | "lines";
     width?: number;
     colors?: Record<string, "default" | "primary" | "secondary" | "success" | "warning" | "error" | "info">;
     /** The field's display schema: what the cell testers look at. */

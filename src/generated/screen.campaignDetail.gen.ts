@@ -413,8 +413,59 @@ export const screen = {
                     sortable: false
                 },
                 {
+                    field: "duplicateHours",
+                    label: "fields.duplicateHours",
+                    schema: {
+                        type: "integer"
+                    },
+                    sortable: false
+                },
+                {
                     field: "invalid",
                     label: "fields.invalid",
+                    schema: {
+                        type: "integer"
+                    },
+                    sortable: false
+                },
+                {
+                    field: "encoding",
+                    label: "fields.encoding",
+                    schema: {
+                        type: ["string", "null"]
+                    },
+                    sortable: false
+                },
+                {
+                    field: "ucs2Characters",
+                    label: "fields.ucs2Characters",
+                    schema: {
+                        type: "array",
+                        items: {
+                            type: "string"
+                        }
+                    },
+                    sortable: false
+                },
+                {
+                    field: "ucs2Rows",
+                    label: "fields.ucs2Rows",
+                    schema: {
+                        type: "integer"
+                    },
+                    sortable: false
+                },
+                {
+                    field: "partsMin",
+                    label: "fields.partsMin",
+                    schema: {
+                        type: "integer"
+                    },
+                    sortable: false
+                },
+                {
+                    field: "partsMax",
+                    label: "fields.partsMax",
                     schema: {
                         type: "integer"
                     },
@@ -429,10 +480,14 @@ export const screen = {
                     sortable: false
                 },
                 {
-                    field: "encoding",
-                    label: "fields.encoding",
+                    field: "samples",
+                    label: "fields.samples",
                     schema: {
-                        type: ["string", "null"]
+                        type: "array",
+                        "x-display": "lines",
+                        items: {
+                            type: "string"
+                        }
                     },
                     sortable: false
                 },

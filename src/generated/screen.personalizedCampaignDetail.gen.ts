@@ -84,6 +84,16 @@ export const screen = {
             sortable: false
         },
         {
+            field: "reason",
+            label: "fields.reason",
+            schema: {
+                type: ["object", "null"],
+                "x-display": "reason"
+            },
+            width: 360,
+            sortable: false
+        },
+        {
             field: "sentAt",
             label: "fields.sentAt",
             schema: {

@@ -150,6 +150,21 @@ export const entitySchemas = [
         enum: ["commercial", "transactional", "otp"]
     },
     {
+        $id: "message-reason",
+        description: "Why a message of a campaign did not go, or not yet (issue 12), in the words a person reads beside its code: blockList (5), duplicate (93, already sent within the company's window of N hours), sendWindow (held until the next allowed instant), insufficientCredits (81), whatsappWindow (131047, the 24-hour customer-service window is closed), invalidNumber (94), channelError (the channel refused it with its own code), status (any other spec status code: its sms-state label). src/engine/lifecycle/message-reason.ts picks one per message.",
+        type: "string",
+        enum: [
+            "blockList",
+            "duplicate",
+            "sendWindow",
+            "insufficientCredits",
+            "whatsappWindow",
+            "invalidNumber",
+            "channelError",
+            "status"
+        ]
+    },
+    {
         $id: "message-state",
         description: "Where a message is (spec 4 message states): queued (enqueued, or held for its send window), sending, in_doubt (its worker died mid-send: waiting for a receipt before resending), sent (to the platform), delivered, read, failed, timeout, undefined, rejected (block list 5, duplicate 93, credits 81), cancelled, paused.",
         type: "string",
@@ -777,7 +792,7 @@ export const entitySchemas = [
     },
     {
         $id: "campaign-message",
-        description: "One message of a campaign as its recipient got it: the body after the file's variables were filled in (and the recipient's own short links), with where it is (state), what the network said (deliveryStatus), the spec's status code and when it last changed.",
+        description: "One message of a campaign as its recipient got it: the body after the file's variables were filled in (and the recipient's own short links), with where it is (state), what the network said (deliveryStatus), the spec's status code, why it did not go (or not yet) in words with its code beside (reason, issue 12) and when it last changed.",
         type: "object",
         required: [
             "id",
@@ -788,6 +803,7 @@ export const entitySchemas = [
             "deliveryStatus",
             "statusCode",
             "errorCode",
+            "reason",
             "parts",
             "sentAt",
             "updatedAt"
@@ -821,6 +837,33 @@ export const entitySchemas = [
             },
             errorCode: {
                 type: ["string", "null"]
+            },
+            reason: {
+                type: ["object", "null"],
+                "x-display": "reason",
+                description: "why it did not go, or not yet (src/engine/lifecycle/message-reason.ts); null when it went",
+                required: [
+                    "kind",
+                    "code",
+                    "hours",
+                    "until"
+                ],
+                additionalProperties: false,
+                properties: {
+                    kind: {
+                        $ref: "message-reason#"
+                    },
+                    code: {
+                        type: "string"
+                    },
+                    hours: {
+                        type: ["integer", "null"]
+                    },
+                    until: {
+                        type: ["string", "null"],
+                        format: "date-time"
+                    }
+                }
             },
             parts: {
                 type: "integer"
@@ -896,7 +939,7 @@ export const entitySchemas = [
     },
     {
         $id: "campaign-preview",
-        description: "What a launch would do now: how many messages go now, how many wait for the send window and until when, how many are refused and why, what it costs and whether the credits cover it.",
+        description: "What a launch would do now: how many messages go now, how many wait for the send window and until when, how many are refused and why, what it costs and whether the credits cover it. It is the launch itself run in a transaction that is rolled back (issue 12), so every count is the launch's own decision; the cost is summed over each rendered message.",
         type: "object",
         required: [
             "recipients",
@@ -905,9 +948,15 @@ export const entitySchemas = [
             "waitUntil",
             "blocked",
             "duplicates",
+            "duplicateHours",
             "invalid",
             "parts",
+            "partsMin",
+            "partsMax",
             "encoding",
+            "ucs2Characters",
+            "ucs2Rows",
+            "samples",
             "credits",
             "balance",
             "enough",
@@ -937,7 +986,11 @@ export const entitySchemas = [
             },
             duplicates: {
                 type: "integer",
-                description: "repeated numbers (status 93)"
+                description: "repeated numbers: twice in the file, or the same text already sent to them within the duplicate window (status 93)"
+            },
+            duplicateHours: {
+                type: "integer",
+                description: "the company's duplicate window in hours (0 turns the rule off)"
             },
             invalid: {
                 type: "integer",
@@ -945,10 +998,39 @@ export const entitySchemas = [
             },
             parts: {
                 type: "integer",
-                description: "SMS parts of the longest rendered message"
+                description: "SMS parts of the messages that go",
+                "summed over each rendered message": null
+            },
+            partsMin: {
+                type: "integer",
+                description: "parts of the shortest rendered message"
+            },
+            partsMax: {
+                type: "integer",
+                description: "parts of the longest rendered message"
             },
             encoding: {
-                type: ["string", "null"]
+                type: ["string", "null"],
+                description: "the rendered messages' encodings (GSM-7, UCS-2, or both)"
+            },
+            ucs2Characters: {
+                type: "array",
+                items: {
+                    type: "string"
+                },
+                description: "characters the file's values bring that force UCS-2 (the campaign's text alone does not)"
+            },
+            ucs2Rows: {
+                type: "integer",
+                description: "rendered messages those characters switch to UCS-2"
+            },
+            samples: {
+                type: "array",
+                items: {
+                    type: "string"
+                },
+                "x-display": "lines",
+                description: "the first rendered messages, as they would go (number: text)"
             },
             credits: {
                 type: "integer",
@@ -2042,6 +2124,8 @@ export const entitySchemas = [
             "total",
             "reservedCredits",
             "counts",
+            "going",
+            "refused",
             "scheduledAt",
             "startedAt",
             "finishedAt",
@@ -2114,6 +2198,35 @@ export const entitySchemas = [
                         type: "integer"
                     },
                     cancelled: {
+                        type: "integer"
+                    },
+                    other: {
+                        type: "integer"
+                    }
+                }
+            },
+            going: {
+                type: "integer",
+                description: "messages that go (or went): neither refused, cancelled nor waiting for the send window"
+            },
+            refused: {
+                description: "the rejected messages by why (issue 12): the launch says what happened, not only that it ran",
+                type: "object",
+                additionalProperties: false,
+                required: [
+                    "blocked",
+                    "duplicate",
+                    "insufficientCredits",
+                    "other"
+                ],
+                properties: {
+                    blocked: {
+                        type: "integer"
+                    },
+                    duplicate: {
+                        type: "integer"
+                    },
+                    insufficientCredits: {
                         type: "integer"
                     },
                     other: {

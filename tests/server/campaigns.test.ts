@@ -50,7 +50,7 @@ describe('campaigns', () => {
 
     const preview = (await h.op('campaigns.preview', { token: manager, params: { id: campaign.id } })).json();
     // +573001112233 is on the demo block list (in force): refused with status 5.
-    expect(preview).toMatchObject({ recipients: 3, goNow: 2, wait: 0, blocked: 1, invalid: 1, duplicates: 1, encoding: 'UCS-2', parts: 1, credits: 2, enough: true });
+    expect(preview).toMatchObject({ recipients: 3, goNow: 2, wait: 0, blocked: 1, invalid: 1, duplicates: 1, encoding: 'UCS-2', parts: 2, partsMin: 1, partsMax: 1, credits: 2, enough: true });
 
     const before = (await h.op('credits.balance', { token: manager })).json();
     const launched = await h.op('campaigns.launch', { token: manager, params: { id: campaign.id } });

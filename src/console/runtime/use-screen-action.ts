@@ -94,7 +94,8 @@ export function useScreenAction(o: ScreenActionOptions): ScreenActions {
       if (once.length) setSecrets(once);
       if (action.result?.length && answer) setResult({ action, answer });
       const notice = action.notify ?? METHOD_NOTICE[action.method ?? ''];
-      if (notice) notify(notice);
+      // The notice may name the answer's fields ({{result.going}}): a launch says what happened.
+      if (notice) notify(notice, 'success', t(notice, { result: answer ?? {} }));
       if ((await o.after?.(action, answer, target)) === 'stop') return;
       // `next`: where the answer is shown (a launch's deployment: the deployments tab).
       if (action.next) navigate(navigationTarget(action.next, answer ?? {}, o.base));

@@ -1,15 +1,16 @@
 // Turning requests into message rows (ARCHITECTURE 5): a message is a row before it is anything
 // else. Everything that can be decided before sending is decided here, set-based, in the same
-// transaction that inserts the rows: the block list (5), the duplicate rule (93), the credits
-// (reserved now; 81 when they do not cover the request) and the send window (commercial
-// messages outside it wait for the next allowed slot: held, never dropped).
+// transaction that inserts the rows: the refusal rules (refusal-rules.ts: the block list 5, the
+// duplicate rule 93, …), the credits (reserved now; 81 when they do not cover the request) and
+// the send window (commercial messages outside it wait for the next allowed slot: held, never
+// dropped).
 import { sql, type Transaction } from 'kysely';
-import { entryBlocksSql, sqlInstant } from '../../core/block-list.ts';
 import type { ChannelPlatform, TemplateRef } from '../channel-adapter.ts';
 import { perMessagePrice, type MessagePrice } from '../channels/definition.ts';
 import { channelDefinition } from '../channels/registry.ts';
 import { reserve } from '../credits.ts';
 import { STATUS } from './message-states.ts';
+import { refusalRules } from './refusal-rules.ts';
 import type { Database } from '../database.ts';
 import type { MessagePurpose as Purpose } from '../../generated/enums.gen.ts';
 
@@ -59,8 +60,9 @@ export interface EnqueueRequest {
   now: Date;
   /** When the messages are planned (a scheduled deployment); default now. */
   at?: Date;
-  /** Deployments refuse to start without credits (99986); API requests get 81 per message. */
-  onInsufficientCredits: 'throw' | 'reject';
+  /** Deployments refuse to start without credits (99986); API requests get 81 per message; a
+   *  campaign's preview (a launch rolled back) only reports it (shortOfCredits). */
+  onInsufficientCredits: 'throw' | 'reject' | 'report';
 }
 
 export interface EnqueueResult {
@@ -68,8 +70,13 @@ export interface EnqueueResult {
   queued: number;
   held: number;
   heldUntil: Date | null;
-  rejected: { blacklisted: number; duplicate: number; insufficientCredits: number };
+  /** Rows each refusal rule refused (refusal-rules.ts, by name) and those the credits did not cover (81). */
+  rejected: { blacklisted: number; duplicate: number; insufficientCredits: number; [rule: string]: number };
   reservedCredits: number;
+  /** Credits the rows still going cost (what a launch reserves). */
+  neededCredits: number;
+  /** 'report' only: the balance does not cover neededCredits (nothing was refused for it). */
+  shortOfCredits: boolean;
 }
 
 /** The instant commercial messages planned at `at` may leave (null = then), for EnqueueRequest.heldUntil. */
@@ -115,33 +122,14 @@ export async function enqueueMessages(trx: Transaction<Database>, req: EnqueueRe
       returning id`.execute(trx);
     for (const r of rows.rows) ids.push(Number(r.id));
   }
-  if (ids.length === 0) return { ids, queued: 0, held: 0, heldUntil, rejected: { blacklisted: 0, duplicate: 0, insufficientCredits: 0 }, reservedCredits: 0 };
+  if (ids.length === 0) return { ids, queued: 0, held: 0, heldUntil, rejected: { blacklisted: 0, duplicate: 0, insufficientCredits: 0 }, reservedCredits: 0, neededCredits: 0, shortOfCredits: false };
   // Exactly these rows: identities of concurrent requests can interleave with ours.
   const idArray = sql`${ids}::bigint[]`;
   const mine = sql`m.id = any(${idArray}) and m.state = 'queued'`;
 
-  // Block list: entries in force now (added more than 24 h ago and not yet removed).
-  const blacklisted = await sql`
-    update messages m set state = 'rejected', status_code = ${STATUS.blacklisted}, done_at = ${now}, updated_at = ${now}
-    where ${mine} and exists (
-      select 1 from block_list b where b.company_id = ${req.companyId} and b.phone = m.to_number
-        and ${sql.raw(entryBlocksSql('b', sqlInstant(now)))})`.execute(trx);
-
-  // Duplicates: the same number and text twice in this request, or already sent within the window.
-  // A campaign's test never makes a later message a duplicate: testing to your own number does not
-  // take that number out of the launch.
-  let duplicate = 0;
-  if (req.duplicateWindowHours > 0) {
-    const since = new Date(now.getTime() - req.duplicateWindowHours * 3_600_000);
-    const result = await sql`
-      update messages m set state = 'rejected', status_code = ${STATUS.duplicate}, done_at = ${now}, updated_at = ${now}
-      where ${mine} and exists (
-        select 1 from messages p where p.company_id = ${req.companyId} and p.to_number = m.to_number
-          and p.created_at >= ${since} and p.id < m.id
-          and p.body is not distinct from m.body and p.template is not distinct from m.template
-          and p.state not in ('rejected', 'cancelled') and p.source <> 'test')`.execute(trx);
-    duplicate = Number(result.numAffectedRows ?? 0);
-  }
+  // The refusal rules (block list 5, duplicates 93, …), in order, each over the rows still queued.
+  const rejected: Record<string, number> = {};
+  for (const rule of refusalRules) rejected[rule.name] = await rule.apply(trx, { req, now, mine });
 
   const due = await sql<{ n: number | string; cost: number | string | null }>`
     select count(*) as n, sum(cost) as cost from messages m where ${mine}`.execute(trx);
@@ -149,10 +137,12 @@ export async function enqueueMessages(trx: Transaction<Database>, req: EnqueueRe
   const cost = Number(due.rows[0].cost ?? 0);
   let insufficientCredits = 0;
   let reservedCredits = 0;
+  let shortOfCredits = false;
   if (cost > 0) {
     const held = await reserve(trx, { companyId: req.companyId, amount: cost, deploymentId: req.deploymentId, messageCount: queued, createdBy: req.createdBy, now });
     if (held) reservedCredits = cost;
     else if (req.onInsufficientCredits === 'throw') throw new InsufficientCreditsError(cost);
+    else if (req.onInsufficientCredits === 'report') shortOfCredits = true;
     else {
       await sql`update messages m set state = 'rejected', status_code = ${STATUS.insufficientCredits}, done_at = ${now}, updated_at = ${now} where ${mine}`.execute(trx);
       insufficientCredits = queued;
@@ -167,7 +157,9 @@ export async function enqueueMessages(trx: Transaction<Database>, req: EnqueueRe
     queued: heldUntil ? 0 : stillQueued,
     held: heldUntil ? stillQueued : 0,
     heldUntil,
-    rejected: { blacklisted: Number(blacklisted.numAffectedRows ?? 0), duplicate, insufficientCredits },
+    rejected: { blacklisted: rejected.blacklisted ?? 0, duplicate: rejected.duplicate ?? 0, ...rejected, insufficientCredits },
     reservedCredits,
+    neededCredits: cost,
+    shortOfCredits,
   };
 }

@@ -1,6 +1,6 @@
 // Table and detail cells: one small component per display type of the spec (text, integer, COP
 // in es-CO, date and date-time as YYYY/MM/DD h:mma, yes/no, enum label, role chips, chips,
-// masked secret, status chip). The registry (./registry.ts) picks one per column.
+// masked secret, status chip, lines of text, a message's reason with its code). The registry (./registry.ts) picks one per column.
 import type { CSSProperties, ReactNode } from 'react';
 import Box from '@mui/material/Box';
 import { useTheme } from '@mui/material/styles';
@@ -52,11 +52,26 @@ export function cellText(t: TFunction, exists: (k: string) => boolean, key: stri
       const words = entry ? t(entry.key) : '';
       return !words ? code : words.includes(code) ? words : `${code} · ${words}`;
     }
+    case 'lines':
+      return (value as unknown[]).join('\n');
+    case 'reason':
+      return reasonText(t, exists, value as MessageReasonValue);
     case 'progress':
       return Object.entries(value as Record<string, unknown>).filter(([, n]) => typeof n === 'number' && n > 0).map(([k, n]) => `${exists(`fields.${k}`) ? t(`fields.${k}`) : k} ${formatInteger(n)}`).join(' · ') || EMPTY;
     default:
       return Array.isArray(value) ? value.join(', ') : String(value);
   }
+}
+
+/** Why a message did not go (engine/lifecycle/message-reason.ts): the words, then the code. */
+export interface MessageReasonValue { kind: string; code: string; hours: number | null; until: string | null }
+
+/** "Duplicado: ya se envió en las últimas 24 horas (93)": enums.message-reason.<kind>, or the sms-state label for `status`. */
+export function reasonText(t: TFunction, exists: (k: string) => boolean, v: MessageReasonValue): string {
+  const words = v.kind === 'status'
+    ? enumLabel(t, 'sms-state', v.code, exists)
+    : t(`enums.message-reason.${v.kind}`, { hours: v.hours ?? '', until: v.until ? formatDateTime(v.until) : '' });
+  return `${words} (${v.code})`;
 }
 
 /** Secrets are never shown: the mask, with the last four characters of a long value. */
@@ -78,6 +93,11 @@ export const DateCell = (p: CellProps) => <Box component="span" sx={{ whiteSpace
 export const DateTimeCell = (p: CellProps) => <Box component="span" sx={{ whiteSpace: 'nowrap' }}>{useText('datetime', p)}</Box>;
 export const EnumCell = (p: CellProps) => <>{useText('enum', p)}</>;
 export const WhatsAppCodeCell = (p: CellProps) => <>{useText('whatsappCode', p)}</>;
+export const ReasonCell = (p: CellProps) => <>{useText('reason', p)}</>;
+/** A list of texts, one per line (a summary's rendered messages). */
+export const LinesCell = (p: CellProps) => (
+  <Box component="span" sx={{ whiteSpace: 'pre-wrap', display: 'block' }}>{useText('lines', p)}</Box>
+);
 
 export type TagColor = 'default' | 'primary' | 'secondary' | 'success' | 'warning' | 'error' | 'info';
 

@@ -5,7 +5,7 @@ import type { ComponentType } from 'react';
 import { always, and, bestKey, formatIs, hasEnum, itemsAre, nameIs, NOT_APPLICABLE, or, rankWith, schemaTypeIs, xDisplayIs, xWidgetIs, type RankedEntry, type Tester } from '../form/testers.ts';
 import type { ScreenColumn } from '../screen-types.ts';
 import { ProgressCell } from './ProgressCell.tsx';
-import { BooleanCell, ChipsCell, CopCell, DateCell, DateTimeCell, EnumCell, IntegerCell, RoleChipsCell, SecretCell, StatusCell, TextCell, WhatsAppCodeCell, type CellProps } from './cells.tsx';
+import { BooleanCell, ChipsCell, CopCell, DateCell, DateTimeCell, EnumCell, IntegerCell, LinesCell, ReasonCell, RoleChipsCell, SecretCell, StatusCell, TextCell, WhatsAppCodeCell, type CellProps } from './cells.tsx';
 
 const isSecret: Tester = (s) => s['x-secret'] === true || s.writeOnly === true;
 const rolesEnum: Tester = (s) => s['x-enum'] === 'role';
@@ -25,6 +25,9 @@ export const cellEntries: RankedEntry<ComponentType<CellProps>>[] = [
   // A WhatsApp error code (`x-display: whatsappCode`) with its meaning in words.
   { key: 'whatsappCode', tester: rankWith(6, xDisplayIs('whatsappCode')), component: WhatsAppCodeCell },
   { key: 'secret', tester: rankWith(8, or(isSecret, xDisplayIs('secret'), xWidgetIs('secret'))), component: SecretCell },
+  // A message's reason in words with its code (x-display: reason); texts one per line (x-display: lines).
+  { key: 'reason', tester: rankWith(7, xDisplayIs('reason')), component: ReasonCell },
+  { key: 'lines', tester: rankWith(7, xDisplayIs('lines')), component: LinesCell },
   // Named only (`cell: progress`): an object of counts as one stacked bar.
   { key: 'progress', tester: () => NOT_APPLICABLE, component: ProgressCell },
 ];

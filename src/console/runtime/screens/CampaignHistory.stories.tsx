@@ -113,8 +113,8 @@ export const NoLinkWithoutVariables: Story = {
 };
 
 const messages = [
-  { id: 1, deploymentId: 41, toNumber: '+573001234701', body: 'Hola Ana <img src=x onerror="window.hacked=1">', state: 'delivered', deliveryStatus: 'DELIVERED', statusCode: 3, errorCode: null, parts: 1, sentAt: '2026-06-01T15:05:00Z', updatedAt: '2026-06-01T15:05:10Z' },
-  { id: 2, deploymentId: 41, toNumber: '+573001234702', body: 'Hola Luis', state: 'failed', deliveryStatus: 'FAILED', statusCode: 70, errorCode: '0x45', parts: 1, sentAt: '2026-06-01T15:05:00Z', updatedAt: '2026-06-01T15:05:12Z' },
+  { id: 1, deploymentId: 41, toNumber: '+573001234701', body: 'Hola Ana <img src=x onerror="window.hacked=1">', state: 'delivered', deliveryStatus: 'DELIVERED', statusCode: 3, errorCode: null, reason: null, parts: 1, sentAt: '2026-06-01T15:05:00Z', updatedAt: '2026-06-01T15:05:10Z' },
+  { id: 2, deploymentId: 41, toNumber: '+573001234702', body: 'Hola Luis', state: 'failed', deliveryStatus: 'FAILED', statusCode: 70, errorCode: '0x45', reason: { kind: 'channelError', code: '0x45', hours: null, until: null }, parts: 1, sentAt: '2026-06-01T15:05:00Z', updatedAt: '2026-06-01T15:05:12Z' },
 ];
 
 /** The personalised detail: the campaign's id from the route, each message as its recipient got it, HTML as text. */
@@ -129,5 +129,7 @@ export const PersonalisedMessagesAsText: Story = {
     await expect(document.querySelector('img[src="x"]')).toBeNull();
     await expect(callsTo('campaigns.messages')[0].params).toEqual({ id: '7' });
     await expect(screen.getByText(es('enums.delivery-status.FAILED'))).toBeInTheDocument();
+    // Issue 12: why it did not go, in words with the code beside.
+    await expect(screen.getByText(`${es('enums.message-reason.channelError')} (0x45)`)).toBeInTheDocument();
   },
 };

@@ -31,6 +31,7 @@ const campaign = {
 const counts = (c: Partial<Record<string, number>>) => ({ queued: 0, held: 0, sending: 0, sent: 0, delivered: 0, read: 0, failed: 0, rejected: 0, cancelled: 0, other: 0, ...c });
 const deployment = (state: string, c: Partial<Record<string, number>>) => ({
   id: 41, campaignId: 7, campaignName: 'Promo junio', channelId: 3, state, purpose: 'transactional', total: 3, reservedCredits: 3, counts: counts(c),
+  going: 3, refused: { blocked: 0, duplicate: 0, insufficientCredits: 0, other: 0 },
   scheduledAt: null, startedAt: '2026-06-01T15:05:00Z', finishedAt: state === 'completed' ? '2026-06-01T15:06:00Z' : null, createdAt: '2026-06-01T15:05:00Z',
 });
 
@@ -185,7 +186,9 @@ export const UploadActionWithResult: Story = {
 export const DetailTabLoad: Story = {
   parameters: {
     route: { path: '/Campaigns/campaigns/7?tab=2', pattern: '/Campaigns/campaigns/:id' },
-    api: { 'campaigns.preview': { recipients: 4, goNow: 2, wait: 1, waitUntil: '2026-06-02T12:00:00Z', blocked: 1, duplicates: 0, invalid: 1, parts: 1, encoding: 'GSM-7', credits: 3, balance: 1000000, enough: true, refusedLinks: [] } },
+    api: { 'campaigns.preview': { recipients: 4, goNow: 2, wait: 1, waitUntil: '2026-06-02T12:00:00Z', blocked: 1, duplicates: 0, duplicateHours: 24, invalid: 1,
+      parts: 3, partsMin: 1, partsMax: 2, encoding: 'GSM-7 + UCS-2', ucs2Characters: ['í'], ucs2Rows: 1,
+      samples: ['+573001234701: Hola Ana', '+573001234702: Hola María'], credits: 3, balance: 1000000, enough: true, refusedLinks: [] } },
   },
   play: async () => {
     const panel = await screen.findByRole('tabpanel');
@@ -195,6 +198,10 @@ export const DetailTabLoad: Story = {
     await expect(panel.querySelector('dd[data-field="blocked"]')).toHaveTextContent('1');
     await expect(panel.querySelector('dd[data-field="balance"]')).toHaveTextContent('1.000.000');
     await expect(panel.querySelector('dd[data-field="enough"]')).toHaveTextContent(es('common.yes'));
+    // Issue 12: the parts' spread, the characters that force UCS-2 and the rendered messages, one per line.
+    await expect(panel.querySelector('dd[data-field="partsMax"]')).toHaveTextContent('2');
+    await expect(panel.querySelector('dd[data-field="ucs2Characters"]')).toHaveTextContent('í');
+    await expect(panel.querySelector('dd[data-field="samples"]')).toHaveTextContent('+573001234702: Hola María');
   },
 };
 

@@ -6,6 +6,7 @@ import {
   cancelDeployment, cancelNumbers, deleteDeployment, pauseDeployment, playDeployment, PROCESSED_DEPLOYMENT_STATES, rescheduleNumbers,
 } from '../../../engine/lifecycle/deployments.ts';
 import type { Database } from '../../../engine/database.ts';
+import { STATUS } from '../../../engine/lifecycle/message-states.ts';
 import type { Deployment } from '../../../generated/types.gen.ts';
 import { fail } from '../../errors/api-error.ts';
 
@@ -16,12 +17,17 @@ export async function loadDeployment(db: Kysely<Database>, companyId: number, id
 }
 
 export async function toDeployment(db: Kysely<Database>, row: Awaited<ReturnType<typeof loadDeployment>>): Promise<Deployment> {
-  const counts = await sql<{ state: string; held: boolean; n: number | string }>`
-    select state, (state = 'queued' and held_reason is not null) as held, count(*) as n
-    from messages where deployment_id = ${row.id} group by 1, 2`.execute(db);
+  const counts = await sql<{ state: string; held: boolean; refused: number | null; n: number | string }>`
+    select state, (state = 'queued' and held_reason is not null) as held, case when state = 'rejected' then status_code end as refused, count(*) as n
+    from messages where deployment_id = ${row.id} group by 1, 2, 3`.execute(db);
   const c = { queued: 0, held: 0, sending: 0, sent: 0, delivered: 0, read: 0, failed: 0, rejected: 0, cancelled: 0, other: 0 };
+  const refused = { blocked: 0, duplicate: 0, insufficientCredits: 0, other: 0 };
   for (const r of counts.rows) {
     const n = Number(r.n);
+    if (r.refused !== null) {
+      const why = r.refused === STATUS.blacklisted ? 'blocked' : r.refused === STATUS.duplicate ? 'duplicate' : r.refused === STATUS.insufficientCredits ? 'insufficientCredits' : 'other';
+      refused[why] += n;
+    }
     if (r.held) c.held += n;
     else if (r.state === 'in_doubt') c.sending += n;
     else if (r.state === 'paused') c.queued += n;
@@ -33,7 +39,7 @@ export async function toDeployment(db: Kysely<Database>, row: Awaited<ReturnType
   return {
     id: Number(row.id), campaignId: row.campaign_id, campaignName: campaign?.name ?? null, channelId: row.channel_id,
     state: row.state as Deployment['state'], purpose: row.purpose as Deployment['purpose'], total: row.total,
-    reservedCredits: Number(row.reserved_credits), counts: c,
+    reservedCredits: Number(row.reserved_credits), counts: c, going: row.total - c.held - c.rejected - c.cancelled, refused,
     scheduledAt: row.scheduled_at?.toISOString() ?? null, startedAt: row.started_at?.toISOString() ?? null,
     finishedAt: row.finished_at?.toISOString() ?? null, createdAt: row.created_at.toISOString(),
   };

@@ -2,9 +2,12 @@
 // /Campaigns/Campaigns/personalizedCampaignDetail/:id): every message of the campaign's
 // deployments as its recipient got it (messages.body holds the text after the variables and the
 // recipient's own short links were filled in), paged; q searches the number. Another company's
-// campaign answers 99959, as one that does not exist.
+// campaign answers 99959, as one that does not exist. Each message says why it did not go, or not
+// yet (reason, issue 12: engine/lifecycle/message-reason.ts), which the list and its export show.
+import { reasonOf } from '../../../engine/lifecycle/message-reason.ts';
 import type { CampaignMessage } from '../../../generated/types.gen.ts';
 import { fail } from '../../errors/api-error.ts';
+import { duplicateWindowHours } from '../../messaging/duplicate-window.ts';
 import { caller, type HandlerContext } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
 
@@ -13,9 +16,10 @@ export async function campaignMessages(ctx: HandlerContext<'campaigns.messages'>
   const db = ctx.deps.db;
   const campaign = await db.selectFrom('campaigns').select('id').where('id', '=', ctx.params.id).where('company_id', '=', me.companyId).executeTakeFirst();
   if (!campaign) throw fail('99959');
+  const duplicateHours = await duplicateWindowHours(db, me.companyId);
   let base = db.selectFrom('messages as m')
     .innerJoin('deployments as d', 'd.id', 'm.deployment_id')
-    .select(['m.id', 'm.deployment_id', 'm.to_number', 'm.body', 'm.state', 'm.delivery_status', 'm.status_code', 'm.error_code', 'm.parts', 'm.sent_at', 'm.updated_at'])
+    .select(['m.id', 'm.deployment_id', 'm.to_number', 'm.body', 'm.state', 'm.delivery_status', 'm.status_code', 'm.error_code', 'm.held_reason', 'm.not_before', 'm.parts', 'm.sent_at', 'm.updated_at'])
     .where('d.campaign_id', '=', campaign.id)
     .where('d.company_id', '=', me.companyId)
     .where('m.company_id', '=', me.companyId);
@@ -35,6 +39,7 @@ export async function campaignMessages(ctx: HandlerContext<'campaigns.messages'>
       deliveryStatus: (r.delivery_status ?? null) as CampaignMessage['deliveryStatus'],
       statusCode: r.status_code,
       errorCode: r.error_code,
+      reason: reasonOf(r, duplicateHours),
       parts: r.parts,
       sentAt: r.sent_at ? new Date(r.sent_at).toISOString() : null,
       updatedAt: new Date(r.updated_at).toISOString(),

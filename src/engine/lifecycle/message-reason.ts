@@ -1,0 +1,46 @@
+// Why a message did not go, or not yet (issue 12): one answer per message, from what the engine
+// wrote on it (its state, status code, the channel's error code, the send-window hold). The words
+// belong to the locales (enums.message-reason.*, and enums.sms-state.* for `status`); the console's
+// `reason` cell shows them with the code beside, in the campaign's messages and in their export.
+import type { MessageReason, MessageState } from '../../generated/enums.gen.ts';
+import { STATUS } from './message-states.ts';
+
+export interface ReasonOf {
+  kind: MessageReason;
+  /** Shown beside the words: the status code, the channel's error code, or "held". */
+  code: string;
+  /** The duplicate window (hours) for `duplicate`. */
+  hours: number | null;
+  /** When a held message goes, for `sendWindow`. */
+  until: string | null;
+}
+
+export interface ReasonSource {
+  state: string;
+  status_code: number;
+  error_code: string | null;
+  held_reason: string | null;
+  not_before: Date | string;
+}
+
+/** The channel error code that says the WhatsApp customer-service window is closed. */
+const WHATSAPP_WINDOW_CLOSED = '131047';
+/** Codes with words of their own. */
+const BY_STATUS: ReadonlyMap<number, MessageReason> = new Map([
+  [STATUS.blacklisted, 'blockList'], [STATUS.duplicate, 'duplicate'], [STATUS.insufficientCredits, 'insufficientCredits'], [STATUS.invalid, 'invalidNumber'],
+]);
+/** States in which a message has a reason to show (it did not go, or waits). */
+const ENDED_BADLY: readonly MessageState[] = ['rejected', 'failed', 'timeout', 'undefined', 'cancelled'];
+
+/** The reason a message shows, or null when it went (or is simply on its way). */
+export function reasonOf(m: ReasonSource, duplicateHours: number): ReasonOf | null {
+  const none = { hours: null, until: null };
+  if (m.state === 'queued' && m.held_reason) return { kind: 'sendWindow', code: 'held', hours: null, until: new Date(m.not_before).toISOString() };
+  if (!ENDED_BADLY.includes(m.state as MessageState)) return null;
+  if (m.error_code === WHATSAPP_WINDOW_CLOSED) return { kind: 'whatsappWindow', code: m.error_code, ...none };
+  const byStatus = BY_STATUS.get(m.status_code);
+  if (byStatus === 'duplicate') return { kind: byStatus, code: String(m.status_code), hours: duplicateHours, until: null };
+  if (byStatus) return { kind: byStatus, code: String(m.status_code), ...none };
+  if (m.error_code) return { kind: 'channelError', code: m.error_code, ...none };
+  return { kind: 'status', code: String(m.status_code), ...none };
+}

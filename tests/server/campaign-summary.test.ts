@@ -1,0 +1,96 @@
+// Issue 12, item 3: the pre-launch summary is the launch itself, rolled back. What it predicts
+// (duplicates against messages already sent, the block list, the send-window hold, the credits
+// of each rendered message) is what the launch then does, and every message that did not go says
+// why in words with its code (campaigns.messages `reason`).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, multipart, type Harness } from './harness.ts';
+
+let h: Harness;
+let manager: string;
+let smsChannelId: number;
+
+beforeAll(async () => {
+  h = await createHarness();
+  manager = (await h.as('manager')).token;
+  const channels = (await h.op('channels.list', { token: manager, query: { platform: 'sms', enabled: 'true' } })).json();
+  smsChannelId = channels.items[0].id;
+});
+afterAll(() => h.close());
+
+const csv = (text: string) => multipart('file', 'clientes.csv', 'text/csv', Buffer.from(text, 'utf8'));
+
+async function campaignWith(name: string, content: string, rows: string, purpose = 'transactional') {
+  const campaign = (await h.op('campaigns.create', { token: manager, body: { name, kind: 'open', purpose, channelId: smsChannelId, content } })).json();
+  expect((await h.op('campaigns.uploadRecipients', { token: manager, params: { id: campaign.id }, ...csv(rows) })).statusCode).toBe(200);
+  return campaign.id as number;
+}
+const preview = async (id: number) => (await h.op('campaigns.preview', { token: manager, params: { id } })).json();
+const launch = async (id: number) => (await h.op('campaigns.launch', { token: manager, params: { id } })).json();
+const reasons = async (id: number, deploymentId: number) =>
+  (await h.op('campaigns.messages', { token: manager, params: { id }, query: { deploymentId, pageSize: 200 } })).json().items
+    .map((m: { toNumber: string; reason: unknown }) => m.reason);
+
+describe('the summary is the launch, rolled back', () => {
+  it('predicts a relaunch within the duplicate window as all duplicates, and the launch refuses exactly those (93)', async () => {
+    const id = await campaignWith('Recordatorio', 'Recuerda tu cita de mañana', 'telefono\n3001110001\n3001110002\n3001110003\n');
+    const first = await preview(id);
+    expect(first).toMatchObject({ recipients: 3, goNow: 3, duplicates: 0, credits: 3, duplicateHours: 24 });
+    const sent = await launch(id);
+    expect(sent).toMatchObject({ total: 3, going: 3, reservedCredits: first.credits, refused: { duplicate: 0 } });
+
+    h.clock.advance(3_600_000);
+    const again = await preview(id);
+    expect(again).toMatchObject({ recipients: 3, goNow: 0, wait: 0, duplicates: 3, credits: 0 });
+    const balance = (await h.op('credits.balance', { token: manager })).json();
+    const relaunched = await launch(id);
+    expect(relaunched).toMatchObject({ total: 3, going: 0, reservedCredits: again.credits, counts: { rejected: 3 }, refused: { duplicate: 3, blocked: 0 } });
+    expect((await h.op('credits.balance', { token: manager })).json()).toEqual(balance);
+    expect(await reasons(id, relaunched.id)).toEqual(Array(3).fill({ kind: 'duplicate', code: '93', hours: 24, until: null }));
+    // The preview left nothing behind: only the two launches' deployments exist.
+    const runs = (await h.op('deployments.list', { token: manager, query: { campaignId: id } })).json();
+    expect(runs.total).toBe(2);
+  });
+
+  it('predicts the block list (5) as the launch applies it', async () => {
+    // +573001112233 is on the demo block list, in force.
+    const id = await campaignWith('Bloqueados', 'Tu factura está lista', 'telefono\n3001112233\n3001110011\n');
+    expect(await preview(id)).toMatchObject({ recipients: 2, goNow: 1, blocked: 1, credits: 1 });
+    const run = await launch(id);
+    expect(run).toMatchObject({ going: 1, reservedCredits: 1, refused: { blocked: 1 } });
+    expect(await reasons(id, run.id)).toContainEqual({ kind: 'blockList', code: '5', hours: null, until: null });
+  });
+
+  it('predicts the send-window hold and its instant, and the messages say until when', async () => {
+    // 03:30 UTC is 22:30 in Bogotá: commercial messages wait for the next allowed slot.
+    const night = new Date(h.clock.now);
+    night.setUTCDate(night.getUTCDate() + 1);
+    night.setUTCHours(3, 30, 0, 0);
+    h.clock.advance(night.getTime() - h.clock.now.getTime());
+    const id = await campaignWith('Promoción nocturna', 'Descuento del 20% hoy', 'telefono\n3001110021\n3001110022\n', 'commercial');
+    const summary = await preview(id);
+    expect(summary).toMatchObject({ recipients: 2, goNow: 0, wait: 2, credits: 2 });
+    expect(new Date(summary.waitUntil).getTime()).toBeGreaterThan(h.clock.now.getTime());
+    const run = await launch(id);
+    expect(run).toMatchObject({ going: 0, reservedCredits: 2, counts: { held: 2 } });
+    expect(await reasons(id, run.id)).toEqual(Array(2).fill({ kind: 'sendWindow', code: 'held', hours: null, until: summary.waitUntil }));
+  });
+
+  it('prices each rendered message: accented names switch some to UCS-2 and two parts, and the launch reserves what the summary said', async () => {
+    // 95 GSM-7 characters without the name: one part in GSM-7, two in UCS-2 (over 70).
+    const content = 'Hola {{nombre}}, tu pedido 4471 ya salio de bodega y llega manana entre 8am y 12m. Gracias!!';
+    const id = await campaignWith('Pedido en camino', content, 'telefono;nombre\n3001110031;Ana\n3001110032;María\n3001110033;Raúl\n3001110034;Pedro\n');
+    const summary = await preview(id);
+    expect(summary).toMatchObject({
+      recipients: 4, goNow: 4, partsMin: 1, partsMax: 2, parts: 6, encoding: 'GSM-7 + UCS-2', ucs2Characters: ['í', 'ú'], ucs2Rows: 2,
+    });
+    expect(summary.samples).toEqual([
+      `+573001110031: ${content.replace('{{nombre}}', 'Ana')}`,
+      `+573001110032: ${content.replace('{{nombre}}', 'María')}`,
+      `+573001110033: ${content.replace('{{nombre}}', 'Raúl')}`,
+    ]);
+    const run = await launch(id);
+    expect(run.reservedCredits).toBe(summary.credits);
+    const parts = (await h.op('campaigns.messages', { token: manager, params: { id }, query: { deploymentId: run.id } })).json().items.map((m: { parts: number }) => m.parts);
+    expect(parts).toEqual([1, 2, 2, 1]);
+  });
+});
