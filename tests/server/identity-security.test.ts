@@ -27,6 +27,26 @@ describe('failed sign-ins', () => {
     await signin('analista@demo.colibri.co', TEST_PASSWORD); // resets the count
   });
 
+  it('an unknown e-mail answers every wrong try exactly as a real account does: captcha, then lock (issue 13)', async () => {
+    const tries = async (email: string) => {
+      const answers: string[] = [];
+      for (let i = 0; i < maxFailedLogins + 2; i++) {
+        const res = await signin(email, 'Incorrecta#1', i >= captchaAfterFailures + 1 ? 'sandbox-ok' : undefined);
+        answers.push(`${res.statusCode} ${JSON.stringify(res.json())}`);
+      }
+      return answers;
+    };
+    const real = await tries('admin@demo.colibri.co');
+    const unknown = await tries('Nadie.Existe@Empresa-Ficticia.co');
+    expect(unknown).toEqual(real);
+    // The sequence the issue names: 99996, then the captcha (99998), then the lock (99948).
+    expect(real.map((a) => JSON.parse(a.slice(4)).code)).toEqual(expect.arrayContaining(['99996', '99998', '99948']));
+    // The lock of the unknown e-mail runs out as an account's does; a normalised spelling is the same e-mail.
+    expect((await signin('nadie.existe@empresa-ficticia.co', 'Incorrecta#1', 'sandbox-ok')).json().code).toBe('99948');
+    h.clock.advance(lockMinutes * 60_000 + 1000);
+    expect((await signin('nadie.existe@empresa-ficticia.co', 'Incorrecta#1')).json().code).toBe('99996');
+  });
+
   it(`asks for the captcha after ${captchaAfterFailures} failures (99998), and a good one lets the user in`, async () => {
     const email = 'ops@demo.colibri.co';
     for (let i = 0; i < captchaAfterFailures; i++) expect((await signin(email, 'Incorrecta#1')).json().code).toBe('99996');

@@ -42,6 +42,14 @@ export interface UsersTable {
   created_at: CreatedAt;
 }
 
+/** Sign-in failures of e-mails without an account (migration 0395): they answer as real accounts do. */
+export interface SigninAttemptsTable {
+  email_digest: string;
+  failures: number;
+  locked_until: Timestamp | null;
+  updated_at: Timestamp;
+}
+
 export interface PasswordHistoryTable {
   id: Generated<number>;
   user_id: number;
@@ -305,6 +313,7 @@ export interface CompanyTables {
   companies: CompaniesTable;
   users: UsersTable;
   password_history: PasswordHistoryTable;
+  signin_attempts: SigninAttemptsTable;
   roles: RolesTable;
   user_roles: UserRolesTable;
   tokens: TokensTable;

@@ -21,6 +21,7 @@ import * as messageParts from './migrations/0350_message-parts.ts';
 import * as outboxCompany from './migrations/0360_outbox-company.ts';
 import * as campaignTests from './migrations/0370_campaign-tests.ts';
 import * as campaignTemplate from './migrations/0380_campaign-template.ts';
+import * as signinAttempts from './migrations/0395_signin-attempts.ts';
 import type { Database } from '../../engine/database.ts';
 
 const migrations: Record<string, Migration> = {
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '0360_outbox-company': outboxCompany,
   '0370_campaign-tests': campaignTests,
   '0380_campaign-template': campaignTemplate,
+  '0395_signin-attempts': signinAttempts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

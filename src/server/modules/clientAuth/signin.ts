@@ -1,5 +1,7 @@
 // POST /v1/clientAuth/signin (spec 7). Order of checks:
-//  1. unknown e-mail -> verify against a dummy hash (same work as a real try) -> 99996
+//  1. unknown e-mail -> the same steps 2–4 as an account, on a counter kept for that e-mail
+//     (signin-attempts.ts), with a dummy hash (the same work as a real try): the answers (99996,
+//     then 99998, then 99948) never tell an unknown e-mail from an account (issue 13)
 //  2. locked (too many failures, lockMinutes) -> 99948 'Account blocked. Too many login attempts'
 //  3. after captchaAfterFailures failures the human-verification token is required -> 99998
 //  4. wrong password -> count the failure; reaching maxFailedLogins locks the account (99948),
@@ -14,6 +16,7 @@ import { fail } from '../../errors/api-error.ts';
 import { contractMessages } from '../../errors/messages.ts';
 import type { Handler } from '../../http/handler.ts';
 import { buildSessionUser } from './session-user.ts';
+import { attemptOf, countFailure, lockAttempts } from './signin-attempts.ts';
 import { findUserByEmail } from './users.ts';
 import { dummyHash, verifyPassword } from '../../security/passwords.ts';
 
@@ -24,7 +27,14 @@ export const signin: Handler<'clientAuth.signin'> = async ({ body, deps, request
   const now = deps.now();
   let user = await findUserByEmail(db, body.email);
   if (!user) {
+    const attempt = await attemptOf(db, body.email, now);
+    if (attempt.locked) throw fail('99948', contractMessages.accountBlocked);
+    if (attempt.failures >= captchaAfterFailures && !(await deps.captcha.verify(body.captchaToken, request.ip))) throw fail('99998');
     await verifyPassword(await dummyHash(), body.password);
+    if (await countFailure(db, body.email, now) >= maxFailedLogins) {
+      await lockAttempts(db, body.email, new Date(now.getTime() + lockMinutes * 60_000));
+      throw fail('99948', contractMessages.accountBlocked);
+    }
     throw fail('99996');
   }
   if (user.locked_until && user.locked_until > now) throw fail('99948', contractMessages.accountBlocked);
