@@ -11,7 +11,7 @@ export type Schema = { [k: string]: Json };
 
 export interface Operation {
   id: string; tag: string; name: string; file: string;
-  method: string; path: string; access: 'public' | 'session' | 'active';
+  method: string; path: string; access: 'public' | 'session' | 'active'; credentials: ('token' | 'apiKey')[];
   permission: { component: number; action: string; self?: string; node?: string } | null;
   summary: string; params: Schema | null; query: Schema | null; body: Schema | null;
   /** Request headers the operation reads, each optional, by their usual spelling (Idempotency-Key). */
@@ -161,6 +161,7 @@ export function buildModel(root: string): Model {
         id, tag: d.tag, name, file: l.file,
         method: o.method, path: o.path,
         access: o.access ?? 'active',
+        credentials: o.credentials ?? ['token'],
         permission: o.permission ?? null,
         summary: o.summary ?? '',
         params: objectOf(o.params, true),

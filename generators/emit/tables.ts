@@ -21,7 +21,7 @@ export function emitOperations(model: Model): string {
 
 export function emitServerOperations(model: Model): string {
   const rows = model.operations.map((o) => ({
-    id: o.id, tag: o.tag, name: o.name, method: o.method, path: o.path, access: o.access,
+    id: o.id, tag: o.tag, name: o.name, method: o.method, path: o.path, access: o.access, credentials: o.credentials,
     permission: o.permission, summary: o.summary, params: o.params, query: o.query, headers: o.headers, body: o.body,
     multipart: o.multipart, response: o.response, produces: o.produces, sandbox: o.sandbox, errors: o.errors,
   }));
@@ -119,7 +119,15 @@ export function emitOpenApi(model: Model, pkgVersion: string): string {
     if (o.list) op['x-list'] = o.list;
     if (o.body) op.requestBody = { required: true, content: { 'application/json': { schema: rw(o.body) } } };
     if (o.multipart) op.requestBody = { required: true, content: { 'multipart/form-data': { schema: { type: 'object', properties: Object.fromEntries(o.multipart.map((n) => [n, { type: 'string', format: 'binary' }])) } } } };
-    if (o.access !== 'public') op.security = [{ authToken: [] }, { clientToken: [] }, { bearer: [] }];
+    // A session token travels in X-Auth-Token, X-Client-Token or Authorization: Bearer; an API key in Bearer ck_… or X-Api-Key.
+    if (o.access !== 'public') {
+      op.security = [
+        ...(o.credentials.includes('token') ? [{ authToken: [] }, { clientToken: [] }] : []),
+        { bearer: [] },
+        ...(o.credentials.includes('apiKey') ? [{ apiKey: [] }] : []),
+      ];
+      op['x-credentials'] = o.credentials;
+    }
     (paths[p] ??= {})[o.method.toLowerCase()] = op;
   }
   const doc = {
@@ -134,6 +142,7 @@ export function emitOpenApi(model: Model, pkgVersion: string): string {
         authToken: { type: 'apiKey', in: 'header', name: 'X-Auth-Token' },
         clientToken: { type: 'apiKey', in: 'header', name: 'X-Client-Token' },
         bearer: { type: 'http', scheme: 'bearer' },
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
       },
     },
   };

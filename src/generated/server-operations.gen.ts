@@ -3718,6 +3718,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/account",
         access: "active",
+        credentials: ["token"],
         permission: null,
         summary: "",
         params: null,
@@ -3742,6 +3743,7 @@ export const serverOperations = [
         method: "POST",
         path: "/v1/account",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6001,
             action: "create"
@@ -3778,6 +3780,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/account/page",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6001,
             action: "view"
@@ -3832,6 +3835,7 @@ export const serverOperations = [
         method: "PUT",
         path: "/v1/account/{id}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6001,
             action: "edit"
@@ -3883,6 +3887,7 @@ export const serverOperations = [
         method: "DELETE",
         path: "/v1/account/{id}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6001,
             action: "delete"
@@ -3925,6 +3930,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/account/picture",
         access: "active",
+        credentials: ["token"],
         permission: null,
         summary: "",
         params: null,
@@ -3962,6 +3968,7 @@ export const serverOperations = [
         method: "POST",
         path: "/v1/account/picture",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6001,
             action: "edit"
@@ -4002,6 +4009,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/account/payments/summary",
         access: "active",
+        credentials: ["token"],
         permission: null,
         summary: "Credits bought and spent; an empty summary until payments exist.",
         params: null,
@@ -4044,6 +4052,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/colibri/plataformSms/User/{id}/Associations",
         access: "session",
+        credentials: ["token"],
         permission: {
             component: 6002,
             action: "view",
@@ -4082,6 +4091,7 @@ export const serverOperations = [
         method: "PUT",
         path: "/v1/colibri/plataformSms/User/{id}/Associations",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6002,
             action: "edit"
@@ -4165,6 +4175,7 @@ export const serverOperations = [
         method: "POST",
         path: "/v1/colibri/plataformSms/User/{id}/Associations/add",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6002,
             action: "edit"
@@ -4233,6 +4244,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/colibri/plataformSms/User/{id}/Associations/{associationId}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6002,
             action: "view"
@@ -4271,6 +4283,7 @@ export const serverOperations = [
         method: "PUT",
         path: "/v1/colibri/plataformSms/User/{id}/Associations/{associationId}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6002,
             action: "edit"
@@ -4343,6 +4356,7 @@ export const serverOperations = [
         method: "DELETE",
         path: "/v1/colibri/plataformSms/User/{id}/Associations/{associationId}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6002,
             action: "edit"
@@ -4389,6 +4403,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/colibri/plataformSms/ClientAsocciations/",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6002,
             action: "view"
@@ -4425,6 +4440,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/colibri/plataformSms/ClientAccount/",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6002,
             action: "view"
@@ -4461,6 +4477,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/colibri/plataformSms/getListResponsible/{id}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6002,
             action: "view"
@@ -4498,6 +4515,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/colibri/plataformSms/getAllListResponsible/{userId}",
         access: "session",
+        credentials: ["token"],
         permission: {
             component: 6002,
             action: "view",
@@ -4536,6 +4554,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/audit",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 4014,
             action: "view"
@@ -4626,6 +4645,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/block-list",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6005,
             action: "view"
@@ -4686,6 +4706,7 @@ export const serverOperations = [
         method: "POST",
         path: "/v1/block-list",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6005,
             action: "create"
@@ -4726,6 +4747,7 @@ export const serverOperations = [
         method: "POST",
         path: "/v1/block-list/upload",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6005,
             action: "create"
@@ -4756,6 +4778,7 @@ export const serverOperations = [
         method: "DELETE",
         path: "/v1/block-list/{id}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6005,
             action: "delete"
@@ -4798,6 +4821,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/campaigns",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 2001,
             action: "view"
@@ -4863,6 +4887,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/campaigns/{id}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 2001,
             action: "view"
@@ -4897,6 +4922,7 @@ export const serverOperations = [
         method: "POST",
         path: "/v1/campaigns",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 2001,
             action: "create"
@@ -4991,6 +5017,7 @@ export const serverOperations = [
         method: "PATCH",
         path: "/v1/campaigns/{id}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 2001,
             action: "edit"
@@ -5104,6 +5131,7 @@ export const serverOperations = [
         method: "DELETE",
         path: "/v1/campaigns/{id}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 2001,
             action: "delete"
@@ -5146,6 +5174,7 @@ export const serverOperations = [
         method: "POST",
         path: "/v1/campaigns/{id}/recipients",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 2001,
             action: "edit"
@@ -5187,6 +5216,7 @@ export const serverOperations = [
         method: "POST",
         path: "/v1/campaigns/{id}/recipients/paste",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 2001,
             action: "edit"
@@ -5241,6 +5271,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/campaigns/{id}/recipients",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 2001,
             action: "view"
@@ -5308,6 +5339,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/campaigns/{id}/messages",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 20,
             action: "view",
@@ -5385,6 +5417,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/campaigns/{id}/preview",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 2001,
             action: "view"
@@ -5419,6 +5452,7 @@ export const serverOperations = [
         method: "POST",
         path: "/v1/campaigns/{id}/launch",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 2001,
             action: "deploy"
@@ -5462,6 +5496,7 @@ export const serverOperations = [
         method: "POST",
         path: "/v1/campaigns/{id}/tests",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 2001,
             action: "deploy"
@@ -5518,6 +5553,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/campaigns/{id}/tests",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 2001,
             action: "view"
@@ -5582,6 +5618,7 @@ export const serverOperations = [
         method: "POST",
         path: "/v1/campaigns/{id}/editLock",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 2001,
             action: "edit"
@@ -5625,6 +5662,7 @@ export const serverOperations = [
         method: "POST",
         path: "/v1/campaigns/{id}/editLock/approve",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 2001,
             action: "deploy"
@@ -5664,6 +5702,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/channels",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 60,
             action: "view",
@@ -5735,6 +5774,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/channels/platforms",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 60,
             action: "view",
@@ -5770,6 +5810,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/channels/{id}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 60,
             action: "view",
@@ -5805,6 +5846,7 @@ export const serverOperations = [
         method: "POST",
         path: "/v1/channels",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 60,
             action: "create",
@@ -5972,6 +6014,7 @@ export const serverOperations = [
         method: "PATCH",
         path: "/v1/channels/{id}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 60,
             action: "edit",
@@ -6139,6 +6182,7 @@ export const serverOperations = [
         method: "DELETE",
         path: "/v1/channels/{id}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 60,
             action: "delete",
@@ -6182,6 +6226,7 @@ export const serverOperations = [
         method: "POST",
         path: "/v1/channels/{id}/enable",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 60,
             action: "edit",
@@ -6224,6 +6269,7 @@ export const serverOperations = [
         method: "POST",
         path: "/v1/channels/{id}/disable",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 60,
             action: "edit",
@@ -6259,6 +6305,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/channels/{id}/stats",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 60,
             action: "view",
@@ -6294,6 +6341,7 @@ export const serverOperations = [
         method: "POST",
         path: "/v1/channels/{id}/try",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 60,
             action: "edit",
@@ -6355,6 +6403,7 @@ export const serverOperations = [
         method: "POST",
         path: "/v1/clientAuth/validate",
         access: "public",
+        credentials: ["token"],
         permission: null,
         summary: "Tell whether an e-mail has an account, its state, and whether sign-in will ask for a captcha.",
         params: null,
@@ -6400,6 +6449,7 @@ export const serverOperations = [
         method: "POST",
         path: "/v1/clientAuth/signin",
         access: "public",
+        credentials: ["token"],
         permission: null,
         summary: "Sign in; the answer carries the base64 session payload (session-user) as clientToken.",
         params: null,
@@ -6456,6 +6506,7 @@ export const serverOperations = [
         method: "POST",
         path: "/v1/clientAuth/register",
         access: "public",
+        credentials: ["token"],
         permission: null,
         summary: "Register a company and its first user (superadmin); an OTP goes to the e-mail.",
         params: null,
@@ -6563,6 +6614,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/clientAuth/signout",
         access: "session",
+        credentials: ["token"],
         permission: null,
         summary: "Revoke the caller's token.",
         params: null,
@@ -6591,6 +6643,7 @@ export const serverOperations = [
         method: "POST",
         path: "/v1/clientAuth/recoverPassword",
         access: "public",
+        credentials: ["token"],
         permission: null,
         summary: "Two steps: { email } sends a recovery code; { email, code, password } sets the new password.",
         params: null,
@@ -6650,6 +6703,7 @@ export const serverOperations = [
         method: "POST",
         path: "/v1/clientAuth/saveOtp",
         access: "public",
+        credentials: ["token"],
         permission: null,
         summary: "Create a one-time code and send it by SMS or e-mail (sandbox outbox in demo mode).",
         params: null,
@@ -6708,6 +6762,7 @@ export const serverOperations = [
         method: "POST",
         path: "/v1/clientAuth/validateOtp",
         access: "public",
+        credentials: ["token"],
         permission: null,
         summary: "Check a one-time code; a pending user becomes active.",
         params: null,
@@ -6760,6 +6815,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/clients/{id}",
         access: "session",
+        credentials: ["token"],
         permission: {
             component: 6002,
             action: "view",
@@ -6795,6 +6851,7 @@ export const serverOperations = [
         method: "PATCH",
         path: "/v1/clients/{id}",
         access: "session",
+        credentials: ["token"],
         permission: {
             component: 6002,
             action: "edit",
@@ -6881,6 +6938,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/clients/{id}/getProfilePic",
         access: "session",
+        credentials: ["token"],
         permission: {
             component: 6002,
             action: "view",
@@ -6923,6 +6981,7 @@ export const serverOperations = [
         method: "PATCH",
         path: "/v1/clients/{id}/uploadProfilePic",
         access: "session",
+        credentials: ["token"],
         permission: {
             component: 6002,
             action: "edit",
@@ -6965,6 +7024,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/clients/{id}/hierarchy",
         access: "session",
+        credentials: ["token"],
         permission: {
             component: 6002,
             action: "view",
@@ -7000,6 +7060,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/clients/users/list",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6002,
             action: "view"
@@ -7027,6 +7088,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/company",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6003,
             action: "view"
@@ -7051,6 +7113,7 @@ export const serverOperations = [
         method: "PATCH",
         path: "/v1/company",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6003,
             action: "edit"
@@ -7136,6 +7199,7 @@ export const serverOperations = [
         method: "POST",
         path: "/v1/company/logo",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6003,
             action: "edit"
@@ -7167,6 +7231,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/companies",
         access: "active",
+        credentials: ["token"],
         permission: null,
         summary: "Every company, paged (list convention); provider staff (role platform) only.",
         params: null,
@@ -7230,6 +7295,7 @@ export const serverOperations = [
         method: "PATCH",
         path: "/v1/companies/{id}/state",
         access: "active",
+        credentials: ["token"],
         permission: null,
         summary: "A state transition made by the provider's staff (role platform).",
         params: {
@@ -7275,6 +7341,7 @@ export const serverOperations = [
         method: "PATCH",
         path: "/v1/companies/{id}/plan",
         access: "active",
+        credentials: ["token"],
         permission: null,
         summary: "The company's plan, set by the provider's staff (role platform); subscription hides the payment history.",
         params: {
@@ -7315,6 +7382,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/costCenters",
         access: "active",
+        credentials: ["token"],
         permission: null,
         summary: "The company's cost centers, paged (list convention).",
         params: null,
@@ -7370,6 +7438,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/costCenters/{id}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6001,
             action: "view"
@@ -7404,6 +7473,7 @@ export const serverOperations = [
         method: "POST",
         path: "/v1/costCenters",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6001,
             action: "create"
@@ -7450,6 +7520,7 @@ export const serverOperations = [
         method: "PUT",
         path: "/v1/costCenters/{id}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6001,
             action: "edit"
@@ -7507,6 +7578,7 @@ export const serverOperations = [
         method: "DELETE",
         path: "/v1/costCenters/{id}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6001,
             action: "delete"
@@ -7549,6 +7621,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/credentials",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6004,
             action: "view"
@@ -7606,6 +7679,7 @@ export const serverOperations = [
         method: "POST",
         path: "/v1/credentials",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6004,
             action: "create"
@@ -7642,6 +7716,7 @@ export const serverOperations = [
         method: "POST",
         path: "/v1/credentials/{id}/rotate",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6004,
             action: "edit"
@@ -7676,6 +7751,7 @@ export const serverOperations = [
         method: "DELETE",
         path: "/v1/credentials/{id}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6004,
             action: "delete"
@@ -7718,6 +7794,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/credentials/settings",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6004,
             action: "view"
@@ -7742,6 +7819,7 @@ export const serverOperations = [
         method: "PUT",
         path: "/v1/credentials/settings",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6004,
             action: "edit"
@@ -7828,6 +7906,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/credits",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 10,
             action: "view"
@@ -7852,6 +7931,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/deployments",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 2001,
             action: "view"
@@ -7913,6 +7993,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/deployments/{id}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 2001,
             action: "view"
@@ -7948,6 +8029,7 @@ export const serverOperations = [
         method: "POST",
         path: "/v1/deployments/{id}/{action}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 2001,
             action: "deploy"
@@ -7987,6 +8069,7 @@ export const serverOperations = [
         method: "DELETE",
         path: "/v1/deployments/{id}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 2001,
             action: "delete"
@@ -8030,6 +8113,7 @@ export const serverOperations = [
         method: "POST",
         path: "/v1/deployments/{id}/numbers",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 2001,
             action: "deploy"
@@ -8101,6 +8185,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/deployments/history",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 20,
             action: "report",
@@ -8155,6 +8240,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/events",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 2001,
             action: "view"
@@ -8226,6 +8312,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/events/{id}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 2001,
             action: "view"
@@ -8260,6 +8347,7 @@ export const serverOperations = [
         method: "POST",
         path: "/v1/events",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 2001,
             action: "create"
@@ -8350,6 +8438,7 @@ export const serverOperations = [
         method: "PATCH",
         path: "/v1/events/{id}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 2001,
             action: "edit"
@@ -8450,6 +8539,7 @@ export const serverOperations = [
         method: "DELETE",
         path: "/v1/events/{id}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 2001,
             action: "delete"
@@ -8492,6 +8582,7 @@ export const serverOperations = [
         method: "POST",
         path: "/v1/events/{key}/fire",
         access: "active",
+        credentials: ["token", "apiKey"],
         permission: {
             component: 2001,
             action: "deploy"
@@ -8616,6 +8707,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/countries",
         access: "public",
+        credentials: ["token"],
         permission: null,
         summary: "",
         params: null,
@@ -8640,6 +8732,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/countries/{country}/regions",
         access: "public",
+        credentials: ["token"],
         permission: null,
         summary: "",
         params: {
@@ -8674,6 +8767,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/countries/{country}/regions/{region}/cities",
         access: "public",
+        credentials: ["token"],
         permission: null,
         summary: "",
         params: {
@@ -8712,6 +8806,7 @@ export const serverOperations = [
         method: "POST",
         path: "/v1/messages",
         access: "active",
+        credentials: ["token", "apiKey"],
         permission: {
             component: 2001,
             action: "deploy"
@@ -8821,6 +8916,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/messages/{id}",
         access: "active",
+        credentials: ["token", "apiKey"],
         permission: {
             component: 2001,
             action: "view"
@@ -8855,6 +8951,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/messaging-settings",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6004,
             action: "view"
@@ -8879,6 +8976,7 @@ export const serverOperations = [
         method: "PUT",
         path: "/v1/messaging-settings",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6004,
             action: "edit"
@@ -8938,6 +9036,7 @@ export const serverOperations = [
         method: "GET",
         path: "/notifications/{userId}",
         access: "session",
+        credentials: ["token"],
         permission: null,
         summary: "",
         params: {
@@ -8982,6 +9081,7 @@ export const serverOperations = [
         method: "PUT",
         path: "/v1/notifications/mark-read",
         access: "session",
+        credentials: ["token"],
         permission: null,
         summary: "Mark the listed ids as read, or every notification with notificationIds \"all\".",
         params: null,
@@ -9033,6 +9133,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/colibri/plataformSms/getAccountsByNits/{nits}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6002,
             action: "view"
@@ -9071,6 +9172,7 @@ export const serverOperations = [
         method: "POST",
         path: "/v1/colibri/plataformSms/getCampaignsByAccount",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6002,
             action: "view"
@@ -9114,6 +9216,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/colibri/plataformSms/clientsSms",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6002,
             action: "view"
@@ -9141,6 +9244,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/colibri/plataformSms/getStates",
         access: "active",
+        credentials: ["token"],
         permission: null,
         summary: "The SMS status codes (spec 4) with their names.",
         params: null,
@@ -9165,6 +9269,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/colibri/plataformSms/getListAccount/{clientId}/{responsibleId}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6002,
             action: "view"
@@ -9206,6 +9311,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/colibri/plataformSms/GetQuotaByAccount/{id}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6006,
             action: "view"
@@ -9253,6 +9359,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/colibri/plataformSms/GetQuotaFileByAccount/{id}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6006,
             action: "view"
@@ -9298,6 +9405,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/colibri/plataformSms/operators",
         access: "active",
+        credentials: ["token"],
         permission: null,
         summary: "Colombia's mobile operators (Claro, Movistar, Tigo, WOM) and virtual operators.",
         params: null,
@@ -9322,6 +9430,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/colibri/plataformSms/getAllDataClients/{id}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6002,
             action: "view"
@@ -9356,6 +9465,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/colibri/plataformSms/getAllDataClientsByUserId",
         access: "active",
+        credentials: ["token"],
         permission: null,
         summary: "The clients the caller is associated with, each with its responsibles and SMS accounts.",
         params: null,
@@ -9380,6 +9490,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/quota",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6006,
             action: "view"
@@ -9448,6 +9559,7 @@ export const serverOperations = [
         method: "PUT",
         path: "/v1/quota/{accountId}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6006,
             action: "edit"
@@ -9498,6 +9610,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v3/roles",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6007,
             action: "view"
@@ -9558,6 +9671,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v3/roles/{id}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6007,
             action: "view"
@@ -9592,6 +9706,7 @@ export const serverOperations = [
         method: "POST",
         path: "/v3/roles",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6007,
             action: "create"
@@ -9643,6 +9758,7 @@ export const serverOperations = [
         method: "PUT",
         path: "/v3/roles",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6007,
             action: "edit"
@@ -9705,6 +9821,7 @@ export const serverOperations = [
         method: "DELETE",
         path: "/v3/roles/{id}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6007,
             action: "delete"
@@ -9752,6 +9869,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/roles",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6007,
             action: "view"
@@ -9779,6 +9897,7 @@ export const serverOperations = [
         method: "POST",
         path: "/v1/shortener/links",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 5001,
             action: "create"
@@ -9844,6 +9963,7 @@ export const serverOperations = [
         method: "POST",
         path: "/v1/shortener/campaign-links",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 2001,
             action: "create"
@@ -9909,6 +10029,7 @@ export const serverOperations = [
         method: "POST",
         path: "/v1/shortener/links/upload",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 5001,
             action: "create"
@@ -9933,6 +10054,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/shortener/links",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 5001,
             action: "view"
@@ -10000,6 +10122,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/shortener/links/{id}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 5001,
             action: "view"
@@ -10035,6 +10158,7 @@ export const serverOperations = [
         method: "DELETE",
         path: "/v1/shortener/links/{id}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 5001,
             action: "delete"
@@ -10078,6 +10202,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/shortener/statistics",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 5002,
             action: "report"
@@ -10132,6 +10257,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/shortener/campaigns/{id}/opens",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 2001,
             action: "view"
@@ -10166,6 +10292,7 @@ export const serverOperations = [
         method: "GET",
         path: "/health",
         access: "public",
+        credentials: ["token"],
         permission: null,
         summary: "",
         params: null,
@@ -10197,6 +10324,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/files/{id}",
         access: "public",
+        credentials: ["token"],
         permission: null,
         summary: "A stored picture by its random id (profile and area pictures).",
         params: {
@@ -10226,6 +10354,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/sandbox/outbox",
         access: "public",
+        credentials: ["token"],
         permission: null,
         summary: "What the sandbox SMS and e-mail providers accepted (demo mode and tests only; absent in production). From this machine without a session; from another address only with a platform or develop session. A company user sees only their company's mail.",
         params: null,
@@ -10259,6 +10388,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/team",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6002,
             action: "view"
@@ -10343,6 +10473,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/team/{id}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6002,
             action: "view",
@@ -10378,6 +10509,7 @@ export const serverOperations = [
         method: "POST",
         path: "/v1/team",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6002,
             action: "create"
@@ -10498,6 +10630,7 @@ export const serverOperations = [
         method: "PATCH",
         path: "/v1/team/{id}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6002,
             action: "edit"
@@ -10619,6 +10752,7 @@ export const serverOperations = [
         method: "DELETE",
         path: "/v1/team/{id}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 6002,
             action: "delete"
@@ -10661,6 +10795,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/templates",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 2002,
             action: "view"
@@ -10732,6 +10867,7 @@ export const serverOperations = [
         method: "GET",
         path: "/v1/templates/{id}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 2002,
             action: "view"
@@ -10766,6 +10902,7 @@ export const serverOperations = [
         method: "POST",
         path: "/v1/templates",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 2002,
             action: "create"
@@ -10853,6 +10990,7 @@ export const serverOperations = [
         method: "PATCH",
         path: "/v1/templates/{id}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 2002,
             action: "edit"
@@ -10932,6 +11070,7 @@ export const serverOperations = [
         method: "DELETE",
         path: "/v1/templates/{id}",
         access: "active",
+        credentials: ["token"],
         permission: {
             component: 2002,
             action: "delete"

@@ -21,8 +21,11 @@ const settings = (over: Record<string, unknown> = {}) => ({
   allowedIps: ['127.0.0.1'], notificationEmail: null, ftp: { host: null, port: null, user: null, directory: null, password: null }, ...over,
 });
 /** A call with an API key from a given address (the harness's op() always comes from 127.0.0.1). */
-const withKey = (apiKey: string, remoteAddress = '127.0.0.1', url = '/v1/channels') =>
-  h.app.inject({ method: 'GET', url, headers: { 'x-api-key': apiKey }, remoteAddress });
+// An API key works on the sending API only (issue 13): a send is what a key is for.
+const withKey = (apiKey: string, remoteAddress = '127.0.0.1', url = '/v1/messages') =>
+  url === '/v1/messages'
+    ? h.app.inject({ method: 'POST', url, headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, payload: JSON.stringify({ channel: 'sms', to: '3005550401', text: 'Prueba de la llave' }), remoteAddress })
+    : h.app.inject({ method: 'GET', url, headers: { 'x-api-key': apiKey }, remoteAddress });
 const issue = async (name: string, token = manager) => {
   const res = await h.op('credentials.create', { token, body: { name } });
   expect(res.statusCode).toBe(200);
@@ -91,12 +94,12 @@ describe('X-Api-Key', () => {
     expect((await h.op('credentials.updateSettings', { token: manager, body: settings({ allowedIps: ['127.0.0.0/8', '2001:db8::/32'] }) })).statusCode).toBe(200);
     const ok = await withKey(apiKey);
     expect(ok.statusCode).toBe(200);
-    expect(ok.json().items.map((c: { name: string }) => c.name)).toContain('SMS Notificaciones');
+    expect(ok.json().messages).toHaveLength(1);
     expect((await withKey(apiKey, '::ffff:127.0.0.1')).statusCode).toBe(200);
     expect((await withKey(apiKey, '2001:db8:0:1::25')).statusCode).toBe(200);
     expect((await withKey(apiKey, '203.0.113.9')).json().code).toBe('99953');
     expect((await withKey(apiKey, '2001:db9::1')).json().code).toBe('99953');
-    // The API user holds analista: what analista may not do, the key may not do either.
+    // Beyond the sending API a key may do nothing (issue 13), whatever the API user's role.
     expect((await withKey(apiKey, '127.0.0.1', '/v1/block-list')).json().code).toBe('99982');
     const listed = (await h.op('credentials.list', { token: manager, query: { q: credential.id } })).json();
     expect(listed.items[0].lastUsedAt).toBe(h.clock.now.toISOString());

@@ -1,5 +1,6 @@
 // Registers every declared operation (src/generated/server-operations.gen.ts) with its schemas,
 // its access rule and its handler. Sandbox-only operations exist only in sandbox/demo mode.
+import { fail } from '../errors/api-error.ts';
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
 import { constants } from '../../generated/constants.gen.ts';
 import { serverOperations, type ServerOperation } from '../../generated/server-operations.gen.ts';
@@ -69,6 +70,8 @@ export function registerOperations(app: FastifyInstance, deps: ServerDeps, handl
       onRequest: async (request) => {
         if (op.access === 'public' && !op.sandbox) return;
         request.session = await callerOf(deps, request);
+        // An API key works on the operations that declare it (the sending API), nowhere else (issue 13).
+        if (request.session?.credentialId && !(op.credentials as readonly string[]).includes('apiKey')) throw fail('99982', 'API keys work on the sending API only (POST /v1/messages, GET /v1/messages/{id}, POST /v1/events/{key}/fire); sign in to the console for the rest.');
         // Sandbox operations (demo mode only) are public for the machine itself, not for the network.
         if (op.sandbox) openSandboxDoor(request, request.session);
         authorize(op, request.session, request.params);
