@@ -27,6 +27,15 @@ export interface AdapterRegistry {
   fallbackFor?(companyId: number): Promise<{ id: number; platform: ChannelPlatform } | null>;
 }
 
+/**
+ * The default wait of an in-doubt message for a receipt before it goes again: two minutes. An SMSC
+ * answers a submit in milliseconds and sends the receipt of an accepted message within seconds,
+ * so a message no receipt named in two minutes most likely never left; waiting longer (it was ten
+ * minutes) left every message of a crashed process unsent for that long (issue 13).
+ * ENGINE_IN_DOUBT_GRACE_MS changes it for `npm start` and `npm run worker` alike.
+ */
+export const IN_DOUBT_GRACE_MS = 2 * 60_000;
+
 export interface DispatcherOptions {
   db: Kysely<Database>;
   adapters: AdapterRegistry;
@@ -38,7 +47,7 @@ export interface DispatcherOptions {
   concurrency?: number;
   /** A worker whose heartbeat is older than this is dead. */
   leaseMs?: number;
-  /** How long an in-doubt row waits for its receipt before it is sent again. */
+  /** How long an in-doubt row waits for its receipt before it is sent again (default IN_DOUBT_GRACE_MS). */
   inDoubtGraceMs?: number;
   /** Poll interval when the queue is empty (enqueue() also wakes the worker). */
   idleMs?: number;
@@ -74,7 +83,7 @@ export class Dispatcher {
     this.workerId = options.workerId ?? `w-${process.pid}-${randomBytes(4).toString('hex')}`;
     this.db = options.db;
     this.options = {
-      batchSize: 500, concurrency: 2, leaseMs: 15_000, inDoubtGraceMs: 10 * 60_000, idleMs: 1000, orphanTtlMs: 72 * 3_600_000, now: () => new Date(),
+      batchSize: 500, concurrency: 2, leaseMs: 15_000, inDoubtGraceMs: IN_DOUBT_GRACE_MS, idleMs: 1000, orphanTtlMs: 72 * 3_600_000, now: () => new Date(),
       log: () => {}, ...options,
     } as typeof this.options;
     this.analyzeAfter = this.options.batchSize;

@@ -661,16 +661,24 @@ export const screen = {
                 },
                 refresh: {
                     ms: 2000,
-                    while: [{
+                    while: [
+                        {
                             field: "state",
                             in: ["scheduled", "running"]
-                        }, {
+                        },
+                        {
                             field: "counts.sent",
                             notEquals: 0
-                        }, {
+                        },
+                        {
                             field: "counts.sending",
                             notEquals: 0
-                        }]
+                        },
+                        {
+                            field: "counts.inDoubt",
+                            notEquals: 0
+                        }
+                    ]
                 },
                 rowActions: [
                     {

@@ -2164,6 +2164,7 @@ export const entitySchemas = [
                     "queued",
                     "held",
                     "sending",
+                    "inDoubt",
                     "sent",
                     "delivered",
                     "read",
@@ -2180,6 +2181,9 @@ export const entitySchemas = [
                         type: "integer"
                     },
                     sending: {
+                        type: "integer"
+                    },
+                    inDoubt: {
                         type: "integer"
                     },
                     sent: {

@@ -859,6 +859,7 @@ counts: {
 queued: number
 held: number
 sending: number
+inDoubt: number
 sent: number
 delivered: number
 read: number

@@ -10,6 +10,8 @@ import { resolve } from 'node:path';
 import { ensureConsoleBuilt } from './console-build.ts';
 import { databaseFromEnv } from './db/database.ts';
 import { demoEmail, demoRoleUsers, generateDemoPassword } from './db/demo-seed.ts';
+import { IN_DOUBT_GRACE_MS } from '../engine/dispatcher.ts';
+import { engineSettings } from './messaging/engine-settings.ts';
 import { startServer, type RunningServer } from './start.ts';
 
 let server: RunningServer | null = null;
@@ -45,6 +47,7 @@ async function main() {
   const password = env.DEMO_PASSWORD || generateDemoPassword();
   const reviewMs = env.SANDBOX_TEMPLATE_REVIEW_MS ? Number(env.SANDBOX_TEMPLATE_REVIEW_MS) : undefined;
   if (reviewMs !== undefined && !(Number.isInteger(reviewMs) && reviewMs >= 0)) throw new Error(`SANDBOX_TEMPLATE_REVIEW_MS must be a whole number of milliseconds, got ${env.SANDBOX_TEMPLATE_REVIEW_MS}`);
+  const engine = engineSettings(env);
   server = await startServer({
     port,
     // Demo mode holds a sandbox (outbox with one-time codes, test providers): loopback unless asked.
@@ -55,7 +58,8 @@ async function main() {
     demoApiKey: demo ? env.DEMO_API_KEY || undefined : undefined,
     consoleRoot: consoleReady ? consoleRoot : null,
     logger: { level: env.LOG_LEVEL || 'info' },
-    ...(reviewMs !== undefined ? { messaging: { graph: { templateReviewMs: reviewMs } } } : {}),
+    // The dispatcher's settings (ENGINE_IN_DOUBT_GRACE_MS…), read as `npm run worker` reads them.
+    messaging: { dispatcher: engine, ...(reviewMs !== undefined ? { graph: { templateReviewMs: reviewMs } } : {}) },
   });
   if (stopSignal) {
     const signal = stopSignal;
@@ -65,6 +69,7 @@ async function main() {
 
   const where = env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${resolve(env.DATA_DIR || './.data')}`;
   console.log(`\nColibri is running at ${server.url}  (database: ${where})`);
+  console.log(`Engine: a message left in doubt by a crash goes again after ${(engine.inDoubtGraceMs ?? IN_DOUBT_GRACE_MS) / 1000} s without a receipt (ENGINE_IN_DOUBT_GRACE_MS).`);
   if (demo) {
     console.log(`Demo company "Demo S.A.S.": sign in as ${demoRoleUsers.map(demoEmail).join(', ')}`);
     if (server.demoCreated && !env.DEMO_PASSWORD) console.log(`Demo password (shown once, on this first start): ${password}`);

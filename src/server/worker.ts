@@ -9,43 +9,21 @@
 //   COLIBRI_SECRET_KEY, DATA_DIR the key that opens the channels' sealed passwords (as the server)
 //   WORKER_ID                    name in engine_workers (default w-<pid>-<random>)
 //   ENGINE_BATCH_SIZE, ENGINE_CONCURRENCY, ENGINE_LEASE_MS, ENGINE_IN_DOUBT_GRACE_MS, ENGINE_IDLE_MS
-//                                the dispatcher's settings (src/engine/dispatcher.ts)
+//                                the dispatcher's settings, read as `npm start` reads them (messaging/engine-settings.ts)
 //
 // There is no sandbox here: SMS channels bind where their `connection` settings say (host, port,
 // systemId; the password is the channel's sealed authorization_token). SIGTERM or SIGINT stops
 // claiming, lets the batches in flight finish and be recorded, releases the worker row, unbinds
 // and exits 0; a second signal exits at once (the rows then wait for another worker's recovery).
-import { hostname } from 'node:os';
 import { createDatabase, type DatabaseHandle } from './db/database.ts';
 import { startMessaging, type MessagingRuntime } from './messaging/runtime.ts';
 import { createSecretBox, resolveSecretKey } from './security/secrets.ts';
-import type { DispatcherOptions } from '../engine/dispatcher.ts';
+import { workerSettings } from './messaging/engine-settings.ts';
 
 /** One line per event; errors by message only (a stack or a driver error object could carry settings). */
 function log(message: string, detail?: unknown) {
   const suffix = detail === undefined ? '' : `: ${detail instanceof Error ? detail.message : typeof detail === 'string' ? detail : JSON.stringify(detail)}`;
   console.log(`${new Date().toISOString()} worker ${message}${suffix}`);
-}
-
-function numberFrom(env: NodeJS.ProcessEnv, name: string): number | undefined {
-  const text = env[name];
-  if (text === undefined || text === '') return undefined;
-  const value = Number(text);
-  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number`);
-  return value;
-}
-
-/** The dispatcher settings the environment overrides. */
-export function dispatcherSettings(env: NodeJS.ProcessEnv): Partial<Omit<DispatcherOptions, 'db' | 'adapters' | 'sendWindow'>> {
-  const settings: Partial<Omit<DispatcherOptions, 'db' | 'adapters' | 'sendWindow'>> = {
-    workerId: env.WORKER_ID || `w-${hostname()}-${process.pid}-${Math.random().toString(16).slice(2, 8)}`,
-  };
-  const map = { batchSize: 'ENGINE_BATCH_SIZE', concurrency: 'ENGINE_CONCURRENCY', leaseMs: 'ENGINE_LEASE_MS', inDoubtGraceMs: 'ENGINE_IN_DOUBT_GRACE_MS', idleMs: 'ENGINE_IDLE_MS' } as const;
-  for (const [key, name] of Object.entries(map) as [keyof typeof map, string][]) {
-    const value = numberFrom(env, name);
-    if (value !== undefined) settings[key] = value;
-  }
-  return settings;
 }
 
 /** Where the worker connects, without the credentials. */
@@ -89,7 +67,7 @@ async function main() {
     throw new Error('DATABASE_URL is required: workers share one PostgreSQL (PGlite cannot be shared between processes; `npm start` alone runs the engine on it)');
   }
   const secrets = createSecretBox(resolveSecretKey(env));
-  const settings = dispatcherSettings(env);
+  const settings = workerSettings(env);
   handle = createDatabase({ kind: 'postgres', url: env.DATABASE_URL, ...(env.DATABASE_SCHEMA ? { schema: env.DATABASE_SCHEMA } : {}) });
   // Fail early and clearly when the server has not migrated this database yet.
   await handle.db.selectFrom('engine_workers').select('id').limit(1).execute().catch((error: Error) => {

@@ -116,6 +116,19 @@ describe('campaigns', () => {
   });
 });
 
+describe('a deployment after a crash', () => {
+  it('counts the messages left in doubt as being verified, not as sending (issue 13)', async () => {
+    const campaign = (await create({ name: 'Tras la caída', content: 'Hola, tu cita es mañana' })).json();
+    await h.op('campaigns.uploadRecipients', { token: manager, params: { id: campaign.id }, ...csv('telefono\n3001230101\n3001230102\n') });
+    const deployment = (await h.op('campaigns.launch', { token: manager, params: { id: campaign.id } })).json();
+    // What the engine's in-doubt recovery does to a dead worker's row (engine/lifecycle/in-doubt.ts).
+    const [first] = await h.db.selectFrom('messages').select('id').where('deployment_id', '=', deployment.id).orderBy('id').execute();
+    await h.db.updateTable('messages').set({ state: 'in_doubt', in_doubt_since: new Date() }).where('id', '=', first.id).execute();
+    const seen = (await h.op('deployments.get', { token: manager, params: { id: deployment.id } })).json();
+    expect(seen.counts).toMatchObject({ inDoubt: 1, sending: 0, queued: 1 });
+  });
+});
+
 describe('the sending API', () => {
   it('sends with a Bearer API key, answers each message status and reads its history', async () => {
     await h.op('credentials.updateSettings', { token: manager, body: { allowedIps: ['127.0.0.1'], notificationEmail: null, ftp: { host: null, port: null, user: null, directory: null, password: null } } });

@@ -20,7 +20,7 @@ export async function toDeployment(db: Kysely<Database>, row: Awaited<ReturnType
   const counts = await sql<{ state: string; held: boolean; refused: number | null; n: number | string }>`
     select state, (state = 'queued' and held_reason is not null) as held, case when state = 'rejected' then status_code end as refused, count(*) as n
     from messages where deployment_id = ${row.id} group by 1, 2, 3`.execute(db);
-  const c = { queued: 0, held: 0, sending: 0, sent: 0, delivered: 0, read: 0, failed: 0, rejected: 0, cancelled: 0, other: 0 };
+  const c = { queued: 0, held: 0, sending: 0, inDoubt: 0, sent: 0, delivered: 0, read: 0, failed: 0, rejected: 0, cancelled: 0, other: 0 };
   const refused = { blocked: 0, duplicate: 0, insufficientCredits: 0, other: 0 };
   for (const r of counts.rows) {
     const n = Number(r.n);
@@ -29,7 +29,7 @@ export async function toDeployment(db: Kysely<Database>, row: Awaited<ReturnType
       refused[why] += n;
     }
     if (r.held) c.held += n;
-    else if (r.state === 'in_doubt') c.sending += n;
+    else if (r.state === 'in_doubt') c.inDoubt += n;
     else if (r.state === 'paused') c.queued += n;
     else if (r.state === 'timeout' || r.state === 'undefined') c.other += n;
     else if (r.state in c) c[r.state as keyof typeof c] += n;

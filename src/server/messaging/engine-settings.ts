@@ -1,0 +1,40 @@
+// The dispatcher's settings from the environment, read the same way by `npm start` (the server's
+// own dispatcher) and `npm run worker` (issue 13: the in-doubt grace could only be changed for
+// workers):
+//   ENGINE_BATCH_SIZE, ENGINE_CONCURRENCY, ENGINE_LEASE_MS, ENGINE_IN_DOUBT_GRACE_MS, ENGINE_IDLE_MS
+//   WORKER_ID (the name in engine_workers; each process picks its own when unset)
+// ENGINE_IN_DOUBT_GRACE_MS is a trade-off (README, "Crash recovery"): a message whose process died
+// after handing it to the SMSC may have left even though its answer was lost. It waits this long
+// for a receipt that names it before it is sent again: shorter resends sooner after a crash,
+// longer makes a second copy at the handset less likely.
+import { hostname } from 'node:os';
+import type { DispatcherOptions } from '../../engine/dispatcher.ts';
+
+export type EngineSettings = Partial<Omit<DispatcherOptions, 'db' | 'adapters' | 'sendWindow'>>;
+
+const VARIABLES = {
+  batchSize: 'ENGINE_BATCH_SIZE', concurrency: 'ENGINE_CONCURRENCY', leaseMs: 'ENGINE_LEASE_MS', inDoubtGraceMs: 'ENGINE_IN_DOUBT_GRACE_MS', idleMs: 'ENGINE_IDLE_MS',
+} as const;
+
+function numberFrom(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const text = env[name];
+  if (text === undefined || text === '') return undefined;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number`);
+  return value;
+}
+
+/** The settings the environment overrides (nothing else: the dispatcher keeps its defaults). */
+export function engineSettings(env: NodeJS.ProcessEnv): EngineSettings {
+  const settings: EngineSettings = env.WORKER_ID ? { workerId: env.WORKER_ID } : {};
+  for (const [key, name] of Object.entries(VARIABLES) as [keyof typeof VARIABLES, string][]) {
+    const value = numberFrom(env, name);
+    if (value !== undefined) settings[key] = value;
+  }
+  return settings;
+}
+
+/** A worker's settings (`npm run worker`): the same, with a name of its own unless WORKER_ID gives one. */
+export function workerSettings(env: NodeJS.ProcessEnv): EngineSettings {
+  return { workerId: `w-${hostname()}-${process.pid}-${Math.random().toString(16).slice(2, 8)}`, ...engineSettings(env) };
+}

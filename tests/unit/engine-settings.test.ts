@@ -1,0 +1,29 @@
+// The dispatcher's settings from the environment (src/server/messaging/engine-settings.ts), one
+// reading for `npm start` and `npm run worker` (issue 13).
+import { describe, expect, it } from 'vitest';
+import { engineSettings, workerSettings } from '../../src/server/messaging/engine-settings.ts';
+import { IN_DOUBT_GRACE_MS } from '../../src/engine/dispatcher.ts';
+
+describe('engine settings', () => {
+  it('reads what the environment sets and nothing else', () => {
+    expect(engineSettings({ ENGINE_IN_DOUBT_GRACE_MS: '30000', ENGINE_BATCH_SIZE: '200' })).toEqual({ inDoubtGraceMs: 30000, batchSize: 200 });
+    expect(engineSettings({})).toEqual({});
+    expect(engineSettings({ WORKER_ID: 'w-1', ENGINE_IDLE_MS: '' })).toEqual({ workerId: 'w-1' });
+  });
+
+  it('refuses a value that is not a non-negative number, naming the variable', () => {
+    expect(() => engineSettings({ ENGINE_IN_DOUBT_GRACE_MS: '-1' })).toThrow(/ENGINE_IN_DOUBT_GRACE_MS/);
+    expect(() => engineSettings({ ENGINE_LEASE_MS: 'diez' })).toThrow(/ENGINE_LEASE_MS/);
+  });
+
+  it('the worker reads the same settings and names itself unless WORKER_ID does', () => {
+    const worker = workerSettings({ ENGINE_IN_DOUBT_GRACE_MS: '45000' });
+    expect(worker.inDoubtGraceMs).toBe(45000);
+    expect(worker.workerId).toMatch(/^w-/);
+    expect(workerSettings({ WORKER_ID: 'fijo' }).workerId).toBe('fijo');
+  });
+
+  it('the default grace is two minutes, not ten', () => {
+    expect(IN_DOUBT_GRACE_MS).toBe(120_000);
+  });
+});
