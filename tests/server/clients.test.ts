@@ -207,13 +207,20 @@ describe('profile pictures', () => {
     ['an SVG (scriptable)', multipart('file', 'x.svg', 'image/svg+xml', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'))],
     ['a PDF', multipart('file', 'x.png', 'image/png', Buffer.from('%PDF-1.7\n...'))],
     ['the wrong field name', multipart('picture', 'x.png', 'image/png', PNG_1x1)],
-    ['a picture over 2 MiB', multipart('file', 'big.png', 'image/png', Buffer.concat([PNG_1x1, Buffer.alloc(2 * 1024 * 1024)]))],
     ['JSON instead of a form', { payload: JSON.stringify({ file: 'x' }), headers: { 'content-type': 'application/json' } }],
   ])('refuses %s with 99932 and stores nothing', async (_name, upload) => {
     const before = await h.snapshot();
     const res = await h.op('clients.uploadProfilePic', { params: { id: analista.id }, token: analista.token, ...upload });
     expect(res.statusCode).toBe(415);
     expect(res.json().code).toBe('99932');
+    expect(await h.snapshot()).toEqual(before);
+  });
+
+  it('refuses a picture over 2 MiB as too large (99937, the one upload intake) and stores nothing', async () => {
+    const before = await h.snapshot();
+    const res = await h.op('clients.uploadProfilePic', { params: { id: analista.id }, token: analista.token, ...multipart('file', 'big.png', 'image/png', Buffer.concat([PNG_1x1, Buffer.alloc(2 * 1024 * 1024)])) });
+    expect(res.statusCode).toBe(413);
+    expect(res.json().code).toBe('99937');
     expect(await h.snapshot()).toEqual(before);
   });
 

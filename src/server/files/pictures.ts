@@ -2,6 +2,7 @@
 // constants.uploads.profilePictureBytes, and the type is decided by the file's first bytes
 // (PNG, JPEG, GIF, WebP), never by the name or the declared Content-Type. Anything else: 99932.
 import type { FastifyRequest } from 'fastify';
+import { readUpload } from './intake.ts';
 import type { Kysely, Transaction } from 'kysely';
 import { constants } from '../../generated/constants.gen.ts';
 import type { Database } from '../../engine/database.ts';
@@ -21,10 +22,8 @@ export function sniffPictureType(bytes: Uint8Array): string | null {
 }
 
 export async function readPictureUpload(request: FastifyRequest): Promise<{ bytes: Buffer; contentType: string }> {
-  if (!request.isMultipart()) throw fail('99932');
-  const part = await request.file({ limits: { fileSize: constants.uploads.profilePictureBytes, files: 1, fields: 5 } });
-  if (!part || part.fieldname !== 'file') throw fail('99932');
-  const bytes = await part.toBuffer(); // throws FST_REQ_FILE_TOO_LARGE past the limit -> 99932
+  // The one intake (intake.ts): a picture past its limit is refused before it is read (99937).
+  const { bytes } = await readUpload(request, constants.uploads.profilePictureBytes);
   const contentType = sniffPictureType(bytes);
   if (!contentType || !(constants.uploads.pictureTypes as readonly string[]).includes(contentType)) throw fail('99932');
   return { bytes, contentType };

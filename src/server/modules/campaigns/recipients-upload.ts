@@ -5,6 +5,7 @@
 import type { Readable } from 'node:stream';
 import { reachOf } from '../../../engine/channels/registry.ts';
 import type { FastifyRequest } from 'fastify';
+import { openUpload } from '../../files/intake.ts';
 import type { Insertable, Kysely } from 'kysely';
 import { variablesOf } from '../../../core/message-content.ts';
 import { RecipientsFileError } from '../../../engine/recipients/errors.ts';
@@ -19,10 +20,9 @@ export interface RecipientsCampaign { id: number; company_id: number; content: s
 const INSERT_BATCH = 2000;
 
 export async function storeRecipientsFile(db: Kysely<Database>, request: FastifyRequest, campaign: RecipientsCampaign, userId: number, now: Date): Promise<RecipientSummary> {
-  if (!request.isMultipart()) throw fail('99932');
-  const part = await request.file({ limits: { fileSize: constants.uploads.campaignFileBytes, files: 1, fields: 5 } });
-  if (!part || part.fieldname !== 'file') throw fail('99932');
-  return storeRecipients(db, { fileName: part.filename, input: part.file, field: 'file', truncated: () => part.file.truncated }, campaign, userId, now);
+  // The one intake (files/intake.ts): too large is refused from the declared length, or at the first byte past the limit, before parsing.
+  const upload = await openUpload(request, constants.uploads.campaignFileBytes);
+  return storeRecipients(db, { fileName: upload.fileName, input: upload.bytes, field: 'file' }, campaign, userId, now);
 }
 
 /** Where a campaign's recipients come from: an uploaded file, or numbers pasted (recipients-paste.ts). */
@@ -52,11 +52,13 @@ export async function storeRecipients(db: Kysely<Database>, source: RecipientsSo
   });
   try {
     let pending: Insertable<Database['recipient_rows']>[] = [];
+    // At most INSERT_BATCH rows per statement: a statement's parameters are counted in 16 bits on
+    // the wire, and one chunk of a file with short lines can hold many thousands of rows.
     const flush = async () => {
-      if (!pending.length) return;
-      const rows = pending;
-      pending = [];
-      await db.insertInto('recipient_rows').values(rows).execute();
+      while (pending.length) {
+        const rows = pending.splice(0, INSERT_BATCH);
+        await db.insertInto('recipient_rows').values(rows).execute();
+      }
     };
     for await (const batch of ingest.batches()) {
       for (const row of batch) {

@@ -1,12 +1,14 @@
-// The first column of an uploaded spreadsheet (XLSX, or the older binary XLS), read with
-// SheetJS (@e965/xlsx). Cells are data: a formula cell yields its formula text ("=…"), which is
-// never a phone, so nothing in the file is evaluated or trusted.
-//
-// An XLSX file is a ZIP archive: before parsing, its central directory is read and an archive
-// that would inflate past MAX_INFLATED_BYTES (a "zip bomb"), or that needs ZIP64, is refused.
+// The first column of an uploaded file (the block list's numbers, the shortener's URLs), through
+// the one intake (intake.ts): the size refused before parsing, text decoded as the recipients
+// file is (UTF-16 included), and an XLSX's archive checked by the recipients' zip guard before
+// SheetJS (@e965/xlsx) reads the first sheet. Cells are data: a formula cell yields its formula
+// text ("=…"), so nothing in the file is evaluated or trusted.
 import * as XLSX from '@e965/xlsx';
-
-const MAX_INFLATED_BYTES = 200 * 1024 * 1024;
+import type { FastifyRequest } from 'fastify';
+import { csvFirstColumn } from '../../core/phone-list.ts';
+import { ingestLimits } from '../../engine/recipients/ingest.ts';
+import { fail } from '../errors/api-error.ts';
+import { checkWorkbookArchive, decodeUploadText, readUpload } from './intake.ts';
 
 export type SpreadsheetKind = 'xlsx' | 'xls';
 
@@ -15,29 +17,6 @@ export function sniffSpreadsheet(bytes: Uint8Array): SpreadsheetKind | null {
   const ole = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
   if (ole.every((b, i) => bytes[i] === b)) return 'xls';
   return null;
-}
-
-/** Sum of the archive's declared uncompressed sizes, or null when the directory is unreadable or ZIP64. */
-export function zipInflatedSize(bytes: Uint8Array): number | null {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const from = Math.max(0, bytes.length - 22 - 0xffff);
-  let eocd = -1;
-  for (let i = bytes.length - 22; i >= from; i--) {
-    if (view.getUint32(i, true) === 0x06054b50) { eocd = i; break; }
-  }
-  if (eocd === -1) return null;
-  const entries = view.getUint16(eocd + 10, true);
-  let offset = view.getUint32(eocd + 16, true);
-  if (entries === 0xffff || offset === 0xffffffff) return null;
-  let total = 0;
-  for (let n = 0; n < entries; n++) {
-    if (offset + 46 > bytes.length || view.getUint32(offset, true) !== 0x02014b50) return null;
-    const size = view.getUint32(offset + 24, true);
-    if (size === 0xffffffff) return null;
-    total += size;
-    offset += 46 + view.getUint16(offset + 28, true) + view.getUint16(offset + 30, true) + view.getUint16(offset + 32, true);
-  }
-  return total;
 }
 
 function cellText(cell: XLSX.CellObject | undefined): string {
@@ -52,10 +31,8 @@ function cellText(cell: XLSX.CellObject | undefined): string {
  * bytes are not a readable spreadsheet. Reads at most `maxRows` rows (+1, to detect more).
  */
 export function spreadsheetFirstColumn(bytes: Uint8Array, kind: SpreadsheetKind, maxRows: number): { position: number; value: string }[] | null {
-  if (kind === 'xlsx') {
-    const inflated = zipInflatedSize(bytes);
-    if (inflated === null || inflated > MAX_INFLATED_BYTES) return null;
-  }
+  // A zip bomb or a damaged archive is refused naming why (99932), before anything is inflated.
+  if (kind === 'xlsx') checkWorkbookArchive(bytes, ingestLimits());
   let book: XLSX.WorkBook;
   try {
     book = XLSX.read(bytes, { type: 'buffer', dense: true, sheetRows: maxRows + 1, cellFormula: true, cellHTML: false, cellText: false, cellDates: false, bookVBA: false });
@@ -72,4 +49,23 @@ export function spreadsheetFirstColumn(bytes: Uint8Array, kind: SpreadsheetKind,
     if (value.trim() !== '' || row?.some((c) => cellText(c).trim() !== '')) out.push({ position: i + 1, value });
   });
   return out;
+}
+
+/**
+ * The first-column values of an upload (at most `maxBytes`; header row left in), with their row
+ * numbers, reading at most `maxRows` rows (+1, to detect more). 99932 for an empty or unreadable
+ * file, 99937 for one too large.
+ */
+export async function readFirstColumn(request: FastifyRequest, maxBytes: number, maxRows: number): Promise<{ position: number; value: string }[]> {
+  const { bytes } = await readUpload(request, maxBytes);
+  if (bytes.length === 0) throw fail('99932');
+  const kind = sniffSpreadsheet(bytes);
+  let values: { position: number; value: string }[] | null;
+  if (kind) values = spreadsheetFirstColumn(bytes, kind, maxRows);
+  else {
+    const text = decodeUploadText(bytes);
+    values = text === null ? null : csvFirstColumn(text, undefined, maxRows + 1);
+  }
+  if (!values) throw fail('99932');
+  return values;
 }
