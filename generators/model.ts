@@ -243,7 +243,7 @@ export function buildModel(root: string): Model {
     const opRefs: [string, (string | number)[]][] = [];
     if (s.operation) opRefs.push([s.operation as string, ['operation']]);
     if ((s.load as any)?.operation) opRefs.push([(s.load as any).operation, ['load', 'operation']]);
-    for (const k of ['secondaryActions', 'rowActions', 'bulkActions', 'cards'] as const) {
+    for (const k of ['secondaryActions', 'rowActions', 'bulkActions', 'cards', 'tables'] as const) {
       // navigation actions (`to`) name no operation; the rest of a screen's references are checked by emit/screens.ts
       ((s[k] as any[]) ?? []).forEach((a, i) => { if (a.operation !== undefined) opRefs.push([a.operation, [k, i, 'operation']]); });
     }

@@ -402,6 +402,12 @@ export function compileScreen(model: Model, s: Screen): Record<string, unknown> 
       break;
     case 'dashboard':
       out.charts = ((s.charts as Schema[] | undefined) ?? []).map((c, i) => compileChart(model, c, fail, ['charts', i]));
+      out.tables = ((s.tables as Schema[] | undefined) ?? []).map((tb, i) => {
+        const op = opById(model, tb.operation as string);
+        if (!op) fail(['tables', i, 'operation'], `unknown operation "${String(tb.operation)}"`);
+        const props = itemSchema(model, op, tb.itemsPath as string | undefined)?.properties as Schema | undefined;
+        return { ...tb, columns: compileColumns(tb.columns as ColumnDecl[], props ?? null, fail, `tables/${i}/columns`) };
+      });
       break;
   }
   return out;

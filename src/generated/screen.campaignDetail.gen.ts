@@ -5,6 +5,7 @@ export const screen = {
     id: "campaignDetail",
     kind: "detail",
     title: "menu.campaigns.deploy",
+    titleField: "name",
     load: {
         operation: "campaigns.get"
     },
@@ -999,6 +1000,7 @@ export const screen = {
                 equals: "unlockedForEdit"
             },
             notify: "screens.campaignDetail.lockRequested",
+            help: "screens.campaignDetail.requestLockHelp",
             method: "POST",
             permission: {
                 component: 2001,
@@ -1016,6 +1018,7 @@ export const screen = {
                 equals: "lockedForEdit"
             },
             notify: "screens.campaignDetail.unlockRequested",
+            help: "screens.campaignDetail.requestUnlockHelp",
             method: "POST",
             permission: {
                 component: 2001,
@@ -1031,6 +1034,7 @@ export const screen = {
             },
             confirm: "screens.campaignDetail.approveConfirm",
             notify: "screens.campaignDetail.approved",
+            help: "screens.campaignDetail.approveLockHelp",
             method: "POST",
             permission: {
                 component: 2001,

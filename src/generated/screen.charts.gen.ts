@@ -83,5 +83,6 @@ export const screen = {
                 }
             },
             top: 10
-        }]
+        }],
+    tables: []
 } as const;

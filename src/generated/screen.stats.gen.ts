@@ -97,5 +97,6 @@ export const screen = {
                 }
             },
             top: 10
-        }]
+        }],
+    tables: []
 } as const;

@@ -59,6 +59,8 @@ function fieldUi(name: string, prop: Record<string, unknown>, base: Record<strin
     });
   }
   if (prop.format === 'password-policy') field['ui:help'] = o.t('validation.hint.password-policy', passwordPolicyValues());
+  // A field whose name alone does not explain it has its help in the locale (fields.help.<name>).
+  else if (o.exists(`fields.help.${name}`)) field['ui:help'] = o.t(`fields.help.${name}`);
   if (!choice && prop.type === 'object' && prop.properties) {
     for (const [k, p] of Object.entries(prop.properties as Props)) field[k] = fieldUi(k, p, field[k] as Record<string, unknown> | undefined, o, true);
   }
