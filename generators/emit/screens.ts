@@ -349,7 +349,7 @@ function formRefs(v: unknown, out: string[] = []): string[] {
 function compileChart(model: Model, c: Schema, fail: (p: Where, r: string) => never, at: Where) {
   if (typeof c.operation === 'string' && !opById(model, c.operation)) fail([...at, 'operation'], `unknown operation "${c.operation}"`);
   const top = (c.top as number | undefined) ?? (model.constants.reports?.topN as number | undefined);
-  return { ...c, ...(top ? { top } : {}) };
+  return { ...c, ...(top !== undefined ? { top } : {}) };
 }
 
 function compileReport(model: Model, s: Screen, fail: (p: Where, r: string) => never) {

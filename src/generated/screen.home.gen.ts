@@ -93,6 +93,7 @@ export const screen = {
             label: "screens.home.lastDays",
             operation: "messages.lastDays",
             itemsPath: "perDay",
+            top: 0,
             translate: {
                 outcome: "screens.home.series"
             },
@@ -123,8 +124,7 @@ export const screen = {
                         sort: null
                     }
                 }
-            },
-            top: 10
+            }
         }],
     tables: [{
             label: "screens.home.recentCampaigns",
