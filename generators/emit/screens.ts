@@ -133,7 +133,7 @@ function cellSchema(p: Schema | undefined): Schema {
   return out;
 }
 
-type ColumnDecl = string | { field: string; label?: string; cell?: string; width?: number; colors?: Schema };
+type ColumnDecl = string | { field: string; label?: string; cell?: string; enum?: string; width?: number; colors?: Schema };
 
 function compileColumns(decls: ColumnDecl[], props: Schema | null, fail: (p: Where, r: string) => never, at: string, sortable: string[] = []) {
   return decls.map((d, i) => {
@@ -145,7 +145,7 @@ function compileColumns(decls: ColumnDecl[], props: Schema | null, fail: (p: Whe
       field: c.field,
       label: c.label ?? `fields.${head}`,
       // A column that names its cell reads a nullable value (anyOf [X, null]) as X: `cell: enum` on a nullable enum shows its labels.
-      schema: cellSchema(c.cell && p ? nonNull(p) : p),
+      schema: c.enum ? { ...cellSchema(p), 'x-enum': c.enum } : cellSchema(c.cell && p ? nonNull(p) : p),
       ...(c.cell ? { cell: c.cell } : {}),
       ...(c.width ? { width: c.width } : {}),
       ...(c.colors ? { colors: c.colors } : {}),

@@ -53,6 +53,7 @@ export interface ScreenColumn {
     field: string;
     label: string;
     cell?: "text" | "integer" | "cop" | "date" | "datetime" | "boolean" | "enum" | "roles" | "chips" | "secret" | "status" | "progress" | "reason" | "lines";
+    enum?: string;
     width?: number;
     colors?: Record<string, "default" | "primary" | "secondary" | "success" | "warning" | "error" | "info">;
     /** The field's display schema: what the cell testers look at. */

@@ -115,7 +115,11 @@ export const screen = {
                     y: {
                         field: "messages",
                         type: "quantitative",
-                        title: null
+                        title: null,
+                        axis: {
+                            format: ",d",
+                            tickMinStep: 1
+                        }
                     },
                     color: {
                         field: "outcome",
