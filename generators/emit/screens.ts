@@ -145,7 +145,8 @@ function compileColumns(decls: ColumnDecl[], props: Schema | null, fail: (p: Whe
       field: c.field,
       label: c.label ?? `fields.${head}`,
       // A column that names its cell reads a nullable value (anyOf [X, null]) as X: `cell: enum` on a nullable enum shows its labels.
-      schema: c.enum ? { ...cellSchema(p), 'x-enum': c.enum } : cellSchema(c.cell && p ? nonNull(p) : p),
+      // A nullable enum is read as its enum whatever the cell (a detail's "last run" shows "Procesado", not "completed").
+      schema: c.enum ? { ...cellSchema(p), 'x-enum': c.enum } : cellSchema(p && (c.cell || Array.isArray(nonNull(p).enum)) ? nonNull(p) : p),
       ...(c.cell ? { cell: c.cell } : {}),
       ...(c.width ? { width: c.width } : {}),
       ...(c.colors ? { colors: c.colors } : {}),

@@ -122,7 +122,17 @@ export const screen = {
                 {
                     field: "lastDeploymentState",
                     label: "fields.lastDeploymentState",
-                    schema: {},
+                    schema: {
+                        type: "string",
+                        enum: [
+                            "scheduled",
+                            "running",
+                            "paused",
+                            "cancelled",
+                            "completed"
+                        ],
+                        "x-enum": "deployment-state"
+                    },
                     sortable: false
                 },
                 {

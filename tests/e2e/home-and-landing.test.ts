@@ -74,10 +74,25 @@ describe('the home', () => {
     await page.waitForURL(`**/Campaigns/campaigns/${campaign.id}`);
     await page.getByRole('heading', { level: 1, name: 'Bienvenida inicio e2e' }).waitFor();
     await expect(await page.getByRole('heading', { level: 1, name: 'Envíos' }).count()).toBe(0);
+    // Its last run in words (a nullable state once showed "completed").
+    await expect.poll(() => page.locator('dd[data-field="lastDeploymentState"]').textContent()).toBe('Procesado');
     await page.getByRole('tab', { name: 'Ejecuciones' }).waitFor();
     await page.getByRole('button', { name: 'Solicitar bloqueo de edición' }).waitFor();
     await page.getByText(/nadie podrá editar su contenido, destinatarios ni fecha/).waitFor();
     await page.getByText(/cuántas personas pueden completar la conversación/).waitFor();
+    await context.close();
+  });
+});
+
+describe('words', () => {
+  it('the roles list names the system roles in words, not by their keys', async () => {
+    const { context, page } = await newPage(e2e.browser, e2e.product);
+    await signIn(page, 'superadmin@demo.colibri.co', { lands: '**/User' });
+    await page.goto('/profile/Roles');
+    const table = page.getByRole('table');
+    await table.getByRole('cell', { name: 'Administrador', exact: true }).waitFor();
+    await table.getByRole('cell', { name: 'Coordinador', exact: true }).waitFor(); // a company role, as written
+    for (const key of ['admin', 'analista', 'develop', 'superadmin']) await expect(await table.getByRole('cell', { name: key, exact: true }).count()).toBe(0);
     await context.close();
   });
 });
