@@ -67,6 +67,9 @@ function fieldUi(name: string, prop: Record<string, unknown>, base: Record<strin
   const items = prop.items as Record<string, unknown> | undefined;
   if (!choice && prop.type === 'array' && items?.type === 'object' && items.properties) {
     const itemUi: Record<string, unknown> = { ...((field.items as Record<string, unknown> | undefined) ?? {}) };
+    // Each item is headed by the list's translated label (rjsf would write the schema's title, an
+    // i18n key, with the item's number: "fields.accountSids-1").
+    if (itemUi['ui:title'] === undefined && typeof field['ui:title'] === 'string') itemUi['ui:title'] = field['ui:title'];
     for (const [k, p] of Object.entries(items.properties as Props)) itemUi[k] = fieldUi(k, p, itemUi[k] as Record<string, unknown> | undefined, o, true);
     field.items = itemUi;
   }
