@@ -29,12 +29,13 @@ export function referencedKeys(model: Model): Map<string, string[]> {
     for (const k of ['title', 'description', 'submitLabel', 'message', 'empty', 'onErrorDefault'] as const) add(s[k]);
     add((s.onSuccess as any)?.notify);
     for (const l of (s.links as any[]) ?? []) add(l.label);
-    for (const group of ['secondaryActions', 'rowActions', 'bulkActions', 'actions', 'cards', 'charts'] as const) {
-      for (const a of (s[group] as any[]) ?? []) { add(a.label); add(a.notify); add(a.confirm); }
-    }
-    add((s.chart as any)?.label);
     // Columns and detail fields: a declared label, else fields.<field>.
     const columnKey = (c: any) => (typeof c === 'string' ? `fields.${c}` : (c.label ?? `fields.${String(c.field).split('.')[0]}`));
+    for (const group of ['secondaryActions', 'rowActions', 'bulkActions', 'actions', 'cards', 'charts', 'tables'] as const) {
+      for (const a of (s[group] as any[]) ?? []) { add(a.label); add(a.notify); add(a.confirm); add(a.help); add(a.empty); }
+    }
+    for (const tb of (s.tables as any[]) ?? []) for (const c of tb.columns ?? []) add(columnKey(c));
+    add((s.chart as any)?.label);
     for (const c of (s.columns as any[]) ?? []) add(columnKey(c));
     for (const tab of (s.tabs as any[]) ?? []) { add(tab.label); for (const f of tab.fields ?? []) add(`fields.${f}`); }
     for (const step of (s.steps as any[]) ?? []) { add(step.label); add(step.description); for (const f of step.fields) add(`fields.${f}`); }

@@ -244,9 +244,16 @@ export function buildModel(root: string): Model {
     const opRefs: [string, (string | number)[]][] = [];
     if (s.operation) opRefs.push([s.operation as string, ['operation']]);
     if ((s.load as any)?.operation) opRefs.push([(s.load as any).operation, ['load', 'operation']]);
-    for (const k of ['secondaryActions', 'rowActions', 'bulkActions', 'cards'] as const) {
+    for (const k of ['secondaryActions', 'rowActions', 'bulkActions', 'cards', 'tables'] as const) {
       // navigation actions (`to`) name no operation; the rest of a screen's references are checked by emit/screens.ts
       ((s[k] as any[]) ?? []).forEach((a, i) => { if (a.operation !== undefined) opRefs.push([a.operation, [k, i, 'operation']]); });
+    }
+    // A column may show its values by an enum's labels (`enum: role`): the enum must exist.
+    const columnLists: [unknown, (string | number)[]][] = [[s.columns, ['columns']], ...((s.tables as any[]) ?? []).map((tb, i): [unknown, (string | number)[]] => [tb.columns, ['tables', i, 'columns']])];
+    for (const [cols, at] of columnLists) {
+      ((cols as any[]) ?? []).forEach((c, i) => {
+        if (c && typeof c === 'object' && c.enum !== undefined && !enums.has(c.enum)) throw new DeclarationError(l.file, '/' + [...at, i, 'enum'].join('/'), `unknown enum "${c.enum}"`, l.lineOf([...at, i, 'enum']));
+      });
     }
     for (const [op, path] of opRefs) {
       if (!opIds.has(op)) throw new DeclarationError(l.file, '/' + path.join('/'), `unknown operation "${op}"`, l.lineOf(path));

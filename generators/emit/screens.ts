@@ -133,7 +133,7 @@ function cellSchema(p: Schema | undefined): Schema {
   return out;
 }
 
-type ColumnDecl = string | { field: string; label?: string; cell?: string; width?: number; colors?: Schema };
+type ColumnDecl = string | { field: string; label?: string; cell?: string; enum?: string; width?: number; colors?: Schema };
 
 function compileColumns(decls: ColumnDecl[], props: Schema | null, fail: (p: Where, r: string) => never, at: string, sortable: string[] = []) {
   return decls.map((d, i) => {
@@ -145,7 +145,8 @@ function compileColumns(decls: ColumnDecl[], props: Schema | null, fail: (p: Whe
       field: c.field,
       label: c.label ?? `fields.${head}`,
       // A column that names its cell reads a nullable value (anyOf [X, null]) as X: `cell: enum` on a nullable enum shows its labels.
-      schema: cellSchema(c.cell && p ? nonNull(p) : p),
+      // A nullable enum is read as its enum whatever the cell (a detail's "last run" shows "Procesado", not "completed").
+      schema: c.enum ? { ...cellSchema(p), 'x-enum': c.enum } : cellSchema(p && (c.cell || Array.isArray(nonNull(p).enum)) ? nonNull(p) : p),
       ...(c.cell ? { cell: c.cell } : {}),
       ...(c.width ? { width: c.width } : {}),
       ...(c.colors ? { colors: c.colors } : {}),
@@ -349,7 +350,7 @@ function formRefs(v: unknown, out: string[] = []): string[] {
 function compileChart(model: Model, c: Schema, fail: (p: Where, r: string) => never, at: Where) {
   if (typeof c.operation === 'string' && !opById(model, c.operation)) fail([...at, 'operation'], `unknown operation "${c.operation}"`);
   const top = (c.top as number | undefined) ?? (model.constants.reports?.topN as number | undefined);
-  return { ...c, ...(top ? { top } : {}) };
+  return { ...c, ...(top !== undefined ? { top } : {}) };
 }
 
 function compileReport(model: Model, s: Screen, fail: (p: Where, r: string) => never) {
@@ -402,6 +403,12 @@ export function compileScreen(model: Model, s: Screen): Record<string, unknown> 
       break;
     case 'dashboard':
       out.charts = ((s.charts as Schema[] | undefined) ?? []).map((c, i) => compileChart(model, c, fail, ['charts', i]));
+      out.tables = ((s.tables as Schema[] | undefined) ?? []).map((tb, i) => {
+        const op = opById(model, tb.operation as string);
+        if (!op) fail(['tables', i, 'operation'], `unknown operation "${String(tb.operation)}"`);
+        const props = itemSchema(model, op, tb.itemsPath as string | undefined)?.properties as Schema | undefined;
+        return { ...tb, columns: compileColumns(tb.columns as ColumnDecl[], props ?? null, fail, `tables/${i}/columns`) };
+      });
       break;
   }
   return out;

@@ -94,3 +94,28 @@ export function nodeKeyAllows(nodeKey: string, viewer: Viewer): boolean {
 export function menuNodeByPath(path: string): Node | undefined {
   return menuNodes.find((n) => n.path === path);
 }
+
+/**
+ * Where a menu entry leads, among the entries the user sees: itself when it has a screen, else
+ * (a group such as Campaigns) its first visible child, in menu order, that leads somewhere;
+ * null when nothing under it works yet. No one lands on a "not available yet" page.
+ */
+export function workingPathOf(node: Node, visible: readonly Node[]): string | null {
+  if (node.screen) return node.path;
+  for (const child of visible) {
+    if (child.parentKey !== node.key || child.hidden) continue;
+    const path = workingPathOf(child, visible);
+    if (path) return path;
+  }
+  return null;
+}
+
+/** The first top-level entry the user sees, in menu order, that leads to a working page. */
+export function firstWorkingPath(visible: readonly Node[]): string | null {
+  for (const node of visible) {
+    if (node.parentKey !== null || node.hidden) continue;
+    const path = workingPathOf(node, visible);
+    if (path) return path;
+  }
+  return null;
+}

@@ -382,6 +382,10 @@ export const useGeographyCities = (args: Args<"geography.cities"> | null, config
 
 export const messagesSend = (args: Args<"messages.send">) => call("messages.send", args);
 
+export const messagesLastDays = (args: Args<"messages.lastDays">) => call("messages.lastDays", args);
+
+export const useMessagesLastDays = (args: Args<"messages.lastDays"> | null, config?: SWRConfiguration<Result<"messages.lastDays">>) => useOperation("messages.lastDays", args, config);
+
 export const messagesGet = (args: Args<"messages.get">) => call("messages.get", args);
 
 export const useMessagesGet = (args: Args<"messages.get"> | null, config?: SWRConfiguration<Result<"messages.get">>) => useOperation("messages.get", args, config);

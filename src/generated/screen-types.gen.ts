@@ -32,6 +32,7 @@ export interface ScreenAction {
     body?: Record<string, unknown>;
     when?: RowCondition;
     notify?: string;
+    help?: string;
     confirm?: boolean | string;
     permission?: Permission;
     showOnce?: readonly string[];
@@ -52,6 +53,7 @@ export interface ScreenColumn {
     field: string;
     label: string;
     cell?: "text" | "integer" | "cop" | "date" | "datetime" | "boolean" | "enum" | "roles" | "chips" | "secret" | "status" | "progress" | "reason" | "lines";
+    enum?: string;
     width?: number;
     colors?: Record<string, "default" | "primary" | "secondary" | "success" | "warning" | "error" | "info">;
     /** The field's display schema: what the cell testers look at. */
@@ -73,6 +75,8 @@ export interface ScreenChart {
     top?: number;
     sortBy?: string;
     translate?: Record<string, string>;
+    formats?: Record<string, "date" | "datetime" | "integer" | "cop">;
+    permission?: Permission;
     spec: Record<string, unknown>;
 }
 
@@ -81,8 +85,21 @@ export interface ScreenCard {
     operation: string;
     params?: Record<string, unknown>;
     value: string;
-    format?: "cop" | "integer" | "text";
+    format?: "cop" | "integer" | "percent" | "text";
     to?: string;
+    permission?: Permission;
+}
+
+/** A dashboard's small table, its columns compiled like a list's. */
+export interface ScreenTable {
+    label: string;
+    operation: string;
+    params?: Record<string, unknown>;
+    itemsPath?: string;
+    columns?: readonly ScreenColumn[];
+    to?: string;
+    empty?: string;
+    permission?: Permission;
 }
 
 export interface ScreenStep {
@@ -133,6 +150,7 @@ export interface ScreenDef<S = Record<string, unknown>, U = Record<string, unkno
     sessionScreen?: string;
     params?: Record<string, unknown>;
     load?: ScreenCall;
+    titleField?: string;
     picture?: {
         get: string;
         upload: string;
@@ -198,6 +216,7 @@ export interface ScreenDef<S = Record<string, unknown>, U = Record<string, unkno
     };
     cards?: readonly ScreenCard[];
     charts?: readonly ScreenChart[];
+    tables?: readonly ScreenTable[];
     /** Form, wizard and report filters: the rjsf schema built from the fields. */
     schema?: S;
     uiSchema?: U;

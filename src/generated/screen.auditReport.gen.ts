@@ -73,6 +73,7 @@ export const screen = {
             schema: {
                 type: ["integer", "null"]
             },
+            cell: "text",
             sortable: false
         },
         {

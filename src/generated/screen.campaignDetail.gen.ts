@@ -5,6 +5,7 @@ export const screen = {
     id: "campaignDetail",
     kind: "detail",
     title: "menu.campaigns.deploy",
+    titleField: "name",
     load: {
         operation: "campaigns.get"
     },
@@ -121,7 +122,17 @@ export const screen = {
                 {
                     field: "lastDeploymentState",
                     label: "fields.lastDeploymentState",
-                    schema: {},
+                    schema: {
+                        type: "string",
+                        enum: [
+                            "scheduled",
+                            "running",
+                            "paused",
+                            "cancelled",
+                            "completed"
+                        ],
+                        "x-enum": "deployment-state"
+                    },
                     sortable: false
                 },
                 {
@@ -895,7 +906,21 @@ export const screen = {
                     {
                         field: "deliveryStatus",
                         label: "fields.deliveryStatus",
-                        schema: {},
+                        schema: {
+                            type: "string",
+                            enum: [
+                                "SENDING",
+                                "SENT",
+                                "SENT_HO",
+                                "DELIVERED",
+                                "READ",
+                                "FAILED",
+                                "UNAUTHORIZED",
+                                "TIME_OUT",
+                                "UNDEFINED"
+                            ],
+                            "x-enum": "delivery-status"
+                        },
                         sortable: false
                     },
                     {
@@ -1007,6 +1032,7 @@ export const screen = {
                 equals: "unlockedForEdit"
             },
             notify: "screens.campaignDetail.lockRequested",
+            help: "screens.campaignDetail.requestLockHelp",
             method: "POST",
             permission: {
                 component: 2001,
@@ -1024,6 +1050,7 @@ export const screen = {
                 equals: "lockedForEdit"
             },
             notify: "screens.campaignDetail.unlockRequested",
+            help: "screens.campaignDetail.requestUnlockHelp",
             method: "POST",
             permission: {
                 component: 2001,
@@ -1039,6 +1066,7 @@ export const screen = {
             },
             confirm: "screens.campaignDetail.approveConfirm",
             notify: "screens.campaignDetail.approved",
+            help: "screens.campaignDetail.approveLockHelp",
             method: "POST",
             permission: {
                 component: 2001,

@@ -58,7 +58,11 @@ export const screen = {
         {
             field: "kind",
             label: "fields.kind",
-            schema: {},
+            schema: {
+                type: "string",
+                enum: ["open", "scheduled", "recurring"],
+                "x-enum": "campaign-kind"
+            },
             sortable: false
         },
         {

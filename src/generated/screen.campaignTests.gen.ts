@@ -70,7 +70,21 @@ export const screen = {
         {
             field: "deliveryStatus",
             label: "fields.deliveryStatus",
-            schema: {},
+            schema: {
+                type: "string",
+                enum: [
+                    "SENDING",
+                    "SENT",
+                    "SENT_HO",
+                    "DELIVERED",
+                    "READ",
+                    "FAILED",
+                    "UNAUTHORIZED",
+                    "TIME_OUT",
+                    "UNDEFINED"
+                ],
+                "x-enum": "delivery-status"
+            },
             sortable: false
         },
         {

@@ -77,5 +77,6 @@ export const screen = {
                 }
             },
             top: 10
-        }]
+        }],
+    tables: []
 } as const;

@@ -21,7 +21,10 @@ export const screen = {
                         field: "createdAt",
                         type: "ordinal",
                         timeUnit: "yearmonthdate",
-                        title: null
+                        title: null,
+                        axis: {
+                            format: "%Y/%m/%d"
+                        }
                     },
                     y: {
                         aggregate: "count",
@@ -38,6 +41,10 @@ export const screen = {
                 pageSize: 200
             },
             itemsPath: "items",
+            translate: {
+                platform: "enums.channel-platform",
+                type: "enums.channel-type"
+            },
             spec: {
                 mark: "bar",
                 encoding: {
@@ -83,5 +90,6 @@ export const screen = {
                 }
             },
             top: 10
-        }]
+        }],
+    tables: []
 } as const;

@@ -10,7 +10,45 @@ export const screen = {
             label: "screens.home.balance",
             operation: "account.paymentsSummary",
             value: "balance",
-            format: "cop"
+            format: "cop",
+            permission: {
+                component: 10,
+                action: "view"
+            }
+        },
+        {
+            label: "screens.home.reserved",
+            operation: "account.paymentsSummary",
+            value: "reserved",
+            format: "cop",
+            permission: {
+                component: 10,
+                action: "view"
+            }
+        },
+        {
+            label: "screens.home.sent",
+            operation: "messages.lastDays",
+            value: "sent",
+            format: "integer"
+        },
+        {
+            label: "screens.home.delivered",
+            operation: "messages.lastDays",
+            value: "delivered",
+            format: "integer"
+        },
+        {
+            label: "screens.home.failed",
+            operation: "messages.lastDays",
+            value: "failed",
+            format: "integer"
+        },
+        {
+            label: "screens.home.deliveryRate",
+            operation: "messages.lastDays",
+            value: "deliveryRate",
+            format: "percent"
         },
         {
             label: "screens.home.unread",
@@ -51,5 +89,108 @@ export const screen = {
             to: "/profile/apiPermissions"
         }
     ],
-    charts: []
+    charts: [{
+            label: "screens.home.lastDays",
+            operation: "messages.lastDays",
+            itemsPath: "perDay",
+            top: 0,
+            translate: {
+                outcome: "screens.home.series"
+            },
+            formats: {
+                day: "date"
+            },
+            spec: {
+                mark: {
+                    type: "line",
+                    point: true
+                },
+                encoding: {
+                    x: {
+                        field: "day",
+                        type: "ordinal",
+                        title: null,
+                        sort: null
+                    },
+                    y: {
+                        field: "messages",
+                        type: "quantitative",
+                        title: null,
+                        axis: {
+                            format: ",d",
+                            tickMinStep: 1
+                        }
+                    },
+                    color: {
+                        field: "outcome",
+                        type: "nominal",
+                        title: null,
+                        sort: null
+                    }
+                }
+            }
+        }],
+    tables: [{
+            label: "screens.home.recentCampaigns",
+            operation: "campaigns.list",
+            params: {
+                pageSize: 5,
+                sort: "createdAt",
+                order: "desc"
+            },
+            itemsPath: "items",
+            columns: [
+                {
+                    field: "name",
+                    label: "fields.name",
+                    schema: {
+                        type: "string"
+                    },
+                    sortable: false
+                },
+                {
+                    field: "channelName",
+                    label: "fields.channelName",
+                    schema: {
+                        type: ["string", "null"]
+                    },
+                    sortable: false
+                },
+                {
+                    field: "lastDeploymentState",
+                    label: "fields.lastDeploymentState",
+                    schema: {
+                        type: "string",
+                        enum: [
+                            "scheduled",
+                            "running",
+                            "paused",
+                            "cancelled",
+                            "completed"
+                        ],
+                        "x-enum": "deployment-state"
+                    },
+                    cell: "status",
+                    colors: {
+                        running: "info",
+                        completed: "success",
+                        paused: "warning",
+                        cancelled: "default",
+                        scheduled: "warning"
+                    },
+                    sortable: false
+                },
+                {
+                    field: "createdAt",
+                    label: "fields.createdAt",
+                    schema: {
+                        type: "string",
+                        format: "date-time"
+                    },
+                    sortable: false
+                }
+            ],
+            to: "/Campaigns/campaigns/{id}",
+            empty: "screens.home.noCampaigns"
+        }]
 } as const;

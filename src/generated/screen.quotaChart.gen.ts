@@ -60,5 +60,6 @@ export const screen = {
                     }
                 }
             }
-        }]
+        }],
+    tables: []
 } as const;

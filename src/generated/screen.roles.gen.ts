@@ -12,8 +12,10 @@ export const screen = {
             field: "name",
             label: "fields.name",
             schema: {
-                type: "string"
+                type: "string",
+                "x-enum": "role"
             },
+            cell: "enum",
             sortable: true
         },
         {

@@ -82,6 +82,9 @@ export const screen = {
                 pageSize: 200
             },
             itemsPath: "items",
+            translate: {
+                platform: "enums.channel-platform"
+            },
             spec: {
                 mark: "arc",
                 encoding: {
@@ -97,5 +100,6 @@ export const screen = {
                 }
             },
             top: 10
-        }]
+        }],
+    tables: []
 } as const;

@@ -2396,6 +2396,59 @@ export const entitySchemas = [
         pattern: "^[!-~]{1,255}$"
     },
     {
+        $id: "message-days",
+        description: "The company's messages over its last days (the home's figures): every message created on one of the last `days` Bogot\u00E1 calendar days, today included (campaigns, events and the sending API), counted per day of creation and outcome. `sent` counts the messages a provider accepted, `delivered` those with a delivery receipt (delivered or read), `failed` those that failed, timed out or stayed undefined. perDay carries every day with sent, delivered and failed (zero when nothing happened), so a chart shows the whole week. deliveryRate is delivered / sent, from 0 to 1, null when nothing was sent.",
+        type: "object",
+        required: [
+            "days",
+            "perDay",
+            "sent",
+            "delivered",
+            "failed",
+            "deliveryRate"
+        ],
+        additionalProperties: false,
+        properties: {
+            days: {
+                type: "integer"
+            },
+            perDay: {
+                type: "array",
+                items: {
+                    type: "object",
+                    required: ["day", "outcome", "messages"],
+                    additionalProperties: false,
+                    properties: {
+                        day: {
+                            type: "string",
+                            format: "date"
+                        },
+                        outcome: {
+                            $ref: "message-outcome#"
+                        },
+                        messages: {
+                            type: "integer"
+                        }
+                    }
+                }
+            },
+            sent: {
+                type: "integer"
+            },
+            delivered: {
+                type: "integer"
+            },
+            failed: {
+                type: "integer"
+            },
+            deliveryRate: {
+                type: ["number", "null"],
+                minimum: 0,
+                maximum: 1
+            }
+        }
+    },
+    {
         $id: "message-status",
         description: "A message's current status (public sending API) and, when asked for one message, its history.",
         type: "object",
@@ -4015,7 +4068,7 @@ export const serverOperations = [
         access: "active",
         credentials: ["token"],
         permission: null,
-        summary: "Credits bought and spent; an empty summary until payments exist.",
+        summary: "The company's credits (1 credit = 1 COP) from its ledger: the balance it may spend, what running deployments hold (reserved), what was added (purchases, grants, adjustments), what was spent, and how many ledger movements there are.",
         params: null,
         query: null,
         headers: null,
@@ -4025,6 +4078,7 @@ export const serverOperations = [
             type: "object",
             required: [
                 "balance",
+                "reserved",
                 "purchased",
                 "spent",
                 "movements"
@@ -4032,6 +4086,9 @@ export const serverOperations = [
             additionalProperties: false,
             properties: {
                 balance: {
+                    type: "integer"
+                },
+                reserved: {
                     type: "integer"
                 },
                 purchased: {
@@ -8912,6 +8969,41 @@ export const serverOperations = [
             "99982",
             "99953"
         ]
+    },
+    {
+        id: "messages.lastDays",
+        tag: "messages",
+        name: "lastDays",
+        method: "GET",
+        path: "/v1/messages/lastDays",
+        access: "active",
+        credentials: ["token"],
+        permission: {
+            component: 10,
+            action: "view"
+        },
+        summary: "The company's messages of the last `days` Bogot\u00E1 calendar days (7 unless told, today included), per day and outcome (sent, delivered, failed), their totals and the delivery rate: the home's figures.",
+        params: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                days: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 31
+                }
+            }
+        },
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "message-days#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99931", "99982"]
     },
     {
         id: "messages.get",

@@ -943,6 +943,24 @@ createdAt: string
 updatedAt: string
 }
 /**
+ * The company's messages over its last days (the home's figures): every message created on one of the last `days` Bogotá calendar days, today included (campaigns, events and the sending API), counted per day of creation and outcome. `sent` counts the messages a provider accepted, `delivered` those with a delivery receipt (delivered or read), `failed` those that failed, timed out or stayed undefined. perDay carries every day with sent, delivered and failed (zero when nothing happened), so a chart shows the whole week. deliveryRate is delivered / sent, from 0 to 1, null when nothing was sent.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "message-days".
+ */
+export interface MessageDays {
+days: number
+perDay: {
+day: string
+outcome: MessageOutcome
+messages: number
+}[]
+sent: number
+delivered: number
+failed: number
+deliveryRate: (number | null)
+}
+/**
  * A message's current status (public sending API) and, when asked for one message, its history.
  * 
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
@@ -1557,6 +1575,7 @@ url: string
  */
 export interface AccountPaymentsSummaryResponse {
 balance: number
+reserved: number
 purchased: number
 spent: number
 movements: number
@@ -3025,6 +3044,13 @@ messages: MessageStatus[]
 }
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "messages.lastDays.Query".
+ */
+export interface MessagesLastDaysQuery {
+days?: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "messages.get.Params".
  */
 export interface MessagesGetParams {
@@ -4070,6 +4096,12 @@ export interface OperationTypes {
             body: MessagesSendBody;
         };
         response: MessagesSendResponse;
+    };
+    "messages.lastDays": {
+        args: {
+            query?: MessagesLastDaysQuery;
+        };
+        response: MessageDays;
     };
     "messages.get": {
         args: {

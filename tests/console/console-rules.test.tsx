@@ -20,8 +20,10 @@ describe('where a user lands', () => {
     expect(homeFor(stateUsers.disabled)).toBe('/notActive');
     expect(homeFor(users.manager)).toBe('/User');
     expect(homeFor(makeUser(['manager'], { permissions: { ...users.manager.permissions, defaultModule: 'campaigns.templates' } }))).toBe('/Campaigns/Templates');
-    // ops has no dashboard: the first entry it sees
-    expect(homeFor(makeUser(['ops'], { permissions: { ...makeUser(['ops']).permissions, defaultModule: '/User' } }))).toBe('/Campaigns');
+    // ops has no dashboard: the first entry it sees that works (the Campaigns group opens its list)
+    expect(homeFor(makeUser(['ops'], { permissions: { ...makeUser(['ops']).permissions, defaultModule: '/User' } }))).toBe('/Campaigns/campaigns');
+    // A default module that is a group leads to its first working child, never "not available yet".
+    expect(homeFor(makeUser(['develop'], { permissions: { ...makeUser(['develop']).permissions, defaultModule: '/Campaigns' } }))).toBe('/Campaigns/campaigns');
     expect(homeFor(makeUser(['analista'], { permissions: { menu: [], defaultModule: '' } }))).toBe(FALLBACK_HOME);
   });
 

@@ -11,6 +11,7 @@ import { readsAffectedBy } from '../../src/console/runtime/cache.ts';
 import { columnMinWidth, tableMinWidth } from '../../src/console/runtime/list/VirtualTable.tsx';
 import { screens as generatedScreens } from '../../src/generated/screens.gen.ts';
 import { clearDependents } from '../../src/console/runtime/form/SchemaForm.tsx';
+import { formUiSchema } from '../../src/console/runtime/form/ui-schema.ts';
 import { listItemOwner } from '../../src/console/runtime/form/validation.ts';
 import { deferredFields, fileProblem, uploadedValue } from '../../src/console/runtime/form/upload.ts';
 import { addChips } from '../../src/console/runtime/form/widgets/ChipsInputWidget.tsx';
@@ -247,5 +248,16 @@ describe('cells and export values', () => {
     expect(exportValue(t, exists, col('createdAt', { type: 'string', format: 'date-time' }), { createdAt: new Date(2025, 5, 2, 15, 4).toISOString() })).toBe('2025/06/02 3:04pm');
     expect(exportValue(t, exists, col('token', { type: 'string', 'x-widget': 'secret' }), { token: 'sk-live-000000000000abcd' })).toBe('••••abcd');
     expect(exportValue(t, exists, col('name', { type: 'string' }), { name: null })).toBeNull();
+  });
+});
+
+describe('form labels (issue 12: no i18n key reaches a person)', () => {
+  it("heads each item of a list of objects with the list's translated label, not its key and number", () => {
+    const form = generatedScreens.channelForm!;
+    const t = i18n.getFixedT('es');
+    const ui = formUiSchema(form.schema as never, form.uiSchema as never, { cacheKey: 'rules-accountSids', language: 'es', t, exists: (k) => i18n.exists(k, { lng: 'es' }) });
+    const items = (ui.accountSids as { items: Record<string, unknown> }).items;
+    expect(items['ui:title']).toBe(t('fields.accountSids'));
+    expect(items['ui:title']).not.toMatch(/fields\./);
   });
 });

@@ -88,9 +88,9 @@ describe('pictures', () => {
 });
 
 describe('payments summary', () => {
-  it('is an empty summary in integer COP until payments exist', async () => {
+  it("is the company's credits in integer COP, from its ledger (the demo's 1,000,000 granted)", async () => {
     const res = await h.op('account.paymentsSummary', { token: analista });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ balance: 0, purchased: 0, spent: 0, movements: 0 });
+    expect(res.json()).toEqual({ balance: 1_000_000, reserved: 0, purchased: 1_000_000, spent: 0, movements: 1 });
   });
 });

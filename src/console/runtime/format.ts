@@ -2,6 +2,7 @@
 // format YYYY/MM/DD h:mma (spec 9).
 const cop = new Intl.NumberFormat('es-CO', { style: 'currency', currency: 'COP', maximumFractionDigits: 0 });
 const integer = new Intl.NumberFormat('es-CO', { maximumFractionDigits: 0 });
+const percent = new Intl.NumberFormat('es-CO', { style: 'percent', maximumFractionDigits: 1 });
 
 export function formatCop(value: unknown): string {
   const n = Number(value);
@@ -11,6 +12,13 @@ export function formatCop(value: unknown): string {
 export function formatInteger(value: unknown): string {
   const n = Number(value);
   return Number.isFinite(n) ? integer.format(n) : '—';
+}
+
+/** A fraction from 0 to 1 as a percentage (0.955 → "95,5 %"); none yet (null) → "—". */
+export function formatPercent(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '—';
+  const n = Number(value);
+  return Number.isFinite(n) ? percent.format(n) : '—';
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -41,6 +49,8 @@ export function formatValue(value: unknown, format: string | undefined): string 
       return formatCop(value);
     case 'integer':
       return formatInteger(value);
+    case 'percent':
+      return formatPercent(value);
     case 'datetime':
       return formatDateTime(value);
     case 'date':

@@ -8,7 +8,7 @@ import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import type { ScreenDef as CompiledScreen, ScreenTab as CompiledTab } from '../../generated/screen-types.gen.ts';
 
 export type {
-  CellSchema, OperationCall, Permission, RowCondition, ScreenAction, ScreenCall, ScreenCard, ScreenChart, ScreenColumn, ScreenFilter, ScreenKind, ScreenRefresh, ScreenStep,
+  CellSchema, OperationCall, Permission, RowCondition, ScreenAction, ScreenCall, ScreenCard, ScreenChart, ScreenColumn, ScreenFilter, ScreenKind, ScreenRefresh, ScreenStep, ScreenTable,
 } from '../../generated/screen-types.gen.ts';
 
 /** A compiled screen with its rjsf schema and uiSchema. */

@@ -55,7 +55,7 @@ export function RouteScreen({ route }: { route: AppRoute }) {
   if (current.id !== route.componentId || current.name !== route.menuKey) setComponent({ id: route.componentId, name: route.menuKey, action: 'view' });
   const Screen = screenFor(route);
   return (
-    <MenuGate menuKey={route.access === 'session' ? route.menuKey : null}>
+    <MenuGate menuKey={route.access === 'session' ? route.menuKey : null} screenless={!route.screen}>
       <ScreenBoundary>
         <Suspense fallback={<LinearProgress />}>
           <Screen screenId={route.screen} menuKey={route.menuKey} />

@@ -6,7 +6,7 @@ import { Navigate, useLocation } from 'react-router-dom';
 import { allowedWhileRedirected, landingFor } from '../../core/access.ts';
 import { isSessionExpired, useSession } from '../api/session.ts';
 import { expireSession, isClientPath, sessionWasExpired } from '../api/transport.ts';
-import { canOpenMenuKey, homeFor } from './home.ts';
+import { canOpenMenuKey, homeFor, workingPathFor } from './home.ts';
 
 export type GateMode = 'full' | 'reduced';
 
@@ -39,9 +39,12 @@ export function SessionGate({ mode, children }: { mode: GateMode; children: Reac
 }
 
 /** A menu route the user's permissions do not include goes to the user's home. */
-export function MenuGate({ menuKey, children }: { menuKey: string | null; children: ReactNode }) {
+export function MenuGate({ menuKey, screenless = false, children }: { menuKey: string | null; screenless?: boolean; children: ReactNode }) {
   const user = useSession();
   if (menuKey && user && !landingFor(user) && !canOpenMenuKey(user, menuKey)) return <Navigate to={homeFor(user)} replace />;
+  // A route with no screen of its own (a group's address, /Campaigns) opens its first working entry.
+  const working = screenless && menuKey && user && !landingFor(user) ? workingPathFor(user, menuKey) : null;
+  if (working) return <Navigate to={working} replace />;
   return <>{children}</>;
 }
 

@@ -1,7 +1,8 @@
 // Where a user goes: the state landing (src/core/access.ts), else the permissions' default
-// module when the user may see it, else the first menu entry the user sees.
+// module when the user may see it, else the first menu entry the user sees; an entry without a
+// screen of its own (a group) leads to its first working child, never to "not available yet".
 import { landingFor } from '../../core/access.ts';
-import { visibleMenu, type Viewer } from '../../core/permissions.ts';
+import { firstWorkingPath, visibleMenu, workingPathOf, type Viewer } from '../../core/permissions.ts';
 import { appSettings } from '../../generated/app.gen.ts';
 import { menuNodes } from '../../generated/menu.gen.ts';
 import type { SessionUser } from '../../generated/types.gen.ts';
@@ -33,9 +34,17 @@ export function homeFor(user: SessionUser): string {
   const visible = visibleNodes(user);
   const dm = user.permissions.defaultModule;
   if (dm) {
+    // A default module that is a group, or not built yet, leads to its first working entry.
     const byDefault = visible.find((n) => n.path === dm || n.key === dm || String(n.id) === dm);
-    if (byDefault) return byDefault.path;
+    const path = byDefault ? workingPathOf(byDefault, visible) : null;
+    if (path) return path;
   }
-  const first = visible.find((n) => !n.hidden);
-  return first ? first.path : FALLBACK_HOME;
+  return firstWorkingPath(visible) ?? FALLBACK_HOME;
+}
+
+/** Where a menu entry without a screen of its own sends the user: its first working entry, if any. */
+export function workingPathFor(user: SessionUser, menuKey: string): string | null {
+  const visible = visibleNodes(user);
+  const node = visible.find((n) => n.key === menuKey);
+  return node && !node.screen ? workingPathOf(node, visible) : null;
 }

@@ -59,4 +59,15 @@ export const notifications: Notification[] = [
 
 export const notificationList = (items: Notification[] = notifications) => ({ items, unread: items.filter((n) => n.visible).length });
 
-export const paymentsSummary = { balance: 125000, purchased: 500000, spent: 375000, movements: 7 };
+export const paymentsSummary = { balance: 125000, reserved: 4500, purchased: 500000, spent: 375000, movements: 7 };
+/** The home's last 7 days: 40 sent on the 24th (38 delivered, 1 failed), nothing else. */
+export const lastDays = {
+  days: 7,
+  perDay: ['2026-11-19', '2026-11-20', '2026-11-21', '2026-11-22', '2026-11-23', '2026-11-24', '2026-11-25'].flatMap((day) =>
+    (['sent', 'delivered', 'failed'] as const).map((outcome) => ({ day, outcome, messages: day === '2026-11-24' ? { sent: 40, delivered: 38, failed: 1 }[outcome] : 0 })),
+  ),
+  sent: 40,
+  delivered: 38,
+  failed: 1,
+  deliveryRate: 0.95,
+};

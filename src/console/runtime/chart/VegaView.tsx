@@ -1,8 +1,19 @@
 // The Vega-Lite view itself (vega, vega-lite, vega-embed through react-vega's VegaEmbed). Only
 // Chart.tsx imports this file, lazily, so Vega stays out of every first load.
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 import { VegaEmbed } from 'react-vega';
 import type { VisualizationSpec } from 'vega-embed';
 
+/** Numbers on the axes as the user's language writes them (1.000 in Spanish, 1,000 in English). */
+const numberLocales: Record<string, { decimal: string; thousands: string; grouping: number[]; currency: [string, string] }> = {
+  es: { decimal: ',', thousands: '.', grouping: [3], currency: ['$', ''] },
+  en: { decimal: '.', thousands: ',', grouping: [3], currency: ['$', ''] },
+};
+
 export default function VegaView({ spec, label, onError }: { spec: Record<string, unknown>; label: string; onError: (e: unknown) => void }) {
-  return <VegaEmbed spec={spec as VisualizationSpec} options={{ actions: false, renderer: 'svg' }} onError={onError} aria-label={label} role="img" style={{ width: '100%' }} />;
+  const { i18n } = useTranslation();
+  const formatLocale = numberLocales[i18n.language] ?? numberLocales.es;
+  const options = useMemo(() => ({ actions: false, renderer: 'svg' as const, formatLocale }), [formatLocale]);
+  return <VegaEmbed spec={spec as VisualizationSpec} options={options} onError={onError} aria-label={label} role="img" style={{ width: '100%' }} />;
 }

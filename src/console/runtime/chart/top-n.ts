@@ -1,8 +1,9 @@
 // The rows a chart draws: the top N by a numeric field (spec 9: "top-10 charts for accounts and
 // traffic"), largest first. Rows without a number sort last. A chart that aggregates (no field to
-// rank by) gets every row: cutting raw rows would change its totals.
+// rank by) gets every row: cutting raw rows would change its totals. `top: 0` keeps every row in the
+// answer's order (a series per day).
 export function topN<T extends Record<string, unknown>>(rows: readonly T[], n: number | undefined, sortBy: string | undefined): T[] {
-  if (!sortBy) return [...rows];
+  if (!sortBy || n === 0) return [...rows];
   const num = (r: T) => (typeof r[sortBy] === 'number' ? (r[sortBy] as number) : Number.NEGATIVE_INFINITY);
   const sorted = [...rows].sort((a, b) => num(b) - num(a));
   return n ? sorted.slice(0, n) : sorted;

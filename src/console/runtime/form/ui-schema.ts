@@ -59,12 +59,17 @@ function fieldUi(name: string, prop: Record<string, unknown>, base: Record<strin
     });
   }
   if (prop.format === 'password-policy') field['ui:help'] = o.t('validation.hint.password-policy', passwordPolicyValues());
+  // A field whose name alone does not explain it has its help in the locale (fields.help.<name>).
+  else if (o.exists(`fields.help.${name}`)) field['ui:help'] = o.t(`fields.help.${name}`);
   if (!choice && prop.type === 'object' && prop.properties) {
     for (const [k, p] of Object.entries(prop.properties as Props)) field[k] = fieldUi(k, p, field[k] as Record<string, unknown> | undefined, o, true);
   }
   const items = prop.items as Record<string, unknown> | undefined;
   if (!choice && prop.type === 'array' && items?.type === 'object' && items.properties) {
     const itemUi: Record<string, unknown> = { ...((field.items as Record<string, unknown> | undefined) ?? {}) };
+    // Each item is headed by the list's translated label (rjsf would write the schema's title, an
+    // i18n key, with the item's number: "fields.accountSids-1").
+    if (itemUi['ui:title'] === undefined && typeof field['ui:title'] === 'string') itemUi['ui:title'] = field['ui:title'];
     for (const [k, p] of Object.entries(items.properties as Props)) itemUi[k] = fieldUi(k, p, itemUi[k] as Record<string, unknown> | undefined, o, true);
     field.items = itemUi;
   }

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, screen, waitFor } from 'storybook/test';
-import { areas, notificationList, paymentsSummary, users } from '../../stories/fixtures.ts';
+import { areas, lastDays, notificationList, paymentsSummary, users } from '../../stories/fixtures.ts';
 import { text } from '../../stories/helpers.ts';
 import { apiError } from '../../stories/stub-api.ts';
 import { smsAccounts } from '../../stories/data.ts';
@@ -15,7 +15,10 @@ const meta = {
   parameters: {
     session: users.manager,
     route: { path: '/User' },
-    api: { 'account.paymentsSummary': paymentsSummary, 'notifications.list': notificationList(), 'account.list': areas },
+    api: {
+      'account.paymentsSummary': paymentsSummary, 'notifications.list': notificationList(), 'account.list': areas, 'messages.lastDays': lastDays,
+      'campaigns.list': { items: [{ id: 7, name: 'Promo diciembre', channelName: 'SMS Notificaciones', lastDeploymentState: 'completed', createdAt: '2026-11-24T15:00:00Z' }], total: 1, page: 1, pageSize: 5 },
+    },
   },
 } satisfies Meta<typeof DashboardScreen>;
 export default meta;
@@ -29,13 +32,32 @@ export const Home: Story = {
     await expect(screen.getByTestId('card-screens.home.unread')).toHaveTextContent('2');
     await expect(screen.getByTestId('card-screens.home.areas')).toHaveTextContent('2');
     await expect(screen.getByRole('link', { name: new RegExp(text('screens.home.unread', 'es')) })).toHaveAttribute('href', '/Notifications');
+    // Reserved credits, the week's figures and the delivery rate as a percentage.
+    await expect(screen.getByTestId('card-screens.home.reserved').textContent).toMatch(/^\$\s?4\.500$/);
+    await waitFor(() => expect(screen.getByTestId('card-screens.home.sent')).toHaveTextContent('40'));
+    await expect(screen.getByTestId('card-screens.home.deliveryRate').textContent).toMatch(/^95\s?%$/);
+    // Every day of the week is drawn, in order; the recent campaigns name their state in words.
+    await expect(await screen.findByTestId('chart')).toHaveAttribute('data-points', '21');
+    const table = await screen.findByRole('table', { name: text('screens.home.recentCampaigns', 'es') });
+    await expect(table).toHaveTextContent(text('enums.deployment-state.completed', 'es'));
+    await expect(screen.getByRole('link', { name: 'Promo diciembre' })).toHaveAttribute('href', '/Campaigns/campaigns/7');
+  },
+};
+
+/** A company role with the home but not the campaigns (2001) sees no campaign table; the credits stay. */
+export const TableGatedByPermission: Story = {
+  parameters: { session: { ...users.manager, permissions: { ...users.manager.permissions, menu: users.manager.permissions.menu.filter((g) => g.id !== 2001) } } },
+  play: async () => {
+    await waitFor(() => expect(screen.getByTestId('card-screens.home.balance').textContent).toMatch(/125\.000/));
+    await expect(screen.queryByRole('table')).toBeNull();
   },
 };
 
 export const CardError: Story = {
   parameters: { api: { 'account.paymentsSummary': apiError(403, '99982', 'Not enough permissions'), 'notifications.list': notificationList(), 'account.list': areas } },
   play: async () => {
-    await expect(await screen.findByText(text('errors.server.notEnoughPermissions', 'es'))).toBeInTheDocument();
+    // Both credit cards (balance and reserved) read the refused summary; each says why.
+    await expect(await screen.findAllByText(text('errors.server.notEnoughPermissions', 'es'))).toHaveLength(2);
   },
 };
 

@@ -1,23 +1,33 @@
 // A `kind: dashboard` declaration: one card per operation with a value and its format (COP in
-// es-CO, integers), optionally linking to a screen, and Vega-Lite charts over operations' rows.
+// es-CO, integers, percentages), optionally linking to a screen; Vega-Lite charts over operations'
+// rows (enum values drawn as their translation, dates in the spec's format); small tables of rows
+// with the lists' cells, each row opening its record. A card, chart or table shows only when the
+// session may call its operation and holds its declared `permission`.
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardActionArea from '@mui/material/CardActionArea';
 import CardContent from '@mui/material/CardContent';
 import Skeleton from '@mui/material/Skeleton';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useParams, useSearchParams } from 'react-router-dom';
+import { Link as RouterLink, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { useOperation, type OperationId } from '../../../generated/client.gen.ts';
 import { buildArgs } from '../../api/args.ts';
 import { errorText } from '../../api/errors.ts';
 import { useSession } from '../../api/session.ts';
-import { pick, resolveObject } from '../expressions.ts';
+import { cellFor, valueAt } from '../cells/registry.ts';
+import { interpolate, pick, resolveObject } from '../expressions.ts';
 import { formatValue } from '../format.ts';
 import { Chart } from '../chart/Chart.tsx';
 import { ScreenFrame } from '../ScreenFrame.tsx';
-import { resolveScreen, type ScreenCard, type ScreenChart, type ScreenProps } from '../screen-types.ts';
+import { resolveScreen, type Permission, type ScreenCard, type ScreenChart, type ScreenProps, type ScreenTable } from '../screen-types.ts';
 import NotAvailableScreen from './NotAvailableScreen.tsx';
 import { useCan } from '../access.ts';
 
@@ -49,15 +59,28 @@ function DashboardCard({ card }: { card: ScreenCard }) {
   return <Card variant="outlined">{card.to ? <CardActionArea component={RouterLink} to={card.to}>{body}</CardActionArea> : body}</Card>;
 }
 
+/** The rows a chart draws: enum values as their translation, values in their display format. */
+function displayRows(rows: readonly Record<string, unknown>[], chart: ScreenChart, t: (k: string) => string): Record<string, unknown>[] {
+  const translate = Object.entries(chart.translate ?? {});
+  const formats = Object.entries(chart.formats ?? {});
+  if (!translate.length && !formats.length) return rows as Record<string, unknown>[];
+  return rows.map((r) => ({
+    ...r,
+    ...Object.fromEntries(translate.map(([field, prefix]) => [field, r[field] == null ? r[field] : t(`${prefix}.${String(r[field])}`)])),
+    ...Object.fromEntries(formats.map(([field, format]) => [field, r[field] == null ? r[field] : formatValue(r[field], format)])),
+  }));
+}
+
 function DashboardChart({ chart }: { chart: ScreenChart }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const session = useSession();
   const [query] = useSearchParams();
   const route = useParams();
   const operation = chart.operation!;
   const args = buildArgs(operation, resolveObject(chart.params, { session: session as unknown as Record<string, unknown>, query, route }));
   const { data, error, isLoading } = useOperation(operation as OperationId, args as never);
-  const rows = (pick(data, chart.itemsPath) as Record<string, unknown>[] | undefined) ?? [];
+  const picked = pick(data, chart.itemsPath);
+  const rows = useMemo(() => displayRows(Array.isArray(picked) ? (picked as Record<string, unknown>[]) : [], chart, t), [picked, chart, t, i18n.language]);
   return (
     <Card variant="outlined">
       <CardContent>
@@ -66,7 +89,72 @@ function DashboardChart({ chart }: { chart: ScreenChart }) {
         ) : error ? (
           <Alert severity="warning">{errorText(t, error)}</Alert>
         ) : (
-          <Chart spec={chart.spec} rows={Array.isArray(rows) ? rows : []} top={chart.top} sortBy={chart.sortBy} label={t(chart.label ?? '')} />
+          <Chart spec={chart.spec} rows={rows} top={chart.top} sortBy={chart.sortBy} label={t(chart.label ?? '')} />
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function DashboardTable({ table }: { table: ScreenTable }) {
+  const { t } = useTranslation();
+  const session = useSession();
+  const [query] = useSearchParams();
+  const route = useParams();
+  const navigate = useNavigate();
+  const args = buildArgs(table.operation, resolveObject(table.params, { session: session as unknown as Record<string, unknown>, query, route }));
+  const { data, error, isLoading } = useOperation(table.operation as OperationId, args as never);
+  const picked = pick(data, table.itemsPath);
+  const rows = Array.isArray(picked) ? (picked as Record<string, unknown>[]) : [];
+  const title = t(table.label);
+  const columns = table.columns ?? [];
+  return (
+    <Card variant="outlined" sx={{ mt: 2 }}>
+      <CardContent>
+        <Typography variant="subtitle2" component="h2" sx={{ mb: 1 }}>
+          {title}
+        </Typography>
+        {isLoading ? (
+          <Skeleton variant="rounded" height={120} />
+        ) : error ? (
+          <Alert severity="warning">{errorText(t, error)}</Alert>
+        ) : rows.length === 0 ? (
+          <Typography color="text.secondary">{table.empty ? t(table.empty) : '—'}</Typography>
+        ) : (
+          <Table size="small" aria-label={title}>
+            <TableHead>
+              <TableRow>
+                {columns.map((c) => (
+                  <TableCell key={c.field}>{t(c.label)}</TableCell>
+                ))}
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {rows.map((row, i) => {
+                const to = table.to ? interpolate(table.to, row) : null;
+                return (
+                  <TableRow key={String(row.id ?? i)} hover={!!to} onClick={to ? () => navigate(to) : undefined} sx={to ? { cursor: 'pointer' } : undefined}>
+                    {columns.map((c, j) => {
+                      const Cell = cellFor(c);
+                      const cell = <Cell value={valueAt(row, c.field)} row={row} column={c} />;
+                      // The first cell is a real link, so the row opens from the keyboard too.
+                      return (
+                        <TableCell key={c.field}>
+                          {to && j === 0 ? (
+                            <RouterLink to={to} onClick={(e) => e.stopPropagation()}>
+                              {cell}
+                            </RouterLink>
+                          ) : (
+                            cell
+                          )}
+                        </TableCell>
+                      );
+                    })}
+                  </TableRow>
+                );
+              })}
+            </TableBody>
+          </Table>
         )}
       </CardContent>
     </Card>
@@ -75,12 +163,15 @@ function DashboardChart({ chart }: { chart: ScreenChart }) {
 
 export default function DashboardScreen(props: ScreenProps) {
   const { t } = useTranslation();
-  const allowed = useCan();
+  const can = useCan();
   const screen = resolveScreen(props);
   if (!screen || screen.kind !== 'dashboard') return <NotAvailableScreen screenId={props.screenId} menuKey={props.menuKey} />;
-  // A card or chart shows only when the role may call its operation (the server would refuse it).
+  // A block shows only when the role may call its operation (the server would refuse it) and holds
+  // the block's own permission, if it declares one.
+  const allowed = (b: { operation?: string; permission?: Permission }) => can({ operation: b.operation }) && (!b.permission || can({ permission: b.permission }));
   const cards = (screen.cards ?? []).filter(allowed);
   const charts = (screen.charts ?? []).filter(allowed);
+  const tables = (screen.tables ?? []).filter(allowed);
   return (
     <ScreenFrame title={t(screen.title)} maxWidth={1100}>
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fill, minmax(240px, 1fr))' }}>
@@ -95,6 +186,9 @@ export default function DashboardScreen(props: ScreenProps) {
           ))}
         </Box>
       )}
+      {tables.map((tb) => (
+        <DashboardTable key={tb.label} table={tb} />
+      ))}
     </ScreenFrame>
   );
 }

@@ -16,6 +16,7 @@ import { errorText } from '../../api/errors.ts';
 import { useSession } from '../../api/session.ts';
 import { allowedActions, useCan } from '../access.ts';
 import { RecordFields as Fields } from '../cells/RecordFields.tsx';
+import { valueAt } from '../cells/registry.ts';
 import { refreshWanted } from '../refresh.ts';
 import { resolveObject, rowApplies, type ExpressionContext } from '../expressions.ts';
 import { ScreenFrame } from '../ScreenFrame.tsx';
@@ -69,15 +70,38 @@ function DetailView({ screen }: { screen: ScreenDef }) {
     },
   });
 
+  // `titleField`: the page is headed by the record (the campaign's name) once it is loaded.
+  const named = screen.titleField ? valueAt(record, screen.titleField) : undefined;
+  const title = typeof named === 'string' && named ? named : t(screen.title);
+  const helped = actions.filter((a) => a.help);
   return (
-    <ScreenFrame title={t(screen.title)} description={screen.description ? t(screen.description) : undefined} maxWidth={1100}>
+    <ScreenFrame title={title} description={screen.description ? t(screen.description) : undefined} maxWidth={1100}>
       {actions.length > 0 && data && (
-        <Box sx={{ display: 'flex', gap: 1, mb: 2, flexWrap: 'wrap' }}>
-          {actions.map((a) => (
-            <Button key={a.label} variant={a.to ? 'contained' : 'outlined'} color={a.method === 'DELETE' ? 'error' : 'primary'} disabled={action.busy !== null} onClick={() => action.run(a, record)}>
+        <Box sx={{ display: 'flex', gap: 1, mb: helped.length ? 1 : 2, flexWrap: 'wrap' }}>
+          {actions.map((a, i) => (
+            <Button
+              key={a.label}
+              variant={a.to ? 'contained' : 'outlined'}
+              color={a.method === 'DELETE' ? 'error' : 'primary'}
+              disabled={action.busy !== null}
+              onClick={() => action.run(a, record)}
+              aria-describedby={a.help ? `detail-action-help-${i}` : undefined}
+            >
               {t(a.label)}
             </Button>
           ))}
+        </Box>
+      )}
+      {helped.length > 0 && data && (
+        // What an action does, in words, beside it (an edit lock is not a block-list entry).
+        <Box component="ul" sx={{ m: 0, mb: 2, pl: 2.5, color: 'text.secondary', typography: 'body2' }}>
+          {actions.map((a, i) =>
+            a.help ? (
+              <li key={a.label} id={`detail-action-help-${i}`}>
+                <strong>{t(a.label)}:</strong> {t(a.help)}
+              </li>
+            ) : null,
+          )}
         </Box>
       )}
       <ActionInline parts={action.parts} />

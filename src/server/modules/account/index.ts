@@ -3,6 +3,7 @@
 // Another company's area answers 99959, like one that does not exist.
 import { sql, type Kysely } from 'kysely';
 import type { Area } from '../../../generated/types.gen.ts';
+import { balanceOf } from '../../../engine/credits.ts';
 import type { Database } from '../../../engine/database.ts';
 import { uniqueOr } from '../../db/unique.ts';
 import { fail, fieldError } from '../../errors/api-error.ts';
@@ -112,6 +113,21 @@ export const accountHandlers: DomainHandlers<'account'> = {
     return { url: fileUrl(id) };
   },
 
-  // Credits arrive with the payments issue (ledger in integer COP); until then the summary is empty.
-  'account.paymentsSummary': async () => ({ balance: 0, purchased: 0, spent: 0, movements: 0 }),
+  // The balance and what is held come from the one owner of credits (engine/credits.ts); what was
+  // added and spent are sums over the company's ledger.
+  'account.paymentsSummary': async (ctx) => {
+    const me = caller(ctx);
+    const { db } = ctx.deps;
+    const { balance, reserved } = await balanceOf(db, me.companyId);
+    const sums = await db
+      .selectFrom('credit_ledger')
+      .select([
+        sql<string>`coalesce(sum(amount) filter (where kind in ('purchase', 'grant', 'adjust')), 0)`.as('purchased'),
+        sql<string>`coalesce(sum(amount) filter (where kind = 'consume'), 0)`.as('spent'),
+        sql<string>`count(*)`.as('movements'),
+      ])
+      .where('company_id', '=', me.companyId)
+      .executeTakeFirstOrThrow();
+    return { balance, reserved, purchased: Number(sums.purchased), spent: Number(sums.spent), movements: Number(sums.movements) };
+  },
 };

@@ -1,6 +1,6 @@
 // The sign-in answer's payload (entity session-user), base64-encoded by src/core/session-codec.
 import type { Kysely } from 'kysely';
-import { visibleMenu, type Grant } from '../../../core/permissions.ts';
+import { firstWorkingPath, visibleMenu, type Grant } from '../../../core/permissions.ts';
 import type { SessionUser } from '../../../generated/types.gen.ts';
 import { unionGrants } from '../../auth/grants.ts';
 import { rolesOf } from '../../auth/session-store.ts';
@@ -9,10 +9,13 @@ import { productKey } from '../../db/system-roles.ts';
 import { associationsOf } from '../associations/queries.ts';
 import { fileUrl } from './users.ts';
 
-/** The first top-level, non-hidden menu entry the user may open; '/' when there is none. */
+/**
+ * The first page that works among the menu entries the user may open: the first top-level entry
+ * with a screen, or a group's first working child (a develop user's Campaigns opens its list);
+ * '/' when there is none.
+ */
 export function defaultModuleFor(grants: readonly Grant[], roles: readonly string[], planType: string | null): string {
-  const first = visibleMenu(grants, { roles, planType, productKey }).find((n) => n.parentKey === null && !n.hidden);
-  return first?.path ?? '/';
+  return firstWorkingPath(visibleMenu(grants, { roles, planType, productKey })) ?? '/';
 }
 
 export async function buildSessionUser(db: Kysely<Database>, user: UserRow, token: string, expiresAt: Date): Promise<SessionUser> {

@@ -13,6 +13,7 @@ import { fail, failFields, fieldError } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { idempotentRequest, once, settle } from '../../messaging/idempotency.ts';
 import { sendMessages } from '../../messaging/send-messages.ts';
+import { lastDays } from './last-days.ts';
 
 
 async function pickChannel(deps: ServerDeps, me: Session, channelId: number | undefined, platform: ChannelPlatform | undefined) {
@@ -71,6 +72,8 @@ export const messagesHandlers: DomainHandlers<'messages'> = {
     settle(outcome, ctx.reply, () => ctx.deps.messaging.wake());
     return { messages: await statusOf(ctx.deps, me.companyId, outcome.ids, false) };
   },
+
+  'messages.lastDays': lastDays,
 
   'messages.get': async (ctx) => {
     const me = caller(ctx);
