@@ -47,7 +47,8 @@ export function ProfileSpeedDial({ user }: { user: SessionUser }) {
   ];
   return (
     <SpeedDial
-      ariaLabel={t('shell.profile.menu')}
+      // The name holds the initials the button shows ("Menú de perfil (DS)"), for voice control.
+      ariaLabel={`${t('shell.profile.menu')} (${initials(user.fullName || user.email)})`}
       direction="down"
       open={open}
       // Opens on click only (not on hover or focus, which would make the click close it again);
