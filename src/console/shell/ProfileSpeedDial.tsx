@@ -47,8 +47,8 @@ export function ProfileSpeedDial({ user }: { user: SessionUser }) {
   ];
   return (
     <SpeedDial
-      // The name holds the initials the button shows ("Menú de perfil (DS)"), for voice control.
-      ariaLabel={`${t('shell.profile.menu')} (${initials(user.fullName || user.email)})`}
+      // The name starts with the initials the button shows ("DS · Menú de perfil"), for voice control.
+      ariaLabel={`${initials(user.fullName || user.email)} · ${t('shell.profile.menu')}`}
       direction="down"
       open={open}
       // Opens on click only (not on hover or focus, which would make the click close it again);
