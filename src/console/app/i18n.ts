@@ -49,6 +49,9 @@ function missingKeyReporter(): ((lngs: readonly string[], ns: string, key: strin
   return (_lngs, ns, key) => void (window.__i18nMissing ??= []).push(`${ns}.${key}`);
 }
 
+/** A lookup key ("accountSids-1", "title", "campaigns.deploy"), not text ("Campo 1", "Nombre"). */
+export const looksLikeKey = (s: string) => /^[a-z][\w-]*(\.[\w-]+)*$/.test(s) || /^[A-Za-z][\w-]*\.[\w.-]+$/.test(s);
+
 const isLanguage = (v: string | null): v is Language => !!v && (languages as readonly string[]).includes(v);
 
 export function savedLanguage(): Language {
@@ -75,8 +78,9 @@ export function createI18n(lng: Language = savedLanguage()): I18n {
     saveMissing: !!report,
     missingKeyHandler: report ? (lngs, ns, key) => report(lngs, ns, key) : false,
     // A key found in no language shows nothing rather than itself: "fields.accountSids-1" means
-    // nothing to a person (issue 12). The browser suite fails on any such lookup.
-    parseMissingKeyHandler: () => '',
+    // nothing to a person (issue 12); text handed in as it is ("Campo 1") still shows. The browser
+    // suite fails on any such lookup.
+    parseMissingKeyHandler: (key: string) => (looksLikeKey(key) ? '' : key),
   });
   instance.on('languageChanged', (l) => {
     if (typeof document !== 'undefined') document.documentElement.lang = l;

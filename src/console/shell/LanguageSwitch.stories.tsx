@@ -29,7 +29,7 @@ export const SwitchToEnglishIsSaved: Story = {
     await expect(document.documentElement.lang).toBe('en');
     // A reload builds i18n again from storage: English is restored.
     await expect(createI18n().language).toBe('en');
-    await userEvent.click(screen.getByRole('button', { name: 'Spanish' }));
+    await userEvent.click(screen.getByRole('button', { name: /Spanish$/ }));
     await waitFor(() => expect(i18n.language).toBe('es'));
     await expect(localStorage.getItem(storageKeys.language)).toBe('es');
   },
