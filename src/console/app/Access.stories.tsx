@@ -160,7 +160,7 @@ export const SigninThenMenuThenLogout: Story = {
     await expectLocation('/User');
     await expect(await screen.findByRole('navigation', { name: 'Menú principal' })).toBeInTheDocument();
     await expect(localStorage.getItem(storageKeys.clientToken)).toBe(tokenOf(users.analista));
-    await userEvent.click(screen.getByRole('button', { name: 'Menú de perfil' }));
+    await userEvent.click(screen.getByRole('button', { name: /Menú de perfil$/ }));
     await userEvent.click(await screen.findByRole('menuitem', { name: 'Cerrar sesión' }));
     await expectLocation('/signin');
     await expect(localStorage.getItem(storageKeys.clientToken)).toBeNull();

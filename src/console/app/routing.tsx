@@ -2,13 +2,13 @@
 // layout, each group behind its access gate. The shell layouts load lazily so the first load
 // for /signin carries only the plain layout and the form runtime.
 import { lazy, Suspense, useEffect, type ReactElement } from 'react';
-import LinearProgress from '@mui/material/LinearProgress';
 import { Outlet, useNavigate, type RouteObject } from 'react-router-dom';
 import { routes } from '../../generated/routes.gen.ts';
 import { appSettings } from '../../generated/app.gen.ts';
 import { onSessionExpired } from '../api/transport.ts';
 import { HomeRedirect, SessionGate } from '../shell/guards.tsx';
 import PlainLayout from '../shell/layouts/PlainLayout.tsx';
+import { Loading } from '../shell/Loading.tsx';
 import { NotFound } from '../shell/NotFound.tsx';
 import { OfflineIndicator } from '../shell/OfflineIndicator.tsx';
 import type { AppRoute, RouteHandle } from '../shell/route-info.ts';
@@ -41,7 +41,7 @@ function gated(mode: 'full' | 'reduced', layout: ReactElement, children: RouteOb
   return {
     element: (
       <SessionGate mode={mode}>
-        <Suspense fallback={<LinearProgress />}>{layout}</Suspense>
+        <Suspense fallback={<Loading />}>{layout}</Suspense>
       </SessionGate>
     ),
     children,

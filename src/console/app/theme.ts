@@ -9,10 +9,19 @@ export const brand = {
   gradient: 'linear-gradient(90deg, #FFC107 0%, #FF9800 55%, #FF7A00 100%)',
 };
 
+/** The focus ring: the dark primary, > 3:1 against the page, the paper and the bar gradient. */
+const focusRing = '#7C2D12';
+
 const options: ThemeOptions = {
   palette: {
     primary: { main: '#C2410C', dark: '#9A3412', light: '#EA580C', contrastText: '#FFFFFF' },
     secondary: { main: '#FFB300', contrastText: brand.ink },
+    // Status colours dark enough for white text and for text on the page (>= 4.5:1, axe
+    // "color-contrast", issue 12): MUI's default orange and light blue are 3:1 and 4:1 with white.
+    warning: { main: '#B45309', contrastText: '#FFFFFF' },
+    info: { main: '#0369A1', contrastText: '#FFFFFF' },
+    error: { main: '#B91C1C', contrastText: '#FFFFFF' },
+    success: { main: '#15803D', contrastText: '#FFFFFF' },
     background: { default: '#FFFBF2', paper: '#FFFFFF' },
     text: { primary: '#1F1A14', secondary: '#5C4A33' },
   },
@@ -22,6 +31,12 @@ const options: ThemeOptions = {
   components: {
     MuiAppBar: { styleOverrides: { root: { backgroundImage: brand.gradient, color: brand.ink } } },
     MuiButton: { defaultProps: { disableElevation: true } },
+    // A visible focus ring on every control reached by keyboard (WCAG 2.4.7, issue 12): the ripple
+    // alone is too faint on the brand colours.
+    MuiCssBaseline: { styleOverrides: { 'a:focus-visible, tr:focus-visible': { outline: `3px solid ${focusRing}`, outlineOffset: 2 } } },
+    // A disabled field's help still has to be read (a hint such as "pick a client first").
+    MuiFormHelperText: { styleOverrides: { root: { '&.Mui-disabled': { color: '#5C4A33' } } } },
+    MuiButtonBase: { styleOverrides: { root: { '&.Mui-focusVisible': { outline: `3px solid ${focusRing}`, outlineOffset: 2 } } } },
   },
 };
 

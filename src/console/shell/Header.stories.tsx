@@ -63,7 +63,7 @@ export const Responsible: Story = {
 
 export const ProfileSpeedDial: Story = {
   play: async () => {
-    await userEvent.click(screen.getByRole('button', { name: 'Menú de perfil' }));
+    await userEvent.click(screen.getByRole('button', { name: /Menú de perfil$/ }));
     await expect(await screen.findByRole('menuitem', { name: 'Editar perfil' })).toBeInTheDocument();
     await expect(screen.getByRole('menuitem', { name: 'Cambiar contraseña' })).toBeInTheDocument();
     await expect(screen.getByRole('menuitem', { name: 'Ir al tablero' })).toBeInTheDocument();
@@ -75,7 +75,7 @@ export const ProfileSpeedDial: Story = {
 export const LogoutKeepsOnlyTheLanguage: Story = {
   parameters: { storage: { [storageKeys.language]: 'es', [storageKeys.area]: '1', other: 'x' } },
   play: async () => {
-    await userEvent.click(screen.getByRole('button', { name: 'Menú de perfil' }));
+    await userEvent.click(screen.getByRole('button', { name: /Menú de perfil$/ }));
     await userEvent.click(await screen.findByRole('menuitem', { name: 'Cerrar sesión' }));
     await expectLocation('/signin');
     await expect(callsTo('clientAuth.signout')).toHaveLength(1);

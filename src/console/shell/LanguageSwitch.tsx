@@ -16,7 +16,9 @@ export function LanguageSwitch({ color = 'inherit' }: { color?: string }) {
       sx={{ '& .MuiToggleButton-root': { color, borderColor: 'currentColor', px: 1, py: 0.25, fontWeight: 700 }, '& .Mui-selected': { bgcolor: 'rgba(0,0,0,0.14) !important', color: `${color} !important` } }}
     >
       {languages.map((l) => (
-        <ToggleButton key={l} value={l} aria-label={t(`shell.language.${l}`)}>
+        // Named by the code it shows and the language ("ES · Español"): a voice user says what they
+        // see (axe "label-content-name-mismatch", issue 12; a parenthesised code would not count).
+        <ToggleButton key={l} value={l} aria-label={`${l.toUpperCase()} · ${t(`shell.language.${l}`)}`}>
           {l.toUpperCase()}
         </ToggleButton>
       ))}

@@ -4,13 +4,13 @@
 import { Component, createElement, lazy, Suspense, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import LinearProgress from '@mui/material/LinearProgress';
 import { useTranslation } from 'react-i18next';
 import { getComponent, setComponent } from '../api/component.ts';
 import { withChunkReload } from '../app/chunk-reload.ts';
 import { screenRenderers } from '../runtime/screen-registry.ts';
 import type { ScreenDef, ScreenProps } from '../runtime/screen-types.ts';
 import { MenuGate } from './guards.tsx';
+import { Loading } from './Loading.tsx';
 import type { AppRoute } from './route-info.ts';
 
 const screensByRoute = new Map<string, LazyExoticComponent<ComponentType<ScreenProps>>>();
@@ -57,7 +57,7 @@ export function RouteScreen({ route }: { route: AppRoute }) {
   return (
     <MenuGate menuKey={route.access === 'session' ? route.menuKey : null} screenless={!route.screen}>
       <ScreenBoundary>
-        <Suspense fallback={<LinearProgress />}>
+        <Suspense fallback={<Loading />}>
           <Screen screenId={route.screen} menuKey={route.menuKey} />
         </Suspense>
       </ScreenBoundary>

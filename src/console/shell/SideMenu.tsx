@@ -5,6 +5,7 @@ import Box from '@mui/material/Box';
 import Collapse from '@mui/material/Collapse';
 import Drawer from '@mui/material/Drawer';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
@@ -30,7 +31,7 @@ function Entry({ item, depth, onNavigate }: { item: MenuTreeNode; depth: number;
   const pad = { pl: 2 + depth * 2 };
   if (item.children.length) {
     return (
-      <>
+      <ListItem disablePadding sx={{ display: 'block' }}>
         <ListItemButton onClick={() => setOpen((o) => !o)} aria-expanded={open} sx={pad}>
           {depth === 0 && (
             <ListItemIcon sx={{ minWidth: 34, color: 'inherit' }}>
@@ -41,24 +42,27 @@ function Entry({ item, depth, onNavigate }: { item: MenuTreeNode; depth: number;
           {open ? <ExpandLess fontSize="small" /> : <ExpandMore fontSize="small" />}
         </ListItemButton>
         <Collapse in={open} timeout="auto" unmountOnExit>
-          <List component="div" dense disablePadding>
+          <List dense disablePadding>
             {item.children.map((c) => (
               <Entry key={c.node.key} item={c} depth={depth + 1} onNavigate={onNavigate} />
             ))}
           </List>
         </Collapse>
-      </>
+      </ListItem>
     );
   }
+  // Each entry is a list item (axe "list": a <ul> holds only <li>), its link or group button inside.
   return (
-    <ListItemButton component={NavLink} to={item.node.path} onClick={onNavigate} selected={within(pathname, item.node.path)} sx={pad}>
-      {depth === 0 && (
-        <ListItemIcon sx={{ minWidth: 34, color: 'inherit' }}>
-          <MenuIcon name={item.node.icon} />
-        </ListItemIcon>
-      )}
-      <ListItemText primary={label} slotProps={{ primary: { noWrap: true } }} />
-    </ListItemButton>
+    <ListItem disablePadding>
+      <ListItemButton component={NavLink} to={item.node.path} onClick={onNavigate} selected={within(pathname, item.node.path)} sx={pad}>
+        {depth === 0 && (
+          <ListItemIcon sx={{ minWidth: 34, color: 'inherit' }}>
+            <MenuIcon name={item.node.icon} />
+          </ListItemIcon>
+        )}
+        <ListItemText primary={label} slotProps={{ primary: { noWrap: true } }} />
+      </ListItemButton>
+    </ListItem>
   );
 }
 

@@ -3,7 +3,7 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { VegaEmbed } from 'react-vega';
-import type { VisualizationSpec } from 'vega-embed';
+import type { Result, VisualizationSpec } from 'vega-embed';
 
 /** Numbers on the axes as the user's language writes them (1.000 in Spanish, 1,000 in English). */
 const numberLocales: Record<string, { decimal: string; thousands: string; grouping: number[]; currency: [string, string] }> = {
@@ -15,5 +15,13 @@ export default function VegaView({ spec, label, onError }: { spec: Record<string
   const { i18n } = useTranslation();
   const formatLocale = numberLocales[i18n.language] ?? numberLocales.es;
   const options = useMemo(() => ({ actions: false, renderer: 'svg' as const, formatLocale }), [formatLocale]);
-  return <VegaEmbed spec={spec as VisualizationSpec} options={options} onError={onError} aria-label={label} role="img" style={{ width: '100%' }} />;
+  // vega-embed names its container "Vega visualization" (in English) and exposes each mark's
+  // English description: the chart is one image named by its caption instead (issue 12).
+  const onEmbed = (result: Result) => {
+    const container = result.view.container();
+    container?.setAttribute('role', 'img');
+    container?.setAttribute('aria-label', label);
+    container?.removeAttribute('aria-roledescription');
+  };
+  return <VegaEmbed spec={spec as VisualizationSpec} options={options} onEmbed={onEmbed} onError={onError} aria-label={label} role="img" style={{ width: '100%' }} />;
 }

@@ -8,7 +8,8 @@ import Checkbox from '@mui/material/Checkbox';
 import TableSortLabel from '@mui/material/TableSortLabel';
 import { observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import { useTranslation } from 'react-i18next';
-import { cellFor, valueAt } from '../cells/registry.ts';
+import { cellText } from '../cells/cells.tsx';
+import { cellFor, cellKey, valueAt } from '../cells/registry.ts';
 import type { ScreenColumn } from '../screen-types.ts';
 import type { Row } from './paged-rows.ts';
 
@@ -88,6 +89,7 @@ interface RowViewProps {
 }
 
 const RowView = memo(function RowView({ row, index, columns, height, selectable, checked, onToggle, id, renderActions, onOpen, selectLabel }: RowViewProps) {
+  const { t, i18n } = useTranslation();
   const span = columns.length + (selectable ? 1 : 0) + (renderActions ? 1 : 0);
   if (!row) {
     return (
@@ -115,8 +117,11 @@ const RowView = memo(function RowView({ row, index, columns, height, selectable,
       {columns.map((c) => {
         const Cell = cellFor(c);
         const value = valueAt(row, c.field);
+        // The tooltip of a cut-off cell repeats what the cell shows ("Activa", "2026/11/25 5:36pm"),
+        // never the stored value ("active", an ISO timestamp): issue 12.
+        const title = typeof value === 'string' ? cellText(t, (k) => i18n.exists(k), cellKey(c), value, c) : undefined;
         return (
-          <td key={c.field} title={typeof value === 'string' ? value : undefined}>
+          <td key={c.field} title={title}>
             <Cell value={value} row={row} column={c} />
           </td>
         );

@@ -2,7 +2,6 @@
 // permanent drawer that the toggle hides; below, it collapses into a temporary drawer.
 import { Suspense, useState } from 'react';
 import Box from '@mui/material/Box';
-import LinearProgress from '@mui/material/LinearProgress';
 import Toolbar from '@mui/material/Toolbar';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { Outlet } from 'react-router-dom';
@@ -10,7 +9,9 @@ import { useRolesList } from '../../../generated/client.gen.ts';
 import { useSession } from '../../api/session.ts';
 import { MENU_BREAKPOINT } from '../../app/theme.ts';
 import { Header } from '../Header.tsx';
+import { Loading } from '../Loading.tsx';
 import { SideMenu } from '../SideMenu.tsx';
+import { CONTENT_ID, SkipLink } from '../SkipLink.tsx';
 import { useCurrentNode, useCurrentRoute } from '../route-info.ts';
 
 export interface DefaultLayoutProps {
@@ -33,6 +34,7 @@ export default function DefaultLayout({ menuWidth, narrow }: DefaultLayoutProps)
   const permanentShown = wide && !collapsed;
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }} data-layout={menuWidth === 170 ? 'second' : 'default'}>
+      <SkipLink />
       <Header
         user={user}
         node={node}
@@ -46,9 +48,9 @@ export default function DefaultLayout({ menuWidth, narrow }: DefaultLayoutProps)
       ) : (
         <SideMenu user={user} width={menuWidth} variant="temporary" open={mobileOpen} onClose={() => setMobileOpen(false)} />
       )}
-      <Box component="main" sx={{ flexGrow: 1, minWidth: 0, p: { xs: 2, md: 3 } }}>
+      <Box component="main" id={CONTENT_ID} tabIndex={-1} sx={{ flexGrow: 1, minWidth: 0, p: { xs: 2, md: 3 }, outline: 'none' }}>
         <Toolbar sx={{ mb: 1 }} />
-        <Suspense fallback={<LinearProgress />}>
+        <Suspense fallback={<Loading />}>
           <Outlet />
         </Suspense>
       </Box>

@@ -71,7 +71,7 @@ export const Reduced: Story = {
     await expect(document.querySelector('[data-layout="reduced"]')).not.toBeNull();
     // Reduced toolbar: language and logout, no menu.
     await expect(screen.queryByRole('navigation', { name: 'Menú principal' })).not.toBeInTheDocument();
-    await expect(screen.getByRole('button', { name: 'Inglés' })).toBeInTheDocument();
+    await expect(screen.getByRole('button', { name: /Inglés$/ })).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Cerrar sesión' }));
     await expectLocation('/signin');
     await expect(callsTo('clientAuth.signout')).toHaveLength(1);

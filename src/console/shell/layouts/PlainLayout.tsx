@@ -3,7 +3,6 @@
 import { Suspense, type ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
@@ -11,25 +10,28 @@ import { Outlet, useSearchParams } from 'react-router-dom';
 import { appSettings } from '../../../generated/app.gen.ts';
 import { brand } from '../../app/theme.ts';
 import { LanguageSwitch } from '../LanguageSwitch.tsx';
+import { Loading } from '../Loading.tsx';
+import { CONTENT_ID, SkipLink } from '../SkipLink.tsx';
 
 export default function PlainLayout({ children }: { children?: ReactNode }) {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', alignItems: 'center', background: `linear-gradient(160deg, #FFF8E1 0%, #FFE0B2 100%)`, px: 2, py: 4 }} data-layout="plain">
+      <SkipLink />
       <Box sx={{ width: '100%', maxWidth: 520, display: 'flex', alignItems: 'center', justifyContent: 'space-between', mb: 2 }}>
         <Typography component="div" variant="h5" sx={{ fontWeight: 800, color: brand.ink }}>
           {appSettings.product.name}
         </Typography>
         <LanguageSwitch color={brand.ink} />
       </Box>
-      <Paper elevation={3} sx={{ width: '100%', maxWidth: 520, p: { xs: 3, sm: 4 }, borderTop: `6px solid ${brand.orange}` }}>
+      <Paper component="main" id={CONTENT_ID} tabIndex={-1} elevation={3} sx={{ width: '100%', maxWidth: 520, p: { xs: 3, sm: 4 }, borderTop: `6px solid ${brand.orange}`, outline: 'none' }}>
         {params.get('expired') === 'true' && (
           <Alert severity="warning" role="alert" sx={{ mb: 2 }}>
             {t('errors.client.sessionExpired')}
           </Alert>
         )}
-        <Suspense fallback={<LinearProgress />}>{children ?? <Outlet />}</Suspense>
+        <Suspense fallback={<Loading />}>{children ?? <Outlet />}</Suspense>
       </Paper>
     </Box>
   );

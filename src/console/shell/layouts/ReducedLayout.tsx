@@ -4,7 +4,6 @@ import { Suspense } from 'react';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import LinearProgress from '@mui/material/LinearProgress';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import LogoutIcon from '@mui/icons-material/Logout';
@@ -13,7 +12,9 @@ import { Outlet, useNavigate } from 'react-router-dom';
 import { useSWRConfig } from 'swr';
 import { appSettings } from '../../../generated/app.gen.ts';
 import { LanguageSwitch } from '../LanguageSwitch.tsx';
+import { Loading } from '../Loading.tsx';
 import { logout } from '../logout.ts';
+import { CONTENT_ID, SkipLink } from '../SkipLink.tsx';
 
 export default function ReducedLayout() {
   const { t } = useTranslation();
@@ -21,6 +22,7 @@ export default function ReducedLayout() {
   const { mutate } = useSWRConfig();
   return (
     <Box sx={{ minHeight: '100vh' }} data-layout="reduced">
+      <SkipLink />
       <AppBar position="static" elevation={1}>
         <Toolbar sx={{ gap: 1.5 }}>
           <Typography variant="h6" component="div" sx={{ fontWeight: 800, flexGrow: 1 }}>
@@ -32,8 +34,8 @@ export default function ReducedLayout() {
           </Button>
         </Toolbar>
       </AppBar>
-      <Box component="main" sx={{ p: 3, pt: 6 }}>
-        <Suspense fallback={<LinearProgress />}>
+      <Box component="main" id={CONTENT_ID} tabIndex={-1} sx={{ p: 3, pt: 6, outline: 'none' }}>
+        <Suspense fallback={<Loading />}>
           <Outlet />
         </Suspense>
       </Box>

@@ -26,7 +26,8 @@ export default function ColumnMappingField(props: FieldProps) {
   const keys = strings(spec ? record[spec.keys] : undefined);
   const choices = strings(spec ? record[spec.choices] : undefined);
   const errors = (errorSchema?.__errors as string[] | undefined) ?? [];
-  const title = (uiSchema?.['ui:title'] as string | undefined) ?? (schema.title as string | undefined) ?? name;
+  // ui:title arrives translated (ui-schema.ts): translating it again looked up the text as a key.
+  const title = (uiSchema?.['ui:title'] as string | undefined) ?? t((schema.title as string | undefined) ?? `fields.${name}`);
   const set = (key: string, column: string) => {
     const next: Mapping = { ...mapping };
     if (column) next[key] = column;
@@ -37,7 +38,7 @@ export default function ColumnMappingField(props: FieldProps) {
   return (
     <FormControl fullWidth error={errors.length > 0} component="fieldset">
       <FormLabel component="legend" sx={{ mb: 1 }}>
-        {t(title)}
+        {title}
       </FormLabel>
       {missing ? (
         <FormHelperText sx={{ mx: 0 }}>{missing}</FormHelperText>
