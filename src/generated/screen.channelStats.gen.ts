@@ -60,6 +60,9 @@ export const screen = {
                 id: "$route.id"
             },
             itemsPath: "statusTypes",
+            translate: {
+                status: "enums.delivery-status"
+            },
             spec: {
                 mark: "bar",
                 encoding: {
