@@ -49,6 +49,8 @@ export interface EnqueueRequest {
   deploymentId?: number | null;
   /** The event that fires these messages (POST /v1/events/{key}/fire). */
   eventId?: number | null;
+  /** The campaign a test send tries out (source 'test', issue 12): its messages belong to no deployment. */
+  testCampaignId?: number | null;
   apiCredentialId?: string | null;
   createdBy?: number | null;
   items: readonly EnqueueItem[];
@@ -108,11 +110,11 @@ export async function enqueueMessages(trx: Transaction<Database>, req: EnqueueRe
     const priced = slice.map((item) => (item.invalid ? { parts: 0, encoding: null, cost: 0 } : messageCost(req.channel.platform, item.body)));
     const rows = await sql<{ id: number | string }>`
       insert into messages (company_id, deployment_id, channel_id, source, purpose, to_number, body, template, parts, encoding, cost,
-                            state, status_code, not_before, held_reason, client_ref, api_credential_id, event_id, created_at, updated_at)
+                            state, status_code, not_before, held_reason, client_ref, api_credential_id, event_id, test_campaign_id, created_at, updated_at)
       select ${req.companyId}, ${req.deploymentId ?? null}::bigint, ${req.channel.id}, ${req.source}, ${req.purpose}, t.to_number, t.body,
              t.template::jsonb, t.parts, t.encoding, t.cost, case when t.invalid then 'rejected' else 'queued' end,
              case when t.invalid then ${STATUS.invalid}::int else ${STATUS.scheduled}::int end, ${notBefore}::timestamptz,
-             ${heldUntil ? 'sendWindow' : null}::text, t.client_ref, ${req.apiCredentialId ?? null}::text, ${req.eventId ?? null}::int, ${now}::timestamptz, ${now}::timestamptz
+             ${heldUntil ? 'sendWindow' : null}::text, t.client_ref, ${req.apiCredentialId ?? null}::text, ${req.eventId ?? null}::int, ${req.testCampaignId ?? null}::int, ${now}::timestamptz, ${now}::timestamptz
       from unnest(${slice.map((i) => i.to)}::text[], ${slice.map((i) => i.body ?? null)}::text[],
                   ${slice.map((i) => (i.template ? JSON.stringify(i.template) : null))}::text[], ${priced.map((p) => p.parts)}::int[],
                   ${priced.map((p) => p.encoding)}::text[], ${priced.map((p) => p.cost)}::int[], ${slice.map((i) => i.clientRef ?? null)}::text[],

@@ -28,7 +28,7 @@ const campaign = {
   content: 'Hola {{nombre}}', variables: ['nombre'], scheduledAt: null, recurrence: null, label: 'Active', editLock: 'unlockedForEdit',
   maxCompleteInteractions: null, recipients: 3, lastDeploymentId: null, lastDeploymentState: null, createdAt: '2026-06-01T15:00:00Z', updatedAt: '2026-06-01T15:00:00Z',
 };
-const counts = (c: Partial<Record<string, number>>) => ({ queued: 0, held: 0, sending: 0, sent: 0, delivered: 0, read: 0, failed: 0, rejected: 0, cancelled: 0, other: 0, ...c });
+const counts = (c: Partial<Record<string, number>>) => ({ queued: 0, held: 0, sending: 0, inDoubt: 0, sent: 0, delivered: 0, read: 0, failed: 0, rejected: 0, cancelled: 0, other: 0, ...c });
 const deployment = (state: string, c: Partial<Record<string, number>>) => ({
   id: 41, campaignId: 7, campaignName: 'Promo junio', channelId: 3, state, purpose: 'transactional', total: 3, reservedCredits: 3, counts: counts(c),
   going: 3, refused: { blocked: 0, duplicate: 0, insufficientCredits: 0, other: 0 },

@@ -54,12 +54,8 @@ export async function sendCampaignTest(deps: ServerDeps, me: Session, campaignId
   const now = deps.now();
   try {
     const result = await sendMessages(deps, {
-      companyId: me.companyId, channel, purpose: campaign.purpose as Purpose, source: 'test', createdBy: me.userId, now, onInsufficientCredits: 'throw',
-    }, async (trx, enqueue) => {
-      const sent = await enqueue(phones.map((to) => ({ to, body })));
-      if (sent.ids.length) await trx.updateTable('messages').set({ test_campaign_id: campaign.id }).where('id', 'in', sent.ids).execute();
-      return sent;
-    });
+      companyId: me.companyId, channel, purpose: campaign.purpose as Purpose, source: 'test', testCampaignId: campaign.id, createdBy: me.userId, now, onInsufficientCredits: 'throw',
+    }, (_trx, enqueue) => enqueue(phones.map((to) => ({ to, body }))));
     deps.messaging.wake();
     const refused = result.rejected.blacklisted + result.rejected.duplicate + result.rejected.insufficientCredits;
     return { body, numbers: phones.join(', '), queued: result.ids.length - refused, refused, credits: result.reservedCredits };

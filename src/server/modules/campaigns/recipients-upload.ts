@@ -51,7 +51,7 @@ export async function storeRecipients(db: Kysely<Database>, source: RecipientsSo
     now,
   });
   try {
-    let pending: Insertable<Database['recipient_rows']>[] = [];
+    const pending: Insertable<Database['recipient_rows']>[] = [];
     // At most INSERT_BATCH rows per statement: a statement's parameters are counted in 16 bits on
     // the wire, and one chunk of a file with short lines can hold many thousands of rows.
     const flush = async () => {
