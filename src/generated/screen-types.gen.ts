@@ -162,6 +162,10 @@ export interface ScreenDef<S = Record<string, unknown>, U = Record<string, unkno
         onError: string;
     }>;
     showWhen?: Record<string, RowCondition>;
+    fieldsBy?: {
+        field: string;
+        rule: "channelPlatformFields";
+    };
     submitLabel?: string;
     edit?: OperationCall;
     view?: boolean;

@@ -5030,8 +5030,8 @@ export const serverOperations = [
                 content: {
                     type: "string",
                     minLength: 1,
-                    maxLength: 4096,
-                    "x-widget": "smsContent"
+                    "x-widget": "smsContent",
+                    description: "At most constants.limits.messageCharacters (4,096) characters, refused beyond with 99904, never cut; on an SMS channel at most constants.sms.maxParts (10) parts, 99903 beyond."
                 },
                 scheduledAt: {
                     type: ["string", "null"],
@@ -5067,6 +5067,8 @@ export const serverOperations = [
             "99926",
             "99925",
             "99924",
+            "99903",
+            "99904",
             "99972",
             "99982"
         ]
@@ -5129,8 +5131,8 @@ export const serverOperations = [
                 content: {
                     type: "string",
                     minLength: 1,
-                    maxLength: 4096,
-                    "x-widget": "smsContent"
+                    "x-widget": "smsContent",
+                    description: "At most constants.limits.messageCharacters (4,096) characters, refused beyond with 99904, never cut; on an SMS channel at most constants.sms.maxParts (10) parts, 99903 beyond."
                 },
                 scheduledAt: {
                     type: ["string", "null"],
@@ -5180,6 +5182,8 @@ export const serverOperations = [
             "99926",
             "99925",
             "99924",
+            "99903",
+            "99904",
             "99984",
             "99982",
             "99959"

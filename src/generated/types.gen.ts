@@ -1772,6 +1772,9 @@ name: string
 kind: CampaignKind
 purpose?: MessagePurpose
 channelId: number
+/**
+ * At most constants.limits.messageCharacters (4,096) characters, refused beyond with 99904, never cut; on an SMS channel at most constants.sms.maxParts (10) parts, 99903 beyond.
+ */
 content: string
 scheduledAt?: (string | null)
 recurrence?: (CampaignRecurrence | null)
@@ -1797,6 +1800,9 @@ name?: string
 kind?: CampaignKind
 purpose?: MessagePurpose
 channelId?: number
+/**
+ * At most constants.limits.messageCharacters (4,096) characters, refused beyond with 99904, never cut; on an SMS channel at most constants.sms.maxParts (10) parts, 99903 beyond.
+ */
 content?: string
 scheduledAt?: (string | null)
 recurrence?: (CampaignRecurrence | null)

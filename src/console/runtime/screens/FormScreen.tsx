@@ -33,6 +33,7 @@ import { readsAffectedBy } from '../cache.ts';
 import { withChunkReload } from '../../app/chunk-reload.ts';
 import { useDirtyGuard } from '../form/dirty-guard.ts';
 import { useLandingClick } from '../form/landing-click.ts';
+import { hiddenByValue } from '../form/fields-by.ts';
 import { ProfilePicture } from '../form/ProfilePicture.tsx';
 
 import { SchemaForm } from '../form/SchemaForm.tsx';
@@ -108,9 +109,10 @@ function bodyOf(schema: RJSFSchema, data: Data, only?: readonly string[], takes?
   return out;
 }
 
-/** The fields a `showWhen` condition hides for these values (they are not shown, nor sent). */
-export function hiddenByCondition(screen: Pick<ScreenDef, 'showWhen'>, data: Data, ctx: ExpressionContext): string[] {
-  return Object.entries(screen.showWhen ?? {}).filter(([, when]) => !rowApplies(when, data, ctx)).map(([field]) => field);
+/** The fields a `showWhen` condition or the `fieldsBy` rule hides for these values (they are not shown, nor sent). */
+export function hiddenByCondition(screen: Pick<ScreenDef, 'showWhen' | 'fieldsBy'>, data: Data, ctx: ExpressionContext): string[] {
+  const unmet = Object.entries(screen.showWhen ?? {}).filter(([, when]) => !rowApplies(when, data, ctx)).map(([field]) => field);
+  return [...unmet, ...hiddenByValue(screen.fieldsBy, data)];
 }
 
 function FormView({ screen }: { screen: ScreenDef }) {

@@ -4,6 +4,10 @@
 // part and the estimated cost per recipient in COP (variables at their average length, links at
 // the short link's). Broken variables (99924) and external links (99925) are named before submit,
 // so the server's refusal never comes as a surprise. The counter is a polite live region.
+// Limits (issue 12): nothing is cut. Past constants.sms.warnParts parts a warning says what each
+// part costs; more than constants.sms.maxParts parts, or more characters than any channel takes
+// (constants.limits.messageCharacters), is an error naming the limit, and the form refuses it
+// (validation.ts, the server's 99903/99904). A pasted text stays whole, so the sender sees it all.
 // `x-smsWhen` (a condition on the form's values, a template's `channel: sms`): the SMS facts
 // (encoding, parts, what is left, cost) show only while it holds; characters, variables and the
 // warnings always do.
@@ -14,7 +18,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { WidgetProps } from '@rjsf/utils';
 import { useTranslation } from 'react-i18next';
-import { estimateCost, refusedLinks, validateTemplate, variablesOf } from '../../../../core/message-content.ts';
+import { characterCount, estimateCost, lengthProblem, refusedLinks, validateTemplate, variablesOf } from '../../../../core/message-content.ts';
 import { countSms } from '../../../../core/sms-parts.ts';
 import { constants } from '../../../../generated/constants.gen.ts';
 import { formatCop, formatInteger } from '../../format.ts';
@@ -26,7 +30,7 @@ export function smsFacts(text: string, shortener: readonly string[] = []) {
   const count = countSms(text);
   const cost = estimateCost(text, 1);
   return {
-    characters: [...text].length,
+    characters: characterCount(text),
     encoding: count.encoding,
     nonGsm: count.nonGsm,
     parts: count.parts,
@@ -66,7 +70,16 @@ export default function SmsContentWidget(props: WidgetProps) {
     ...(facts.templateProblems.length ? [t('common.smsCounter.brokenVariables', { example: '{{nombre}}', text: facts.templateProblems.map((p) => p.text).join(' ') })] : []),
     ...(facts.links.length ? [t('common.smsCounter.externalLinks', { links: facts.links.join(', ') })] : []),
   ];
-  const maxLength = typeof schema.maxLength === 'number' ? schema.maxLength : undefined;
+  const limit = useMemo(() => lengthProblem(text, sms), [text, sms]);
+  const limitId = useId();
+  const limitText = limit?.code === 'tooLong'
+    ? t('common.smsCounter.tooLong', { characters: limit.characters })
+    : limit?.code === 'tooManyParts'
+      ? t('common.smsCounter.tooManyParts', { parts: limit.parts })
+      : sms && facts.estimatedParts >= constants.sms.warnParts
+        ? t('common.smsCounter.manyParts', { parts: facts.estimatedParts })
+        : null;
+  const describedBy = [counterId, warnings.length ? warningsId : '', limitText ? limitId : ''].filter(Boolean).join(' ');
   return (
     <Box>
       <TextField
@@ -77,13 +90,13 @@ export default function SmsContentWidget(props: WidgetProps) {
         label={label}
         required={required}
         disabled={disabled || readonly}
-        error={rawErrors.length > 0 || warnings.length > 0}
+        error={rawErrors.length > 0 || warnings.length > 0 || !!limit}
         value={text}
         placeholder={placeholder}
         onChange={(e) => onChange(e.target.value === '' ? undefined : e.target.value)}
         onBlur={() => onBlur(id, value)}
         onFocus={() => onFocus(id, value)}
-        slotProps={{ htmlInput: { maxLength, 'aria-describedby': `${counterId} ${warnings.length ? warningsId : ''}`.trim(), spellCheck: true } }}
+        slotProps={{ htmlInput: { 'aria-describedby': describedBy, spellCheck: true } }}
       />
       {/* Polite: a screen reader hears the new count after typing pauses, not on every key. */}
       <Box id={counterId} role="status" aria-live="polite" data-testid="sms-counter" sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 2, rowGap: 0.5, mt: 1 }}>
@@ -108,6 +121,11 @@ export default function SmsContentWidget(props: WidgetProps) {
             ? t('common.smsCounter.variables', { names: facts.variables.join(', '), length: constants.sms.averageVariableLength, linkLength: constants.sms.shortLinkLength })
             : t('common.smsCounter.variableNames', { names: facts.variables.join(', ') })}
         </Typography>
+      )}
+      {limitText && (
+        <Alert id={limitId} severity={limit ? 'error' : 'info'} sx={{ mt: 1 }} data-testid="sms-limit">
+          {limitText}
+        </Alert>
       )}
       {warnings.length > 0 && (
         <Alert id={warningsId} severity="warning" sx={{ mt: 1 }} data-testid="sms-warnings">
