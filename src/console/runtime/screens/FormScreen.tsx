@@ -32,7 +32,7 @@ import { allows, permissionOf } from '../access.ts';
 import { readsAffectedBy } from '../cache.ts';
 import { withChunkReload } from '../../app/chunk-reload.ts';
 import { useDirtyGuard } from '../form/dirty-guard.ts';
-import { useLandingClick } from '../form/landing-click.ts';
+import { SubmitButton } from '../form/SubmitButton.tsx';
 import { hiddenByValue } from '../form/fields-by.ts';
 import { ProfilePicture } from '../form/ProfilePicture.tsx';
 
@@ -378,8 +378,6 @@ function FormView({ screen }: { screen: ScreenDef }) {
   const working = busy !== null || secondary.busy !== null;
   const secondaryParts = (screen.secondaryActions ?? []).some((a) => a.upload || a.confirm || a.showOnce?.length || a.result?.length);
 
-  const saveButton = useRef<HTMLButtonElement>(null);
-  const landing = useLandingClick(saveButton);
   const viewing = mode === 'view';
   const fixedFields = useMemo(() => (mode === 'edit' && screen.edit?.readonly?.length ? new Set(screen.edit.readonly) : undefined), [mode, screen.edit]);
   // A record to edit or show waits for its load; a single form (own profile) fills in when it comes.
@@ -418,9 +416,9 @@ function FormView({ screen }: { screen: ScreenDef }) {
             )}
             {!viewing && (
               <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mt: 2 }}>
-                <Button ref={saveButton} onPointerDown={landing} type="submit" variant="contained" disabled={working} startIcon={busy === 'submit' ? <CircularProgress size={18} color="inherit" aria-label={t('common.sending')} /> : undefined}>
+                <SubmitButton busy={busy === 'submit'} disabled={working}>
                   {t(screen.submitLabel ?? 'common.save')}
-                </Button>
+                </SubmitButton>
                 {(mode === 'edit' || mode === 'create') && (
                   <Button type="button" onClick={cancel}>
                     {t('common.cancel')}
