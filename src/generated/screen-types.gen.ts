@@ -36,6 +36,7 @@ export interface ScreenAction {
     confirm?: boolean | string;
     permission?: Permission;
     showOnce?: readonly string[];
+    labelContext?: string;
     upload?: {
         accept?: string | readonly string[];
         maxBytes?: string | number;

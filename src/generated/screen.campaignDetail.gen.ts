@@ -646,6 +646,16 @@ export const screen = {
                         sortable: false
                     },
                     {
+                        field: "scheduledAt",
+                        label: "fields.scheduledAt",
+                        schema: {
+                            type: ["string", "null"],
+                            format: "date-time"
+                        },
+                        width: 180,
+                        sortable: false
+                    },
+                    {
                         field: "startedAt",
                         label: "fields.startedAt",
                         schema: {
@@ -700,8 +710,26 @@ export const screen = {
                         },
                         when: {
                             field: "state",
-                            in: ["paused", "scheduled"]
+                            equals: "paused"
                         },
+                        notify: "screens.campaignDeployments.played",
+                        method: "POST",
+                        permission: {
+                            component: 2001,
+                            action: "deploy"
+                        }
+                    },
+                    {
+                        label: "screens.campaignDeployments.sendNow",
+                        operation: "deployments.control",
+                        params: {
+                            action: "play"
+                        },
+                        when: {
+                            field: "state",
+                            equals: "scheduled"
+                        },
+                        confirm: "screens.campaignDeployments.sendNowConfirm",
                         notify: "screens.campaignDeployments.played",
                         method: "POST",
                         permission: {
@@ -984,6 +1012,7 @@ export const screen = {
         {
             label: "screens.campaignDetail.launch",
             operation: "campaigns.launch",
+            labelContext: "kind",
             confirm: "screens.campaignDetail.launchConfirm",
             notify: "screens.campaignDetail.launched",
             next: "?tab=3",
