@@ -73,7 +73,7 @@ export default function SmsContentWidget(props: WidgetProps) {
   const limit = useMemo(() => lengthProblem(text, sms), [text, sms]);
   const limitId = useId();
   const limitText = limit?.code === 'tooLong'
-    ? t('common.smsCounter.tooLong', { characters: limit.characters })
+    ? t('common.smsCounter.tooLong', { characters: formatInteger(limit.characters) })
     : limit?.code === 'tooManyParts'
       ? t('common.smsCounter.tooManyParts', { parts: limit.parts })
       : sms && facts.estimatedParts >= constants.sms.warnParts
