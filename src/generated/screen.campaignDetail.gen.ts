@@ -836,6 +836,15 @@ export const screen = {
                     sortable: false
                 },
                 {
+                    field: "clickRate",
+                    label: "fields.clickRate",
+                    schema: {
+                        type: "number",
+                        "x-display": "percent"
+                    },
+                    sortable: false
+                },
+                {
                     field: "clicks",
                     label: "fields.clicks",
                     schema: {
@@ -856,6 +865,77 @@ export const screen = {
                 operation: "shortener.campaignOpens",
                 params: {
                     id: "$record.id"
+                }
+            }
+        },
+        {
+            label: "screens.campaignDetail.clickers",
+            screen: "campaignClickers",
+            params: {
+                id: "$record.id"
+            },
+            list: {
+                id: "campaignClickers",
+                kind: "list",
+                title: "screens.campaignClickers.title",
+                operation: "shortener.campaignClickers",
+                entity: "campaign-clicker",
+                columns: [
+                    {
+                        field: "phone",
+                        label: "fields.phone",
+                        schema: {
+                            type: "string"
+                        },
+                        width: 160,
+                        sortable: false
+                    },
+                    {
+                        field: "clicks",
+                        label: "fields.clicks",
+                        schema: {
+                            type: "integer"
+                        },
+                        sortable: true
+                    },
+                    {
+                        field: "firstClickAt",
+                        label: "fields.firstClickAt",
+                        schema: {
+                            type: "string",
+                            format: "date-time"
+                        },
+                        width: 180,
+                        sortable: true
+                    },
+                    {
+                        field: "lastClickAt",
+                        label: "fields.lastClickAt",
+                        schema: {
+                            type: "string",
+                            format: "date-time"
+                        },
+                        width: 180,
+                        sortable: true
+                    }
+                ],
+                defaultSort: {
+                    field: "clicks",
+                    order: "desc"
+                },
+                export: ["csv", "xlsx"],
+                exportName: "campaign-clickers",
+                empty: "screens.campaignClickers.empty",
+                paged: true,
+                itemsPath: "items",
+                search: true,
+                filters: [],
+                pageSize: 50,
+                rowActions: [],
+                bulkActions: [],
+                permission: {
+                    component: 2001,
+                    action: "view"
                 }
             }
         },

@@ -8,10 +8,14 @@
 // part costs; more than constants.sms.maxParts parts, or more characters than any channel takes
 // (constants.limits.messageCharacters), is an error naming the limit, and the form refuses it
 // (validation.ts, the server's 99903/99904). A pasted text stays whole, so the sender sees it all.
+// `x-shorten` (an operation that shortens a URL and the answer's field with the short link): each
+// external link gets an "Acortar" button that replaces it in place with a tracked short link
+// (issue 12), so a pasted URL never has to leave the editor.
 // `x-smsWhen` (a condition on the form's values, a template's `channel: sms`): the SMS facts
 // (encoding, parts, what is left, cost) show only while it holds; characters, variables and the
 // warnings always do.
-import { useId, useMemo } from 'react';
+import { useId, useMemo, useState } from 'react';
+import Button from '@mui/material/Button';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import TextField from '@mui/material/TextField';
@@ -20,6 +24,9 @@ import type { WidgetProps } from '@rjsf/utils';
 import { useTranslation } from 'react-i18next';
 import { characterCount, estimateCost, lengthProblem, refusedLinks, validateTemplate, variablesOf } from '../../../../core/message-content.ts';
 import { countSms } from '../../../../core/sms-parts.ts';
+import { call, type OperationId } from '../../../../generated/client.gen.ts';
+import { buildArgs } from '../../../api/args.ts';
+import { errorText } from '../../../api/errors.ts';
 import { constants } from '../../../../generated/constants.gen.ts';
 import { formatCop, formatInteger } from '../../format.ts';
 import { rowApplies } from '../../expressions.ts';
@@ -79,6 +86,25 @@ export default function SmsContentWidget(props: WidgetProps) {
       : sms && facts.estimatedParts >= constants.sms.warnParts
         ? t('common.smsCounter.manyParts', { parts: facts.estimatedParts })
         : null;
+  // "Acortar": the link replaced in place by the short link the operation answers.
+  const shorten = schema['x-shorten'] as { operation: string; answer: string } | undefined;
+  const [shortening, setShortening] = useState<string | null>(null);
+  const [shortenError, setShortenError] = useState<string | null>(null);
+  const shortenLink = async (url: string) => {
+    if (!shorten) return;
+    setShortening(url);
+    setShortenError(null);
+    try {
+      const answer = (await call(shorten.operation as OperationId, buildArgs(shorten.operation, {}, { url: /^https?:\/\//i.test(url) ? url : `https://${url}` }) as never)) as unknown as Record<string, unknown>;
+      const short = String(answer[shorten.answer]);
+      const at = text.indexOf(url);
+      if (at >= 0) onChange(text.slice(0, at) + short + text.slice(at + url.length));
+    } catch (error) {
+      setShortenError(errorText(t, error));
+    } finally {
+      setShortening(null);
+    }
+  };
   const describedBy = [counterId, warnings.length ? warningsId : '', limitText ? limitId : ''].filter(Boolean).join(' ');
   return (
     <Box>
@@ -132,6 +158,16 @@ export default function SmsContentWidget(props: WidgetProps) {
           {warnings.map((w) => (
             <div key={w}>{w}</div>
           ))}
+          {shorten && facts.links.length > 0 && (
+            <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'flex-start', gap: 0.5, mt: 1 }} data-testid="sms-shorten">
+              {facts.links.map((url) => (
+                <Button key={url} size="small" variant="outlined" disabled={disabled || readonly || shortening !== null} onClick={() => void shortenLink(url)} aria-label={t('common.smsCounter.shortenLink', { url })}>
+                  {t('common.smsCounter.shorten')}: {url}
+                </Button>
+              ))}
+            </Box>
+          )}
+          {shortenError && <div role="alert">{shortenError}</div>}
         </Alert>
       )}
     </Box>
