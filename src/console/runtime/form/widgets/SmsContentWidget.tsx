@@ -158,18 +158,18 @@ export default function SmsContentWidget(props: WidgetProps) {
           {warnings.map((w) => (
             <div key={w}>{w}</div>
           ))}
-          {shorten && facts.links.length > 0 && (
-            <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'flex-start', gap: 0.5, mt: 1 }} data-testid="sms-shorten">
-              {facts.links.map((url) => (
-                <Button key={url} size="small" variant="outlined" disabled={disabled || readonly || shortening !== null} onClick={() => void shortenLink(url)} aria-label={t('common.smsCounter.shortenLink', { url })}>
-                  {t('common.smsCounter.shorten')}: {url}
-                </Button>
-              ))}
-            </Box>
-          )}
-          {shortenError && <div role="alert">{shortenError}</div>}
         </Alert>
       )}
+      {shorten && facts.links.length > 0 && (
+        <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'flex-start', gap: 0.5, mt: 1 }} data-testid="sms-shorten">
+          {facts.links.map((url) => (
+            <Button key={url} size="small" variant="outlined" disabled={disabled || readonly || shortening !== null} onClick={() => void shortenLink(url)} aria-label={t('common.smsCounter.shortenLink', { url })}>
+              {t('common.smsCounter.shorten')}: {url}
+            </Button>
+          ))}
+        </Box>
+      )}
+      {shortenError && <Alert severity="error" role="alert" sx={{ mt: 1 }}>{shortenError}</Alert>}
     </Box>
   );
 }
