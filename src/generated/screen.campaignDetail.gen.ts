@@ -869,77 +869,6 @@ export const screen = {
             }
         },
         {
-            label: "screens.campaignDetail.clickers",
-            screen: "campaignClickers",
-            params: {
-                id: "$record.id"
-            },
-            list: {
-                id: "campaignClickers",
-                kind: "list",
-                title: "screens.campaignClickers.title",
-                operation: "shortener.campaignClickers",
-                entity: "campaign-clicker",
-                columns: [
-                    {
-                        field: "phone",
-                        label: "fields.phone",
-                        schema: {
-                            type: "string"
-                        },
-                        width: 160,
-                        sortable: false
-                    },
-                    {
-                        field: "clicks",
-                        label: "fields.clicks",
-                        schema: {
-                            type: "integer"
-                        },
-                        sortable: true
-                    },
-                    {
-                        field: "firstClickAt",
-                        label: "fields.firstClickAt",
-                        schema: {
-                            type: "string",
-                            format: "date-time"
-                        },
-                        width: 180,
-                        sortable: true
-                    },
-                    {
-                        field: "lastClickAt",
-                        label: "fields.lastClickAt",
-                        schema: {
-                            type: "string",
-                            format: "date-time"
-                        },
-                        width: 180,
-                        sortable: true
-                    }
-                ],
-                defaultSort: {
-                    field: "clicks",
-                    order: "desc"
-                },
-                export: ["csv", "xlsx"],
-                exportName: "campaign-clickers",
-                empty: "screens.campaignClickers.empty",
-                paged: true,
-                itemsPath: "items",
-                search: true,
-                filters: [],
-                pageSize: 50,
-                rowActions: [],
-                bulkActions: [],
-                permission: {
-                    component: 2001,
-                    action: "view"
-                }
-            }
-        },
-        {
             label: "screens.campaignDetail.tests",
             screen: "campaignTests",
             params: {
@@ -1081,6 +1010,77 @@ export const screen = {
                 bulkActions: [],
                 export: [],
                 exportName: "campaignTests",
+                permission: {
+                    component: 2001,
+                    action: "view"
+                }
+            }
+        },
+        {
+            label: "screens.campaignDetail.clickers",
+            screen: "campaignClickers",
+            params: {
+                id: "$record.id"
+            },
+            list: {
+                id: "campaignClickers",
+                kind: "list",
+                title: "screens.campaignClickers.title",
+                operation: "shortener.campaignClickers",
+                entity: "campaign-clicker",
+                columns: [
+                    {
+                        field: "phone",
+                        label: "fields.phone",
+                        schema: {
+                            type: "string"
+                        },
+                        width: 160,
+                        sortable: false
+                    },
+                    {
+                        field: "clicks",
+                        label: "fields.clicks",
+                        schema: {
+                            type: "integer"
+                        },
+                        sortable: true
+                    },
+                    {
+                        field: "firstClickAt",
+                        label: "fields.firstClickAt",
+                        schema: {
+                            type: "string",
+                            format: "date-time"
+                        },
+                        width: 180,
+                        sortable: true
+                    },
+                    {
+                        field: "lastClickAt",
+                        label: "fields.lastClickAt",
+                        schema: {
+                            type: "string",
+                            format: "date-time"
+                        },
+                        width: 180,
+                        sortable: true
+                    }
+                ],
+                defaultSort: {
+                    field: "clicks",
+                    order: "desc"
+                },
+                export: ["csv", "xlsx"],
+                exportName: "campaign-clickers",
+                empty: "screens.campaignClickers.empty",
+                paged: true,
+                itemsPath: "items",
+                search: true,
+                filters: [],
+                pageSize: 50,
+                rowActions: [],
+                bulkActions: [],
                 permission: {
                     component: 2001,
                     action: "view"
