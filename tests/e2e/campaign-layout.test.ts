@@ -40,7 +40,7 @@ describe('campaign layout', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
     await page.goto('/Campaigns/campaigns');
-    const heading = page.getByRole('heading', { level: 1, name: 'Envíos' });
+    const heading = page.getByRole('heading', { level: 1, name: 'Lista de campañas' });
     await heading.waitFor();
     const bar = (await page.getByTestId('header-row').boundingBox())!;
     // One row: the toolbar's height, and the page's own title below it, not under it.

@@ -169,10 +169,10 @@ describe('short links from the wizard', () => {
     await page.getByRole('tab', { name: 'Aperturas' }).click();
     const opens = page.getByRole('tabpanel');
     await expect.poll(async () => {
-      await page.getByRole('tab', { name: 'Envíos' }).click();
+      await page.getByRole('tab', { name: 'Ejecuciones' }).click();
       await page.getByRole('tab', { name: 'Aperturas' }).click();
       return opens.locator('dd[data-field="clickRate"]').textContent();
-    }).toMatch(/^50\s%$/);
+    }).toMatch(/^50\s?%$/);
     await page.getByRole('tab', { name: 'Quién hizo clic' }).click();
     await page.getByRole('tabpanel').getByRole('cell', { name: ana.toNumber }).waitFor();
     expect(await page.getByRole('tabpanel').getByRole('cell', { name: /3157778822/ }).count()).toBe(0);
