@@ -249,6 +249,8 @@ function compileForm(model: Model, s: Screen, fail: (p: Where, r: string) => nev
     if (!fields.includes(field)) fail(['showWhen', field], `field "${field}" is not in fields`);
     if (!fields.includes(when.field.split('.')[0])) fail(['showWhen', field, 'field'], `"${when.field}" is not a field of this form`);
   }
+  const by = s.fieldsBy as { field: string } | undefined;
+  if (by && !fields.includes(by.field)) fail(['fieldsBy', 'field'], `"${by.field}" is not a field of this form`);
   const edit = s.edit as { operation?: string; params?: Schema } | undefined;
   if (edit) {
     const op = edit.operation ?? (s.operation as string);

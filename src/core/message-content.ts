@@ -10,6 +10,9 @@
 //   typed; whoever puts content into HTML escapes it there.
 // - Messages may not carry external links (spec §5), only our shortener's: findLinks detects
 //   http(s)://…, www.… and bare domains, refusedLinks answers which ones are not ours.
+// - Length (issue 12): content longer than constants.limits.messageCharacters (WhatsApp's 4,096) is
+//   refused on every channel, and an SMS estimated at more than constants.sms.maxParts parts too;
+//   nothing is ever cut. lengthProblem answers which limit a text passes, for the editor and the server.
 // - Cost (spec §9): each variable counts as constants.sms.averageVariableLength characters and
 //   each link as constants.sms.shortLinkLength (it is sent shortened); parts come from countSms.
 import { constants } from '../generated/constants.gen.ts';
@@ -296,4 +299,26 @@ export function estimateCost(text: string, recipientsCount: number, options: Cos
     credits,
     costCop: credits * constants.credits.copPerCredit,
   };
+}
+
+// ---- Length ----
+
+export type LengthProblem =
+  | { code: 'tooLong'; characters: number; max: number }
+  | { code: 'tooManyParts'; parts: number; max: number };
+
+/** The characters of a text as a person counts them (code points: an emoji is one). */
+export const characterCount = (text: string) => [...text].length;
+
+/**
+ * The limit a content passes, or null: more characters than any channel takes, or (for SMS) more
+ * parts than operators reassemble reliably, counted as the cost is (variables and links at their
+ * assumed lengths).
+ */
+export function lengthProblem(text: string, sms: boolean, options: CostOptions = {}): LengthProblem | null {
+  const characters = characterCount(text);
+  if (characters > constants.limits.messageCharacters) return { code: 'tooLong', characters, max: constants.limits.messageCharacters };
+  if (!sms) return null;
+  const parts = countSms(estimationText(text, options), options.limits ?? defaultLimits).parts;
+  return parts > constants.sms.maxParts ? { code: 'tooManyParts', parts, max: constants.sms.maxParts } : null;
 }

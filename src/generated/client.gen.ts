@@ -99,6 +99,7 @@ export const pathParams: {
     "shortener.get": ["id"],
     "shortener.delete": ["id"],
     "shortener.campaignOpens": ["id"],
+    "shortener.campaignClickers": ["id"],
     "system.file": ["id"],
     "team.get": ["id"],
     "team.update": ["id"],
@@ -485,6 +486,10 @@ export const useShortenerStatistics = (args: Args<"shortener.statistics"> | null
 export const shortenerCampaignOpens = (args: Args<"shortener.campaignOpens">) => call("shortener.campaignOpens", args);
 
 export const useShortenerCampaignOpens = (args: Args<"shortener.campaignOpens"> | null, config?: SWRConfiguration<Result<"shortener.campaignOpens">>) => useOperation("shortener.campaignOpens", args, config);
+
+export const shortenerCampaignClickers = (args: Args<"shortener.campaignClickers">) => call("shortener.campaignClickers", args);
+
+export const useShortenerCampaignClickers = (args: Args<"shortener.campaignClickers"> | null, config?: SWRConfiguration<Result<"shortener.campaignClickers">>) => useOperation("shortener.campaignClickers", args, config);
 
 export const systemHealth = (args: Args<"system.health">) => call("system.health", args);
 

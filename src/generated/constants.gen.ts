@@ -14,7 +14,9 @@ export const constants = {
         ucs2Single: 70,
         ucs2Part: 67,
         averageVariableLength: 6,
-        shortLinkLength: 24
+        shortLinkLength: 24,
+        maxParts: 10,
+        warnParts: 4
     },
     sendWindow: {
         timeZone: "America/Bogota",
@@ -98,7 +100,8 @@ export const constants = {
         passwordMin: 8,
         passwordMax: 256,
         phoneDigits: 10,
-        bodyBytes: 1048576
+        bodyBytes: 1048576,
+        messageCharacters: 4096
     },
     blockList: {
         applyAfterHours: 24,

@@ -36,6 +36,7 @@ export interface ScreenAction {
     confirm?: boolean | string;
     permission?: Permission;
     showOnce?: readonly string[];
+    labelContext?: string;
     upload?: {
         accept?: string | readonly string[];
         maxBytes?: string | number;
@@ -162,6 +163,10 @@ export interface ScreenDef<S = Record<string, unknown>, U = Record<string, unkno
         onError: string;
     }>;
     showWhen?: Record<string, RowCondition>;
+    fieldsBy?: {
+        field: string;
+        rule: "channelPlatformFields";
+    };
     submitLabel?: string;
     edit?: OperationCall;
     view?: boolean;

@@ -68,6 +68,16 @@ export const screen = {
             sortable: false
         },
         {
+            field: "scheduledAt",
+            label: "fields.scheduledAt",
+            schema: {
+                type: ["string", "null"],
+                format: "date-time"
+            },
+            width: 180,
+            sortable: false
+        },
+        {
             field: "startedAt",
             label: "fields.startedAt",
             schema: {
@@ -122,8 +132,26 @@ export const screen = {
             },
             when: {
                 field: "state",
-                in: ["paused", "scheduled"]
+                equals: "paused"
             },
+            notify: "screens.campaignDeployments.played",
+            method: "POST",
+            permission: {
+                component: 2001,
+                action: "deploy"
+            }
+        },
+        {
+            label: "screens.campaignDeployments.sendNow",
+            operation: "deployments.control",
+            params: {
+                action: "play"
+            },
+            when: {
+                field: "state",
+                equals: "scheduled"
+            },
+            confirm: "screens.campaignDeployments.sendNowConfirm",
             notify: "screens.campaignDeployments.played",
             method: "POST",
             permission: {

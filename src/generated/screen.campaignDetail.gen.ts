@@ -646,6 +646,16 @@ export const screen = {
                         sortable: false
                     },
                     {
+                        field: "scheduledAt",
+                        label: "fields.scheduledAt",
+                        schema: {
+                            type: ["string", "null"],
+                            format: "date-time"
+                        },
+                        width: 180,
+                        sortable: false
+                    },
+                    {
                         field: "startedAt",
                         label: "fields.startedAt",
                         schema: {
@@ -700,8 +710,26 @@ export const screen = {
                         },
                         when: {
                             field: "state",
-                            in: ["paused", "scheduled"]
+                            equals: "paused"
                         },
+                        notify: "screens.campaignDeployments.played",
+                        method: "POST",
+                        permission: {
+                            component: 2001,
+                            action: "deploy"
+                        }
+                    },
+                    {
+                        label: "screens.campaignDeployments.sendNow",
+                        operation: "deployments.control",
+                        params: {
+                            action: "play"
+                        },
+                        when: {
+                            field: "state",
+                            equals: "scheduled"
+                        },
+                        confirm: "screens.campaignDeployments.sendNowConfirm",
                         notify: "screens.campaignDeployments.played",
                         method: "POST",
                         permission: {
@@ -804,6 +832,15 @@ export const screen = {
                     label: "fields.opened",
                     schema: {
                         type: "integer"
+                    },
+                    sortable: false
+                },
+                {
+                    field: "clickRate",
+                    label: "fields.clickRate",
+                    schema: {
+                        type: "number",
+                        "x-display": "percent"
                     },
                     sortable: false
                 },
@@ -978,12 +1015,84 @@ export const screen = {
                     action: "view"
                 }
             }
+        },
+        {
+            label: "screens.campaignDetail.clickers",
+            screen: "campaignClickers",
+            params: {
+                id: "$record.id"
+            },
+            list: {
+                id: "campaignClickers",
+                kind: "list",
+                title: "screens.campaignClickers.title",
+                operation: "shortener.campaignClickers",
+                entity: "campaign-clicker",
+                columns: [
+                    {
+                        field: "phone",
+                        label: "fields.phone",
+                        schema: {
+                            type: "string"
+                        },
+                        width: 160,
+                        sortable: false
+                    },
+                    {
+                        field: "clicks",
+                        label: "fields.clicks",
+                        schema: {
+                            type: "integer"
+                        },
+                        sortable: true
+                    },
+                    {
+                        field: "firstClickAt",
+                        label: "fields.firstClickAt",
+                        schema: {
+                            type: "string",
+                            format: "date-time"
+                        },
+                        width: 180,
+                        sortable: true
+                    },
+                    {
+                        field: "lastClickAt",
+                        label: "fields.lastClickAt",
+                        schema: {
+                            type: "string",
+                            format: "date-time"
+                        },
+                        width: 180,
+                        sortable: true
+                    }
+                ],
+                defaultSort: {
+                    field: "clicks",
+                    order: "desc"
+                },
+                export: ["csv", "xlsx"],
+                exportName: "campaign-clickers",
+                empty: "screens.campaignClickers.empty",
+                paged: true,
+                itemsPath: "items",
+                search: true,
+                filters: [],
+                pageSize: 50,
+                rowActions: [],
+                bulkActions: [],
+                permission: {
+                    component: 2001,
+                    action: "view"
+                }
+            }
         }
     ],
     actions: [
         {
             label: "screens.campaignDetail.launch",
             operation: "campaigns.launch",
+            labelContext: "kind",
             confirm: "screens.campaignDetail.launchConfirm",
             notify: "screens.campaignDetail.launched",
             next: "?tab=3",

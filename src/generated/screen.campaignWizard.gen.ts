@@ -96,8 +96,12 @@ export const screen = {
             content: {
                 type: "string",
                 minLength: 1,
-                maxLength: 4096,
                 "x-widget": "smsContent",
+                "x-shorten": {
+                    operation: "shortener.campaignLink",
+                    answer: "shortUrl"
+                },
+                description: "At most constants.limits.messageCharacters (4,096) characters, refused beyond with 99904, never cut; on an SMS channel at most constants.sms.maxParts (10) parts, 99903 beyond.",
                 title: "fields.content"
             },
             maxCompleteInteractions: {

@@ -111,6 +111,16 @@ export const screen = {
             sortable: false
         },
         {
+            field: "scheduledAt",
+            label: "fields.scheduledAt",
+            schema: {
+                type: ["string", "null"],
+                format: "date-time"
+            },
+            width: 180,
+            sortable: false
+        },
+        {
             field: "createdAt",
             label: "fields.createdAt",
             schema: {
@@ -123,7 +133,7 @@ export const screen = {
     ],
     subtabs: {
         "campaigns.open": {
-            kind: "open"
+            label: "Active"
         },
         "campaigns.scheduled": {
             kind: "scheduled"

@@ -37,6 +37,10 @@ export const screen = {
     load: {
         operation: "channels.get"
     },
+    fieldsBy: {
+        field: "platform",
+        rule: "channelPlatformFields"
+    },
     schema: {
         type: "object",
         required: ["name", "platform", "type"],

@@ -762,6 +762,63 @@ export const entitySchemas = [
         }
     },
     {
+        $id: "campaign-clicker-page",
+        description: "One page of the recipients who clicked a campaign's links (the list convention).",
+        type: "object",
+        required: [
+            "items",
+            "total",
+            "page",
+            "pageSize"
+        ],
+        additionalProperties: false,
+        properties: {
+            items: {
+                type: "array",
+                items: {
+                    $ref: "campaign-clicker#"
+                }
+            },
+            total: {
+                type: "integer"
+            },
+            page: {
+                type: "integer"
+            },
+            pageSize: {
+                type: "integer"
+            }
+        }
+    },
+    {
+        $id: "campaign-clicker",
+        description: "A recipient of a campaign who clicked their own short link, with their clicks by a person (bots apart).",
+        type: "object",
+        required: [
+            "phone",
+            "clicks",
+            "firstClickAt",
+            "lastClickAt"
+        ],
+        additionalProperties: false,
+        properties: {
+            phone: {
+                type: "string"
+            },
+            clicks: {
+                type: "integer"
+            },
+            firstClickAt: {
+                type: "string",
+                format: "date-time"
+            },
+            lastClickAt: {
+                type: "string",
+                format: "date-time"
+            }
+        }
+    },
+    {
         $id: "campaign-message-page",
         description: "One page of a campaign's messages (the list convention).",
         type: "object",
@@ -880,12 +937,13 @@ export const entitySchemas = [
     },
     {
         $id: "campaign-opens",
-        description: "A campaign's opens: recipients is how many per-recipient links its launches created, opened how many of them were clicked by a person (unique), clicks every such click (total); bots apart.",
+        description: "A campaign's opens: recipients is how many per-recipient links its launches created, opened how many of them were clicked by a person (unique), clicks every such click (total); bots apart. clickRate is opened over recipients, a fraction from 0 to 1 rounded to three decimals (0 without recipients).",
         type: "object",
         required: [
             "campaignId",
             "recipients",
             "opened",
+            "clickRate",
             "clicks",
             "bots"
         ],
@@ -899,6 +957,10 @@ export const entitySchemas = [
             },
             opened: {
                 type: "integer"
+            },
+            clickRate: {
+                type: "number",
+                "x-display": "percent"
             },
             clicks: {
                 type: "integer"
@@ -5030,8 +5092,12 @@ export const serverOperations = [
                 content: {
                     type: "string",
                     minLength: 1,
-                    maxLength: 4096,
-                    "x-widget": "smsContent"
+                    "x-widget": "smsContent",
+                    "x-shorten": {
+                        operation: "shortener.campaignLink",
+                        answer: "shortUrl"
+                    },
+                    description: "At most constants.limits.messageCharacters (4,096) characters, refused beyond with 99904, never cut; on an SMS channel at most constants.sms.maxParts (10) parts, 99903 beyond."
                 },
                 scheduledAt: {
                     type: ["string", "null"],
@@ -5067,6 +5133,8 @@ export const serverOperations = [
             "99926",
             "99925",
             "99924",
+            "99903",
+            "99904",
             "99972",
             "99982"
         ]
@@ -5129,8 +5197,12 @@ export const serverOperations = [
                 content: {
                     type: "string",
                     minLength: 1,
-                    maxLength: 4096,
-                    "x-widget": "smsContent"
+                    "x-widget": "smsContent",
+                    "x-shorten": {
+                        operation: "shortener.campaignLink",
+                        answer: "shortUrl"
+                    },
+                    description: "At most constants.limits.messageCharacters (4,096) characters, refused beyond with 99904, never cut; on an SMS channel at most constants.sms.maxParts (10) parts, 99903 beyond."
                 },
                 scheduledAt: {
                     type: ["string", "null"],
@@ -5180,6 +5252,8 @@ export const serverOperations = [
             "99926",
             "99925",
             "99924",
+            "99903",
+            "99904",
             "99984",
             "99982",
             "99959"
@@ -10382,6 +10456,71 @@ export const serverOperations = [
         errors: ["99982", "99959"]
     },
     {
+        id: "shortener.campaignClickers",
+        tag: "shortener",
+        name: "campaignClickers",
+        method: "GET",
+        path: "/v1/shortener/campaigns/{id}/clickers",
+        access: "active",
+        credentials: ["token"],
+        permission: {
+            component: 2001,
+            action: "view"
+        },
+        summary: "Which recipients of a campaign clicked their own link (issue 12): the phone, the clicks by a person (bots apart) and the first and last of them; most clicks first.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                page: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 1000000,
+                    default: 1
+                },
+                pageSize: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 200,
+                    default: 50
+                },
+                sort: {
+                    type: "string",
+                    enum: ["clicks", "firstClickAt", "lastClickAt"]
+                },
+                order: {
+                    type: "string",
+                    enum: ["asc", "desc"],
+                    default: "desc"
+                },
+                q: {
+                    type: "string",
+                    maxLength: 20
+                }
+            }
+        },
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "campaign-clicker-page#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959", "99931"]
+    },
+    {
         id: "system.health",
         tag: "system",
         name: "health",
@@ -11217,6 +11356,7 @@ export const annotationKeywords = [
     "x-mapping",
     "x-maxNumbers",
     "x-options",
+    "x-shorten",
     "x-smsWhen",
     "x-source",
     "x-widget"

@@ -290,6 +290,30 @@ reason: PhoneRejection
 }[]
 }
 /**
+ * One page of the recipients who clicked a campaign's links (the list convention).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "campaign-clicker-page".
+ */
+export interface CampaignClickerPage {
+items: CampaignClicker[]
+total: number
+page: number
+pageSize: number
+}
+/**
+ * A recipient of a campaign who clicked their own short link, with their clicks by a person (bots apart).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "campaign-clicker".
+ */
+export interface CampaignClicker {
+phone: string
+clicks: number
+firstClickAt: string
+lastClickAt: string
+}
+/**
  * One page of a campaign's messages (the list convention).
  * 
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
@@ -330,7 +354,7 @@ sentAt: (string | null)
 updatedAt: string
 }
 /**
- * A campaign's opens: recipients is how many per-recipient links its launches created, opened how many of them were clicked by a person (unique), clicks every such click (total); bots apart.
+ * A campaign's opens: recipients is how many per-recipient links its launches created, opened how many of them were clicked by a person (unique), clicks every such click (total); bots apart. clickRate is opened over recipients, a fraction from 0 to 1 rounded to three decimals (0 without recipients).
  * 
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "campaign-opens".
@@ -339,6 +363,7 @@ export interface CampaignOpens {
 campaignId: number
 recipients: number
 opened: number
+clickRate: number
 clicks: number
 bots: number
 }
@@ -1772,6 +1797,9 @@ name: string
 kind: CampaignKind
 purpose?: MessagePurpose
 channelId: number
+/**
+ * At most constants.limits.messageCharacters (4,096) characters, refused beyond with 99904, never cut; on an SMS channel at most constants.sms.maxParts (10) parts, 99903 beyond.
+ */
 content: string
 scheduledAt?: (string | null)
 recurrence?: (CampaignRecurrence | null)
@@ -1797,6 +1825,9 @@ name?: string
 kind?: CampaignKind
 purpose?: MessagePurpose
 channelId?: number
+/**
+ * At most constants.limits.messageCharacters (4,096) characters, refused beyond with 99904, never cut; on an SMS channel at most constants.sms.maxParts (10) parts, 99903 beyond.
+ */
 content?: string
 scheduledAt?: (string | null)
 recurrence?: (CampaignRecurrence | null)
@@ -3345,6 +3376,24 @@ id: number
 }
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "shortener.campaignClickers.Params".
+ */
+export interface ShortenerCampaignClickersParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "shortener.campaignClickers.Query".
+ */
+export interface ShortenerCampaignClickersQuery {
+page?: number
+pageSize?: number
+sort?: ("clicks" | "firstClickAt" | "lastClickAt")
+order?: ("asc" | "desc")
+q?: string
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "system.health.Response".
  */
 export interface SystemHealthResponse {
@@ -4279,6 +4328,13 @@ export interface OperationTypes {
             params: ShortenerCampaignOpensParams;
         };
         response: CampaignOpens;
+    };
+    "shortener.campaignClickers": {
+        args: {
+            params: ShortenerCampaignClickersParams;
+            query?: ShortenerCampaignClickersQuery;
+        };
+        response: CampaignClickerPage;
     };
     "system.health": {
         args: {};

@@ -37,6 +37,26 @@ describe('campaigns', () => {
     expect(list.items.map((c: { name: string }) => c.name)).toEqual(['Bienvenida']);
   });
 
+  it('refuses content past the limits, naming them, and never cuts it (issue 12)', async () => {
+    // A 5,280-character paste: longer than any channel takes (99904), refused whole.
+    const pasted = 'Oferta válida hasta agotar existencias. '.repeat(132);
+    expect([...pasted].length).toBe(5280);
+    const long = await create({ name: 'Pegado largo', content: pasted });
+    expect(long.statusCode).toBe(400);
+    expect(long.json()).toMatchObject({ code: '99904', errors: [{ field: 'content', code: '99904' }] });
+    // On SMS, more than 10 parts (1,530 GSM-7 characters) is refused with 99903; 10 parts pass.
+    const eleven = await create({ name: 'Once partes', content: 'a'.repeat(153 * 10 + 1) });
+    expect(eleven.json()).toMatchObject({ code: '99903', errors: [{ field: 'content', code: '99903' }] });
+    const ten = await create({ name: 'Diez partes', content: 'a'.repeat(153 * 10) });
+    expect(ten.statusCode).toBe(200);
+    expect(ten.json().content).toHaveLength(1530);
+    // An edit is held to the same limits, against the campaign's own channel.
+    const edit = await h.op('campaigns.update', { token: manager, params: { id: ten.json().id }, body: { content: 'a'.repeat(1531) } });
+    expect(edit.json().code).toBe('99903');
+    const names = (await h.op('campaigns.list', { token: manager, query: { q: 'partes' } })).json().items.map((c: { name: string }) => c.name);
+    expect(names).toEqual(['Diez partes']);
+  });
+
   it('uploads recipients, previews, launches, and settles credits per message', async () => {
     const campaign = (await create({ name: 'Pedido listo', content: 'Hola {{nombre}}, tu pedido está listo' })).json();
     const up = await h.op('campaigns.uploadRecipients', {

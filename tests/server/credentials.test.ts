@@ -84,6 +84,20 @@ describe('credentials', () => {
     const signin = await h.op('clientAuth.signin', { body: { email: apiUsers[0].email, password: TEST_PASSWORD } });
     expect(signin.statusCode).toBe(401);
   });
+
+  it('creating a key puts nobody on the team: the API user is a service account, not a member (issue 12)', async () => {
+    const other = await otherCompany(h);
+    const before = (await h.op('team.list', { token: other.token })).json() as { total: number; items: { email: string }[] };
+    expect((await h.op('credentials.create', { token: other.token, body: { name: 'ERP' } })).statusCode).toBe(200);
+    const after = (await h.op('team.list', { token: other.token })).json() as { total: number; items: { name: string; email: string }[] };
+    expect(after.total).toBe(before.total);
+    expect(after.items.map((m) => m.name)).not.toContain('API');
+    const apiUser = await h.db.selectFrom('users').select(['id', 'service']).where('email', '=', `api-${other.companyId}@api.colibri.invalid`).executeTakeFirstOrThrow();
+    expect(apiUser.service).toBe(true);
+    expect((await h.op('team.get', { token: other.token, params: { id: apiUser.id } })).json().code).toBe('99959');
+    const users = (await h.op('clients.usersList', { token: other.token })).json() as { email: string }[];
+    expect(users.map((u) => u.email)).not.toContain(`api-${other.companyId}@api.colibri.invalid`);
+  });
 });
 
 describe('X-Api-Key', () => {

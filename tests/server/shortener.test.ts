@@ -233,7 +233,14 @@ describe('campaigns', () => {
     await visit(h.app, codes[2], { 'user-agent': 'facebookexternalhit/1.1' });
     await flush();
     expect((await h.op('shortener.campaignOpens', { token: manager, params: { id: campaign.id } })).json())
-      .toEqual({ campaignId: campaign.id, recipients: 3, opened: 2, clicks: 3, bots: 1 });
+      .toEqual({ campaignId: campaign.id, recipients: 3, opened: 2, clickRate: 0.667, clicks: 3, bots: 1 });
+    // Who clicked (issue 12), for whoever writes campaigns: most clicks first, the previewer's bot apart.
+    const clickers = (await h.op('shortener.campaignClickers', { token: manager, params: { id: campaign.id } })).json();
+    expect(clickers).toMatchObject({ total: 2, items: [
+      { phone: messages[0].to_number, clicks: 2, firstClickAt: expect.any(String), lastClickAt: expect.any(String) },
+      { phone: messages[1].to_number, clicks: 1 },
+    ] });
+    expect((await h.op('shortener.campaignClickers', { token: manager, params: { id: 999999 } })).json().code).toBe('99959');
     const byRecipient = (await h.op('shortener.statistics', { token: platform, query: { groupBy: 'recipient', campaignId: campaign.id } })).json();
     expect(byRecipient.items.filter((r: { clicks: number }) => r.clicks > 0)).toEqual([
       { key: messages[0].to_number, clicks: 2, unique: 1, bots: 0 },

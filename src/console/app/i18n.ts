@@ -11,6 +11,8 @@
 import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { appSettings } from '../../generated/app.gen.ts';
+import { constants } from '../../generated/constants.gen.ts';
+import { formatInteger } from '../runtime/format.ts';
 import { readItem, storageKeys, writeItem } from '../api/storage.ts';
 
 export type Language = (typeof appSettings.i18n.languages)[number];
@@ -72,7 +74,8 @@ export function createI18n(lng: Language = savedLanguage()): I18n {
     defaultNS: 'common',
     nsSeparator: '.',
     keySeparator: '.',
-    interpolation: { escapeValue: false },
+    // The limits a text may name wherever it is ({{maxSmsParts}}), from their one owner.
+    interpolation: { escapeValue: false, defaultVariables: { maxSmsParts: constants.sms.maxParts, warnSmsParts: constants.sms.warnParts, maxMessageCharacters: formatInteger(constants.limits.messageCharacters) } },
     returnNull: false,
     initAsync: false,
     saveMissing: !!report,

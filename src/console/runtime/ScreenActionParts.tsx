@@ -1,6 +1,7 @@
 // What a screen action shows (see use-screen-action.ts): the file chooser, the upload's progress
 // and the result box under the actions, and the confirmation and show-once box.
 import { useTranslation } from 'react-i18next';
+import { actionText } from './action-text.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { SecretOnce } from './form/SecretOnce.tsx';
 import { ActionResult, FilePicker, UploadProgress } from './list/FileAction.tsx';
@@ -21,13 +22,14 @@ export function ActionInline({ parts }: { parts: ActionParts }) {
 export function ActionDialogs({ parts }: { parts: ActionParts }) {
   const { t } = useTranslation();
   const asked = parts.confirming;
+  const target = parts.confirmingTarget;
   return (
     <>
       <ConfirmDialog
         open={asked !== null}
         title={t('common.confirm.title')}
-        message={t(typeof asked?.confirm === 'string' ? asked.confirm : asked?.method === 'DELETE' ? 'common.confirm.delete' : 'common.confirm.message')}
-        confirmLabel={asked ? t(asked.label) : ''}
+        message={asked ? actionText(t, typeof asked.confirm === 'string' ? asked.confirm : asked.method === 'DELETE' ? 'common.confirm.delete' : 'common.confirm.message', asked, target) : ''}
+        confirmLabel={asked ? actionText(t, asked.label, asked, target) : ''}
         danger={asked?.method === 'DELETE'}
         onCancel={parts.cancel}
         onConfirm={parts.confirm}

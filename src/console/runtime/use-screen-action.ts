@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { errorText } from '../api/errors.ts';
 import { notify } from '../app/notify.tsx';
+import { actionText } from './action-text.ts';
 import { callAction, onceFields } from './action-call.ts';
 import { navigationTarget, resolveObject, type ExpressionContext } from './expressions.ts';
 import type { FilePickerHandle } from './list/FileAction.tsx';
@@ -64,6 +65,8 @@ export interface ActionParts {
   result: { action: ScreenAction; answer: Data } | null;
   closeResult: () => void;
   confirming: ScreenAction | null;
+  /** The record the action being confirmed is about (its words may name it). */
+  confirmingTarget?: Data;
   cancel: () => void;
   confirm: () => void;
   secrets: { field: string; label: string; value: string }[] | null;
@@ -94,8 +97,9 @@ export function useScreenAction(o: ScreenActionOptions): ScreenActions {
       if (once.length) setSecrets(once);
       if (action.result?.length && answer) setResult({ action, answer });
       const notice = action.notify ?? METHOD_NOTICE[action.method ?? ''];
-      // The notice may name the answer's fields ({{result.going}}): a launch says what happened.
-      if (notice) notify(notice, 'success', t(notice, { result: answer ?? {} }));
+      // The notice may name the answer's fields ({{result.going}}): a launch says what happened; with
+      // `labelContext`, the record's words too (a scheduled campaign's date).
+      if (notice) notify(notice, 'success', actionText(t, notice, action, target, { result: answer ?? {} }));
       if ((await o.after?.(action, answer, target)) === 'stop') return;
       // `next`: where the answer is shown (a launch's deployment: the deployments tab).
       if (action.next) navigate(navigationTarget(action.next, answer ?? {}, o.base));
@@ -126,6 +130,7 @@ export function useScreenAction(o: ScreenActionOptions): ScreenActions {
     result,
     closeResult: () => setResult(null),
     confirming: confirming?.action ?? null,
+    confirmingTarget: confirming?.target,
     cancel: () => setConfirming(null),
     confirm: () => {
       const c = confirming!;

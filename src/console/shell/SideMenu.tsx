@@ -27,7 +27,8 @@ function Entry({ item, depth, onNavigate }: { item: MenuTreeNode; depth: number;
   const { pathname } = useLocation();
   const active = within(pathname, item.node.path) || item.children.some((c) => within(pathname, c.node.path));
   const [open, setOpen] = useState(active);
-  const label = t(item.node.label);
+  // A group's own entry says what it holds ("Credenciales de API" under "Permisos de API").
+  const label = item.own ? t(`${item.node.label}.own`) : t(item.node.label);
   const pad = { pl: 2 + depth * 2 };
   if (item.children.length) {
     return (
@@ -51,10 +52,11 @@ function Entry({ item, depth, onNavigate }: { item: MenuTreeNode; depth: number;
       </ListItem>
     );
   }
+  const selected = within(pathname, item.node.path) && !item.own?.siblings.some((p) => within(pathname, p));
   // Each entry is a list item (axe "list": a <ul> holds only <li>), its link or group button inside.
   return (
     <ListItem disablePadding>
-      <ListItemButton component={NavLink} to={item.node.path} onClick={onNavigate} selected={within(pathname, item.node.path)} sx={pad}>
+      <ListItemButton component={NavLink} to={item.node.path} end={!!item.own} onClick={onNavigate} selected={selected} sx={pad}>
         {depth === 0 && (
           <ListItemIcon sx={{ minWidth: 34, color: 'inherit' }}>
             <MenuIcon name={item.node.icon} />

@@ -39,6 +39,8 @@ export interface UsersTable {
   profile_pic_file: string | null;
   area_id: ColumnType<number | null, number | null | undefined, number | null>;
   cost_center_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** A service account (the company's API user), not a person: never listed on the team. */
+  service: Generated<boolean>;
   created_at: CreatedAt;
 }
 

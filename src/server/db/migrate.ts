@@ -22,6 +22,7 @@ import * as outboxCompany from './migrations/0360_outbox-company.ts';
 import * as campaignTests from './migrations/0370_campaign-tests.ts';
 import * as campaignTemplate from './migrations/0380_campaign-template.ts';
 import * as signinAttempts from './migrations/0395_signin-attempts.ts';
+import * as serviceUsers from './migrations/0398_service-users.ts';
 import type { Database } from '../../engine/database.ts';
 
 const migrations: Record<string, Migration> = {
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '0370_campaign-tests': campaignTests,
   '0380_campaign-template': campaignTemplate,
   '0395_signin-attempts': signinAttempts,
+  '0398_service-users': serviceUsers,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -7,7 +7,7 @@ import { useTheme } from '@mui/material/styles';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { whatsappErrors } from '../../../generated/errors.gen.ts';
-import { formatCop, formatDate, formatDateTime, formatInteger } from '../format.ts';
+import { formatCop, formatDate, formatDateTime, formatInteger, formatPercent } from '../format.ts';
 import type { ScreenColumn } from '../screen-types.ts';
 
 export interface CellProps { value: unknown; row: Record<string, unknown>; column: ScreenColumn }
@@ -30,6 +30,8 @@ export function cellText(t: TFunction, exists: (k: string) => boolean, key: stri
       return formatInteger(value);
     case 'cop':
       return formatCop(value);
+    case 'percent':
+      return formatPercent(value);
     case 'date':
       return formatDate(value);
     case 'datetime':
@@ -89,6 +91,7 @@ function useText(key: string, { value, column }: CellProps): string {
 export const TextCell = (p: CellProps) => <>{useText('text', p)}</>;
 export const IntegerCell = (p: CellProps) => <Box component="span" sx={{ fontVariantNumeric: 'tabular-nums' }}>{useText('integer', p)}</Box>;
 export const CopCell = (p: CellProps) => <Box component="span" sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>{useText('cop', p)}</Box>;
+export const PercentCell = (p: CellProps) => <Box component="span" sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>{useText('percent', p)}</Box>;
 export const DateCell = (p: CellProps) => <Box component="span" sx={{ whiteSpace: 'nowrap' }}>{useText('date', p)}</Box>;
 export const DateTimeCell = (p: CellProps) => <Box component="span" sx={{ whiteSpace: 'nowrap' }}>{useText('datetime', p)}</Box>;
 export const EnumCell = (p: CellProps) => <>{useText('enum', p)}</>;

@@ -5,7 +5,8 @@ import type { ComponentType } from 'react';
 import { always, and, bestKey, formatIs, hasEnum, itemsAre, nameIs, NOT_APPLICABLE, or, rankWith, schemaTypeIs, xDisplayIs, xWidgetIs, type RankedEntry, type Tester } from '../form/testers.ts';
 import type { ScreenColumn } from '../screen-types.ts';
 import { ProgressCell } from './ProgressCell.tsx';
-import { BooleanCell, ChipsCell, CopCell, DateCell, DateTimeCell, EnumCell, IntegerCell, LinesCell, ReasonCell, RoleChipsCell, SecretCell, StatusCell, TextCell, WhatsAppCodeCell, type CellProps } from './cells.tsx';
+import { CopyCell } from './CopyCell.tsx';
+import { BooleanCell, ChipsCell, CopCell, PercentCell, DateCell, DateTimeCell, EnumCell, IntegerCell, LinesCell, ReasonCell, RoleChipsCell, SecretCell, StatusCell, TextCell, WhatsAppCodeCell, type CellProps } from './cells.tsx';
 
 const isSecret: Tester = (s) => s['x-secret'] === true || s.writeOnly === true;
 const rolesEnum: Tester = (s) => s['x-enum'] === 'role';
@@ -19,6 +20,7 @@ export const cellEntries: RankedEntry<ComponentType<CellProps>>[] = [
   { key: 'enum', tester: rankWith(3, hasEnum), component: EnumCell },
   { key: 'chips', tester: rankWith(4, and(schemaTypeIs('array'), itemsAre(schemaTypeIs('string')))), component: ChipsCell },
   { key: 'status', tester: rankWith(4, and(hasEnum, or(nameIs('state'), nameIs('status')))), component: StatusCell },
+  { key: 'percent', tester: rankWith(5, xDisplayIs('percent')), component: PercentCell },
   { key: 'cop', tester: rankWith(5, or(xDisplayIs('cop'), formatIs('cop'))), component: CopCell },
   { key: 'roles', tester: rankWith(6, and(schemaTypeIs('array'), or(nameIs('roles'), itemsAre(rolesEnum)))), component: RoleChipsCell },
   { key: 'status', tester: rankWith(6, xDisplayIs('status')), component: StatusCell },
@@ -28,6 +30,8 @@ export const cellEntries: RankedEntry<ComponentType<CellProps>>[] = [
   // A message's reason in words with its code (x-display: reason); texts one per line (x-display: lines).
   { key: 'reason', tester: rankWith(7, xDisplayIs('reason')), component: ReasonCell },
   { key: 'lines', tester: rankWith(7, xDisplayIs('lines')), component: LinesCell },
+  // A short link, wherever it shows (lists, result boxes, details): with its Copy button.
+  { key: 'copy', tester: rankWith(7, or(nameIs('shortUrl'), xDisplayIs('copy'))), component: CopyCell },
   // Named only (`cell: progress`): an object of counts as one stacked bar.
   { key: 'progress', tester: () => NOT_APPLICABLE, component: ProgressCell },
 ];

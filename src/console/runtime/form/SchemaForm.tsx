@@ -7,32 +7,25 @@
 // the context's `fill`, what its next change sets beside its own value: one change, one update.
 import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
 import Form from '@rjsf/mui';
-import { Templates } from '@rjsf/mui';
 import type { IChangeEvent } from '@rjsf/core';
-import type { ErrorSchema, FieldErrorProps, RJSFSchema, UiSchema } from '@rjsf/utils';
+import type { ErrorSchema, RJSFSchema, UiSchema } from '@rjsf/utils';
 import { useTranslation } from 'react-i18next';
 import { errorsFor, makeCustomValidate, makeTransformErrors, validator } from './validation.ts';
 import { formSchema, formUiSchema } from './ui-schema.ts';
 import { dependsOn, optionsSource } from '../options.ts';
 import DebouncedInputTemplate from './DebouncedInputTemplate.tsx';
+import { StableFieldError } from './StableFieldError.tsx';
 import RowsObjectTemplate from './RowsObjectTemplate.tsx';
 import { fields, widgets } from './widgets/index.ts';
 import { NAMED_SOURCES } from './widgets/named-sources.ts';
 
 type Data = Record<string, unknown>;
 
-const MuiFieldError = Templates.FieldErrorTemplate!;
-
-/** Blur, submit and server errors can say the same thing: show each message once. */
-function FieldErrorTemplate(props: FieldErrorProps) {
-  const unique = props.errors ? [...new Set(props.errors.map((e) => (typeof e === 'string' ? e : String(e))))] : props.errors;
-  return <MuiFieldError {...props} errors={unique} />;
-}
 
 // No made-up values: an array with minItems starts empty (not [undefined]), a const is not a default.
 const DEFAULT_FORM_STATE = { constAsDefaults: 'never', arrayMinItems: { populate: 'never' } } as const;
 
-const templates = { FieldErrorTemplate, BaseInputTemplate: DebouncedInputTemplate, ObjectFieldTemplate: RowsObjectTemplate };
+const templates = { FieldErrorTemplate: StableFieldError, BaseInputTemplate: DebouncedInputTemplate, ObjectFieldTemplate: RowsObjectTemplate };
 
 const dependentsCache = new WeakMap<object, [string, string[]][]>();
 

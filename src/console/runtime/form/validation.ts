@@ -5,8 +5,12 @@ import type { TFunction } from 'i18next';
 import type { CustomValidator, ErrorSchema, ErrorTransformer, FormValidation, RJSFSchema, RJSFValidationError } from '@rjsf/utils';
 import { customizeValidator } from '@rjsf/validator-ajv8';
 import { customFormats } from '../../../core/formats.ts';
+import { lengthProblem } from '../../../core/message-content.ts';
 import { PASSWORD_SPECIALS } from '../../../core/password-policy.ts';
 import { constants } from '../../../generated/constants.gen.ts';
+import { serverErrors } from '../../../generated/errors.gen.ts';
+import { rowApplies } from '../expressions.ts';
+import type { RowCondition } from '../screen-types.ts';
 import { rangeProblem, today } from './date-rules.ts';
 
 type T = TFunction;
@@ -72,7 +76,9 @@ export function makeTransformErrors(t: T, schema?: RJSFSchema): ErrorTransformer
  * Cross-field rules declared in the schema: `x-sameAs: other` must equal the other field; a date
  * range (`x-widget: dateRange`, an object { start, end }) ends after it starts and not after today;
  * `x-max: today` keeps a date up to today; `x-after: other` keeps a date on or after another one.
- * The date rules are the server's (src/core/date-range.ts).
+ * The date rules are the server's (src/core/date-range.ts). A message (`x-widget: smsContent`) stays
+ * within the content limits (src/core/message-content.ts lengthProblem, the server's 99903/99904):
+ * refused with the catalogue's words, never cut.
  */
 export function makeCustomValidate(t: T, schema: RJSFSchema): CustomValidator {
   const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
@@ -81,6 +87,7 @@ export function makeCustomValidate(t: T, schema: RJSFSchema): CustomValidator {
   const ranges = entries.filter(([, p]) => p['x-widget'] === 'dateRange');
   const upToToday = entries.filter(([, p]) => p['x-max'] === 'today');
   const after = entries.filter(([, p]) => typeof p['x-after'] === 'string');
+  const messages = entries.filter(([, p]) => p['x-widget'] === 'smsContent');
   return (formData, errors: FormValidation) => {
     const data = (formData ?? {}) as Record<string, unknown>;
     const on = (name: string) => (errors as unknown as Record<string, FormValidation | undefined>)[name];
@@ -103,6 +110,11 @@ export function makeCustomValidate(t: T, schema: RJSFSchema): CustomValidator {
       const v = data[name];
       const other = data[p['x-after'] as string];
       if (typeof v === 'string' && typeof other === 'string' && v < other) on(name)?.addError(t('validation.dateRange.endBeforeStart'));
+    }
+    for (const [name, p] of messages) {
+      const v = data[name];
+      const problem = typeof v === 'string' ? lengthProblem(v, rowApplies(p['x-smsWhen'] as RowCondition | undefined, data, {})) : null;
+      if (problem) on(name)?.addError(t(serverErrors[problem.code === 'tooLong' ? '99904' : '99903'].key));
     }
     return errors;
   };

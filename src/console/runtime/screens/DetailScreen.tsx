@@ -15,6 +15,7 @@ import { buildArgs, fillPathParams } from '../../api/args.ts';
 import { errorText } from '../../api/errors.ts';
 import { useSession } from '../../api/session.ts';
 import { allowedActions, useCan } from '../access.ts';
+import { actionText } from '../action-text.ts';
 import { RecordFields as Fields } from '../cells/RecordFields.tsx';
 import { valueAt } from '../cells/registry.ts';
 import { refreshWanted } from '../refresh.ts';
@@ -87,7 +88,7 @@ function DetailView({ screen }: { screen: ScreenDef }) {
               onClick={() => action.run(a, record)}
               aria-describedby={a.help ? `detail-action-help-${i}` : undefined}
             >
-              {t(a.label)}
+              {actionText(t, a.label, a, record)}
             </Button>
           ))}
         </Box>

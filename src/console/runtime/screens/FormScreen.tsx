@@ -32,7 +32,8 @@ import { allows, permissionOf } from '../access.ts';
 import { readsAffectedBy } from '../cache.ts';
 import { withChunkReload } from '../../app/chunk-reload.ts';
 import { useDirtyGuard } from '../form/dirty-guard.ts';
-import { useLandingClick } from '../form/landing-click.ts';
+import { SubmitButton } from '../form/SubmitButton.tsx';
+import { hiddenByValue } from '../form/fields-by.ts';
 import { ProfilePicture } from '../form/ProfilePicture.tsx';
 
 import { SchemaForm } from '../form/SchemaForm.tsx';
@@ -108,9 +109,10 @@ function bodyOf(schema: RJSFSchema, data: Data, only?: readonly string[], takes?
   return out;
 }
 
-/** The fields a `showWhen` condition hides for these values (they are not shown, nor sent). */
-export function hiddenByCondition(screen: Pick<ScreenDef, 'showWhen'>, data: Data, ctx: ExpressionContext): string[] {
-  return Object.entries(screen.showWhen ?? {}).filter(([, when]) => !rowApplies(when, data, ctx)).map(([field]) => field);
+/** The fields a `showWhen` condition or the `fieldsBy` rule hides for these values (they are not shown, nor sent). */
+export function hiddenByCondition(screen: Pick<ScreenDef, 'showWhen' | 'fieldsBy'>, data: Data, ctx: ExpressionContext): string[] {
+  const unmet = Object.entries(screen.showWhen ?? {}).filter(([, when]) => !rowApplies(when, data, ctx)).map(([field]) => field);
+  return [...unmet, ...hiddenByValue(screen.fieldsBy, data)];
 }
 
 function FormView({ screen }: { screen: ScreenDef }) {
@@ -376,8 +378,6 @@ function FormView({ screen }: { screen: ScreenDef }) {
   const working = busy !== null || secondary.busy !== null;
   const secondaryParts = (screen.secondaryActions ?? []).some((a) => a.upload || a.confirm || a.showOnce?.length || a.result?.length);
 
-  const saveButton = useRef<HTMLButtonElement>(null);
-  const landing = useLandingClick(saveButton);
   const viewing = mode === 'view';
   const fixedFields = useMemo(() => (mode === 'edit' && screen.edit?.readonly?.length ? new Set(screen.edit.readonly) : undefined), [mode, screen.edit]);
   // A record to edit or show waits for its load; a single form (own profile) fills in when it comes.
@@ -416,9 +416,9 @@ function FormView({ screen }: { screen: ScreenDef }) {
             )}
             {!viewing && (
               <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mt: 2 }}>
-                <Button ref={saveButton} onPointerDown={landing} type="submit" variant="contained" disabled={working} startIcon={busy === 'submit' ? <CircularProgress size={18} color="inherit" aria-label={t('common.sending')} /> : undefined}>
+                <SubmitButton busy={busy === 'submit'} disabled={working}>
                   {t(screen.submitLabel ?? 'common.save')}
-                </Button>
+                </SubmitButton>
                 {(mode === 'edit' || mode === 'create') && (
                   <Button type="button" onClick={cancel}>
                     {t('common.cancel')}

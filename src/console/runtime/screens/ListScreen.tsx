@@ -7,6 +7,8 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
 import TablePagination from '@mui/material/TablePagination';
 import Typography from '@mui/material/Typography';
 import Add from '@mui/icons-material/Add';
@@ -25,6 +27,7 @@ import { pick, resolveObject, rowApplies, type ExpressionContext } from '../expr
 import { formatInteger } from '../format.ts';
 import { ExportButtons } from '../list/ExportButtons.tsx';
 import { collectRows } from '../list/export.ts';
+import { actionsColumnWidth, inlineCount } from '../list/row-actions.ts';
 import { FilterControl, SearchBox } from '../list/ListControls.tsx';
 import { useListState, type ListStateDefaults } from '../list/list-state.ts';
 import { usePagedRows, type Row } from '../list/paged-rows.ts';
@@ -195,27 +198,41 @@ function ListView({ screen, extraParams, nested }: { screen: ScreenDef; extraPar
   runRef.current = run;
   const actionKeys = rowActions.map((a) => a.label).join();
 
+  // The row's buttons: as many as fit the actions column's budget, the rest in its "⋮" menu (one
+  // menu for the list, opened on the row's button), so no action needs sideways scrolling.
+  const [more, setMore] = useState<{ anchor: HTMLElement; row: Row; actions: ScreenAction[] } | null>(null);
   const renderActions = useMemo(() => {
     if (!rowActions.length && !canEdit) return undefined;
     // Plain buttons (styled by the table): rows mount while scrolling and must stay cheap.
-    return (row: Row) => (
-      <span className="row-actions">
-        {canEdit && rowApplies(screen.editWhen, row, { ...ctx, row }) && (
-          <button type="button" className="row-action" onClick={() => navigate(`${base}/${encodeURIComponent(String(idOf(row)))}/edit`)}>
-            {t('common.edit')}
-          </button>
-        )}
-        {rowActions.filter((a) => rowApplies(a.when, row, { ...ctx, row })).map((a) => (
-          <button key={a.label} type="button" className={a.method === 'DELETE' ? 'row-action danger' : 'row-action'} disabled={busy !== null} onClick={() => runRef.current(a, row)}>
-            {t(a.label)}
-          </button>
-        ))}
-      </span>
-    );
+    return (row: Row) => {
+      const edit = canEdit && rowApplies(screen.editWhen, row, { ...ctx, row });
+      const applicable = rowActions.filter((a) => rowApplies(a.when, row, { ...ctx, row }));
+      const inline = inlineCount([...(edit ? [t('common.edit')] : []), ...applicable.map((a) => t(a.label))]) - (edit ? 1 : 0);
+      const rest = applicable.slice(Math.max(0, inline));
+      return (
+        <span className="row-actions">
+          {edit && (
+            <button type="button" className="row-action" onClick={() => navigate(`${base}/${encodeURIComponent(String(idOf(row)))}/edit`)}>
+              {t('common.edit')}
+            </button>
+          )}
+          {applicable.slice(0, Math.max(0, inline)).map((a) => (
+            <button key={a.label} type="button" className={a.method === 'DELETE' ? 'row-action danger' : 'row-action'} disabled={busy !== null} onClick={() => runRef.current(a, row)}>
+              {t(a.label)}
+            </button>
+          ))}
+          {rest.length > 0 && (
+            <button type="button" className="row-action more" aria-haspopup="menu" aria-label={t('common.list.moreActions')} title={t('common.list.moreActions')} disabled={busy !== null} onClick={(e) => setMore({ anchor: e.currentTarget, row, actions: rest })}>
+              ⋮
+            </button>
+          )}
+        </span>
+      );
+    };
   }, [actionKeys, canEdit, busy, base, navigate, idOf, t, session?.idUser]);
 
-  // Room for the row's buttons side by side (uppercase labels, about 8.5 px a letter, plus padding).
-  const actionsWidth = Math.max(120, [...(canEdit ? [t('common.edit')] : []), ...rowActions.map((a) => t(a.label))].reduce((w, l) => w + l.length * 8.5 + 28, 24));
+  // Room for the row's buttons side by side within the budget (row-actions.ts).
+  const actionsWidth = actionsColumnWidth([...(canEdit ? [t('common.edit')] : []), ...rowActions.map((a) => t(a.label))]);
   const onOpen = useMemo(() => (opensRows ? (row: Row) => navigate(`${base}/${encodeURIComponent(String(idOf(row)))}`) : undefined), [opensRows, base, navigate, idOf]);
 
   // --- export ---------------------------------------------------------------------------------
@@ -308,6 +325,13 @@ function ListView({ screen, extraParams, nested }: { screen: ScreenDef; extraPar
           getItemAriaLabel={(type) => t(`common.list.${type}Page`)}
         />
       )}
+      <Menu anchorEl={more?.anchor ?? null} open={!!more} onClose={() => setMore(null)}>
+        {more?.actions.map((a) => (
+          <MenuItem key={a.label} sx={a.method === 'DELETE' ? { color: 'error.main' } : undefined} onClick={() => { const { row } = more; setMore(null); runRef.current(a, row); }}>
+            {t(a.label)}
+          </MenuItem>
+        ))}
+      </Menu>
       <ActionDialogs parts={action.parts} />
     </Frame>
   );

@@ -7,8 +7,6 @@
 import { useMemo, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import type { ErrorSchema } from '@rjsf/utils';
 import { useTranslation } from 'react-i18next';
@@ -23,6 +21,7 @@ import { Chart } from '../chart/Chart.tsx';
 import { formatInteger } from '../format.ts';
 import { pick, resolveObject, resolveValue, type ExpressionContext } from '../expressions.ts';
 import { SchemaForm } from '../form/SchemaForm.tsx';
+import { SubmitButton } from '../form/SubmitButton.tsx';
 import { ExportButtons } from '../list/ExportButtons.tsx';
 import type { Row } from '../list/paged-rows.ts';
 import { VirtualTable } from '../list/VirtualTable.tsx';
@@ -115,9 +114,9 @@ function ReportView({ screen }: { screen: ScreenDef }) {
       <Box sx={{ maxWidth: 760 }}>
         <SchemaForm cacheKey={screen.id} schema={screen.schema!} uiSchema={screen.uiSchema} formData={filters} onChange={(d) => setFilters(d)} onSubmit={(d) => void run(d)} extraErrors={fieldErrors} disabled={busy}>
           <Box sx={{ display: 'flex', gap: 1, mt: 2 }}>
-            <Button type="submit" variant="contained" disabled={busy} startIcon={busy ? <CircularProgress size={18} color="inherit" aria-label={t('common.sending')} /> : undefined}>
+            <SubmitButton busy={busy} disabled={busy}>
               {t(screen.submitLabel ?? 'common.report.run')}
-            </Button>
+            </SubmitButton>
           </Box>
         </SchemaForm>
       </Box>

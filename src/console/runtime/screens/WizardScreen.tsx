@@ -9,7 +9,6 @@ import { useMemo, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Step from '@mui/material/Step';
 import StepLabel from '@mui/material/StepLabel';
 import Stepper from '@mui/material/Stepper';
@@ -27,6 +26,7 @@ import { ConfirmDialog } from '../ConfirmDialog.tsx';
 import { interpolate, resolveObject, rowApplies, type ExpressionContext } from '../expressions.ts';
 import { useDirtyGuard } from '../form/dirty-guard.ts';
 import { SchemaForm } from '../form/SchemaForm.tsx';
+import { SubmitButton } from '../form/SubmitButton.tsx';
 import { SecretOnce } from '../form/SecretOnce.tsx';
 import { ScreenFrame } from '../ScreenFrame.tsx';
 import { resolveScreen, type ScreenDef, type ScreenProps } from '../screen-types.ts';
@@ -186,9 +186,9 @@ function WizardView({ screen }: { screen: ScreenDef }) {
             {t('common.wizard.back')}
           </Button>
           <Box sx={{ flex: 1 }} />
-          <Button type="submit" variant="contained" disabled={busy || done} startIcon={busy ? <CircularProgress size={18} color="inherit" aria-label={t('common.sending')} /> : undefined}>
+          <SubmitButton busy={busy} disabled={busy || done}>
             {last ? t(screen.submitLabel ?? 'common.save') : t('common.wizard.next')}
-          </Button>
+          </SubmitButton>
         </Box>
       </SchemaForm>
       <ConfirmDialog open={guard.asking} title={t('common.unsaved.title')} message={t('common.unsaved.message')} confirmLabel={t('common.unsaved.leave')} danger onCancel={guard.stay} onConfirm={guard.leave} />

@@ -10,7 +10,7 @@ import { paginate } from '../../http/paging.ts';
 import { loadDeployment, toDeployment } from './deployment-control.ts';
 import { launchCampaign, previewCampaign } from './launch.ts';
 import { campaignMessages } from './messages.ts';
-import { campaignQuery, checkContent, checkSchedule, keptTemplate, toCampaign } from './records.ts';
+import { campaignQuery, checkContent, checkLength, checkSchedule, keptTemplate, toCampaign } from './records.ts';
 import { campaignTests, sendCampaignTest } from './campaign-tests.ts';
 import { storePastedRecipients } from './recipients-paste.ts';
 import { storeRecipientsFile, type RecipientsCampaign } from './recipients-upload.ts';
@@ -23,9 +23,11 @@ async function getCampaign(deps: ServerDeps, me: Session, id: number): Promise<C
   return toCampaign(row);
 }
 
-async function checkChannel(deps: ServerDeps, me: Session, channelId: number): Promise<void> {
-  const channel = await deps.db.selectFrom('channels').select('id').where('id', '=', channelId).where('company_id', '=', me.companyId).executeTakeFirst();
+/** The company's channel (99972 on channelId otherwise); answers its platform. */
+async function checkChannel(deps: ServerDeps, me: Session, channelId: number): Promise<string> {
+  const channel = await deps.db.selectFrom('channels').select(['id', 'platform']).where('id', '=', channelId).where('company_id', '=', me.companyId).executeTakeFirst();
   if (!channel) throw failFields([fieldError('channelId', '99972')]);
+  return channel.platform;
 }
 
 /** Edits need the campaign unlocked (a lock, or a pending change of it, freezes it: 99984). */
@@ -65,7 +67,7 @@ export const campaignsHandlers: DomainHandlers<'campaigns'> = {
     const b = ctx.body;
     checkContent(b.content, ctx.deps.messaging.shortBaseUrls);
     checkSchedule(b.kind, b.scheduledAt, b.recurrence);
-    await checkChannel(ctx.deps, me, b.channelId);
+    checkLength(b.content, await checkChannel(ctx.deps, me, b.channelId));
     const templateId = await keptTemplate(ctx.deps.db, me.companyId, b.channelId, b.templateId);
     const now = ctx.deps.now();
     const row = await uniqueOr(() => ctx.deps.db.insertInto('campaigns').values({
@@ -84,7 +86,12 @@ export const campaignsHandlers: DomainHandlers<'campaigns'> = {
     const b = ctx.body;
     if (b.content !== undefined) checkContent(b.content, ctx.deps.messaging.shortBaseUrls);
     checkSchedule(b.kind ?? current.kind, b.scheduledAt === undefined ? current.scheduled_at?.toISOString() : b.scheduledAt, b.recurrence === undefined ? current.recurrence : b.recurrence);
-    if (b.channelId !== undefined) await checkChannel(ctx.deps, me, b.channelId);
+    // The content against the channel it will go through: the new one, or the campaign's own.
+    if (b.channelId !== undefined) checkLength(b.content ?? current.content, await checkChannel(ctx.deps, me, b.channelId));
+    else if (b.content !== undefined) {
+      const own = current.channel_id === null ? undefined : await ctx.deps.db.selectFrom('channels').select('platform').where('id', '=', current.channel_id).executeTakeFirst();
+      checkLength(b.content, own?.platform ?? null);
+    }
     const set: Record<string, unknown> = { updated_at: ctx.deps.now() };
     if (b.name !== undefined) set.name = b.name.trim();
     if (b.kind !== undefined) set.kind = b.kind;

@@ -1,6 +1,6 @@
 // Campaign rows → the API's campaign entity, and the content rules every write checks.
 import { sql, type Kysely } from 'kysely';
-import { contentProblems } from '../../../core/message-content.ts';
+import { contentProblems, lengthProblem } from '../../../core/message-content.ts';
 import type { Campaign, CampaignRecurrence } from '../../../generated/types.gen.ts';
 import type { Database } from '../../../engine/database.ts';
 import { failFields, fieldError } from '../../errors/api-error.ts';
@@ -59,6 +59,17 @@ export function checkContent(content: string, shortBaseUrls: string[]): void {
   const links = problems.filter((p) => p.code === 'externalLink');
   if (links.length) throw failFields([fieldError('content', '99925', links.map((l) => (l as { text: string }).text).join(', '))]);
   throw failFields([fieldError('content', '99924', problems.map((p) => p.code).join(', '))]);
+}
+
+/**
+ * Content within the limits (issue 12): at most constants.limits.messageCharacters characters on any
+ * channel (99904) and, on an SMS channel, at most constants.sms.maxParts parts (99903). Refused,
+ * never cut: the sender decides what to leave out.
+ */
+export function checkLength(content: string, platform: string | null): void {
+  const problem = lengthProblem(content, platform === 'sms');
+  if (problem?.code === 'tooLong') throw failFields([fieldError('content', '99904', `${problem.characters} > ${problem.max}`)]);
+  if (problem?.code === 'tooManyParts') throw failFields([fieldError('content', '99903', `${problem.parts} > ${problem.max}`)]);
 }
 
 /** A scheduled campaign needs its date; a recurring one its rule (99999 naming the field). */

@@ -65,7 +65,7 @@ export const clientsHandlers: DomainHandlers<'clients'> = {
 
   'clients.usersList': async (ctx) => {
     const me = caller(ctx);
-    const rows = await ctx.deps.db.selectFrom('users').selectAll().where('company_id', '=', me.companyId).where(inScope(me, 'users.id')).orderBy('id').execute();
+    const rows = await ctx.deps.db.selectFrom('users').selectAll().where('company_id', '=', me.companyId).where('service', '=', false).where(inScope(me, 'users.id')).orderBy('id').execute();
     const roles = await roleNamesByUser(ctx.deps.db, rows.map((r) => r.id));
     return rows.map((r) => toUser(r, roles.get(r.id) ?? []));
   },

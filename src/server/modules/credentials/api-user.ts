@@ -1,6 +1,7 @@
 // The company's API user: who an API key acts as. Created with the company's first credential,
 // active, with the analista role (campaigns, reports, channels; the team can change its roles
-// like anyone's), and a password hash that no password matches, so nobody can sign in as it.
+// like anyone's), and a password hash that no password matches, so nobody can sign in as it. It is
+// a service account (`users.service`), not a person: the team and other people lists leave it out.
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../../engine/database.ts';
 
@@ -28,7 +29,7 @@ export async function ensureApiUser(trx: Transaction<Database>, companyId: numbe
     .insertInto('users')
     .values({
       company_id: companyId, parent_id: null, full_name: 'API', email, phone: null, document_type: null, document_id: null, address: null,
-      state: 'active', otp_method: 'email', password_hash: NO_PASSWORD, password_changed_at: now, locked_until: null, profile_pic_file: null,
+      state: 'active', otp_method: 'email', password_hash: NO_PASSWORD, password_changed_at: now, locked_until: null, profile_pic_file: null, service: true,
     })
     .returning('id')
     .executeTakeFirstOrThrow()).id;

@@ -153,6 +153,33 @@ export const shortenerHandlers: DomainHandlers<'shortener'> = {
       select count(distinct c.link_id) filter (where not c.bot) as opened, count(*) filter (where not c.bot) as clicks, count(*) filter (where c.bot) as bots
       from short_link_clicks c where c.company_id = ${me.companyId} and c.campaign_id = ${campaign.id} and c.link_id <> c.root_id`.execute(db);
     const r = clicks.rows[0];
-    return { campaignId: campaign.id, recipients: Number(links.n), opened: Number(r?.opened ?? 0), clicks: Number(r?.clicks ?? 0), bots: Number(r?.bots ?? 0) };
+    const recipients = Number(links.n);
+    const opened = Number(r?.opened ?? 0);
+    // The click rate (issue 12): recipients who opened over recipients, a fraction (0.667 is 66,7 %).
+    const clickRate = recipients ? Math.round((opened / recipients) * 1000) / 1000 : 0;
+    return { campaignId: campaign.id, recipients, opened, clickRate, clicks: Number(r?.clicks ?? 0), bots: Number(r?.bots ?? 0) };
+  },
+
+  'shortener.campaignClickers': async (ctx) => {
+    const me = caller(ctx);
+    const db = ctx.deps.db;
+    const campaign = await db.selectFrom('campaigns').select('id').where('id', '=', ctx.params.id).where('company_id', '=', me.companyId).executeTakeFirst();
+    if (!campaign) throw fail('99959');
+    // Each recipient's own link (a child of the campaign's short link) with its clicks by a person.
+    const perRecipient = db
+      .selectFrom('short_link_clicks as c')
+      .innerJoin('short_links as l', 'l.id', 'c.link_id')
+      .select((eb) => ['l.id as link_id', 'l.phone', eb.fn.countAll<string>().as('clicks'), eb.fn.min('c.at').as('first_at'), eb.fn.max('c.at').as('last_at')])
+      .where('c.company_id', '=', me.companyId).where('c.campaign_id', '=', campaign.id).where('c.bot', '=', false)
+      .where('l.parent_id', 'is not', null).where('l.phone', 'is not', null)
+      .groupBy(['l.id', 'l.phone']);
+    const base = db.selectFrom(perRecipient.as('k')).select(['k.link_id', 'k.phone', 'k.clicks', 'k.first_at', 'k.last_at']);
+    return paginate(base, ctx.query, {
+      sortable: { clicks: 'k.clicks', firstClickAt: 'k.first_at', lastClickAt: 'k.last_at' },
+      defaultSort: { column: 'k.clicks', order: 'desc' },
+      tieBreaker: 'k.link_id',
+      search: ['k.phone'],
+      map: (row) => ({ phone: String(row.phone), clicks: Number(row.clicks), firstClickAt: new Date(row.first_at as unknown as string).toISOString(), lastClickAt: new Date(row.last_at as unknown as string).toISOString() }),
+    });
   },
 };

@@ -19,6 +19,8 @@ export function memberQuery(db: Kysely<Database>, me: Session) {
       'u.parent_id', 'p.full_name as parent_name', 'u.profile_pic_file', 'u.created_at',
     ])
     .where('u.company_id', '=', me.companyId)
+    // The API user (a service account an API key acts as) is nobody on the team.
+    .where('u.service', '=', false)
     .where(inScope(me, 'u.id'));
 }
 

@@ -4,18 +4,29 @@
 // part and the estimated cost per recipient in COP (variables at their average length, links at
 // the short link's). Broken variables (99924) and external links (99925) are named before submit,
 // so the server's refusal never comes as a surprise. The counter is a polite live region.
+// Limits (issue 12): nothing is cut. Past constants.sms.warnParts parts a warning says what each
+// part costs; more than constants.sms.maxParts parts, or more characters than any channel takes
+// (constants.limits.messageCharacters), is an error naming the limit, and the form refuses it
+// (validation.ts, the server's 99903/99904). A pasted text stays whole, so the sender sees it all.
+// `x-shorten` (an operation that shortens a URL and the answer's field with the short link): each
+// external link gets an "Acortar" button that replaces it in place with a tracked short link
+// (issue 12), so a pasted URL never has to leave the editor.
 // `x-smsWhen` (a condition on the form's values, a template's `channel: sms`): the SMS facts
 // (encoding, parts, what is left, cost) show only while it holds; characters, variables and the
 // warnings always do.
-import { useId, useMemo } from 'react';
+import { useId, useMemo, useState } from 'react';
+import Button from '@mui/material/Button';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { WidgetProps } from '@rjsf/utils';
 import { useTranslation } from 'react-i18next';
-import { estimateCost, refusedLinks, validateTemplate, variablesOf } from '../../../../core/message-content.ts';
+import { characterCount, estimateCost, lengthProblem, refusedLinks, validateTemplate, variablesOf } from '../../../../core/message-content.ts';
 import { countSms } from '../../../../core/sms-parts.ts';
+import { call, type OperationId } from '../../../../generated/client.gen.ts';
+import { buildArgs } from '../../../api/args.ts';
+import { errorText } from '../../../api/errors.ts';
 import { constants } from '../../../../generated/constants.gen.ts';
 import { formatCop, formatInteger } from '../../format.ts';
 import { rowApplies } from '../../expressions.ts';
@@ -26,7 +37,7 @@ export function smsFacts(text: string, shortener: readonly string[] = []) {
   const count = countSms(text);
   const cost = estimateCost(text, 1);
   return {
-    characters: [...text].length,
+    characters: characterCount(text),
     encoding: count.encoding,
     nonGsm: count.nonGsm,
     parts: count.parts,
@@ -66,7 +77,35 @@ export default function SmsContentWidget(props: WidgetProps) {
     ...(facts.templateProblems.length ? [t('common.smsCounter.brokenVariables', { example: '{{nombre}}', text: facts.templateProblems.map((p) => p.text).join(' ') })] : []),
     ...(facts.links.length ? [t('common.smsCounter.externalLinks', { links: facts.links.join(', ') })] : []),
   ];
-  const maxLength = typeof schema.maxLength === 'number' ? schema.maxLength : undefined;
+  const limit = useMemo(() => lengthProblem(text, sms), [text, sms]);
+  const limitId = useId();
+  const limitText = limit?.code === 'tooLong'
+    ? t('common.smsCounter.tooLong', { characters: formatInteger(limit.characters) })
+    : limit?.code === 'tooManyParts'
+      ? t('common.smsCounter.tooManyParts', { parts: limit.parts })
+      : sms && facts.estimatedParts >= constants.sms.warnParts
+        ? t('common.smsCounter.manyParts', { parts: facts.estimatedParts })
+        : null;
+  // "Acortar": the link replaced in place by the short link the operation answers.
+  const shorten = schema['x-shorten'] as { operation: string; answer: string } | undefined;
+  const [shortening, setShortening] = useState<string | null>(null);
+  const [shortenError, setShortenError] = useState<string | null>(null);
+  const shortenLink = async (url: string) => {
+    if (!shorten) return;
+    setShortening(url);
+    setShortenError(null);
+    try {
+      const answer = (await call(shorten.operation as OperationId, buildArgs(shorten.operation, {}, { url: /^https?:\/\//i.test(url) ? url : `https://${url}` }) as never)) as unknown as Record<string, unknown>;
+      const short = String(answer[shorten.answer]);
+      const at = text.indexOf(url);
+      if (at >= 0) onChange(text.slice(0, at) + short + text.slice(at + url.length));
+    } catch (error) {
+      setShortenError(errorText(t, error));
+    } finally {
+      setShortening(null);
+    }
+  };
+  const describedBy = [counterId, warnings.length ? warningsId : '', limitText ? limitId : ''].filter(Boolean).join(' ');
   return (
     <Box>
       <TextField
@@ -77,13 +116,13 @@ export default function SmsContentWidget(props: WidgetProps) {
         label={label}
         required={required}
         disabled={disabled || readonly}
-        error={rawErrors.length > 0 || warnings.length > 0}
+        error={rawErrors.length > 0 || warnings.length > 0 || !!limit}
         value={text}
         placeholder={placeholder}
         onChange={(e) => onChange(e.target.value === '' ? undefined : e.target.value)}
         onBlur={() => onBlur(id, value)}
         onFocus={() => onFocus(id, value)}
-        slotProps={{ htmlInput: { maxLength, 'aria-describedby': `${counterId} ${warnings.length ? warningsId : ''}`.trim(), spellCheck: true } }}
+        slotProps={{ htmlInput: { 'aria-describedby': describedBy, spellCheck: true } }}
       />
       {/* Polite: a screen reader hears the new count after typing pauses, not on every key. */}
       <Box id={counterId} role="status" aria-live="polite" data-testid="sms-counter" sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 2, rowGap: 0.5, mt: 1 }}>
@@ -109,6 +148,11 @@ export default function SmsContentWidget(props: WidgetProps) {
             : t('common.smsCounter.variableNames', { names: facts.variables.join(', ') })}
         </Typography>
       )}
+      {limitText && (
+        <Alert id={limitId} severity={limit ? 'error' : 'info'} sx={{ mt: 1 }} data-testid="sms-limit">
+          {limitText}
+        </Alert>
+      )}
       {warnings.length > 0 && (
         <Alert id={warningsId} severity="warning" sx={{ mt: 1 }} data-testid="sms-warnings">
           {warnings.map((w) => (
@@ -116,6 +160,16 @@ export default function SmsContentWidget(props: WidgetProps) {
           ))}
         </Alert>
       )}
+      {shorten && facts.links.length > 0 && (
+        <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'flex-start', gap: 0.5, mt: 1 }} data-testid="sms-shorten">
+          {facts.links.map((url) => (
+            <Button key={url} size="small" variant="outlined" disabled={disabled || readonly || shortening !== null} onClick={() => void shortenLink(url)} aria-label={t('common.smsCounter.shortenLink', { url })}>
+              {t('common.smsCounter.shorten')}: {url}
+            </Button>
+          ))}
+        </Box>
+      )}
+      {shortenError && <Alert severity="error" role="alert" sx={{ mt: 1 }}>{shortenError}</Alert>}
     </Box>
   );
 }

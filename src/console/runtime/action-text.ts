@@ -1,0 +1,18 @@
+// The words of an action about one record: its label and confirmation may name the record's
+// values ({{scheduledAt}}, shown as a date and time) and, with `labelContext`, have a variant for
+// the value of one of its fields (i18next context: `launch_scheduled` for a scheduled campaign).
+import type { TFunction } from 'i18next';
+import { formatDateTime } from './format.ts';
+import type { ScreenAction } from './screen-types.ts';
+
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
+/** The record's values as a text shows them: dates and times formatted, the rest as they are. */
+export function textValues(record: Record<string, unknown> | undefined): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record ?? {}).map(([k, v]) => [k, typeof v === 'string' && ISO_DATE_TIME.test(v) ? formatDateTime(v) : v]));
+}
+
+export function actionText(t: TFunction, key: string, action: Pick<ScreenAction, 'labelContext'>, record: Record<string, unknown> | undefined, more: Record<string, unknown> = {}): string {
+  const context = action.labelContext && record ? record[action.labelContext] : undefined;
+  return t(key, { ...textValues(record), ...more, ...(context == null ? {} : { context: String(context) }) });
+}
