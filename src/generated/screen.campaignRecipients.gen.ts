@@ -52,7 +52,11 @@ export const screen = {
             field: "problems",
             label: "fields.problems",
             schema: {
-                type: "string"
+                type: "array",
+                "x-display": "rowProblems",
+                items: {
+                    type: "object"
+                }
             },
             width: 260,
             sortable: false

@@ -2875,8 +2875,22 @@ export const entitySchemas = [
                 $ref: "recipient-result#"
             },
             problems: {
-                type: "string",
-                description: "file-processor codes, comma-separated (column in parentheses)"
+                type: "array",
+                "x-display": "rowProblems",
+                description: "the row's problems: a file-processor code or a reader notice (src/engine/recipients/types.ts), with the column at fault",
+                items: {
+                    type: "object",
+                    required: ["code", "column"],
+                    additionalProperties: false,
+                    properties: {
+                        code: {
+                            type: "string"
+                        },
+                        column: {
+                            type: ["string", "null"]
+                        }
+                    }
+                }
             },
             variables: {
                 type: "string",

@@ -1148,9 +1148,12 @@ row: number
 phone: (string | null)
 result: RecipientResult
 /**
- * file-processor codes, comma-separated (column in parentheses)
+ * the row's problems: a file-processor code or a reader notice (src/engine/recipients/types.ts), with the column at fault
  */
-problems: string
+problems: {
+code: string
+column: (string | null)
+}[]
 /**
  * the row's variable values
  */

@@ -47,6 +47,11 @@ describe('campaign recipients pasted, and a test send', () => {
     await page.getByRole('link', { name: 'Ver los destinatarios' }).click();
     await page.waitForURL(new RegExp(`/Campaigns/campaigns/${campaignId}\\?tab=1$`));
     await page.getByRole('tabpanel').getByRole('cell', { name: '+573157778814' }).waitFor();
+    // Each row's problems in words, never the reader's codes (issue 12: no raw value reaches a person).
+    const rowsPanel = page.getByRole('tabpanel');
+    await rowsPanel.getByText(/Número repetido en el archivo/).first().waitFor();
+    await rowsPanel.getByText(/Teléfono no válido|Código de país no válido/).first().waitFor();
+    expect(await rowsPanel.textContent()).not.toMatch(/\b(duplicatePhone|phoneNormalized|invalidPhone|invalidCountryCode)\b/);
 
     // A test to one number, before the launch: the Tests tab shows it delivered.
     await page.getByRole('button', { name: 'Enviar prueba' }).click();

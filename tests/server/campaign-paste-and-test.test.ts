@@ -47,7 +47,7 @@ describe('pasted recipients', () => {
     expect(await rows(pasted.id)).toEqual(await rows(filed.id));
     const listed = await rows(pasted.id);
     expect(listed[1]).toMatchObject({ row: 2, phone: '+573001234502', result: 'warn' });
-    expect(listed[6]).toMatchObject({ row: 7, phone: '+573001234501', result: 'warn', problems: 'duplicatePhone' });
+    expect(listed[6]).toMatchObject({ row: 7, phone: '+573001234501', result: 'warn', problems: [{ code: 'duplicatePhone', column: null }] });
     expect(listed[7]).toMatchObject({ row: 8, phone: null, result: 'fail' });
     // The launch's summary reads them as it reads a file.
     const preview = (await h.op('campaigns.preview', { token: manager, params: { id: pasted.id } })).json();

@@ -58,6 +58,8 @@ export function cellText(t: TFunction, exists: (k: string) => boolean, key: stri
       return (value as unknown[]).join('\n');
     case 'reason':
       return reasonText(t, exists, value as MessageReasonValue);
+    case 'rowProblems':
+      return (value as RowProblemValue[]).map((p) => rowProblemText(t, exists, p)).join('; ') || EMPTY;
     case 'progress':
       return Object.entries(value as Record<string, unknown>).filter(([, n]) => typeof n === 'number' && n > 0).map(([k, n]) => `${exists(`fields.${k}`) ? t(`fields.${k}`) : k} ${formatInteger(n)}`).join(' · ') || EMPTY;
     default:
@@ -74,6 +76,16 @@ export function reasonText(t: TFunction, exists: (k: string) => boolean, v: Mess
     ? enumLabel(t, 'sms-state', v.code, exists)
     : t(`enums.message-reason.${v.kind}`, { hours: v.hours ?? '', until: v.until ? formatDateTime(v.until) : '' });
   return `${words} (${v.code})`;
+}
+
+/** A recipients-file row's problem (engine/recipients/types.ts): a catalogue code or a reader notice, with its column. */
+export interface RowProblemValue { code: string; column: string | null }
+
+/** "Teléfono no válido (telefono)": errors.fileProcessor.<code> or errors.rowNotice.<code>, never the code alone. */
+export function rowProblemText(t: TFunction, exists: (k: string) => boolean, p: RowProblemValue): string {
+  const key = [`errors.fileProcessor.${p.code}`, `errors.rowNotice.${p.code}`].find(exists);
+  const words = key ? t(key) : t('errors.rowNotice.other');
+  return p.column ? `${words} (${p.column})` : words;
 }
 
 /** Secrets are never shown: the mask, with the last four characters of a long value. */
@@ -97,6 +109,7 @@ export const DateTimeCell = (p: CellProps) => <Box component="span" sx={{ whiteS
 export const EnumCell = (p: CellProps) => <>{useText('enum', p)}</>;
 export const WhatsAppCodeCell = (p: CellProps) => <>{useText('whatsappCode', p)}</>;
 export const ReasonCell = (p: CellProps) => <>{useText('reason', p)}</>;
+export const RowProblemsCell = (p: CellProps) => <>{useText('rowProblems', p)}</>;
 /** A list of texts, one per line (a summary's rendered messages). */
 export const LinesCell = (p: CellProps) => (
   <Box component="span" sx={{ whiteSpace: 'pre-wrap', display: 'block' }}>{useText('lines', p)}</Box>

@@ -159,7 +159,7 @@ export const UploadActionWithResult: Story = {
     route: { path: '/Campaigns/campaigns/7?tab=1', pattern: '/Campaigns/campaigns/:id' },
     api: {
       'campaigns.uploadRecipients': { fileName: 'clientes.csv', rows: 4, pass: 3, warn: 0, fail: 1, error: 0, duplicates: 0, headers: ['telefono', 'nombre'], encoding: 'utf-8', separator: ';' },
-      'campaigns.recipients': listHandler(() => [{ row: 2, phone: '3001234567', result: 'pass', problems: '', variables: 'nombre=Ana' }, { row: 5, phone: '123', result: 'fail', problems: '1001(telefono)', variables: 'nombre=Luis' }], ['phone']),
+      'campaigns.recipients': listHandler(() => [{ row: 2, phone: '3001234567', result: 'pass', problems: [], variables: 'nombre=Ana' }, { row: 5, phone: '123', result: 'fail', problems: [{ code: 'invalidPhone', column: 'telefono' }, { code: 'fixedLine', column: 'telefono' }], variables: 'nombre=Luis' }], ['phone']),
     },
   },
   play: async () => {
@@ -178,7 +178,8 @@ export const UploadActionWithResult: Story = {
     await expect(box.querySelector('dd[data-field="pass"]')).toHaveTextContent('3');
     await expect(box.querySelector('dd[data-field="fail"]')).toHaveTextContent('1');
     // The rows list is fetched again after the upload: the refused row with its reason.
-    await within(panel).findByText('1001(telefono)');
+    // The row's problems in words with their column, never the codes (issue 12).
+    await within(panel).findByText(`${es('errors.fileProcessor.invalidPhone')} (telefono); ${es('errors.rowNotice.fixedLine')} (telefono)`);
   },
 };
 

@@ -142,7 +142,7 @@ export const campaignsHandlers: DomainHandlers<'campaigns'> = {
       search: [],
       map: (r) => ({
         row: r.row_no, phone: r.phone, result: r.result as 'pass',
-        problems: r.problems.map((p) => (p.column ? `${p.code} (${p.column})` : p.code)).join(', '),
+        problems: r.problems.map((p) => ({ code: p.code, column: p.column ?? null })),
         variables: Object.entries(r.variables).map(([k, v]) => `${k}=${v}`).join('; '),
       }),
     });
