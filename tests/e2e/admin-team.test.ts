@@ -178,7 +178,8 @@ describe('a manager administers the company', () => {
 
     // System roles are read-only: no Edit or Delete on their rows nor in their view, and a change
     // (the edit address typed by hand) answers 99943.
-    const system = page.getByRole('row', { name: /^analista/ });
+    // System roles show by their names in words (issue 12), not their keys.
+    const system = page.getByRole('row', { name: /^Analista/ });
     await system.waitFor();
     expect(await system.getByRole('button', { name: 'Eliminar' }).count()).toBe(0);
     expect(await system.getByRole('button', { name: 'Editar' }).count()).toBe(0);
@@ -300,7 +301,7 @@ describe('an analista is refused the same', () => {
     for (const entry of ['Equipo', 'Áreas y centros de costo', 'Empresas clientes']) expect(await nav.getByText(entry, { exact: true }).count()).toBe(0);
     // Roles are readable by everyone; only managers change them.
     await nav.getByRole('link', { name: 'Roles' }).click();
-    await page.getByRole('row', { name: /superadmin/ }).waitFor();
+    await page.getByRole('row', { name: /Superadministrador/ }).waitFor();
     expect(await page.getByRole('button', { name: 'Nuevo' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Eliminar' }).count()).toBe(0);
     // Team management is not theirs, even by address.
