@@ -43,21 +43,6 @@ export function parsePhoneList(input: string): PhoneListResult {
 }
 
 /**
- * Decodes an uploaded text file: UTF-8 (a BOM is dropped) when the bytes are valid UTF-8, else
- * Latin-1/Windows-1252 (what Excel on Windows writes for "CSV"). Anything holding NUL bytes
- * (UTF-16, binaries) is not a text file: null.
- */
-export function decodeTextFile(bytes: Uint8Array): { text: string; encoding: 'utf-8' | 'windows-1252' } | null {
-  if (bytes.includes(0)) return null;
-  try {
-    const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
-    return { text, encoding: 'utf-8' };
-  } catch {
-    return { text: new TextDecoder('windows-1252').decode(bytes), encoding: 'windows-1252' };
-  }
-}
-
-/**
  * The CSV separator of a file: ';' when the first record has more semicolons than commas.
  * Separators inside quotes ("Pérez, Juan") do not count, and a quoted line break does not end
  * the record. The text may be only the start of a file (a streamed first chunk).

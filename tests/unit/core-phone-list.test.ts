@@ -1,6 +1,6 @@
 // src/core/phone-list.ts: typed lists, CSV first columns and text encodings of uploads.
 import { describe, expect, it } from 'vitest';
-import { csvFirstColumn, csvSeparator, decodeTextFile, looksLikeHeader, parsePhoneList, splitPastedNumbers } from '../../src/core/phone-list.ts';
+import { csvFirstColumn, csvSeparator, looksLikeHeader, parsePhoneList, splitPastedNumbers } from '../../src/core/phone-list.ts';
 
 describe('parsePhoneList', () => {
   it('judges every item: valid (E.164, once), invalid, empty, repeated', () => {
@@ -21,21 +21,6 @@ describe('parsePhoneList', () => {
 
   it('cuts echoed values to 40 characters', () => {
     expect(parsePhoneList('x'.repeat(500)).rejected[0].value).toHaveLength(40);
-  });
-});
-
-describe('decodeTextFile', () => {
-  it.each([
-    ['UTF-8', Buffer.from('teléfono\n'), 'teléfono\n', 'utf-8'],
-    ['UTF-8 with a BOM', Buffer.from('\ufeffteléfono\n'), 'teléfono\n', 'utf-8'],
-    ['Latin-1', Buffer.from('teléfono;señal\n', 'latin1'), 'teléfono;señal\n', 'windows-1252'],
-  ])('%s', (_, bytes, text, encoding) => {
-    expect(decodeTextFile(bytes)).toEqual({ text, encoding });
-  });
-
-  it('refuses bytes with NUL (UTF-16, binaries)', () => {
-    expect(decodeTextFile(Buffer.from('\ufeff3001234567', 'utf16le'))).toBeNull();
-    expect(decodeTextFile(Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0, 0]))).toBeNull();
   });
 });
 
