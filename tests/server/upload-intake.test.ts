@@ -93,4 +93,16 @@ describe('the upload intake', () => {
     const res = await h.op('account.uploadPicture', { token: manager, params: { id: 1 }, ...multipart('file', 'foto.png', 'image/png', big) });
     expect(res.json().code).toBe('99937');
   });
+  it('a broken multipart body is an invalid file (99932) on every upload, through the one error handler', async () => {
+    const boundary = '----colibriroto';
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\nContent-Type: text/csv`;
+    // The part header never ends (the parser fails before the part opens), or the file is cut
+    // short with no closing boundary (the part's stream fails while it is read).
+    const bodies = [Buffer.from(head), Buffer.from(`${head}\r\n\r\ntelefono\n3001234567\n`)];
+    for (const [url, broken] of [uploadUrl(), '/v1/block-list/upload'].flatMap((u) => bodies.map((b) => [u, b] as const))) {
+      const res = await h.app.inject({ method: 'POST', url, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-auth-token': manager }, payload: broken });
+      expect(res.json().code, url).toBe('99932');
+      expect(res.statusCode, url).toBe(415);
+    }
+  });
 });

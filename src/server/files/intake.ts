@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
-import { RecipientsFileError, tooLarge } from '../../engine/recipients/errors.ts';
+import { invalidFile, RecipientsFileError, tooLarge } from '../../engine/recipients/errors.ts';
 import { StreamingTextDecoder } from '../../engine/recipients/text-decode.ts';
 import { readZipDirectory, type ZipLimits } from '../../engine/recipients/zip-guard.ts';
 import { fail, failFields, fieldError } from '../errors/api-error.ts';
@@ -57,11 +57,30 @@ export async function openUpload(request: FastifyRequest, maxBytes: number): Pro
   return { fileName: part.filename, mimeType: part.mimetype, bytes: await spooled(part.file, maxBytes), declaredBytes: null };
 }
 
+// busboy (under @fastify/multipart) reports a body cut short or a malformed part with plain Errors
+// ("Unexpected end of multipart data", "file terminated early…", "Malformed part header"): the
+// upload is then a damaged file (99932), not a failure of ours (m1).
+const MULTIPART_DAMAGE = /unexpected end of multipart data|terminated early|malformed/i;
+
+/** The part's bytes, a damaged multipart body refused as an invalid file. */
+async function* partBytes(file: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  try {
+    for await (const chunk of file) yield chunk;
+  } catch (error) {
+    throw damagedBody(error) ?? error;
+  }
+}
+
+function damagedBody(error: unknown): RecipientsFileError | null {
+  const coded = (error as { code?: unknown }).code !== undefined;
+  return error instanceof Error && !coded && MULTIPART_DAMAGE.test(error.message) ? invalidFile(`the multipart body is damaged: ${error.message}`) : null;
+}
+
 /** The file's bytes up to the limit; the first byte past it throws 99937 (what follows is left to busboy to discard). */
 async function* limited(file: AsyncIterable<Uint8Array>, maxBytes: number): AsyncGenerator<Uint8Array> {
   let bytes = 0;
   let over = false;
-  for await (const chunk of file) {
+  for await (const chunk of partBytes(file)) {
     if (over) continue;
     bytes += chunk.length;
     if (bytes > maxBytes) { over = true; continue; }
@@ -78,7 +97,7 @@ async function spooled(file: AsyncIterable<Uint8Array>, maxBytes: number): Promi
   try {
     const out = createWriteStream(path);
     try {
-      for await (const chunk of file) {
+      for await (const chunk of partBytes(file)) {
         bytes += chunk.length;
         // Past the limit nothing more is written, let alone parsed (busboy has cut the part already).
         if (bytes > maxBytes) continue;
@@ -121,11 +140,13 @@ export async function readUpload(request: FastifyRequest, maxBytes: number): Pro
 const tooLargeError = (maxBytes: number) => failFields([fieldError('file', '99937', `the file is larger than ${maxBytes} bytes`)]);
 
 /** A refusal of the intake as the catalogue says it. */
+// Only what the upload knows better than the error handler: the reader's own refusals, and the
+// limit to name when the file is too large. Multipart protocol errors (FST_*) go on to the one
+// error handler (http/error-handler.ts), which maps them to 99932.
 export function asUploadError(error: unknown, maxBytes: number): unknown {
+  error = damagedBody(error) ?? error;
   if (error instanceof RecipientsFileError) return failFields([fieldError('file', error.code, error.message)]);
-  const code = (error as { code?: string }).code;
-  if (code === 'FST_REQ_FILE_TOO_LARGE') return tooLargeError(maxBytes);
-  if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE' || code === 'FST_PROTO_VIOLATION' || code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return fail('99932');
+  if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') return tooLargeError(maxBytes);
   return error;
 }
 

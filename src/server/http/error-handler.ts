@@ -24,6 +24,8 @@ function toApiError(error: FastifyError & { validationContext?: string }): ApiEr
     case 'FST_PARTS_LIMIT':
     case 'FST_FIELDS_LIMIT':
     case 'FST_PROTO_VIOLATION':
+    case 'FST_MP_PREMATURE_CLOSE':
+    case 'FST_INVALID_JSON_FIELD_ERROR':
       return new ApiError('99932');
   }
   // Fastify's JSON parser throws a plain SyntaxError with statusCode 400 on some inputs.
