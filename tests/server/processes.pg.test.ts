@@ -32,7 +32,7 @@ const TEXT = 'Colibri: su pedido va en camino';
 // live workers are bound to the same system_id, so the receipts of what the dead one submitted
 // reach them within milliseconds. The grace only has to outlast that.
 const LEASE_MS = 1_500;
-const GRACE_MS = 5_000;
+const GRACE_MS = 10_000;
 const NO_FTP = { host: null, port: null, user: null, directory: null, password: null };
 
 /** +57 3xx mobile numbers, all distinct, none ending in the SMSC's failing suffix 0000. */

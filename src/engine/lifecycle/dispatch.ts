@@ -37,6 +37,18 @@ export async function claimQueued(db: Kysely<Database>, workerId: string, limit:
   return claimed.rows;
 }
 
+/**
+ * Which of these claimed rows are still this worker's ('sending' under its id), asked right before
+ * they are handed to the provider. A worker that stalled past its lease (CPU starvation, a long
+ * pause) was declared dead by another one, which put its rows in doubt; they may be sent again by
+ * whoever resolves them after the grace period, so the stalled worker must not submit them too.
+ */
+export async function stillClaimed(db: Kysely<Database>, workerId: string, ids: (number | string)[]): Promise<Set<string>> {
+  const rows = await sql<{ id: number | string }>`
+    select id from messages where id = any(${ids}::bigint[]) and state = 'sending' and worker_id = ${workerId}`.execute(db);
+  return new Set(rows.rows.map((r) => String(r.id)));
+}
+
 /** Claimed outside their company's send window (a deployment can run past 19:00): they wait for `until`. */
 export async function holdForSendWindow(db: Kysely<Database>, ids: (number | string)[], until: Date, now: Date): Promise<void> {
   await sql`update messages set state = 'queued', worker_id = null, not_before = ${until}, held_reason = 'sendWindow', updated_at = ${now}
