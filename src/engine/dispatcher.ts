@@ -11,7 +11,7 @@ import type { ChannelAdapter, ChannelPlatform, OutboundMessage, SubmitOutcome } 
 import { groupBy } from './group-by.ts';
 import { completeFinishedDeployments, startDueDeployments } from './lifecycle/deployments.ts';
 import {
-  claimQueued, fallBackToSms, holdForSendWindow, recordAccepted, recordRefused, requeueForRetry,
+  claimQueued, fallBackToSms, holdForSendWindow, recordAccepted, recordRefused, requeueForRetry, stillClaimed,
   type Accepted, type ClaimedRow, type Refused, type Retry,
 } from './lifecycle/dispatch.ts';
 import { heldBySendWindow, type SendWindow } from './lifecycle/enqueue.ts';
@@ -172,8 +172,15 @@ export class Dispatcher {
     return rows.filter((r) => !held.includes(r));
   }
 
-  private async sendChannel(channelId: number, rows: ClaimedRow[]): Promise<void> {
+  private async sendChannel(channelId: number, claimed: ClaimedRow[]): Promise<void> {
     const adapter = await this.options.adapters.adapterFor(channelId);
+    // Fencing: rows another worker put in doubt while this one stalled (its lease lapsed) are no
+    // longer ours to send; the in-doubt recovery decides them (issue 13: a stalled worker sent
+    // rows that were also sent again after the grace period).
+    const ours = await stillClaimed(this.db, this.workerId, claimed.map((r) => r.id));
+    const rows = claimed.filter((r) => ours.has(String(r.id)));
+    if (rows.length < claimed.length) this.options.log(`${claimed.length - rows.length} claimed row(s) were put in doubt before their submit (this worker's lease lapsed): left to the in-doubt recovery`);
+    if (!rows.length) return;
     let outcomes: SubmitOutcome[];
     if (!adapter) {
       outcomes = rows.map(() => ({ kind: 'failed', statusCode: STATUS.dispatchError, reason: 'channel not available' }));
@@ -270,7 +277,14 @@ export class Dispatcher {
   /** Heartbeat, dead workers' rows to in-doubt, in-doubt resolution, finished deployments. */
   async maintain(): Promise<void> {
     const now = this.options.now();
-    await this.db.updateTable('engine_workers').set({ heartbeat_at: now }).where('id', '=', this.workerId).execute();
+    const beat = await this.db.updateTable('engine_workers').set({ heartbeat_at: now }).where('id', '=', this.workerId).executeTakeFirst();
+    if (Number(beat.numUpdatedRows) === 0 && this.running) {
+      // Our lease lapsed and another worker declared us dead (its rows are in doubt now). Rejoin:
+      // without a row, every batch we claim would be taken into doubt at once by the others.
+      await this.db.insertInto('engine_workers').values({ id: this.workerId, pid: process.pid, started_at: now, heartbeat_at: now })
+        .onConflict((oc) => oc.column('id').doUpdateSet({ heartbeat_at: now })).execute();
+      this.options.log('heartbeat lapsed (declared dead by another worker): rejoined; the rows claimed before are left to the in-doubt recovery');
+    }
     const staleBefore = new Date(now.getTime() - this.options.leaseMs);
     const dead = await this.db.deleteFrom('engine_workers').where('heartbeat_at', '<', staleBefore).where('id', '<>', this.workerId).returning('id').execute();
     await markDeadWorkersRowsInDoubt(this.db, this.workerId, now);

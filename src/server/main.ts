@@ -4,6 +4,8 @@
 //   DEMO_PASSWORD, DEMO_API_KEY (an API key ck_<id>.<secret> for the demo company), LOG_LEVEL
 //   (info), CONSOLE_DIR (dist/console, the console's build), SANDBOX_TEMPLATE_REVIEW_MS (3000: how
 //   long the sandbox's Meta takes to review a WhatsApp template);
+//   ENGINE_IN_SERVER (on; off when `npm run worker` processes send: README, "Several processes on one
+//   PostgreSQL"), DATABASE_SCHEMA (the schema that holds the tables, as the worker reads it);
 //   flag --demo seeds the demo company on PostgreSQL too.
 // Embedded mode (no DATABASE_URL) is the sandbox: demo company, sandbox outbox and captcha.
 import { resolve } from 'node:path';
@@ -11,7 +13,7 @@ import { ensureConsoleBuilt } from './console-build.ts';
 import { databaseFromEnv } from './db/database.ts';
 import { demoEmail, demoRoleUsers, generateDemoPassword } from './db/demo-seed.ts';
 import { IN_DOUBT_GRACE_MS } from '../engine/dispatcher.ts';
-import { engineSettings } from './messaging/engine-settings.ts';
+import { engineSettings, serverRunsEngine } from './messaging/engine-settings.ts';
 import { startServer, type RunningServer } from './start.ts';
 
 let server: RunningServer | null = null;
@@ -48,6 +50,7 @@ async function main() {
   const reviewMs = env.SANDBOX_TEMPLATE_REVIEW_MS ? Number(env.SANDBOX_TEMPLATE_REVIEW_MS) : undefined;
   if (reviewMs !== undefined && !(Number.isInteger(reviewMs) && reviewMs >= 0)) throw new Error(`SANDBOX_TEMPLATE_REVIEW_MS must be a whole number of milliseconds, got ${env.SANDBOX_TEMPLATE_REVIEW_MS}`);
   const engine = engineSettings(env);
+  const dispatch = serverRunsEngine(env);
   server = await startServer({
     port,
     // Demo mode holds a sandbox (outbox with one-time codes, test providers): loopback unless asked.
@@ -59,7 +62,7 @@ async function main() {
     consoleRoot: consoleReady ? consoleRoot : null,
     logger: { level: env.LOG_LEVEL || 'info' },
     // The dispatcher's settings (ENGINE_IN_DOUBT_GRACE_MS…), read as `npm run worker` reads them.
-    messaging: { dispatcher: engine, ...(reviewMs !== undefined ? { graph: { templateReviewMs: reviewMs } } : {}) },
+    messaging: { dispatcher: engine, dispatch, ...(reviewMs !== undefined ? { graph: { templateReviewMs: reviewMs } } : {}) },
   });
   if (stopSignal) {
     const signal = stopSignal;
@@ -69,7 +72,8 @@ async function main() {
 
   const where = env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${resolve(env.DATA_DIR || './.data')}`;
   console.log(`\nColibri is running at ${server.url}  (database: ${where})`);
-  console.log(`Engine: a message left in doubt by a crash goes again after ${(engine.inDoubtGraceMs ?? IN_DOUBT_GRACE_MS) / 1000} s without a receipt (ENGINE_IN_DOUBT_GRACE_MS).`);
+  if (!dispatch) console.log('Engine: off in this server (ENGINE_IN_SERVER=off); `npm run worker` processes send the messages.');
+  else console.log(`Engine: a message left in doubt by a crash goes again after ${(engine.inDoubtGraceMs ?? IN_DOUBT_GRACE_MS) / 1000} s without a receipt (ENGINE_IN_DOUBT_GRACE_MS).`);
   if (demo) {
     console.log(`Demo company "Demo S.A.S.": sign in as ${demoRoleUsers.map(demoEmail).join(', ')}`);
     if (server.demoCreated && !env.DEMO_PASSWORD) console.log(`Demo password (shown once, on this first start): ${password}`);

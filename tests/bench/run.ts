@@ -15,6 +15,7 @@ import { smppBench } from './smpp.ts';
 import { dispatchBench } from './dispatch.ts';
 import { redirectBench } from './redirect.ts';
 import { ingestBench } from './ingest.ts';
+import { processesBench } from './processes.ts';
 
 const resultsDir = resolve('tests/bench/results');
 mkdirSync(resultsDir, { recursive: true });
@@ -95,6 +96,8 @@ if (!only || only === 'ingest') await ingestBench(record);
 if (!only || only === 'smpp') await smppBench(record);
 // The engine's dispatch: 100,000 SMS over SMPP with receipts, persisted, on PGlite and PostgreSQL, vs the raw smpp anchor (tests/bench/dispatch.ts).
 if (!only || only === 'dispatch') await dispatchBench(record, process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test');
+// Several processes on one PostgreSQL: 1, 2 and 3 workers, then 2 API servers + 3 workers with two killed, 100,000 SMS each, vs the raw smpp anchor (tests/bench/processes.ts).
+if (!only || only === 'processes') await processesBench(record, process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test');
 // The short-link redirect on one core: cache hit, cache miss and click tracking against a bare node:http 302 (tests/bench/redirect.ts).
 if (!only || only === 'redirect') await redirectBench(record);
 console.log(`bench: results in ${resultsDir}: ${readdirSync(resultsDir).filter((f) => f.endsWith('.json')).join(', ')}`);

@@ -6,6 +6,7 @@ import { sql, type Kysely } from 'kysely';
 import type { ChannelAdapter, OutboundMessage, SubmitOutcome } from '../../src/engine/channel-adapter.ts';
 import { addCredits, balanceOf } from '../../src/engine/credits.ts';
 import { Dispatcher } from '../../src/engine/dispatcher.ts';
+import { markDeadWorkersRowsInDoubt } from '../../src/engine/lifecycle/in-doubt.ts';
 import { enqueueMessages, InsufficientCreditsError, type EnqueueRequest } from '../../src/engine/lifecycle/enqueue.ts';
 import { databaseSink } from '../../src/engine/receipts.ts';
 import { createDatabase } from '../../src/server/db/database.ts';
@@ -197,5 +198,43 @@ describe('dispatch', () => {
     await dispatcher.stop();
     const row = await db.selectFrom('messages').select(['channel_id', 'held_reason']).where('id', '=', enq.ids[0]).executeTakeFirstOrThrow();
     expect(row).toEqual({ channel_id: smsChannel, held_reason: 'fallbackSms' });
+  });
+
+  it('a worker declared dead while it stalled does not send the rows put in doubt, and rejoins (issue 13)', async () => {
+    const enq = await db.transaction().execute((trx) => enqueueMessages(trx, request([{ to: '+573002207771', body: 'stall 1' }, { to: '+573002207772', body: 'stall 2' }])));
+    const submitted: string[] = [];
+    const adapter: ChannelAdapter = {
+      platform: 'sms',
+      async submit(ms) { submitted.push(...ms.map((m) => m.to)); return ms.map((m) => ({ kind: 'accepted' as const, providerMessageId: `stall-${m.id}` })); },
+      async close() {},
+    };
+    let stalled = false;
+    const logged: string[] = [];
+    const dispatcher = new Dispatcher({
+      db, sendWindow: () => null, idleMs: 20, workerId: 'stalled', log: (m) => logged.push(m),
+      adapters: {
+        // The stall, once, between the claim and the submit: meanwhile another worker found this
+        // one's heartbeat stale, removed it and put its rows in doubt.
+        adapterFor: async () => {
+          const claimed = await db.selectFrom('messages').select('id').where('id', 'in', enq.ids).where('state', '=', 'sending').execute();
+          if (!stalled && claimed.length) {
+            stalled = true;
+            await db.deleteFrom('engine_workers').where('id', '=', 'stalled').execute();
+            await markDeadWorkersRowsInDoubt(db, 'another', new Date());
+          }
+          return adapter;
+        },
+      },
+    });
+    await dispatcher.start();
+    await until(async () => logged.some((m) => m.includes('put in doubt before their submit')), 'the stalled batch skipped');
+    const states = await db.selectFrom('messages').select('state').where('id', 'in', enq.ids).execute();
+    expect(states.map((r) => r.state)).toEqual(['in_doubt', 'in_doubt']);
+    expect(submitted).toEqual([]);
+    await dispatcher.maintain();
+    expect(await db.selectFrom('engine_workers').select('id').where('id', '=', 'stalled').execute()).toEqual([{ id: 'stalled' }]);
+    expect(logged.some((m) => m.startsWith('heartbeat lapsed'))).toBe(true);
+    await dispatcher.stop();
+    await db.updateTable('messages').set({ state: 'failed', in_doubt_since: null }).where('id', 'in', enq.ids).execute();
   });
 });

@@ -1,7 +1,7 @@
 // The dispatcher's settings from the environment (src/server/messaging/engine-settings.ts), one
 // reading for `npm start` and `npm run worker` (issue 13).
 import { describe, expect, it } from 'vitest';
-import { engineSettings, workerSettings } from '../../src/server/messaging/engine-settings.ts';
+import { engineSettings, serverRunsEngine, workerSettings } from '../../src/server/messaging/engine-settings.ts';
 import { IN_DOUBT_GRACE_MS } from '../../src/engine/dispatcher.ts';
 
 describe('engine settings', () => {
@@ -25,5 +25,13 @@ describe('engine settings', () => {
 
   it('the default grace is two minutes, not ten', () => {
     expect(IN_DOUBT_GRACE_MS).toBe(120_000);
+  });
+
+  it('ENGINE_IN_SERVER=off leaves the sending to workers, and only where workers can share the database', () => {
+    expect(serverRunsEngine({})).toBe(true);
+    expect(serverRunsEngine({ ENGINE_IN_SERVER: 'on' })).toBe(true);
+    expect(serverRunsEngine({ ENGINE_IN_SERVER: 'off', DATABASE_URL: 'postgres://db/colibri' })).toBe(false);
+    expect(() => serverRunsEngine({ ENGINE_IN_SERVER: 'off' })).toThrow(/DATABASE_URL/);
+    expect(() => serverRunsEngine({ ENGINE_IN_SERVER: 'no', DATABASE_URL: 'postgres://db/colibri' })).toThrow(/ENGINE_IN_SERVER/);
   });
 });

@@ -59,6 +59,6 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
 
 /** The database the environment asks for: DATABASE_URL wins, else PGlite under DATA_DIR. */
 export function databaseFromEnv(env: NodeJS.ProcessEnv = process.env): DatabaseOptions {
-  if (env.DATABASE_URL) return { kind: 'postgres', url: env.DATABASE_URL };
+  if (env.DATABASE_URL) return { kind: 'postgres', url: env.DATABASE_URL, ...(env.DATABASE_SCHEMA ? { schema: env.DATABASE_SCHEMA } : {}) };
   return { kind: 'pglite', dataDir: env.DATA_DIR || './.data' };
 }

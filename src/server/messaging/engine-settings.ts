@@ -3,6 +3,8 @@
 // workers):
 //   ENGINE_BATCH_SIZE, ENGINE_CONCURRENCY, ENGINE_LEASE_MS, ENGINE_IN_DOUBT_GRACE_MS, ENGINE_IDLE_MS
 //   WORKER_ID (the name in engine_workers; each process picks its own when unset)
+//   ENGINE_IN_SERVER (on | off; `npm start` only): off when `npm run worker` processes send, so
+//   several API servers on one PostgreSQL serve requests and claim nothing themselves
 // ENGINE_IN_DOUBT_GRACE_MS is a trade-off (README, "Crash recovery"): a message whose process died
 // after handing it to the SMSC may have left even though its answer was lost. It waits this long
 // for a receipt that names it before it is sent again: shorter resends sooner after a crash,
@@ -37,4 +39,18 @@ export function engineSettings(env: NodeJS.ProcessEnv): EngineSettings {
 /** A worker's settings (`npm run worker`): the same, with a name of its own unless WORKER_ID gives one. */
 export function workerSettings(env: NodeJS.ProcessEnv): EngineSettings {
   return { workerId: `w-${hostname()}-${process.pid}-${Math.random().toString(16).slice(2, 8)}`, ...engineSettings(env) };
+}
+
+/**
+ * Whether `npm start` runs the dispatcher and the status-callback deliverer itself (ENGINE_IN_SERVER,
+ * default on). Off, the server still enqueues, wakes nobody and takes provider webhooks; the
+ * messages wait for `npm run worker` processes, so it needs DATABASE_URL (a PGlite database has
+ * no other process that could send them).
+ */
+export function serverRunsEngine(env: NodeJS.ProcessEnv): boolean {
+  const text = (env.ENGINE_IN_SERVER ?? '').trim().toLowerCase();
+  if (text === '' || text === 'on') return true;
+  if (text !== 'off') throw new Error('ENGINE_IN_SERVER must be on or off');
+  if (!env.DATABASE_URL) throw new Error('ENGINE_IN_SERVER=off needs DATABASE_URL: on the embedded database no worker process can send the messages');
+  return false;
 }

@@ -30,6 +30,10 @@ export interface MessagingOptions {
   sandbox: boolean;
   smsc?: SandboxSmscOptions;
   dispatcher?: Partial<Omit<DispatcherOptions, 'db' | 'adapters' | 'sendWindow'>>;
+  /** Claim and send messages and deliver status callbacks here (default true). False: an API
+   *  server whose messages `npm run worker` processes send (ENGINE_IN_SERVER=off); it keeps the
+   *  receipt sink for the providers' webhooks. */
+  dispatch?: boolean;
   /** Extra SMPP settings for every adapter (tests: shorter timeouts). */
   smpp?: Record<string, unknown>;
   /** Sandbox mode: options of the Graph (WhatsApp, Messenger) and RBM (RCS) stand-ins. */
@@ -112,8 +116,9 @@ export async function startMessaging(options: MessagingOptions): Promise<Messagi
   };
   const sendWindow = companySendWindow(db);
   const dispatcher = new Dispatcher({ db, adapters: registry, sendWindow, log, ...options.dispatcher });
-  await dispatcher.start();
-  const callbacks = options.callbacks === false ? null : startCallbackDeliverer({ db, secrets: options.secrets, log, allowPrivateNetworks: options.sandbox, ...options.callbacks });
+  const dispatch = options.dispatch ?? true;
+  if (dispatch) await dispatcher.start();
+  const callbacks = options.callbacks === false || !dispatch ? null : startCallbackDeliverer({ db, secrets: options.secrets, log, allowPrivateNetworks: options.sandbox, ...options.callbacks });
 
   return {
     hooks: { wake: () => dispatcher.wake(), sendWindow, shortBaseUrls: [], whatsappTemplates: whatsappTemplateGateway({ db: options.db, secrets: options.secrets, context }, { timeoutMs: options.http?.timeoutMs }) },
