@@ -29,6 +29,8 @@ import { registerOperations } from './http/operations.ts';
 import { compileValidator } from './http/validation.ts';
 import { handlers as defaultHandlers } from './modules/index.ts';
 import { defaultSecretBox, type SecretBox } from './security/secrets.ts';
+import { registerThrottle } from './security/throttle.ts';
+import { DEFAULT_THROTTLE, type ThrottleSettings } from './security/throttle-settings.ts';
 import { createShortener, type ShortenerOptions } from './modules/shortener/redirect/index.ts';
 
 export interface BuildServerOptions {
@@ -52,6 +54,8 @@ export interface BuildServerOptions {
   receiptSink?: ReceiptSink;
   /** The link shortener: SHORT_BASE_URL (default: this server's origin + /s), cache and click queue settings. */
   shortener?: Omit<ShortenerOptions, 'db' | 'now'>;
+  /** Abuse throttling's limits and store (main.ts reads them from the environment); default: the default limits, in memory. */
+  throttle?: ThrottleSettings;
 }
 
 const COMPONENT_HEADER_MAX = 100;
@@ -110,10 +114,12 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   });
 
   installErrorHandler(app);
+  // Before any route, so the global per-IP limit covers every one (issue 13).
+  const throttleHookFor = await registerThrottle(app, options.db, options.throttle ?? { ...DEFAULT_THROTTLE, store: 'memory' });
   await app.register(multipart, { limits: { fileSize: constants.uploads.profilePictureBytes, files: 1, fields: 5, parts: 6 } });
 
   registerAuditLog(app, deps);
-  registerOperations(app, deps, options.handlers ?? defaultHandlers);
+  registerOperations(app, deps, options.handlers ?? defaultHandlers, throttleHookFor);
   // With a running engine, recurring campaigns launch their due runs (checked every 30 s).
   if (options.messaging) {
     const timer = setInterval(() => void runDueCampaigns(deps, (m, d) => app.log.warn({ detail: d }, m)).catch((e) => app.log.error(e)), 30_000);
@@ -126,7 +132,8 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   shortener.register(app);
 
   const consoleServed = options.consoleRoot ? await registerConsole(app, options.consoleRoot) : false;
-  app.setNotFoundHandler((request, reply) => {
+  // Unknown paths and the console's client-side routes count against the global limit too.
+  app.setNotFoundHandler({ preHandler: app.rateLimit() }, (request, reply) => {
     if (trySpaFallback(request, reply, consoleServed)) return reply;
     const error = new ApiError('99936');
     return reply.status(error.status).send(error.toBody());
