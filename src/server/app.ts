@@ -24,6 +24,7 @@ import { registerAuditLog } from './audit/hook.ts';
 import { ApiError } from './errors/api-error.ts';
 import { registerConsole, trySpaFallback } from './http/console-static.ts';
 import { installErrorHandler } from './http/error-handler.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import type { HandlerMap } from './http/handler.ts';
 import { registerOperations } from './http/operations.ts';
 import { compileValidator } from './http/validation.ts';
@@ -103,17 +104,17 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   app.decorateRequest('component', null as unknown as ComponentHeaders);
 
   // The console's component headers: kept on the request for the audit log, never for access.
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', async (request) => {
     request.component = {
       id: headerValue(request.headers['x-component-id']),
       name: headerValue(request.headers['x-component-name']),
       action: headerValue(request.headers['x-component-action']),
     };
-    // No MIME sniffing, no framing of the console (clickjacking), no full URLs to other sites.
-    reply.header('x-content-type-options', 'nosniff').header('x-frame-options', 'DENY').header('referrer-policy', 'same-origin');
   });
 
   installErrorHandler(app);
+  // Security headers and the Content-Security-Policy on every answer (http/security-headers.ts).
+  await registerSecurityHeaders(app);
   // Before any route, so the global per-IP limit covers every one (issue 13).
   const throttleHookFor = await registerThrottle(app, options.db, options.throttle ?? { ...DEFAULT_THROTTLE, store: 'memory' });
   await app.register(multipart, { limits: { fileSize: constants.uploads.profilePictureBytes, files: 1, fields: 5, parts: 6 } });

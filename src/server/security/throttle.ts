@@ -31,9 +31,12 @@ function storeOptions(app: FastifyInstance, db: Kysely<Database>, store: Throttl
     return { store: function DatabaseStore() { return shared; } as never };
   }
   // The library's advice: fail fast rather than queue requests while Redis is away.
-  const redis = new Redis(store.redisUrl, { connectTimeout: 1000, maxRetriesPerRequest: 1, lazyConnect: false });
+  const redis = new Redis(store.redisUrl, { connectTimeout: 5000, maxRetriesPerRequest: 1 });
+  // ioredis reconnects by itself; an outage is logged, not thrown.
+  redis.on('error', (error) => app.log.warn({ err: error }, 'throttling: Redis unreachable, requests go unthrottled'));
   app.addHook('onClose', async () => { await redis.quit().catch(() => redis.disconnect()); });
-  return { redis, nameSpace: 'colibri-throttle-' };
+  // A Redis outage lets requests through (skipOnError) rather than failing every one of them.
+  return { redis, nameSpace: 'colibri-throttle-', skipOnError: true };
 }
 
 /** Registers the global limit; answers, for each operation, the hook of its class's limits (or null). */
