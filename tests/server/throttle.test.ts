@@ -14,8 +14,8 @@ import { createHarness, testThrottle, type Harness } from './harness.ts';
 // One database for the file; each test builds its own API process(es) on it with its limits, and
 // uses addresses and accounts of its own (the database store's counters outlive a process).
 let h: Harness;
-beforeAll(async () => { h = await createHarness(); });
-afterAll(async () => { await h.close(); });
+beforeAll(async () => { h = await createHarness(); }, 180_000);
+afterAll(async () => { await h?.close(); });
 const built: FastifyInstance[] = [];
 afterEach(async () => { await Promise.all(built.splice(0).map((a) => a.close())); });
 
