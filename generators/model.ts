@@ -12,6 +12,8 @@ export type Schema = { [k: string]: Json };
 export interface Operation {
   id: string; tag: string; name: string; file: string;
   method: string; path: string; access: 'public' | 'session' | 'active'; credentials: ('token' | 'apiKey')[];
+  /** Abuse throttling (issue 13): the limit class and the body field that names the account. */
+  throttle: { class: 'signin' | 'register' | 'recovery' | 'otp'; account: string } | null;
   permission: { component: number; action: string; self?: string; node?: string } | null;
   summary: string; params: Schema | null; query: Schema | null; body: Schema | null;
   /** Request headers the operation reads, each optional, by their usual spelling (Idempotency-Key). */
@@ -155,6 +157,10 @@ export function buildModel(root: string): Model {
         throw new DeclarationError(l.file, `/operations/${name}/params`, `path parameters {${pathParams.join(', ')}} must each be declared under params`, l.lineOf(['operations', name]));
       }
       for (const part of ['params', 'query', 'headers', 'body', 'response'] as const) checkRefs(l, ['operations', name, part], o[part] ?? null);
+      // A throttled operation names its account by a required field of its body.
+      if (o.throttle && !(o.body?.required ?? []).includes(o.throttle.account)) {
+        throw new DeclarationError(l.file, `/operations/${name}/throttle`, `throttle.account ${o.throttle.account} must be a required field of the body`, l.lineOf(['operations', name]));
+      }
       const objectOf = (props: Record<string, Json> | undefined, required: boolean): Schema | null =>
         props ? { type: 'object', additionalProperties: false, properties: props, ...(required ? { required: Object.keys(props) } : {}) } : null;
       operations.push({
@@ -162,6 +168,7 @@ export function buildModel(root: string): Model {
         method: o.method, path: o.path,
         access: o.access ?? 'active',
         credentials: o.credentials ?? ['token'],
+        throttle: o.throttle ?? null,
         permission: o.permission ?? null,
         summary: o.summary ?? '',
         params: objectOf(o.params, true),

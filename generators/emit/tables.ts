@@ -21,7 +21,7 @@ export function emitOperations(model: Model): string {
 
 export function emitServerOperations(model: Model): string {
   const rows = model.operations.map((o) => ({
-    id: o.id, tag: o.tag, name: o.name, method: o.method, path: o.path, access: o.access, credentials: o.credentials,
+    id: o.id, tag: o.tag, name: o.name, method: o.method, path: o.path, access: o.access, credentials: o.credentials, throttle: o.throttle,
     permission: o.permission, summary: o.summary, params: o.params, query: o.query, headers: o.headers, body: o.body,
     multipart: o.multipart, response: o.response, produces: o.produces, sandbox: o.sandbox, errors: o.errors,
   }));
@@ -128,6 +128,8 @@ export function emitOpenApi(model: Model, pkgVersion: string): string {
       ];
       op['x-credentials'] = o.credentials;
     }
+    // Throttled operations (issue 13): their limit class, counted per client IP and per account.
+    if (o.throttle) op['x-throttle'] = o.throttle;
     (paths[p] ??= {})[o.method.toLowerCase()] = op;
   }
   const doc = {

@@ -3852,6 +3852,7 @@ export const serverOperations = [
         path: "/v1/account",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: null,
         summary: "",
         params: null,
@@ -3877,6 +3878,7 @@ export const serverOperations = [
         path: "/v1/account",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6001,
             action: "create"
@@ -3914,6 +3916,7 @@ export const serverOperations = [
         path: "/v1/account/page",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6001,
             action: "view"
@@ -3969,6 +3972,7 @@ export const serverOperations = [
         path: "/v1/account/{id}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6001,
             action: "edit"
@@ -4021,6 +4025,7 @@ export const serverOperations = [
         path: "/v1/account/{id}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6001,
             action: "delete"
@@ -4064,6 +4069,7 @@ export const serverOperations = [
         path: "/v1/account/picture",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: null,
         summary: "",
         params: null,
@@ -4102,6 +4108,7 @@ export const serverOperations = [
         path: "/v1/account/picture",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6001,
             action: "edit"
@@ -4143,6 +4150,7 @@ export const serverOperations = [
         path: "/v1/account/payments/summary",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: null,
         summary: "The company's credits (1 credit = 1 COP) from its ledger: the balance it may spend, what running deployments hold (reserved), what was added (purchases, grants, adjustments), what was spent, and how many ledger movements there are.",
         params: null,
@@ -4190,6 +4198,7 @@ export const serverOperations = [
         path: "/v1/colibri/plataformSms/User/{id}/Associations",
         access: "session",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6002,
             action: "view",
@@ -4229,6 +4238,7 @@ export const serverOperations = [
         path: "/v1/colibri/plataformSms/User/{id}/Associations",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6002,
             action: "edit"
@@ -4313,6 +4323,7 @@ export const serverOperations = [
         path: "/v1/colibri/plataformSms/User/{id}/Associations/add",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6002,
             action: "edit"
@@ -4382,6 +4393,7 @@ export const serverOperations = [
         path: "/v1/colibri/plataformSms/User/{id}/Associations/{associationId}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6002,
             action: "view"
@@ -4421,6 +4433,7 @@ export const serverOperations = [
         path: "/v1/colibri/plataformSms/User/{id}/Associations/{associationId}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6002,
             action: "edit"
@@ -4494,6 +4507,7 @@ export const serverOperations = [
         path: "/v1/colibri/plataformSms/User/{id}/Associations/{associationId}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6002,
             action: "edit"
@@ -4541,6 +4555,7 @@ export const serverOperations = [
         path: "/v1/colibri/plataformSms/ClientAsocciations/",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6002,
             action: "view"
@@ -4578,6 +4593,7 @@ export const serverOperations = [
         path: "/v1/colibri/plataformSms/ClientAccount/",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6002,
             action: "view"
@@ -4615,6 +4631,7 @@ export const serverOperations = [
         path: "/v1/colibri/plataformSms/getListResponsible/{id}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6002,
             action: "view"
@@ -4653,6 +4670,7 @@ export const serverOperations = [
         path: "/v1/colibri/plataformSms/getAllListResponsible/{userId}",
         access: "session",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6002,
             action: "view",
@@ -4692,6 +4710,7 @@ export const serverOperations = [
         path: "/v1/audit",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 4014,
             action: "view"
@@ -4783,6 +4802,7 @@ export const serverOperations = [
         path: "/v1/block-list",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6005,
             action: "view"
@@ -4844,6 +4864,7 @@ export const serverOperations = [
         path: "/v1/block-list",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6005,
             action: "create"
@@ -4885,6 +4906,7 @@ export const serverOperations = [
         path: "/v1/block-list/upload",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6005,
             action: "create"
@@ -4916,6 +4938,7 @@ export const serverOperations = [
         path: "/v1/block-list/{id}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6005,
             action: "delete"
@@ -4959,6 +4982,7 @@ export const serverOperations = [
         path: "/v1/campaigns",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 2001,
             action: "view"
@@ -5025,6 +5049,7 @@ export const serverOperations = [
         path: "/v1/campaigns/{id}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 2001,
             action: "view"
@@ -5060,6 +5085,7 @@ export const serverOperations = [
         path: "/v1/campaigns",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 2001,
             action: "create"
@@ -5161,6 +5187,7 @@ export const serverOperations = [
         path: "/v1/campaigns/{id}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 2001,
             action: "edit"
@@ -5281,6 +5308,7 @@ export const serverOperations = [
         path: "/v1/campaigns/{id}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 2001,
             action: "delete"
@@ -5324,6 +5352,7 @@ export const serverOperations = [
         path: "/v1/campaigns/{id}/recipients",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 2001,
             action: "edit"
@@ -5366,6 +5395,7 @@ export const serverOperations = [
         path: "/v1/campaigns/{id}/recipients/paste",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 2001,
             action: "edit"
@@ -5421,6 +5451,7 @@ export const serverOperations = [
         path: "/v1/campaigns/{id}/recipients",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 2001,
             action: "view"
@@ -5489,6 +5520,7 @@ export const serverOperations = [
         path: "/v1/campaigns/{id}/messages",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 20,
             action: "view",
@@ -5567,6 +5599,7 @@ export const serverOperations = [
         path: "/v1/campaigns/{id}/preview",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 2001,
             action: "view"
@@ -5602,6 +5635,7 @@ export const serverOperations = [
         path: "/v1/campaigns/{id}/launch",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 2001,
             action: "deploy"
@@ -5646,6 +5680,7 @@ export const serverOperations = [
         path: "/v1/campaigns/{id}/tests",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 2001,
             action: "deploy"
@@ -5703,6 +5738,7 @@ export const serverOperations = [
         path: "/v1/campaigns/{id}/tests",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 2001,
             action: "view"
@@ -5768,6 +5804,7 @@ export const serverOperations = [
         path: "/v1/campaigns/{id}/editLock",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 2001,
             action: "edit"
@@ -5812,6 +5849,7 @@ export const serverOperations = [
         path: "/v1/campaigns/{id}/editLock/approve",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 2001,
             action: "deploy"
@@ -5852,6 +5890,7 @@ export const serverOperations = [
         path: "/v1/channels",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 60,
             action: "view",
@@ -5924,6 +5963,7 @@ export const serverOperations = [
         path: "/v1/channels/platforms",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 60,
             action: "view",
@@ -5960,6 +6000,7 @@ export const serverOperations = [
         path: "/v1/channels/{id}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 60,
             action: "view",
@@ -5996,6 +6037,7 @@ export const serverOperations = [
         path: "/v1/channels",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 60,
             action: "create",
@@ -6164,6 +6206,7 @@ export const serverOperations = [
         path: "/v1/channels/{id}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 60,
             action: "edit",
@@ -6332,6 +6375,7 @@ export const serverOperations = [
         path: "/v1/channels/{id}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 60,
             action: "delete",
@@ -6376,6 +6420,7 @@ export const serverOperations = [
         path: "/v1/channels/{id}/enable",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 60,
             action: "edit",
@@ -6419,6 +6464,7 @@ export const serverOperations = [
         path: "/v1/channels/{id}/disable",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 60,
             action: "edit",
@@ -6455,6 +6501,7 @@ export const serverOperations = [
         path: "/v1/channels/{id}/stats",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 60,
             action: "view",
@@ -6491,6 +6538,7 @@ export const serverOperations = [
         path: "/v1/channels/{id}/try",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 60,
             action: "edit",
@@ -6553,6 +6601,10 @@ export const serverOperations = [
         path: "/v1/clientAuth/validate",
         access: "public",
         credentials: ["token"],
+        throttle: {
+            class: "signin",
+            account: "email"
+        },
         permission: null,
         summary: "Tell whether an e-mail has an account, its state, and whether sign-in will ask for a captcha.",
         params: null,
@@ -6589,7 +6641,7 @@ export const serverOperations = [
         },
         produces: "json",
         sandbox: false,
-        errors: ["99999", "99997"]
+        errors: ["99999", "99997", "99933"]
     },
     {
         id: "clientAuth.signin",
@@ -6599,6 +6651,10 @@ export const serverOperations = [
         path: "/v1/clientAuth/signin",
         access: "public",
         credentials: ["token"],
+        throttle: {
+            class: "signin",
+            account: "email"
+        },
         permission: null,
         summary: "Sign in; the answer carries the base64 session payload (session-user) as clientToken.",
         params: null,
@@ -6645,7 +6701,8 @@ export const serverOperations = [
             "99999",
             "99998",
             "99996",
-            "99948"
+            "99948",
+            "99933"
         ]
     },
     {
@@ -6656,6 +6713,10 @@ export const serverOperations = [
         path: "/v1/clientAuth/register",
         access: "public",
         credentials: ["token"],
+        throttle: {
+            class: "register",
+            account: "email"
+        },
         permission: null,
         summary: "Register a company and its first user (superadmin); an OTP goes to the e-mail.",
         params: null,
@@ -6753,7 +6814,8 @@ export const serverOperations = [
             "99988",
             "99947",
             "99938",
-            "99934"
+            "99934",
+            "99933"
         ]
     },
     {
@@ -6764,6 +6826,7 @@ export const serverOperations = [
         path: "/v1/clientAuth/signout",
         access: "session",
         credentials: ["token"],
+        throttle: null,
         permission: null,
         summary: "Revoke the caller's token.",
         params: null,
@@ -6793,6 +6856,10 @@ export const serverOperations = [
         path: "/v1/clientAuth/recoverPassword",
         access: "public",
         credentials: ["token"],
+        throttle: {
+            class: "recovery",
+            account: "email"
+        },
         permission: null,
         summary: "Two steps: { email } sends a recovery code; { email, code, password } sets the new password.",
         params: null,
@@ -6842,7 +6909,8 @@ export const serverOperations = [
             "99941",
             "99940",
             "99939",
-            "99938"
+            "99938",
+            "99933"
         ]
     },
     {
@@ -6853,6 +6921,10 @@ export const serverOperations = [
         path: "/v1/clientAuth/saveOtp",
         access: "public",
         credentials: ["token"],
+        throttle: {
+            class: "otp",
+            account: "email"
+        },
         permission: null,
         summary: "Create a one-time code and send it by SMS or e-mail (sandbox outbox in demo mode).",
         params: null,
@@ -6912,6 +6984,10 @@ export const serverOperations = [
         path: "/v1/clientAuth/validateOtp",
         access: "public",
         credentials: ["token"],
+        throttle: {
+            class: "otp",
+            account: "email"
+        },
         permission: null,
         summary: "Check a one-time code; a pending user becomes active.",
         params: null,
@@ -6954,7 +7030,8 @@ export const serverOperations = [
             "99999",
             "99997",
             "99941",
-            "99940"
+            "99940",
+            "99933"
         ]
     },
     {
@@ -6965,6 +7042,7 @@ export const serverOperations = [
         path: "/v1/clients/{id}",
         access: "session",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6002,
             action: "view",
@@ -7001,6 +7079,7 @@ export const serverOperations = [
         path: "/v1/clients/{id}",
         access: "session",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6002,
             action: "edit",
@@ -7088,6 +7167,7 @@ export const serverOperations = [
         path: "/v1/clients/{id}/getProfilePic",
         access: "session",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6002,
             action: "view",
@@ -7131,6 +7211,7 @@ export const serverOperations = [
         path: "/v1/clients/{id}/uploadProfilePic",
         access: "session",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6002,
             action: "edit",
@@ -7174,6 +7255,7 @@ export const serverOperations = [
         path: "/v1/clients/{id}/hierarchy",
         access: "session",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6002,
             action: "view",
@@ -7210,6 +7292,7 @@ export const serverOperations = [
         path: "/v1/clients/users/list",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6002,
             action: "view"
@@ -7238,6 +7321,7 @@ export const serverOperations = [
         path: "/v1/company",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6003,
             action: "view"
@@ -7263,6 +7347,7 @@ export const serverOperations = [
         path: "/v1/company",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6003,
             action: "edit"
@@ -7349,6 +7434,7 @@ export const serverOperations = [
         path: "/v1/company/logo",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6003,
             action: "edit"
@@ -7381,6 +7467,7 @@ export const serverOperations = [
         path: "/v1/companies",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: null,
         summary: "Every company, paged (list convention); provider staff (role platform) only.",
         params: null,
@@ -7445,6 +7532,7 @@ export const serverOperations = [
         path: "/v1/companies/{id}/state",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: null,
         summary: "A state transition made by the provider's staff (role platform).",
         params: {
@@ -7491,6 +7579,7 @@ export const serverOperations = [
         path: "/v1/companies/{id}/plan",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: null,
         summary: "The company's plan, set by the provider's staff (role platform); subscription hides the payment history.",
         params: {
@@ -7532,6 +7621,7 @@ export const serverOperations = [
         path: "/v1/costCenters",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: null,
         summary: "The company's cost centers, paged (list convention).",
         params: null,
@@ -7588,6 +7678,7 @@ export const serverOperations = [
         path: "/v1/costCenters/{id}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6001,
             action: "view"
@@ -7623,6 +7714,7 @@ export const serverOperations = [
         path: "/v1/costCenters",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6001,
             action: "create"
@@ -7670,6 +7762,7 @@ export const serverOperations = [
         path: "/v1/costCenters/{id}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6001,
             action: "edit"
@@ -7728,6 +7821,7 @@ export const serverOperations = [
         path: "/v1/costCenters/{id}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6001,
             action: "delete"
@@ -7771,6 +7865,7 @@ export const serverOperations = [
         path: "/v1/credentials",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6004,
             action: "view"
@@ -7829,6 +7924,7 @@ export const serverOperations = [
         path: "/v1/credentials",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6004,
             action: "create"
@@ -7866,6 +7962,7 @@ export const serverOperations = [
         path: "/v1/credentials/{id}/rotate",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6004,
             action: "edit"
@@ -7901,6 +7998,7 @@ export const serverOperations = [
         path: "/v1/credentials/{id}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6004,
             action: "delete"
@@ -7944,6 +8042,7 @@ export const serverOperations = [
         path: "/v1/credentials/settings",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6004,
             action: "view"
@@ -7969,6 +8068,7 @@ export const serverOperations = [
         path: "/v1/credentials/settings",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6004,
             action: "edit"
@@ -8056,6 +8156,7 @@ export const serverOperations = [
         path: "/v1/credits",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 10,
             action: "view"
@@ -8081,6 +8182,7 @@ export const serverOperations = [
         path: "/v1/deployments",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 2001,
             action: "view"
@@ -8143,6 +8245,7 @@ export const serverOperations = [
         path: "/v1/deployments/{id}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 2001,
             action: "view"
@@ -8179,6 +8282,7 @@ export const serverOperations = [
         path: "/v1/deployments/{id}/{action}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 2001,
             action: "deploy"
@@ -8219,6 +8323,7 @@ export const serverOperations = [
         path: "/v1/deployments/{id}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 2001,
             action: "delete"
@@ -8263,6 +8368,7 @@ export const serverOperations = [
         path: "/v1/deployments/{id}/numbers",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 2001,
             action: "deploy"
@@ -8335,6 +8441,7 @@ export const serverOperations = [
         path: "/v1/deployments/history",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 20,
             action: "report",
@@ -8390,6 +8497,7 @@ export const serverOperations = [
         path: "/v1/events",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 2001,
             action: "view"
@@ -8462,6 +8570,7 @@ export const serverOperations = [
         path: "/v1/events/{id}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 2001,
             action: "view"
@@ -8497,6 +8606,7 @@ export const serverOperations = [
         path: "/v1/events",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 2001,
             action: "create"
@@ -8588,6 +8698,7 @@ export const serverOperations = [
         path: "/v1/events/{id}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 2001,
             action: "edit"
@@ -8689,6 +8800,7 @@ export const serverOperations = [
         path: "/v1/events/{id}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 2001,
             action: "delete"
@@ -8732,6 +8844,7 @@ export const serverOperations = [
         path: "/v1/events/{key}/fire",
         access: "active",
         credentials: ["token", "apiKey"],
+        throttle: null,
         permission: {
             component: 2001,
             action: "deploy"
@@ -8857,6 +8970,7 @@ export const serverOperations = [
         path: "/v1/countries",
         access: "public",
         credentials: ["token"],
+        throttle: null,
         permission: null,
         summary: "",
         params: null,
@@ -8882,6 +8996,7 @@ export const serverOperations = [
         path: "/v1/countries/{country}/regions",
         access: "public",
         credentials: ["token"],
+        throttle: null,
         permission: null,
         summary: "",
         params: {
@@ -8917,6 +9032,7 @@ export const serverOperations = [
         path: "/v1/countries/{country}/regions/{region}/cities",
         access: "public",
         credentials: ["token"],
+        throttle: null,
         permission: null,
         summary: "",
         params: {
@@ -8956,6 +9072,7 @@ export const serverOperations = [
         path: "/v1/messages",
         access: "active",
         credentials: ["token", "apiKey"],
+        throttle: null,
         permission: {
             component: 2001,
             action: "deploy"
@@ -9066,6 +9183,7 @@ export const serverOperations = [
         path: "/v1/messages/lastDays",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 10,
             action: "view"
@@ -9101,6 +9219,7 @@ export const serverOperations = [
         path: "/v1/messages/{id}",
         access: "active",
         credentials: ["token", "apiKey"],
+        throttle: null,
         permission: {
             component: 2001,
             action: "view"
@@ -9136,6 +9255,7 @@ export const serverOperations = [
         path: "/v1/messaging-settings",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6004,
             action: "view"
@@ -9161,6 +9281,7 @@ export const serverOperations = [
         path: "/v1/messaging-settings",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6004,
             action: "edit"
@@ -9221,6 +9342,7 @@ export const serverOperations = [
         path: "/notifications/{userId}",
         access: "session",
         credentials: ["token"],
+        throttle: null,
         permission: null,
         summary: "",
         params: {
@@ -9266,6 +9388,7 @@ export const serverOperations = [
         path: "/v1/notifications/mark-read",
         access: "session",
         credentials: ["token"],
+        throttle: null,
         permission: null,
         summary: "Mark the listed ids as read, or every notification with notificationIds \"all\".",
         params: null,
@@ -9318,6 +9441,7 @@ export const serverOperations = [
         path: "/v1/colibri/plataformSms/getAccountsByNits/{nits}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6002,
             action: "view"
@@ -9357,6 +9481,7 @@ export const serverOperations = [
         path: "/v1/colibri/plataformSms/getCampaignsByAccount",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6002,
             action: "view"
@@ -9401,6 +9526,7 @@ export const serverOperations = [
         path: "/v1/colibri/plataformSms/clientsSms",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6002,
             action: "view"
@@ -9429,6 +9555,7 @@ export const serverOperations = [
         path: "/v1/colibri/plataformSms/getStates",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: null,
         summary: "The SMS status codes (spec 4) with their names.",
         params: null,
@@ -9454,6 +9581,7 @@ export const serverOperations = [
         path: "/v1/colibri/plataformSms/getListAccount/{clientId}/{responsibleId}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6002,
             action: "view"
@@ -9496,6 +9624,7 @@ export const serverOperations = [
         path: "/v1/colibri/plataformSms/GetQuotaByAccount/{id}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6006,
             action: "view"
@@ -9544,6 +9673,7 @@ export const serverOperations = [
         path: "/v1/colibri/plataformSms/GetQuotaFileByAccount/{id}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6006,
             action: "view"
@@ -9590,6 +9720,7 @@ export const serverOperations = [
         path: "/v1/colibri/plataformSms/operators",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: null,
         summary: "Colombia's mobile operators (Claro, Movistar, Tigo, WOM) and virtual operators.",
         params: null,
@@ -9615,6 +9746,7 @@ export const serverOperations = [
         path: "/v1/colibri/plataformSms/getAllDataClients/{id}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6002,
             action: "view"
@@ -9650,6 +9782,7 @@ export const serverOperations = [
         path: "/v1/colibri/plataformSms/getAllDataClientsByUserId",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: null,
         summary: "The clients the caller is associated with, each with its responsibles and SMS accounts.",
         params: null,
@@ -9675,6 +9808,7 @@ export const serverOperations = [
         path: "/v1/quota",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6006,
             action: "view"
@@ -9744,6 +9878,7 @@ export const serverOperations = [
         path: "/v1/quota/{accountId}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6006,
             action: "edit"
@@ -9795,6 +9930,7 @@ export const serverOperations = [
         path: "/v3/roles",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6007,
             action: "view"
@@ -9856,6 +9992,7 @@ export const serverOperations = [
         path: "/v3/roles/{id}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6007,
             action: "view"
@@ -9891,6 +10028,7 @@ export const serverOperations = [
         path: "/v3/roles",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6007,
             action: "create"
@@ -9943,6 +10081,7 @@ export const serverOperations = [
         path: "/v3/roles",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6007,
             action: "edit"
@@ -10006,6 +10145,7 @@ export const serverOperations = [
         path: "/v3/roles/{id}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6007,
             action: "delete"
@@ -10054,6 +10194,7 @@ export const serverOperations = [
         path: "/v1/roles",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6007,
             action: "view"
@@ -10082,6 +10223,7 @@ export const serverOperations = [
         path: "/v1/shortener/links",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 5001,
             action: "create"
@@ -10148,6 +10290,7 @@ export const serverOperations = [
         path: "/v1/shortener/campaign-links",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 2001,
             action: "create"
@@ -10214,6 +10357,7 @@ export const serverOperations = [
         path: "/v1/shortener/links/upload",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 5001,
             action: "create"
@@ -10239,6 +10383,7 @@ export const serverOperations = [
         path: "/v1/shortener/links",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 5001,
             action: "view"
@@ -10307,6 +10452,7 @@ export const serverOperations = [
         path: "/v1/shortener/links/{id}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 5001,
             action: "view"
@@ -10343,6 +10489,7 @@ export const serverOperations = [
         path: "/v1/shortener/links/{id}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 5001,
             action: "delete"
@@ -10387,6 +10534,7 @@ export const serverOperations = [
         path: "/v1/shortener/statistics",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 5002,
             action: "report"
@@ -10442,6 +10590,7 @@ export const serverOperations = [
         path: "/v1/shortener/campaigns/{id}/opens",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 2001,
             action: "view"
@@ -10477,6 +10626,7 @@ export const serverOperations = [
         path: "/v1/shortener/campaigns/{id}/clickers",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 2001,
             action: "view"
@@ -10542,6 +10692,7 @@ export const serverOperations = [
         path: "/health",
         access: "public",
         credentials: ["token"],
+        throttle: null,
         permission: null,
         summary: "",
         params: null,
@@ -10574,6 +10725,7 @@ export const serverOperations = [
         path: "/v1/files/{id}",
         access: "public",
         credentials: ["token"],
+        throttle: null,
         permission: null,
         summary: "A stored picture by its random id (profile and area pictures).",
         params: {
@@ -10604,6 +10756,7 @@ export const serverOperations = [
         path: "/v1/sandbox/outbox",
         access: "public",
         credentials: ["token"],
+        throttle: null,
         permission: null,
         summary: "What the sandbox SMS and e-mail providers accepted (demo mode and tests only; absent in production). From this machine without a session; from another address only with a platform or develop session. A company user sees only their company's mail.",
         params: null,
@@ -10638,6 +10791,7 @@ export const serverOperations = [
         path: "/v1/team",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6002,
             action: "view"
@@ -10723,6 +10877,7 @@ export const serverOperations = [
         path: "/v1/team/{id}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6002,
             action: "view",
@@ -10759,6 +10914,7 @@ export const serverOperations = [
         path: "/v1/team",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6002,
             action: "create"
@@ -10880,6 +11036,7 @@ export const serverOperations = [
         path: "/v1/team/{id}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6002,
             action: "edit"
@@ -11002,6 +11159,7 @@ export const serverOperations = [
         path: "/v1/team/{id}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 6002,
             action: "delete"
@@ -11045,6 +11203,7 @@ export const serverOperations = [
         path: "/v1/templates",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 2002,
             action: "view"
@@ -11117,6 +11276,7 @@ export const serverOperations = [
         path: "/v1/templates/{id}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 2002,
             action: "view"
@@ -11152,6 +11312,7 @@ export const serverOperations = [
         path: "/v1/templates",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 2002,
             action: "create"
@@ -11240,6 +11401,7 @@ export const serverOperations = [
         path: "/v1/templates/{id}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 2002,
             action: "edit"
@@ -11320,6 +11482,7 @@ export const serverOperations = [
         path: "/v1/templates/{id}",
         access: "active",
         credentials: ["token"],
+        throttle: null,
         permission: {
             component: 2002,
             action: "delete"

@@ -24,11 +24,14 @@ import { registerAuditLog } from './audit/hook.ts';
 import { ApiError } from './errors/api-error.ts';
 import { registerConsole, trySpaFallback } from './http/console-static.ts';
 import { installErrorHandler } from './http/error-handler.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import type { HandlerMap } from './http/handler.ts';
 import { registerOperations } from './http/operations.ts';
 import { compileValidator } from './http/validation.ts';
 import { handlers as defaultHandlers } from './modules/index.ts';
 import { defaultSecretBox, type SecretBox } from './security/secrets.ts';
+import { registerThrottle } from './security/throttle.ts';
+import { DEFAULT_THROTTLE, type ThrottleSettings } from './security/throttle-settings.ts';
 import { createShortener, type ShortenerOptions } from './modules/shortener/redirect/index.ts';
 
 export interface BuildServerOptions {
@@ -52,6 +55,8 @@ export interface BuildServerOptions {
   receiptSink?: ReceiptSink;
   /** The link shortener: SHORT_BASE_URL (default: this server's origin + /s), cache and click queue settings. */
   shortener?: Omit<ShortenerOptions, 'db' | 'now'>;
+  /** Abuse throttling's limits and store (main.ts reads them from the environment); default: the default limits, in memory. */
+  throttle?: ThrottleSettings;
 }
 
 const COMPONENT_HEADER_MAX = 100;
@@ -99,21 +104,23 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   app.decorateRequest('component', null as unknown as ComponentHeaders);
 
   // The console's component headers: kept on the request for the audit log, never for access.
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', async (request) => {
     request.component = {
       id: headerValue(request.headers['x-component-id']),
       name: headerValue(request.headers['x-component-name']),
       action: headerValue(request.headers['x-component-action']),
     };
-    // No MIME sniffing, no framing of the console (clickjacking), no full URLs to other sites.
-    reply.header('x-content-type-options', 'nosniff').header('x-frame-options', 'DENY').header('referrer-policy', 'same-origin');
   });
 
   installErrorHandler(app);
+  // Security headers and the Content-Security-Policy on every answer (http/security-headers.ts).
+  await registerSecurityHeaders(app);
+  // Before any route, so the global per-IP limit covers every one (issue 13).
+  const throttleHookFor = await registerThrottle(app, options.db, options.throttle ?? { ...DEFAULT_THROTTLE, store: 'memory' });
   await app.register(multipart, { limits: { fileSize: constants.uploads.profilePictureBytes, files: 1, fields: 5, parts: 6 } });
 
   registerAuditLog(app, deps);
-  registerOperations(app, deps, options.handlers ?? defaultHandlers);
+  registerOperations(app, deps, options.handlers ?? defaultHandlers, throttleHookFor);
   // With a running engine, recurring campaigns launch their due runs (checked every 30 s).
   if (options.messaging) {
     const timer = setInterval(() => void runDueCampaigns(deps, (m, d) => app.log.warn({ detail: d }, m)).catch((e) => app.log.error(e)), 30_000);
@@ -126,7 +133,8 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   shortener.register(app);
 
   const consoleServed = options.consoleRoot ? await registerConsole(app, options.consoleRoot) : false;
-  app.setNotFoundHandler((request, reply) => {
+  // Unknown paths and the console's client-side routes count against the global limit too.
+  app.setNotFoundHandler({ preHandler: app.rateLimit() }, (request, reply) => {
     if (trySpaFallback(request, reply, consoleServed)) return reply;
     const error = new ApiError('99936');
     return reply.status(error.status).send(error.toBody());

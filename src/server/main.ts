@@ -14,6 +14,7 @@ import { databaseFromEnv } from './db/database.ts';
 import { demoEmail, demoRoleUsers, generateDemoPassword } from './db/demo-seed.ts';
 import { IN_DOUBT_GRACE_MS } from '../engine/dispatcher.ts';
 import { engineSettings, serverRunsEngine } from './messaging/engine-settings.ts';
+import { throttleSettings } from './security/throttle-settings.ts';
 import { startServer, type RunningServer } from './start.ts';
 
 let server: RunningServer | null = null;
@@ -51,6 +52,8 @@ async function main() {
   if (reviewMs !== undefined && !(Number.isInteger(reviewMs) && reviewMs >= 0)) throw new Error(`SANDBOX_TEMPLATE_REVIEW_MS must be a whole number of milliseconds, got ${env.SANDBOX_TEMPLATE_REVIEW_MS}`);
   const engine = engineSettings(env);
   const dispatch = serverRunsEngine(env);
+  // Abuse throttling (THROTTLE_*, REDIS_URL; counters shared through the database with DATABASE_URL).
+  const throttle = throttleSettings(env);
   server = await startServer({
     port,
     // Demo mode holds a sandbox (outbox with one-time codes, test providers): loopback unless asked.
@@ -62,6 +65,7 @@ async function main() {
     consoleRoot: consoleReady ? consoleRoot : null,
     logger: { level: env.LOG_LEVEL || 'info' },
     // The dispatcher's settings (ENGINE_IN_DOUBT_GRACE_MS…), read as `npm run worker` reads them.
+    throttle,
     messaging: { dispatcher: engine, dispatch, ...(reviewMs !== undefined ? { graph: { templateReviewMs: reviewMs } } : {}) },
   });
   if (stopSignal) {

@@ -9,6 +9,7 @@ import { prepareDatabase } from './db/prepare.ts';
 import type { Database } from '../engine/database.ts';
 import { startMessaging, type MessagingOptions, type MessagingRuntime } from './messaging/runtime.ts';
 import { defaultSecretBox } from './security/secrets.ts';
+import type { ThrottleSettings } from './security/throttle-settings.ts';
 
 export interface StartOptions {
   port?: number; // 0 (default) picks a free port
@@ -23,6 +24,8 @@ export interface StartOptions {
   logger?: FastifyServerOptions['logger'];
   /** The messaging engine (dispatcher, adapters, sandbox SMSC in sandbox mode); default on. */
   messaging?: boolean | Omit<MessagingOptions, 'db' | 'secrets' | 'sandbox'>;
+  /** Abuse throttling (main.ts: from the environment); default: the default limits, in memory. */
+  throttle?: ThrottleSettings;
 }
 
 export interface RunningServer {
@@ -48,7 +51,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     const messaging = options.messaging === false ? null : await startMessaging({
       db: handle.db, secrets, sandbox, ...(typeof options.messaging === 'object' ? options.messaging : {}),
     });
-    const app = await buildServer({ db: handle.db, sandbox, consoleRoot: options.consoleRoot, logger: options.logger, secrets, messaging: messaging?.hooks, receiptSink: messaging?.sink });
+    const app = await buildServer({ db: handle.db, sandbox, consoleRoot: options.consoleRoot, logger: options.logger, secrets, messaging: messaging?.hooks, receiptSink: messaging?.sink, throttle: options.throttle });
     const host = options.host ?? '127.0.0.1';
     await app.listen({ port: options.port ?? 0, host });
     const address = app.server.address();

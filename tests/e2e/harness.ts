@@ -29,7 +29,10 @@ export async function startProduct(options: { pinCore?: number; root?: string; e
   if (!existsSync(join(root, 'dist/console/index.html'))) throw new Error('dist/console is missing: run `npm run build` first');
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'colibri-e2e-'));
-  const env = { ...process.env, ...options.env, PORT: String(port), DATA_DIR: dataDir, DEMO_PASSWORD, DATABASE_URL: '' };
+  // Abuse throttling: limits the suite's quick sign-ins from one address never meet, unless a test
+  // asks for the real ones (tests/e2e/security-headers.test.ts passes '' for the defaults).
+  const generous = { THROTTLE_GLOBAL: '100000/60', THROTTLE_SIGNIN: '100000/100000/60', THROTTLE_REGISTER: '100000/100000/60', THROTTLE_RECOVERY: '100000/100000/60', THROTTLE_OTP: '100000/100000/60' };
+  const env = { ...process.env, ...generous, ...options.env, PORT: String(port), DATA_DIR: dataDir, DEMO_PASSWORD, DATABASE_URL: '', REDIS_URL: '' };
   delete (env as Record<string, string | undefined>).DATABASE_URL;
   const command = [process.execPath, '--import', 'tsx', 'src/server/main.ts'];
   // Benchmarks pin the server to one core with taskset (util-linux).

@@ -18,6 +18,7 @@ import { prepareDatabase } from '../../src/server/db/prepare.ts';
 import type { Database } from '../../src/engine/database.ts';
 import type { HandlerMap } from '../../src/server/http/handler.ts';
 import { hashPassword } from '../../src/server/security/passwords.ts';
+import type { ThrottleSettings } from '../../src/server/security/throttle-settings.ts';
 
 /** The demo users' password in tests (the product never has a fixed one: see main.ts). */
 export const TEST_PASSWORD = 'Prueba#2025x';
@@ -61,6 +62,20 @@ export interface HarnessOptions {
   captcha?: CaptchaVerifier;
   handlers?: HandlerMap;
   consoleRoot?: string;
+  /** Abuse throttling's limits; default: limits no test meets, counted as the product would (memory on PGlite, the database on PostgreSQL). */
+  throttle?: Partial<ThrottleSettings>;
+}
+
+const NO_LIMIT = { perIp: 1_000_000, perAccount: 1_000_000, windowMs: 60_000 };
+
+/** Limits no test meets unless it asks for its own, with the store `npm start` would pick for this database. */
+export function testThrottle(kind: DatabaseHandle['kind'], overrides: Partial<ThrottleSettings> = {}): ThrottleSettings {
+  return {
+    global: NO_LIMIT,
+    classes: { signin: NO_LIMIT, register: NO_LIMIT, recovery: NO_LIMIT, otp: NO_LIMIT },
+    store: kind === 'postgres' ? 'database' : 'memory',
+    ...overrides,
+  };
 }
 
 const byId = new Map<string, (typeof serverOperations)[number]>(serverOperations.map((o) => [o.id, o]));
@@ -108,6 +123,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     captcha: options.captcha,
     handlers: options.handlers,
     consoleRoot: options.consoleRoot,
+    throttle: testThrottle(handle.kind, options.throttle),
   });
   const db = handle.db;
 

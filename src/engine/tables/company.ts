@@ -45,6 +45,13 @@ export interface UsersTable {
 }
 
 /** Sign-in failures of e-mails without an account (migration 0395): they answer as real accounts do. */
+/** Abuse throttling's shared counters (issue 13): one fixed window per key. */
+export interface ThrottleCountersTable {
+  key: string;
+  hits: number;
+  window_ends: Timestamp;
+}
+
 export interface SigninAttemptsTable {
   email_digest: string;
   failures: number;
@@ -316,6 +323,7 @@ export interface CompanyTables {
   users: UsersTable;
   password_history: PasswordHistoryTable;
   signin_attempts: SigninAttemptsTable;
+  throttle_counters: ThrottleCountersTable;
   roles: RolesTable;
   user_roles: UserRolesTable;
   tokens: TokensTable;

@@ -12,9 +12,15 @@ import { openSandboxDoor } from '../auth/sandbox-door.ts';
 import type { ServerDeps, Session } from '../context.ts';
 import { parseApiKey } from '../security/api-keys.ts';
 import { tokenFromHeaders } from '../security/tokens.ts';
+import type { ThrottleHookFor } from '../security/throttle.ts';
 import type { BinaryResult, Handler, HandlerMap } from './handler.ts';
 
 const ERROR_SCHEMA = { $ref: 'api-error#' };
+
+// Each route carries its operation id (the audit log reads it).
+declare module 'fastify' {
+  interface FastifyContextConfig { operationId?: string }
+}
 
 /** "/v1/clients/{id}" -> "/v1/clients/:id" */
 export const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
@@ -54,10 +60,12 @@ async function callerOf(deps: ServerDeps, request: FastifyRequest): Promise<Sess
   return apiKey ? resolveApiKey(deps.db, apiKey, request.ip, deps.now()) : null;
 }
 
-export function registerOperations(app: FastifyInstance, deps: ServerDeps, handlers: HandlerMap): void {
+export function registerOperations(app: FastifyInstance, deps: ServerDeps, handlers: HandlerMap, throttleHookFor: ThrottleHookFor = () => null): void {
   assertHandlersComplete(handlers);
   for (const op of operationsFor(deps.sandbox)) {
     const handler = handlers[op.id as OperationId] as Handler<OperationId>;
+    // Declared `throttle:` (issue 13): the class's limits per client IP and per account.
+    const throttle = throttleHookFor(op);
     app.route({
       method: op.method,
       url: fastifyPath(op.path),
@@ -76,6 +84,7 @@ export function registerOperations(app: FastifyInstance, deps: ServerDeps, handl
         if (op.sandbox) openSandboxDoor(request, request.session);
         authorize(op, request.session, request.params);
       },
+      ...(throttle ? { preValidation: throttle } : {}),
       handler: async (request, reply) => {
         const result = await handler({
           params: request.params as never,

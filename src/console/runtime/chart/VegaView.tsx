@@ -14,7 +14,9 @@ const numberLocales: Record<string, { decimal: string; thousands: string; groupi
 export default function VegaView({ spec, label, onError }: { spec: Record<string, unknown>; label: string; onError: (e: unknown) => void }) {
   const { i18n } = useTranslation();
   const formatLocale = numberLocales[i18n.language] ?? numberLocales.es;
-  const options = useMemo(() => ({ actions: false, renderer: 'svg' as const, formatLocale }), [formatLocale]);
+  // ast: Vega's expression interpreter instead of new Function, so the Content-Security-Policy
+  // needs no eval for charts (src/server/http/security-headers.ts).
+  const options = useMemo(() => ({ actions: false, renderer: 'svg' as const, formatLocale, ast: true }), [formatLocale]);
   // vega-embed names its container "Vega visualization" (in English) and exposes each mark's
   // English description: the chart is one image named by its caption instead (issue 12).
   const onEmbed = (result: Result) => {

@@ -1,0 +1,35 @@
+// The Redis store of abuse throttling (issue 13): with REDIS_URL, two API processes count into the
+// same Redis counters. Collected only when REDIS_URL names a Redis server (vitest.config.ts, as the
+// PostgreSQL-only files are): the PGlite and PostgreSQL suites test the memory and database stores.
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildServer } from '../../src/server/app.ts';
+import { createHarness, testThrottle, type Harness } from './harness.ts';
+
+const redisUrl = process.env.REDIS_URL;
+if (!redisUrl) throw new Error('throttle.redis.test.ts needs REDIS_URL');
+let h: Harness;
+beforeAll(async () => { h = await createHarness(); });
+afterAll(async () => { await h?.close(); });
+
+describe('two API processes on one Redis', { timeout: 120_000 }, () => {
+  it('count into the same counters and answer 429 with 99933 and Retry-After', async () => {
+    const limit = { perIp: 1000, perAccount: 3, windowMs: 60_000 };
+    const settings = testThrottle('memory', { classes: { signin: limit, register: limit, recovery: limit, otp: limit }, store: { redisUrl: redisUrl! } });
+    const apps = [await buildServer({ db: h.db, sandbox: true, throttle: settings }), await buildServer({ db: h.db, sandbox: true, throttle: settings })];
+    try {
+      // An account of its own per run: Redis keeps counters between runs for a minute.
+      const email = `redis.${randomBytes(4).toString('hex')}@empresa-ficticia.co`;
+      const signin = (i: number) => apps[i % 2].inject({ method: 'POST', url: '/v1/clientAuth/signin', payload: { email, password: 'Incorrecta#1' }, remoteAddress: `203.0.117.${i + 1}` });
+      for (let i = 0; i < 3; i++) expect((await signin(i)).statusCode).toBe(401);
+      for (const i of [3, 4]) {
+        const res = await signin(i);
+        expect(res.statusCode).toBe(429);
+        expect(res.json()).toEqual({ code: '99933', message: expect.any(String) });
+        expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      }
+    } finally {
+      await Promise.all(apps.map((a) => a.close()));
+    }
+  });
+});

@@ -1,0 +1,171 @@
+// Abuse throttling (issue 13, item 4): per client IP and per account on the operations that
+// declare `throttle:` (sign-in, register, password recovery, one-time codes), a global limit per
+// IP on everything, 429 with the catalogue's 99933 in the usual error shape and Retry-After, and
+// counters shared by every API process on one database.
+import { createHash } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { serverOperations } from '../../src/generated/server-operations.gen.ts';
+import type { OperationId } from '../../src/generated/operations.gen.ts';
+import { buildServer } from '../../src/server/app.ts';
+import { DEFAULT_THROTTLE, throttleSettings, type ClassLimit, type ThrottleSettings } from '../../src/server/security/throttle-settings.ts';
+import { createHarness, testThrottle, type Harness } from './harness.ts';
+
+// One database for the file; each test builds its own API process(es) on it with its limits, and
+// uses addresses and accounts of its own (the database store's counters outlive a process).
+let h: Harness;
+beforeAll(async () => { h = await createHarness(); }, 180_000);
+afterAll(async () => { await h?.close(); });
+const built: FastifyInstance[] = [];
+afterEach(async () => { await Promise.all(built.splice(0).map((a) => a.close())); });
+
+const limit = (perIp: number, perAccount: number): ClassLimit => ({ perIp, perAccount, windowMs: 60_000 });
+const NONE = limit(1_000_000, 1_000_000);
+const kind = process.env.DATABASE_URL ? 'postgres' : 'memory';
+const accountKey = (email: string) => `signin:account:${createHash('sha256').update(email).digest('hex')}`;
+const hitsOf = async (email: string) => (await h.db.selectFrom('throttle_counters').select('hits').where('key', '=', accountKey(email)).executeTakeFirst())?.hits;
+
+/** An API process on the file's database with these limits (the store `npm start` would pick, unless told). */
+async function api(throttle: Partial<ThrottleSettings>): Promise<Api> {
+  const app = await buildServer({ db: h.db, sandbox: true, throttle: testThrottle(kind, throttle) });
+  built.push(app);
+  return {
+    app,
+    op: (id, args) => {
+      const spec = serverOperations.find((o) => o.id === id)!;
+      return app.inject({ method: spec.method as 'GET', url: spec.path, ...(args.body ? { payload: args.body } : {}), remoteAddress: args.remoteAddress });
+    },
+  };
+}
+interface Api { app: FastifyInstance; op(id: OperationId, args: { body?: object; remoteAddress: string }): Promise<LightMyRequestResponse> }
+
+const signin = (a: Api, email: string, remoteAddress: string) =>
+  a.op('clientAuth.signin', { body: { email, password: 'Incorrecta#1' }, remoteAddress });
+
+function expectThrottled(res: LightMyRequestResponse, windowSeconds = 60) {
+  expect(res.statusCode).toBe(429);
+  // The same shape as every other error answer: { code, message }, the catalogue's code.
+  expect(res.json()).toEqual({ code: '99933', message: expect.any(String) });
+  expect(res.headers['content-type']).toMatch(/^application\/json/);
+  const retryAfter = Number(res.headers['retry-after']);
+  expect(Number.isInteger(retryAfter)).toBe(true);
+  expect(retryAfter).toBeGreaterThan(0);
+  expect(retryAfter).toBeLessThanOrEqual(windowSeconds);
+}
+
+describe('sign-in', { timeout: 120_000 }, () => {
+  it('guesses spread over many accounts from one address are slowed; other addresses are not', async () => {
+    const a = await api({ classes: { signin: limit(5, 1000), register: NONE, recovery: NONE, otp: NONE } });
+    for (let i = 0; i < 5; i++) expect((await signin(a, `persona${i}@empresa-ficticia.co`, '203.0.113.7')).statusCode).toBe(401);
+    expectThrottled(await signin(a, 'persona5@empresa-ficticia.co', '203.0.113.7'));
+    // validate is of the sign-in class too: it tells whether sign-in will ask for a captcha.
+    expectThrottled(await a.op('clientAuth.validate', { body: { email: 'persona6@empresa-ficticia.co' }, remoteAddress: '203.0.113.7' }));
+    expect((await signin(a, 'persona5@empresa-ficticia.co', '198.51.100.20')).statusCode).toBe(401);
+  });
+
+  it('guesses at one account from many addresses are slowed; other accounts are not', async () => {
+    const a = await api({ classes: { signin: limit(1000, 3), register: NONE, recovery: NONE, otp: NONE } });
+    // The account is the normalised e-mail: case does not make a new one.
+    const spellings = ['analista@demo.colibri.co', 'ANALISTA@demo.colibri.co', 'Analista@Demo.Colibri.co'];
+    for (const [i, email] of spellings.entries()) expect((await signin(a, email, `203.0.113.${i + 1}`)).statusCode).not.toBe(429);
+    expectThrottled(await signin(a, 'analista@demo.colibri.co', '203.0.113.99'));
+    expect((await signin(a, 'admin@demo.colibri.co', '203.0.113.99')).statusCode).toBe(401);
+  });
+
+  it('an account unknown to the product is throttled exactly as a real one: the answers do not tell them apart', async () => {
+    const a = await api({ classes: { signin: limit(1000, 2), register: NONE, recovery: NONE, otp: NONE } });
+    const answers = async (email: string, net: number) => {
+      const all: string[] = [];
+      for (let i = 0; i < 4; i++) {
+        const res = await signin(a, email, `192.0.${net}.${i + 1}`);
+        all.push(`${res.statusCode} ${res.json().code} ${res.headers['retry-after'] ? 'retry-after' : ''}`);
+      }
+      return all;
+    };
+    const unknown = await answers('nadie@empresa-ficticia.co', 2);
+    expect(unknown).toEqual(await answers('manager@demo.colibri.co', 3));
+    expect(unknown.slice(2)).toEqual(['429 99933 retry-after', '429 99933 retry-after']);
+  });
+});
+
+describe('every throttled operation', { timeout: 120_000 }, () => {
+  const throttled = serverOperations.filter((o) => o.throttle);
+  const bodies: Partial<Record<OperationId, object>> = {
+    'clientAuth.recoverPassword': { code: '123456', password: 'Otra#Clave2025' },
+    'clientAuth.validateOtp': { code: '123456' },
+  };
+
+  it('sign-in, register, both steps of password recovery, sending and checking codes declare their class', () => {
+    expect(Object.fromEntries(throttled.map((o) => [o.id, o.throttle]))).toEqual({
+      'clientAuth.validate': { class: 'signin', account: 'email' },
+      'clientAuth.signin': { class: 'signin', account: 'email' },
+      'clientAuth.register': { class: 'register', account: 'email' },
+      'clientAuth.recoverPassword': { class: 'recovery', account: 'email' },
+      'clientAuth.saveOtp': { class: 'otp', account: 'email' },
+      'clientAuth.validateOtp': { class: 'otp', account: 'email' },
+    });
+  });
+
+  it.each(throttled.map((o, n) => [o.id as OperationId, n]))('%s: per IP and per account, counted even when the body is refused', async (id, n) => {
+    const cls = throttled.find((o) => o.id === id)!.throttle!.class;
+    const a = await api({ classes: { signin: NONE, register: NONE, recovery: NONE, otp: NONE, [cls]: limit(2, 2) } });
+    const body = (email: string) => ({ ...bodies[id], email });
+    // Per IP: two accounts, then a third is refused (a register body this short is refused by validation: still counted).
+    for (const k of [1, 2]) expect((await a.op(id, { body: body(`ip${k}.${n}@empresa-ficticia.co`), remoteAddress: `203.0.114.${n}` })).statusCode).not.toBe(429);
+    expectThrottled(await a.op(id, { body: body(`ip3.${n}@empresa-ficticia.co`), remoteAddress: `203.0.114.${n}` }));
+    // Per account: two addresses, then a third is refused.
+    for (const k of [1, 2]) expect((await a.op(id, { body: body(`cuenta.${n}@empresa-ficticia.co`), remoteAddress: `198.51.${n}.${k}` })).statusCode).not.toBe(429);
+    expectThrottled(await a.op(id, { body: body(`cuenta.${n}@empresa-ficticia.co`), remoteAddress: `198.51.${n}.3` }));
+  });
+});
+
+describe('the global limit per address', { timeout: 120_000 }, () => {
+  it('covers every request, unknown paths too, answers 429 in the usual shape, and never throttles /health', async () => {
+    const a = await api({ global: { perIp: 3, windowMs: 60_000 } });
+    for (let i = 0; i < 3; i++) expect((await a.op('geography.countries', { remoteAddress: '203.0.113.80' })).statusCode).toBe(200);
+    expectThrottled(await a.op('geography.countries', { remoteAddress: '203.0.113.80' }));
+    expectThrottled(await a.app.inject({ method: 'GET', url: '/no/such/path', remoteAddress: '203.0.113.80' }));
+    for (let i = 0; i < 5; i++) expect((await a.op('system.health', { remoteAddress: '203.0.113.80' })).statusCode).toBe(200);
+    expect((await a.op('geography.countries', { remoteAddress: '203.0.113.81' })).statusCode).toBe(200);
+  });
+});
+
+describe('two API processes on one database', { timeout: 120_000 }, () => {
+  const classes = (perAccount: number) => ({ signin: limit(1000, perAccount), register: NONE, recovery: NONE, otp: NONE });
+
+  it('count into the same counters: guesses spread over both meet one limit', async () => {
+    const apps = [await api({ classes: classes(4), store: 'database' }), await api({ classes: classes(4), store: 'database' })];
+    const email = 'compartida@empresa-ficticia.co';
+    for (let i = 0; i < 4; i++) expect((await signin(apps[i % 2], email, `203.0.115.${i + 10}`)).statusCode).not.toBe(429);
+    for (const a of apps) expectThrottled(await signin(a, email, '203.0.115.30'));
+    expect(await hitsOf(email)).toBe(6);
+    // The account is kept as a digest, never as the address.
+    expect(await h.db.selectFrom('throttle_counters').select('key').where('key', 'like', '%compartida%').execute()).toEqual([]);
+  });
+
+  it('a window that ended starts again at one', async () => {
+    const a = await api({ classes: classes(2), store: 'database' });
+    const email = 'ventana@empresa-ficticia.co';
+    for (let i = 0; i < 2; i++) await signin(a, email, `203.0.116.${i + 40}`);
+    expectThrottled(await signin(a, email, '203.0.116.42'));
+    expect(await hitsOf(email)).toBe(3);
+    // Move the window's end into the past, as the database clock would after a minute.
+    await h.db.updateTable('throttle_counters').set({ window_ends: new Date(Date.now() - 1000) }).where('key', '=', accountKey(email)).execute();
+    expect((await signin(a, email, '203.0.116.43')).statusCode).toBe(401);
+    expect(await hitsOf(email)).toBe(1);
+  });
+});
+
+describe('settings', { timeout: 120_000 }, () => {
+  it('defaults are realistic, the environment overrides them, and the store follows REDIS_URL / DATABASE_URL', () => {
+    expect(throttleSettings({})).toEqual({ ...DEFAULT_THROTTLE, store: 'memory' });
+    const s = throttleSettings({ THROTTLE_GLOBAL: '100/30', THROTTLE_OTP: '4/2/120', DATABASE_URL: 'postgres://x/y' });
+    expect(s.global).toEqual({ perIp: 100, windowMs: 30_000 });
+    expect(s.classes.otp).toEqual({ perIp: 4, perAccount: 2, windowMs: 120_000 });
+    expect(s.classes.signin).toEqual(DEFAULT_THROTTLE.classes.signin);
+    expect(s.store).toBe('database');
+    expect(throttleSettings({ REDIS_URL: 'redis://127.0.0.1:6379', DATABASE_URL: 'postgres://x/y' }).store).toEqual({ redisUrl: 'redis://127.0.0.1:6379' });
+    expect(() => throttleSettings({ THROTTLE_SIGNIN: '30/10' })).toThrow(/THROTTLE_SIGNIN/);
+    expect(() => throttleSettings({ THROTTLE_GLOBAL: '0/60' })).toThrow(/THROTTLE_GLOBAL/);
+  });
+});
