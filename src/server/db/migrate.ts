@@ -23,6 +23,7 @@ import * as campaignTests from './migrations/0370_campaign-tests.ts';
 import * as campaignTemplate from './migrations/0380_campaign-template.ts';
 import * as signinAttempts from './migrations/0395_signin-attempts.ts';
 import * as serviceUsers from './migrations/0398_service-users.ts';
+import * as launchJobs from './migrations/0400_launch-jobs.ts';
 import type { Database } from '../../engine/database.ts';
 
 const migrations: Record<string, Migration> = {
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   '0380_campaign-template': campaignTemplate,
   '0395_signin-attempts': signinAttempts,
   '0398_service-users': serviceUsers,
+  '0400_launch-jobs': launchJobs,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

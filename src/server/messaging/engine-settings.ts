@@ -38,3 +38,16 @@ export function engineSettings(env: NodeJS.ProcessEnv): EngineSettings {
 export function workerSettings(env: NodeJS.ProcessEnv): EngineSettings {
   return { workerId: `w-${hostname()}-${process.pid}-${Math.random().toString(16).slice(2, 8)}`, ...engineSettings(env) };
 }
+
+/**
+ * LAUNCH_CHUNK_SIZE (issue 13): recipients a launch writes per transaction. On PGlite the chunk is
+ * the longest statement the one connection runs while other requests wait, so it bounds their
+ * latency during a launch (tests/bench/launch.ts measured it); a launch that fits in one chunk is
+ * written in its request, whole, as before.
+ */
+export const DEFAULT_LAUNCH_CHUNK_SIZE = 1000;
+
+export function launchChunkSize(env: NodeJS.ProcessEnv = process.env): number {
+  const value = numberFrom(env, 'LAUNCH_CHUNK_SIZE');
+  return value && value >= 1 ? Math.floor(value) : DEFAULT_LAUNCH_CHUNK_SIZE;
+}
