@@ -1,5 +1,5 @@
 // A big launch never stalls the server (issue 13): a campaign of 1,000,000 recipients is launched
-// while GET /health and a list call (deployments.list) are sampled every 100 ms, on PGlite and on
+// while GET /health and a list call (team.list, a page of 20) are sampled every 100 ms, on PGlite and on
 // PostgreSQL; p50/p99 of both during the launch, the enqueue rate and the total time. The anchor
 // is GET /health p99 on the same server while idle, measured in the same run.
 // `npm run bench launch` (BENCH_LAUNCH_RECIPIENTS overrides the size; LAUNCH_CHUNK_SIZE the chunk).
@@ -61,13 +61,21 @@ export async function launchBench(record: Record, postgresUrl: string) {
     const health: number[] = [];
     const list: number[] = [];
     const loadBefore = loadavg()[0];
+    // Each sample's latency counts from the instant it was due (every 100 ms from the start), so
+    // time the event loop was held before the request could even be issued is in it.
+    let k = 0;
+    let sampling = true;
+    let sampler: NodeJS.Timeout | undefined;
     const sample = () => {
-      const t0 = performance.now();
-      void h.op('system.health').then(() => health.push(performance.now() - t0));
-      void h.op('deployments.list', { token, query: { campaignId, page: 1, pageSize: 20 } }).then(() => list.push(performance.now() - t0));
+      const due = start + k * EVERY_MS;
+      void h.op('system.health').then(() => health.push(performance.now() - due));
+      void h.op('team.list', { token, query: { page: 1, pageSize: 20, state: 'active', sort: 'name' } }).then(() => list.push(performance.now() - due));
+      k++;
+      while (start + k * EVERY_MS < performance.now() - EVERY_MS) { health.push(performance.now() - (start + k * EVERY_MS)); list.push(performance.now() - (start + k * EVERY_MS)); k++; }
+      if (sampling) sampler = setTimeout(sample, Math.max(0, start + k * EVERY_MS - performance.now()));
     };
-    const sampler = setInterval(sample, EVERY_MS);
     const start = performance.now();
+    sampler = setTimeout(sample, 0);
     const launched = await h.op('campaigns.launch', { token, params: { id: campaignId } });
     const answeredMs = performance.now() - start;
     if (launched.statusCode !== 200) throw new Error(`launch answered ${launched.statusCode}: ${launched.body}`);
@@ -75,12 +83,13 @@ export async function launchBench(record: Record, postgresUrl: string) {
     runner.wake();
     await done;
     const totalMs = performance.now() - start;
-    clearInterval(sampler);
+    sampling = false;
+    if (sampler) clearTimeout(sampler);
     await runner.stop();
     const written = await sql<{ n: string | number }>`select count(*) as n from messages where deployment_id = ${launched.json().id}`.execute(h.db);
     const n = Number(written.rows[0].n);
     const slug = target.toLowerCase();
-    const notes = `${RECIPIENTS} recipients, chunk ${launchChunkSize()}, ${n} messages written in ${(totalMs / 1000).toFixed(1)} s (${Math.round(n / (totalMs / 1000))} rows/s); launch answered in ${answeredMs.toFixed(0)} ms; ${health.length} /health and ${list.length} deployments.list samples every ${EVERY_MS} ms through Fastify inject; /health p50 ${pct(health, 0.5)} ms, p99 ${pct(health, 0.99)} ms, max ${pct(health, 1)} ms; list p50 ${pct(list, 0.5)} ms, p99 ${pct(list, 0.99)} ms; load average ${loadBefore.toFixed(2)} → ${loadavg()[0].toFixed(2)} on a 2-core machine shared with other work`;
+    const notes = `${RECIPIENTS} recipients, chunk ${launchChunkSize()}, ${n} messages written in ${(totalMs / 1000).toFixed(1)} s (${Math.round(n / (totalMs / 1000))} rows/s); launch answered in ${answeredMs.toFixed(0)} ms; ${health.length} /health and ${list.length} team.list (page 1 of 20) samples every ${EVERY_MS} ms through Fastify inject; /health p50 ${pct(health, 0.5)} ms, p99 ${pct(health, 0.99)} ms, max ${pct(health, 1)} ms; list p50 ${pct(list, 0.5)} ms, p99 ${pct(list, 0.99)} ms; load average ${loadBefore.toFixed(2)} → ${loadavg()[0].toFixed(2)} on a 2-core machine shared with other work`;
     record({ name: `launch-1m-health-p99-${slug}`, value: pct(health, 0.99), unit: 'ms p99', anchor: `GET /health p99 on ${target}, idle (same server, same run)`, anchor_value: anchor, goal: 'p99 < 100 ms during the launch', notes });
     record({ name: `launch-1m-list-p99-${slug}`, value: pct(list, 0.99), unit: 'ms p99', anchor: `GET /health p99 on ${target}, idle (same server, same run)`, anchor_value: anchor, goal: 'p99 < 100 ms during the launch', notes });
     record({ name: `launch-1m-rows-per-s-${slug}`, value: Math.round(n / (totalMs / 1000)), unit: 'messages/s', anchor: `GET /health p99 on ${target}, idle (ms)`, anchor_value: anchor, goal: 'noted (the launch of 1,000,000 recipients completes; total time in notes)', notes });

@@ -45,7 +45,7 @@ export function workerSettings(env: NodeJS.ProcessEnv): EngineSettings {
  * latency during a launch (tests/bench/launch.ts measured it); a launch that fits in one chunk is
  * written in its request, whole, as before.
  */
-export const DEFAULT_LAUNCH_CHUNK_SIZE = 1000;
+export const DEFAULT_LAUNCH_CHUNK_SIZE = 500;
 
 export function launchChunkSize(env: NodeJS.ProcessEnv = process.env): number {
   const value = numberFrom(env, 'LAUNCH_CHUNK_SIZE');

@@ -1,6 +1,8 @@
 // Launching a campaign: one deployment, its messages rendered from the file's sendable rows and
 // created through the one send step (messaging/send-messages.ts: the refusal rules, credits, send
-// window), all in one transaction: when the credits do not cover it (99986) nothing is created.
+// window), chunk by chunk (issue 13): the first chunk with the deployment in the request (when the
+// credits do not cover it, 99986, nothing is created), the rest by the engine's launch job, each
+// chunk in one transaction with the job's cursor (launchStep).
 // The preview (the detail's summary tab) is the same launch, run to the end in a transaction that
 // is then rolled back (issue 12): every decision it shows (block list, duplicates against what was
 // already sent, the send window, the credits, the parts of each rendered message) is the one the
