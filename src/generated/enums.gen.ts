@@ -121,8 +121,9 @@ export const deliveryStatusMeta = {
     }
 } as const;
 
-/** A run of a campaign: scheduled (waits for its date), running, paused, cancelled, completed (processed: nothing left to hand over; it cannot be changed). (schemas/enums/deployment-state.yaml) */
+/** A run of a campaign: preparing (its launch is writing its messages, chunk by chunk: issue 13), scheduled (waits for its date), running, paused, cancelled, completed (processed: nothing left to hand over; it cannot be changed). (schemas/enums/deployment-state.yaml) */
 export const deploymentStates = [
+    "preparing",
     "scheduled",
     "running",
     "paused",
@@ -131,6 +132,16 @@ export const deploymentStates = [
 ] as const;
 
 export type DeploymentState = (typeof deploymentStates)[number];
+
+/** Why a launch stopped mid-way (issue 13), its deployment then cancelled: insufficientCredits (a chunk's messages were not covered: 99986), whatsappWindow (free text to recipients outside the 24-hour window: 99907), templateParameters (a template parameter without its column: 99908), refused (another refusal). (schemas/enums/deployment-stop-reason.yaml) */
+export const deploymentStopReasons = [
+    "insufficientCredits",
+    "whatsappWindow",
+    "templateParameters",
+    "refused"
+] as const;
+
+export type DeploymentStopReason = (typeof deploymentStopReasons)[number];
 
 /** Colombian identity documents. (schemas/enums/document-type.yaml) */
 export const documentTypes = [
@@ -528,6 +539,7 @@ export const enumValues = {
     "credential-status": credentialStatuses,
     "delivery-status": deliveryStatuses,
     "deployment-state": deploymentStates,
+    "deployment-stop-reason": deploymentStopReasons,
     "document-type": documentTypes,
     "edit-lock": editLocks,
     "message-outcome": messageOutcomes,

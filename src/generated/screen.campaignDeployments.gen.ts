@@ -23,6 +23,7 @@ export const screen = {
             schema: {
                 type: "string",
                 enum: [
+                    "preparing",
                     "scheduled",
                     "running",
                     "paused",
@@ -33,6 +34,7 @@ export const screen = {
             },
             cell: "status",
             colors: {
+                preparing: "info",
                 running: "info",
                 completed: "success",
                 paused: "warning",
@@ -47,6 +49,31 @@ export const screen = {
             schema: {
                 type: "integer"
             },
+            sortable: false
+        },
+        {
+            field: "enqueued",
+            label: "fields.enqueued",
+            schema: {
+                type: "integer"
+            },
+            sortable: false
+        },
+        {
+            field: "stopReason",
+            label: "fields.stopReason",
+            schema: {
+                type: "string",
+                enum: [
+                    "insufficientCredits",
+                    "whatsappWindow",
+                    "templateParameters",
+                    "refused"
+                ],
+                "x-enum": "deployment-stop-reason"
+            },
+            cell: "enum",
+            width: 200,
             sortable: false
         },
         {
@@ -107,7 +134,7 @@ export const screen = {
         while: [
             {
                 field: "state",
-                in: ["scheduled", "running"]
+                in: ["preparing", "scheduled", "running"]
             },
             {
                 field: "counts.sent",
@@ -184,7 +211,12 @@ export const screen = {
             },
             when: {
                 field: "state",
-                in: ["running", "paused", "scheduled"]
+                in: [
+                    "preparing",
+                    "running",
+                    "paused",
+                    "scheduled"
+                ]
             },
             confirm: "screens.campaignDeployments.cancelConfirm",
             notify: "screens.campaignDeployments.cancelled",
@@ -221,6 +253,7 @@ export const screen = {
             schema: {
                 type: "string",
                 enum: [
+                    "preparing",
                     "scheduled",
                     "running",
                     "paused",

@@ -125,6 +125,7 @@ export const screen = {
                     schema: {
                         type: "string",
                         enum: [
+                            "preparing",
                             "scheduled",
                             "running",
                             "paused",
@@ -605,6 +606,7 @@ export const screen = {
                         schema: {
                             type: "string",
                             enum: [
+                                "preparing",
                                 "scheduled",
                                 "running",
                                 "paused",
@@ -615,6 +617,7 @@ export const screen = {
                         },
                         cell: "status",
                         colors: {
+                            preparing: "info",
                             running: "info",
                             completed: "success",
                             paused: "warning",
@@ -629,6 +632,31 @@ export const screen = {
                         schema: {
                             type: "integer"
                         },
+                        sortable: false
+                    },
+                    {
+                        field: "enqueued",
+                        label: "fields.enqueued",
+                        schema: {
+                            type: "integer"
+                        },
+                        sortable: false
+                    },
+                    {
+                        field: "stopReason",
+                        label: "fields.stopReason",
+                        schema: {
+                            type: "string",
+                            enum: [
+                                "insufficientCredits",
+                                "whatsappWindow",
+                                "templateParameters",
+                                "refused"
+                            ],
+                            "x-enum": "deployment-stop-reason"
+                        },
+                        cell: "enum",
+                        width: 200,
                         sortable: false
                     },
                     {
@@ -689,7 +717,7 @@ export const screen = {
                     while: [
                         {
                             field: "state",
-                            in: ["scheduled", "running"]
+                            in: ["preparing", "scheduled", "running"]
                         },
                         {
                             field: "counts.sent",
@@ -766,7 +794,12 @@ export const screen = {
                         },
                         when: {
                             field: "state",
-                            in: ["running", "paused", "scheduled"]
+                            in: [
+                                "preparing",
+                                "running",
+                                "paused",
+                                "scheduled"
+                            ]
                         },
                         confirm: "screens.campaignDeployments.cancelConfirm",
                         notify: "screens.campaignDeployments.cancelled",
@@ -803,6 +836,7 @@ export const screen = {
                         schema: {
                             type: "string",
                             enum: [
+                                "preparing",
                                 "scheduled",
                                 "running",
                                 "paused",

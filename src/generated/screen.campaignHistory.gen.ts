@@ -71,6 +71,7 @@ export const screen = {
             schema: {
                 type: "string",
                 enum: [
+                    "preparing",
                     "scheduled",
                     "running",
                     "paused",
@@ -259,6 +260,7 @@ export const screen = {
             state: {
                 type: "string",
                 enum: [
+                    "preparing",
                     "scheduled",
                     "running",
                     "paused",

@@ -93,6 +93,7 @@ export const screen = {
             schema: {
                 type: "string",
                 enum: [
+                    "preparing",
                     "scheduled",
                     "running",
                     "paused",

@@ -162,6 +162,7 @@ export const screen = {
                     schema: {
                         type: "string",
                         enum: [
+                            "preparing",
                             "scheduled",
                             "running",
                             "paused",

@@ -95,14 +95,26 @@ export const entitySchemas = [
     },
     {
         $id: "deployment-state",
-        description: "A run of a campaign: scheduled (waits for its date), running, paused, cancelled, completed (processed: nothing left to hand over; it cannot be changed).",
+        description: "A run of a campaign: preparing (its launch is writing its messages, chunk by chunk: issue 13), scheduled (waits for its date), running, paused, cancelled, completed (processed: nothing left to hand over; it cannot be changed).",
         type: "string",
         enum: [
+            "preparing",
             "scheduled",
             "running",
             "paused",
             "cancelled",
             "completed"
+        ]
+    },
+    {
+        $id: "deployment-stop-reason",
+        description: "Why a launch stopped mid-way (issue 13), its deployment then cancelled: insufficientCredits (a chunk's messages were not covered: 99986), whatsappWindow (free text to recipients outside the 24-hour window: 99907), templateParameters (a template parameter without its column: 99908), refused (another refusal).",
+        type: "string",
+        enum: [
+            "insufficientCredits",
+            "whatsappWindow",
+            "templateParameters",
+            "refused"
         ]
     },
     {
@@ -2184,6 +2196,8 @@ export const entitySchemas = [
             "state",
             "purpose",
             "total",
+            "enqueued",
+            "stopReason",
             "reservedCredits",
             "counts",
             "going",
@@ -2215,6 +2229,18 @@ export const entitySchemas = [
             },
             total: {
                 type: "integer"
+            },
+            enqueued: {
+                type: "integer",
+                description: "messages its launch has written so far (of total): the progress while it is preparing (issue 13)"
+            },
+            stopReason: {
+                description: "why its launch stopped mid-way (then cancelled), else null",
+                anyOf: [{
+                        $ref: "deployment-stop-reason#"
+                    }, {
+                        type: "null"
+                    }]
             },
             reservedCredits: {
                 type: "integer"

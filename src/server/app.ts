@@ -14,6 +14,7 @@ import type { Database } from '../engine/database.ts';
 import type { ComponentHeaders, MessagingHooks, ServerDeps } from './context.ts';
 import { companySendWindow } from './messaging/send-window.ts';
 import { runDueCampaigns } from './messaging/scheduler.ts';
+import { startJobRunner } from './messaging/jobs.ts';
 import { webhookSecrets } from './messaging/webhook-secrets.ts';
 import { whatsappTemplateGateway, type WhatsAppTemplateGateway } from './messaging/whatsapp-templates.ts';
 import { templateStatusSink } from './modules/templates/status.ts';
@@ -121,8 +122,12 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
 
   registerAuditLog(app, deps);
   registerOperations(app, deps, options.handlers ?? defaultHandlers, throttleHookFor);
-  // With a running engine, recurring campaigns launch their due runs (checked every 30 s).
+  // With a running engine, big launches are written by its job runner (issue 13), and recurring
+  // campaigns launch their due runs (checked every 30 s).
   if (options.messaging) {
+    const jobs = startJobRunner(deps, { log: (m, d) => app.log.warn({ detail: d }, m) });
+    deps.messaging.wakeJobs = () => jobs.wake();
+    app.addHook('onClose', async () => jobs.stop());
     const timer = setInterval(() => void runDueCampaigns(deps, (m, d) => app.log.warn({ detail: d }, m)).catch((e) => app.log.error(e)), 30_000);
     app.addHook('onClose', async () => clearInterval(timer));
   }

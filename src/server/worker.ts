@@ -19,6 +19,8 @@ import { createDatabase, type DatabaseHandle } from './db/database.ts';
 import { startMessaging, type MessagingRuntime } from './messaging/runtime.ts';
 import { createSecretBox, resolveSecretKey } from './security/secrets.ts';
 import { workerSettings } from './messaging/engine-settings.ts';
+import { startJobRunner } from './messaging/jobs.ts';
+import { companySendWindow } from './messaging/send-window.ts';
 
 /** One line per event; errors by message only (a stack or a driver error object could carry settings). */
 function log(message: string, detail?: unknown) {
@@ -39,6 +41,7 @@ function describeUrl(url: string): string {
 let handle: DatabaseHandle | null = null;
 let runtime: MessagingRuntime | null = null;
 let stopping: string | null = null;
+let stopJobs: (() => Promise<void>) | null = null;
 
 async function stop(signal: string) {
   if (stopping) {
@@ -49,6 +52,7 @@ async function stop(signal: string) {
   if (!runtime) return; // still starting: main() honours it once the runtime is up
   log(`${signal}: finishing the batches in flight`);
   try {
+    await stopJobs?.();
     await runtime.close();
     await handle?.close();
     log('stopped');
@@ -74,6 +78,10 @@ async function main() {
     throw new Error(`the messaging tables are not there (start the server once to migrate): ${error.message}`);
   });
   runtime = await startMessaging({ db: handle.db, secrets, sandbox: false, dispatcher: settings, log });
+  // The engine's jobs (issue 13: big launches, chunk by chunk), shared with the other processes.
+  const dispatcher = runtime.dispatcher;
+  const jobs = startJobRunner({ db: handle.db, now: () => new Date(), messaging: { sendWindow: companySendWindow(handle.db), wake: () => dispatcher.wake() } }, { log });
+  stopJobs = () => jobs.stop();
   log(`${runtime.dispatcher.workerId} running on ${describeUrl(env.DATABASE_URL)}${env.DATABASE_SCHEMA ? ` (schema ${env.DATABASE_SCHEMA})` : ''}`);
   if (stopping) {
     const signal = stopping;

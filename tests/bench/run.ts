@@ -16,6 +16,7 @@ import { dispatchBench } from './dispatch.ts';
 import { redirectBench } from './redirect.ts';
 import { ingestBench } from './ingest.ts';
 import { processesBench } from './processes.ts';
+import { launchBench } from './launch.ts';
 
 const resultsDir = resolve('tests/bench/results');
 mkdirSync(resultsDir, { recursive: true });
@@ -100,5 +101,6 @@ if (!only || only === 'dispatch') await dispatchBench(record, process.env.BENCH_
 if (!only || only === 'processes') await processesBench(record, process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test');
 // The short-link redirect on one core: cache hit, cache miss and click tracking against a bare node:http 302 (tests/bench/redirect.ts).
 if (!only || only === 'redirect') await redirectBench(record);
+if (!only || only === 'launch') await launchBench(record, process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test');
 console.log(`bench: results in ${resultsDir}: ${readdirSync(resultsDir).filter((f) => f.endsWith('.json')).join(', ')}`);
 

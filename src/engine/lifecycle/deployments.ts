@@ -22,22 +22,50 @@ export interface NewDeployment {
   at: Date;
   createdBy: number | null;
   now: Date;
+  /** A launch written by a job (issue 13): 'preparing' until its last chunk, with this many recipients. */
+  preparing?: { total: number };
 }
 
-/** Launch: a campaign run's deployment, scheduled for `at` or running from now. Answers its id. */
+/** Launch: a campaign run's deployment, scheduled for `at` or running from now (or preparing first). Answers its id. */
 export async function createDeployment(trx: Transaction<Database>, d: NewDeployment): Promise<number> {
   const later = d.at > d.now;
   const row = await trx.insertInto('deployments').values({
-    company_id: d.companyId, campaign_id: d.campaignId, channel_id: d.channelId, state: later ? 'scheduled' : 'running',
-    purpose: d.purpose, scheduled_at: later ? d.at : null, started_at: later ? null : d.now, reserved_credits: 0,
-    created_by: d.createdBy, created_at: d.now, updated_at: d.now,
+    company_id: d.companyId, campaign_id: d.campaignId, channel_id: d.channelId, state: d.preparing ? 'preparing' : later ? 'scheduled' : 'running',
+    purpose: d.purpose, scheduled_at: later ? d.at : null, started_at: later || d.preparing ? null : d.now, reserved_credits: 0,
+    total: d.preparing?.total ?? 0, created_by: d.createdBy, created_at: d.now, updated_at: d.now,
   }).returning('id').executeTakeFirstOrThrow();
   return Number(row.id);
 }
 
 /** Launch, once its messages are enqueued: how many it has and the credits they hold. */
 export async function recordDeploymentTotals(trx: Transaction<Database>, id: number, total: number, reservedCredits: number): Promise<void> {
-  await trx.updateTable('deployments').set({ total, reserved_credits: reservedCredits }).where('id', '=', id).execute();
+  await trx.updateTable('deployments').set({ total, enqueued: total, reserved_credits: reservedCredits }).where('id', '=', id).execute();
+}
+
+/** A chunk of a preparing deployment's messages is written: its progress and the credits they hold (same transaction). */
+export async function recordLaunchChunk(trx: Transaction<Database>, id: number, added: number, reservedCredits: number, now: Date): Promise<void> {
+  await sql`update deployments set enqueued = enqueued + ${added}, reserved_credits = reserved_credits + ${reservedCredits}, updated_at = ${now}
+            where id = ${id}`.execute(trx);
+}
+
+/** Its last chunk is written: the deployment runs (or waits for its date), its total what was written. */
+export async function finishPreparing(trx: Transaction<Database>, id: number, at: Date, now: Date): Promise<void> {
+  const later = at > now;
+  await sql`update deployments set state = ${later ? 'scheduled' : 'running'}, scheduled_at = ${later ? at : null},
+              started_at = ${later ? null : now}, total = enqueued, updated_at = ${now}
+            where id = ${id} and state = 'preparing'`.execute(trx);
+}
+
+/**
+ * A launch that cannot go on (the credits ran out for a chunk: 'insufficientCredits'): what it wrote
+ * and did not send is cancelled, its credits released, and the deployment is cancelled with the reason.
+ */
+export async function stopPreparing(db: Kysely<Database>, companyId: number, id: number, reason: string, now: Date): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await cancelUnsentMessages(trx, companyId, id, now);
+    await trx.updateTable('deployments').set({ state: 'cancelled', stop_reason: reason, total: sql<number>`enqueued`, finished_at: now, updated_at: now })
+      .where('id', '=', id).where('state', '=', 'preparing').execute();
+  });
 }
 
 /** Pause: its queued messages wait as 'paused' until it is played again. */

@@ -98,6 +98,10 @@ export interface DeploymentsTable {
   finished_at: Timestamp | null;
   total: Generated<number>;
   reserved_credits: BigCount;
+  /** Messages written so far while 'preparing' (issue 13): progress of its launch job. */
+  enqueued: Generated<number>;
+  /** Why its launch stopped mid-way (an error code of config/errors.yaml), else null. */
+  stop_reason: string | null;
   created_by: number | null;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -207,7 +211,23 @@ export interface StatusCallbacksTable {
   created_at: Timestamp;
 }
 
+/** Durable work of the engine (src/engine/jobs): one row per job, its cursor moved with each chunk. */
+export interface JobsTable {
+  id: BigId;
+  kind: string;
+  payload: Json<unknown>;
+  state: Generated<string>;
+  cursor: BigCount;
+  done: Generated<number>;
+  claimed_by: string | null;
+  lease_until: Timestamp | null;
+  error: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface MessagingTables {
+  jobs: JobsTable;
   company_credits: CompanyCreditsTable;
   credit_ledger: CreditLedgerTable;
   messaging_settings: MessagingSettingsTable;

@@ -24,6 +24,7 @@ import * as campaignTemplate from './migrations/0380_campaign-template.ts';
 import * as signinAttempts from './migrations/0395_signin-attempts.ts';
 import * as serviceUsers from './migrations/0398_service-users.ts';
 import * as throttleCounters from './migrations/0399_throttle-counters.ts';
+import * as launchJobs from './migrations/0400_launch-jobs.ts';
 import type { Database } from '../../engine/database.ts';
 
 const migrations: Record<string, Migration> = {
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   '0395_signin-attempts': signinAttempts,
   '0398_service-users': serviceUsers,
   '0399_throttle-counters': throttleCounters,
+  '0400_launch-jobs': launchJobs,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -54,3 +54,16 @@ export function serverRunsEngine(env: NodeJS.ProcessEnv): boolean {
   if (!env.DATABASE_URL) throw new Error('ENGINE_IN_SERVER=off needs DATABASE_URL: on the embedded database no worker process can send the messages');
   return false;
 }
+
+/**
+ * LAUNCH_CHUNK_SIZE (issue 13): recipients a launch writes per transaction. On PGlite the chunk is
+ * the longest statement the one connection runs while other requests wait, so it bounds their
+ * latency during a launch (tests/bench/launch.ts measured it); a launch that fits in one chunk is
+ * written in its request, whole, as before.
+ */
+export const DEFAULT_LAUNCH_CHUNK_SIZE = 500;
+
+export function launchChunkSize(env: NodeJS.ProcessEnv = process.env): number {
+  const value = numberFrom(env, 'LAUNCH_CHUNK_SIZE');
+  return value && value >= 1 ? Math.floor(value) : DEFAULT_LAUNCH_CHUNK_SIZE;
+}

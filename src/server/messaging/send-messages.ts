@@ -8,7 +8,7 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../engine/database.ts';
 import { enqueueMessages, heldUntil, type EnqueueItem, type EnqueueRequest, type EnqueueResult } from '../../engine/lifecycle/enqueue.ts';
-import type { ServerDeps } from '../context.ts';
+import type { MessagingHooks, ServerDeps } from '../context.ts';
 import { duplicateWindowHours } from './duplicate-window.ts';
 
 /** What a send asks, without what sendMessages reads for it (the windows) and what the caller adds inside the transaction. */
@@ -17,7 +17,7 @@ export type SendRequest = Omit<EnqueueRequest, 'duplicateWindowHours' | 'heldUnt
 /** Enqueues these messages (of this deployment, for a campaign) in the send's transaction. */
 export type Enqueue = (items: readonly EnqueueItem[], deploymentId?: number | null) => Promise<EnqueueResult>;
 
-export async function sendMessages<T>(deps: ServerDeps, request: SendRequest, work: (trx: Transaction<Database>, enqueue: Enqueue) => Promise<T>): Promise<T> {
+export async function sendMessages<T>(deps: Pick<ServerDeps, 'db'> & { messaging: Pick<MessagingHooks, 'sendWindow'> }, request: SendRequest, work: (trx: Transaction<Database>, enqueue: Enqueue) => Promise<T>): Promise<T> {
   const held = await heldUntil(deps.messaging.sendWindow, request.companyId, request.purpose, request.at ?? request.now, request.source);
   const duplicateHours = await duplicateWindowHours(deps.db, request.companyId);
   return deps.db.transaction().execute((trx) => work(trx, (items, deploymentId = null) =>

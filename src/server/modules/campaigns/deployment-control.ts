@@ -42,12 +42,15 @@ export async function toDeployment(db: Kysely<Database>, row: Awaited<ReturnType
     reservedCredits: Number(row.reserved_credits), counts: c, going: row.total - c.held - c.rejected - c.cancelled, refused,
     scheduledAt: row.scheduled_at?.toISOString() ?? null, startedAt: row.started_at?.toISOString() ?? null,
     finishedAt: row.finished_at?.toISOString() ?? null, createdAt: row.created_at.toISOString(),
+    enqueued: row.enqueued, stopReason: row.stop_reason as Deployment['stopReason'],
   };
 }
 
 export async function controlDeployment(db: Kysely<Database>, companyId: number, id: number, action: 'play' | 'pause' | 'cancel', now: Date): Promise<void> {
   const row = await loadDeployment(db, companyId, id);
   if (PROCESSED_DEPLOYMENT_STATES.includes(row.state)) throw fail('99984');
+  // While its launch is being written (issue 13) it can only be cancelled (the launch job then stops).
+  if (row.state === 'preparing' && action !== 'cancel') throw fail('99984');
   if (action === 'pause') {
     if (row.state !== 'paused') await pauseDeployment(db, id, now);
   } else if (action === 'play') await playDeployment(db, { id, state: row.state, startedAt: row.started_at }, now);

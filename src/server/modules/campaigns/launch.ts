@@ -1,6 +1,8 @@
 // Launching a campaign: one deployment, its messages rendered from the file's sendable rows and
 // created through the one send step (messaging/send-messages.ts: the refusal rules, credits, send
-// window), all in one transaction: when the credits do not cover it (99986) nothing is created.
+// window), chunk by chunk (issue 13): the first chunk with the deployment in the request (when the
+// credits do not cover it, 99986, nothing is created), the rest by the engine's launch job, each
+// chunk in one transaction with the job's cursor (launchStep).
 // The preview (the detail's summary tab) is the same launch, run to the end in a transaction that
 // is then rolled back (issue 12): every decision it shows (block list, duplicates against what was
 // already sent, the send window, the credits, the parts of each rendered message) is the one the
@@ -8,19 +10,22 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { refusedLinks, render } from '../../../core/message-content.ts';
 import { nonGsmCharacters } from '../../../core/sms-parts.ts';
-import { createDeployment, recordDeploymentTotals } from '../../../engine/lifecycle/deployments.ts';
+import { createDeployment, finishPreparing, recordDeploymentTotals, recordLaunchChunk, stopPreparing } from '../../../engine/lifecycle/deployments.ts';
+import { advanceJob, createJob, finishJob, lockJob } from '../../../engine/lifecycle/jobs.ts';
+import type { JobHandler } from '../../../engine/jobs/kinds.ts';
 import { InsufficientCreditsError, type EnqueueItem, type EnqueueResult, type Purpose } from '../../../engine/lifecycle/enqueue.ts';
 import { STATUS } from '../../../engine/lifecycle/message-states.ts';
 import type { ChannelPlatform } from '../../../engine/channel-adapter.ts';
 import type { Database } from '../../../engine/database.ts';
 import { balanceOf } from '../../../engine/credits.ts';
-import type { CampaignPreview } from '../../../generated/types.gen.ts';
-import type { ServerDeps, Session } from '../../context.ts';
+import type { CampaignPreview, Deployment } from '../../../generated/types.gen.ts';
+import type { MessagingHooks, ServerDeps, Session } from '../../context.ts';
 import { fail } from '../../errors/api-error.ts';
 import { duplicateWindowHours } from '../../messaging/duplicate-window.ts';
-import { sendMessages } from '../../messaging/send-messages.ts';
+import { sendMessages, type Enqueue } from '../../messaging/send-messages.ts';
+import { launchChunkSize } from '../../messaging/engine-settings.ts';
 import { ApiError } from '../../errors/api-error.ts';
-import { childCodes, contentLinks, personalise } from '../shortener/links.ts';
+import { childCodes, contentLinks, personalise, type ContentLink } from '../shortener/links.ts';
 import { whatsappLaunchItems, whatsappSummary, withTemplateValues } from './whatsapp-campaign.ts';
 
 /** Rendered messages the summary shows as they would go. */
@@ -103,26 +108,163 @@ async function runLaunch<T>(
   });
 }
 
+/** What a launch's chunks share: decided once, at the launch (every chunk decides as the launch would have then). */
+export interface LaunchPlan {
+  deploymentId: number;
+  companyId: number;
+  campaign: LaunchCampaign;
+  fileId: number;
+  channel: { id: number; platform: ChannelPlatform };
+  purpose: Purpose;
+  createdBy: number;
+  now: Date;
+  at: Date;
+  links: ContentLink[];
+}
+
+/** The sendable rows after `cursor` (a row_no), in file order, at most `limit`. */
+async function sendableChunk(db: Kysely<Database>, fileId: number, cursor: number, limit: number) {
+  return db.selectFrom('recipient_rows').select(['row_no', 'phone', 'variables']).where('file_id', '=', fileId).where('send', '=', true)
+    .where('phone', 'is not', null).where('row_no', '>', cursor).orderBy('row_no').limit(limit).execute();
+}
+
+/** One chunk's messages, written in the caller's transaction: the recipients' short codes, then the enqueue (every decision). */
+async function writeChunk(trx: Transaction<Database>, enqueue: Enqueue, plan: LaunchPlan, rows: { phone: string | null; variables: Record<string, string> }[], templateItems: EnqueueItem[] | null): Promise<EnqueueResult> {
+  const { campaign, links } = plan;
+  const codes = links.length
+    ? await childCodes(trx, { companyId: plan.companyId, campaignId: campaign.id, createdBy: plan.createdBy, now: plan.now, links, phones: rows.map((r) => r.phone!) })
+    : null;
+  const textRows = campaign.template_id === null ? rows : rows.map((r) => ({ ...r, variables: withTemplateValues(campaign, r.variables) }));
+  return enqueue(templateItems ?? itemsOf(campaign.content, textRows, codes ? (body, phone) => personalise(body, links, codes, phone) : undefined), plan.deploymentId);
+}
+
+const sendRequest = (plan: LaunchPlan) => ({
+  companyId: plan.companyId, channel: plan.channel, purpose: plan.purpose, source: 'campaign' as const, createdBy: plan.createdBy,
+  now: plan.now, at: plan.at, onInsufficientCredits: 'throw' as const,
+});
+
+/**
+ * Launch (issue 13: a big launch never stalls the server). The request writes the deployment and
+ * the first chunk of its messages in one transaction: a launch that fits in one chunk is done
+ * there, whole, as it always was; a bigger one answers 'preparing' with its launch job, which the
+ * engine's job runner (messaging/jobs.ts) carries on chunk by chunk off the request path.
+ * Credits are reserved with each chunk's messages (engine/credits.ts: never below zero, whatever
+ * runs at once): a launch the credits do not cover from its first chunk is refused (99986, nothing
+ * created); one they stop covering mid-way is cancelled with that reason (launchStep).
+ */
 export async function launchCampaign(deps: ServerDeps, me: Session, campaignId: number): Promise<number> {
   const campaign = await loadCampaign(deps, me, campaignId);
   if (campaign.label !== 'Active') throw fail('99984');
   const channel = await channelOf(deps, campaign);
-  if (!campaign.recipients_file_id) throw fail('99985', 'The campaign has no recipients file yet.');
-  const rows = await sendableRows(deps.db, campaign.recipients_file_id);
-  if (!rows.length) throw fail('99985', 'The recipients file has no sendable rows.');
+  const fileId = campaign.recipients_file_id;
+  if (!fileId) throw fail('99985', 'The campaign has no recipients file yet.');
+  const counted = await deps.db.selectFrom('recipient_rows').select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('file_id', '=', fileId).where('send', '=', true).where('phone', 'is not', null).executeTakeFirstOrThrow();
+  const total = Number(counted.n);
+  if (!total) throw fail('99985', 'The recipients file has no sendable rows.');
+  const chunk = launchChunkSize();
+  const rows = await sendableChunk(deps.db, fileId, 0, chunk);
   // WhatsApp (issue 12): the template's messages, or null for free text (refused outside the 24-hour window: 99907; a parameter without its column: 99908).
   const templateItems = await whatsappLaunchItems(deps, campaign, channel, rows);
+  const now = deps.now();
+  // Shortener (issue 5): the company's short links in the content (99925 for any other link of ours).
+  const links = await contentLinks(deps, me.companyId, campaign.content);
+  const plan: LaunchPlan = { deploymentId: 0, companyId: me.companyId, campaign, fileId, channel, purpose: campaign.purpose as Purpose, createdBy: me.userId, now, at: plannedAt(campaign, now), links };
+  const preparing = total > rows.length;
   try {
-    const deploymentId = await runLaunch(deps, me, campaign, rows, 'throw', templateItems, async (trx, id, result) => {
-      await recordDeploymentTotals(trx, id, result.ids.length, result.reservedCredits);
+    const deploymentId = await sendMessages(deps, sendRequest(plan), async (trx, enqueue) => {
+      const id = await createDeployment(trx, { companyId: me.companyId, campaignId: campaign.id, channelId: channel.id, purpose: plan.purpose, at: plan.at, createdBy: me.userId, now, preparing: preparing ? { total } : undefined });
+      const result = await writeChunk(trx, enqueue, { ...plan, deploymentId: id }, rows, templateItems);
+      if (!preparing) {
+        await recordDeploymentTotals(trx, id, result.ids.length, result.reservedCredits);
+        return id;
+      }
+      await recordLaunchChunk(trx, id, result.ids.length, result.reservedCredits, now);
+      const job = await createJob(trx, 'launch', {
+        deploymentId: id, companyId: me.companyId, campaign: { ...campaign, scheduled_at: campaign.scheduled_at?.toISOString() ?? null }, fileId,
+        channel, purpose: plan.purpose, createdBy: me.userId, now: now.toISOString(), at: plan.at.toISOString(), links,
+      }, now);
+      await advanceJob(trx, job, rows[rows.length - 1].row_no, result.ids.length, now, null);
       return id;
     });
     deps.messaging.wake();
+    if (preparing) deps.messaging.wakeJobs?.();
     return deploymentId;
   } catch (error) {
     if (error instanceof InsufficientCreditsError) throw fail('99986');
     throw error;
   }
+}
+
+/** Why a launch job stops (schemas/enums/deployment-stop-reason.yaml), or null: not a refusal, the step is tried again. */
+function stopReasonOf(error: unknown): NonNullable<Deployment['stopReason']> | null {
+  if (error instanceof InsufficientCreditsError) return 'insufficientCredits';
+  if (!(error instanceof ApiError)) return null;
+  return error.code === '99907' ? 'whatsappWindow' : error.code === '99908' ? 'templateParameters' : 'refused';
+}
+
+/** What the launch job's steps need: the database, the clock and the engine's send window and wake-up. */
+export interface LaunchDeps {
+  db: Kysely<Database>;
+  now: () => Date;
+  messaging: Pick<MessagingHooks, 'sendWindow' | 'wake'>;
+}
+
+/**
+ * One step of a launch job (engine/jobs/kinds.ts 'launch'): the next chunk of recipients after the
+ * job's cursor, written with the cursor's move in one transaction, so a crash between steps
+ * resumes after the last chunk written: every recipient gets exactly one message. The last step
+ * sets the deployment running (or scheduled). A deployment cancelled meanwhile ends the job.
+ */
+export function launchStep(deps: LaunchDeps, options: { chunkSize?: () => number; leaseMs?: number } = {}): JobHandler<'launch'> {
+  const chunkSize = options.chunkSize ?? (() => launchChunkSize());
+  const leaseMs = options.leaseMs ?? 60_000;
+  return async (job) => {
+    const p = job.payload;
+    const campaign = { ...p.campaign, scheduled_at: p.campaign.scheduled_at ? new Date(String(p.campaign.scheduled_at)) : null } as LaunchCampaign;
+    const plan: LaunchPlan = {
+      deploymentId: p.deploymentId, companyId: p.companyId, campaign, fileId: p.fileId, channel: p.channel as LaunchPlan['channel'],
+      purpose: p.purpose as Purpose, createdBy: p.createdBy, now: new Date(p.now), at: new Date(p.at), links: p.links as ContentLink[],
+    };
+    // Read before the transaction (PGlite has one connection; the WhatsApp plan reads the database), checked in it.
+    const current = await deps.db.selectFrom('jobs').select('cursor').where('id', '=', job.id).executeTakeFirstOrThrow();
+    const cursor = Number(current.cursor);
+    const limit = chunkSize();
+    const rows = await sendableChunk(deps.db, plan.fileId, cursor, limit);
+    let templateItems: EnqueueItem[] | null = null;
+    try {
+      templateItems = rows.length ? await whatsappLaunchItems({ db: deps.db, now: () => plan.now }, campaign, plan.channel, rows) : null;
+      const outcome = await sendMessages(deps, sendRequest(plan), async (trx, enqueue) => {
+        const locked = await lockJob(trx, job.id);
+        if (!locked) return 'done' as const;
+        if (locked.cursor !== cursor) return 'more' as const; // another step got here first: read again
+        const state = await sql<{ state: string }>`select state from deployments where id = ${plan.deploymentId} for update`.execute(trx);
+        const realNow = deps.now();
+        if (state.rows[0]?.state !== 'preparing') {
+          await finishJob(trx, job.id, realNow);
+          return 'done' as const;
+        }
+        if (rows.length) {
+          const result = await writeChunk(trx, enqueue, plan, rows, templateItems);
+          await recordLaunchChunk(trx, plan.deploymentId, result.ids.length, result.reservedCredits, realNow);
+          await advanceJob(trx, job.id, rows[rows.length - 1].row_no, result.ids.length, realNow, leaseMs);
+        }
+        if (rows.length === limit) return 'more' as const;
+        await finishPreparing(trx, plan.deploymentId, plan.at, realNow);
+        await finishJob(trx, job.id, realNow);
+        return 'done' as const;
+      });
+      if (rows.length) deps.messaging.wake();
+      return outcome;
+    } catch (error) {
+      const reason = stopReasonOf(error);
+      if (!reason) throw error;
+      // The launch cannot go on (credits ran out; a WhatsApp rule refused a chunk): cancelled, with its reason.
+      await stopPreparing(deps.db, plan.companyId, plan.deploymentId, reason, deps.now());
+      await finishJob(deps.db, job.id, deps.now(), reason);
+      return 'done';
+    }
+  };
 }
 
 /** What the rolled-back launch wrote, summed in SQL (a file can hold 100,000 rows). */

@@ -70,7 +70,7 @@ export async function whatsappSummary(deps: ServerDeps, campaign: Campaign, chan
  * row), or null for free text. Refuses a parameter without its column (99908) and free text while
  * a recipient is outside the window (99907).
  */
-export async function whatsappLaunchItems(deps: ServerDeps, campaign: Campaign, channel: { id: number; platform: ChannelPlatform }, rows: readonly { phone: string | null; variables: Record<string, string> }[]): Promise<EnqueueItem[] | null> {
+export async function whatsappLaunchItems(deps: Pick<ServerDeps, 'db' | 'now'>, campaign: Campaign, channel: { id: number; platform: ChannelPlatform }, rows: readonly { phone: string | null; variables: Record<string, string> }[]): Promise<EnqueueItem[] | null> {
   const plan = await planOf(deps.db, campaign, channel, rows.map((r) => r.phone!), deps.now());
   if (plan.unmappedParameters.length) throw fail('99908', `template parameters without a column of the file: ${plan.unmappedParameters.join(', ')}`);
   if (plan.outsideWindow) throw fail('99907', `${plan.outsideWindow} recipients have not written in the last 24 hours: WhatsApp refuses free text to them (${OUTSIDE_WINDOW_CODE}); choose a template`);

@@ -1,0 +1,24 @@
+// The engine's jobs in this process (issue 13): the handler of every kind of job
+// (engine/jobs/kinds.ts: a kind left out here is a type error) and the runner that takes them,
+// started beside the engine by `npm start` (app.ts) and by `npm run worker`. On PostgreSQL several
+// processes share the jobs: each claims one with FOR UPDATE SKIP LOCKED and holds it by a lease it
+// renews with every step; a process that dies lets its lease run out and another takes the job up
+// at its cursor. PGlite is one process's database: its one runner takes every job.
+import { randomBytes } from 'node:crypto';
+import type { JobHandlers } from '../../engine/jobs/kinds.ts';
+import { JobRunner, type JobRunnerOptions } from '../../engine/jobs/runner.ts';
+import { launchStep, type LaunchDeps } from '../modules/campaigns/launch.ts';
+
+export const JOB_LEASE_MS = 60_000;
+
+export function jobHandlers(deps: LaunchDeps): JobHandlers {
+  return { launch: launchStep(deps, { leaseMs: JOB_LEASE_MS }) };
+}
+
+export function startJobRunner(deps: LaunchDeps, options: Partial<Omit<JobRunnerOptions, 'db' | 'handlers'>> = {}): JobRunner {
+  const runner = new JobRunner({
+    db: deps.db, handlers: jobHandlers(deps), workerId: `jobs-${process.pid}-${randomBytes(3).toString('hex')}`, leaseMs: JOB_LEASE_MS, now: deps.now, ...options,
+  });
+  runner.start();
+  return runner;
+}
