@@ -80,7 +80,7 @@ describe('the campaign edit form', () => {
     await waitFor(() => expect(valueOf(content)).toBe('Texto anterior'));
 
     // The loaded campaign's channel type (platform) picks the templates offered.
-    const picker = screen.getByRole('combobox', { name: label('templateId') });
+    const picker = await screen.findByRole('combobox', { name: label('templateId') }, { timeout: 15000 });
     await user.click(picker);
     const option = await screen.findByRole('option', { name: 'recordatorio_pago' });
     expect(screen.queryByRole('option', { name: 'colibri_aviso' })).toBeNull();
