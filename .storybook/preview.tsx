@@ -3,7 +3,7 @@
 // network). A toolbar switches the locale.
 import type { Preview } from '@storybook/react-vite';
 import { AppProviders } from '../src/console/app/providers.tsx';
-import { i18n } from '../src/console/app/i18n.ts';
+import { setLanguage, type Language } from '../src/console/app/i18n.ts';
 import { clearExpiredFlag } from '../src/console/api/transport.ts';
 import { sessionChanged } from '../src/console/api/session.ts';
 import { storageKeys } from '../src/console/api/storage.ts';
@@ -47,7 +47,7 @@ const preview: Preview = {
     resetAction();
     sessionChanged();
     installStubApi(p.api ?? {});
-    await i18n.changeLanguage((globals.locale as string) ?? 'es');
+    await setLanguage(((globals.locale as string) ?? 'es') as Language, false);
   },
   decorators: [
     (Story, { parameters }) => (

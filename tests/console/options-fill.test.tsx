@@ -75,11 +75,12 @@ describe('the campaign edit form', () => {
         </StoryRouter>
       </AppProviders>,
     );
-    const content = await screen.findByRole('textbox', { name: label('content') });
+    // The schema form loads with the first form that needs it (issue 13: not on the sign-in page).
+    const content = await screen.findByRole('textbox', { name: label('content') }, { timeout: 15000 });
     await waitFor(() => expect(valueOf(content)).toBe('Texto anterior'));
 
     // The loaded campaign's channel type (platform) picks the templates offered.
-    const picker = screen.getByRole('combobox', { name: label('templateId') });
+    const picker = await screen.findByRole('combobox', { name: label('templateId') }, { timeout: 15000 });
     await user.click(picker);
     const option = await screen.findByRole('option', { name: 'recordatorio_pago' });
     expect(screen.queryByRole('option', { name: 'colibri_aviso' })).toBeNull();

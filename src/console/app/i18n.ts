@@ -19,16 +19,33 @@ export type Language = (typeof appSettings.i18n.languages)[number];
 export const languages = appSettings.i18n.languages as readonly Language[];
 export const defaultLanguage = appSettings.i18n.default as Language;
 
-const files = import.meta.glob<Record<string, string>>('../../../locales/*/*.json', { eager: true, import: 'default' });
+// Spanish, the default and every other language's fallback, is always needed and comes with the
+// app; another language's files load when it is chosen (the sign-in page does not carry them:
+// issue 13, first load). The glob patterns are literal, so the default is named here and checked below.
+type Bundle = Record<string, string>;
+const bundledFiles = import.meta.glob<Bundle>('../../../locales/es/*.json', { eager: true, import: 'default' });
+const lazyFiles = import.meta.glob<Bundle>(['../../../locales/*/*.json', '!../../../locales/es/*.json'], { import: 'default' });
+if (defaultLanguage !== 'es') throw new Error(`i18n: the bundled locale is es, the default is ${defaultLanguage}`);
 
-export function localeResources(): Record<string, Record<string, Record<string, string>>> {
-  const resources: Record<string, Record<string, Record<string, string>>> = {};
-  for (const [path, data] of Object.entries(files)) {
-    const m = /locales\/([^/]+)\/([^/]+)\.json$/.exec(path);
-    if (!m) continue;
-    (resources[m[1]] ??= {})[m[2]] = data;
+const fileParts = (path: string) => /locales\/([^/]+)\/([^/]+)\.json$/.exec(path);
+
+/** The locale files at hand now, by language and namespace (the default language's). */
+export function localeResources(): Record<string, Record<string, Bundle>> {
+  const resources: Record<string, Record<string, Bundle>> = {};
+  for (const [path, data] of Object.entries(bundledFiles)) {
+    const m = fileParts(path);
+    if (m) (resources[m[1]] ??= {})[m[2]] = data;
   }
   return resources;
+}
+
+/** Loads a language's files into an instance (once; the default language is always there). */
+export async function loadLanguage(lng: string, instance: I18n = i18n): Promise<void> {
+  if (lng === defaultLanguage || instance.hasResourceBundle(lng, 'common')) return;
+  const loads = Object.entries(lazyFiles).filter(([path]) => fileParts(path)?.[1] === lng);
+  const bundles = await Promise.all(loads.map(async ([path, load]) => [fileParts(path)![2], await load()] as const));
+  // `common` last: it marks the language as loaded.
+  for (const [ns, data] of bundles.sort(([a], [b]) => Number(a === 'common') - Number(b === 'common'))) instance.addResourceBundle(lng, ns, data, true, true);
 }
 
 /**
@@ -78,6 +95,8 @@ export function createI18n(lng: Language = savedLanguage()): I18n {
     interpolation: { escapeValue: false, defaultVariables: { maxSmsParts: constants.sms.maxParts, warnSmsParts: constants.sms.warnParts, maxMessageCharacters: formatInteger(constants.limits.messageCharacters) } },
     returnNull: false,
     initAsync: false,
+    // A language's files added later (loadLanguage) re-render what shows.
+    react: { bindI18nStore: 'added' },
     saveMissing: !!report,
     missingKeyHandler: report ? (lngs, ns, key) => report(lngs, ns, key) : false,
     // A key found in no language shows nothing rather than itself: "fields.accountSids-1" means
@@ -97,5 +116,9 @@ export const i18n = createI18n();
 
 export async function setLanguage(lng: Language, save = true): Promise<void> {
   if (save) writeItem(storageKeys.language, lng);
+  await loadLanguage(lng);
   if (i18n.language !== lng) await i18n.changeLanguage(lng);
 }
+
+/** The app's language ready to show (its files loaded): the entry awaits it before the first render. */
+export const languageReady = (): Promise<void> => loadLanguage(i18n.language);

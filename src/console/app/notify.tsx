@@ -1,9 +1,10 @@
 // Short confirmations ("Password updated") that survive a navigation: a tiny store and one
-// Snackbar at the app root.
-import { useSyncExternalStore } from 'react';
-import Alert from '@mui/material/Alert';
-import Snackbar from '@mui/material/Snackbar';
-import { useTranslation } from 'react-i18next';
+// Snackbar at the app root. The Snackbar loads with the first notice (the sign-in page has none:
+// issue 13, first load) and then stays, so later notices come and go with its transitions.
+import { lazy, Suspense, useState, useSyncExternalStore } from 'react';
+import { withChunkReload } from './chunk-reload.ts';
+
+const NoticeSnackbar = lazy(withChunkReload(() => import('./NoticeSnackbar.tsx')));
 
 export interface Notice { id: number; key: string; severity: 'success' | 'info' | 'warning' | 'error'; text?: string }
 
@@ -28,16 +29,15 @@ const subscribe = (l: () => void) => {
   return () => listeners.delete(l);
 };
 
+export const useNotice = (): Notice | null => useSyncExternalStore(subscribe, () => notice, () => notice);
+
 export function Notifier() {
-  const { t } = useTranslation();
-  const current = useSyncExternalStore(subscribe, () => notice, () => notice);
-  return (
-    <Snackbar key={current?.id} open={!!current} autoHideDuration={6000} onClose={(_, reason) => reason !== 'clickaway' && dismissNotice()} anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}>
-      {current ? (
-        <Alert role="status" severity={current.severity} variant="filled" onClose={dismissNotice} sx={{ width: '100%' }}>
-          {current.text ?? t(current.key)}
-        </Alert>
-      ) : undefined}
-    </Snackbar>
-  );
+  const current = useNotice();
+  const [needed, setNeeded] = useState(false);
+  if (current && !needed) setNeeded(true);
+  return needed ? (
+    <Suspense fallback={null}>
+      <NoticeSnackbar />
+    </Suspense>
+  ) : null;
 }

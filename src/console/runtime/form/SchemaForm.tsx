@@ -18,6 +18,7 @@ import { StableFieldError } from './StableFieldError.tsx';
 import RowsObjectTemplate from './RowsObjectTemplate.tsx';
 import { fields, widgets } from './widgets/index.ts';
 import { NAMED_SOURCES } from './widgets/named-sources.ts';
+import { mergeErrorSchemas } from './error-schemas.ts';
 
 type Data = Record<string, unknown>;
 
@@ -83,16 +84,7 @@ export interface FormContext {
   record?: Data;
 }
 
-export function mergeErrorSchemas(...schemas: (ErrorSchema | undefined)[]): ErrorSchema | undefined {
-  const out: Record<string, { __errors: string[] }> = {};
-  for (const s of schemas) {
-    for (const [field, v] of Object.entries((s ?? {}) as Record<string, { __errors?: string[] }>)) {
-      if (!v?.__errors?.length) continue;
-      (out[field] ??= { __errors: [] }).__errors.push(...v.__errors);
-    }
-  }
-  return Object.keys(out).length ? (out as ErrorSchema) : undefined;
-}
+export { mergeErrorSchemas } from './error-schemas.ts';
 
 export interface SchemaFormProps {
   /** A stable name for caching the translated uiSchema (the screen id). */

@@ -34,11 +34,9 @@ import { withChunkReload } from '../../app/chunk-reload.ts';
 import { useDirtyGuard } from '../form/dirty-guard.ts';
 import { SubmitButton } from '../form/SubmitButton.tsx';
 import { hiddenByValue } from '../form/fields-by.ts';
-import { ProfilePicture } from '../form/ProfilePicture.tsx';
-
-import { SchemaForm } from '../form/SchemaForm.tsx';
+import { PlainForm } from '../form/PlainForm.tsx';
+import { plainErrorsFor, plainFormFits } from '../form/plain-form.ts';
 import { deferredFields, type DeferredUploads, type UploadSpec } from '../form/upload.ts';
-import { errorsFor } from '../form/validation.ts';
 import { ScreenFrame } from '../ScreenFrame.tsx';
 import { screenById, type ScreenDef, type ScreenProps } from '../screen-types.ts';
 import { useScreenAction } from '../use-screen-action.ts';
@@ -53,6 +51,19 @@ const RecordFields = lazy(withChunkReload(() => import('../cells/RecordFields.ts
 const SecretOnce = lazy(withChunkReload(() => import('../form/SecretOnce.tsx').then((m) => ({ default: m.SecretOnce }))));
 const ActionInline = lazy(withChunkReload(() => import('../ScreenActionParts.tsx').then((m) => ({ default: m.ActionInline }))));
 const ActionDialogs = lazy(withChunkReload(() => import('../ScreenActionParts.tsx').then((m) => ({ default: m.ActionDialogs }))));
+
+// The schema form (rjsf + Ajv) loads with the first form the plain form cannot draw (issue 13:
+// the sign-in page loads neither); its whole-form check comes with it, for secondary actions.
+let schemaFormErrorsFor: typeof import('../form/validation.ts').errorsFor | null = null;
+const SchemaForm = lazy(
+  withChunkReload(() =>
+    Promise.all([import('../form/SchemaForm.tsx'), import('../form/validation.ts')]).then(([form, validation]) => {
+      schemaFormErrorsFor = validation.errorsFor;
+      return { default: form.SchemaForm };
+    }),
+  ),
+);
+const ProfilePicture = lazy(withChunkReload(() => import('../form/ProfilePicture.tsx').then((m) => ({ default: m.ProfilePicture }))));
 
 const SESSION_LANDING_STATES = new Set(['needsNewPassword', 'ExpiredPassword']);
 
@@ -135,6 +146,8 @@ function FormView({ screen }: { screen: ScreenDef }) {
     setMode(modeFor(screen, pathname));
   }
   const base = formBase(pathname, routeParams.id);
+  // The sign-in family (text fields only, one mode) draws without rjsf; every other form with it.
+  const plain = mode === 'single' && !screen.load && !screen.picture && !screen.showWhen && !screen.fieldsBy && plainFormFits(schema, screen.uiSchema);
   const withLoad = mode !== 'create' && !!screen.load;
 
   const initial = useMemo(() => resolveObject(screen.prefill, { session: getSession() as unknown as Data, query, route: routeParams }), []);
@@ -359,7 +372,8 @@ function FormView({ screen }: { screen: ScreenDef }) {
     linkContext: () => ctx,
     base,
     before: (action) => {
-      const problems = errorsFor(action.fields ?? [], formData, schema, t);
+      const fields = action.fields ?? [];
+      const problems = plain ? plainErrorsFor(schema, formData, t, fields) : (schemaFormErrorsFor?.(fields, formData, schema, t) ?? {});
       if (Object.keys(problems).length) {
         setServerErrors(problems);
         return false;
@@ -384,6 +398,32 @@ function FormView({ screen }: { screen: ScreenDef }) {
   const waitsForLoad = withLoad && mode !== 'single';
   const loading = waitsForLoad && !loaded.error && !filled;
   const title = t(screen.title);
+  const formButtons = (
+    <>
+      {formError && (
+        <Alert severity="error" role="alert" sx={{ mt: 2 }}>
+          {formError}
+        </Alert>
+      )}
+      {!viewing && (
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mt: 2 }}>
+          <SubmitButton busy={busy === 'submit'} disabled={working}>
+            {t(screen.submitLabel ?? 'common.save')}
+          </SubmitButton>
+          {(mode === 'edit' || mode === 'create') && (
+            <Button type="button" onClick={cancel}>
+              {t('common.cancel')}
+            </Button>
+          )}
+          {(screen.secondaryActions ?? []).map((a) => (
+            <Button key={a.label} type="button" variant="outlined" disabled={working} onClick={() => secondary.run(a)} startIcon={secondary.busy === a.label ? <CircularProgress size={18} color="inherit" /> : undefined}>
+              {t(a.label)}
+            </Button>
+          ))}
+        </Box>
+      )}
+    </>
+  );
   return (
     <ScreenFrame title={title} description={screen.description ? t(screen.description) : undefined}>
       {mode !== 'single' && (
@@ -400,7 +440,11 @@ function FormView({ screen }: { screen: ScreenDef }) {
           )}
         </Box>
       )}
-      {screen.picture && <ProfilePicture get={screen.picture.get} upload={screen.picture.upload} params={resolveObject(screen.picture.params, ctx)} />}
+      {screen.picture && (
+        <Suspense fallback={null}>
+          <ProfilePicture get={screen.picture.get} upload={screen.picture.upload} params={resolveObject(screen.picture.params, ctx)} />
+        </Suspense>
+      )}
       {loading && <LinearProgress aria-label={t('common.loading')} sx={{ mb: 2 }} />}
       {waitsForLoad && loaded.error ? (
         <Alert severity="error" role="alert">
@@ -408,30 +452,17 @@ function FormView({ screen }: { screen: ScreenDef }) {
         </Alert>
       ) : (
         !loading && (
-          <SchemaForm key={`${formKey}:${mode}`} cacheKey={screen.id} schema={schema} uiSchema={screen.uiSchema} formData={formData} onChange={onChange} onSubmit={(d) => void submit(d)} extraErrors={serverErrors} hidden={hidden} disabled={working} readonly={viewing} readonlyFields={fixedFields} context={formContext}>
-            {formError && (
-              <Alert severity="error" role="alert" sx={{ mt: 2 }}>
-                {formError}
-              </Alert>
-            )}
-            {!viewing && (
-              <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mt: 2 }}>
-                <SubmitButton busy={busy === 'submit'} disabled={working}>
-                  {t(screen.submitLabel ?? 'common.save')}
-                </SubmitButton>
-                {(mode === 'edit' || mode === 'create') && (
-                  <Button type="button" onClick={cancel}>
-                    {t('common.cancel')}
-                  </Button>
-                )}
-                {(screen.secondaryActions ?? []).map((a) => (
-                  <Button key={a.label} type="button" variant="outlined" disabled={working} onClick={() => secondary.run(a)} startIcon={secondary.busy === a.label ? <CircularProgress size={18} color="inherit" /> : undefined}>
-                    {t(a.label)}
-                  </Button>
-                ))}
-              </Box>
-            )}
-          </SchemaForm>
+          plain ? (
+            <PlainForm key={`${formKey}:${mode}`} schema={schema} uiSchema={screen.uiSchema} formData={formData} onChange={onChange} onSubmit={(d) => void submit(d)} extraErrors={serverErrors} hidden={hidden} disabled={working}>
+              {formButtons}
+            </PlainForm>
+          ) : (
+            <Suspense fallback={<LinearProgress aria-label={t('common.loading')} />}>
+              <SchemaForm key={`${formKey}:${mode}`} cacheKey={screen.id} schema={schema} uiSchema={screen.uiSchema} formData={formData} onChange={onChange} onSubmit={(d) => void submit(d)} extraErrors={serverErrors} hidden={hidden} disabled={working} readonly={viewing} readonlyFields={fixedFields} context={formContext}>
+                {formButtons}
+              </SchemaForm>
+            </Suspense>
+          )
         )
       )}
       {secondaryParts && (
