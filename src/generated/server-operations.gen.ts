@@ -467,6 +467,18 @@ export const entitySchemas = [
             },
             pageSize: {
                 type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 10,000\")"
             }
         }
     },
@@ -569,6 +581,18 @@ export const entitySchemas = [
             },
             pageSize: {
                 type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 10,000\")"
             }
         }
     },
@@ -714,6 +738,18 @@ export const entitySchemas = [
             },
             pageSize: {
                 type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 10,000\")"
             }
         }
     },
@@ -787,6 +823,18 @@ export const entitySchemas = [
             },
             pageSize: {
                 type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 10,000\")"
             }
         }
     },
@@ -844,6 +892,18 @@ export const entitySchemas = [
             },
             pageSize: {
                 type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 10,000\")"
             }
         }
     },
@@ -996,6 +1056,18 @@ export const entitySchemas = [
             },
             pageSize: {
                 type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 10,000\")"
             }
         }
     },
@@ -1183,6 +1255,18 @@ export const entitySchemas = [
             },
             pageSize: {
                 type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 10,000\")"
             }
         }
     },
@@ -1432,6 +1516,18 @@ export const entitySchemas = [
             },
             pageSize: {
                 type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 10,000\")"
             }
         }
     },
@@ -1699,6 +1795,18 @@ export const entitySchemas = [
             },
             pageSize: {
                 type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 10,000\")"
             }
         }
     },
@@ -1786,6 +1894,18 @@ export const entitySchemas = [
             },
             pageSize: {
                 type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 10,000\")"
             }
         }
     },
@@ -1858,6 +1978,18 @@ export const entitySchemas = [
             },
             pageSize: {
                 type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 10,000\")"
             }
         }
     },
@@ -2169,6 +2301,18 @@ export const entitySchemas = [
             },
             pageSize: {
                 type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 10,000\")"
             }
         }
     },
@@ -2346,6 +2490,18 @@ export const entitySchemas = [
             },
             pageSize: {
                 type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 10,000\")"
             }
         }
     },
@@ -2456,6 +2612,12 @@ export const entitySchemas = [
         description: "The optional `Idempotency-Key` request header of the public sending API (POST /v1/messages, POST /v1/events/{key}/fire): 1 to 255 printable ASCII characters, chosen by the caller (a UUID, an order number). For 24 hours a retry with the same key and the same body sends nothing again and answers the first request's messages (header `idempotent-replayed: true`); the same key with another request is refused with 99931. Keys belong to the company.",
         type: "string",
         pattern: "^[!-~]{1,255}$"
+    },
+    {
+        $id: "list-cursor",
+        description: "Opaque position in a paged list (the list convention, src/server/http/paging.ts): a page's `next`, passed back as the query param `after` with the same sort, order, filters and search, answers the rows after that page's last row through the sort index, however deep it is. A cursor of another sort or order answers 99931.",
+        type: "string",
+        maxLength: 400
     },
     {
         $id: "message-days",
@@ -2849,6 +3011,18 @@ export const entitySchemas = [
             },
             pageSize: {
                 type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 10,000\")"
             }
         }
     },
@@ -2979,6 +3153,18 @@ export const entitySchemas = [
             },
             pageSize: {
                 type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 10,000\")"
             }
         }
     },
@@ -3163,6 +3349,18 @@ export const entitySchemas = [
             },
             pageSize: {
                 type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 10,000\")"
             }
         }
     },
@@ -3360,6 +3558,18 @@ export const entitySchemas = [
             },
             pageSize: {
                 type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 10,000\")"
             }
         }
     },
@@ -3533,6 +3743,18 @@ export const entitySchemas = [
             },
             pageSize: {
                 type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 10,000\")"
             }
         }
     },
@@ -3654,6 +3876,18 @@ export const entitySchemas = [
             },
             pageSize: {
                 type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 10,000\")"
             }
         }
     },
@@ -3935,6 +4169,9 @@ export const serverOperations = [
                     minimum: 1,
                     maximum: 200,
                     default: 50
+                },
+                after: {
+                    $ref: "list-cursor#"
                 },
                 sort: {
                     type: "string",
@@ -4714,6 +4951,9 @@ export const serverOperations = [
                     maximum: 200,
                     default: 50
                 },
+                after: {
+                    $ref: "list-cursor#"
+                },
                 sort: {
                     type: "string",
                     enum: [
@@ -4804,6 +5044,9 @@ export const serverOperations = [
                     minimum: 1,
                     maximum: 200,
                     default: 50
+                },
+                after: {
+                    $ref: "list-cursor#"
                 },
                 sort: {
                     type: "string",
@@ -4980,6 +5223,9 @@ export const serverOperations = [
                     minimum: 1,
                     maximum: 200,
                     default: 50
+                },
+                after: {
+                    $ref: "list-cursor#"
                 },
                 sort: {
                     type: "string",
@@ -5453,6 +5699,9 @@ export const serverOperations = [
                     maximum: 200,
                     default: 50
                 },
+                after: {
+                    $ref: "list-cursor#"
+                },
                 sort: {
                     type: "string",
                     enum: ["row"]
@@ -5521,6 +5770,9 @@ export const serverOperations = [
                     minimum: 1,
                     maximum: 200,
                     default: 50
+                },
+                after: {
+                    $ref: "list-cursor#"
                 },
                 sort: {
                     type: "string",
@@ -5735,6 +5987,9 @@ export const serverOperations = [
                     maximum: 200,
                     default: 50
                 },
+                after: {
+                    $ref: "list-cursor#"
+                },
                 sort: {
                     type: "string",
                     enum: ["id"]
@@ -5874,6 +6129,9 @@ export const serverOperations = [
                     minimum: 1,
                     maximum: 200,
                     default: 50
+                },
+                after: {
+                    $ref: "list-cursor#"
                 },
                 sort: {
                     type: "string",
@@ -7400,6 +7658,9 @@ export const serverOperations = [
                     maximum: 200,
                     default: 50
                 },
+                after: {
+                    $ref: "list-cursor#"
+                },
                 sort: {
                     type: "string",
                     enum: [
@@ -7550,6 +7811,9 @@ export const serverOperations = [
                     minimum: 1,
                     maximum: 200,
                     default: 50
+                },
+                after: {
+                    $ref: "list-cursor#"
                 },
                 sort: {
                     type: "string",
@@ -7792,6 +8056,9 @@ export const serverOperations = [
                     minimum: 1,
                     maximum: 200,
                     default: 50
+                },
+                after: {
+                    $ref: "list-cursor#"
                 },
                 sort: {
                     type: "string",
@@ -8103,6 +8370,9 @@ export const serverOperations = [
                     maximum: 200,
                     default: 50
                 },
+                after: {
+                    $ref: "list-cursor#"
+                },
                 sort: {
                     type: "string",
                     enum: ["createdAt"]
@@ -8411,6 +8681,9 @@ export const serverOperations = [
                     minimum: 1,
                     maximum: 200,
                     default: 50
+                },
+                after: {
+                    $ref: "list-cursor#"
                 },
                 sort: {
                     type: "string",
@@ -9697,6 +9970,9 @@ export const serverOperations = [
                     maximum: 200,
                     default: 50
                 },
+                after: {
+                    $ref: "list-cursor#"
+                },
                 sort: {
                     type: "string",
                     enum: [
@@ -9816,6 +10092,9 @@ export const serverOperations = [
                     minimum: 1,
                     maximum: 200,
                     default: 50
+                },
+                after: {
+                    $ref: "list-cursor#"
                 },
                 sort: {
                     type: "string",
@@ -10261,6 +10540,9 @@ export const serverOperations = [
                     maximum: 200,
                     default: 50
                 },
+                after: {
+                    $ref: "list-cursor#"
+                },
                 sort: {
                     type: "string",
                     enum: [
@@ -10509,6 +10791,9 @@ export const serverOperations = [
                     maximum: 200,
                     default: 50
                 },
+                after: {
+                    $ref: "list-cursor#"
+                },
                 sort: {
                     type: "string",
                     enum: ["clicks", "firstClickAt", "lastClickAt"]
@@ -10659,6 +10944,9 @@ export const serverOperations = [
                     minimum: 1,
                     maximum: 200,
                     default: 50
+                },
+                after: {
+                    $ref: "list-cursor#"
                 },
                 sort: {
                     type: "string",
@@ -11066,6 +11354,9 @@ export const serverOperations = [
                     minimum: 1,
                     maximum: 200,
                     default: 50
+                },
+                after: {
+                    $ref: "list-cursor#"
                 },
                 sort: {
                     type: "string",
