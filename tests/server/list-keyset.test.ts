@@ -116,7 +116,7 @@ describe('following next visits every row once, in order', () => {
 
   it('a cursor of another sort or order, or not a cursor, answers 99931', async () => {
     const first = await list('team.list', { pageSize: 5, sort: 'name' });
-    for (const query of [{ sort: 'email', after: first.next! }, { sort: 'name', order: 'desc', after: first.next! }, { sort: 'name', after: 'no-es-un-cursor' }]) {
+    for (const query of [{ sort: 'email', order: 'asc', after: first.next! }, { sort: 'name', order: 'desc', after: first.next! }, { sort: 'name', order: 'asc', after: 'no-es-un-cursor' }]) {
       const res = await h.op('team.list', { token, query: { pageSize: 5, ...query } });
       expect(res.statusCode).toBe(400);
       expect(res.json().code).toBe('99931');
