@@ -478,7 +478,7 @@ export const entitySchemas = [
             },
             totalIsEstimate: {
                 type: "boolean",
-                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 10,000\")"
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
             }
         }
     },
@@ -592,7 +592,7 @@ export const entitySchemas = [
             },
             totalIsEstimate: {
                 type: "boolean",
-                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 10,000\")"
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
             }
         }
     },
@@ -749,7 +749,7 @@ export const entitySchemas = [
             },
             totalIsEstimate: {
                 type: "boolean",
-                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 10,000\")"
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
             }
         }
     },
@@ -834,7 +834,7 @@ export const entitySchemas = [
             },
             totalIsEstimate: {
                 type: "boolean",
-                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 10,000\")"
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
             }
         }
     },
@@ -903,7 +903,7 @@ export const entitySchemas = [
             },
             totalIsEstimate: {
                 type: "boolean",
-                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 10,000\")"
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
             }
         }
     },
@@ -1067,7 +1067,7 @@ export const entitySchemas = [
             },
             totalIsEstimate: {
                 type: "boolean",
-                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 10,000\")"
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
             }
         }
     },
@@ -1266,7 +1266,7 @@ export const entitySchemas = [
             },
             totalIsEstimate: {
                 type: "boolean",
-                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 10,000\")"
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
             }
         }
     },
@@ -1527,7 +1527,7 @@ export const entitySchemas = [
             },
             totalIsEstimate: {
                 type: "boolean",
-                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 10,000\")"
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
             }
         }
     },
@@ -1806,7 +1806,7 @@ export const entitySchemas = [
             },
             totalIsEstimate: {
                 type: "boolean",
-                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 10,000\")"
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
             }
         }
     },
@@ -1905,7 +1905,7 @@ export const entitySchemas = [
             },
             totalIsEstimate: {
                 type: "boolean",
-                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 10,000\")"
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
             }
         }
     },
@@ -1989,7 +1989,7 @@ export const entitySchemas = [
             },
             totalIsEstimate: {
                 type: "boolean",
-                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 10,000\")"
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
             }
         }
     },
@@ -2312,7 +2312,7 @@ export const entitySchemas = [
             },
             totalIsEstimate: {
                 type: "boolean",
-                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 10,000\")"
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
             }
         }
     },
@@ -2501,7 +2501,7 @@ export const entitySchemas = [
             },
             totalIsEstimate: {
                 type: "boolean",
-                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 10,000\")"
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
             }
         }
     },
@@ -3022,7 +3022,7 @@ export const entitySchemas = [
             },
             totalIsEstimate: {
                 type: "boolean",
-                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 10,000\")"
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
             }
         }
     },
@@ -3164,7 +3164,7 @@ export const entitySchemas = [
             },
             totalIsEstimate: {
                 type: "boolean",
-                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 10,000\")"
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
             }
         }
     },
@@ -3360,7 +3360,7 @@ export const entitySchemas = [
             },
             totalIsEstimate: {
                 type: "boolean",
-                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 10,000\")"
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
             }
         }
     },
@@ -3569,7 +3569,7 @@ export const entitySchemas = [
             },
             totalIsEstimate: {
                 type: "boolean",
-                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 10,000\")"
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
             }
         }
     },
@@ -3754,7 +3754,7 @@ export const entitySchemas = [
             },
             totalIsEstimate: {
                 type: "boolean",
-                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 10,000\")"
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
             }
         }
     },
@@ -3887,7 +3887,7 @@ export const entitySchemas = [
             },
             totalIsEstimate: {
                 type: "boolean",
-                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 10,000\")"
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
             }
         }
     },

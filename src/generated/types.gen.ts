@@ -177,7 +177,7 @@ pageSize: number
  */
 next?: (ListCursor | null)
 /**
- * true when more rows match than are counted: `total` is then a lower bound ("more than 10,000")
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
  */
 totalIsEstimate?: boolean
 }
@@ -234,7 +234,7 @@ pageSize: number
  */
 next?: (ListCursor | null)
 /**
- * true when more rows match than are counted: `total` is then a lower bound ("more than 10,000")
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
  */
 totalIsEstimate?: boolean
 }
@@ -297,7 +297,7 @@ pageSize: number
  */
 next?: (ListCursor | null)
 /**
- * true when more rows match than are counted: `total` is then a lower bound ("more than 10,000")
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
  */
 totalIsEstimate?: boolean
 }
@@ -336,7 +336,7 @@ pageSize: number
  */
 next?: (ListCursor | null)
 /**
- * true when more rows match than are counted: `total` is then a lower bound ("more than 10,000")
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
  */
 totalIsEstimate?: boolean
 }
@@ -368,7 +368,7 @@ pageSize: number
  */
 next?: (ListCursor | null)
 /**
- * true when more rows match than are counted: `total` is then a lower bound ("more than 10,000")
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
  */
 totalIsEstimate?: boolean
 }
@@ -430,7 +430,7 @@ pageSize: number
  */
 next?: (ListCursor | null)
 /**
- * true when more rows match than are counted: `total` is then a lower bound ("more than 10,000")
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
  */
 totalIsEstimate?: boolean
 }
@@ -587,7 +587,7 @@ pageSize: number
  */
 next?: (ListCursor | null)
 /**
- * true when more rows match than are counted: `total` is then a lower bound ("more than 10,000")
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
  */
 totalIsEstimate?: boolean
 }
@@ -640,7 +640,7 @@ pageSize: number
  */
 next?: (ListCursor | null)
 /**
- * true when more rows match than are counted: `total` is then a lower bound ("more than 10,000")
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
  */
 totalIsEstimate?: boolean
 }
@@ -756,7 +756,7 @@ pageSize: number
  */
 next?: (ListCursor | null)
 /**
- * true when more rows match than are counted: `total` is then a lower bound ("more than 10,000")
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
  */
 totalIsEstimate?: boolean
 }
@@ -800,7 +800,7 @@ pageSize: number
  */
 next?: (ListCursor | null)
 /**
- * true when more rows match than are counted: `total` is then a lower bound ("more than 10,000")
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
  */
 totalIsEstimate?: boolean
 }
@@ -867,7 +867,7 @@ pageSize: number
  */
 next?: (ListCursor | null)
 /**
- * true when more rows match than are counted: `total` is then a lower bound ("more than 10,000")
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
  */
 totalIsEstimate?: boolean
 }
@@ -964,7 +964,7 @@ pageSize: number
  */
 next?: (ListCursor | null)
 /**
- * true when more rows match than are counted: `total` is then a lower bound ("more than 10,000")
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
  */
 totalIsEstimate?: boolean
 }
@@ -1033,7 +1033,7 @@ pageSize: number
  */
 next?: (ListCursor | null)
 /**
- * true when more rows match than are counted: `total` is then a lower bound ("more than 10,000")
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
  */
 totalIsEstimate?: boolean
 }
@@ -1252,7 +1252,7 @@ pageSize: number
  */
 next?: (ListCursor | null)
 /**
- * true when more rows match than are counted: `total` is then a lower bound ("more than 10,000")
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
  */
 totalIsEstimate?: boolean
 }
@@ -1315,7 +1315,7 @@ pageSize: number
  */
 next?: (ListCursor | null)
 /**
- * true when more rows match than are counted: `total` is then a lower bound ("more than 10,000")
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
  */
 totalIsEstimate?: boolean
 }
@@ -1387,7 +1387,7 @@ pageSize: number
  */
 next?: (ListCursor | null)
 /**
- * true when more rows match than are counted: `total` is then a lower bound ("more than 10,000")
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
  */
 totalIsEstimate?: boolean
 }
@@ -1470,7 +1470,7 @@ pageSize: number
  */
 next?: (ListCursor | null)
 /**
- * true when more rows match than are counted: `total` is then a lower bound ("more than 10,000")
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
  */
 totalIsEstimate?: boolean
 }
@@ -1556,7 +1556,7 @@ pageSize: number
  */
 next?: (ListCursor | null)
 /**
- * true when more rows match than are counted: `total` is then a lower bound ("more than 10,000")
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
  */
 totalIsEstimate?: boolean
 }
@@ -1609,7 +1609,7 @@ pageSize: number
  */
 next?: (ListCursor | null)
 /**
- * true when more rows match than are counted: `total` is then a lower bound ("more than 10,000")
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
  */
 totalIsEstimate?: boolean
 }

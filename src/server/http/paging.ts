@@ -6,7 +6,7 @@
 // Speed at 100,000 rows (tests/bench/server-lists.ts): no page costs more than COUNT_BOUND rows of
 // counting or one page of reading, however deep it is.
 // - Bounded total: the rows are counted up to COUNT_BOUND. Past it the answer says `total`
-//   COUNT_BOUND with `totalIsEstimate: true` ("more than 10,000", as GitHub shows "10,000+")
+//   COUNT_BOUND with `totalIsEstimate: true` ("more than 1,000", as GitHub shows "1,000+" of its searches)
 //   instead of counting the whole table on every page; below it the total is exact.
 // - Keyset paging: every full page answers `next`, an opaque cursor holding the page's last sort
 //   value and row id; a request with `after: next` reads the rows after that one through the sort
@@ -61,7 +61,7 @@ export const FEW_ROWS = 1000;
 /** Trigram indexes find substrings of at least 3 characters; a shorter `q` is searched by a scan. */
 export const MIN_INDEXED_Q = 3;
 /** Totals are exact up to this many rows; past it `total` is this with `totalIsEstimate`. */
-export const COUNT_BOUND = 10_000;
+export const COUNT_BOUND = 1000;
 
 /** ILIKE pattern for "contains q", with the LIKE wildcards in q taken literally. */
 export const containsPattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

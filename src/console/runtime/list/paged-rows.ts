@@ -3,7 +3,7 @@
 // cached per query (operation + arguments + page size); answers for an older query are dropped.
 // The page after a loaded one is asked for with that page's `next` cursor (`after`), which the
 // server reads through the sort index however deep it is; a page reached by jumping is asked for
-// by number. Past the server's counting bound (`totalIsEstimate`: "more than 10,000") the table
+// by number. Past the server's counting bound (`totalIsEstimate`: "more than 1,000") the table
 // grows by a page each time the last loaded page has a `next`, so every row can be scrolled to.
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { call, type OperationId } from '../../../generated/client.gen.ts';
