@@ -1,6 +1,6 @@
 // The redirect's link cache and click queue without a database: misses share queries, stale links
 // are answered while they refresh, unknown codes are remembered briefly, a full queue counts what
-// it drops instead of growing, defers its writes while the server is busy (within bounds), and bot rules tell people from previewers and tools.
+// it drops instead of growing, and bot rules tell people from previewers and tools.
 import { describe, expect, it } from 'vitest';
 import { deviceClass, isBot } from '../../src/server/modules/shortener/redirect/bots.ts';
 import { LinkCache, type CachedLink } from '../../src/server/modules/shortener/redirect/cache.ts';
@@ -86,51 +86,6 @@ describe('ClickQueue', () => {
     expect(queue.stats.dropped).toBe(3);
     await queue.close();
     expect(written).toEqual([[1, 2], [3, 4], [5]]);
-  });
-
-  it('defers writing while the server is busy, until the oldest click is maxDelayMs old or highWater clicks wait; close writes all', async () => {
-    let busy = true;
-    let now = 0;
-    const written: number[] = [];
-    const queue = new ClickQueue(async (batch) => {
-      written.push(...batch.map((c) => c.linkId));
-    }, { intervalMs: 3_600_000, maxBatch: 2, maxDelayMs: 10_000, highWater: 4, busy: () => busy, now: () => now });
-    queue.push(click(1));
-    now = 9_999;
-    queue.push(click(2));
-    await queue.tick();
-    expect(written).toEqual([]); // busy, young, below highWater: the redirects keep the core
-    expect(queue.stats.deferredTicks).toBe(1);
-    now = 10_000;
-    await queue.tick();
-    expect(written).toEqual([1, 2]); // the oldest waited maxDelayMs: written although busy
-    for (let i = 3; i <= 6; i++) queue.push(click(i));
-    await queue.tick();
-    expect(written).toEqual([1, 2, 3, 4, 5, 6]); // highWater reached: written although busy
-    queue.push(click(7));
-    busy = false;
-    await queue.tick();
-    expect(written).toEqual([1, 2, 3, 4, 5, 6, 7]); // idle: written at the next tick
-    busy = true;
-    queue.push(click(8));
-    await queue.close();
-    expect(written).toEqual([1, 2, 3, 4, 5, 6, 7, 8]); // a clean shutdown writes the deferred clicks
-  });
-
-  it('measures busy as event-loop utilization by default', async () => {
-    const written: number[] = [];
-    const queue = new ClickQueue(async (batch) => {
-      written.push(...batch.map((c) => c.linkId));
-    }, { intervalMs: 3_600_000, busyUtilization: 0.5 });
-    queue.push(click(1));
-    const until = performance.now() + 50;
-    while (performance.now() < until); // the loop is 100 % busy since the queue was made
-    await queue.tick();
-    expect(written).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 100)); // now the loop idles
-    await queue.tick();
-    expect(written).toEqual([1]);
-    await queue.close();
   });
 });
 

@@ -1,22 +1,11 @@
 // The click queue: the redirect never waits for the click's write. push() is synchronous and
-// O(1); a flush writes the queue maxBatch clicks per statement (insert … select from a JSON
-// parameter), every intervalMs. A failed write puts its batch back at the
+// O(1); a flush writes up to maxBatch clicks in ONE statement (insert … select from unnest),
+// every intervalMs or as soon as a batch is full. A failed write puts its batch back at the
 // head of the queue and is retried at the next flush, so a slow or absent database delays clicks
 // but never loses them; the queue is bounded (maxQueued) so memory is too: past it new clicks are
 // counted as dropped and reported. close() stops the timer and writes everything still queued
 // (retrying a failed write a few times), which the server's onClose runs before the database
 // closes: a clean shutdown loses no click.
-//
-// Busy server, writes later (issue 13: tracking cost half of the redirect throughput on PGlite,
-// whose inserts run on the redirect's own core). The timer's tick skips writing while the event
-// loop was busier than busyUtilization over the last interval, so a burst of redirects is served
-// at the untracked speed and its clicks are written when the server has room — but never later
-// than maxDelayMs after the oldest queued click, nor past highWater queued clicks: under sustained
-// saturation the writes happen anyway. The trade-off: a kill -9 (no onClose) loses what is queued,
-// at most maxDelayMs of clicks while busy (one interval otherwise), and the statistics show a
-// burst's clicks up to maxDelayMs late. On PostgreSQL the insert runs in the database's process
-// and the deferral costs nothing either way.
-import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../../engine/database.ts';
 
@@ -38,16 +27,6 @@ export interface ClickQueueOptions {
   maxQueued?: number;
   /** Attempts of each write during close() before the rest is reported lost. */
   closeAttempts?: number;
-  /** A tick defers writing while this says the server is busy (default: event-loop utilization since the last tick > busyUtilization). */
-  busy?: () => boolean;
-  /** Default 0.8. */
-  busyUtilization?: number;
-  /** The oldest queued click is written at most this late, busy or not (default 10,000 ms). */
-  maxDelayMs?: number;
-  /** From this many queued clicks on, a tick writes, busy or not (default maxQueued / 2). */
-  highWater?: number;
-  /** Milliseconds clock (tests). */
-  now?: () => number;
   log?: (message: string, detail?: unknown) => void;
 }
 
@@ -62,31 +41,15 @@ export class ClickQueue {
   private readonly maxQueued: number;
   private readonly closeAttempts: number;
   private readonly log: (message: string, detail?: unknown) => void;
-  private readonly busy: () => boolean;
-  private readonly maxDelayMs: number;
-  private readonly highWater: number;
-  private readonly now: () => number;
-  /** When the oldest queued click was pushed (ms), null when the queue is empty. */
-  private oldestAt: number | null = null;
-  private elu: EventLoopUtilization = performance.eventLoopUtilization();
   /** Counters for tests, the benchmark and the logs. */
-  readonly stats = { written: 0, dropped: 0, failedWrites: 0, deferredTicks: 0 };
+  readonly stats = { written: 0, dropped: 0, failedWrites: 0 };
 
   constructor(private readonly write: ClickWriter, options: ClickQueueOptions = {}) {
     this.maxBatch = options.maxBatch ?? 1000;
     this.maxQueued = options.maxQueued ?? 200_000;
     this.closeAttempts = options.closeAttempts ?? 5;
     this.log = options.log ?? (() => {});
-    this.maxDelayMs = options.maxDelayMs ?? 10_000;
-    this.highWater = options.highWater ?? Math.floor(this.maxQueued / 2);
-    this.now = options.now ?? Date.now;
-    const busyUtilization = options.busyUtilization ?? 0.8;
-    this.busy = options.busy ?? (() => {
-      const since = performance.eventLoopUtilization(this.elu);
-      this.elu = performance.eventLoopUtilization();
-      return since.utilization > busyUtilization;
-    });
-    this.timer = setInterval(() => void this.tick(), options.intervalMs ?? 1000);
+    this.timer = setInterval(() => void this.flush(), options.intervalMs ?? 1000);
     this.timer.unref();
   }
 
@@ -99,20 +62,8 @@ export class ClickQueue {
       this.stats.dropped++;
       return;
     }
-    if (this.queue.length === 0) this.oldestAt = this.now();
     this.queue.push(click);
-  }
-
-  /** The timer's turn: writes what is queued unless the server is busy and the clicks can wait. */
-  tick(): Promise<void> {
-    if (!this.queue.length) return Promise.resolve();
-    const busy = this.busy();
-    const young = this.oldestAt !== null && this.now() - this.oldestAt < this.maxDelayMs;
-    if (busy && young && this.queue.length < this.highWater) {
-      this.stats.deferredTicks++;
-      return Promise.resolve();
-    }
-    return this.flush();
+    if (this.queue.length >= this.maxBatch && !this.flushing && !this.closed) setImmediate(() => void this.flush());
   }
 
   /** Writes what is queued now (one statement per batch); resolves when done or a write failed. */
@@ -129,7 +80,6 @@ export class ClickQueue {
       try {
         await this.write(batch);
         this.stats.written += batch.length;
-        if (!this.queue.length) this.oldestAt = null;
       } catch (error) {
         this.queue.unshift(...batch);
         this.stats.failedWrites++;
