@@ -79,7 +79,7 @@ export function refsOf(schema: Json, out: string[] = []): string[] {
 
 /**
  * An x-list operation follows the list convention: GET, the query params page, pageSize, sort,
- * order and q, `sort` enumerating exactly the sortable fields, every filter a query param.
+ * order, q and after (the keyset cursor), `sort` enumerating exactly the sortable fields, every filter a query param.
  */
 function checkList(l: Loaded, name: string, o: any): Operation['list'] {
   const list = { sortable: o['x-list'].sortable ?? [], filters: o['x-list'].filters ?? [], search: o['x-list'].search ?? [] };
@@ -87,7 +87,9 @@ function checkList(l: Loaded, name: string, o: any): Operation['list'] {
   const fail = (reason: string) => { throw new DeclarationError(l.file, `/operations/${name}/x-list`, reason, l.lineOf(at)); };
   if (o.method !== 'GET') fail('a list operation must be GET');
   const query = o.query ?? {};
-  for (const p of ['page', 'pageSize', 'sort', 'order', 'q']) if (!(p in query)) fail(`the list convention needs query param "${p}"`);
+  for (const p of ['page', 'pageSize', 'sort', 'order', 'q', 'after']) if (!(p in query)) fail(`the list convention needs query param "${p}"`);
+  // The keyset cursor is one declaration (schemas/entities/list-cursor.yaml) for every list.
+  if (query.after.$ref !== 'list-cursor#') fail('query "after" must be { $ref: "list-cursor#" }');
   const sortEnum = (query.sort.enum ?? []) as string[];
   if ([...sortEnum].sort().join() !== [...list.sortable].sort().join()) fail('query "sort" must enumerate exactly the sortable fields');
   for (const f of list.filters) if (!(f in query)) fail(`filter "${f}" is not a query param`);

@@ -479,6 +479,18 @@ export const entitySchemas = [
             },
             pageSize: {
                 type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
             }
         }
     },
@@ -581,6 +593,18 @@ export const entitySchemas = [
             },
             pageSize: {
                 type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
             }
         }
     },
@@ -726,6 +750,18 @@ export const entitySchemas = [
             },
             pageSize: {
                 type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
             }
         }
     },
@@ -799,6 +835,18 @@ export const entitySchemas = [
             },
             pageSize: {
                 type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
             }
         }
     },
@@ -856,6 +904,18 @@ export const entitySchemas = [
             },
             pageSize: {
                 type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
             }
         }
     },
@@ -1008,6 +1068,18 @@ export const entitySchemas = [
             },
             pageSize: {
                 type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
             }
         }
     },
@@ -1195,6 +1267,18 @@ export const entitySchemas = [
             },
             pageSize: {
                 type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
             }
         }
     },
@@ -1444,6 +1528,18 @@ export const entitySchemas = [
             },
             pageSize: {
                 type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
             }
         }
     },
@@ -1711,6 +1807,18 @@ export const entitySchemas = [
             },
             pageSize: {
                 type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
             }
         }
     },
@@ -1798,6 +1906,18 @@ export const entitySchemas = [
             },
             pageSize: {
                 type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
             }
         }
     },
@@ -1870,6 +1990,18 @@ export const entitySchemas = [
             },
             pageSize: {
                 type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
             }
         }
     },
@@ -2181,6 +2313,18 @@ export const entitySchemas = [
             },
             pageSize: {
                 type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
             }
         }
     },
@@ -2372,6 +2516,18 @@ export const entitySchemas = [
             },
             pageSize: {
                 type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
             }
         }
     },
@@ -2482,6 +2638,12 @@ export const entitySchemas = [
         description: "The optional `Idempotency-Key` request header of the public sending API (POST /v1/messages, POST /v1/events/{key}/fire): 1 to 255 printable ASCII characters, chosen by the caller (a UUID, an order number). For 24 hours a retry with the same key and the same body sends nothing again and answers the first request's messages (header `idempotent-replayed: true`); the same key with another request is refused with 99931. Keys belong to the company.",
         type: "string",
         pattern: "^[!-~]{1,255}$"
+    },
+    {
+        $id: "list-cursor",
+        description: "Opaque position in a paged list (the list convention, src/server/http/paging.ts): a page's `next`, passed back as the query param `after` with the same sort, order, filters and search, answers the rows after that page's last row through the sort index, however deep it is. A cursor of another sort or order answers 99931.",
+        type: "string",
+        maxLength: 400
     },
     {
         $id: "message-days",
@@ -2875,6 +3037,18 @@ export const entitySchemas = [
             },
             pageSize: {
                 type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
             }
         }
     },
@@ -3005,6 +3179,18 @@ export const entitySchemas = [
             },
             pageSize: {
                 type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
             }
         }
     },
@@ -3189,6 +3375,18 @@ export const entitySchemas = [
             },
             pageSize: {
                 type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
             }
         }
     },
@@ -3386,6 +3584,18 @@ export const entitySchemas = [
             },
             pageSize: {
                 type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
             }
         }
     },
@@ -3559,6 +3769,18 @@ export const entitySchemas = [
             },
             pageSize: {
                 type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
             }
         }
     },
@@ -3680,6 +3902,18 @@ export const entitySchemas = [
             },
             pageSize: {
                 type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
             }
         }
     },
@@ -3964,6 +4198,9 @@ export const serverOperations = [
                     minimum: 1,
                     maximum: 200,
                     default: 50
+                },
+                after: {
+                    $ref: "list-cursor#"
                 },
                 sort: {
                     type: "string",
@@ -4759,6 +4996,9 @@ export const serverOperations = [
                     maximum: 200,
                     default: 50
                 },
+                after: {
+                    $ref: "list-cursor#"
+                },
                 sort: {
                     type: "string",
                     enum: [
@@ -4850,6 +5090,9 @@ export const serverOperations = [
                     minimum: 1,
                     maximum: 200,
                     default: 50
+                },
+                after: {
+                    $ref: "list-cursor#"
                 },
                 sort: {
                     type: "string",
@@ -5030,6 +5273,9 @@ export const serverOperations = [
                     minimum: 1,
                     maximum: 200,
                     default: 50
+                },
+                after: {
+                    $ref: "list-cursor#"
                 },
                 sort: {
                     type: "string",
@@ -5510,6 +5756,9 @@ export const serverOperations = [
                     maximum: 200,
                     default: 50
                 },
+                after: {
+                    $ref: "list-cursor#"
+                },
                 sort: {
                     type: "string",
                     enum: ["row"]
@@ -5579,6 +5828,9 @@ export const serverOperations = [
                     minimum: 1,
                     maximum: 200,
                     default: 50
+                },
+                after: {
+                    $ref: "list-cursor#"
                 },
                 sort: {
                     type: "string",
@@ -5797,6 +6049,9 @@ export const serverOperations = [
                     maximum: 200,
                     default: 50
                 },
+                after: {
+                    $ref: "list-cursor#"
+                },
                 sort: {
                     type: "string",
                     enum: ["id"]
@@ -5939,6 +6194,9 @@ export const serverOperations = [
                     minimum: 1,
                     maximum: 200,
                     default: 50
+                },
+                after: {
+                    $ref: "list-cursor#"
                 },
                 sort: {
                     type: "string",
@@ -7513,6 +7771,9 @@ export const serverOperations = [
                     maximum: 200,
                     default: 50
                 },
+                after: {
+                    $ref: "list-cursor#"
+                },
                 sort: {
                     type: "string",
                     enum: [
@@ -7666,6 +7927,9 @@ export const serverOperations = [
                     minimum: 1,
                     maximum: 200,
                     default: 50
+                },
+                after: {
+                    $ref: "list-cursor#"
                 },
                 sort: {
                     type: "string",
@@ -7913,6 +8177,9 @@ export const serverOperations = [
                     minimum: 1,
                     maximum: 200,
                     default: 50
+                },
+                after: {
+                    $ref: "list-cursor#"
                 },
                 sort: {
                     type: "string",
@@ -8231,6 +8498,9 @@ export const serverOperations = [
                     maximum: 200,
                     default: 50
                 },
+                after: {
+                    $ref: "list-cursor#"
+                },
                 sort: {
                     type: "string",
                     enum: ["createdAt"]
@@ -8545,6 +8815,9 @@ export const serverOperations = [
                     minimum: 1,
                     maximum: 200,
                     default: 50
+                },
+                after: {
+                    $ref: "list-cursor#"
                 },
                 sort: {
                     type: "string",
@@ -9857,6 +10130,9 @@ export const serverOperations = [
                     maximum: 200,
                     default: 50
                 },
+                after: {
+                    $ref: "list-cursor#"
+                },
                 sort: {
                     type: "string",
                     enum: [
@@ -9978,6 +10254,9 @@ export const serverOperations = [
                     minimum: 1,
                     maximum: 200,
                     default: 50
+                },
+                after: {
+                    $ref: "list-cursor#"
                 },
                 sort: {
                     type: "string",
@@ -10432,6 +10711,9 @@ export const serverOperations = [
                     maximum: 200,
                     default: 50
                 },
+                after: {
+                    $ref: "list-cursor#"
+                },
                 sort: {
                     type: "string",
                     enum: [
@@ -10685,6 +10967,9 @@ export const serverOperations = [
                     maximum: 200,
                     default: 50
                 },
+                after: {
+                    $ref: "list-cursor#"
+                },
                 sort: {
                     type: "string",
                     enum: ["clicks", "firstClickAt", "lastClickAt"]
@@ -10839,6 +11124,9 @@ export const serverOperations = [
                     minimum: 1,
                     maximum: 200,
                     default: 50
+                },
+                after: {
+                    $ref: "list-cursor#"
                 },
                 sort: {
                     type: "string",
@@ -11251,6 +11539,9 @@ export const serverOperations = [
                     minimum: 1,
                     maximum: 200,
                     default: 50
+                },
+                after: {
+                    $ref: "list-cursor#"
                 },
                 sort: {
                     type: "string",

@@ -5,6 +5,13 @@ import type { Action, BlockListAction, BlockListSource, BlockListStatus, Campaig
 
 export type { Action, BlockListAction, BlockListSource, BlockListStatus, CampaignKind, CampaignLabel, ChannelPlatform, ChannelType, CompanyState, CredentialStatus, DeliveryStatus, DeploymentState, DeploymentStopReason, DocumentType, EditLock, MessageOutcome, MessagePurpose, MessageReason, MessageState, OperatorKind, OtpMethod, PhoneRejection, PlanType, RecipientResult, RecurrenceUnit, Role, SendWindowProfile, ShortLinkGroup, SmsAccountState, SmsState, TemplateCategory, TemplateStatus, UrlProblem, UserScope, UserState };
 /**
+ * Opaque position in a paged list (the list convention, src/server/http/paging.ts): a page's `next`, passed back as the query param `after` with the same sort, order, filters and search, answers the rows after that page's last row through the sort index, however deep it is. A cursor of another sort or order answers 99931.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "list-cursor".
+ */
+export type ListCursor = string
+/**
  * The optional `Idempotency-Key` request header of the public sending API (POST /v1/messages, POST /v1/events/{key}/fire): 1 to 255 printable ASCII characters, chosen by the caller (a UUID, an order number). For 24 hours a retry with the same key and the same body sends nothing again and answers the first request's messages (header `idempotent-replayed: true`); the same key with another request is refused with 99931. Keys belong to the company.
  * 
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
@@ -165,6 +172,14 @@ items: Area[]
 total: number
 page: number
 pageSize: number
+/**
+ * cursor of the rows after this page (pass as `after`); null on a page that is not full
+ */
+next?: (ListCursor | null)
+/**
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
+ */
+totalIsEstimate?: boolean
 }
 /**
  * Area (branch office) of a company; the console remembers the selected one.
@@ -214,6 +229,14 @@ items: AuditEntry[]
 total: number
 page: number
 pageSize: number
+/**
+ * cursor of the rows after this page (pass as `after`); null on a page that is not full
+ */
+next?: (ListCursor | null)
+/**
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
+ */
+totalIsEstimate?: boolean
 }
 /**
  * One audit log row: who (user and the e-mail they had), when, from which IP, which operation and path, the component id, name and action the console sent (X-Component-Id/-Name/-Action), and the answer's HTTP status. Bodies and secrets are never recorded.
@@ -269,6 +292,14 @@ items: BlockListEntry[]
 total: number
 page: number
 pageSize: number
+/**
+ * cursor of the rows after this page (pass as `after`); null on a page that is not full
+ */
+next?: (ListCursor | null)
+/**
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
+ */
+totalIsEstimate?: boolean
 }
 /**
  * What an addition (typed numbers or a file) did: how many numbers were added (pending for 24 hours), and which values were refused and why. `rejected` lists at most 100; rejectedTotal counts them all. position is the item (typed list) or the row (file), from 1.
@@ -300,6 +331,14 @@ items: CampaignClicker[]
 total: number
 page: number
 pageSize: number
+/**
+ * cursor of the rows after this page (pass as `after`); null on a page that is not full
+ */
+next?: (ListCursor | null)
+/**
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
+ */
+totalIsEstimate?: boolean
 }
 /**
  * A recipient of a campaign who clicked their own short link, with their clicks by a person (bots apart).
@@ -324,6 +363,14 @@ items: CampaignMessage[]
 total: number
 page: number
 pageSize: number
+/**
+ * cursor of the rows after this page (pass as `after`); null on a page that is not full
+ */
+next?: (ListCursor | null)
+/**
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
+ */
+totalIsEstimate?: boolean
 }
 /**
  * One message of a campaign as its recipient got it: the body after the file's variables were filled in (and the recipient's own short links), with where it is (state), what the network said (deliveryStatus), the spec's status code, why it did not go (or not yet) in words with its code beside (reason, issue 12) and when it last changed.
@@ -378,6 +425,14 @@ items: Campaign[]
 total: number
 page: number
 pageSize: number
+/**
+ * cursor of the rows after this page (pass as `after`); null on a page that is not full
+ */
+next?: (ListCursor | null)
+/**
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
+ */
+totalIsEstimate?: boolean
 }
 /**
  * A campaign (spec 3) with its recipients file summary and its latest deployment.
@@ -527,6 +582,14 @@ items: CampaignTestMessage[]
 total: number
 page: number
 pageSize: number
+/**
+ * cursor of the rows after this page (pass as `after`); null on a page that is not full
+ */
+next?: (ListCursor | null)
+/**
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
+ */
+totalIsEstimate?: boolean
 }
 /**
  * One message of a campaign's test send (issue 12): the text as it went (rendered with the first sendable row's values, or the variables' names), the number, where it is (state), what the network said and the credits it cost. Tests belong to no deployment: they do not count in the campaign's deployments or statistics.
@@ -572,6 +635,14 @@ items: Channel[]
 total: number
 page: number
 pageSize: number
+/**
+ * cursor of the rows after this page (pass as `after`); null on a page that is not full
+ */
+next?: (ListCursor | null)
+/**
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
+ */
+totalIsEstimate?: boolean
 }
 /**
  * A messaging channel of the company (spec 3). `platform` is the channel type (sms, rcs, whatsapp, fbMessenger); `type` is the direction (MT one-way, MO two-way). Secret fields (authorizationToken, pageAccessToken, clientToken, privateKey, the accountSids' secrets) are stored encrypted and always answered masked: "••••" and at most the last 4 characters. `missing` names the fields still needed before the channel can be enabled.
@@ -680,6 +751,14 @@ items: Company[]
 total: number
 page: number
 pageSize: number
+/**
+ * cursor of the rows after this page (pass as `after`); null on a page that is not full
+ */
+next?: (ListCursor | null)
+/**
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
+ */
+totalIsEstimate?: boolean
 }
 /**
  * A company (tenant). The sign-in session carries id, name, nit, state and planType; the company screen and the provider's company list show the rest.
@@ -716,6 +795,14 @@ items: CostCenter[]
 total: number
 page: number
 pageSize: number
+/**
+ * cursor of the rows after this page (pass as `after`); null on a page that is not full
+ */
+next?: (ListCursor | null)
+/**
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
+ */
+totalIsEstimate?: boolean
 }
 /**
  * A cost center of a company; its code is unique within the company (case-insensitive).
@@ -775,6 +862,14 @@ items: Credential[]
 total: number
 page: number
 pageSize: number
+/**
+ * cursor of the rows after this page (pass as `after`); null on a page that is not full
+ */
+next?: (ListCursor | null)
+/**
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
+ */
+totalIsEstimate?: boolean
 }
 /**
  * The company's credits (1 credit = 1 COP) available and held by running deployments.
@@ -864,6 +959,14 @@ items: Deployment[]
 total: number
 page: number
 pageSize: number
+/**
+ * cursor of the rows after this page (pass as `after`); null on a page that is not full
+ */
+next?: (ListCursor | null)
+/**
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
+ */
+totalIsEstimate?: boolean
 }
 /**
  * A run of a campaign with its progress (messages per state).
@@ -933,6 +1036,14 @@ items: Event[]
 total: number
 page: number
 pageSize: number
+/**
+ * cursor of the rows after this page (pass as `after`); null on a page that is not full
+ */
+next?: (ListCursor | null)
+/**
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
+ */
+totalIsEstimate?: boolean
 }
 /**
  * An event (spec 3 "event", /Campaigns/events): a named trigger that the company's own systems fire through the public API (POST /v1/events/{key}/fire); Colibri sends the configured message, its {{variables}} filled from the fire's values. The key is unique in the company (99979). `fired` counts the messages the event has created (each recipient of a fire is one); `exampleCall` is a ready-to-copy curl call for this event.
@@ -1144,6 +1255,14 @@ items: RecipientRow[]
 total: number
 page: number
 pageSize: number
+/**
+ * cursor of the rows after this page (pass as `after`); null on a page that is not full
+ */
+next?: (ListCursor | null)
+/**
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
+ */
+totalIsEstimate?: boolean
 }
 /**
  * A row of the uploaded recipients file with its validation result and problems (file-processor codes).
@@ -1199,6 +1318,14 @@ items: RoleDetail[]
 total: number
 page: number
 pageSize: number
+/**
+ * cursor of the rows after this page (pass as `after`); null on a page that is not full
+ */
+next?: (ListCursor | null)
+/**
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
+ */
+totalIsEstimate?: boolean
 }
 /**
  * A role as /v3/roles shows it: the permission tree it grants (component id x actions), the users it lets its holders see (scope), and whether it can be changed. System roles (spec 6) are shared by every company and read-only; a company's own roles are its alone.
@@ -1263,6 +1390,14 @@ items: ShortLink[]
 total: number
 page: number
 pageSize: number
+/**
+ * cursor of the rows after this page (pass as `after`); null on a page that is not full
+ */
+next?: (ListCursor | null)
+/**
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
+ */
+totalIsEstimate?: boolean
 }
 /**
  * One of the company's short links. shortUrl is what a message carries; url is the target as the redirect sends it (international hosts in punycode) and displayUrl the same with the host in Unicode. clicks exclude bots; unique counts distinct recipients (per-recipient children) or distinct visitors; bots are apart.
@@ -1338,6 +1473,14 @@ items: SmsAccount[]
 total: number
 page: number
 pageSize: number
+/**
+ * cursor of the rows after this page (pass as `after`); null on a page that is not full
+ */
+next?: (ListCursor | null)
+/**
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
+ */
+totalIsEstimate?: boolean
 }
 /**
  * An SMS platform account of one of the company's platform clients, with its quota (messages it may send) and what it used; available = max(0, quota - used).
@@ -1416,6 +1559,14 @@ items: TeamMember[]
 total: number
 page: number
 pageSize: number
+/**
+ * cursor of the rows after this page (pass as `after`); null on a page that is not full
+ */
+next?: (ListCursor | null)
+/**
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
+ */
+totalIsEstimate?: boolean
 }
 /**
  * A user of the company as team management shows it (spec 3 "Team member"). `name` is the user's full name (fullName in clients.* and registration): team management limits it to the spec's 20 characters when it sets it; names longer than that, from registration, show as they are.
@@ -1461,6 +1612,14 @@ items: Template[]
 total: number
 page: number
 pageSize: number
+/**
+ * cursor of the rows after this page (pass as `after`); null on a page that is not full
+ */
+next?: (ListCursor | null)
+/**
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
+ */
+totalIsEstimate?: boolean
 }
 /**
  * A message template with its purpose (spec 3 "template with purpose"): reusable content with {{variables}} for one channel type. WhatsApp templates also carry Meta's category and language, the WhatsApp channel (its business account) they were submitted through, Meta's template id and the approval status with Meta's reason when it was rejected. Not to be confused with message-template, the send-time reference { name, language, parameters } of POST /v1/messages.
@@ -1545,6 +1704,7 @@ name: string
 export interface AccountPageQuery {
 page?: number
 pageSize?: number
+after?: ListCursor
 sort?: ("name" | "createdAt")
 order?: ("asc" | "desc")
 q?: string
@@ -1735,6 +1895,7 @@ userId: number
 export interface AuditListQuery {
 page?: number
 pageSize?: number
+after?: ListCursor
 sort?: ("createdAt" | "userEmail" | "operationId" | "status")
 order?: ("asc" | "desc")
 q?: string
@@ -1752,6 +1913,7 @@ dateEnd?: string
 export interface BlockListListQuery {
 page?: number
 pageSize?: number
+after?: ListCursor
 sort?: ("phone" | "createdAt" | "effectiveAt")
 order?: ("asc" | "desc")
 q?: string
@@ -1786,6 +1948,7 @@ ok: true
 export interface CampaignsListQuery {
 page?: number
 pageSize?: number
+after?: ListCursor
 sort?: ("name" | "kind" | "createdAt" | "updatedAt")
 order?: ("asc" | "desc")
 q?: string
@@ -1903,6 +2066,7 @@ id: number
 export interface CampaignsRecipientsQuery {
 page?: number
 pageSize?: number
+after?: ListCursor
 sort?: "row"
 order?: ("asc" | "desc")
 q?: string
@@ -1922,6 +2086,7 @@ id: number
 export interface CampaignsMessagesQuery {
 page?: number
 pageSize?: number
+after?: ListCursor
 sort?: ("id" | "toNumber" | "sentAt" | "updatedAt")
 order?: ("asc" | "desc")
 q?: string
@@ -1970,6 +2135,7 @@ id: number
 export interface CampaignsTestsQuery {
 page?: number
 pageSize?: number
+after?: ListCursor
 sort?: "id"
 order?: ("asc" | "desc")
 q?: string
@@ -2002,6 +2168,7 @@ id: number
 export interface ChannelsListQuery {
 page?: number
 pageSize?: number
+after?: ListCursor
 sort?: ("name" | "platform" | "type" | "priority" | "enabled" | "createdAt")
 order?: ("asc" | "desc")
 q?: string
@@ -2682,6 +2849,7 @@ url: string
 export interface CompanyListAllQuery {
 page?: number
 pageSize?: number
+after?: ListCursor
 sort?: ("name" | "nit" | "state" | "planType" | "createdAt")
 order?: ("asc" | "desc")
 q?: string
@@ -2723,6 +2891,7 @@ planType: PlanType
 export interface CostCentersListQuery {
 page?: number
 pageSize?: number
+after?: ListCursor
 sort?: ("name" | "code" | "createdAt")
 order?: ("asc" | "desc")
 q?: string
@@ -2779,6 +2948,7 @@ ok: true
 export interface CredentialsListQuery {
 page?: number
 pageSize?: number
+after?: ListCursor
 sort?: ("name" | "createdAt" | "lastUsedAt")
 order?: ("asc" | "desc")
 q?: string
@@ -2837,6 +3007,7 @@ password: (string | null)
 export interface DeploymentsListQuery {
 page?: number
 pageSize?: number
+after?: ListCursor
 sort?: "createdAt"
 order?: ("asc" | "desc")
 q?: string
@@ -2917,6 +3088,7 @@ state?: DeploymentState
 export interface EventsListQuery {
 page?: number
 pageSize?: number
+after?: ListCursor
 sort?: ("key" | "name" | "purpose" | "fired" | "lastFiredAt" | "createdAt")
 order?: ("asc" | "desc")
 q?: string
@@ -3210,6 +3382,7 @@ id: number
 export interface PlatformSmsQuotaListQuery {
 page?: number
 pageSize?: number
+after?: ListCursor
 sort?: ("name" | "clientName" | "quota" | "used" | "available" | "createdAt")
 order?: ("asc" | "desc")
 q?: string
@@ -3237,6 +3410,7 @@ quota: number
 export interface RolesV3ListQuery {
 page?: number
 pageSize?: number
+after?: ListCursor
 sort?: ("name" | "scope" | "createdAt")
 order?: ("asc" | "desc")
 q?: string
@@ -3340,6 +3514,7 @@ tags?: []|[string]|[string, string]|[string, string, string]|[string, string, st
 export interface ShortenerListQuery {
 page?: number
 pageSize?: number
+after?: ListCursor
 sort?: ("createdAt" | "code" | "url" | "expiresAt")
 order?: ("asc" | "desc")
 q?: string
@@ -3399,6 +3574,7 @@ id: number
 export interface ShortenerCampaignClickersQuery {
 page?: number
 pageSize?: number
+after?: ListCursor
 sort?: ("clicks" | "firstClickAt" | "lastClickAt")
 order?: ("asc" | "desc")
 q?: string
@@ -3432,6 +3608,7 @@ to?: string
 export interface TeamListQuery {
 page?: number
 pageSize?: number
+after?: ListCursor
 sort?: ("name" | "email" | "state" | "documentId" | "createdAt")
 order?: ("asc" | "desc")
 q?: string
@@ -3521,6 +3698,7 @@ ok: true
 export interface TemplatesListQuery {
 page?: number
 pageSize?: number
+after?: ListCursor
 sort?: ("name" | "channel" | "purpose" | "category" | "status" | "createdAt" | "updatedAt")
 order?: ("asc" | "desc")
 q?: string

@@ -17,18 +17,24 @@ export type ExportFormat = 'csv' | 'xlsx';
 /** The largest page the list convention serves. */
 export const EXPORT_PAGE_SIZE = 200;
 
-/** Pages through a list operation; `onProgress(done, total)` after each page. Stops when `signal` aborts. */
+/**
+ * Pages through a list operation, each page after the previous one's `next` cursor (so past the
+ * server's counting bound too); `onProgress(done, total)` after each page. Stops when `signal` aborts.
+ */
 export async function collectRows(operation: string, values: Record<string, unknown>, onProgress: (done: number, total: number) => void, signal?: AbortSignal): Promise<Row[]> {
   const rows: Row[] = [];
   let total = Infinity;
-  for (let page = 1; rows.length < total; page++) {
+  let after: string | null | undefined;
+  for (let page = 1; rows.length < total || after; page++) {
     if (signal?.aborted) throw new DOMException('aborted', 'AbortError');
-    const answer = await fetchPage(operation, values, page, EXPORT_PAGE_SIZE);
+    const answer = await fetchPage(operation, values, page, EXPORT_PAGE_SIZE, after);
     const items = (answer.items ?? []).filter(Boolean);
-    total = typeof answer.total === 'number' ? answer.total : rows.length + items.length;
+    after = answer.next;
     rows.push(...items);
+    total = typeof answer.total === 'number' ? Math.max(answer.total, answer.totalIsEstimate && after ? rows.length + EXPORT_PAGE_SIZE : 0) : rows.length;
+    if (items.length === 0 || (answer.next === null && items.length < EXPORT_PAGE_SIZE)) total = rows.length;
     onProgress(rows.length, total);
-    if (items.length === 0) break;
+    if (items.length === 0 || answer.next === null) break;
   }
   return rows;
 }

@@ -1,16 +1,22 @@
 // Rows of a list-convention operation ({ items, total, page, pageSize }) fetched page by page as
 // the virtual window needs them, so 100,000 rows scroll without loading 100,000 rows. Pages are
 // cached per query (operation + arguments + page size); answers for an older query are dropped.
+// The page after a loaded one is asked for with that page's `next` cursor (`after`), which the
+// server reads through the sort index however deep it is; a page reached by jumping is asked for
+// by number. Past the server's counting bound (`totalIsEstimate`: "more than 1,000") the table
+// grows by a page each time the last loaded page has a `next`, so every row can be scrolled to.
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { call, type OperationId } from '../../../generated/client.gen.ts';
 import { buildArgs } from '../../api/args.ts';
 
 export type Row = Record<string, unknown>;
 
-export interface PageAnswer { items?: Row[]; total?: number }
+export interface PageAnswer { items?: Row[]; total?: number; next?: string | null; totalIsEstimate?: boolean }
 
 export interface PagedRows {
   total: number | null;
+  /** True when the server counted up to its bound only: `total` is then a lower bound ("más de …"). */
+  totalIsEstimate: boolean;
   error: unknown;
   /** The row at an absolute index, or undefined while its page is on its way. */
   rowAt(index: number): Row | undefined;
@@ -25,15 +31,23 @@ export interface PagedRows {
   loading: boolean;
 }
 
-export function fetchPage(operation: string, values: Record<string, unknown>, page: number, pageSize: number): Promise<PageAnswer> {
-  return call(operation as OperationId, buildArgs(operation, { ...values, page, pageSize }) as never) as Promise<PageAnswer>;
+export function fetchPage(operation: string, values: Record<string, unknown>, page: number, pageSize: number, after?: string | null): Promise<PageAnswer> {
+  return call(operation as OperationId, buildArgs(operation, { ...values, page, pageSize, ...(after ? { after } : {}) }) as never) as Promise<PageAnswer>;
+}
+
+/** The rows a list shows: the total, or past the counting bound as far as the loaded pages reach (one page more while there is a `next`). */
+function shownTotal(answer: PageAnswer, page: number, pageSize: number, known: number | null): number | null {
+  if (typeof answer.total !== 'number') return known;
+  if (!answer.totalIsEstimate) return answer.total;
+  const reached = (page - 1) * pageSize + (answer.items?.length ?? 0) + (answer.next ? pageSize : 0);
+  return Math.max(answer.total, known ?? 0, reached);
 }
 
 /** `operation` '' turns the hook off (a list whose operation is not paged). */
 export function usePagedRows(operation: string, values: Record<string, unknown>, pageSize: number, firstPage: number): PagedRows {
   const signature = `${operation}|${pageSize}|${JSON.stringify(values)}`;
   const [, bump] = useReducer((n: number) => n + 1, 0);
-  const state = useRef({ signature: '', generation: 0, pages: new Map<number, Row[]>(), inflight: new Set<number>(), total: null as number | null, error: null as unknown });
+  const state = useRef({ signature: '', generation: 0, pages: new Map<number, Row[]>(), nexts: new Map<number, string>(), inflight: new Set<number>(), total: null as number | null, estimate: false, error: null as unknown });
   const args = useRef({ operation, values, pageSize });
   args.current = { operation, values, pageSize };
 
@@ -44,12 +58,14 @@ export function usePagedRows(operation: string, values: Record<string, unknown>,
     s.inflight.add(page);
     const generation = s.generation;
     const { operation: op, values: v, pageSize: size } = args.current;
-    fetchPage(op, v, page, size).then(
+    fetchPage(op, v, page, size, s.nexts.get(page - 1)).then(
       (answer) => {
         if (state.current.generation !== generation) return;
         s.inflight.delete(page);
         s.pages.set(page, (answer.items ?? []).filter(Boolean));
-        if (typeof answer.total === 'number') s.total = answer.total;
+        if (answer.next) s.nexts.set(page, answer.next);
+        s.estimate = !!answer.totalIsEstimate;
+        s.total = shownTotal(answer, page, size, s.total);
         s.error = null;
         bump();
       },
@@ -67,8 +83,10 @@ export function usePagedRows(operation: string, values: Record<string, unknown>,
     const s = state.current;
     s.generation++;
     s.pages = new Map();
+    s.nexts = new Map();
     s.inflight = new Set();
     s.total = null;
+    s.estimate = false;
     s.error = null;
   }, []);
 
@@ -86,6 +104,7 @@ export function usePagedRows(operation: string, values: Record<string, unknown>,
   const s = state.current;
   return {
     total: s.total,
+    totalIsEstimate: s.estimate,
     error: s.error,
     loading: s.inflight.size > 0,
     rowAt: (index) => s.pages.get(Math.floor(index / pageSize) + 1)?.[index % pageSize],
@@ -103,11 +122,13 @@ export function usePagedRows(operation: string, values: Record<string, unknown>,
       const { operation: op, values: v, pageSize: size } = args.current;
       if (!op) return;
       const pages = s.pages.size ? [...s.pages.keys()] : [Math.max(1, firstPage)];
-      await Promise.all(pages.map((page) => fetchPage(op, v, page, size).then(
+      await Promise.all(pages.map((page) => fetchPage(op, v, page, size, s.nexts.get(page - 1)).then(
         (answer) => {
           if (state.current.generation !== generation) return;
           s.pages.set(page, (answer.items ?? []).filter(Boolean));
-          if (typeof answer.total === 'number') s.total = answer.total;
+          if (answer.next) s.nexts.set(page, answer.next);
+          s.estimate = !!answer.totalIsEstimate;
+          s.total = shownTotal(answer, page, size, s.total);
         },
         () => undefined, // a failed refresh keeps the rows shown; the next one tries again
       )));

@@ -59,6 +59,8 @@ function useBasePath(): string {
 interface Source {
   count: number;
   total: number | null;
+  /** The server counted up to its bound only: the total reads "más de …" (more than). */
+  totalIsEstimate: boolean;
   rowAt: (i: number) => Row | undefined;
   ensure: (first: number, last: number) => void;
   loadedRows: () => Row[];
@@ -120,8 +122,8 @@ function ListView({ screen, extraParams, nested }: { screen: ScreenDef; extraPar
     return all.filter((r) => fields.some((f) => String(r[f] ?? '').toLowerCase().includes(q)));
   }, [whole.data, screen.itemsPath, screen.columns, state.q]);
   const source: Source = paged
-    ? { count: pagedRows.total ?? 0, total: pagedRows.total, rowAt: pagedRows.rowAt, ensure: pagedRows.ensure, loadedRows: pagedRows.loadedRows, error: pagedRows.error, loading: pagedRows.total === null || pagedRows.loading, reload: pagedRows.reload, refresh: pagedRows.refresh }
-    : { count: wholeRows.length, total: whole.data ? wholeRows.length : null, rowAt: (i) => wholeRows[i], ensure: () => undefined, loadedRows: () => wholeRows, error: whole.error, loading: whole.isLoading, reload: () => void whole.mutate(), refresh: () => whole.mutate().then(() => undefined) };
+    ? { count: pagedRows.total ?? 0, total: pagedRows.total, totalIsEstimate: pagedRows.totalIsEstimate, rowAt: pagedRows.rowAt, ensure: pagedRows.ensure, loadedRows: pagedRows.loadedRows, error: pagedRows.error, loading: pagedRows.total === null || pagedRows.loading, reload: pagedRows.reload, refresh: pagedRows.refresh }
+    : { count: wholeRows.length, total: whole.data ? wholeRows.length : null, totalIsEstimate: false, rowAt: (i) => wholeRows[i], ensure: () => undefined, loadedRows: () => wholeRows, error: whole.error, loading: whole.isLoading, reload: () => void whole.mutate(), refresh: () => whole.mutate().then(() => undefined) };
   // `refresh`: the rows are fetched again while one of them still changes (a running deployment).
   useRefresh(screen.refresh, refreshWanted(screen.refresh, source.loadedRows(), ctx), source.refresh);
 
@@ -321,7 +323,7 @@ function ListView({ screen, extraParams, nested }: { screen: ScreenDef; extraPar
           }}
           onRowsPerPageChange={(e) => update({ pageSize: Number(e.target.value) })}
           labelRowsPerPage={t('common.list.rowsPerPage')}
-          labelDisplayedRows={({ from, to, count }) => t('common.list.range', { from: formatInteger(from), to: formatInteger(to), count: formatInteger(count) })}
+          labelDisplayedRows={({ from, to, count }) => t(source.totalIsEstimate ? 'common.list.rangeMore' : 'common.list.range', { from: formatInteger(from), to: formatInteger(to), count: formatInteger(count) })}
           getItemAriaLabel={(type) => t(`common.list.${type}Page`)}
         />
       )}

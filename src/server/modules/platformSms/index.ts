@@ -125,6 +125,7 @@ export const platformSmsHandlers: DomainHandlers<'platformSms'> = {
       tieBreaker: 'a.id',
       search: ['a.name', 'c.name'],
       map: toAccount,
+      keyset: false, // "available" can't be named in a WHERE
     });
   },
 
