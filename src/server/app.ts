@@ -25,6 +25,7 @@ import { registerAuditLog } from './audit/hook.ts';
 import { ApiError } from './errors/api-error.ts';
 import { registerConsole, trySpaFallback } from './http/console-static.ts';
 import { installErrorHandler } from './http/error-handler.ts';
+import type { TrustProxy } from './http/trust-proxy.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import type { HandlerMap } from './http/handler.ts';
 import { registerOperations } from './http/operations.ts';
@@ -58,6 +59,8 @@ export interface BuildServerOptions {
   shortener?: Omit<ShortenerOptions, 'db' | 'now'>;
   /** Abuse throttling's limits and store (main.ts reads them from the environment); default: the default limits, in memory. */
   throttle?: ThrottleSettings;
+  /** TRUST_PROXY (http/trust-proxy.ts): the proxies whose X-Forwarded-For names the client; default none. */
+  trustProxy?: TrustProxy;
 }
 
 const COMPONENT_HEADER_MAX = 100;
@@ -98,6 +101,8 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     logger: options.logger ?? false,
     bodyLimit: constants.limits.bodyBytes,
     return503OnClosing: true,
+    // A hop count trusts that many proxies in front (proxy-addr's meaning of a number).
+    trustProxy: typeof options.trustProxy === 'number' ? ((hops) => (_address: string, hop: number) => hop < hops)(options.trustProxy) : (options.trustProxy ?? false),
   });
   app.setValidatorCompiler(compileValidator);
   for (const schema of entitySchemas) app.addSchema(schema as never);

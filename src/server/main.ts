@@ -15,6 +15,7 @@ import { demoEmail, demoRoleUsers, generateDemoPassword } from './db/demo-seed.t
 import { IN_DOUBT_GRACE_MS } from '../engine/dispatcher.ts';
 import { engineSettings, serverRunsEngine } from './messaging/engine-settings.ts';
 import { throttleSettings } from './security/throttle-settings.ts';
+import { trustProxySetting } from './http/trust-proxy.ts';
 import { startServer, type RunningServer } from './start.ts';
 
 let server: RunningServer | null = null;
@@ -54,6 +55,8 @@ async function main() {
   const dispatch = serverRunsEngine(env);
   // Abuse throttling (THROTTLE_*, REDIS_URL; counters shared through the database with DATABASE_URL).
   const throttle = throttleSettings(env);
+  // Behind a reverse proxy: whose X-Forwarded-For names the client (TRUST_PROXY, http/trust-proxy.ts).
+  const trustProxy = trustProxySetting(env);
   server = await startServer({
     port,
     // Demo mode holds a sandbox (outbox with one-time codes, test providers): loopback unless asked.
@@ -66,6 +69,7 @@ async function main() {
     logger: { level: env.LOG_LEVEL || 'info' },
     // The dispatcher's settings (ENGINE_IN_DOUBT_GRACE_MS…), read as `npm run worker` reads them.
     throttle,
+    trustProxy,
     messaging: { dispatcher: engine, dispatch, ...(reviewMs !== undefined ? { graph: { templateReviewMs: reviewMs } } : {}) },
   });
   if (stopSignal) {

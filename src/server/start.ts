@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Kysely } from 'kysely';
 import { buildServer } from './app.ts';
+import type { TrustProxy } from './http/trust-proxy.ts';
 import { createDatabase, type DatabaseOptions } from './db/database.ts';
 import { ensureDemoApiKey } from './db/demo-api-key.ts';
 import { seedDemo } from './db/demo-seed.ts';
@@ -26,6 +27,8 @@ export interface StartOptions {
   messaging?: boolean | Omit<MessagingOptions, 'db' | 'secrets' | 'sandbox'>;
   /** Abuse throttling (main.ts: from the environment); default: the default limits, in memory. */
   throttle?: ThrottleSettings;
+  /** TRUST_PROXY (main.ts: from the environment); default: no proxy trusted. */
+  trustProxy?: TrustProxy;
 }
 
 export interface RunningServer {
@@ -51,7 +54,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     const messaging = options.messaging === false ? null : await startMessaging({
       db: handle.db, secrets, sandbox, ...(typeof options.messaging === 'object' ? options.messaging : {}),
     });
-    const app = await buildServer({ db: handle.db, sandbox, consoleRoot: options.consoleRoot, logger: options.logger, secrets, messaging: messaging?.hooks, receiptSink: messaging?.sink, throttle: options.throttle });
+    const app = await buildServer({ db: handle.db, sandbox, consoleRoot: options.consoleRoot, logger: options.logger, secrets, messaging: messaging?.hooks, receiptSink: messaging?.sink, throttle: options.throttle, trustProxy: options.trustProxy });
     const host = options.host ?? '127.0.0.1';
     await app.listen({ port: options.port ?? 0, host });
     const address = app.server.address();

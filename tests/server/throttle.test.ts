@@ -9,6 +9,7 @@ import { serverOperations } from '../../src/generated/server-operations.gen.ts';
 import type { OperationId } from '../../src/generated/operations.gen.ts';
 import { buildServer } from '../../src/server/app.ts';
 import { DEFAULT_THROTTLE, throttleSettings, type ClassLimit, type ThrottleSettings } from '../../src/server/security/throttle-settings.ts';
+import { trustProxySetting, type TrustProxy } from '../../src/server/http/trust-proxy.ts';
 import { createHarness, testThrottle, type Harness } from './harness.ts';
 
 // One database for the file; each test builds its own API process(es) on it with its limits, and
@@ -26,8 +27,8 @@ const accountKey = (email: string) => `signin:account:${createHash('sha256').upd
 const hitsOf = async (email: string) => (await h.db.selectFrom('throttle_counters').select('hits').where('key', '=', accountKey(email)).executeTakeFirst())?.hits;
 
 /** An API process on the file's database with these limits (the store `npm start` would pick, unless told). */
-async function api(throttle: Partial<ThrottleSettings>): Promise<Api> {
-  const app = await buildServer({ db: h.db, sandbox: true, throttle: testThrottle(kind, throttle) });
+async function api(throttle: Partial<ThrottleSettings>, trustProxy?: TrustProxy): Promise<Api> {
+  const app = await buildServer({ db: h.db, sandbox: true, throttle: testThrottle(kind, throttle), trustProxy });
   built.push(app);
   return {
     app,
@@ -167,5 +168,47 @@ describe('settings', { timeout: 120_000 }, () => {
     expect(throttleSettings({ REDIS_URL: 'redis://127.0.0.1:6379', DATABASE_URL: 'postgres://x/y' }).store).toEqual({ redisUrl: 'redis://127.0.0.1:6379' });
     expect(() => throttleSettings({ THROTTLE_SIGNIN: '30/10' })).toThrow(/THROTTLE_SIGNIN/);
     expect(() => throttleSettings({ THROTTLE_GLOBAL: '0/60' })).toThrow(/THROTTLE_GLOBAL/);
+  });
+});
+
+describe('behind a reverse proxy (TRUST_PROXY)', { timeout: 120_000 }, () => {
+  const countries = (a: Api, peer: string, client?: string) =>
+    a.app.inject({ method: 'GET', url: '/v1/countries', remoteAddress: peer, headers: client ? { 'x-forwarded-for': client } : {} });
+
+  it('untrusted, every client behind the proxy shares its address: one count for all', async () => {
+    const a = await api({ global: { perIp: 2, windowMs: 60_000 } });
+    expect((await countries(a, '10.0.0.5', '198.51.100.1')).statusCode).toBe(200);
+    expect((await countries(a, '10.0.0.5', '198.51.100.2')).statusCode).toBe(200);
+    expectThrottled(await countries(a, '10.0.0.5', '198.51.100.3'));
+  });
+
+  it('trusted, each client is counted by the address the proxy saw; a peer that is not the proxy cannot choose its address', async () => {
+    const a = await api({ global: { perIp: 2, windowMs: 60_000 } }, ['10.0.0.6']);
+    for (const client of ['198.51.100.11', '198.51.100.12', '198.51.100.13']) {
+      expect((await countries(a, '10.0.0.6', client)).statusCode).toBe(200);
+      expect((await countries(a, '10.0.0.6', client)).statusCode).toBe(200);
+    }
+    expectThrottled(await countries(a, '10.0.0.6', '198.51.100.11'));
+    // A client reaching the server directly, forging the header each time, is still one address.
+    expect((await countries(a, '203.0.113.90', '198.51.100.21')).statusCode).toBe(200);
+    expect((await countries(a, '203.0.113.90', '198.51.100.22')).statusCode).toBe(200);
+    expectThrottled(await countries(a, '203.0.113.90', '198.51.100.23'));
+  });
+
+  it('a hop count trusts that many proxies in front, whatever their address', async () => {
+    const a = await api({ global: { perIp: 1, windowMs: 60_000 } }, 1);
+    expect((await countries(a, '10.0.0.8', '198.51.100.41')).statusCode).toBe(200);
+    expect((await countries(a, '10.0.0.9', '198.51.100.42')).statusCode).toBe(200);
+    // The client forged an address before the proxy appended the one it saw: the proxy's wins.
+    expectThrottled(await countries(a, '10.0.0.8', '203.0.113.1, 198.51.100.41'));
+  });
+
+  it('the setting names the proxies or a hop count, never any peer', () => {
+    expect(trustProxySetting({})).toBe(false);
+    expect(trustProxySetting({ TRUST_PROXY: '10.0.0.5, 10.0.1.0/24' })).toEqual(['10.0.0.5', '10.0.1.0/24']);
+    expect(trustProxySetting({ TRUST_PROXY: '1' })).toBe(1);
+    expect(() => trustProxySetting({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY/);
+    expect(() => trustProxySetting({ TRUST_PROXY: 'proxy.local' })).toThrow(/TRUST_PROXY/);
+    expect(() => trustProxySetting({ TRUST_PROXY: '0' })).toThrow(/TRUST_PROXY/);
   });
 });
