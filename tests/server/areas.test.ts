@@ -19,7 +19,7 @@ afterAll(async () => { await h.close(); });
 describe('account.page (list convention)', () => {
   it("pages, sorts and searches the company's areas", async () => {
     const page = (await h.op('account.page', { token: manager })).json();
-    expect(page).toEqual({ items: [{ id: bogota, name: 'Sede principal Bogotá' }, { id: expect.any(Number), name: 'Sucursal Medellín' }], total: 2, page: 1, pageSize: 50 });
+    expect(page).toEqual({ items: [{ id: bogota, name: 'Sede principal Bogotá' }, { id: expect.any(Number), name: 'Sucursal Medellín' }], total: 2, page: 1, pageSize: 50, next: null });
     expect((await h.op('account.page', { token: manager, query: { sort: 'name', order: 'desc', pageSize: 1 } })).json()).toMatchObject({ items: [{ name: 'Sucursal Medellín' }], total: 2, pageSize: 1 });
     expect((await h.op('account.page', { token: manager, query: { q: 'medellín' } })).json().total).toBe(1);
     expect((await h.op('account.page', { token: manager, query: { sort: 'id' } })).json().code).toBe('99931');

@@ -367,7 +367,7 @@ describe('permissions and company isolation', () => {
     const other = await otherCompany(h, ['sms']);
     const ours = (await h.op('channels.list', { token: analista })).json();
     const id = ours.items[0].id;
-    expect((await h.op('channels.list', { token: other.token })).json()).toEqual({ items: [], total: 0, page: 1, pageSize: 50 });
+    expect((await h.op('channels.list', { token: other.token })).json()).toEqual({ items: [], total: 0, page: 1, pageSize: 50, next: null });
     const before = await counts(h, [...CHANNEL_TABLES]);
     const answers = [
       await h.op('channels.get', { token: other.token, params: { id } }),

@@ -324,9 +324,10 @@ export const Profile: Story = {
   },
   play: async () => {
     await waitFor(() => expect(field(/nombre completo/i)).toHaveValue('Analista Demo'));
-    await expect(screen.getByTestId('default-picture')).toBeInTheDocument();
+    // The picture field loads on demand (issue 13, the sign-in first load): wait for it.
+    await expect(await screen.findByTestId('default-picture')).toBeInTheDocument();
     const file = new File(['png'], 'me.png', { type: 'image/png' });
-    await userEvent.upload(screen.getByLabelText(text('common.picture.choose', 'es')), file);
+    await userEvent.upload(await screen.findByLabelText(text('common.picture.choose', 'es')), file);
     await expect(await screen.findByText(text('common.picture.saved', 'es'))).toBeInTheDocument();
     await expect(getSession()?.profilePic).toBe('https://files.colibri.test/p/3.png');
     await userEvent.clear(field(/nombre completo/i));
