@@ -221,7 +221,8 @@ function readScreen(args: { values: string[]; names: string[]; lang: Lang; label
 }
 
 async function axeViolations(page: Page): Promise<{ id: string; impact: string; nodes: string[] }[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
+  // Evaluated through the DevTools protocol: an inline <script> tag would be refused by the console's CSP.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
   return page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });

@@ -51,9 +51,9 @@ const ROLES = ['superadmin', 'platform', 'manager', 'develop', 'admin', 'analist
 let h: Harness;
 const tokens: Record<string, string> = {};
 
-/** Every base table's rows, digested (the audit log records refused attempts on purpose; tokens record their last use). */
+/** Every base table's rows, digested (the audit log records refused attempts on purpose; tokens record their last use; the throttle counts every request, refused ones included). */
 async function fingerprint(): Promise<Record<string, string>> {
-  const tables = (await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' and table_name not in ('audit_log', 'tokens') order by 1`.execute(h.db)).rows;
+  const tables = (await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' and table_name not in ('audit_log', 'tokens', 'throttle_counters') order by 1`.execute(h.db)).rows;
   const parts = tables.map((t) => sql`select ${t.table_name} as t, md5(coalesce(string_agg(r::text, '|' order by r::text), '')) as d from ${sql.table(t.table_name)} r`);
   const rows = (await sql<{ t: string; d: string }>`${sql.join(parts, sql` union all `)}`.execute(h.db)).rows;
   const revoked = (await h.db.selectFrom('tokens').select(['id', 'revoked_at']).orderBy('id').execute()).map((r) => `${r.id}:${r.revoked_at?.toISOString() ?? ''}`).join(',');
