@@ -15,7 +15,7 @@ import {
   type Accepted, type ClaimedRow, type Refused, type Retry,
 } from './lifecycle/dispatch.ts';
 import { heldBySendWindow, type SendWindow } from './lifecycle/enqueue.ts';
-import { markDeadWorkersRowsInDoubt, markOwnRowsInDoubt, resendExpiredInDoubt } from './lifecycle/in-doubt.ts';
+import { IN_DOUBT_MAX_MS, markDeadWorkersRowsInDoubt, markOwnRowsInDoubt, resendExpiredInDoubt } from './lifecycle/in-doubt.ts';
 import { STATUS } from './lifecycle/message-states.ts';
 import { reconcileOrphans } from './receipts.ts';
 import type { Database } from './database.ts';
@@ -49,6 +49,11 @@ export interface DispatcherOptions {
   leaseMs?: number;
   /** How long an in-doubt row waits for its receipt before it is sent again (default IN_DOUBT_GRACE_MS). */
   inDoubtGraceMs?: number;
+  /**
+   * An in-doubt row also waits until the channel's receipts have passed it (a restarted worker
+   * reads an SMSC's backlog first), but no longer than this (default IN_DOUBT_MAX_MS).
+   */
+  inDoubtMaxMs?: number;
   /** Poll interval when the queue is empty (enqueue() also wakes the worker). */
   idleMs?: number;
   /**
@@ -83,7 +88,7 @@ export class Dispatcher {
     this.workerId = options.workerId ?? `w-${process.pid}-${randomBytes(4).toString('hex')}`;
     this.db = options.db;
     this.options = {
-      batchSize: 500, concurrency: 2, leaseMs: 15_000, inDoubtGraceMs: IN_DOUBT_GRACE_MS, idleMs: 1000, orphanTtlMs: 72 * 3_600_000, now: () => new Date(),
+      batchSize: 500, concurrency: 2, leaseMs: 15_000, inDoubtGraceMs: IN_DOUBT_GRACE_MS, inDoubtMaxMs: IN_DOUBT_MAX_MS, idleMs: 1000, orphanTtlMs: 72 * 3_600_000, now: () => new Date(),
       log: () => {}, ...options,
     } as typeof this.options;
     this.analyzeAfter = this.options.batchSize;
@@ -294,7 +299,8 @@ export class Dispatcher {
     const expired = await this.db.deleteFrom('orphan_receipts').where('received_at', '<', new Date(now.getTime() - this.options.orphanTtlMs)).executeTakeFirst();
     if (Number(expired.numDeletedRows) > 0) this.options.log(`dropped ${expired.numDeletedRows} receipt(s) that matched no message within ${Math.round(this.options.orphanTtlMs / 3_600_000)} h`);
     const graceBefore = new Date(now.getTime() - this.options.inDoubtGraceMs);
-    const { requeued: again, dropped } = await resendExpiredInDoubt(this.db, graceBefore, now);
+    const maxBefore = new Date(now.getTime() - Math.max(this.options.inDoubtGraceMs, this.options.inDoubtMaxMs));
+    const { requeued: again, dropped } = await resendExpiredInDoubt(this.db, { graceBefore, maxBefore, now });
     if (dropped > 0) this.options.log(`dropped ${dropped} receipt(s) of long messages cut between parts, which go again whole`);
     if (again > 0) this.wake();
     await startDueDeployments(this.db, now);

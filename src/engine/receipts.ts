@@ -9,7 +9,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { InboundEvent, ReceiptSink, StatusEvent } from './channel-adapter.ts';
 import { groupBy } from './group-by.ts';
-import { adoptInDoubt } from './lifecycle/in-doubt.ts';
+import { adoptInDoubt, recordReceiptProgress } from './lifecycle/in-doubt.ts';
 import { deliveryRank } from './lifecycle/message-states.ts';
 import { applyParts, applyStatuses, applyWatermarks, type Watermark } from './lifecycle/receipt.ts';
 import type { Database } from './database.ts';
@@ -181,6 +181,8 @@ export function databaseSink(options: DatabaseSinkOptions): DatabaseSink {
           ...(await applyStatuses(db, channelId, singles, at, true)),
         ]);
         await storeOrphans(db, channelId, [...parts, ...whole, ...singles].filter((e) => !matched.has(e.providerMessageId)), at);
+        // After the orphans: once this passes an in-doubt row, the receipt that names it is stored.
+        await recordReceiptProgress(db, channelId, [...whole, ...singles].filter((e) => matched.has(e.providerMessageId)).map((e) => e.providerMessageId));
       }
       for (const b of batch) b.done();
     } catch (error) {

@@ -166,6 +166,12 @@ export interface OrphanReceiptsTable {
   received_at: Timestamp;
 }
 
+/** How far a channel's receipts have come: the latest claim time among the messages they named (in-doubt recovery). */
+export interface ReceiptProgressTable {
+  channel_id: number;
+  through: Timestamp;
+}
+
 /** One part of a long SMS: its SMSC id, and its final status once its receipt came. */
 export interface MessagePartsTable {
   channel_id: number;
@@ -238,6 +244,7 @@ export interface MessagingTables {
   messages: MessagesTable;
   message_events: MessageEventsTable;
   orphan_receipts: OrphanReceiptsTable;
+  receipt_progress: ReceiptProgressTable;
   message_parts: MessagePartsTable;
   engine_workers: EngineWorkersTable;
   inbound_messages: InboundMessagesTable;

@@ -25,6 +25,7 @@ import * as signinAttempts from './migrations/0395_signin-attempts.ts';
 import * as serviceUsers from './migrations/0398_service-users.ts';
 import * as throttleCounters from './migrations/0399_throttle-counters.ts';
 import * as launchJobs from './migrations/0400_launch-jobs.ts';
+import * as receiptProgress from './migrations/0401_receipt-progress.ts';
 import type { Database } from '../../engine/database.ts';
 
 const migrations: Record<string, Migration> = {
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '0398_service-users': serviceUsers,
   '0399_throttle-counters': throttleCounters,
   '0400_launch-jobs': launchJobs,
+  '0401_receipt-progress': receiptProgress,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

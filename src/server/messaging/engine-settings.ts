@@ -1,21 +1,23 @@
 // The dispatcher's settings from the environment, read the same way by `npm start` (the server's
 // own dispatcher) and `npm run worker` (issue 13: the in-doubt grace could only be changed for
 // workers):
-//   ENGINE_BATCH_SIZE, ENGINE_CONCURRENCY, ENGINE_LEASE_MS, ENGINE_IN_DOUBT_GRACE_MS, ENGINE_IDLE_MS
+//   ENGINE_BATCH_SIZE, ENGINE_CONCURRENCY, ENGINE_LEASE_MS, ENGINE_IN_DOUBT_GRACE_MS,
+//   ENGINE_IN_DOUBT_MAX_MS, ENGINE_IDLE_MS
 //   WORKER_ID (the name in engine_workers; each process picks its own when unset)
 //   ENGINE_IN_SERVER (on | off; `npm start` only): off when `npm run worker` processes send, so
 //   several API servers on one PostgreSQL serve requests and claim nothing themselves
 // ENGINE_IN_DOUBT_GRACE_MS is a trade-off (README, "Crash recovery"): a message whose process died
 // after handing it to the SMSC may have left even though its answer was lost. It waits this long
 // for a receipt that names it before it is sent again: shorter resends sooner after a crash,
-// longer makes a second copy at the handset less likely.
+// longer makes a second copy at the handset less likely. It also waits until the channel's
+// receipts have passed it (a backlog at the SMSC is read first), at most ENGINE_IN_DOUBT_MAX_MS.
 import { hostname } from 'node:os';
 import type { DispatcherOptions } from '../../engine/dispatcher.ts';
 
 export type EngineSettings = Partial<Omit<DispatcherOptions, 'db' | 'adapters' | 'sendWindow'>>;
 
 const VARIABLES = {
-  batchSize: 'ENGINE_BATCH_SIZE', concurrency: 'ENGINE_CONCURRENCY', leaseMs: 'ENGINE_LEASE_MS', inDoubtGraceMs: 'ENGINE_IN_DOUBT_GRACE_MS', idleMs: 'ENGINE_IDLE_MS',
+  batchSize: 'ENGINE_BATCH_SIZE', concurrency: 'ENGINE_CONCURRENCY', leaseMs: 'ENGINE_LEASE_MS', inDoubtGraceMs: 'ENGINE_IN_DOUBT_GRACE_MS', inDoubtMaxMs: 'ENGINE_IN_DOUBT_MAX_MS', idleMs: 'ENGINE_IDLE_MS',
 } as const;
 
 function numberFrom(env: NodeJS.ProcessEnv, name: string): number | undefined {
