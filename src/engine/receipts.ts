@@ -182,7 +182,7 @@ export function databaseSink(options: DatabaseSinkOptions): DatabaseSink {
         ]);
         await storeOrphans(db, channelId, [...parts, ...whole, ...singles].filter((e) => !matched.has(e.providerMessageId)), at);
         // After the orphans: once this passes an in-doubt row, the receipt that names it is stored.
-        await recordReceiptProgress(db, channelId, [...whole, ...singles].filter((e) => matched.has(e.providerMessageId)).map((e) => e.providerMessageId));
+        await recordReceiptProgress(db, channelId, [...whole, ...singles].filter((e) => matched.has(e.providerMessageId)).map((e) => e.providerMessageId), at);
       }
       for (const b of batch) b.done();
     } catch (error) {

@@ -34,24 +34,24 @@ export const IN_DOUBT_MAX_MS = 10 * 60_000;
 
 /**
  * Receipts may come this much out of the order their messages were handed over (an SMSC's
- * window, the parts of a batch): a receipt of a message claimed within it says nothing yet.
+ * window, its own delays, the parts of a batch): a receipt of a message claimed within it says
+ * nothing yet, and a channel whose receipts stopped coming this long ago has sent what it had.
  */
 export const RECEIPT_ORDER_SLACK_MS = 5_000;
 
 /**
  * Notes how far the channel's receipts have come: the latest claim time among the messages these
- * receipts named. Written by the receipt sink after it stored them (its orphans too), so a
- * receipt that would have named an in-doubt row claimed earlier is stored before this passes it.
+ * receipts named, and that receipts came now. Written by the receipt sink after it stored them
+ * (its orphans too), so a receipt that would have named an in-doubt row claimed earlier is stored
+ * before this passes it.
  */
-export async function recordReceiptProgress(db: Kysely<Database>, channelId: number, providerIds: string[]): Promise<void> {
-  if (!providerIds.length) return;
+export async function recordReceiptProgress(db: Kysely<Database>, channelId: number, providerIds: string[], now: Date): Promise<void> {
   await sql`
-    insert into receipt_progress (channel_id, through)
-    select ${channelId}, max(m.claimed_at) from messages m
+    insert into receipt_progress (channel_id, through, received_at)
+    select ${channelId}, max(m.claimed_at), ${now}::timestamptz from messages m
     where m.channel_id = ${channelId} and m.provider_message_id = any(${providerIds}::text[])
-    having max(m.claimed_at) is not null
-    on conflict (channel_id) do update set through = excluded.through
-    where receipt_progress.through < excluded.through`.execute(db);
+    on conflict (channel_id) do update set received_at = excluded.received_at,
+      through = case when receipt_progress.through is null or receipt_progress.through < excluded.through then excluded.through else receipt_progress.through end`.execute(db);
 }
 
 export type InDoubtExpiry = {
@@ -66,7 +66,9 @@ export type InDoubtExpiry = {
  * Expiry: an in-doubt row goes again when it has waited its grace, no waiting receipt names it,
  * (a single-part one: its receipt stored meanwhile is adopted by the next reconcile instead),
  * and the channel's receipts have passed it: a receipt was stored for a message claimed after it
- * (beyond the slack), or nothing claimed before it still waits for a receipt. A restarted worker
+ * (beyond the slack), or nothing claimed before it still waits for a receipt and none came for
+ * the slack (the last receipt of a backlog is followed by those just behind it, an SMSC's delays
+ * apart; the crash test's last kill, after the final submit, found that). A restarted worker
  * reads what the SMSC kept behind everything queued before it, and a grace that ran out in that
  * backlog sent messages a second time that had reached the SMSC (the crash test: 2,557 of 100,000
  * under load). After `maxBefore` the receipts are no longer waited for.
@@ -79,16 +81,17 @@ export async function resendExpiredInDoubt(db: Kysely<Database>, expiry: InDoubt
   const result = await sql<{ requeued: number; dropped: number }>`
     with ch as (
       select d.channel_id,
-        (select p.through from receipt_progress p where p.channel_id = d.channel_id) as through,
+        p.through, coalesce(p.received_at < ${now}::timestamptz - ${slack}, true) as quiet,
         (select min(s.claimed_at) from messages s where s.channel_id = d.channel_id and s.state = 'sent') as oldest_awaiting
-      from (select distinct channel_id from messages where state = 'in_doubt' and in_doubt_since < ${graceBefore}) d),
+      from (select distinct channel_id from messages where state = 'in_doubt' and in_doubt_since < ${graceBefore}) d
+      left join receipt_progress p on p.channel_id = d.channel_id),
     rq as (
       update messages m set state = 'queued', not_before = ${now}, in_doubt_since = null, held_reason = 'inDoubtResend', updated_at = ${now}
       from ch
       where m.channel_id = ch.channel_id and m.state = 'in_doubt' and m.in_doubt_since < ${graceBefore}
         and (m.in_doubt_since < ${maxBefore} or m.claimed_at is null
              or ch.through > m.claimed_at + ${slack}
-             or ch.oldest_awaiting is null or ch.oldest_awaiting > m.claimed_at + ${slack})
+             or (ch.quiet and (ch.oldest_awaiting is null or ch.oldest_awaiting > m.claimed_at + ${slack})))
         and (m.parts > 1 or not exists (select 1 from orphan_receipts o where o.channel_id = m.channel_id and o.destination = m.to_number
                           and o.user_reference = (m.id % 65536) and o.provider_message_id is not null))
       returning m.id, m.channel_id, m.to_number, m.parts),

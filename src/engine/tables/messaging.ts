@@ -166,10 +166,11 @@ export interface OrphanReceiptsTable {
   received_at: Timestamp;
 }
 
-/** How far a channel's receipts have come: the latest claim time among the messages they named (in-doubt recovery). */
+/** How far a channel's receipts have come (in-doubt recovery): the latest claim time among the messages they named, and when the last came. */
 export interface ReceiptProgressTable {
   channel_id: number;
-  through: Timestamp;
+  through: Timestamp | null;
+  received_at: Timestamp;
 }
 
 /** One part of a long SMS: its SMSC id, and its final status once its receipt came. */
