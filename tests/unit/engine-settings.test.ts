@@ -1,7 +1,7 @@
 // The dispatcher's settings from the environment (src/server/messaging/engine-settings.ts), one
 // reading for `npm start` and `npm run worker` (issue 13).
 import { describe, expect, it } from 'vitest';
-import { engineSettings, serverRunsEngine, workerSettings } from '../../src/server/messaging/engine-settings.ts';
+import { engineSettings, launchChunkSize, serverRunsEngine, workerSettings } from '../../src/server/messaging/engine-settings.ts';
 import { IN_DOUBT_GRACE_MS } from '../../src/engine/dispatcher.ts';
 
 describe('engine settings', () => {
@@ -25,6 +25,14 @@ describe('engine settings', () => {
 
   it('the default grace is two minutes, not ten', () => {
     expect(IN_DOUBT_GRACE_MS).toBe(120_000);
+    expect(engineSettings({ ENGINE_IN_DOUBT_MAX_MS: '900000' })).toEqual({ inDoubtMaxMs: 900_000 });
+  });
+
+  it('a launch writes 100 recipients per transaction on PGlite (other requests wait behind it), 500 on PostgreSQL', () => {
+    expect(launchChunkSize({})).toBe(100);
+    expect(launchChunkSize({ DATABASE_URL: 'postgres://db/colibri' })).toBe(500);
+    expect(launchChunkSize({ LAUNCH_CHUNK_SIZE: '250' })).toBe(250);
+    expect(launchChunkSize({ LAUNCH_CHUNK_SIZE: '0', DATABASE_URL: 'postgres://db/colibri' })).toBe(500);
   });
 
   it('ENGINE_IN_SERVER=off leaves the sending to workers, and only where workers can share the database', () => {
