@@ -9,6 +9,7 @@ import type { ChannelAdapter, SubmitOutcome } from '../../src/engine/channel-ada
 import { Dispatcher } from '../../src/engine/dispatcher.ts';
 import { createHarness, multipart, type Harness } from './harness.ts';
 import { until } from './until.ts';
+import { nextBogotaSunday } from './bogota-days.ts';
 
 let h: Harness;
 let manager: string;
@@ -27,11 +28,6 @@ const paste = (id: number, numbers: string, token = manager) => h.op('campaigns.
 const rows = async (id: number) => (await h.op('campaigns.recipients', { token: manager, params: { id }, query: { pageSize: 200 } })).json().items;
 const sendTest = (id: number, phones: string, token = manager) => h.op('campaigns.sendTest', { token, params: { id }, body: { phones } });
 
-/** The next Sunday at 10:00 in Bogotá: no commercial message may leave (Ley 2300). */
-function nextSunday(now: Date): Date {
-  const days = (7 - new Date(now.getTime() - 5 * 3_600_000).getUTCDay()) % 7 || 7;
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + days, 15, 0, 0));
-}
 
 describe('pasted recipients', () => {
   it('judges pasted numbers in mixed formats exactly as the same numbers in a file', async () => {
@@ -80,7 +76,7 @@ describe('pasted recipients', () => {
 
 describe('a test send', () => {
   it('sends the first sendable row, charged, block list applied, in no deployment, not held by the send window', async () => {
-    const sunday = nextSunday(h.clock.now);
+    const sunday = nextBogotaSunday(h.clock.now);
     h.clock.now = sunday;
     manager = (await h.as('manager')).token;
     const campaign = await create({ name: 'Prueba', content: 'Hola {{nombre}}, tu saldo es {{saldo}}' });

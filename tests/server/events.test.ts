@@ -15,6 +15,7 @@ import { startServer, type RunningServer } from '../../src/server/start.ts';
 import { createHarness, TEST_PASSWORD, type Harness, testDatabase } from './harness.ts';
 import { userWithGrants } from './messaging-fixtures.ts';
 import { until } from './until.ts';
+import { nextBogotaSunday } from './bogota-days.ts';
 
 let h: Harness;
 let manager: string;
@@ -214,8 +215,7 @@ describe('events: firing through the public API', () => {
   it('lets transactional and OTP events pass the send window; a commercial event waits for it', async () => {
     // The next Sunday at 10:00 in Bogotá (UTC-5): Ley 2300 allows no commercial message on Sundays.
     const now = h.clock.now;
-    const days = (7 - new Date(now.getTime() - 5 * 3_600_000).getUTCDay()) % 7 || 7;
-    const sunday = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + days, 15, 0, 0));
+    const sunday = nextBogotaSunday(now);
     h.clock.now = sunday;
     const token = (await h.as('manager')).token;
     await create({ key: 'promo.semana', name: 'Promoción', purpose: 'commercial', content: 'Hola {{nombre}}, esta semana tienes 10% de descuento' }, token);
