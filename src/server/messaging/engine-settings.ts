@@ -13,6 +13,7 @@
 // receipts have passed it (a backlog at the SMSC is read first), at most ENGINE_IN_DOUBT_MAX_MS.
 import { hostname } from 'node:os';
 import type { DispatcherOptions } from '../../engine/dispatcher.ts';
+import { databaseFromEnv } from '../db/database.ts';
 
 export type EngineSettings = Partial<Omit<DispatcherOptions, 'db' | 'adapters' | 'sendWindow'>>;
 
@@ -71,5 +72,5 @@ export const DEFAULT_LAUNCH_CHUNK_SIZE = { pglite: 100, postgresql: 500 } as con
 export function launchChunkSize(env: NodeJS.ProcessEnv = process.env): number {
   const value = numberFrom(env, 'LAUNCH_CHUNK_SIZE');
   if (value && value >= 1) return Math.floor(value);
-  return env.DATABASE_URL ? DEFAULT_LAUNCH_CHUNK_SIZE.postgresql : DEFAULT_LAUNCH_CHUNK_SIZE.pglite;
+  return databaseFromEnv(env).kind === 'postgres' ? DEFAULT_LAUNCH_CHUNK_SIZE.postgresql : DEFAULT_LAUNCH_CHUNK_SIZE.pglite;
 }
