@@ -62,11 +62,13 @@ describe('the summary is the launch, rolled back', () => {
 
   it('predicts the send-window hold and its instant, and the messages say until when', async () => {
     // 03:30 UTC is 22:30 in Bogotá: commercial messages wait for the next allowed slot.
-    // The next 03:30 UTC, never more than a day ahead (the manager's session lasts a day).
+    // The next 03:30 UTC, up to a day ahead: longer than a session token lasts (tokenTtlHours,
+    // 12 h), so the manager signs in again at the new time.
     const night = new Date(h.clock.now);
     night.setUTCHours(3, 30, 0, 0);
     if (night.getTime() <= h.clock.now.getTime()) night.setUTCDate(night.getUTCDate() + 1);
     h.clock.advance(night.getTime() - h.clock.now.getTime());
+    manager = (await h.as('manager')).token;
     const id = await campaignWith('Promoción nocturna', 'Descuento del 20% hoy', 'telefono\n3001110021\n3001110022\n', 'commercial');
     const summary = await preview(id);
     expect(summary).toMatchObject({ recipients: 2, goNow: 0, wait: 2, credits: 2 });
