@@ -13,6 +13,7 @@ import { adoptInDoubt, recordReceiptProgress } from './lifecycle/in-doubt.ts';
 import { deliveryRank } from './lifecycle/message-states.ts';
 import { applyParts, applyStatuses, applyWatermarks, type Watermark } from './lifecycle/receipt.ts';
 import type { Database } from './database.ts';
+import { userReferenceSql } from './user-reference.ts';
 
 
 /** Which of these ids are stored parts of long messages on the channel. */
@@ -68,7 +69,7 @@ async function claimParts(db: Transaction<Database>): Promise<void> {
     from orphan_receipts o
     join channels c on c.id = o.channel_id
     join messages m on m.company_id = c.company_id and m.to_number = o.destination and m.channel_id = o.channel_id
-      and (m.id % 65536) = o.user_reference
+      and ${userReferenceSql('m.id')} = o.user_reference
     where o.provider_message_id is not null and o.user_reference is not null and m.parts > 1 and m.provider_message_id is not null
       and m.state in ('sent', 'delivered', 'read', 'failed', 'timeout', 'undefined')
       and (select count(*) from message_parts p where p.message_id = m.id) < m.parts

@@ -6,6 +6,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { consume } from '../credits.ts';
 import type { Database } from '../database.ts';
 import { STATUS } from './message-states.ts';
+import { userReferenceSql } from '../user-reference.ts';
 
 /**
  * A restart under the same worker id (a supervisor restarting a named worker within its lease):
@@ -93,11 +94,11 @@ export async function resendExpiredInDoubt(db: Kysely<Database>, expiry: InDoubt
              or ch.through > m.claimed_at + ${slack}
              or (ch.quiet and (ch.oldest_awaiting is null or ch.oldest_awaiting > m.claimed_at + ${slack})))
         and (m.parts > 1 or not exists (select 1 from orphan_receipts o where o.channel_id = m.channel_id and o.destination = m.to_number
-                          and o.user_reference = (m.id % 65536) and o.provider_message_id is not null))
+                          and o.user_reference = ${userReferenceSql('m.id')} and o.provider_message_id is not null))
       returning m.id, m.channel_id, m.to_number, m.parts),
     gone as (
       delete from orphan_receipts o using rq
-      where rq.parts > 1 and o.channel_id = rq.channel_id and o.destination = rq.to_number and o.user_reference = (rq.id % 65536)
+      where rq.parts > 1 and o.channel_id = rq.channel_id and o.destination = rq.to_number and o.user_reference = ${userReferenceSql('rq.id')}
       returning o.id)
     select (select count(*) from rq)::int as requeued, (select count(*) from gone)::int as dropped`.execute(db);
   const { requeued = 0, dropped = 0 } = result.rows[0] ?? {};
@@ -120,7 +121,7 @@ export async function adoptInDoubt(trx: Transaction<Database>, now: Date): Promi
   const rows = await sql<{ id: number | string; company_id: number; deployment_id: number | string | null; cost: number; was_billed: boolean }>`
     with cand as (
       select m.id as mid, m.parts, o.id as oid, o.provider_message_id from orphan_receipts o
-      join messages m on m.state = 'in_doubt' and o.channel_id = m.channel_id and o.destination = m.to_number and o.user_reference = (m.id % 65536)
+      join messages m on m.state = 'in_doubt' and o.channel_id = m.channel_id and o.destination = m.to_number and o.user_reference = ${userReferenceSql('m.id')}
       where o.provider_message_id is not null),
     pick as (
       select mid, (array_agg(provider_message_id order by oid))[1] as provider_message_id from cand

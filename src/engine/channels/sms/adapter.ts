@@ -37,6 +37,7 @@ import { TokenBucket, realClock, type Clock } from './token-bucket.ts';
 import { RequestWindow } from './window.ts';
 import { EsmClass, Status, isReceipt, makePdu, statusName, type Pdu } from './wire.ts';
 import { randomUUID } from 'node:crypto';
+import { userReferenceOf } from '../../user-reference.ts';
 
 export interface SmppAdapterOptions {
   /** Clock for the TPS bucket (tests). */
@@ -67,13 +68,8 @@ type PartResult =
   | { kind: 'unavailable'; reason: string; afterMs: number; refused: boolean }
   | { kind: 'closing' };
 
-/** The low 16 bits of our message id, sent as user_message_reference (TLV 0x0204). */
-export function userReferenceOf(messageId: string): number {
-  if (/^\d+$/.test(messageId)) return Number(BigInt(messageId) & 0xffffn);
-  let hash = 0;
-  for (let i = 0; i < messageId.length; i++) hash = (hash * 31 + messageId.charCodeAt(i)) & 0xffff;
-  return hash;
-}
+/** Sent as user_message_reference (TLV 0x0204): the low 16 bits of our message id. */
+export { userReferenceOf };
 
 /** Destination as SMPP wants it: international digits, no '+'. Null when it is no phone number. */
 function destinationDigits(to: string): string | null {
