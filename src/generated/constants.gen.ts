@@ -101,7 +101,8 @@ export const constants = {
         passwordMax: 256,
         phoneDigits: 10,
         bodyBytes: 1048576,
-        messageCharacters: 4096
+        messageCharacters: 4096,
+        pageWindowRows: 10000
     },
     blockList: {
         applyAfterHours: 24,

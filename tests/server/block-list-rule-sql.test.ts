@@ -1,10 +1,10 @@
 // The block-list rule is written once, in src/core/block-list.ts, with its SQL mirror beside it:
 // on the same table of cases, PostgreSQL (PGlite, or the server of DATABASE_URL) answers what the
 // TypeScript rule answers, for "blocks now" (entryBlocks / entryBlocksSql), the entry's status
-// (blockStatus / blockStatusSql) and "still on the list" (listedSql).
+// (blockStatus / blockStatusSql, and as a filter hasBlockStatusSql) and "still on the list" (listedSql).
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blockStatus, blockStatusSql, entryBlocks, entryBlocksSql, listedSql, sqlInstant } from '../../src/core/block-list.ts';
+import { blockStatus, blockStatusSql, entryBlocks, entryBlocksSql, hasBlockStatusSql, listedSql, sqlInstant } from '../../src/core/block-list.ts';
 import { createDatabase, type DatabaseHandle } from '../../src/server/db/database.ts';
 
 const T = new Date('2026-03-02T15:00:00.000Z');
@@ -34,8 +34,10 @@ afterAll(async () => { await handle.close(); });
 
 async function inSql(effectiveAt: Date, removalEffectiveAt: Date | null) {
   const now = sqlInstant(T);
-  const result = await sql<{ blocks: boolean; status: string; listed: boolean }>`
-    select ${sql.raw(entryBlocksSql('b', now))} as blocks, ${sql.raw(blockStatusSql('b', now))} as status, ${sql.raw(listedSql('b', now))} as listed
+  const result = await sql<{ blocks: boolean; status: string; listed: boolean; removed: boolean; effective: boolean; pending: boolean }>`
+    select ${sql.raw(entryBlocksSql('b', now))} as blocks, ${sql.raw(blockStatusSql('b', now))} as status, ${sql.raw(listedSql('b', now))} as listed,
+           coalesce(${sql.raw(hasBlockStatusSql('b', now, 'removed'))}, false) as removed, coalesce(${sql.raw(hasBlockStatusSql('b', now, 'effective'))}, false) as effective,
+           coalesce(${sql.raw(hasBlockStatusSql('b', now, 'pending'))}, false) as pending
     from (select ${effectiveAt}::timestamptz as effective_at, ${removalEffectiveAt}::timestamptz as removal_effective_at) as b`.execute(handle.db);
   return result.rows[0];
 }
@@ -47,6 +49,9 @@ describe('the block-list rule and its SQL mirror agree', () => {
     expect(row.blocks).toBe(entryBlocks(entry, T));
     expect(row.status).toBe(blockStatus(entry, T).status);
     expect(row.listed).toBe(blockStatus(entry, T).status !== 'removed');
+    // hasBlockStatusSql: true for the entry's status and for no other (NULL, as a WHERE reads it, is false).
+    const status = blockStatus(entry, T).status;
+    expect({ removed: row.removed, effective: row.effective, pending: row.pending }).toEqual({ removed: status === 'removed', effective: status === 'effective', pending: status === 'pending' });
   });
 
   it('covers blocking and not blocking, and every status', () => {

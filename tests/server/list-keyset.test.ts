@@ -4,7 +4,7 @@
 // a cursor of another sort is refused; totals are exact up to COUNT_BOUND and flagged above it.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COUNT_BOUND } from '../../src/server/http/paging.ts';
+import { COUNT_BOUND, PAGE_WINDOW } from '../../src/server/http/paging.ts';
 import { createHarness, type Harness } from './harness.ts';
 
 let h: Harness;
@@ -121,6 +121,22 @@ describe('following next visits every row once, in order', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json().code).toBe('99931');
     }
+  });
+
+  it('a page by number reaches the first PAGE_WINDOW rows; past it 99931 on `page`, while a cursor reads on', async () => {
+    // The last page inside the window answers (empty here: the lists are shorter than the window).
+    const edge = await list('blockList.list', { page: PAGE_WINDOW / 50, pageSize: 50, sort: 'phone' });
+    expect(edge.items).toEqual([]);
+    for (const [op, query] of [['blockList.list', { page: PAGE_WINDOW / 50 + 1, pageSize: 50, sort: 'phone' }], ['team.list', { page: PAGE_WINDOW / 200 + 1, pageSize: 200 }], ['team.list', { page: 1000000 }]] as const) {
+      const res = await h.op(op, { token, query });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toMatchObject({ code: '99931', errors: [{ field: 'page' }] });
+    }
+    // With `after` the page number is not an offset: the page past the window is read by cursor.
+    const first = await list('blockList.list', { pageSize: 50, sort: 'phone' });
+    const deep = await list('blockList.list', { page: PAGE_WINDOW / 50 + 1, pageSize: 50, sort: 'phone', after: first.next! });
+    expect(deep.items).toHaveLength(50);
+    expect(deep.items[0].id).not.toBe(first.items[0].id);
   });
 
   it('a page that is not full has no next', async () => {

@@ -8,6 +8,7 @@
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { call, type OperationId } from '../../../generated/client.gen.ts';
 import { buildArgs } from '../../api/args.ts';
+import { constants } from '../../../generated/constants.gen.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -41,6 +42,15 @@ function shownTotal(answer: PageAnswer, page: number, pageSize: number, known: n
   if (!answer.totalIsEstimate) return answer.total;
   const reached = (page - 1) * pageSize + (answer.items?.length ?? 0) + (answer.next ? pageSize : 0);
   return Math.max(answer.total, known ?? 0, reached);
+}
+
+/**
+ * The page a query opens on: the one its URL names, unless that page lies past the rows the
+ * server serves by page number (constants.limits.pageWindowRows; deeper pages are reached by
+ * cursor while scrolling): a list reopened that deep starts at the top instead of failing.
+ */
+export function openingPage(page: number, pageSize: number): number {
+  return page >= 1 && page * pageSize <= constants.limits.pageWindowRows ? page : 1;
 }
 
 /** `operation` '' turns the hook off (a list whose operation is not paged). */
@@ -97,7 +107,7 @@ export function usePagedRows(operation: string, values: Record<string, unknown>,
 
   const generation = state.current.generation;
   useEffect(() => {
-    load(Math.max(1, firstPage));
+    load(openingPage(firstPage, args.current.pageSize));
     // A new query starts at the page the state names; later pages follow the scroll.
   }, [generation, load]);
 
@@ -121,7 +131,7 @@ export function usePagedRows(operation: string, values: Record<string, unknown>,
       const generation = s.generation;
       const { operation: op, values: v, pageSize: size } = args.current;
       if (!op) return;
-      const pages = s.pages.size ? [...s.pages.keys()] : [Math.max(1, firstPage)];
+      const pages = s.pages.size ? [...s.pages.keys()] : [openingPage(firstPage, size)];
       await Promise.all(pages.map((page) => fetchPage(op, v, page, size, s.nexts.get(page - 1)).then(
         (answer) => {
           if (state.current.generation !== generation) return;

@@ -30,7 +30,7 @@ import { collectRows } from '../list/export.ts';
 import { actionsColumnWidth, inlineCount } from '../list/row-actions.ts';
 import { FilterControl, SearchBox } from '../list/ListControls.tsx';
 import { useListState, type ListStateDefaults } from '../list/list-state.ts';
-import { usePagedRows, type Row } from '../list/paged-rows.ts';
+import { openingPage, usePagedRows, type Row } from '../list/paged-rows.ts';
 import { VirtualTable, type VirtualTableHandle } from '../list/VirtualTable.tsx';
 import { refreshWanted, useRefresh } from '../refresh.ts';
 import { ScreenFrame } from '../ScreenFrame.tsx';
@@ -164,13 +164,15 @@ function ListView({ screen, extraParams, nested }: { screen: ScreenDef; extraPar
     [ensure, paged, nested, state.pageSize, statePage, update],
   );
   useEffect(() => () => clearTimeout(pageTimer.current), []);
-  // A reload or a back/forward to ?page=N scrolls there once the total is known.
+  // A reload or a back/forward to ?page=N scrolls there once the total is known (to the top when
+  // N lies past the rows served by page number: see openingPage).
   const scrolledFor = useRef<string>('');
   const signature = JSON.stringify(queryValues) + state.pageSize;
   useEffect(() => {
     if (!paged || source.total === null || scrolledFor.current === signature) return;
     scrolledFor.current = signature;
-    if (state.page > 1) table.current?.scrollToIndex((state.page - 1) * state.pageSize);
+    const opening = openingPage(state.page, state.pageSize);
+    if (opening > 1) table.current?.scrollToIndex((opening - 1) * state.pageSize);
   }, [paged, source.total, signature]);
 
   // --- actions --------------------------------------------------------------------------------

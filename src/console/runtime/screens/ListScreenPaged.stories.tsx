@@ -96,6 +96,18 @@ export const ReloadRestoresTheQuery: Story = {
   },
 };
 
+// A list reopened on a page past the rows the server serves by number (a URL saved while scrolling
+// deep, where pages came by cursor) opens at the top instead of asking for a page it would refuse.
+export const ReopenedPastThePageWindowStartsAtTheTop: Story = {
+  parameters: { route: { path: '/profile/management?page=1201', pattern: '/profile/management' } },
+  play: async () => {
+    const t = await table();
+    await waitFor(() => expect(within(t).getByText(HUNDRED_THOUSAND[99_999].email as string)).toBeInTheDocument());
+    await expect(callsTo('team.list')[0].query).toMatchObject({ page: '1' });
+    await expect(callsTo('team.list').some((c) => Number(c.query.page) * 50 > 10_000)).toBe(false);
+  },
+};
+
 export const NoMatches: Story = {
   parameters: { route: { path: '/profile/management?q=zzzz', pattern: '/profile/management' } },
   play: async () => {

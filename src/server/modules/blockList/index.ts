@@ -2,7 +2,7 @@
 // and the paged list with pending versus effective entries. Changes take effect after
 // constants.blockList.applyAfterHours (src/core/block-list.ts).
 import { sql, type Selectable } from 'kysely';
-import { blockStatus, blockStatusSql, effectiveAfter, listedSql, sqlInstant } from '../../../core/block-list.ts';
+import { blockStatus, effectiveAfter, hasBlockStatusSql, listedSql, sqlInstant } from '../../../core/block-list.ts';
 import { judgePhones, parsePhoneList, type PhoneListResult } from '../../../core/phone-list.ts';
 import { constants } from '../../../generated/constants.gen.ts';
 import type { BlockListEntry, BlockListResult, BlockListSource } from '../../../generated/types.gen.ts';
@@ -68,7 +68,7 @@ export const blockListHandlers: DomainHandlers<'blockList'> = {
       .selectAll()
       .where('company_id', '=', me.companyId)
       .where(sql<boolean>`${sql.raw(listedSql('block_list', sqlInstant(now)))}`);
-    if (ctx.query.status) base = base.where(sql<boolean>`${sql.raw(blockStatusSql('block_list', sqlInstant(now)))} = ${ctx.query.status}`);
+    if (ctx.query.status) base = base.where(sql<boolean>`${sql.raw(hasBlockStatusSql('block_list', sqlInstant(now), ctx.query.status))}`);
     if (ctx.query.source) base = base.where('source', '=', ctx.query.source);
     const q = ctx.query.q?.trim();
     if (q) {
