@@ -19,6 +19,7 @@ import { IN_DOUBT_MAX_MS, markDeadWorkersRowsInDoubt, markOwnRowsInDoubt, resend
 import { STATUS } from './lifecycle/message-states.ts';
 import { reconcileOrphans } from './receipts.ts';
 import type { Database } from './database.ts';
+import { MessageStatistics } from './message-statistics.ts';
 
 export interface AdapterRegistry {
   /** The adapter of a channel (null when the channel is gone or disabled: its rows fail with 92). */
@@ -78,11 +79,9 @@ export class Dispatcher {
   private readonly attached = new WeakSet<ChannelAdapter>();
   private readonly options: Required<Omit<DispatcherOptions, 'workerId' | 'log'>> & { log: (m: string, d?: unknown) => void };
   /** Counters the tests and the benchmark read. */
-  readonly stats = { claimed: 0, accepted: 0, retried: 0, failed: 0, fellBack: 0, analyzed: 0 };
-  /** Rows claimed since the planner's statistics of `messages` were last refreshed, and the next threshold. */
-  private sinceAnalyze = 0;
-  private analyzeAfter: number;
-  private analyzing: Promise<void> | null = null;
+  readonly stats = { claimed: 0, accepted: 0, retried: 0, failed: 0, fellBack: 0 };
+  /** The planner's statistics of `messages`, refreshed as rows are claimed. */
+  readonly statistics: MessageStatistics;
 
   constructor(options: DispatcherOptions) {
     this.workerId = options.workerId ?? `w-${process.pid}-${randomBytes(4).toString('hex')}`;
@@ -91,7 +90,7 @@ export class Dispatcher {
       batchSize: 500, concurrency: 2, leaseMs: 15_000, inDoubtGraceMs: IN_DOUBT_GRACE_MS, inDoubtMaxMs: IN_DOUBT_MAX_MS, idleMs: 1000, orphanTtlMs: 72 * 3_600_000, now: () => new Date(),
       log: () => {}, ...options,
     } as typeof this.options;
-    this.analyzeAfter = this.options.batchSize;
+    this.statistics = new MessageStatistics(this.db, { first: this.options.batchSize, log: this.options.log });
   }
 
   async start(): Promise<void> {
@@ -116,7 +115,7 @@ export class Dispatcher {
     if (this.maintenance) clearInterval(this.maintenance);
     await Promise.all(this.loops);
     this.loops = [];
-    await this.analyzing;
+    await this.statistics.settled();
     await this.db.deleteFrom('engine_workers').where('id', '=', this.workerId).execute();
   }
 
@@ -153,8 +152,7 @@ export class Dispatcher {
     const rows = await claimQueued(this.db, this.workerId, this.options.batchSize, now);
     if (!rows.length) return 0;
     this.stats.claimed += rows.length;
-    this.sinceAnalyze += rows.length;
-    if (this.sinceAnalyze >= this.analyzeAfter) this.analyzing ??= this.refreshStatistics().finally(() => { this.analyzing = null; });
+    void this.statistics.note(rows.length);
     const sendable = await this.holdOutsideWindow(rows, now);
     const byChannel = groupBy(sendable, (r) => r.channel_id);
     await Promise.all([...byChannel].map(([channelId, list]) => this.sendChannel(channelId, list)));
@@ -256,26 +254,6 @@ export class Dispatcher {
       this.attached.add(adapter);
       // Not awaited: a bind can take its back-off; a failed one reconnects on its own schedule.
       adapter.connect().catch((error) => this.options.log(`channel ${channelId}: could not connect for the receipts it is waiting for`, error));
-    }
-  }
-
-  /**
-   * Refreshes the planner's statistics of the messages table. PGlite has no autovacuum, and a
-   * bulk enqueue adds 100,000 rows at once: with the old statistics the planner believes the table
-   * is small and records each batch's answers and receipts by scanning every message (each batch
-   * then costs more as the table grows). The first full batch refreshes them (they then know the
-   * table's size, which is what the plans need), then every time the rows claimed since reach the
-   * table's size (at least 5,000). On PostgreSQL this only comes earlier than autovacuum would.
-   */
-  private async refreshStatistics(): Promise<void> {
-    this.sinceAnalyze = 0;
-    try {
-      await sql`analyze messages`.execute(this.db);
-      const size = await sql<{ n: number }>`select reltuples::float8 as n from pg_class where oid = 'messages'::regclass`.execute(this.db);
-      this.analyzeAfter = Math.max(5000, Math.round(size.rows[0]?.n ?? 0));
-      this.stats.analyzed += 1;
-    } catch (error) {
-      this.options.log('could not refresh the statistics of messages', error);
     }
   }
 

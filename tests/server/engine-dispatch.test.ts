@@ -75,6 +75,16 @@ describe('the embedded database', () => {
       await handle.close();
     }
   });
+
+  it('neither zero-fills new WAL segments nor writes full-page images, which stalled commits of a big launch (issue 13)', async () => {
+    const handle = createDatabase({ kind: 'memory' });
+    try {
+      const shown = await sql<{ wal_init_zero: string; full_page_writes: string }>`select current_setting('wal_init_zero') as wal_init_zero, current_setting('full_page_writes') as full_page_writes`.execute(handle.db);
+      expect(shown.rows[0]).toEqual({ wal_init_zero: 'off', full_page_writes: 'off' });
+    } finally {
+      await handle.close();
+    }
+  });
 });
 
 describe('credits', () => {
@@ -126,7 +136,7 @@ describe('dispatch', () => {
     await dispatcher.stop();
     // The first full batch refreshed the planner's statistics (PGlite has no autovacuum): the
     // table is no longer believed empty.
-    expect(dispatcher.stats.analyzed).toBeGreaterThanOrEqual(1);
+    expect(dispatcher.statistics.refreshed).toBeGreaterThanOrEqual(1);
     const size = await sql<{ n: number }>`select reltuples::float8 as n from pg_class where oid = 'messages'::regclass`.execute(db);
     expect(size.rows[0].n).toBeGreaterThan(0);
 

@@ -3,6 +3,7 @@
 // search_path, dropped at close). Requests go through app.inject, addressed by operation id so
 // tests/server/coverage.test.ts can prove every declared operation is exercised.
 import { createHash, randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
@@ -64,6 +65,8 @@ export interface HarnessOptions {
   consoleRoot?: string;
   /** Abuse throttling's limits; default: limits no test meets, counted as the product would (memory on PGlite, the database on PostgreSQL). */
   throttle?: Partial<ThrottleSettings>;
+  /** Without DATABASE_URL: PGlite on disk under this folder, as `npm start` keeps it, instead of in memory (the benchmarks). */
+  pgliteDir?: string;
 }
 
 const NO_LIMIT = { perIp: 1_000_000, perAccount: 1_000_000, windowMs: 60_000 };
@@ -87,8 +90,9 @@ export const STATE_TABLES = ['companies', 'users', 'user_roles', 'password_histo
  * The database options of a test's own database: PGlite in memory, or with DATABASE_URL a fresh
  * PostgreSQL schema, and the function that drops it afterwards.
  */
-export async function testDatabase(): Promise<{ options: DatabaseOptions; drop: () => Promise<void> }> {
+export async function testDatabase(pgliteDir?: string): Promise<{ options: DatabaseOptions; drop: () => Promise<void> }> {
   const url = process.env.DATABASE_URL;
+  if (!url && pgliteDir) return { options: { kind: 'pglite', dataDir: pgliteDir }, drop: async () => rm(pgliteDir, { recursive: true, force: true }) };
   if (!url) return { options: { kind: 'memory' }, drop: async () => {} };
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
@@ -106,13 +110,13 @@ export async function testDatabase(): Promise<{ options: DatabaseOptions; drop: 
   };
 }
 
-async function openDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
-  const { options, drop } = await testDatabase();
+async function openDatabase(pgliteDir?: string): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
+  const { options, drop } = await testDatabase(pgliteDir);
   return { handle: createDatabase(options), drop };
 }
 
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const { handle, drop } = await openDatabase();
+  const { handle, drop } = await openDatabase(options.pgliteDir);
   await prepareDatabase(handle);
   const clock: Clock = { now: new Date(), advance(ms) { this.now = new Date(this.now.getTime() + ms); } };
   if (options.demo ?? true) await seedDemo(handle.db, TEST_PASSWORD, clock.now);
