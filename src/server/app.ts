@@ -32,7 +32,7 @@ import { registerOperations } from './http/operations.ts';
 import { compileValidator } from './http/validation.ts';
 import { handlers as defaultHandlers } from './modules/index.ts';
 import { defaultSecretBox, type SecretBox } from './security/secrets.ts';
-import { registerThrottle } from './security/throttle.ts';
+import { redirectRateLimit, registerThrottle } from './security/throttle.ts';
 import { DEFAULT_THROTTLE, type ThrottleSettings } from './security/throttle-settings.ts';
 import { createShortener, type ShortenerOptions } from './modules/shortener/redirect/index.ts';
 
@@ -122,7 +122,8 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   // Security headers and the Content-Security-Policy on every answer (http/security-headers.ts).
   await registerSecurityHeaders(app);
   // Before any route, so the global per-IP limit covers every one (issue 13).
-  const throttleHookFor = await registerThrottle(app, options.db, options.throttle ?? { ...DEFAULT_THROTTLE, store: 'memory' });
+  const throttle = options.throttle ?? { ...DEFAULT_THROTTLE, store: 'memory' };
+  const throttleHookFor = await registerThrottle(app, options.db, throttle);
   await app.register(multipart, { limits: { fileSize: constants.uploads.profilePictureBytes, files: 1, fields: 5, parts: 6 } });
 
   registerAuditLog(app, deps);
@@ -139,8 +140,9 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   // Provider webhooks (WhatsApp, Messenger, RCS): signatures over the raw body, in their own scope.
   if (options.receiptSink) await app.register(webhookRoutes, { sink: options.receiptSink, channelSecrets: webhookSecrets(deps), templates: templateStatusSink(deps) });
   app.get('/docs/openapi.json', async () => openapi);
-  // The public redirect (GET /s/{code}); onClose writes the queued clicks before the database closes.
-  shortener.register(app);
+  // The public redirect (GET /s/{code}), under its own limit per address rather than the global one;
+  // onClose writes the queued clicks before the database closes.
+  shortener.register(app, { rateLimit: redirectRateLimit(throttle) });
 
   const consoleServed = options.consoleRoot ? await registerConsole(app, options.consoleRoot) : false;
   // Unknown paths and the console's client-side routes count against the global limit too.

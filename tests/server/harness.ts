@@ -75,6 +75,7 @@ const NO_LIMIT = { perIp: 1_000_000, perAccount: 1_000_000, windowMs: 60_000 };
 export function testThrottle(kind: DatabaseHandle['kind'], overrides: Partial<ThrottleSettings> = {}): ThrottleSettings {
   return {
     global: NO_LIMIT,
+    redirect: NO_LIMIT,
     classes: { signin: NO_LIMIT, register: NO_LIMIT, recovery: NO_LIMIT, otp: NO_LIMIT },
     store: kind === 'postgres' ? 'database' : 'memory',
     ...overrides,

@@ -131,6 +131,19 @@ describe('the global limit per address', { timeout: 120_000 }, () => {
   });
 });
 
+describe('the short-link redirect', { timeout: 120_000 }, () => {
+  it('counts against its own, higher limit per address: clicks from one carrier address are not refused by the global one', async () => {
+    const a = await api({ global: { perIp: 3, windowMs: 60_000 }, redirect: { perIp: 5, windowMs: 60_000 } });
+    const click = () => a.app.inject({ method: 'GET', url: '/s/Zq8xK2', remoteAddress: '203.0.113.90' });
+    // An unknown code answers 404, a known one 302: either way not 429 within the redirect's limit.
+    for (let i = 0; i < 5; i++) expect((await click()).statusCode).toBe(404);
+    expectThrottled(await click());
+    // The clicks did not spend the address's global allowance.
+    for (let i = 0; i < 3; i++) expect((await a.op('geography.countries', { remoteAddress: '203.0.113.90' })).statusCode).toBe(200);
+    expectThrottled(await a.op('geography.countries', { remoteAddress: '203.0.113.90' }));
+  });
+});
+
 describe('two API processes on one database', { timeout: 120_000 }, () => {
   const classes = (perAccount: number) => ({ signin: limit(1000, perAccount), register: NONE, recovery: NONE, otp: NONE });
 
@@ -160,8 +173,10 @@ describe('two API processes on one database', { timeout: 120_000 }, () => {
 describe('settings', { timeout: 120_000 }, () => {
   it('defaults are realistic, the environment overrides them, and the store follows REDIS_URL / DATABASE_URL', () => {
     expect(throttleSettings({})).toEqual({ ...DEFAULT_THROTTLE, store: 'memory' });
-    const s = throttleSettings({ THROTTLE_GLOBAL: '100/30', THROTTLE_OTP: '4/2/120', DATABASE_URL: 'postgres://x/y' });
+    const s = throttleSettings({ THROTTLE_GLOBAL: '100/30', THROTTLE_REDIRECT: '5000/60', THROTTLE_OTP: '4/2/120', DATABASE_URL: 'postgres://x/y' });
     expect(s.global).toEqual({ perIp: 100, windowMs: 30_000 });
+    expect(s.redirect).toEqual({ perIp: 5000, windowMs: 60_000 });
+    expect(DEFAULT_THROTTLE.redirect.perIp).toBeGreaterThan(DEFAULT_THROTTLE.global.perIp * 10);
     expect(s.classes.otp).toEqual({ perIp: 4, perAccount: 2, windowMs: 120_000 });
     expect(s.classes.signin).toEqual(DEFAULT_THROTTLE.classes.signin);
     expect(s.store).toBe('database');

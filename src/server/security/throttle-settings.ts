@@ -18,6 +18,8 @@ export interface ClassLimit { perIp: number; perAccount: number; windowMs: numbe
 
 export interface ThrottleSettings {
   global: { perIp: number; windowMs: number };
+  /** The public short-link redirect's own limit per client IP, in place of the global one. */
+  redirect: { perIp: number; windowMs: number };
   classes: Record<ThrottleClass, ClassLimit>;
   /** Where the counters live: this process's memory, the database (shared by every API process) or Redis. */
   store: 'memory' | 'database' | { redisUrl: string };
@@ -27,6 +29,11 @@ export const DEFAULT_THROTTLE: Omit<ThrottleSettings, 'store'> = {
   // The console loads about 40 files and a dozen API answers per page: 600 a minute is a person
   // clicking through screens fast, not a script.
   global: { perIp: 600, windowMs: 60_000 },
+  // A campaign's clicks come from mobile networks behind carrier-grade NAT, where thousands of
+  // people share one public address: the global 600 a minute would refuse real clicks minutes
+  // after a big send. The redirect is built for thousands per second (a hit never reads the
+  // database), so its limit per address is 200 a second, which only a script reaches.
+  redirect: { perIp: 12_000, windowMs: 60_000 },
   classes: {
     signin: { perIp: 30, perAccount: 10, windowMs: 5 * 60_000 },
     register: { perIp: 10, perAccount: 5, windowMs: 60 * 60_000 },
@@ -52,6 +59,7 @@ function parts(env: NodeJS.ProcessEnv, name: string, count: number): number[] | 
 /** The settings from the environment: the defaults unless overridden; the store from REDIS_URL / DATABASE_URL. */
 export function throttleSettings(env: NodeJS.ProcessEnv): ThrottleSettings {
   const global = parts(env, 'THROTTLE_GLOBAL', 2);
+  const redirect = parts(env, 'THROTTLE_REDIRECT', 2);
   const classes = { ...DEFAULT_THROTTLE.classes };
   for (const [cls, name] of Object.entries(CLASS_VARIABLES) as [ThrottleClass, string][]) {
     const v = parts(env, name, 3);
@@ -59,6 +67,7 @@ export function throttleSettings(env: NodeJS.ProcessEnv): ThrottleSettings {
   }
   return {
     global: global ? { perIp: global[0], windowMs: global[1] * 1000 } : DEFAULT_THROTTLE.global,
+    redirect: redirect ? { perIp: redirect[0], windowMs: redirect[1] * 1000 } : DEFAULT_THROTTLE.redirect,
     classes,
     store: env.REDIS_URL ? { redisUrl: env.REDIS_URL } : env.DATABASE_URL ? 'database' : 'memory',
   };

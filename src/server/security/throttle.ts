@@ -39,6 +39,18 @@ function storeOptions(app: FastifyInstance, db: Kysely<Database>, store: Throttl
   return { redis, nameSpace: 'colibri-throttle-', skipOnError: true };
 }
 
+/**
+ * A route's own limit in place of the global one: its options' `config.rateLimit` (the library's
+ * per-route override), counted under its own key. The short-link redirect declares it.
+ */
+export function redirectRateLimit(settings: ThrottleSettings) {
+  return {
+    max: settings.redirect.perIp,
+    timeWindow: settings.redirect.windowMs,
+    keyGenerator: (request: FastifyRequest) => `redirect:${normalizeIP(request.ip)}`,
+  };
+}
+
 /** Registers the global limit; answers, for each operation, the hook of its class's limits (or null). */
 export async function registerThrottle(app: FastifyInstance, db: Kysely<Database>, settings: ThrottleSettings): Promise<ThrottleHookFor> {
   await app.register(rateLimit, {

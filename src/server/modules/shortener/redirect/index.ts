@@ -46,7 +46,8 @@ export interface Shortener {
   cache: LinkCache;
   clicks: ClickQueue;
   /** Registers the redirect route and the shutdown flush on a Fastify instance. */
-  register(app: FastifyInstance): void;
+  /** Serves the redirect on `app`; `config` goes to the route's options (e.g. its rate limit). */
+  register(app: FastifyInstance, config?: Record<string, unknown>): void;
   close(): Promise<void>;
 }
 
@@ -206,11 +207,11 @@ export function createShortener(options: ShortenerOptions): Shortener {
     shortUrl: (code) => shortUrlOf(baseUrl(), code),
     cache,
     clicks,
-    register(instance) {
+    register(instance, config) {
       app = instance;
       instance.decorate('shortener', this);
       const constraints = configured && routePath === '' ? { host: configured.host } : undefined;
-      instance.route({ method: 'GET', url: `${routePath}/:code`, ...(constraints ? { constraints } : {}), logLevel: 'warn', handler: redirect });
+      instance.route({ method: 'GET', url: `${routePath}/:code`, ...(constraints ? { constraints } : {}), ...(config ? { config } : {}), logLevel: 'warn', handler: redirect });
       instance.addHook('onClose', async () => clicks.close());
     },
     close: () => clicks.close(),
