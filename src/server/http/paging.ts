@@ -16,8 +16,8 @@
 //   person turns pages by number; a page number past it is refused (99931 on `page`, naming
 //   `after`) rather than paid for by skipping tens of thousands of rows on every call — the
 //   window Elasticsearch calls max_result_window (10,000) and answers search_after past it
-//   (constants.limits.pageWindowRows). The
-//   console follows `next` as it scrolls, and its exports page by `next` too. NULL sort values (sorted last ascending, first
+//   (src/core/page-window.ts). The console follows `next` as it scrolls, and its exports page by
+//   `next` too. NULL sort values (sorted last ascending, first
 //   descending, PostgreSQL's default) are read by a second statement at the edge of the non-null
 //   run, so the index stays usable on both sides.
 // - A `q` of 3 or more characters first reads the ids of at most FEW_ROWS + 1 matches. When that is
@@ -29,7 +29,7 @@
 //   columns, and then reads the joined columns of the page's rows only.
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { failFields, fieldError } from '../errors/api-error.ts';
-import { constants } from '../../generated/constants.gen.ts';
+import { PAGE_WINDOW, withinPageWindow } from '../../core/page-window.ts';
 
 export interface ListQuery { page?: number; pageSize?: number; sort?: string; order?: 'asc' | 'desc'; q?: string; after?: string }
 export interface Page<T> {
@@ -67,8 +67,7 @@ export const FEW_ROWS = 1000;
 export const MIN_INDEXED_Q = 3;
 /** Totals are exact up to this many rows; past it `total` is this with `totalIsEstimate`. */
 export const COUNT_BOUND = 1000;
-/** A page by number (no `after`) may reach at most this many rows in; deeper rows are read by cursor. */
-export const PAGE_WINDOW = constants.limits.pageWindowRows;
+export { PAGE_WINDOW };
 
 /** ILIKE pattern for "contains q", with the LIKE wildcards in q taken literally. */
 export const containsPattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -121,7 +120,7 @@ export async function paginate<DB, TB extends keyof DB, O, T>(
   const offset = (page - 1) * pageSize;
   const cursor = query.after !== undefined && query.after !== '' ? decodeCursor(query.after, sortName, order) : null;
   if (cursor && !keyset) throw failFields([fieldError('after', '99931', 'this list pages by number only')]);
-  if (!cursor && keyset && offset + pageSize > PAGE_WINDOW) {
+  if (!cursor && keyset && !withinPageWindow(page, pageSize)) {
     throw failFields([fieldError('page', '99931', `pages by number reach the first ${PAGE_WINDOW} rows; read further with \`after\` (the previous page's \`next\`)`)]);
   }
 

@@ -8,7 +8,7 @@
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { call, type OperationId } from '../../../generated/client.gen.ts';
 import { buildArgs } from '../../api/args.ts';
-import { constants } from '../../../generated/constants.gen.ts';
+import { withinPageWindow } from '../../../core/page-window.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -46,11 +46,11 @@ function shownTotal(answer: PageAnswer, page: number, pageSize: number, known: n
 
 /**
  * The page a query opens on: the one its URL names, unless that page lies past the rows the
- * server serves by page number (constants.limits.pageWindowRows; deeper pages are reached by
+ * server serves by page number (src/core/page-window.ts; deeper pages are reached by
  * cursor while scrolling): a list reopened that deep starts at the top instead of failing.
  */
 export function openingPage(page: number, pageSize: number): number {
-  return page >= 1 && page * pageSize <= constants.limits.pageWindowRows ? page : 1;
+  return withinPageWindow(page, pageSize) ? page : 1;
 }
 
 /** `operation` '' turns the hook off (a list whose operation is not paged). */
