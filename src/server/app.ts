@@ -14,6 +14,7 @@ import type { Database } from '../engine/database.ts';
 import type { ComponentHeaders, MessagingHooks, ServerDeps } from './context.ts';
 import { companySendWindow } from './messaging/send-window.ts';
 import { runDueCampaigns } from './messaging/scheduler.ts';
+import { compactRollups } from '../engine/lifecycle/rollups.ts';
 import { startJobRunner } from './messaging/jobs.ts';
 import { webhookSecrets } from './messaging/webhook-secrets.ts';
 import { whatsappTemplateGateway, type WhatsAppTemplateGateway } from './messaging/whatsapp-templates.ts';
@@ -136,6 +137,14 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     app.addHook('onClose', async () => jobs.stop());
     const timer = setInterval(() => void runDueCampaigns(deps, (m, d) => app.log.warn({ detail: d }, m)).catch((e) => app.log.error(e)), 30_000);
     app.addHook('onClose', async () => clearInterval(timer));
+  }
+  // Report rollups: the deltas every message change appends are folded into the totals every
+  // ROLLUP_FOLD_MS (default a minute; one process folds at a time; src/engine/lifecycle/rollups.ts).
+  const foldEvery = Number(process.env.ROLLUP_FOLD_MS ?? 60_000);
+  if (foldEvery > 0) {
+    const fold = setInterval(() => void compactRollups(options.db).catch((e: Error) => app.log.warn({ detail: e.message }, 'rollups: fold failed, retried later')), foldEvery);
+    fold.unref();
+    app.addHook('onClose', async () => clearInterval(fold));
   }
   // Provider webhooks (WhatsApp, Messenger, RCS): signatures over the raw body, in their own scope.
   if (options.receiptSink) await app.register(webhookRoutes, { sink: options.receiptSink, channelSecrets: webhookSecrets(deps), templates: templateStatusSink(deps) });

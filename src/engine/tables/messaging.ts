@@ -233,6 +233,28 @@ export interface JobsTable {
   updated_at: Timestamp;
 }
 
+/** A report rollup row (migration 0410; the rule is src/engine/lifecycle/rollups.ts): one hour's key and its sums. */
+export interface MessageRollupRow {
+  bucket: Timestamp;
+  company_id: number;
+  channel_id: number;
+  /** 0 for messages of no deployment (API, events, tests). */
+  deployment_id: BigRef;
+  purpose: string;
+  source: string;
+  state: string;
+  status_code: number;
+  messages: BigRef;
+  parts: BigRef;
+  credits: BigRef;
+  latency_ms: BigRef;
+  latency_count: BigRef;
+  latency_3s: BigRef;
+  latency_5s: BigRef;
+  latency_60s: BigRef;
+  latency_over: BigRef;
+}
+
 export interface MessagingTables {
   jobs: JobsTable;
   company_credits: CompanyCreditsTable;
@@ -251,4 +273,8 @@ export interface MessagingTables {
   inbound_messages: InboundMessagesTable;
   webhook_receipts_seen: WebhookReceiptsSeenTable;
   status_callbacks: StatusCallbacksTable;
+  message_rollup_totals: MessageRollupRow;
+  message_rollup_deltas: MessageRollupRow;
+  /** The view reports read: totals and deltas, to be summed by the key a report wants. */
+  message_rollups: MessageRollupRow;
 }

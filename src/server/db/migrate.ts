@@ -26,6 +26,7 @@ import * as serviceUsers from './migrations/0398_service-users.ts';
 import * as throttleCounters from './migrations/0399_throttle-counters.ts';
 import * as launchJobs from './migrations/0400_launch-jobs.ts';
 import * as receiptProgress from './migrations/0401_receipt-progress.ts';
+import * as messageRollups from './migrations/0410_message-rollups.ts';
 import type { Database } from '../../engine/database.ts';
 
 const migrations: Record<string, Migration> = {
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '0399_throttle-counters': throttleCounters,
   '0400_launch-jobs': launchJobs,
   '0401_receipt-progress': receiptProgress,
+  '0410_message-rollups': messageRollups,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,0 +1,163 @@
+// Report rollups (issue 14, ARCHITECTURE 4): hour buckets of the messages by company, channel,
+// deployment, purpose, source, state and status code, with counts, parts, credits and
+// the delivery latency (sum, count and the ≤ 3 s, ≤ 5 s, ≤ 60 s, longer buckets of spec 4's OTP
+// and transactional reports). Reports read these, never a scan of `messages`.
+//
+// Exact by construction: a rollup is Σ f(message) over the messages of its key, and the one place
+// every message change passes is the `messages` table itself. Statement-level triggers (their SQL
+// below, installed by migration 0410) add f(new rows) − f(old rows) for every insert, update and
+// delete, in the statement's own transaction: a change and its rollup commit together or not at
+// all (crash), whichever lifecycle statement made it, and no future statement can forget it.
+//
+// Contention-free: the trigger only APPENDS its per-statement deltas to message_rollup_deltas
+// (changes that move nothing, such as a claim or a heartbeat, write nothing). Updating a shared
+// total row there would make every worker's statement wait on the same hot rows, and deadlock
+// with a transaction that takes them in the other order. compactRollups folds the deltas into
+// message_rollup_totals (one compactor at a time); readers read the message_rollups view, the
+// union of both, and always sum by the key they want.
+//
+// The key holds only the message's own columns: a campaign is read through its deployment when a
+// report groups by campaign (a deployment belongs to one campaign for life), so a rollup never
+// depends on another table's row (a deleted campaign or a cascaded delete would leave it stale).
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../database.ts';
+
+/** The key columns, in the tables' order. */
+export const ROLLUP_KEY = ['bucket', 'company_id', 'channel_id', 'deployment_id', 'purpose', 'source', 'state', 'status_code'] as const;
+/** The measures, each a sum. */
+export const ROLLUP_MEASURES = ['messages', 'parts', 'credits', 'latency_ms', 'latency_count', 'latency_3s', 'latency_5s', 'latency_60s', 'latency_over'] as const;
+
+export type RollupKey = (typeof ROLLUP_KEY)[number];
+export type RollupMeasure = (typeof ROLLUP_MEASURES)[number];
+
+/** Delivery latency: from the submit (sent_at) to the receipt that said delivered (done_at). */
+const LATENCY = `(extract(epoch from (r.done_at - r.sent_at)) * 1000)`;
+const DELIVERED = `(r.state in ('delivered', 'read') and r.sent_at is not null and r.done_at is not null)`;
+
+/**
+ * f(message): the key and the measures of one message row `r` (with its deployment `d`), as
+ * select-list expressions. Hours are UTC (date_trunc's zone argument): the bucket never depends
+ * on a connection's TimeZone; reports shift to Bogotá when they group.
+ */
+function contribution(sign: 1 | -1): string {
+  const s = sign === 1 ? '' : '-';
+  return [
+    `date_trunc('hour', r.created_at, 'UTC') as bucket`, 'r.company_id', 'r.channel_id', 'coalesce(r.deployment_id, 0) as deployment_id',
+    'r.purpose', 'r.source', 'r.state', 'r.status_code',
+    `${s}1 as messages`, `${s}r.parts as parts`, `${s}(case when r.billed then r.cost else 0 end) as credits`,
+    `${s}(case when ${DELIVERED} then round(${LATENCY})::bigint else 0 end) as latency_ms`,
+    `${s}(case when ${DELIVERED} then 1 else 0 end) as latency_count`,
+    `${s}(case when ${DELIVERED} and ${LATENCY} <= 3000 then 1 else 0 end) as latency_3s`,
+    `${s}(case when ${DELIVERED} and ${LATENCY} <= 5000 then 1 else 0 end) as latency_5s`,
+    `${s}(case when ${DELIVERED} and ${LATENCY} <= 60000 then 1 else 0 end) as latency_60s`,
+    `${s}(case when ${DELIVERED} and ${LATENCY} > 60000 then 1 else 0 end) as latency_over`,
+  ].join(', ');
+}
+
+const rowsOf = (table: string, sign: 1 | -1) => `select ${contribution(sign)} from ${table} r`;
+const KEY = ROLLUP_KEY.join(', ');
+const SUMS = ROLLUP_MEASURES.map((m) => `sum(${m}) as ${m}`).join(', ');
+const NONZERO = ROLLUP_MEASURES.map((m) => `sum(${m}) <> 0`).join(' or ');
+const COLUMNS = `${KEY}, ${ROLLUP_MEASURES.join(', ')}`;
+/** Company first: every report is one company's (or the platform's, by company). */
+const PRIMARY_KEY = ['company_id', 'bucket', ...ROLLUP_KEY.filter((k) => k !== 'company_id' && k !== 'bucket')].join(', ');
+
+/** The rollup of some message rows, grouped: `source` is a select of f(row) rows. */
+const grouped = (source: string) => `select ${KEY}, ${SUMS} from (${source}) f group by ${KEY} having ${NONZERO}`;
+
+/** The trigger function and its three statement-level triggers (transition tables allow one event each). */
+export function rollupTriggerSql(): string[] {
+  return [
+    `create or replace function message_rollup_deltas_write() returns trigger language plpgsql as $$
+     begin
+       if tg_op = 'INSERT' then
+         insert into message_rollup_deltas (${COLUMNS}) ${grouped(rowsOf('new_rows', 1))};
+       elsif tg_op = 'UPDATE' then
+         insert into message_rollup_deltas (${COLUMNS}) ${grouped(`${rowsOf('new_rows', 1)} union all ${rowsOf('old_rows', -1)}`)};
+       else
+         insert into message_rollup_deltas (${COLUMNS}) ${grouped(rowsOf('old_rows', -1))};
+       end if;
+       return null;
+     end $$`,
+    `create trigger messages_rollup_insert after insert on messages referencing new table as new_rows
+       for each statement execute function message_rollup_deltas_write()`,
+    `create trigger messages_rollup_update after update on messages referencing old table as old_rows new table as new_rows
+       for each statement execute function message_rollup_deltas_write()`,
+    `create trigger messages_rollup_delete after delete on messages referencing old table as old_rows
+       for each statement execute function message_rollup_deltas_write()`,
+  ];
+}
+
+/** The tables and the view (migration 0410). */
+export function rollupTablesSql(): string[] {
+  const columns = `bucket timestamptz not null, company_id integer not null, channel_id integer not null, deployment_id bigint not null,
+    purpose text not null, source text not null, state text not null, status_code integer not null,
+    ${ROLLUP_MEASURES.map((m) => `${m} bigint not null`).join(', ')}`;
+  return [
+    `create table message_rollup_totals (${columns}, primary key (${PRIMARY_KEY}))`,
+    `create table message_rollup_deltas (${columns})`,
+    `create view message_rollups as select ${COLUMNS} from message_rollup_totals union all select ${COLUMNS} from message_rollup_deltas`,
+  ];
+}
+
+// The compactor's advisory lock: one fold at a time, across every process on one database.
+const COMPACT_LOCK = 0x636f6c72; // 'colr'
+
+/**
+ * Folds the deltas into the totals in one transaction; answers how many delta rows it folded
+ * (0 when another process is folding). The deltas it deletes are exactly the ones it adds
+ * (DELETE … RETURNING feeds the upsert); deltas committed meanwhile wait for the next fold.
+ * Totals that reach zero in every measure are removed.
+ */
+export async function compactRollups(db: Kysely<Database>): Promise<number> {
+  // Inside a caller's transaction it folds there (and its deletes wait for that commit).
+  if (db.isTransaction) return fold(db);
+  return db.transaction().execute(fold);
+}
+
+async function fold(tx: Kysely<Database>): Promise<number> {
+  const locked = await sql<{ ok: boolean }>`select pg_try_advisory_xact_lock(${COMPACT_LOCK}) as ok`.execute(tx);
+  if (!locked.rows[0]?.ok) return 0;
+  const folded = await sql<{ n: string | number; company_id: number; bucket: Date }>`
+    with moved as (delete from message_rollup_deltas returning *),
+    sums as (select ${sql.raw(KEY)}, ${sql.raw(SUMS)}, count(*) as n from moved group by ${sql.raw(KEY)}),
+    up as (
+      insert into message_rollup_totals (${sql.raw(COLUMNS)})
+      select ${sql.raw(COLUMNS)} from sums order by ${sql.raw(KEY)}
+      on conflict (${sql.raw(PRIMARY_KEY)}) do update set
+        ${sql.raw(ROLLUP_MEASURES.map((m) => `${m} = message_rollup_totals.${m} + excluded.${m}`).join(', '))}
+      returning 1)
+    select sum(n) as n, company_id, bucket from sums group by company_id, bucket`.execute(tx);
+  if (!folded.rows.length) return 0;
+  // Totals that came to zero in every measure (every message of the key moved on) go, looked up
+  // by the hours this fold touched (the primary key's prefix), not by a scan of every total.
+  await sql`delete from message_rollup_totals t using unnest(${folded.rows.map((r) => r.company_id)}::int[], ${folded.rows.map((r) => r.bucket)}::timestamptz[]) as f(company_id, bucket)
+            where t.company_id = f.company_id and t.bucket = f.bucket and ${sql.raw(ROLLUP_MEASURES.map((m) => `t.${m} = 0`).join(' and '))}`.execute(tx);
+  return folded.rows.reduce((sum, r) => sum + Number(r.n), 0);
+}
+
+/** The rollup computed from the raw rows, as message_rollups holds it (the rebuild and the tests). */
+export function rawRollupSql(where = 'true'): string {
+  return grouped(`${rowsOf('messages', 1)} where ${where}`);
+}
+
+/**
+ * Rebuilds the rollups of the UTC hours that start in [from, to) from the raw rows: the operator's
+ * repair after a restore or a manual fix. Writers wait meanwhile (messages in SHARE mode), so the
+ * rebuilt hours are exact when it commits; deltas of those hours go with the old totals.
+ */
+export async function rebuildRollups(db: Kysely<Database>, from: Date, to: Date): Promise<{ rows: number }> {
+  return db.transaction().execute(async (tx) => {
+    await sql`lock table messages in share mode`.execute(tx);
+    await sql`lock table message_rollup_deltas, message_rollup_totals in exclusive mode`.execute(tx);
+    const inRange = sql`bucket >= ${from}::timestamptz and bucket < ${to}::timestamptz`;
+    await sql`delete from message_rollup_deltas where ${inRange}`.execute(tx);
+    await sql`delete from message_rollup_totals where ${inRange}`.execute(tx);
+    // Dates as ISO literals: toISOString's fixed format is all that reaches the SQL text.
+    const bucket = `date_trunc('hour', r.created_at, 'UTC')`;
+    const inserted = await sql`
+      insert into message_rollup_totals (${sql.raw(COLUMNS)})
+      ${sql.raw(rawRollupSql(`${bucket} >= '${from.toISOString()}'::timestamptz and ${bucket} < '${to.toISOString()}'::timestamptz`))}`.execute(tx);
+    return { rows: Number(inserted.numAffectedRows ?? 0) };
+  });
+}
