@@ -164,10 +164,13 @@ export function databaseSink(options: DatabaseSinkOptions): DatabaseSink {
   const write = async (batch: typeof buffer) => {
     try {
       const at = now();
+      let waitingMarks = 0;
       for (const [channelId, entries] of groupBy(batch, (b) => b.channelId)) {
         const all = entries.map((b) => b.event);
         const marks = all.filter(isWatermark).map((e) => ({ recipient: e.recipient, status: e.status, at: e.watermark }));
-        await storeWatermarks(db, channelId, await applyWatermarks(db, channelId, marks, at), at);
+        const pendingMarks = await applyWatermarks(db, channelId, marks, at);
+        await storeWatermarks(db, channelId, pendingMarks, at);
+        waitingMarks += pendingMarks.length;
         const events = all.filter((e) => !isWatermark(e) && e.providerMessageId);
         if (!events.length) continue;
         // Receipts the adapter could not place: parts of stored long messages first.
@@ -185,6 +188,14 @@ export function databaseSink(options: DatabaseSinkOptions): DatabaseSink {
         // After the orphans: once this passes an in-doubt row, the receipt that names it is stored.
         await recordReceiptProgress(db, channelId, [...whole, ...singles].filter((e) => matched.has(e.providerMessageId)).map((e) => e.providerMessageId), at);
       }
+      // Watermarks stored to wait for an in-flight message: its submit answer may have been
+      // recorded between our match and our store, and the dispatcher's reconcile after it may
+      // have run before our store committed. Looking once more now means the mark does not wait
+      // for the next maintenance round (a Messenger conversation's "read" showed late); if the
+      // message is still in flight, the dispatcher's reconcile after its record sees our row.
+      // (Receipts naming a message wait as before: their reconcile also adopts in-doubt rows,
+      // which keeps its own pace.)
+      if (waitingMarks) await reconcileOrphans(db, at);
       for (const b of batch) b.done();
     } catch (error) {
       for (const b of batch) b.fail(error);

@@ -8,7 +8,7 @@ import { addCredits, balanceOf } from '../../src/engine/credits.ts';
 import { Dispatcher } from '../../src/engine/dispatcher.ts';
 import { markDeadWorkersRowsInDoubt } from '../../src/engine/lifecycle/in-doubt.ts';
 import { enqueueMessages, InsufficientCreditsError, type EnqueueRequest } from '../../src/engine/lifecycle/enqueue.ts';
-import { databaseSink } from '../../src/engine/receipts.ts';
+import { databaseSink, reconcileOrphans } from '../../src/engine/receipts.ts';
 import { createDatabase } from '../../src/server/db/database.ts';
 import type { Database } from '../../src/engine/database.ts';
 import { createHarness, type Harness } from './harness.ts';
@@ -176,6 +176,43 @@ describe('dispatch', () => {
     const events = await db.selectFrom('message_events').select('message_id').where('message_id', 'in', enq.ids).where('detail', '=', 'receipt').execute();
     expect(events).toHaveLength(2);
     // Matched, not orphans: nothing waits to be reconciled.
+    expect(await db.selectFrom('orphan_receipts').select('id').where('channel_id', '=', channel.id).execute()).toEqual([]);
+  });
+
+  it('a watermark stored to wait while the answer was being recorded is applied at once, not at the next maintenance round', async () => {
+    const other = await h.addCompany('Ritmo S.A.S.', []);
+    await addCredits(db, 'grant', { companyId: other.companyId, amount: 10, now: new Date() });
+    const channel = await h.db.insertInto('channels').values({ company_id: other.companyId, name: 'sms', platform: 'sms', type: 'MT', tags: '[]', keywords: '[]', priority: 5, account_sids: '[]', enabled: true, created_at: new Date(), updated_at: new Date() } as never).returning('id').executeTakeFirstOrThrow();
+    const enq = await db.transaction().execute((trx) => enqueueMessages(trx, request([{ to: '+573003100001', body: 'uno' }], { companyId: other.companyId, channel: { id: channel.id, platform: 'sms' } })));
+    const id = enq.ids[0];
+    await db.updateTable('messages').set({ state: 'sending', claimed_at: new Date(), worker_id: 'w-race' }).where('id', '=', id).execute();
+    // The race, made certain: the watermark (Messenger: "all up to T delivered") finds the message
+    // still in flight, then the dispatcher records the submit answer and runs its reconcile — all
+    // before the mark's "wait for the message" row is written.
+    let raced = false;
+    const racing = new Proxy(db, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop, target) as unknown;
+        if (prop !== 'insertInto') return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        return (table: 'orphan_receipts') => {
+          const builder = target.insertInto(table);
+          if (table !== 'orphan_receipts' || raced) return builder;
+          raced = true;
+          return { values: (rows: never) => ({ execute: async () => {
+            await db.updateTable('messages').set({ state: 'sent', provider_message_id: 'race-1', sent_at: new Date(), billed: true }).where('id', '=', id).execute();
+            await reconcileOrphans(db, new Date());
+            return builder.values(rows).execute();
+          } }) };
+        };
+      },
+    });
+    const sink = databaseSink({ db: racing });
+    const mark = new Date(Date.now() + 1_000);
+    await sink.status(channel.id, { providerMessageId: '', status: 'DELIVERED', at: mark, watermark: mark, recipient: '+573003100001' });
+    await sink.close();
+    expect(raced).toBe(true);
+    const row = await db.selectFrom('messages').select(['state', 'delivery_status']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ state: 'delivered', delivery_status: 'DELIVERED' });
     expect(await db.selectFrom('orphan_receipts').select('id').where('channel_id', '=', channel.id).execute()).toEqual([]);
   });
 
