@@ -28,16 +28,18 @@ export function blockStatus(entry: Pick<BlockEntry, 'effectiveAt' | 'removalEffe
   return { status: 'effective', pending: null };
 }
 
-/** blockStatus in SQL: 'removed', 'pending' or 'effective' for the block_list row `alias` at `now` (an SQL instant, see sqlInstant). */
+/**
+ * blockStatus in SQL: 'removed', 'pending' or 'effective' for the block_list row `alias` at `now`
+ * (an SQL instant, see sqlInstant), made of hasBlockStatusSql's predicates so the two never part.
+ */
 export function blockStatusSql(alias: string, now: string): string {
-  const a = alias;
-  return `(case when ${a}.removal_effective_at <= ${now} then 'removed' when ${a}.effective_at > ${now} or ${a}.removal_effective_at is not null then 'pending' else 'effective' end)`;
+  return `(case when ${hasBlockStatusSql(alias, now, 'removed')} then 'removed' when ${hasBlockStatusSql(alias, now, 'pending')} then 'pending' else 'effective' end)`;
 }
 
 /**
- * blockStatus(...).status === `status` in SQL, as plain comparisons rather than blockStatusSql's
- * CASE: a list filtered by status evaluates it on every row it skips, and the comparisons cost
- * less per row (the block-list screen's filter, issue 13).
+ * blockStatus(...).status === `status` in SQL, as plain comparisons: a list filtered by status
+ * evaluates it on every row it skips, and comparisons cost less per row than a CASE (the
+ * block-list screen's filter, issue 13).
  */
 export function hasBlockStatusSql(alias: string, now: string, status: BlockStatus): string {
   const a = alias;

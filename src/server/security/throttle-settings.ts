@@ -1,6 +1,7 @@
 // Abuse throttling's settings (issue 13), the one owner of its defaults and of the variables that
 // override them, read once by `npm start` (main.ts):
 //   THROTTLE_GLOBAL    "requests/seconds" per client IP on every request (default 600/60)
+//   THROTTLE_REDIRECT  "requests/seconds" per client IP on the short-link redirect, in place of the global one (default 12000/60)
 //   THROTTLE_SIGNIN    "perIp/perAccount/seconds" for validate and sign-in (default 30/10/300)
 //   THROTTLE_REGISTER  the same for registering a company (default 10/5/3600)
 //   THROTTLE_RECOVERY  the same for both steps of password recovery (default 10/5/900)
@@ -56,18 +57,22 @@ function parts(env: NodeJS.ProcessEnv, name: string, count: number): number[] | 
   return values;
 }
 
+/** A "requests/seconds" limit per client IP from `name`, else the default. */
+function perIpLimit(env: NodeJS.ProcessEnv, name: string, fallback: ThrottleSettings['global']): ThrottleSettings['global'] {
+  const v = parts(env, name, 2);
+  return v ? { perIp: v[0], windowMs: v[1] * 1000 } : fallback;
+}
+
 /** The settings from the environment: the defaults unless overridden; the store from REDIS_URL / DATABASE_URL. */
 export function throttleSettings(env: NodeJS.ProcessEnv): ThrottleSettings {
-  const global = parts(env, 'THROTTLE_GLOBAL', 2);
-  const redirect = parts(env, 'THROTTLE_REDIRECT', 2);
   const classes = { ...DEFAULT_THROTTLE.classes };
   for (const [cls, name] of Object.entries(CLASS_VARIABLES) as [ThrottleClass, string][]) {
     const v = parts(env, name, 3);
     if (v) classes[cls] = { perIp: v[0], perAccount: v[1], windowMs: v[2] * 1000 };
   }
   return {
-    global: global ? { perIp: global[0], windowMs: global[1] * 1000 } : DEFAULT_THROTTLE.global,
-    redirect: redirect ? { perIp: redirect[0], windowMs: redirect[1] * 1000 } : DEFAULT_THROTTLE.redirect,
+    global: perIpLimit(env, 'THROTTLE_GLOBAL', DEFAULT_THROTTLE.global),
+    redirect: perIpLimit(env, 'THROTTLE_REDIRECT', DEFAULT_THROTTLE.redirect),
     classes,
     store: env.REDIS_URL ? { redisUrl: env.REDIS_URL } : env.DATABASE_URL ? 'database' : 'memory',
   };

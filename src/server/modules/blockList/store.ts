@@ -3,7 +3,7 @@
 // cancels a pending removal (the number never stopped blocking, so nothing waits). Numbers
 // already listed are left as they are and reported.
 import { sql, type Kysely } from 'kysely';
-import { blockStatusSql, effectiveAfter, sqlInstant } from '../../../core/block-list.ts';
+import { effectiveAfter, hasBlockStatusSql, sqlInstant } from '../../../core/block-list.ts';
 import { constants } from '../../../generated/constants.gen.ts';
 import type { Database } from '../../../engine/database.ts';
 import type { BlockListSource } from '../../../generated/enums.gen.ts';
@@ -23,7 +23,7 @@ export async function addNumbers(
   await db.transaction().execute(async (trx) => {
     for (let i = 0; i < phones.length; i += CHUNK) {
       const chunk = phones.slice(i, i + CHUNK);
-      const gone = sql`${sql.raw(blockStatusSql('block_list', sqlInstant(now)))} = 'removed'`;
+      const gone = sql.raw(hasBlockStatusSql('block_list', sqlInstant(now), 'removed'));
       const rows = await sql<{ phone: string }>`
         insert into block_list (company_id, phone, source, created_by, created_at, effective_at)
         select ${companyId}, p, ${source}, ${userId}, ${now}, ${effectiveAt} from unnest(${sql.val(chunk)}::text[]) as p
