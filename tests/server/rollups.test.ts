@@ -12,7 +12,7 @@ import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/engine/database.ts';
 import { applyStatuses } from '../../src/engine/lifecycle/receipt.ts';
-import { compactRollups, rawRollupSql, rebuildRollups, ROLLUP_KEY, ROLLUP_MEASURES } from '../../src/engine/lifecycle/rollups.ts';
+import { compactRollups, rawRollupSql, rebuildRollups, ROLLUP_KEY, ROLLUP_MEASURES, summedRollupsSql } from '../../src/engine/lifecycle/rollups.ts';
 import { rebuildRange } from '../../src/server/rollups-cli.ts';
 import { createHarness, type Harness } from './harness.ts';
 
@@ -49,12 +49,7 @@ const normal = (rows: Record<string, unknown>[]): Row[] =>
   rows.map((r) => Object.fromEntries([...ROLLUP_KEY, ...ROLLUP_MEASURES].map((k) => [k, r[k] instanceof Date ? (r[k] as Date).toISOString() : String(r[k])])))
     .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 
-async function rollups(db: Kysely<Database>): Promise<Row[]> {
-  const key = ROLLUP_KEY.join(', ');
-  const sums = ROLLUP_MEASURES.map((m) => `sum(${m}) as ${m}`).join(', ');
-  const nonzero = ROLLUP_MEASURES.map((m) => `sum(${m}) <> 0`).join(' or ');
-  return normal((await sql.raw<Record<string, unknown>>(`select ${key}, ${sums} from message_rollups group by ${key} having ${nonzero}`).execute(db)).rows);
-}
+const rollups = async (db: Kysely<Database>): Promise<Row[]> => normal((await sql.raw<Record<string, unknown>>(summedRollupsSql()).execute(db)).rows);
 const raw = async (db: Kysely<Database>): Promise<Row[]> => normal((await sql.raw<Record<string, unknown>>(rawRollupSql()).execute(db)).rows);
 
 async function insertMessages(rnd: ReturnType<typeof random>, n: number) {

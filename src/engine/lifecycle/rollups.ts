@@ -35,7 +35,7 @@ const LATENCY = `(extract(epoch from (r.done_at - r.sent_at)) * 1000)`;
 const DELIVERED = `(r.state in ('delivered', 'read') and r.sent_at is not null and r.done_at is not null)`;
 
 /**
- * f(message): the key and the measures of one message row `r` (with its deployment `d`), as
+ * f(message): the key and the measures of one message row `r`, as
  * select-list expressions. Hours are UTC (date_trunc's zone argument): the bucket never depends
  * on a connection's TimeZone; reports shift to Bogotá when they group.
  */
@@ -141,6 +141,14 @@ export function rawRollupSql(where = 'true'): string {
   return grouped(`${rowsOf('messages', 1)} where ${where}`);
 }
 
+/** The raw rollup of the messages that match `where`, written into the totals (migration 0410 and the rebuild). */
+export function insertRawRollupSql(where = 'true'): string {
+  return `insert into message_rollup_totals (${COLUMNS}) ${rawRollupSql(where)}`;
+}
+
+/** What message_rollups says, summed by the whole key: equal to rawRollupSql() (the tests, and reports by every key). */
+export const summedRollupsSql = (): string => grouped('select * from message_rollups');
+
 /**
  * Rebuilds the rollups of the UTC hours that start in [from, to) from the raw rows: the operator's
  * repair after a restore or a manual fix. Writers wait meanwhile (messages in SHARE mode), so the
@@ -155,9 +163,7 @@ export async function rebuildRollups(db: Kysely<Database>, from: Date, to: Date)
     await sql`delete from message_rollup_totals where ${inRange}`.execute(tx);
     // Dates as ISO literals: toISOString's fixed format is all that reaches the SQL text.
     const bucket = `date_trunc('hour', r.created_at, 'UTC')`;
-    const inserted = await sql`
-      insert into message_rollup_totals (${sql.raw(COLUMNS)})
-      ${sql.raw(rawRollupSql(`${bucket} >= '${from.toISOString()}'::timestamptz and ${bucket} < '${to.toISOString()}'::timestamptz`))}`.execute(tx);
+    const inserted = await sql.raw(insertRawRollupSql(`${bucket} >= '${from.toISOString()}'::timestamptz and ${bucket} < '${to.toISOString()}'::timestamptz`)).execute(tx);
     return { rows: Number(inserted.numAffectedRows ?? 0) };
   });
 }

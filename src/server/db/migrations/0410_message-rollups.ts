@@ -2,11 +2,11 @@
 // statement-level triggers on `messages` that keep them exact. The SQL is the lifecycle's
 // (src/engine/lifecycle/rollups.ts); the messages already there are rolled up once here.
 import { sql, type Kysely } from 'kysely';
-import { rawRollupSql, ROLLUP_KEY, ROLLUP_MEASURES, rollupTablesSql, rollupTriggerSql } from '../../../engine/lifecycle/rollups.ts';
+import { insertRawRollupSql, rollupTablesSql, rollupTriggerSql } from '../../../engine/lifecycle/rollups.ts';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   for (const statement of [...rollupTablesSql(), ...rollupTriggerSql()]) await sql.raw(statement).execute(db);
-  await sql.raw(`insert into message_rollup_totals (${[...ROLLUP_KEY, ...ROLLUP_MEASURES].join(', ')}) ${rawRollupSql()}`).execute(db);
+  await sql.raw(insertRawRollupSql()).execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
