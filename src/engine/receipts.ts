@@ -28,7 +28,7 @@ async function storedParts(db: Kysely<Database>, channelId: number, ids: string[
 async function storeWatermarks(db: Kysely<Database>, channelId: number, marks: Watermark[], now: Date): Promise<void> {
   if (!marks.length) return;
   await db.insertInto('orphan_receipts').values(marks.map((m) => ({
-    channel_id: channelId, provider_message_id: null, delivery_status: m.status, error_code: null, destination: m.recipient, user_reference: null, at: m.at, received_at: now,
+    channel_id: channelId, provider_message_id: null, delivery_status: m.status, error_code: null, destination: m.recipient, user_reference: null, at: m.at, received_at: now, network: null,
   }))).execute();
 }
 
@@ -39,7 +39,7 @@ function collapse(events: StatusEvent[]): StatusEvent[] {
   const best = new Map<string, StatusEvent>();
   for (const e of events) {
     const seen = best.get(e.providerMessageId);
-    if (!seen || deliveryRank(e.status) > deliveryRank(seen.status)) best.set(e.providerMessageId, { ...seen, ...e, destination: e.destination ?? seen?.destination, userReference: e.userReference ?? seen?.userReference });
+    if (!seen || deliveryRank(e.status) > deliveryRank(seen.status)) best.set(e.providerMessageId, { ...seen, ...e, destination: e.destination ?? seen?.destination, userReference: e.userReference ?? seen?.userReference, network: e.network ?? seen?.network });
   }
   return [...best.values()];
 }
@@ -48,12 +48,13 @@ async function storeOrphans(db: Kysely<Database>, channelId: number, events: Sta
   if (!events.length) return;
   await db.insertInto('orphan_receipts').values(events.map((e) => ({
     channel_id: channelId, provider_message_id: e.providerMessageId, delivery_status: e.status, error_code: e.errorCode ?? null,
-    destination: e.destination ?? null, user_reference: e.userReference ?? null, at: e.at, received_at: now,
+    destination: e.destination ?? null, user_reference: e.userReference ?? null, at: e.at, received_at: now, network: e.network ?? null,
   }))).execute();
 }
 
-const orphanEvent = (r: { provider_message_id: string; delivery_status: string; error_code: string | null; at: Date }): StatusEvent =>
-  ({ providerMessageId: r.provider_message_id, status: r.delivery_status as StatusEvent['status'], errorCode: r.error_code ?? undefined, at: new Date(r.at) });
+type OrphanRow = { provider_message_id: string; delivery_status: string; error_code: string | null; at: Date; network: string | null };
+const orphanEvent = (r: OrphanRow): StatusEvent =>
+  ({ providerMessageId: r.provider_message_id, status: r.delivery_status as StatusEvent['status'], errorCode: r.error_code ?? undefined, at: new Date(r.at), ...(r.network ? { network: r.network } : {}) });
 
 /**
  * The parts of a long message that left in doubt (its worker died before storing the submit
@@ -96,19 +97,19 @@ async function reconcileIn(db: Transaction<Database>, now: Date): Promise<number
   const adopted = await adoptInDoubt(db, now);
   await claimParts(db);
   // Receipts of parts, now that their parts are stored.
-  const partReceipts = await sql<{ channel_id: number; provider_message_id: string; delivery_status: string; error_code: string | null; at: Date }>`
+  const partReceipts = await sql<OrphanRow & { channel_id: number }>`
     delete from orphan_receipts o using message_parts p
     where o.channel_id = p.channel_id and o.provider_message_id = p.provider_part_id
-    returning o.channel_id, o.provider_message_id, o.delivery_status, o.error_code, o.at`.execute(db);
+    returning o.channel_id, o.provider_message_id, o.delivery_status, o.error_code, o.at, o.network`.execute(db);
   for (const [channelId, rows] of groupBy(partReceipts.rows, (r) => r.channel_id)) {
     await applyParts(db, channelId, collapse(rows.map(orphanEvent)), now);
   }
   // Adopted messages are now plain sent messages: put their receipts back through the normal path.
   // A long message's first part id is its provider id too: only its part row may take that receipt.
-  const waiting = await sql<{ channel_id: number; provider_message_id: string; delivery_status: string; error_code: string | null; at: Date }>`
+  const waiting = await sql<OrphanRow & { channel_id: number }>`
     delete from orphan_receipts o using messages m
     where o.channel_id = m.channel_id and o.provider_message_id = m.provider_message_id and m.parts <= 1
-    returning o.channel_id, o.provider_message_id, o.delivery_status, o.error_code, o.at`.execute(db);
+    returning o.channel_id, o.provider_message_id, o.delivery_status, o.error_code, o.at, o.network`.execute(db);
   for (const [channelId, rows] of groupBy(waiting.rows, (r) => r.channel_id)) {
     await applyStatuses(db, channelId, collapse(rows.map(orphanEvent)), now);
   }

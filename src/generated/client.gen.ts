@@ -445,6 +445,20 @@ export const usePlatformSmsQuotaList = (args: Args<"platformSms.quotaList"> | nu
 
 export const platformSmsSetQuota = (args: Args<"platformSms.setQuota">) => call("platformSms.setQuota", args);
 
+export const reportCenterGetTransactionsSummary = (args: Args<"reportCenter.getTransactionsSummary">) => call("reportCenter.getTransactionsSummary", args);
+
+export const reportCenterGetOperatorsSummary = (args: Args<"reportCenter.getOperatorsSummary">) => call("reportCenter.getOperatorsSummary", args);
+
+export const reportCenterGetTrafficByState = (args: Args<"reportCenter.getTrafficByState">) => call("reportCenter.getTrafficByState", args);
+
+export const reportCenterGetOperators = (args: Args<"reportCenter.getOperators">) => call("reportCenter.getOperators", args);
+
+export const useReportCenterGetOperators = (args: Args<"reportCenter.getOperators"> | null, config?: SWRConfiguration<Result<"reportCenter.getOperators">>) => useOperation("reportCenter.getOperators", args, config);
+
+export const reportCenterGetMessageStates = (args: Args<"reportCenter.getMessageStates">) => call("reportCenter.getMessageStates", args);
+
+export const useReportCenterGetMessageStates = (args: Args<"reportCenter.getMessageStates"> | null, config?: SWRConfiguration<Result<"reportCenter.getMessageStates">>) => useOperation("reportCenter.getMessageStates", args, config);
+
 export const rolesV3List = (args: Args<"rolesV3.list">) => call("rolesV3.list", args);
 
 export const useRolesV3List = (args: Args<"rolesV3.list"> | null, config?: SWRConfiguration<Result<"rolesV3.list">>) => useOperation("rolesV3.list", args, config);

@@ -215,6 +215,11 @@ export const messageStates = [
 
 export type MessageState = (typeof messageStates)[number];
 
+/** How a message's operator is known (number portability: a prefix is not the operator): network (the delivery receipt named the serving network), allocation (only the number's original allocation), none (neither: no receipt and a number outside every block). (schemas/enums/operator-basis.yaml) */
+export const operatorBasises = ["network", "allocation", "none"] as const;
+
+export type OperatorBasis = (typeof operatorBasises)[number];
+
 /** A mobile network operator with its own network (mno) or a virtual operator on another's (mvno). (schemas/enums/operator-kind.yaml) */
 export const operatorKinds = ["mno", "mvno"] as const;
 
@@ -546,6 +551,7 @@ export const enumValues = {
     "message-purpose": messagePurposes,
     "message-reason": messageReasons,
     "message-state": messageStates,
+    "operator-basis": operatorBasises,
     "operator-kind": operatorKinds,
     "otp-method": otpMethods,
     "phone-rejection": phoneRejections,

@@ -196,6 +196,12 @@ export const entitySchemas = [
         ]
     },
     {
+        $id: "operator-basis",
+        description: "How a message's operator is known (number portability: a prefix is not the operator): network (the delivery receipt named the serving network), allocation (only the number's original allocation), none (neither: no receipt and a number outside every block).",
+        type: "string",
+        enum: ["network", "allocation", "none"]
+    },
+    {
         $id: "operator-kind",
         description: "A mobile network operator with its own network (mno) or a virtual operator on another's (mvno).",
         type: "string",
@@ -4003,6 +4009,142 @@ export const entitySchemas = [
             updatedAt: {
                 type: "string",
                 format: "date-time"
+            }
+        }
+    },
+    {
+        $id: "traffic-report",
+        description: "A traffic report (report center: GetTransactionsSummary, GetOperatorsSummary, GetTrafficByState). `items` are the report's rows; `accounts`, `periods`, `states` the same traffic by one key only (the top-10 charts), biggest first; `totals` every message the report covers.",
+        type: "object",
+        required: ["items", "totals"],
+        additionalProperties: false,
+        properties: {
+            level: {
+                type: "integer",
+                enum: [
+                    0,
+                    1,
+                    2,
+                    3
+                ]
+            },
+            items: {
+                type: "array",
+                items: {
+                    $ref: "traffic-row#"
+                }
+            },
+            accounts: {
+                type: "array",
+                items: {
+                    $ref: "traffic-row#"
+                }
+            },
+            periods: {
+                type: "array",
+                items: {
+                    $ref: "traffic-row#"
+                }
+            },
+            states: {
+                type: "array",
+                items: {
+                    $ref: "traffic-row#"
+                }
+            },
+            totals: {
+                $ref: "traffic-row#"
+            }
+        }
+    },
+    {
+        $id: "traffic-row",
+        description: "One row of a traffic report, read from the rollups: the keys the report groups by (period, account, operator, status code) and the counts. Each message counts once in exactly one outcome (message-outcome: pending, sent, delivered, failed, blocked, cancelled); credits are the credits consumed (billed messages); latencyAvgMs is the mean time from the submit to the delivery receipt of the delivered messages, and within3s / within5s / within60s / over60s count them by that time (spec 4: 3 s for OTP, 5 s for transactional, over 60 s).",
+        type: "object",
+        required: [
+            "messages",
+            "parts",
+            "credits",
+            "pending",
+            "sent",
+            "delivered",
+            "failed",
+            "blocked",
+            "cancelled",
+            "within3s",
+            "within5s",
+            "within60s",
+            "over60s"
+        ],
+        additionalProperties: false,
+        properties: {
+            period: {
+                type: "string",
+                description: "Bogot\u00E1 time: YYYY-MM-DD HH:00 (level 0), YYYY-MM-DD (1), YYYY-MM (2), YYYY (3)"
+            },
+            accountId: {
+                type: "integer"
+            },
+            account: {
+                type: "string"
+            },
+            platform: {
+                $ref: "channel-platform#"
+            },
+            operatorId: {
+                type: "integer",
+                description: "sms_operators id; 0 unknown"
+            },
+            operator: {
+                type: ["string", "null"]
+            },
+            basis: {
+                $ref: "operator-basis#"
+            },
+            statusCode: {
+                type: "integer"
+            },
+            messages: {
+                type: "integer"
+            },
+            parts: {
+                type: "integer"
+            },
+            credits: {
+                type: "integer"
+            },
+            pending: {
+                type: "integer"
+            },
+            sent: {
+                type: "integer"
+            },
+            delivered: {
+                type: "integer"
+            },
+            failed: {
+                type: "integer"
+            },
+            blocked: {
+                type: "integer"
+            },
+            cancelled: {
+                type: "integer"
+            },
+            latencyAvgMs: {
+                type: ["integer", "null"]
+            },
+            within3s: {
+                type: "integer"
+            },
+            within5s: {
+                type: "integer"
+            },
+            within60s: {
+                type: "integer"
+            },
+            over60s: {
+                type: "integer"
             }
         }
     },
@@ -10223,6 +10365,262 @@ export const serverOperations = [
             "99982",
             "99959"
         ]
+    },
+    {
+        id: "reportCenter.getTransactionsSummary",
+        tag: "reportCenter",
+        name: "getTransactionsSummary",
+        method: "POST",
+        path: "/v1/colibri/reportCenter/GetTransactionsSummary",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 40,
+            action: "report",
+            node: "reports.general"
+        },
+        summary: "Traffic of the chosen accounts per period (AggregationLevel 0 hour, 1 day, 2 month, 3 year) and account, with the same traffic per account and per period (top-10 charts) and the totals.",
+        params: null,
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            required: ["ClientId", "DateStart", "DateEnd"],
+            additionalProperties: false,
+            properties: {
+                ClientId: {
+                    type: "array",
+                    maxItems: 200,
+                    uniqueItems: true,
+                    items: {
+                        type: "integer",
+                        minimum: 1,
+                        maximum: 2147483647
+                    }
+                },
+                DateStart: {
+                    type: "string",
+                    format: "date"
+                },
+                DateEnd: {
+                    type: "string",
+                    format: "date"
+                },
+                AggregationLevel: {
+                    type: "integer",
+                    enum: [
+                        0,
+                        1,
+                        2,
+                        3
+                    ],
+                    default: 1
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "traffic-report#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99982",
+            "99958",
+            "99961",
+            "99962"
+        ]
+    },
+    {
+        id: "reportCenter.getOperatorsSummary",
+        tag: "reportCenter",
+        name: "getOperatorsSummary",
+        method: "POST",
+        path: "/v1/colibri/reportCenter/GetOperatorsSummary",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 40,
+            action: "report",
+            node: "reports.general"
+        },
+        summary: "Traffic of the chosen accounts per operator and how the operator is known (the receipt's serving network, else the number's original allocation); OperatorsNames (GetOperators' names) narrows it.",
+        params: null,
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            required: ["ClientsIds", "DateStart", "DateEnd"],
+            additionalProperties: false,
+            properties: {
+                ClientsIds: {
+                    type: "array",
+                    maxItems: 200,
+                    uniqueItems: true,
+                    items: {
+                        type: "integer",
+                        minimum: 1,
+                        maximum: 2147483647
+                    }
+                },
+                OperatorsNames: {
+                    type: "array",
+                    maxItems: 20,
+                    uniqueItems: true,
+                    items: {
+                        type: "string",
+                        minLength: 1,
+                        maxLength: 40
+                    }
+                },
+                DateStart: {
+                    type: "string",
+                    format: "date"
+                },
+                DateEnd: {
+                    type: "string",
+                    format: "date"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "traffic-report#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99982",
+            "99958",
+            "99961",
+            "99962"
+        ]
+    },
+    {
+        id: "reportCenter.getTrafficByState",
+        tag: "reportCenter",
+        name: "getTrafficByState",
+        method: "POST",
+        path: "/v1/colibri/reportCenter/GetTrafficByState",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 40,
+            action: "report",
+            node: "reports.general"
+        },
+        summary: "Traffic of the chosen accounts per SMS status code (spec 4, GetMessageStates) and account, with the totals per status code; StatesIds narrows it.",
+        params: null,
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            required: ["ClientsIds", "DateStart", "DateEnd"],
+            additionalProperties: false,
+            properties: {
+                ClientsIds: {
+                    type: "array",
+                    maxItems: 200,
+                    uniqueItems: true,
+                    items: {
+                        type: "integer",
+                        minimum: 1,
+                        maximum: 2147483647
+                    }
+                },
+                StatesIds: {
+                    type: "array",
+                    maxItems: 50,
+                    uniqueItems: true,
+                    items: {
+                        type: "integer",
+                        minimum: 0,
+                        maximum: 999
+                    }
+                },
+                DateStart: {
+                    type: "string",
+                    format: "date"
+                },
+                DateEnd: {
+                    type: "string",
+                    format: "date"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "traffic-report#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99982",
+            "99958",
+            "99961",
+            "99962"
+        ]
+    },
+    {
+        id: "reportCenter.getOperators",
+        tag: "reportCenter",
+        name: "getOperators",
+        method: "GET",
+        path: "/v1/colibri/reportCenter/GetOperators",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: null,
+        summary: "Colombia's mobile operators, for the reports' operator filter.",
+        params: null,
+        query: null,
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "array",
+            items: {
+                $ref: "sms-operator#"
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: []
+    },
+    {
+        id: "reportCenter.getMessageStates",
+        tag: "reportCenter",
+        name: "getMessageStates",
+        method: "GET",
+        path: "/v1/colibri/reportCenter/GetMessageStates",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: null,
+        summary: "The SMS status codes (spec 4) with their names, for the reports' state filter.",
+        params: null,
+        query: null,
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "array",
+            items: {
+                $ref: "sms-state-item#"
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: []
     },
     {
         id: "rolesV3.list",

@@ -41,6 +41,9 @@ declare module 'smpp' {
     PDU: new (command: string, options?: Record<string, unknown>) => Pdu;
     commands: Record<string, CommandDef>;
     tlvs: Record<string, TlvDef>;
+    types: { tlv: Record<'string' | 'cstring' | 'int8' | 'int16' | 'int32' | 'buffer', unknown> };
+    /** Registers a vendor TLV under a name (process-wide, as the package's tables are). */
+    addTLV(name: string, options: TlvDef): void;
   }
 
   const smpp: SmppModule;

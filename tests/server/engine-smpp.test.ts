@@ -10,6 +10,7 @@ import { enqueueMessages } from '../../src/engine/lifecycle/enqueue.ts';
 import type { Database } from '../../src/engine/database.ts';
 import { startMessaging, type MessagingRuntime } from '../../src/server/messaging/runtime.ts';
 import { defaultSecretBox } from '../../src/server/security/secrets.ts';
+import { servingNetwork } from '../../src/sandbox/smsc/receipts.ts';
 import { createHarness, type Harness } from './harness.ts';
 
 const COUNT = Number(process.env.ENGINE_SMPP_COUNT ?? 10_000);
@@ -65,6 +66,9 @@ describe('SMS over SMPP through the engine', () => {
     const after = await balanceOf(db, companyId);
     expect(before.balance - after.balance).toBe(COUNT);
     expect(after.reserved).toBe(before.reserved);
+    // Every receipt named the handset's serving network (the sandbox ports one number in eight).
+    const networks = await db.selectFrom('messages').select(['to_number', 'network']).where('id', 'in', ids).execute();
+    for (const m of networks) expect(m.network).toBe(servingNetwork(m.to_number));
   }, 300_000);
 
   it('keeps going through failures, throttling and a dropped connection', async () => {

@@ -55,7 +55,8 @@ const raw = async (db: Kysely<Database>): Promise<Row[]> => normal((await sql.ra
 async function insertMessages(rnd: ReturnType<typeof random>, n: number) {
   const rows = Array.from({ length: n }, () => ({
     company_id: companyId, channel_id: rnd.pick(channels), source: rnd.pick(['api', 'campaign', 'event']), purpose: rnd.pick(['otp', 'transactional', 'commercial']),
-    to_number: `+5731${String(rnd.int(1e8)).padStart(8, '0')}`, body: 'hola', parts: 1 + rnd.int(3), cost: 1 + rnd.int(3), state: 'queued', status_code: 0,
+    // Prefixes of every allocation block, one outside them all, a landline and a Messenger id.
+    to_number: rnd.pick(['+57300', '+57312', '+57316', '+57319', '+57321', '+57350', '+57333', '+57601', '']) + String(rnd.int(1e7)).padStart(7, '0'), body: 'hola', parts: 1 + rnd.int(3), cost: 1 + rnd.int(3), state: 'queued', status_code: 0,
     provider_message_id: `p-${rnd.int(1e12)}`,
     not_before: new Date(BASE), created_at: new Date(BASE + rnd.int(4) * 3_600_000 + rnd.int(3_600_000)), updated_at: new Date(BASE),
   }));
@@ -80,6 +81,8 @@ async function change(rnd: ReturnType<typeof random>) {
         for (const channelId of new Set(pids.map((p) => p.channel_id))) {
           const events = pids.filter((p) => p.channel_id === channelId).map((p) => ({
             providerMessageId: p.pid, status: rnd.pick(RECEIPTS), errorCode: null, at: new Date((p.sent_at ?? new Date(BASE)).getTime() + rnd.int(90_000)),
+            // The serving network, when the receipt says it (a ported number's differs from its prefix; 310260 is abroad).
+            ...(rnd.int(2) === 0 ? { network: rnd.pick(['732101', '732123', '732103', '732130', '732154', '310260']) } : {}),
           }));
           await applyStatuses(tx, channelId, events as never, new Date(BASE));
         }

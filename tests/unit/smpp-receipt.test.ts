@@ -22,6 +22,16 @@ const receiptPdu = (text: string, extra: Record<string, unknown> = {}) =>
   wire({ source_addr_ton: 1, source_addr_npi: 1, source_addr: '573001234567', esm_class: 0x04, data_coding: 0, short_message: Buffer.from(encodeGsm7(text)), ...extra });
 
 describe('parseReceipt', () => {
+  it('reads the serving network from the dest_mcc and dest_mnc TLVs (8x8\'s tags), padding a 2-digit MNC', () => {
+    const text = 'id:77 sub:001 dlvrd:001 submit date:1601010100 done date:1601010101 stat:DELIVRD err:000 text:x';
+    expect(parseReceipt(receiptPdu(text, { dest_mcc: '732', dest_mnc: '123' }))!.network).toBe('732123');
+    expect(parseReceipt(receiptPdu(text, { dest_mcc: '732', dest_mnc: '12' }))!.network).toBe('732012');
+    // Missing, partial or not digits: no network (the report falls back to the allocation).
+    expect(parseReceipt(receiptPdu(text))!.network).toBeUndefined();
+    expect(parseReceipt(receiptPdu(text, { dest_mcc: '732' }))!.network).toBeUndefined();
+    expect(parseReceipt(receiptPdu(text, { dest_mcc: '73A', dest_mnc: '101' }))!.network).toBeUndefined();
+  });
+
   it('reads the Appendix B text with 10-digit dates', () => {
     const r = parseReceipt(receiptPdu('id:0000000012345678 sub:001 dlvrd:001 submit date:1601010100 done date:1601010101 stat:DELIVRD err:000 text:none'))!;
     expect(r).toMatchObject({ messageId: '0000000012345678', stat: 'DELIVRD', status: 'DELIVERED', errorCode: '000', submitDate: '1601010100', doneDate: '1601010101', sourceAddr: '573001234567' });

@@ -47,6 +47,8 @@ export interface StatusEvent {
   /** Provider error code kept for reports (SMPP err:, Graph error code). */
   errorCode?: string;
   at: Date;
+  /** The recipient's serving network (MCC+MNC) when the receipt names it (SMPP dest_mcc/dest_mnc). */
+  network?: string;
   /** For receipts that cannot be matched by provider id alone (SMPP after a crash): the
    *  handset number and the 16-bit user_message_reference we sent. */
   destination?: string;

@@ -4,7 +4,7 @@
 // The three vocabularies and the facts about their values (a code's name, a status's rank and
 // whether it is final) are declared in schemas/enums and emitted into src/generated/enums.gen.ts.
 import {
-  deliveryStatuses, deliveryStatusMeta, smsStateByName, type DeliveryStatus, type MessageState,
+  deliveryStatuses, deliveryStatusMeta, smsStateByName, type DeliveryStatus, type MessageOutcome, type MessageState,
 } from '../../generated/enums.gen.ts';
 
 export type { MessageState };
@@ -46,3 +46,17 @@ export function stateForDeliverySql(column: string): string {
 export const FINAL_STATES: readonly MessageState[] = ['delivered', 'read', 'failed', 'timeout', 'undefined', 'rejected', 'cancelled'];
 /** States in which a message has not been handed to any provider yet (cancel and pause reach them). */
 export const UNSENT_STATES: readonly MessageState[] = ['queued', 'paused'];
+
+/** Where a message ended, for reports (enum message-outcome): each state in exactly one outcome. */
+const OUTCOME_OF_STATE: Record<MessageState, MessageOutcome> = {
+  queued: 'pending', sending: 'pending', in_doubt: 'pending', paused: 'pending',
+  sent: 'sent', delivered: 'delivered', read: 'delivered',
+  failed: 'failed', timeout: 'failed', undefined: 'failed',
+  rejected: 'blocked', cancelled: 'cancelled',
+};
+export const outcomeOf = (state: MessageState): MessageOutcome => OUTCOME_OF_STATE[state];
+
+/** The SQL CASE for outcomeOf over a state column (kept next to the table it mirrors). */
+export function outcomeSql(column: string): string {
+  return `(case ${column} ${Object.entries(OUTCOME_OF_STATE).map(([state, outcome]) => `when '${state}' then '${outcome}'`).join(' ')} else 'pending' end)`;
+}

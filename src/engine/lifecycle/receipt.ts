@@ -45,9 +45,9 @@ export async function applyStatuses(db: Kysely<Database>, channelId: number, eve
   const result = await sql<{ provider_message_id: string }>`
     with v as (
       select * from unnest(${pids}::text[], ${events.map((e) => e.status)}::text[], ${events.map((e) => e.errorCode ?? null)}::text[],
-                           ${events.map((e) => e.at)}::timestamptz[]) as v(pid, st, err, at)),
+                           ${events.map((e) => e.at)}::timestamptz[], ${events.map((e) => e.network ?? null)}::text[]) as v(pid, st, err, at, net)),
     prior as (
-      select m.id, m.state, m.delivery_status, v.pid, v.st, v.err, v.at from v
+      select m.id, m.state, m.delivery_status, v.pid, v.st, v.err, v.at, v.net from v
       cross join lateral (select x.id, x.state, x.delivery_status from messages x
                           where x.channel_id = ${channelId} and x.provider_message_id = v.pid ${singlePartOnly ? sql`and x.parts <= 1` : sql``} offset 0) m),
     upd as (
@@ -57,6 +57,7 @@ export async function applyStatuses(db: Kysely<Database>, channelId: number, eve
                      then ${sql.raw(stateForDeliverySql(`case when ${deliveryRankSql('v.st')} > ${deliveryRankSql('m.delivery_status')} then v.st else m.delivery_status end`))}
                      else m.state end,
         error_code = coalesce(v.err, m.error_code),
+        network = coalesce(v.net, m.network),
         done_at = case when v.st in ${sql.raw(FINAL_DELIVERY_SQL)} then coalesce(m.done_at, v.at) else m.done_at end,
         in_doubt_since = null,
         updated_at = ${now}
@@ -104,8 +105,8 @@ export async function applyParts(db: Kysely<Database>, channelId: number, events
   // Deciding twice changes nothing (applyStatuses is monotonic).
   const touched = [...new Set(matched.rows.filter((r) => r.final).map((r) => String(r.message_id)))];
   if (touched.length) {
-    const decided = await sql<{ provider_message_id: string; status: StatusEvent['status']; err: string | null; at: Date }>`
-      select m.provider_message_id, d.status, d.err, d.at from messages m
+    const decided = await sql<{ message_id: string | number; provider_message_id: string; status: StatusEvent['status']; err: string | null; at: Date }>`
+      select m.id as message_id, m.provider_message_id, d.status, d.err, d.at from messages m
       cross join lateral (
         select case when bool_or(p.delivery_status in ('FAILED', 'UNAUTHORIZED')) then 'FAILED'
                     when count(p.delivery_status) >= m.parts then
@@ -116,7 +117,13 @@ export async function applyParts(db: Kysely<Database>, channelId: number, events
                max(p.at) as at
         from message_parts p where p.message_id = m.id) d
       where m.id = any(${touched}::bigint[]) and m.provider_message_id is not null and d.status is not null`.execute(db);
-    const verdicts = decided.rows.map((r): StatusEvent => ({ providerMessageId: r.provider_message_id, status: r.status, ...(r.err ? { errorCode: r.err } : {}), at: new Date(r.at) }));
+    // The serving network a part's receipt named is the message's (every part goes to one handset).
+    const networkOfPart = new Map(events.filter((e) => e.network).map((e) => [e.providerMessageId, e.network]));
+    const networkOfMessage = new Map(matched.rows.filter((r) => networkOfPart.has(r.provider_part_id)).map((r) => [String(r.message_id), networkOfPart.get(r.provider_part_id)]));
+    const verdicts = decided.rows.map((r): StatusEvent => {
+      const network = networkOfMessage.get(String(r.message_id));
+      return { providerMessageId: r.provider_message_id, status: r.status, ...(r.err ? { errorCode: r.err } : {}), at: new Date(r.at), ...(network ? { network } : {}) };
+    });
     await applyStatuses(db, channelId, verdicts, now);
   }
   return new Set(matched.rows.map((r) => r.provider_part_id));

@@ -16,14 +16,19 @@
 // message_rollup_totals (one compactor at a time); readers read the message_rollups view, the
 // union of both, and always sum by the key they want.
 //
+// The operator (issue 14) is the serving network a receipt named (messages.network, MCC+MNC)
+// or, without one, the number's original allocation, and the key says which (operator_basis):
+// with number portability a prefix is not the operator (src/core/co-operators.ts).
+//
 // The key holds only the message's own columns: a campaign is read through its deployment when a
 // report groups by campaign (a deployment belongs to one campaign for life), so a rollup never
 // depends on another table's row (a deleted campaign or a cascaded delete would leave it stale).
 import { sql, type Kysely } from 'kysely';
+import { ALLOCATION_BLOCKS, COLOMBIA_MCC, NETWORK_CODES } from '../../core/co-operators.ts';
 import type { Database } from '../database.ts';
 
 /** The key columns, in the tables' order. */
-export const ROLLUP_KEY = ['bucket', 'company_id', 'channel_id', 'deployment_id', 'purpose', 'source', 'state', 'status_code'] as const;
+export const ROLLUP_KEY = ['bucket', 'company_id', 'channel_id', 'deployment_id', 'purpose', 'source', 'state', 'status_code', 'operator_id', 'operator_basis'] as const;
 /** The measures, each a sum. */
 export const ROLLUP_MEASURES = ['messages', 'parts', 'credits', 'latency_ms', 'latency_count', 'latency_3s', 'latency_5s', 'latency_60s', 'latency_over'] as const;
 
@@ -34,6 +39,14 @@ export type RollupMeasure = (typeof ROLLUP_MEASURES)[number];
 const LATENCY = `(extract(epoch from (r.done_at - r.sent_at)) * 1000)`;
 const DELIVERED = `(r.state in ('delivered', 'read') and r.sent_at is not null and r.done_at is not null)`;
 
+// The operator tables as SQL over the row `r` (digit strings compare the same in every collation).
+const ALLOCATED = `case when r.to_number like '+573%' and length(r.to_number) = 13 then case ${ALLOCATION_BLOCKS.map(
+  (b) => `when substr(r.to_number, 4, 3) between '${b.from}' and '${b.to}' then ${b.operator}`).join(' ')} else 0 end else 0 end`;
+const SERVING = `case when r.network like '${COLOMBIA_MCC}%' then case substr(r.network, ${COLOMBIA_MCC.length + 1}) ${Object.entries(NETWORK_CODES).map(
+  ([mnc, id]) => `when '${mnc}' then ${id}`).join(' ')} else 0 end else 0 end`;
+const OPERATOR = `case when r.network is not null then ${SERVING} else ${ALLOCATED} end`;
+const OPERATOR_BASIS = `case when r.network is not null then 'network' when (${ALLOCATED}) <> 0 then 'allocation' else 'none' end`;
+
 /**
  * f(message): the key and the measures of one message row `r`, as
  * select-list expressions. Hours are UTC (date_trunc's zone argument): the bucket never depends
@@ -43,7 +56,7 @@ function contribution(sign: 1 | -1): string {
   const s = sign === 1 ? '' : '-';
   return [
     `date_trunc('hour', r.created_at, 'UTC') as bucket`, 'r.company_id', 'r.channel_id', 'coalesce(r.deployment_id, 0) as deployment_id',
-    'r.purpose', 'r.source', 'r.state', 'r.status_code',
+    'r.purpose', 'r.source', 'r.state', 'r.status_code', `(${OPERATOR})::smallint as operator_id`, `${OPERATOR_BASIS} as operator_basis`,
     `${s}1 as messages`, `${s}r.parts as parts`, `${s}(case when r.billed then r.cost else 0 end) as credits`,
     `${s}(case when ${DELIVERED} then round(${LATENCY})::bigint else 0 end) as latency_ms`,
     `${s}(case when ${DELIVERED} then 1 else 0 end) as latency_count`,
@@ -88,10 +101,31 @@ export function rollupTriggerSql(): string[] {
   ];
 }
 
-/** The tables and the view (migration 0410). */
+/**
+ * Every rollup object dropped (triggers, function, view, tables): a migration that changes the
+ * key drops the old shape and creates the current one with createRollupsSql (the migration that
+ * created the previous shape then does nothing on a new database: see migration 0420).
+ */
+export function dropRollupsSql(): string[] {
+  return [
+    ...['insert', 'update', 'delete'].map((name) => `drop trigger if exists messages_rollup_${name} on messages`),
+    'drop function if exists message_rollup_deltas_write()',
+    'drop view if exists message_rollups',
+    'drop table if exists message_rollup_deltas',
+    'drop table if exists message_rollup_totals',
+  ];
+}
+
+/** The current rollups created, with the messages already there rolled up once. */
+export function createRollupsSql(): string[] {
+  return [...rollupTablesSql(), ...rollupTriggerSql(), insertRawRollupSql()];
+}
+
+/** The tables and the view. */
 export function rollupTablesSql(): string[] {
   const columns = `bucket timestamptz not null, company_id integer not null, channel_id integer not null, deployment_id bigint not null,
     purpose text not null, source text not null, state text not null, status_code integer not null,
+    operator_id smallint not null, operator_basis text not null,
     ${ROLLUP_MEASURES.map((m) => `${m} bigint not null`).join(', ')}`;
   return [
     `create table message_rollup_totals (${columns}, primary key (${PRIMARY_KEY}))`,

@@ -142,6 +142,8 @@ export interface MessagesTable {
   sent_at: Timestamp | null;
   done_at: Timestamp | null;
   updated_at: Timestamp;
+  /** The serving network a delivery receipt named (MCC+MNC, '732101'); null until one does (src/core/co-operators.ts). */
+  network: Generated<string | null>;
 }
 
 export interface MessageEventsTable {
@@ -164,6 +166,7 @@ export interface OrphanReceiptsTable {
   user_reference: number | null;
   at: Timestamp;
   received_at: Timestamp;
+  network: string | null;
 }
 
 /** How far a channel's receipts have come (in-doubt recovery): the latest claim time among the messages they named, and when the last came. */

@@ -1,6 +1,7 @@
 // What the sandbox SMSC answers about a message's fate: a deterministic outcome (seeded mix,
 // per-destination rules first) and the delivery receipt deliver_sm as SMPP 3.4 Appendix B writes
 // it, with the receipted_message_id and message_state TLVs.
+import { allocatedOperator, networkOf } from '../../core/co-operators.ts';
 import { encodeGsm7 } from '../../core/sms-parts.ts';
 
 export type ReceiptStat = 'DELIVRD' | 'UNDELIV' | 'REJECTD' | 'EXPIRED' | 'DELETED' | 'UNKNOWN' | 'ACCEPTD' | 'ENROUTE';
@@ -78,6 +79,26 @@ export interface ReceiptInput {
   withTlvs: boolean;
 }
 
+/** The operators a ported number may have moved to (the four networks). */
+const NETWORKS = [1, 2, 3, 4];
+export const PORTED_ONE_IN = 8;
+
+/**
+ * The network that serves a handset in the sandbox: its allocation's, except one number in
+ * PORTED_ONE_IN (chosen by the number, so a number stays ported), which was ported to the next of
+ * the four networks; numbers outside every block are served by one chosen the same way. MCC+MNC.
+ */
+export function servingNetwork(handset: string): string {
+  const digits = handset.replace(/\D/g, '');
+  const national = digits.length === 12 && digits.startsWith('57') ? digits.slice(2) : digits;
+  let hash = 0;
+  for (const c of national) hash = (Math.imul(hash, 31) + c.charCodeAt(0)) >>> 0;
+  const allocated = allocatedOperator(national);
+  const home = allocated || NETWORKS[hash % NETWORKS.length];
+  const served = hash % PORTED_ONE_IN === 0 ? NETWORKS[(NETWORKS.indexOf(home) + 1) % NETWORKS.length] : home;
+  return networkOf(served ?? 1) ?? '732101';
+}
+
 /** The deliver_sm fields of a delivery receipt (esm_class 0x04). */
 export function receiptFields(input: ReceiptInput): Record<string, unknown> {
   const excerpt = input.text.slice(0, 20).replace(/[^\x20-\x5f\x61-\x7e]/g, '.');
@@ -98,6 +119,9 @@ export function receiptFields(input: ReceiptInput): Record<string, unknown> {
   if (input.withTlvs) {
     fields.receipted_message_id = input.id;
     fields.message_state = MESSAGE_STATE[input.stat];
+    const network = servingNetwork(input.handset);
+    fields.dest_mcc = network.slice(0, 3);
+    fields.dest_mnc = network.slice(3);
   }
   if (input.userMessageReference !== undefined) fields.user_message_reference = input.userMessageReference;
   return fields;

@@ -27,6 +27,7 @@ import * as throttleCounters from './migrations/0399_throttle-counters.ts';
 import * as launchJobs from './migrations/0400_launch-jobs.ts';
 import * as receiptProgress from './migrations/0401_receipt-progress.ts';
 import * as messageRollups from './migrations/0410_message-rollups.ts';
+import * as rollupOperators from './migrations/0420_rollup-operators.ts';
 import type { Database } from '../../engine/database.ts';
 
 const migrations: Record<string, Migration> = {
@@ -55,6 +56,7 @@ const migrations: Record<string, Migration> = {
   '0400_launch-jobs': launchJobs,
   '0401_receipt-progress': receiptProgress,
   '0410_message-rollups': messageRollups,
+  '0420_rollup-operators': rollupOperators,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

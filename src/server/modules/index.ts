@@ -20,6 +20,7 @@ import { messagesHandlers } from './messages/index.ts';
 import { messagingSettingsHandlers } from './messagingSettings/index.ts';
 import { notificationsHandlers } from './notifications/index.ts';
 import { platformSmsHandlers } from './platformSms/index.ts';
+import { reportCenterHandlers } from './reportCenter/index.ts';
 import { rolesHandlers } from './roles/index.ts';
 import { rolesV3Handlers } from './rolesV3/index.ts';
 import { shortenerHandlers } from './shortener/index.ts';
@@ -47,6 +48,7 @@ export const handlers: HandlerMap = {
   ...messagingSettingsHandlers,
   ...notificationsHandlers,
   ...platformSmsHandlers,
+  ...reportCenterHandlers,
   ...rolesHandlers,
   ...rolesV3Handlers,
   ...shortenerHandlers,

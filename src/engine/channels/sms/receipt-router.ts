@@ -174,6 +174,7 @@ export class ReceiptRouter {
     if (receipt.errorCode !== undefined) event.errorCode = receipt.errorCode;
     if (receipt.sourceAddr) event.destination = addressToE164(receipt.sourceAddr, receipt.sourceTon);
     if (receipt.userReference !== undefined) event.userReference = receipt.userReference;
+    if (receipt.network) event.network = receipt.network;
     return event;
   }
 

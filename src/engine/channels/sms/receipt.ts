@@ -2,6 +2,7 @@
 // The TLVs receipted_message_id and message_state win when present; otherwise the SMPP 3.4
 // Appendix B text, read tolerantly: `id:… sub:… dlvrd:… submit date:… done date:… stat:… err:…
 // text:…` with 10- or 12-digit dates, Text: or text:, text missing or cut, hex or decimal ids.
+import { isNetworkCode } from '../../../core/co-operators.ts';
 import type { DeliveryStatus } from '../../channel-adapter.ts';
 import { MessageState, decodeText, messageBytes, type Pdu } from './wire.ts';
 
@@ -20,6 +21,8 @@ export interface Receipt {
   userReference?: number;
   submitDate?: string;
   doneDate?: string;
+  /** The destination's serving network, MCC+MNC ('732101'), from the dest_mcc and dest_mnc TLVs. */
+  network?: string;
 }
 
 const STAT_STATUS: Readonly<Record<string, DeliveryStatus>> = {
@@ -87,9 +90,21 @@ export function parseReceipt(pdu: Pdu): Receipt | null {
   if (typeof pdu.user_message_reference === 'number') receipt.userReference = pdu.user_message_reference;
   const submitDate = dateField(text, 'submit date');
   const doneDate = dateField(text, 'done date');
+  const serving = servingNetwork(pdu);
+  if (serving) receipt.network = serving;
   if (submitDate) receipt.submitDate = submitDate;
   if (doneDate) receipt.doneDate = doneDate;
   return receipt;
+}
+
+/** MCC (3 digits) + MNC (2 or 3, padded to 3) when both TLVs are there and are digits. */
+function servingNetwork(pdu: Pdu): string | undefined {
+  const clean = (v: unknown) => (typeof v === 'string' ? v.replace(/\0+$/, '').trim() : '');
+  const mcc = clean(pdu.dest_mcc);
+  const mnc = clean(pdu.dest_mnc);
+  if (!/^\d{3}$/.test(mcc) || !/^\d{2,3}$/.test(mnc)) return undefined;
+  const network = `${mcc}${mnc.padStart(3, '0')}`;
+  return isNetworkCode(network) ? network : undefined;
 }
 
 /** The id as written, lower-case, without leading zeros: "0000ABC" and "abc" are one id. */

@@ -18,6 +18,12 @@ for (const command of ['submit_sm', 'deliver_sm', 'submit_multi', 'replace_sm'])
 }
 if (smpp.tlvs.message_payload) delete smpp.tlvs.message_payload.filter;
 
+// The serving network of a receipt's destination, as vendors write it in their own TLV range
+// (SMPP 3.4 5.3.2 leaves 0x1400-0x3FFF to them): the destination's MCC and MNC as octet strings,
+// with 8x8's tags. The operator that serves a number today (portability), for the reports.
+smpp.addTLV('dest_mcc', { id: 0x1503, type: smpp.types.tlv.string });
+smpp.addTLV('dest_mnc', { id: 0x1504, type: smpp.types.tlv.string });
+
 export { smpp };
 
 export const INTERFACE_VERSION_34 = 0x34;

@@ -10,6 +10,7 @@ import { constants } from '../../../generated/constants.gen.ts';
 import type { DeploymentHistory, DeploymentHistoryRow } from '../../../generated/types.gen.ts';
 import { fail, failFields, fieldError } from '../../errors/api-error.ts';
 import { caller, type HandlerContext } from '../../http/handler.ts';
+import { outcomeSql } from '../../../engine/lifecycle/message-states.ts';
 
 const TIME_ZONE = constants.sendWindow.timeZone;
 /** At most this many deployments come back (newest first); totals and perDay cover every match. */
@@ -18,14 +19,8 @@ export const HISTORY_ROWS = 5000;
 /** The day a deployment belongs to: when it started, else when it is scheduled, else when it was made. */
 const DEPLOYMENT_AT = sql`coalesce(d.started_at, d.scheduled_at, d.created_at)`;
 
-/** Each message in exactly one outcome (enum message-outcome). */
-const OUTCOME = sql`case
-  when m.state in ('delivered', 'read') then 'delivered'
-  when m.state in ('failed', 'timeout', 'undefined') then 'failed'
-  when m.state = 'rejected' then 'blocked'
-  when m.state = 'cancelled' then 'cancelled'
-  when m.state = 'sent' then 'sent'
-  else 'pending' end`;
+/** Each message in exactly one outcome (enum message-outcome; the lifecycle owns the mapping). */
+const OUTCOME = sql.raw(outcomeSql('m.state'));
 
 type Outcome = DeploymentHistory['perDay'][number]['outcome'];
 type Counts = Record<'total' | 'accepted' | Outcome | 'credits', number>;

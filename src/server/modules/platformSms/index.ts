@@ -1,12 +1,13 @@
 // The SMS platform calls of spec 7 and the quota screen (schemas/api/platform-sms.yaml), answered
 // from the platform's own tables and scoped to the caller's company.
 import type { Kysely } from 'kysely';
-import type { SmsClientData, SmsOperator, SmsState } from '../../../generated/types.gen.ts';
+import type { SmsClientData } from '../../../generated/types.gen.ts';
 import type { Database } from '../../../engine/database.ts';
 import { fail } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
 import { accountsQuery, quotaCsv, toAccount } from './accounts.ts';
+import { listMessageStates, listOperators } from './reference-lists.ts';
 
 /** A NIT without its check digit and separators: "900.123.456-7" and "900123456" are the same client. */
 const nitBase = (nit: string) => nit.split('-')[0].replace(/\D/g, '');
@@ -72,10 +73,7 @@ export const platformSmsHandlers: DomainHandlers<'platformSms'> = {
     return ctx.deps.db.selectFrom('platform_clients').select(['id', 'name', 'nit']).where('company_id', '=', me.companyId).orderBy('name').orderBy('id').execute();
   },
 
-  'platformSms.getStates': async (ctx) => {
-    const rows = await ctx.deps.db.selectFrom('sms_states').select(['id', 'name']).orderBy('id').execute();
-    return rows.map((r) => ({ id: r.id as SmsState, name: r.name }));
-  },
+  'platformSms.getStates': async (ctx) => listMessageStates(ctx.deps.db),
 
   'platformSms.getListAccount': async (ctx) => {
     const me = caller(ctx);
@@ -95,10 +93,7 @@ export const platformSmsHandlers: DomainHandlers<'platformSms'> = {
     return { contentType: 'text/csv; charset=utf-8', bytes: quotaCsv(account) };
   },
 
-  'platformSms.operators': async (ctx) => {
-    const rows = await ctx.deps.db.selectFrom('sms_operators').select(['id', 'name', 'kind']).orderBy('id').execute();
-    return rows.map((r) => ({ id: r.id, name: r.name, kind: r.kind as SmsOperator['kind'] }));
-  },
+  'platformSms.operators': async (ctx) => listOperators(ctx.deps.db),
 
   'platformSms.getAllDataClients': async (ctx) => {
     const me = caller(ctx);

@@ -1,0 +1,61 @@
+// The report center's traffic calls (schemas/api/report-center.yaml): /Reports/General's three
+// reports over the rollups, and the operator and state lists their filters offer.
+import type { SmsOperator } from '../../../generated/types.gen.ts';
+import { fieldError, failFields } from '../../errors/api-error.ts';
+import { caller, type DomainHandlers } from '../../http/handler.ts';
+import { listMessageStates, listOperators } from '../platformSms/reference-lists.ts';
+import { reportScope, type Level } from './report-scope.ts';
+import { trafficRows, trafficTotals } from './traffic.ts';
+
+/** Operator ids for names as GetOperators writes them (any case); an unknown name is refused. */
+function operatorIdsOf(names: string[] | undefined, operators: SmsOperator[]): number[] | undefined {
+  if (!names?.length) return undefined;
+  const unknown = names.filter((n) => !operators.some((o) => o.name.toLowerCase() === n.trim().toLowerCase()));
+  if (unknown.length) throw failFields([fieldError('OperatorsNames', '99931', unknown.join(', '))]);
+  return operators.filter((o) => names.some((n) => o.name.toLowerCase() === n.trim().toLowerCase())).map((o) => o.id);
+}
+
+export const reportCenterHandlers: DomainHandlers<'reportCenter'> = {
+  'reportCenter.getTransactionsSummary': async (ctx) => {
+    const me = caller(ctx);
+    const b = ctx.body;
+    const level = (b.AggregationLevel ?? 1) as Level;
+    const db = ctx.deps.db;
+    const scope = await reportScope(db, { companyId: me.companyId, accounts: { field: 'ClientId', ids: b.ClientId }, dateStart: b.DateStart, dateEnd: b.DateEnd, level, now: ctx.deps.now() });
+    const [items, accounts, periods, totals] = await Promise.all([
+      trafficRows(db, { scope, by: ['period', 'account'], level, order: 'keys' }),
+      trafficRows(db, { scope, by: ['account'] }),
+      trafficRows(db, { scope, by: ['period'], level, order: 'keys' }),
+      trafficTotals(db, { scope }),
+    ]);
+    return { level, items, accounts, periods, totals };
+  },
+
+  'reportCenter.getOperatorsSummary': async (ctx) => {
+    const me = caller(ctx);
+    const b = ctx.body;
+    const db = ctx.deps.db;
+    const operatorIds = operatorIdsOf(b.OperatorsNames, await listOperators(db));
+    const scope = await reportScope(db, { companyId: me.companyId, accounts: { field: 'ClientsIds', ids: b.ClientsIds }, dateStart: b.DateStart, dateEnd: b.DateEnd, now: ctx.deps.now() });
+    const query = { scope, ...(operatorIds ? { operatorIds } : {}) };
+    const [items, totals] = await Promise.all([trafficRows(db, { ...query, by: ['operator'] }), trafficTotals(db, query)]);
+    return { items, totals };
+  },
+
+  'reportCenter.getTrafficByState': async (ctx) => {
+    const me = caller(ctx);
+    const b = ctx.body;
+    const db = ctx.deps.db;
+    const scope = await reportScope(db, { companyId: me.companyId, accounts: { field: 'ClientsIds', ids: b.ClientsIds }, dateStart: b.DateStart, dateEnd: b.DateEnd, now: ctx.deps.now() });
+    const query = { scope, ...(b.StatesIds?.length ? { statusCodes: b.StatesIds } : {}) };
+    const [items, states, totals] = await Promise.all([
+      trafficRows(db, { ...query, by: ['statusCode', 'account'] }),
+      trafficRows(db, { ...query, by: ['statusCode'] }),
+      trafficTotals(db, query),
+    ]);
+    return { items, states, totals };
+  },
+
+  'reportCenter.getOperators': async (ctx) => listOperators(ctx.deps.db),
+  'reportCenter.getMessageStates': async (ctx) => listMessageStates(ctx.deps.db),
+};

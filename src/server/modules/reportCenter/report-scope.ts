@@ -1,0 +1,73 @@
+// What every traffic report is asked for, checked once (spec 5): the accounts (the company's
+// channels, at least one: 99961), the Bogotá calendar days (the end not before the start 99958;
+// none after today nor before the report history, 99962) and, for a report by period, no more
+// periods than the granularity limit (99962). Every problem is listed in the answer's errors.
+import type { Kysely } from 'kysely';
+import { addDays, dayNumber, instantAtMinutes, parseYmd } from '../../../core/bogota-time.ts';
+import { calendarDate } from '../../../core/date-range.ts';
+import type { Database } from '../../../engine/database.ts';
+import { constants } from '../../../generated/constants.gen.ts';
+import { failFields, fieldError, type FieldError } from '../../errors/api-error.ts';
+
+const TIME_ZONE = constants.sendWindow.timeZone;
+
+/** Aggregation levels (constants.reports.aggregationLevels): 0 hour, 1 day, 2 month, 3 year. */
+export type Level = 0 | 1 | 2 | 3;
+
+export interface ReportScope {
+  companyId: number;
+  channelIds: number[];
+  /** The first instant of the first day and the first instant after the last day. */
+  from: Date;
+  to: Date;
+}
+
+export interface ScopeRequest {
+  companyId: number;
+  accounts: { field: string; ids: number[] };
+  dateStart: string;
+  dateEnd: string;
+  /** For a report by period: its level, checked against the granularity limit. */
+  level?: Level;
+  now: Date;
+}
+
+/** How many periods of a level the days [start, end] span. */
+export function periodsSpanned(start: string, end: string, level: Level): number {
+  const a = parseYmd(start);
+  const b = parseYmd(end);
+  const days = dayNumber(b) - dayNumber(a) + 1;
+  if (level === 0) return days * 24;
+  if (level === 1) return days;
+  if (level === 2) return (b.year - a.year) * 12 + (b.month - a.month) + 1;
+  return b.year - a.year + 1;
+}
+
+/** The checked scope, or the answer listing every problem. */
+export async function reportScope(db: Kysely<Database>, request: ScopeRequest): Promise<ReportScope> {
+  const problems: FieldError[] = [];
+  const { field, ids } = request.accounts;
+  if (!ids.length) problems.push(fieldError(field, '99961'));
+  else {
+    const owned = await db.selectFrom('channels').select('id').where('company_id', '=', request.companyId).where('id', 'in', ids).execute();
+    const foreign = ids.filter((id) => !owned.some((o) => o.id === id));
+    if (foreign.length) problems.push(fieldError(field, '99961', foreign.join(', ')));
+  }
+  const today = calendarDate(request.now, TIME_ZONE);
+  const oldest = addDays(parseYmd(today), -(constants.reports.historyDays - 1));
+  const { dateStart, dateEnd } = request;
+  if (dateEnd < dateStart) problems.push(fieldError('DateEnd', '99958'));
+  if (dateStart > today) problems.push(fieldError('DateStart', '99962', `> ${today}`));
+  if (dateEnd > today) problems.push(fieldError('DateEnd', '99962', `> ${today}`));
+  if (dayNumber(parseYmd(dateStart)) < dayNumber(oldest)) problems.push(fieldError('DateStart', '99962', `< ${constants.reports.historyDays} d`));
+  if (request.level !== undefined && dateEnd >= dateStart && periodsSpanned(dateStart, dateEnd, request.level) > constants.reports.granularityLimit) {
+    problems.push(fieldError('AggregationLevel', '99962', `> ${constants.reports.granularityLimit}`));
+  }
+  if (problems.length) throw failFields(problems);
+  return {
+    companyId: request.companyId,
+    channelIds: ids,
+    from: instantAtMinutes(parseYmd(dateStart), 0, TIME_ZONE),
+    to: instantAtMinutes(addDays(parseYmd(dateEnd), 1), 0, TIME_ZONE),
+  };
+}

@@ -1,0 +1,212 @@
+// The report center's traffic calls behind /Reports/General (GetTransactionsSummary,
+// GetOperatorsSummary, GetTrafficByState) on the database (PGlite, or PostgreSQL with
+// DATABASE_URL): answers read from the rollups equal the counts of the messages inserted here,
+// per period at every aggregation level (Bogotá days and hours), per account, per operator and
+// how it is known (the receipt's serving network over the number's allocation), per status
+// code; filters; company scoping; the validation of spec 5 with every problem listed; permissions.
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, calendarDateOf, formatYmd, instantOf } from '../../src/core/bogota-time.ts';
+import { compactRollups } from '../../src/engine/lifecycle/rollups.ts';
+import { createHarness, type Harness } from './harness.ts';
+import { demoCompanyId, otherCompany, userWithGrants } from './messaging-fixtures.ts';
+
+let h: Harness;
+let manager: string;
+let companyId: number;
+let accounts: number[];
+let foreignAccount: number;
+let yesterday: string;
+let twoDaysAgo: string;
+let today: string;
+
+let channelSeq = 0;
+/** A copy of one of the company's channels under a new name: an account with no traffic yet. */
+async function newChannel(company: number, name: string): Promise<number> {
+  const source = await h.db.selectFrom('channels').selectAll().where('company_id', '=', company).orderBy('id').executeTakeFirst()
+    ?? await h.db.selectFrom('channels').selectAll().orderBy('id').executeTakeFirstOrThrow();
+  const { id: _id, ...read } = source as Record<string, unknown>;
+  // JSON columns go back as JSON text (PostgreSQL's driver would send a JS array as an SQL array).
+  const row = Object.fromEntries(Object.entries(read).map(([k, v]) => [k, v && typeof v === 'object' && !(v instanceof Date) && !Buffer.isBuffer(v) ? JSON.stringify(v) : v]));
+  const sender = `89${String(++channelSeq).padStart(4, '0')}`;
+  const inserted = await h.db.insertInto('channels').values({ ...row, company_id: company, name, sender } as never).returning('id').executeTakeFirstOrThrow();
+  return inserted.id;
+}
+
+interface Seed { account: number; day: string; hour: number; state: string; status: number; to: string; network?: string; cost?: number; parts?: number; latencyMs?: number }
+
+async function insert(company: number, seeds: Seed[]) {
+  await h.db.insertInto('messages').values(seeds.map((s) => {
+    const [year, month, day] = s.day.split('-').map(Number);
+    const created = instantOf({ year, month, day, hour: s.hour, minute: 10, second: 0 });
+    const sent = new Date(created.getTime() + 1000);
+    return {
+      company_id: company, channel_id: s.account, source: 'api', purpose: 'transactional', to_number: s.to, body: 'hola', parts: s.parts ?? 1, cost: s.cost ?? 1,
+      state: s.state, status_code: s.status, not_before: created, created_at: created, updated_at: created, billed: s.state !== 'rejected',
+      sent_at: s.state === 'rejected' ? null : sent, done_at: s.latencyMs === undefined ? null : new Date(sent.getTime() + s.latencyMs), network: s.network ?? null,
+    };
+  }) as never).execute();
+}
+
+const seeds = (): Seed[] => [
+  // Account A, two days ago: a delivered Tigo number (prefix 300), 2 s; a Claro-prefixed number ported to Movistar (the receipt says so), 4 s.
+  { account: accounts[0], day: twoDaysAgo, hour: 9, state: 'delivered', status: 3, to: '+573001112233', cost: 2, parts: 2, latencyMs: 2000 },
+  { account: accounts[0], day: twoDaysAgo, hour: 9, state: 'delivered', status: 3, to: '+573101112233', network: '732123', latencyMs: 4000 },
+  // Account A, yesterday: failed, blocked (block list 5), a number outside every block, a receipt from a foreign network, 70 s.
+  { account: accounts[0], day: yesterday, hour: 23, state: 'failed', status: 99, to: '+573151112233' },
+  { account: accounts[0], day: yesterday, hour: 0, state: 'rejected', status: 5, to: '+573331112233' },
+  { account: accounts[0], day: yesterday, hour: 0, state: 'read', status: 3, to: '+573501112233', network: '310260', latencyMs: 70_000 },
+  // Account B, yesterday: three queued and one sent.
+  { account: accounts[1], day: yesterday, hour: 12, state: 'queued', status: 1, to: '+573011112233' },
+  { account: accounts[1], day: yesterday, hour: 12, state: 'queued', status: 1, to: '+573021112233' },
+  { account: accounts[1], day: yesterday, hour: 12, state: 'queued', status: 1, to: '+573031112233' },
+  { account: accounts[1], day: yesterday, hour: 13, state: 'sent', status: 1, to: '+573191112233' },
+];
+
+beforeAll(async () => {
+  h = await createHarness();
+  manager = (await h.as('manager')).token;
+  companyId = await demoCompanyId(h);
+  today = formatYmd(calendarDateOf(h.clock.now));
+  yesterday = formatYmd(addDays(calendarDateOf(h.clock.now), -1));
+  twoDaysAgo = formatYmd(addDays(calendarDateOf(h.clock.now), -2));
+  accounts = [await newChannel(companyId, 'Reportes A'), await newChannel(companyId, 'Reportes B')];
+  await insert(companyId, seeds());
+  const other = await otherCompany(h, ['sms']);
+  foreignAccount = await newChannel(other.companyId, 'Ajena');
+  await insert(other.companyId, [{ account: foreignAccount, day: yesterday, hour: 12, state: 'delivered', status: 3, to: '+573001112299' }]);
+  // Half of the traffic folded into the totals, half still in the deltas: reports read both.
+  await compactRollups(h.db);
+  await insert(companyId, [{ account: accounts[1], day: yesterday, hour: 13, state: 'delivered', status: 3, to: '+573121112233', latencyMs: 500 }]);
+}, 180_000);
+afterAll(async () => { await h?.close(); });
+
+const summary = (body: Record<string, unknown>, token = manager) => h.op('reportCenter.getTransactionsSummary', { token, params: { product: 'colibri' }, body });
+const operators = (body: Record<string, unknown>, token = manager) => h.op('reportCenter.getOperatorsSummary', { token, params: { product: 'colibri' }, body });
+const byState = (body: Record<string, unknown>, token = manager) => h.op('reportCenter.getTrafficByState', { token, params: { product: 'colibri' }, body });
+
+describe('GetTransactionsSummary', () => {
+  it('counts each message once per day and account, with totals, accounts biggest first and periods in time order', async () => {
+    const res = await summary({ ClientId: accounts, DateStart: twoDaysAgo, DateEnd: today });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    expect(body.level).toBe(1);
+    const items = body.items.map((r: Record<string, unknown>) => [r.period, r.account, r.messages, r.delivered, r.failed, r.blocked, r.pending, r.sent]);
+    expect(items).toEqual([
+      [twoDaysAgo, 'Reportes A', 2, 2, 0, 0, 0, 0],
+      [yesterday, 'Reportes A', 3, 1, 1, 1, 0, 0],
+      [yesterday, 'Reportes B', 5, 1, 0, 0, 3, 1],
+    ]);
+    // Equal traffic: the account that comes first by id comes first.
+    expect(body.accounts.map((r: { account: string; messages: number }) => [r.account, r.messages])).toEqual([['Reportes A', 5], ['Reportes B', 5]]);
+    expect(body.periods.map((r: { period: string; messages: number }) => [r.period, r.messages])).toEqual([[twoDaysAgo, 2], [yesterday, 8]]);
+    expect(body.totals).toMatchObject({ messages: 10, parts: 11, delivered: 4, failed: 1, blocked: 1, pending: 3, sent: 1, cancelled: 0, within3s: 2, within5s: 3, within60s: 3, over60s: 1 });
+    // Credits are what was billed: every message but the blocked one (cost 2 + 8 × 1).
+    expect(body.totals.credits).toBe(10);
+    expect(body.totals.latencyAvgMs).toBe(Math.round((2000 + 4000 + 70_000 + 500) / 4));
+  });
+
+  it('groups by Bogotá hour, month and year at levels 0, 2 and 3', async () => {
+    const hours = (await summary({ ClientId: [accounts[0]], DateStart: yesterday, DateEnd: yesterday, AggregationLevel: 0 })).json();
+    expect(hours.periods.map((r: { period: string; messages: number }) => [r.period, r.messages])).toEqual([[`${yesterday} 00:00`, 2], [`${yesterday} 23:00`, 1]]);
+    const months = (await summary({ ClientId: accounts, DateStart: twoDaysAgo, DateEnd: today, AggregationLevel: 2 })).json();
+    expect(months.periods.reduce((n: number, r: { messages: number }) => n + r.messages, 0)).toBe(10);
+    expect(months.periods.every((r: { period: string }) => /^\d{4}-\d{2}$/.test(r.period))).toBe(true);
+    const years = (await summary({ ClientId: accounts, DateStart: twoDaysAgo, DateEnd: today, AggregationLevel: 3 })).json();
+    expect(years.periods.every((r: { period: string }) => /^\d{4}$/.test(r.period))).toBe(true);
+  });
+
+  it('answers zeros for an account without traffic, and never another company\'s', async () => {
+    const quiet = await newChannel(companyId, 'Reportes sin tráfico');
+    const res = await summary({ ClientId: [quiet], DateStart: twoDaysAgo, DateEnd: today });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ items: [], accounts: [], periods: [], totals: { messages: 0, credits: 0 } });
+    const foreign = await summary({ ClientId: [accounts[0], foreignAccount], DateStart: twoDaysAgo, DateEnd: today });
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json()).toMatchObject({ code: '99961', errors: [{ field: 'ClientId', code: '99961' }] });
+  });
+});
+
+describe('GetOperatorsSummary', () => {
+  it('names the serving network when a receipt said it, else the allocation, else none', async () => {
+    const res = await operators({ ClientsIds: accounts, DateStart: twoDaysAgo, DateEnd: today });
+    expect(res.statusCode, res.body).toBe(200);
+    const rows = res.json().items.map((r: Record<string, unknown>) => `${r.operator ?? '-'}/${r.basis}:${r.messages}`).sort();
+    expect(rows).toEqual([
+      '-/network:1', // 310260: a network abroad
+      '-/none:1', // +57333…: outside every block, no receipt
+      'Claro/allocation:1', // +57312…
+      'Movistar/allocation:1', // +57315…
+      'Movistar/network:1', // +57310… ported: the receipt said Movistar
+      'Tigo/allocation:4', // +57300…, 301, 302, 303
+      'Virgin Mobile/allocation:1', // +57319…
+    ].sort());
+    expect(res.json().totals.messages).toBe(10);
+  });
+
+  it('narrows to OperatorsNames (any case) and refuses a name it does not know', async () => {
+    const res = await operators({ ClientsIds: accounts, OperatorsNames: ['movistar'], DateStart: twoDaysAgo, DateEnd: today });
+    expect(res.json().items.map((r: { basis: string; messages: number }) => [r.basis, r.messages]).sort()).toEqual([['allocation', 1], ['network', 1]]);
+    expect(res.json().totals.messages).toBe(2);
+    const unknown = await operators({ ClientsIds: accounts, OperatorsNames: ['Movistar', 'Telecom Marte'], DateStart: twoDaysAgo, DateEnd: today });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().errors).toEqual([expect.objectContaining({ field: 'OperatorsNames', code: '99931' })]);
+  });
+});
+
+describe('GetTrafficByState', () => {
+  it('counts per status code and account, with the totals per code, and narrows to StatesIds', async () => {
+    const res = await byState({ ClientsIds: accounts, DateStart: twoDaysAgo, DateEnd: today });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().states.map((r: { statusCode: number; messages: number }) => [r.statusCode, r.messages])).toEqual([[1, 4], [3, 4], [5, 1], [99, 1]]);
+    expect(res.json().items.filter((r: { statusCode: number }) => r.statusCode === 3).map((r: { account: string; messages: number }) => [r.account, r.messages]).sort()).toEqual([['Reportes A', 3], ['Reportes B', 1]]);
+    const narrowed = (await byState({ ClientsIds: accounts, StatesIds: [5, 99], DateStart: twoDaysAgo, DateEnd: today })).json();
+    expect(narrowed.totals.messages).toBe(2);
+  });
+});
+
+describe('validation (spec 5) and access', () => {
+  it('lists every problem at once: no account, end before start, a date after today', async () => {
+    const tomorrow = formatYmd(addDays(calendarDateOf(h.clock.now), 1));
+    const res = await operators({ ClientsIds: [], DateStart: tomorrow, DateEnd: yesterday });
+    expect(res.statusCode).toBe(400);
+    const codes = res.json().errors.map((e: { field: string; code: string }) => `${e.field}:${e.code}`).sort();
+    expect(codes).toEqual(['ClientsIds:99961', 'DateEnd:99958', 'DateStart:99962'].sort());
+  });
+
+  it('refuses more periods than the granularity limit and dates before the report history', async () => {
+    const long = await summary({ ClientId: accounts, DateStart: formatYmd(addDays(calendarDateOf(h.clock.now), -20)), DateEnd: today, AggregationLevel: 0 });
+    expect(long.statusCode).toBe(400);
+    expect(long.json().errors).toEqual([expect.objectContaining({ field: 'AggregationLevel', code: '99962' })]);
+    const old = await summary({ ClientId: accounts, DateStart: formatYmd(addDays(calendarDateOf(h.clock.now), -400)), DateEnd: today, AggregationLevel: 2 });
+    expect(old.json().errors).toEqual([expect.objectContaining({ field: 'DateStart', code: '99962' })]);
+  });
+
+  it('refuses a malformed body with the catalogue code and never a 500', async () => {
+    for (const body of [{ ClientId: 'todos', DateStart: yesterday, DateEnd: today }, { ClientId: accounts, DateStart: '2026-13-45', DateEnd: today }, { ClientId: [0], DateStart: yesterday, DateEnd: today }]) {
+      const res = await summary(body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(['99999', '99931']).toContain(res.json().code);
+    }
+  });
+
+  it('needs the reports permission', async () => {
+    const none = await userWithGrants(h, [{ id: 10, actions: ['view'] }]);
+    expect((await summary({ ClientId: accounts, DateStart: yesterday, DateEnd: today }, none)).statusCode).toBe(403);
+    const analyst = (await h.as('analista')).token;
+    expect((await summary({ ClientId: accounts, DateStart: yesterday, DateEnd: today }, analyst)).statusCode).toBe(200);
+  });
+
+  it('offers the operators and the SMS states for the filters', async () => {
+    const ops = (await h.op('reportCenter.getOperators', { token: manager, params: { product: 'colibri' } })).json();
+    expect(ops.map((o: { name: string }) => o.name)).toContain('Movistar');
+    const states = (await h.op('reportCenter.getMessageStates', { token: manager, params: { product: 'colibri' } })).json();
+    expect(states.find((s: { id: number }) => s.id === 3)).toBeTruthy();
+  });
+});
+
+// Keeps the seeds honest: the messages are where the test thinks they are.
+it('seeds sit in the rollups as raw rows do', async () => {
+  const raw = await sql<{ n: number }>`select count(*)::int as n from messages where channel_id = any(${accounts}::int[])`.execute(h.db);
+  expect(raw.rows[0].n).toBe(10);
+});
