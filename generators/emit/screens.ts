@@ -373,7 +373,25 @@ function compileReport(model: Model, s: Screen, fail: (p: Where, r: string) => n
     ...(s.chart ? { chart: compileChart(model, s.chart as Schema, fail, ['chart']) } : {}),
     export: (s.export as string[] | undefined) ?? [],
     exportName: (s.exportName as string | undefined) ?? s.id,
+    ...(Array.isArray(s.sections) ? { sections: (s.sections as Schema[]).map((x, i) => compileSection(model, x, op, fprops, (p, r) => fail(['sections', i, ...p], r), `${s.id}-${i + 1}`)) } : {}),
     ...permissionOf(model, op.id),
+  };
+}
+
+/** A report's section: its operation (else the report's own answer), payload over the same filters, columns and chart. */
+function compileSection(model: Model, x: Schema, reportOp: NonNullable<ReturnType<typeof opById>>, filters: Schema, fail: (p: Where, r: string) => never, exportName: string) {
+  const op = typeof x.operation === 'string' ? opById(model, x.operation) : reportOp;
+  if (!op) fail(['operation'], `unknown operation "${String(x.operation)}"`);
+  if (x.payload && !x.operation) fail(['payload'], 'a section without an operation reads the report\'s answer: it has no payload');
+  for (const ref of formRefs(x.payload)) if (!(ref in filters)) fail(['payload'], `$f.${ref} is not a filter`);
+  const props = itemSchema(model, op, x.itemsPath as string | undefined)?.properties as Schema | undefined;
+  return {
+    ...x,
+    columns: compileColumns(x.columns as ColumnDecl[], props ?? null, fail, 'columns'),
+    ...(x.chart ? { chart: compileChart(model, x.chart as Schema, fail, ['chart']) } : {}),
+    export: (x.export as string[] | undefined) ?? [],
+    exportName: (x.exportName as string | undefined) ?? exportName,
+    ...(x.operation ? permissionOf(model, op.id) : {}),
   };
 }
 

@@ -16,6 +16,16 @@ export const actions = [
 
 export type Action = (typeof actions)[number];
 
+/** A report's period (spec constants: 0 hour, 1 day, 2 month, 3 year; Bogotá time). (schemas/enums/aggregation-level.yaml) */
+export const aggregationLevels = [
+    0,
+    1,
+    2,
+    3
+] as const;
+
+export type AggregationLevel = (typeof aggregationLevels)[number];
+
 /** The change a pending block-list entry waits for. (schemas/enums/block-list-action.yaml) */
 export const blockListActions = ["add", "remove"] as const;
 
@@ -533,6 +543,7 @@ export type UserState = (typeof userStates)[number];
 /** Every enum's values by its $id (schemas/enums/<id>.yaml). */
 export const enumValues = {
     "action": actions,
+    "aggregation-level": aggregationLevels,
     "block-list-action": blockListActions,
     "block-list-source": blockListSources,
     "block-list-status": blockListStatuses,

@@ -430,7 +430,7 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["view", "report", "download"],
-        screen: null,
+        screen: "reportsGeneral",
         icon: null,
         label: "menu.reports.general",
         subtabs: []

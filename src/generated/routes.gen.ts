@@ -719,25 +719,25 @@ export const routes = [
     },
     {
         path: "/Reports/General",
-        screen: null,
-        kind: "none",
+        screen: "reportsGeneral",
+        kind: "report",
         access: "session",
         layout: "default",
         menuKey: "reports.general",
         componentId: 40,
-        title: null,
-        loadScreen: null
+        title: "screens.reportsGeneral.title",
+        loadScreen: () => import("./screen.reportsGeneral.gen.ts")
     },
     {
         path: "/Reports/General/:id",
-        screen: null,
-        kind: "none",
+        screen: "reportsGeneral",
+        kind: "report",
         access: "session",
         layout: "default",
         menuKey: "reports.general",
         componentId: 40,
-        title: null,
-        loadScreen: null
+        title: "screens.reportsGeneral.title",
+        loadScreen: () => import("./screen.reportsGeneral.gen.ts")
     },
     {
         path: "/Reports/Campaign",

@@ -76,6 +76,11 @@ export interface ScreenChart {
     top?: number;
     sortBy?: string;
     translate?: Record<string, string>;
+    fold?: {
+        fields: readonly string[];
+        key: string;
+        value: string;
+    };
     formats?: Record<string, "date" | "datetime" | "integer" | "cop">;
     permission?: Permission;
     spec: Record<string, unknown>;
@@ -219,6 +224,22 @@ export interface ScreenDef<S = Record<string, unknown>, U = Record<string, unkno
         path: string;
         label?: string;
     };
+    sections?: readonly {
+        label: string;
+        operation?: string;
+        params?: Record<string, unknown>;
+        payload?: Record<string, unknown>;
+        itemsPath?: string;
+        columns: readonly ScreenColumn[];
+        chart?: ScreenChart;
+        totals?: {
+            path: string;
+            label?: string;
+        };
+        export?: readonly ("csv" | "xlsx")[];
+        exportName?: string;
+        empty?: string;
+    }[];
     cards?: readonly ScreenCard[];
     charts?: readonly ScreenChart[];
     tables?: readonly ScreenTable[];

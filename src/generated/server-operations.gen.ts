@@ -20,6 +20,17 @@ export const entitySchemas = [
         ]
     },
     {
+        $id: "aggregation-level",
+        description: "A report's period (spec constants: 0 hour, 1 day, 2 month, 3 year; Bogot\u00E1 time).",
+        type: "integer",
+        enum: [
+            0,
+            1,
+            2,
+            3
+        ]
+    },
+    {
         $id: "block-list-action",
         description: "The change a pending block-list entry waits for.",
         type: "string",
@@ -4020,13 +4031,7 @@ export const entitySchemas = [
         additionalProperties: false,
         properties: {
             level: {
-                type: "integer",
-                enum: [
-                    0,
-                    1,
-                    2,
-                    3
-                ]
+                $ref: "aggregation-level#"
             },
             items: {
                 type: "array",
@@ -10408,13 +10413,7 @@ export const serverOperations = [
                     format: "date"
                 },
                 AggregationLevel: {
-                    type: "integer",
-                    enum: [
-                        0,
-                        1,
-                        2,
-                        3
-                    ],
+                    $ref: "aggregation-level#",
                     default: 1
                 }
             }

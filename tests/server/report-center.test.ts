@@ -116,6 +116,13 @@ describe('GetTransactionsSummary', () => {
     expect(years.periods.every((r: { period: string }) => /^\d{4}$/.test(r.period))).toBe(true);
   });
 
+  it('never counts a negative delivery time (a receipt stored a moment before its submit\'s answer)', async () => {
+    const quick = await newChannel(companyId, 'Reportes recibo temprano');
+    await insert(companyId, [{ account: quick, day: yesterday, hour: 8, state: 'delivered', status: 3, to: '+573001119999', latencyMs: -40 }]);
+    const totals = (await summary({ ClientId: [quick], DateStart: yesterday, DateEnd: yesterday })).json().totals;
+    expect(totals).toMatchObject({ latencyAvgMs: 0, within3s: 1, over60s: 0 });
+  });
+
   it('answers zeros for an account without traffic, and never another company\'s', async () => {
     const quiet = await newChannel(companyId, 'Reportes sin tráfico');
     const res = await summary({ ClientId: [quiet], DateStart: twoDaysAgo, DateEnd: today });

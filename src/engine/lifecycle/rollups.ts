@@ -36,7 +36,9 @@ export type RollupKey = (typeof ROLLUP_KEY)[number];
 export type RollupMeasure = (typeof ROLLUP_MEASURES)[number];
 
 /** Delivery latency: from the submit (sent_at) to the receipt that said delivered (done_at). */
-const LATENCY = `(extract(epoch from (r.done_at - r.sent_at)) * 1000)`;
+// Never below zero: a receipt may be stored a moment before its submit's answer (the SMSC answers
+// both at once), and then done_at comes before sent_at.
+const LATENCY = `greatest(extract(epoch from (r.done_at - r.sent_at)) * 1000, 0)`;
 const DELIVERED = `(r.state in ('delivered', 'read') and r.sent_at is not null and r.done_at is not null)`;
 
 // The operator tables as SQL over the row `r` (digit strings compare the same in every collation).

@@ -159,9 +159,14 @@ export function VirtualTable(props: VirtualTableProps) {
   const height = Math.min(maxHeight, HEADER + Math.max(count, 1) * rowHeight + 2);
   const span = columns.length + (selectable ? 1 : 0) + (renderActions ? 1 : 0);
 
+  // A table with nothing to focus in it (no openable rows, checkboxes or actions) still scrolls:
+  // its scroller takes the focus itself, so the keyboard can scroll it (axe scrollable-region-focusable).
+  const nothingFocusable = !props.onOpen && !selectable && !renderActions;
+
   return (
     <Box
       ref={scroller}
+      tabIndex={nothingFocusable ? 0 : undefined}
       sx={{
         height,
         overflow: 'auto',

@@ -2,8 +2,9 @@
 // pure data (`{ ClientsIds: $f.ClientsIds, DateStart: $f.range.start }`) → the operation → a table,
 // a Vega-Lite chart of the top N rows (or of another part of the answer: `chart.itemsPath`), an
 // optional totals line (`totals.path`: one figure per table column the answer's object holds) and
-// CSV/XLSX export. Report calls show every problem of the answer's errors list (spec 7); a
-// catalogue error with a `field` lands on that filter.
+// CSV/XLSX export. `sections` add more results on the same filters, one under the other: another
+// operation's answer, or another part of the report's own. Report calls show every problem of the
+// answers' errors lists (spec 7), each once; a catalogue error with a `field` lands on that filter.
 import { useMemo, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -38,10 +39,36 @@ export default function ReportScreen(props: ScreenProps) {
 }
 
 /** The payload the operation receives: the declaration's mapping over the filter values. */
-export function reportPayload(screen: Pick<ScreenDef, 'payload'>, filters: Data, ctx: ExpressionContext = {}): Data {
+export function reportPayload(screen: { payload?: Record<string, unknown> }, filters: Data, ctx: ExpressionContext = {}): Data {
   const out = resolveValue(screen.payload ?? {}, { ...ctx, form: filters }) as Data;
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined));
 }
+
+/** One result of a report: the screen's own, or one of its sections. */
+export interface ReportPart {
+  label?: string;
+  /** Absent: the part reads the report's own answer (its first part's). */
+  operation?: string;
+  params?: Record<string, unknown>;
+  payload?: Record<string, unknown>;
+  itemsPath?: string;
+  columns: NonNullable<ScreenDef['columns']>;
+  chart?: ScreenDef['chart'];
+  totals?: ScreenDef['totals'];
+  export?: ScreenDef['export'];
+  exportName?: string;
+  empty?: string;
+}
+
+/** The report's parts: its own result first, then its sections. */
+export function reportParts(screen: ScreenDef): ReportPart[] {
+  const own: ReportPart = {
+    operation: screen.operation!, columns: screen.columns ?? [], ...pickDefined({ params: screen.params, payload: screen.payload, itemsPath: screen.itemsPath, chart: screen.chart, totals: screen.totals, export: screen.export, exportName: screen.exportName ?? screen.id, empty: screen.empty }),
+  };
+  return [own, ...((screen.sections ?? []) as ReportPart[])];
+}
+
+const pickDefined = <T extends Record<string, unknown>>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 
 function ReportView({ screen }: { screen: ScreenDef }) {
   const { t } = useTranslation();
@@ -50,14 +77,22 @@ function ReportView({ screen }: { screen: ScreenDef }) {
   const route = useParams();
   const ctx: ExpressionContext = { session: session as unknown as Data, query, route };
   const [filters, setFilters] = useState<Data>(() => resolveObject(screen.prefill, ctx));
-  const [rows, setRows] = useState<Row[] | null>(null);
-  const [answer, setAnswer] = useState<unknown>(null);
+  const parts = useMemo(() => reportParts(screen), [screen]);
+  // The answer of each part that calls an operation (by index); null until the report ran.
+  const [answers, setAnswers] = useState<(unknown | undefined)[] | null>(null);
   const [busy, setBusy] = useState(false);
   const [problems, setProblems] = useState<string[]>([]);
   const [fieldErrors, setFieldErrors] = useState<ErrorSchema | undefined>();
-  const operation = screen.operation!;
-  const method = operationById(operation)?.method ?? 'POST';
   const properties = (screen.schema!.properties ?? {}) as Record<string, unknown>;
+
+  const callPart = async (part: ReportPart, values: Data): Promise<unknown> => {
+    const operation = part.operation!;
+    const method = operationById(operation)?.method ?? 'POST';
+    const payload = reportPayload(part, values, ctx);
+    const fixed = resolveObject(part.params, ctx);
+    const args = method === 'GET' ? buildArgs(operation, { ...fixed, ...payload }) : buildArgs(operation, fixed, payload);
+    return call(operation as OperationId, args as never);
+  };
 
   const run = async (values: Data) => {
     setBusy(true);
@@ -65,49 +100,32 @@ function ReportView({ screen }: { screen: ScreenDef }) {
     setFieldErrors(undefined);
     try {
       setComponent({ action: 'report' });
-      const payload = reportPayload(screen, values, ctx);
-      const fixed = resolveObject(screen.params, ctx);
-      const args = method === 'GET' ? buildArgs(operation, { ...fixed, ...payload }) : buildArgs(operation, fixed, payload);
-      const answer = await call(operation as OperationId, args as never);
-      const items = pick(answer, screen.itemsPath);
-      setAnswer(answer);
-      setRows(Array.isArray(items) ? (items as Row[]).filter(Boolean) : []);
-    } catch (error) {
-      setRows(null);
+      // Every part that calls an operation runs at once; parts without one read the first answer.
+      const settled = await Promise.allSettled(parts.map((part, i) => (i === 0 || part.operation ? callPart(part, values) : Promise.resolve(undefined))));
       const list: string[] = [];
       const fields: Record<string, string[]> = {};
-      if (error instanceof ApiError) {
-        const field = serverEntry(error.code)?.field;
-        const text = errorText(t, error, 'errors.client.generateReport');
-        if (field && field in properties) (fields[field] ??= []).push(text);
-        else list.push(text);
-        for (const p of error.errors) {
-          if (p.field && p.field in properties) (fields[p.field] ??= []).push(problemText(t, p));
-          else list.push(problemText(t, p));
-        }
-      } else list.push(errorText(t, error, 'errors.client.generateReport'));
+      for (const r of settled) {
+        if (r.status === 'fulfilled') continue;
+        const error = r.reason;
+        if (error instanceof ApiError) {
+          const field = serverEntry(error.code)?.field;
+          const text = errorText(t, error, 'errors.client.generateReport');
+          if (field && field in properties) (fields[field] ??= []).push(text);
+          else list.push(text);
+          for (const p of error.errors) {
+            if (p.field && p.field in properties) (fields[p.field] ??= []).push(problemText(t, p));
+            else list.push(problemText(t, p));
+          }
+        } else list.push(errorText(t, error, 'errors.client.generateReport'));
+      }
+      const own = settled.map((r) => (r.status === 'fulfilled' ? r.value : undefined));
+      setAnswers(settled.every((r) => r.status === 'rejected') ? null : parts.map((part, i) => (i === 0 || part.operation ? own[i] : own[0])));
       setProblems([...new Set(list)]);
-      setFieldErrors(Object.keys(fields).length ? (Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, { __errors: v }])) as ErrorSchema) : undefined);
+      setFieldErrors(Object.keys(fields).length ? (Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, { __errors: [...new Set(v)] }])) as ErrorSchema) : undefined);
     } finally {
       setBusy(false);
     }
   };
-
-  const chart = screen.chart;
-  const columns = screen.columns ?? [];
-  const chartRows = useMemo(() => {
-    const picked = chart?.itemsPath ? pick(answer, chart.itemsPath) : rows;
-    const list = Array.isArray(picked) ? (picked as Row[]).filter(Boolean) : [];
-    const translate = Object.entries(chart?.translate ?? {});
-    if (!translate.length) return list;
-    return list.map((r) => ({ ...r, ...Object.fromEntries(translate.map(([field, prefix]) => [field, r[field] == null ? r[field] : t(`${prefix}.${String(r[field])}`)])) }));
-  }, [chart, answer, rows, t]);
-  const totals = useMemo(() => {
-    const sums = screen.totals ? pick(answer, screen.totals.path) : undefined;
-    if (!sums || typeof sums !== 'object') return [];
-    return columns.filter((c) => typeof (sums as Data)[c.field] === 'number').map((c) => ({ label: c.label, value: (sums as Data)[c.field] as number }));
-  }, [screen.totals, answer, columns]);
-  const exportRows = useMemo(() => (onProgress: (d: number, total: number) => void) => Promise.resolve(rows ?? []).then((r) => (onProgress(r.length, r.length), r)), [rows]);
 
   return (
     <ScreenFrame title={t(screen.title)} description={screen.description ? t(screen.description) : undefined} maxWidth={1200}>
@@ -133,41 +151,79 @@ function ReportView({ screen }: { screen: ScreenDef }) {
           )}
         </Alert>
       )}
-      {rows !== null && (
-        <Box sx={{ mt: 3 }}>
-          {rows.length === 0 ? (
-            <Typography color="text.secondary">{t(screen.empty ?? 'common.report.noData')}</Typography>
-          ) : (
-            <>
-              {chart && chartRows.length > 0 && <Chart spec={chart.spec} rows={chartRows} top={chart.itemsPath ? undefined : chart.top} sortBy={chart.sortBy} label={t(chart.label ?? screen.title)} />}
-              {totals.length > 0 && (
-                <Box component="dl" aria-label={t(screen.totals?.label ?? 'common.report.totals')} sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, my: 2, p: 1.5, bgcolor: 'action.hover', borderRadius: 1 }}>
-                  <Typography component="span" variant="subtitle2" sx={{ alignSelf: 'center' }}>
-                    {t(screen.totals?.label ?? 'common.report.totals')}
-                  </Typography>
-                  {totals.map((x) => (
-                    <Box key={x.label} sx={{ m: 0 }}>
-                      <Typography component="dt" variant="caption" color="text.secondary">
-                        {t(x.label)}
-                      </Typography>
-                      <Typography component="dd" variant="body1" sx={{ m: 0, fontWeight: 600 }}>
-                        {formatInteger(x.value)}
-                      </Typography>
-                    </Box>
-                  ))}
-                </Box>
-              )}
-              <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', mb: 1, flexWrap: 'wrap' }}>
-                <Typography variant="body2" color="text.secondary" sx={{ flex: 1 }}>
-                  {t('common.report.rows', { count: rows.length })}
-                </Typography>
-                <ExportButtons formats={screen.export ?? []} name={screen.exportName ?? screen.id} columns={columns} rows={exportRows} />
-              </Box>
-              <VirtualTable caption={t(screen.title)} columns={columns} count={rows.length} rowAt={(i) => rows[i]} idOf={(r) => r.id ?? JSON.stringify(r)} />
-            </>
-          )}
-        </Box>
-      )}
+      {answers !== null &&
+        parts.map((part, i) =>
+          answers[i] === undefined ? null : <ReportResult key={i} part={part} answer={answers[i]} title={t(part.label ?? screen.title)} heading={part.label ? t(part.label) : undefined} />,
+        )}
     </ScreenFrame>
+  );
+}
+
+/** One part's result: its chart, totals line, row count with export, and table. */
+function ReportResult({ part, answer, title, heading }: { part: ReportPart; answer: unknown; title: string; heading?: string }) {
+  const { t } = useTranslation();
+  const chart = part.chart;
+  const columns = part.columns;
+  const rows = useMemo(() => {
+    const items = pick(answer, part.itemsPath);
+    return Array.isArray(items) ? (items as Row[]).filter(Boolean) : [];
+  }, [answer, part.itemsPath]);
+  const chartRows = useMemo(() => {
+    const picked = chart?.itemsPath ? pick(answer, chart.itemsPath) : rows;
+    const list = Array.isArray(picked) ? (picked as Row[]).filter(Boolean) : [];
+    const translate = Object.entries(chart?.translate ?? {});
+    const translated = translate.length ? list.map((r) => ({ ...r, ...Object.fromEntries(translate.map(([field, prefix]) => [field, r[field] == null ? r[field] : t(`${prefix}.${String(r[field])}`)])) })) : list;
+    const fold = chart?.fold;
+    // Folded here, not by Vega's fold: the legend then reads each field's label, in the user's language.
+    return fold ? translated.flatMap((r) => fold.fields.map((f) => ({ ...r, [fold.key]: t(`fields.${f}`), [fold.value]: r[f] }))) : translated;
+  }, [chart, answer, rows, t]);
+  const totals = useMemo(() => {
+    const sums = part.totals ? pick(answer, part.totals.path) : undefined;
+    if (!sums || typeof sums !== 'object') return [];
+    return columns.filter((c) => typeof (sums as Data)[c.field] === 'number').map((c) => ({ label: c.label, value: (sums as Data)[c.field] as number }));
+  }, [part.totals, answer, columns]);
+  const exportRows = useMemo(() => (onProgress: (d: number, total: number) => void) => Promise.resolve(rows).then((r) => (onProgress(r.length, r.length), r)), [rows]);
+
+  return (
+    <Box component="section" aria-label={heading} sx={{ mt: 3 }}>
+      {heading && (
+        <Typography component="h2" variant="h6" sx={{ mb: 1 }}>
+          {heading}
+        </Typography>
+      )}
+      {rows.length === 0 ? (
+        <Typography color="text.secondary">{t(part.empty ?? 'common.report.noData')}</Typography>
+      ) : (
+        <>
+          {chart && chartRows.length > 0 && <Chart spec={chart.spec} rows={chartRows} top={chart.itemsPath ? undefined : chart.top} sortBy={chart.sortBy} label={t(chart.label ?? title)} />}
+          {totals.length > 0 && (
+            <Box role="group" aria-label={t(part.totals?.label ?? 'common.report.totals')} sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 2, my: 2, p: 1.5, bgcolor: 'action.hover', borderRadius: 1 }}>
+              <Typography component="span" variant="subtitle2">
+                {t(part.totals?.label ?? 'common.report.totals')}
+              </Typography>
+              <Box component="dl" sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, m: 0 }}>
+                {totals.map((x) => (
+                  <div key={x.label}>
+                    <Typography component="dt" variant="caption" color="text.secondary">
+                      {t(x.label)}
+                    </Typography>
+                    <Typography component="dd" variant="body1" sx={{ m: 0, fontWeight: 600 }}>
+                      {formatInteger(x.value)}
+                    </Typography>
+                  </div>
+                ))}
+              </Box>
+            </Box>
+          )}
+          <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', mb: 1, flexWrap: 'wrap' }}>
+            <Typography variant="body2" color="text.secondary" sx={{ flex: 1 }}>
+              {t('common.report.rows', { count: rows.length })}
+            </Typography>
+            <ExportButtons formats={part.export ?? []} name={part.exportName ?? 'report'} columns={columns} rows={exportRows} />
+          </Box>
+          <VirtualTable caption={title} columns={columns} count={rows.length} rowAt={(i) => rows[i]} idOf={(r) => r.id ?? JSON.stringify(r)} />
+        </>
+      )}
+    </Box>
   );
 }
