@@ -403,6 +403,16 @@ export const useNotificationsList = (args: Args<"notifications.list"> | null, co
 
 export const notificationsMarkRead = (args: Args<"notifications.markRead">) => call("notifications.markRead", args);
 
+export const otpReportsGetTimesOtpByDay = (args: Args<"otpReports.getTimesOtpByDay">) => call("otpReports.getTimesOtpByDay", args);
+
+export const otpReportsGetTimesOtp = (args: Args<"otpReports.getTimesOtp">) => call("otpReports.getTimesOtp", args);
+
+export const otpReportsGetTimesOtpByOperator = (args: Args<"otpReports.getTimesOtpByOperator">) => call("otpReports.getTimesOtpByOperator", args);
+
+export const otpReportsGetTimesOtpByState = (args: Args<"otpReports.getTimesOtpByState">) => call("otpReports.getTimesOtpByState", args);
+
+export const otpReportsGetSuccessByOperator = (args: Args<"otpReports.getSuccessByOperator">) => call("otpReports.getSuccessByOperator", args);
+
 export const platformSmsGetAccountsByNits = (args: Args<"platformSms.getAccountsByNits">) => call("platformSms.getAccountsByNits", args);
 
 export const usePlatformSmsGetAccountsByNits = (args: Args<"platformSms.getAccountsByNits"> | null, config?: SWRConfiguration<Result<"platformSms.getAccountsByNits">>) => useOperation("platformSms.getAccountsByNits", args, config);

@@ -574,7 +574,7 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["view", "report", "download"],
-        screen: null,
+        screen: "reportsEfficacy",
         icon: null,
         label: "menu.reports.efficacy",
         subtabs: []

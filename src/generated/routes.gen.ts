@@ -895,25 +895,25 @@ export const routes = [
     },
     {
         path: "/Reports/EfficacyOTP",
-        screen: null,
-        kind: "none",
+        screen: "reportsEfficacy",
+        kind: "report",
         access: "session",
         layout: "default",
         menuKey: "reports.efficacy",
         componentId: 4006,
-        title: null,
-        loadScreen: null
+        title: "screens.reportsEfficacy.title",
+        loadScreen: () => import("./screen.reportsEfficacy.gen.ts")
     },
     {
         path: "/Reports/EfficacyOTP/:id",
-        screen: null,
-        kind: "none",
+        screen: "reportsEfficacy",
+        kind: "report",
         access: "session",
         layout: "default",
         menuKey: "reports.efficacy",
         componentId: 4006,
-        title: null,
-        loadScreen: null
+        title: "screens.reportsEfficacy.title",
+        loadScreen: () => import("./screen.reportsEfficacy.gen.ts")
     },
     {
         path: "/Reports/Certificate",

@@ -105,6 +105,8 @@ import { screen as screen_quotaForm } from "./screen.quotaForm.gen.ts";
 
 import { screen as screen_register } from "./screen.register.gen.ts";
 
+import { screen as screen_reportsEfficacy } from "./screen.reportsEfficacy.gen.ts";
+
 import { screen as screen_reportsGeneral } from "./screen.reportsGeneral.gen.ts";
 
 import { screen as screen_resetPassword } from "./screen.resetPassword.gen.ts";
@@ -198,6 +200,7 @@ export const screens = {
     quotaChart: screen_quotaChart,
     quotaForm: screen_quotaForm,
     register: screen_register,
+    reportsEfficacy: screen_reportsEfficacy,
     reportsGeneral: screen_reportsGeneral,
     resetPassword: screen_resetPassword,
     responsibleSmsOption: screen_responsibleSmsOption,
@@ -220,4 +223,4 @@ export const screens = {
     validation: screen_validation
 } as const;
 
-export type ScreenId = "apiCredentials" | "apiSettings" | "areaForm" | "areaRename" | "areas" | "associationsAddForm" | "associationsUpdateForm" | "auditReport" | "blockListAdd" | "blockListUpload" | "blockList" | "campaignClickers" | "campaignDeployments" | "campaignDetail" | "campaignForm" | "campaignHistory" | "campaignPaste" | "campaignRecipients" | "campaignShorten" | "campaignTest" | "campaignTests" | "campaignWizard" | "campaigns" | "changePassword" | "channelDetail" | "channelForm" | "channelStats" | "channelStatuses" | "channelTry" | "channels" | "charts" | "clientSignin" | "companies" | "companyForm" | "companyPlan" | "costCenterForm" | "costCenters" | "credentialForm" | "eventForm" | "events" | "expiredPassword" | "help" | "home" | "messagingSettings" | "notActive" | "notifications" | "personalizedCampaignDetail" | "profile" | "quotaByAccount" | "quotaChart" | "quotaForm" | "register" | "reportsGeneral" | "resetPassword" | "responsibleSmsOption" | "roleForm" | "roles" | "shortenerLinkForm" | "shortenerLinks" | "shortenerStatistics" | "shortenerUpload" | "signin" | "stats" | "teamMemberDetail" | "teamMemberForm" | "teamMembers" | "templateForm" | "templates" | "userAssociations" | "userResponsibles" | "userValidation" | "validation";
+export type ScreenId = "apiCredentials" | "apiSettings" | "areaForm" | "areaRename" | "areas" | "associationsAddForm" | "associationsUpdateForm" | "auditReport" | "blockListAdd" | "blockListUpload" | "blockList" | "campaignClickers" | "campaignDeployments" | "campaignDetail" | "campaignForm" | "campaignHistory" | "campaignPaste" | "campaignRecipients" | "campaignShorten" | "campaignTest" | "campaignTests" | "campaignWizard" | "campaigns" | "changePassword" | "channelDetail" | "channelForm" | "channelStats" | "channelStatuses" | "channelTry" | "channels" | "charts" | "clientSignin" | "companies" | "companyForm" | "companyPlan" | "costCenterForm" | "costCenters" | "credentialForm" | "eventForm" | "events" | "expiredPassword" | "help" | "home" | "messagingSettings" | "notActive" | "notifications" | "personalizedCampaignDetail" | "profile" | "quotaByAccount" | "quotaChart" | "quotaForm" | "register" | "reportsEfficacy" | "reportsGeneral" | "resetPassword" | "responsibleSmsOption" | "roleForm" | "roles" | "shortenerLinkForm" | "shortenerLinks" | "shortenerStatistics" | "shortenerUpload" | "signin" | "stats" | "teamMemberDetail" | "teamMemberForm" | "teamMembers" | "templateForm" | "templates" | "userAssociations" | "userResponsibles" | "userValidation" | "validation";

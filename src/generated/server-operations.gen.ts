@@ -9880,6 +9880,311 @@ export const serverOperations = [
         errors: ["99999", "99982"]
     },
     {
+        id: "otpReports.getTimesOtpByDay",
+        tag: "otpReports",
+        name: "getTimesOtpByDay",
+        method: "POST",
+        path: "/v1/reports/otpReports/GetTimesOtpByDay",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 4006,
+            action: "report"
+        },
+        summary: "Delivery times of the chosen accounts' messages of one purpose per Bogot\u00E1 day: the mean from submit to delivery receipt and how many were delivered within 3 s, 5 s, 60 s or later.",
+        params: null,
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            required: ["ClientsIds", "DateStart", "DateEnd"],
+            additionalProperties: false,
+            properties: {
+                ClientsIds: {
+                    type: "array",
+                    maxItems: 200,
+                    uniqueItems: true,
+                    items: {
+                        type: "integer",
+                        minimum: 1,
+                        maximum: 2147483647
+                    }
+                },
+                DateStart: {
+                    type: "string",
+                    format: "date"
+                },
+                DateEnd: {
+                    type: "string",
+                    format: "date"
+                },
+                Purpose: {
+                    $ref: "message-purpose#",
+                    default: "otp"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "traffic-report#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99982",
+            "99958",
+            "99961",
+            "99962"
+        ]
+    },
+    {
+        id: "otpReports.getTimesOtp",
+        tag: "otpReports",
+        name: "getTimesOtp",
+        method: "POST",
+        path: "/v1/reports/otpReports/GetTimesOtp",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 4006,
+            action: "report"
+        },
+        summary: "The same delivery times over the whole range, in one row.",
+        params: null,
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            required: ["ClientsIds", "DateStart", "DateEnd"],
+            additionalProperties: false,
+            properties: {
+                ClientsIds: {
+                    type: "array",
+                    maxItems: 200,
+                    uniqueItems: true,
+                    items: {
+                        type: "integer",
+                        minimum: 1,
+                        maximum: 2147483647
+                    }
+                },
+                DateStart: {
+                    type: "string",
+                    format: "date"
+                },
+                DateEnd: {
+                    type: "string",
+                    format: "date"
+                },
+                Purpose: {
+                    $ref: "message-purpose#",
+                    default: "otp"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "traffic-report#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99982",
+            "99958",
+            "99961",
+            "99962"
+        ]
+    },
+    {
+        id: "otpReports.getTimesOtpByOperator",
+        tag: "otpReports",
+        name: "getTimesOtpByOperator",
+        method: "POST",
+        path: "/v1/reports/otpReports/GetTimesOtpByOperator",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 4006,
+            action: "report"
+        },
+        summary: "The same delivery times per operator (the serving network when the receipt named it, else the number's allocation).",
+        params: null,
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            required: ["ClientsIds", "DateStart", "DateEnd"],
+            additionalProperties: false,
+            properties: {
+                ClientsIds: {
+                    type: "array",
+                    maxItems: 200,
+                    uniqueItems: true,
+                    items: {
+                        type: "integer",
+                        minimum: 1,
+                        maximum: 2147483647
+                    }
+                },
+                DateStart: {
+                    type: "string",
+                    format: "date"
+                },
+                DateEnd: {
+                    type: "string",
+                    format: "date"
+                },
+                Purpose: {
+                    $ref: "message-purpose#",
+                    default: "otp"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "traffic-report#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99982",
+            "99958",
+            "99961",
+            "99962"
+        ]
+    },
+    {
+        id: "otpReports.getTimesOtpByState",
+        tag: "otpReports",
+        name: "getTimesOtpByState",
+        method: "POST",
+        path: "/v1/reports/otpReports/GetTimesOtpByState",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 4006,
+            action: "report"
+        },
+        summary: "The messages of that purpose per SMS status code (spec 4), with their delivery times.",
+        params: null,
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            required: ["ClientsIds", "DateStart", "DateEnd"],
+            additionalProperties: false,
+            properties: {
+                ClientsIds: {
+                    type: "array",
+                    maxItems: 200,
+                    uniqueItems: true,
+                    items: {
+                        type: "integer",
+                        minimum: 1,
+                        maximum: 2147483647
+                    }
+                },
+                DateStart: {
+                    type: "string",
+                    format: "date"
+                },
+                DateEnd: {
+                    type: "string",
+                    format: "date"
+                },
+                Purpose: {
+                    $ref: "message-purpose#",
+                    default: "otp"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "traffic-report#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99982",
+            "99958",
+            "99961",
+            "99962"
+        ]
+    },
+    {
+        id: "otpReports.getSuccessByOperator",
+        tag: "otpReports",
+        name: "getSuccessByOperator",
+        method: "POST",
+        path: "/v1/reports/otpReports/GetSuccessByOperator",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 4006,
+            action: "report"
+        },
+        summary: "Delivered against failed per operator: how well each network delivers that purpose.",
+        params: null,
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            required: ["ClientsIds", "DateStart", "DateEnd"],
+            additionalProperties: false,
+            properties: {
+                ClientsIds: {
+                    type: "array",
+                    maxItems: 200,
+                    uniqueItems: true,
+                    items: {
+                        type: "integer",
+                        minimum: 1,
+                        maximum: 2147483647
+                    }
+                },
+                DateStart: {
+                    type: "string",
+                    format: "date"
+                },
+                DateEnd: {
+                    type: "string",
+                    format: "date"
+                },
+                Purpose: {
+                    $ref: "message-purpose#",
+                    default: "otp"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "traffic-report#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99982",
+            "99958",
+            "99961",
+            "99962"
+        ]
+    },
+    {
         id: "platformSms.getAccountsByNits",
         tag: "platformSms",
         name: "getAccountsByNits",

@@ -3374,6 +3374,71 @@ unread: number
 }
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "otpReports.getTimesOtpByDay.Body".
+ */
+export interface OtpReportsGetTimesOtpByDayBody {
+/**
+ * @maxItems 200
+ */
+ClientsIds: number[]
+DateStart: string
+DateEnd: string
+Purpose?: MessagePurpose
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "otpReports.getTimesOtp.Body".
+ */
+export interface OtpReportsGetTimesOtpBody {
+/**
+ * @maxItems 200
+ */
+ClientsIds: number[]
+DateStart: string
+DateEnd: string
+Purpose?: MessagePurpose
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "otpReports.getTimesOtpByOperator.Body".
+ */
+export interface OtpReportsGetTimesOtpByOperatorBody {
+/**
+ * @maxItems 200
+ */
+ClientsIds: number[]
+DateStart: string
+DateEnd: string
+Purpose?: MessagePurpose
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "otpReports.getTimesOtpByState.Body".
+ */
+export interface OtpReportsGetTimesOtpByStateBody {
+/**
+ * @maxItems 200
+ */
+ClientsIds: number[]
+DateStart: string
+DateEnd: string
+Purpose?: MessagePurpose
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "otpReports.getSuccessByOperator.Body".
+ */
+export interface OtpReportsGetSuccessByOperatorBody {
+/**
+ * @maxItems 200
+ */
+ClientsIds: number[]
+DateStart: string
+DateEnd: string
+Purpose?: MessagePurpose
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "platformSms.getAccountsByNits.Params".
  */
 export interface PlatformSmsGetAccountsByNitsParams {
@@ -4473,6 +4538,36 @@ export interface OperationTypes {
             body: NotificationsMarkReadBody;
         };
         response: NotificationsMarkReadResponse;
+    };
+    "otpReports.getTimesOtpByDay": {
+        args: {
+            body: OtpReportsGetTimesOtpByDayBody;
+        };
+        response: TrafficReport;
+    };
+    "otpReports.getTimesOtp": {
+        args: {
+            body: OtpReportsGetTimesOtpBody;
+        };
+        response: TrafficReport;
+    };
+    "otpReports.getTimesOtpByOperator": {
+        args: {
+            body: OtpReportsGetTimesOtpByOperatorBody;
+        };
+        response: TrafficReport;
+    };
+    "otpReports.getTimesOtpByState": {
+        args: {
+            body: OtpReportsGetTimesOtpByStateBody;
+        };
+        response: TrafficReport;
+    };
+    "otpReports.getSuccessByOperator": {
+        args: {
+            body: OtpReportsGetSuccessByOperatorBody;
+        };
+        response: TrafficReport;
     };
     "platformSms.getAccountsByNits": {
         args: {

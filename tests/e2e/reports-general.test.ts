@@ -5,6 +5,7 @@
 // accounts, the operators (the serving network as the receipts named it) and the states; a report
 // without an account or with the end before the start shows the server's problems; the English
 // screen says the same in English; axe finds no serious or critical violation in the results.
+// /Reports/EfficacyOTP: an admin reads how fast the OTPs the manager sent arrived.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
@@ -39,7 +40,7 @@ async function chooseAccount(page: Page, label: RegExp, name: string) {
   await page.keyboard.press('Escape');
 }
 
-describe('/Reports/General', () => {
+describe('traffic reports (/Reports/General, /Reports/EfficacyOTP)', () => {
   it('a manager sees today\'s traffic per day and account, per operator and per state, in Spanish and English', async () => {
     const { context, page } = await newPage(e2e.browser, e2e.product);
     await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
@@ -102,6 +103,42 @@ describe('/Reports/General', () => {
     await chooseAccount(page, /^Accounts/, 'SMS Notificaciones');
     await page.getByRole('button', { name: /^(Run report|Generate report)$/ }).click();
     await page.getByRole('region', { name: 'By operator' }).getByRole('row').filter({ hasText: 'Serving network' }).first().waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('an admin reads how fast today\'s OTPs arrived: per day, overall, per operator, success and states', async () => {
+    const sender = await newPage(e2e.browser, e2e.product);
+    await signIn(sender.page, 'manager@demo.colibri.co', { lands: '**/User' });
+    const token = await sessionToken(sender.page);
+    const channels = (await api(token, 'GET', '/v1/channels?platform=sms&pageSize=200')) as { items: { id: number; name: string }[] };
+    const channel = channels.items.find((c) => c.name === 'SMS Notificaciones')!;
+    const sent = (await api(token, 'POST', '/v1/messages', { channelId: channel.id, purpose: 'otp', messages: [1, 2, 3].map((i) => ({ to: `+57315555020${i}`, text: `Su código es 48${i}9` })) })) as { messages: { id: string }[] };
+    await expect.poll(async () => {
+      const states = await Promise.all(sent.messages.map((m) => api(token, 'GET', `/v1/messages/${m.id}`)));
+      return states.filter((s) => s.state === 'delivered').length;
+    }, { timeout: 60_000, interval: 500 }).toBe(3);
+    await sender.context.close();
+
+    const { context, page } = await newPage(e2e.browser, e2e.product);
+    await signIn(page, 'admin@demo.colibri.co');
+    await page.goto('/Reports/EfficacyOTP');
+    await page.getByRole('heading', { name: 'Eficacia de OTP' }).waitFor();
+    const today = calendarDate(new Date(), 'America/Bogota');
+    await page.getByLabel(/^Desde/).fill(today);
+    await page.getByLabel(/^Hasta/).fill(today);
+    await chooseAccount(page, /^Cuentas/, 'SMS Notificaciones');
+    await page.getByRole('button', { name: 'Generar reporte' }).click();
+    const perDay = page.getByRole('table', { name: 'Eficacia de OTP' });
+    await perDay.getByRole('row').filter({ hasText: today }).waitFor();
+    expect(await page.getByRole('group', { name: 'Total' }).first().textContent()).toMatch(/Mensajes\s*3/);
+    await page.getByRole('region', { name: 'En todo el periodo' }).getByRole('table').waitFor();
+    await page.getByRole('region', { name: 'Tiempos por operador' }).getByRole('row').filter({ hasText: /Movistar|Claro|Tigo|WOM/ }).first().waitFor();
+    await page.getByRole('region', { name: 'Éxito por operador' }).getByRole('table').waitFor();
+    await page.getByRole('region', { name: 'Por estado' }).getByRole('row').filter({ hasText: 'Éxito' }).waitFor();
+    const chart = page.getByTestId('chart').first();
+    await chart.locator('svg.marks').waitFor({ timeout: 20_000 });
+    expect(await chart.textContent()).toContain('Entregados en ≤ 3 s');
     expect(await seriousViolations(page)).toEqual([]);
     await context.close();
   });

@@ -6,10 +6,11 @@
 // code; filters; company scoping; the validation of spec 5 with every problem listed; permissions.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, calendarDateOf, formatYmd, instantOf } from '../../src/core/bogota-time.ts';
+import { addDays, calendarDateOf, formatYmd } from '../../src/core/bogota-time.ts';
 import { compactRollups } from '../../src/engine/lifecycle/rollups.ts';
 import { createHarness, type Harness } from './harness.ts';
 import { demoCompanyId, otherCompany, userWithGrants } from './messaging-fixtures.ts';
+import { insertMessages, newChannel as channelOf, type Seed } from './report-fixtures.ts';
 
 let h: Harness;
 let manager: string;
@@ -19,34 +20,6 @@ let foreignAccount: number;
 let yesterday: string;
 let twoDaysAgo: string;
 let today: string;
-
-let channelSeq = 0;
-/** A copy of one of the company's channels under a new name: an account with no traffic yet. */
-async function newChannel(company: number, name: string): Promise<number> {
-  const source = await h.db.selectFrom('channels').selectAll().where('company_id', '=', company).orderBy('id').executeTakeFirst()
-    ?? await h.db.selectFrom('channels').selectAll().orderBy('id').executeTakeFirstOrThrow();
-  const { id: _id, ...read } = source as Record<string, unknown>;
-  // JSON columns go back as JSON text (PostgreSQL's driver would send a JS array as an SQL array).
-  const row = Object.fromEntries(Object.entries(read).map(([k, v]) => [k, v && typeof v === 'object' && !(v instanceof Date) && !Buffer.isBuffer(v) ? JSON.stringify(v) : v]));
-  const sender = `89${String(++channelSeq).padStart(4, '0')}`;
-  const inserted = await h.db.insertInto('channels').values({ ...row, company_id: company, name, sender } as never).returning('id').executeTakeFirstOrThrow();
-  return inserted.id;
-}
-
-interface Seed { account: number; day: string; hour: number; state: string; status: number; to: string; network?: string; cost?: number; parts?: number; latencyMs?: number }
-
-async function insert(company: number, seeds: Seed[]) {
-  await h.db.insertInto('messages').values(seeds.map((s) => {
-    const [year, month, day] = s.day.split('-').map(Number);
-    const created = instantOf({ year, month, day, hour: s.hour, minute: 10, second: 0 });
-    const sent = new Date(created.getTime() + 1000);
-    return {
-      company_id: company, channel_id: s.account, source: 'api', purpose: 'transactional', to_number: s.to, body: 'hola', parts: s.parts ?? 1, cost: s.cost ?? 1,
-      state: s.state, status_code: s.status, not_before: created, created_at: created, updated_at: created, billed: s.state !== 'rejected',
-      sent_at: s.state === 'rejected' ? null : sent, done_at: s.latencyMs === undefined ? null : new Date(sent.getTime() + s.latencyMs), network: s.network ?? null,
-    };
-  }) as never).execute();
-}
 
 const seeds = (): Seed[] => [
   // Account A, two days ago: a delivered Tigo number (prefix 300), 2 s; a Claro-prefixed number ported to Movistar (the receipt says so), 4 s.
@@ -62,6 +35,9 @@ const seeds = (): Seed[] => [
   { account: accounts[1], day: yesterday, hour: 12, state: 'queued', status: 1, to: '+573031112233' },
   { account: accounts[1], day: yesterday, hour: 13, state: 'sent', status: 1, to: '+573191112233' },
 ];
+
+const newChannel = (company: number, name: string) => channelOf(h, company, name);
+const insert = (company: number, seeds: Seed[]) => insertMessages(h, company, seeds);
 
 beforeAll(async () => {
   h = await createHarness();

@@ -19,6 +19,7 @@ import { geographyHandlers } from './geography/index.ts';
 import { messagesHandlers } from './messages/index.ts';
 import { messagingSettingsHandlers } from './messagingSettings/index.ts';
 import { notificationsHandlers } from './notifications/index.ts';
+import { otpReportsHandlers } from './otpReports/index.ts';
 import { platformSmsHandlers } from './platformSms/index.ts';
 import { reportCenterHandlers } from './reportCenter/index.ts';
 import { rolesHandlers } from './roles/index.ts';
@@ -47,6 +48,7 @@ export const handlers: HandlerMap = {
   ...messagesHandlers,
   ...messagingSettingsHandlers,
   ...notificationsHandlers,
+  ...otpReportsHandlers,
   ...platformSmsHandlers,
   ...reportCenterHandlers,
   ...rolesHandlers,

@@ -22,6 +22,7 @@ export interface TrafficQuery {
   level?: Level;
   operatorIds?: number[];
   statusCodes?: number[];
+  purposes?: string[];
   /** 'size': biggest first (top-N charts; the default); 'keys': by the keys (periods in time order). */
   order?: 'size' | 'keys';
 }
@@ -54,6 +55,7 @@ export async function trafficRows(db: Kysely<Database>, q: TrafficQuery): Promis
   ];
   if (q.operatorIds) where.push(sql`r.operator_id = any(${q.operatorIds}::int[])`);
   if (q.statusCodes) where.push(sql`r.status_code = any(${q.statusCodes}::int[])`);
+  if (q.purposes) where.push(sql`r.purpose = any(${q.purposes}::text[])`);
   const selects = [
     ...keys.map((k) => k.select),
     'sum(r.messages) as messages', 'sum(r.parts) as parts', 'sum(r.credits) as credits',
