@@ -469,6 +469,14 @@ export const reportCenterGetMessageStates = (args: Args<"reportCenter.getMessage
 
 export const useReportCenterGetMessageStates = (args: Args<"reportCenter.getMessageStates"> | null, config?: SWRConfiguration<Result<"reportCenter.getMessageStates">>) => useOperation("reportCenter.getMessageStates", args, config);
 
+export const reportCenterMessagesCountPerMonth = (args: Args<"reportCenter.messagesCountPerMonth">) => call("reportCenter.messagesCountPerMonth", args);
+
+export const reportCenterQueryCallCenter = (args: Args<"reportCenter.queryCallCenter">) => call("reportCenter.queryCallCenter", args);
+
+export const reportCenterGetAccounts = (args: Args<"reportCenter.getAccounts">) => call("reportCenter.getAccounts", args);
+
+export const useReportCenterGetAccounts = (args: Args<"reportCenter.getAccounts"> | null, config?: SWRConfiguration<Result<"reportCenter.getAccounts">>) => useOperation("reportCenter.getAccounts", args, config);
+
 export const rolesV3List = (args: Args<"rolesV3.list">) => call("rolesV3.list", args);
 
 export const useRolesV3List = (args: Args<"rolesV3.list"> | null, config?: SWRConfiguration<Result<"rolesV3.list">>) => useOperation("rolesV3.list", args, config);

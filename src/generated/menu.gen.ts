@@ -664,7 +664,7 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["view", "report", "download"],
-        screen: null,
+        screen: "reportsCallCenter",
         icon: null,
         label: "menu.reports.callCenter",
         subtabs: []
@@ -682,7 +682,7 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["view", "report", "download"],
-        screen: null,
+        screen: "reportsMonthSummary",
         icon: null,
         label: "menu.reports.monthSummary",
         subtabs: []

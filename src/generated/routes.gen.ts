@@ -1005,47 +1005,47 @@ export const routes = [
     },
     {
         path: "/Reports/QueryCallCenter",
-        screen: null,
-        kind: "none",
+        screen: "reportsCallCenter",
+        kind: "report",
         access: "session",
         layout: "default",
         menuKey: "reports.callCenter",
         componentId: 4011,
-        title: null,
-        loadScreen: null
+        title: "screens.reportsCallCenter.title",
+        loadScreen: () => import("./screen.reportsCallCenter.gen.ts")
     },
     {
         path: "/Reports/QueryCallCenter/:id",
-        screen: null,
-        kind: "none",
+        screen: "reportsCallCenter",
+        kind: "report",
         access: "session",
         layout: "default",
         menuKey: "reports.callCenter",
         componentId: 4011,
-        title: null,
-        loadScreen: null
+        title: "screens.reportsCallCenter.title",
+        loadScreen: () => import("./screen.reportsCallCenter.gen.ts")
     },
     {
         path: "/Reports/MessagesCountPerMonth",
-        screen: null,
-        kind: "none",
+        screen: "reportsMonthSummary",
+        kind: "report",
         access: "session",
         layout: "default",
         menuKey: "reports.monthSummary",
         componentId: 4012,
-        title: null,
-        loadScreen: null
+        title: "screens.reportsMonthSummary.title",
+        loadScreen: () => import("./screen.reportsMonthSummary.gen.ts")
     },
     {
         path: "/Reports/MessagesCountPerMonth/:id",
-        screen: null,
-        kind: "none",
+        screen: "reportsMonthSummary",
+        kind: "report",
         access: "session",
         layout: "default",
         menuKey: "reports.monthSummary",
         componentId: 4012,
-        title: null,
-        loadScreen: null
+        title: "screens.reportsMonthSummary.title",
+        loadScreen: () => import("./screen.reportsMonthSummary.gen.ts")
     },
     {
         path: "/Reports/WhatsApp",

@@ -488,12 +488,9 @@ export const screen = {
                 },
                 "x-widget": "options",
                 "x-options": {
-                    operation: "channels.list",
+                    operation: "reportCenter.getAccounts",
                     value: "id",
-                    label: "name",
-                    params: {
-                        pageSize: 200
-                    }
+                    label: "name"
                 }
             },
             range: {

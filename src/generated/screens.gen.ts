@@ -105,9 +105,13 @@ import { screen as screen_quotaForm } from "./screen.quotaForm.gen.ts";
 
 import { screen as screen_register } from "./screen.register.gen.ts";
 
+import { screen as screen_reportsCallCenter } from "./screen.reportsCallCenter.gen.ts";
+
 import { screen as screen_reportsEfficacy } from "./screen.reportsEfficacy.gen.ts";
 
 import { screen as screen_reportsGeneral } from "./screen.reportsGeneral.gen.ts";
+
+import { screen as screen_reportsMonthSummary } from "./screen.reportsMonthSummary.gen.ts";
 
 import { screen as screen_resetPassword } from "./screen.resetPassword.gen.ts";
 
@@ -200,8 +204,10 @@ export const screens = {
     quotaChart: screen_quotaChart,
     quotaForm: screen_quotaForm,
     register: screen_register,
+    reportsCallCenter: screen_reportsCallCenter,
     reportsEfficacy: screen_reportsEfficacy,
     reportsGeneral: screen_reportsGeneral,
+    reportsMonthSummary: screen_reportsMonthSummary,
     resetPassword: screen_resetPassword,
     responsibleSmsOption: screen_responsibleSmsOption,
     roleForm: screen_roleForm,
@@ -223,4 +229,4 @@ export const screens = {
     validation: screen_validation
 } as const;
 
-export type ScreenId = "apiCredentials" | "apiSettings" | "areaForm" | "areaRename" | "areas" | "associationsAddForm" | "associationsUpdateForm" | "auditReport" | "blockListAdd" | "blockListUpload" | "blockList" | "campaignClickers" | "campaignDeployments" | "campaignDetail" | "campaignForm" | "campaignHistory" | "campaignPaste" | "campaignRecipients" | "campaignShorten" | "campaignTest" | "campaignTests" | "campaignWizard" | "campaigns" | "changePassword" | "channelDetail" | "channelForm" | "channelStats" | "channelStatuses" | "channelTry" | "channels" | "charts" | "clientSignin" | "companies" | "companyForm" | "companyPlan" | "costCenterForm" | "costCenters" | "credentialForm" | "eventForm" | "events" | "expiredPassword" | "help" | "home" | "messagingSettings" | "notActive" | "notifications" | "personalizedCampaignDetail" | "profile" | "quotaByAccount" | "quotaChart" | "quotaForm" | "register" | "reportsEfficacy" | "reportsGeneral" | "resetPassword" | "responsibleSmsOption" | "roleForm" | "roles" | "shortenerLinkForm" | "shortenerLinks" | "shortenerStatistics" | "shortenerUpload" | "signin" | "stats" | "teamMemberDetail" | "teamMemberForm" | "teamMembers" | "templateForm" | "templates" | "userAssociations" | "userResponsibles" | "userValidation" | "validation";
+export type ScreenId = "apiCredentials" | "apiSettings" | "areaForm" | "areaRename" | "areas" | "associationsAddForm" | "associationsUpdateForm" | "auditReport" | "blockListAdd" | "blockListUpload" | "blockList" | "campaignClickers" | "campaignDeployments" | "campaignDetail" | "campaignForm" | "campaignHistory" | "campaignPaste" | "campaignRecipients" | "campaignShorten" | "campaignTest" | "campaignTests" | "campaignWizard" | "campaigns" | "changePassword" | "channelDetail" | "channelForm" | "channelStats" | "channelStatuses" | "channelTry" | "channels" | "charts" | "clientSignin" | "companies" | "companyForm" | "companyPlan" | "costCenterForm" | "costCenters" | "credentialForm" | "eventForm" | "events" | "expiredPassword" | "help" | "home" | "messagingSettings" | "notActive" | "notifications" | "personalizedCampaignDetail" | "profile" | "quotaByAccount" | "quotaChart" | "quotaForm" | "register" | "reportsCallCenter" | "reportsEfficacy" | "reportsGeneral" | "reportsMonthSummary" | "resetPassword" | "responsibleSmsOption" | "roleForm" | "roles" | "shortenerLinkForm" | "shortenerLinks" | "shortenerStatistics" | "shortenerUpload" | "signin" | "stats" | "teamMemberDetail" | "teamMemberForm" | "teamMembers" | "templateForm" | "templates" | "userAssociations" | "userResponsibles" | "userValidation" | "validation";

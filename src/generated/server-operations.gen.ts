@@ -827,6 +827,126 @@ export const entitySchemas = [
         }
     },
     {
+        $id: "call-center-message",
+        description: "One message to the number a support agent looks up (/Reports/QueryCallCenter): when it was made, through which account (channel) and why (source, purpose, campaign), the text as sent, where it is (state), what the network said (deliveryStatus, errorCode), the spec's status code, why it did not go or not yet (reason), the submit and final instants, credits spent and the operator with how it is known (the serving network a receipt named, else the allocation).",
+        type: "object",
+        required: [
+            "id",
+            "createdAt",
+            "accountId",
+            "account",
+            "platform",
+            "source",
+            "purpose",
+            "campaign",
+            "body",
+            "state",
+            "deliveryStatus",
+            "statusCode",
+            "errorCode",
+            "reason",
+            "parts",
+            "credits",
+            "sentAt",
+            "doneAt",
+            "operator",
+            "basis"
+        ],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "integer"
+            },
+            createdAt: {
+                type: "string",
+                format: "date-time"
+            },
+            accountId: {
+                type: "integer"
+            },
+            account: {
+                type: "string"
+            },
+            platform: {
+                $ref: "channel-platform#"
+            },
+            source: {
+                type: "string"
+            },
+            purpose: {
+                $ref: "message-purpose#"
+            },
+            campaign: {
+                type: ["string", "null"]
+            },
+            body: {
+                type: ["string", "null"]
+            },
+            state: {
+                $ref: "message-state#"
+            },
+            deliveryStatus: {
+                anyOf: [{
+                        $ref: "delivery-status#"
+                    }, {
+                        type: "null"
+                    }]
+            },
+            statusCode: {
+                type: "integer"
+            },
+            errorCode: {
+                type: ["string", "null"]
+            },
+            reason: {
+                type: ["object", "null"],
+                "x-display": "reason",
+                required: [
+                    "kind",
+                    "code",
+                    "hours",
+                    "until"
+                ],
+                additionalProperties: false,
+                properties: {
+                    kind: {
+                        $ref: "message-reason#"
+                    },
+                    code: {
+                        type: "string"
+                    },
+                    hours: {
+                        type: ["integer", "null"]
+                    },
+                    until: {
+                        type: ["string", "null"],
+                        format: "date-time"
+                    }
+                }
+            },
+            parts: {
+                type: "integer"
+            },
+            credits: {
+                type: "integer"
+            },
+            sentAt: {
+                type: ["string", "null"],
+                format: "date-time"
+            },
+            doneAt: {
+                type: ["string", "null"],
+                format: "date-time"
+            },
+            operator: {
+                type: ["string", "null"]
+            },
+            basis: {
+                $ref: "operator-basis#"
+            }
+        }
+    },
+    {
         $id: "campaign-clicker-page",
         description: "One page of the recipients who clicked a campaign's links (the list convention).",
         type: "object",
@@ -10920,6 +11040,169 @@ export const serverOperations = [
             type: "array",
             items: {
                 $ref: "sms-state-item#"
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: []
+    },
+    {
+        id: "reportCenter.messagesCountPerMonth",
+        tag: "reportCenter",
+        name: "messagesCountPerMonth",
+        method: "POST",
+        path: "/v1/colibri/reportCenter/messagesCountPerMonth",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 4012,
+            action: "report"
+        },
+        summary: "One account's messages per Bogot\u00E1 month of a year (every month up to today, zeros included; `year` defaults to this year), optionally of one SMS status code (`state`). Months before the report history are left out; a year after this one, or wholly before the history, is refused (99962).",
+        params: null,
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            required: ["clientId"],
+            additionalProperties: false,
+            properties: {
+                clientId: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 2147483647
+                },
+                year: {
+                    type: "integer",
+                    minimum: 2000,
+                    maximum: 2100
+                },
+                state: {
+                    type: "integer",
+                    minimum: 0,
+                    maximum: 999
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "traffic-report#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99982",
+            "99961",
+            "99962"
+        ]
+    },
+    {
+        id: "reportCenter.queryCallCenter",
+        tag: "reportCenter",
+        name: "queryCallCenter",
+        method: "POST",
+        path: "/v1/colibri/reportCenter/queryCallCenter",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 4011,
+            action: "report"
+        },
+        summary: "One number's history with the company, for a support agent: every message to it between two Bogot\u00E1 days (the report history's days by default), newest first, at most 500 (`truncated` says more matched). The number as people write it (3001234567, +57 300 123 4567); none answers 99960, one that is not Colombian 99963.",
+        params: null,
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            required: ["phone"],
+            additionalProperties: false,
+            properties: {
+                phone: {
+                    type: "string",
+                    maxLength: 40
+                },
+                DateStart: {
+                    type: "string",
+                    format: "date"
+                },
+                DateEnd: {
+                    type: "string",
+                    format: "date"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            type: "object",
+            required: ["phone", "items", "truncated"],
+            additionalProperties: false,
+            properties: {
+                phone: {
+                    type: "string"
+                },
+                items: {
+                    type: "array",
+                    items: {
+                        $ref: "call-center-message#"
+                    }
+                },
+                truncated: {
+                    type: "boolean"
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99982",
+            "99958",
+            "99960",
+            "99962",
+            "99963"
+        ]
+    },
+    {
+        id: "reportCenter.getAccounts",
+        tag: "reportCenter",
+        name: "getAccounts",
+        method: "GET",
+        path: "/v1/colibri/reportCenter/GetAccounts",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 40,
+            action: "view"
+        },
+        summary: "The accounts a report may be asked about: the company's channels (id, name, platform), for the reports' account filters. Anyone who sees the reports may read them, without the channels settings' permission.",
+        params: null,
+        query: null,
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "array",
+            items: {
+                type: "object",
+                required: ["id", "name", "platform"],
+                additionalProperties: false,
+                properties: {
+                    id: {
+                        type: "integer"
+                    },
+                    name: {
+                        type: "string"
+                    },
+                    platform: {
+                        $ref: "channel-platform#"
+                    }
+                }
             }
         },
         produces: "json",

@@ -120,6 +120,15 @@ export type ReportCenterGetOperatorsResponse = SmsOperator[]
 export type ReportCenterGetMessageStatesResponse = SmsStateItem[]
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "reportCenter.getAccounts.Response".
+ */
+export type ReportCenterGetAccountsResponse = {
+id: number
+name: string
+platform: ChannelPlatform
+}[]
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "roles.list.Response".
  */
 export type RolesListResponse = RoleSummary[]
@@ -329,6 +338,39 @@ position: number
 value: string
 reason: PhoneRejection
 }[]
+}
+/**
+ * One message to the number a support agent looks up (/Reports/QueryCallCenter): when it was made, through which account (channel) and why (source, purpose, campaign), the text as sent, where it is (state), what the network said (deliveryStatus, errorCode), the spec's status code, why it did not go or not yet (reason), the submit and final instants, credits spent and the operator with how it is known (the serving network a receipt named, else the allocation).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "call-center-message".
+ */
+export interface CallCenterMessage {
+id: number
+createdAt: string
+accountId: number
+account: string
+platform: ChannelPlatform
+source: string
+purpose: MessagePurpose
+campaign: (string | null)
+body: (string | null)
+state: MessageState
+deliveryStatus: (DeliveryStatus | null)
+statusCode: number
+errorCode: (string | null)
+reason: ({
+kind: MessageReason
+code: string
+hours: (number | null)
+until: (string | null)
+} | null)
+parts: number
+credits: number
+sentAt: (string | null)
+doneAt: (string | null)
+operator: (string | null)
+basis: OperatorBasis
 }
 /**
  * One page of the recipients who clicked a campaign's links (the list convention).
@@ -3575,6 +3617,33 @@ DateEnd: string
 }
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "reportCenter.messagesCountPerMonth.Body".
+ */
+export interface ReportCenterMessagesCountPerMonthBody {
+clientId: number
+year?: number
+state?: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "reportCenter.queryCallCenter.Body".
+ */
+export interface ReportCenterQueryCallCenterBody {
+phone: string
+DateStart?: string
+DateEnd?: string
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "reportCenter.queryCallCenter.Response".
+ */
+export interface ReportCenterQueryCallCenterResponse {
+phone: string
+items: CallCenterMessage[]
+truncated: boolean
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "rolesV3.list.Query".
  */
 export interface RolesV3ListQuery {
@@ -4661,6 +4730,22 @@ export interface OperationTypes {
     "reportCenter.getMessageStates": {
         args: {};
         response: ReportCenterGetMessageStatesResponse;
+    };
+    "reportCenter.messagesCountPerMonth": {
+        args: {
+            body: ReportCenterMessagesCountPerMonthBody;
+        };
+        response: TrafficReport;
+    };
+    "reportCenter.queryCallCenter": {
+        args: {
+            body: ReportCenterQueryCallCenterBody;
+        };
+        response: ReportCenterQueryCallCenterResponse;
+    };
+    "reportCenter.getAccounts": {
+        args: {};
+        response: ReportCenterGetAccountsResponse;
     };
     "rolesV3.list": {
         args: {

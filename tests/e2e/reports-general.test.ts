@@ -6,6 +6,8 @@
 // without an account or with the end before the start shows the server's problems; the English
 // screen says the same in English; axe finds no serious or critical violation in the results.
 // /Reports/EfficacyOTP: an admin reads how fast the OTPs the manager sent arrived.
+// /Reports/QueryCallCenter and /Reports/MessagesCountPerMonth: a developer (the {product}Sms flag)
+// looks up one number's history and an account's year.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
@@ -40,7 +42,7 @@ async function chooseAccount(page: Page, label: RegExp, name: string) {
   await page.keyboard.press('Escape');
 }
 
-describe('traffic reports (/Reports/General, /Reports/EfficacyOTP)', () => {
+describe('traffic reports', () => {
   it('a manager sees today\'s traffic per day and account, per operator and per state, in Spanish and English', async () => {
     const { context, page } = await newPage(e2e.browser, e2e.product);
     await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
@@ -139,6 +141,43 @@ describe('traffic reports (/Reports/General, /Reports/EfficacyOTP)', () => {
     const chart = page.getByTestId('chart').first();
     await chart.locator('svg.marks').waitFor({ timeout: 20_000 });
     expect(await chart.textContent()).toContain('Entregados en ≤ 3 s');
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('a platform developer looks up one number\'s history and an account\'s messages per month', async () => {
+    const sender = await newPage(e2e.browser, e2e.product);
+    await signIn(sender.page, 'manager@demo.colibri.co', { lands: '**/User' });
+    const token = await sessionToken(sender.page);
+    const channels = (await api(token, 'GET', '/v1/channels?platform=sms&pageSize=200')) as { items: { id: number; name: string }[] };
+    const channel = channels.items.find((c) => c.name === 'SMS Notificaciones')!;
+    const sent = (await api(token, 'POST', '/v1/messages', { channelId: channel.id, to: '3185550300', text: 'Colibri: su cita es mañana a las 9' })) as { messages: { id: string }[] };
+    await expect.poll(async () => (await api(token, 'GET', `/v1/messages/${sent.messages[0].id}`)).state, { timeout: 60_000, interval: 500 }).toBe('delivered');
+    await sender.context.close();
+
+    const { context, page } = await newPage(e2e.browser, e2e.product);
+    await signIn(page, 'develop@demo.colibri.co');
+    await page.goto('/Reports/QueryCallCenter');
+    await page.getByRole('heading', { name: 'Consulta de un número' }).waitFor();
+    await page.getByLabel(/^Número de celular/).fill('318 555 0300');
+    await page.getByRole('button', { name: 'Consultar' }).click();
+    const row = page.getByRole('table', { name: 'Consulta de un número' }).getByRole('row').filter({ hasText: 'Colibri: su cita es mañana a las 9' });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('SMS Notificaciones');
+    expect(await row.textContent()).toContain('Entregado');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.goto('/Reports/MessagesCountPerMonth');
+    await page.getByRole('heading', { name: 'Mensajes por mes' }).first().waitFor();
+    await page.getByRole('combobox', { name: /^Cuenta/ }).click();
+    await page.getByRole('option', { name: 'SMS Notificaciones', exact: true }).click();
+    await page.getByRole('button', { name: 'Generar reporte' }).click();
+    const month = calendarDate(new Date(), 'America/Bogota').slice(0, 7);
+    const monthRow = page.getByRole('table', { name: 'Mensajes por mes' }).getByRole('row').filter({ hasText: month });
+    await monthRow.waitFor();
+    const chart = page.getByTestId('chart').first();
+    await chart.locator('svg.marks').waitFor({ timeout: 20_000 });
+    expect(await chart.textContent()).toContain('Entregados');
     expect(await seriousViolations(page)).toEqual([]);
     await context.close();
   });

@@ -148,6 +148,65 @@ describe('GetTrafficByState', () => {
   });
 });
 
+describe('messagesCountPerMonth', () => {
+  const monthly = (body: Record<string, unknown>, token: string) => h.op('reportCenter.messagesCountPerMonth', { token, body });
+
+  it('counts one account\'s messages per Bogotá month of the year, quiet months as zeros, optionally of one status code', async () => {
+    const develop = (await h.as('develop')).token;
+    const year = Number(yesterday.slice(0, 4));
+    const res = await monthly({ clientId: accounts[0], year }, develop);
+    expect(res.statusCode, res.body).toBe(200);
+    const items = res.json().items as { period: string; messages: number }[];
+    // Every month from January (or the history's first) to this one when the year is this year.
+    expect(items.every((r) => r.period.startsWith(`${year}-`))).toBe(true);
+    expect(items.map((r) => r.period)).toEqual([...items.map((r) => r.period)].sort());
+    const expected = new Map<string, number>();
+    for (const s of seeds().filter((x) => x.account === accounts[0] && x.day.startsWith(`${year}-`))) expected.set(s.day.slice(0, 7), (expected.get(s.day.slice(0, 7)) ?? 0) + 1);
+    for (const r of items) expect(r.messages, r.period).toBe(expected.get(r.period) ?? 0);
+    expect(items.filter((r) => r.messages === 0).length).toBeGreaterThanOrEqual(items.length - expected.size);
+    const success = (await monthly({ clientId: accounts[0], year, state: 3 }, develop)).json();
+    expect(success.totals.messages).toBe(seeds().filter((x) => x.account === accounts[0] && x.status === 3 && x.day.startsWith(`${year}-`)).length);
+    // Without a year: this year.
+    expect((await monthly({ clientId: accounts[0] }, develop)).json().items.at(-1).period).toBe(today.slice(0, 7));
+  });
+
+  it('refuses a year to come, another company\'s account, and a role without the {product}Sms flag', async () => {
+    const develop = (await h.as('develop')).token;
+    const next = Number(today.slice(0, 4)) + 1;
+    const future = await monthly({ clientId: accounts[0], year: next }, develop);
+    expect(future.statusCode).toBe(400);
+    expect(future.json().errors.map((e: { code: string }) => e.code)).toContain('99962');
+    const foreign = await monthly({ clientId: foreignAccount }, develop);
+    expect(foreign.json()).toMatchObject({ code: '99961', errors: [{ field: 'clientId', code: '99961' }] });
+    expect((await monthly({ clientId: accounts[0] }, manager)).statusCode).toBe(403);
+  });
+});
+
+describe('queryCallCenter', () => {
+  const lookup = (body: Record<string, unknown>, token: string) => h.op('reportCenter.queryCallCenter', { token, body });
+
+  it('shows one number\'s messages with the company, as people write the number, with the operator and why it did not go', async () => {
+    const develop = (await h.as('develop')).token;
+    const res = await lookup({ phone: '310 111 2233' }, develop);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ phone: '+573101112233', truncated: false });
+    expect(res.json().items).toEqual([expect.objectContaining({ account: 'Reportes A', state: 'delivered', statusCode: 3, operator: 'Movistar', basis: 'network', body: 'hola', reason: null })]);
+    const blocked = (await lookup({ phone: '+573331112233' }, develop)).json().items;
+    expect(blocked).toEqual([expect.objectContaining({ state: 'rejected', operator: null, basis: 'none', credits: 0, reason: expect.objectContaining({ kind: 'blockList' }) })]);
+    // Another company's message to a number is never shown; dates narrow the history.
+    expect((await lookup({ phone: '3001112299' }, develop)).json().items).toEqual([]);
+    expect((await lookup({ phone: '3101112233', DateStart: yesterday, DateEnd: today }, develop)).json().items).toEqual([]);
+  });
+
+  it('refuses no number (99960), a number that is not Colombian (99963), bad dates, and roles without the flag', async () => {
+    const develop = (await h.as('develop')).token;
+    expect((await lookup({ phone: '  ' }, develop)).json()).toMatchObject({ code: '99960', errors: [{ field: 'phone' }] });
+    expect((await lookup({ phone: '12345' }, develop)).json()).toMatchObject({ code: '99963', errors: [{ field: 'phone' }] });
+    expect((await lookup({ phone: '3001112233', DateStart: today, DateEnd: yesterday }, develop)).json().errors.map((e: { code: string }) => e.code)).toEqual(['99958']);
+    expect((await lookup({ phone: '3001112233' }, manager)).statusCode).toBe(403);
+  });
+});
+
 describe('validation (spec 5) and access', () => {
   it('lists every problem at once: no account, end before start, a date after today', async () => {
     const tomorrow = formatYmd(addDays(calendarDateOf(h.clock.now), 1));
@@ -178,6 +237,17 @@ describe('validation (spec 5) and access', () => {
     expect((await summary({ ClientId: accounts, DateStart: yesterday, DateEnd: today }, none)).statusCode).toBe(403);
     const analyst = (await h.as('analista')).token;
     expect((await summary({ ClientId: accounts, DateStart: yesterday, DateEnd: today }, analyst)).statusCode).toBe(200);
+  });
+
+  it('offers every reader of the reports the company\'s accounts, even without the channels settings', async () => {
+    for (const role of ['analista', 'develop', 'admin']) {
+      const token = (await h.as(role)).token;
+      const res = await h.op('reportCenter.getAccounts', { token });
+      expect(res.statusCode, role).toBe(200);
+      const names = res.json().map((a: { name: string }) => a.name);
+      expect(names, role).toEqual(expect.arrayContaining(['Reportes A', 'Reportes B']));
+      expect(names, role).not.toContain('Ajena');
+    }
   });
 
   it('offers the operators and the SMS states for the filters', async () => {

@@ -80,7 +80,7 @@ async function change(rnd: ReturnType<typeof random>) {
         const pids = (await sql<{ pid: string; channel_id: number; sent_at: Date | null }>`select provider_message_id as pid, channel_id, sent_at from messages where id = any(${ids}::bigint[])`.execute(tx)).rows;
         for (const channelId of new Set(pids.map((p) => p.channel_id))) {
           const events = pids.filter((p) => p.channel_id === channelId).map((p) => ({
-            providerMessageId: p.pid, status: rnd.pick(RECEIPTS), errorCode: null, at: new Date((p.sent_at ?? new Date(BASE)).getTime() + rnd.int(90_000)),
+            providerMessageId: p.pid, status: rnd.pick(RECEIPTS), errorCode: rnd.pick([null, '000', '001', '131047']), at: new Date((p.sent_at ?? new Date(BASE)).getTime() + rnd.int(90_000)),
             // The serving network, when the receipt says it (a ported number's differs from its prefix; 310260 is abroad).
             ...(rnd.int(2) === 0 ? { network: rnd.pick(['732101', '732123', '732103', '732130', '732154', '310260']) } : {}),
           }));

@@ -1,5 +1,6 @@
 // Report rollups (issue 14, ARCHITECTURE 4): hour buckets of the messages by company, channel,
-// deployment, purpose, source, state and status code, with counts, parts, credits and
+// deployment, purpose, source, state, status code, the network's error code ('' for none; Meta's
+// codes for WhatsApp) and the operator, with counts, parts, credits and
 // the delivery latency (sum, count and the ≤ 3 s, ≤ 5 s, ≤ 60 s, longer buckets of spec 4's OTP
 // and transactional reports). Reports read these, never a scan of `messages`.
 //
@@ -28,7 +29,7 @@ import { ALLOCATION_BLOCKS, COLOMBIA_MCC, NETWORK_CODES } from '../../core/co-op
 import type { Database } from '../database.ts';
 
 /** The key columns, in the tables' order. */
-export const ROLLUP_KEY = ['bucket', 'company_id', 'channel_id', 'deployment_id', 'purpose', 'source', 'state', 'status_code', 'operator_id', 'operator_basis'] as const;
+export const ROLLUP_KEY = ['bucket', 'company_id', 'channel_id', 'deployment_id', 'purpose', 'source', 'state', 'status_code', 'error_code', 'operator_id', 'operator_basis'] as const;
 /** The measures, each a sum. */
 export const ROLLUP_MEASURES = ['messages', 'parts', 'credits', 'latency_ms', 'latency_count', 'latency_3s', 'latency_5s', 'latency_60s', 'latency_over'] as const;
 
@@ -41,13 +42,21 @@ export type RollupMeasure = (typeof ROLLUP_MEASURES)[number];
 const LATENCY = `greatest(extract(epoch from (r.done_at - r.sent_at)) * 1000, 0)`;
 const DELIVERED = `(r.state in ('delivered', 'read') and r.sent_at is not null and r.done_at is not null)`;
 
-// The operator tables as SQL over the row `r` (digit strings compare the same in every collation).
-const ALLOCATED = `case when r.to_number like '+573%' and length(r.to_number) = 13 then case ${ALLOCATION_BLOCKS.map(
-  (b) => `when substr(r.to_number, 4, 3) between '${b.from}' and '${b.to}' then ${b.operator}`).join(' ')} else 0 end else 0 end`;
-const SERVING = `case when r.network like '${COLOMBIA_MCC}%' then case substr(r.network, ${COLOMBIA_MCC.length + 1}) ${Object.entries(NETWORK_CODES).map(
-  ([mnc, id]) => `when '${mnc}' then ${id}`).join(' ')} else 0 end else 0 end`;
-const OPERATOR = `case when r.network is not null then ${SERVING} else ${ALLOCATED} end`;
-const OPERATOR_BASIS = `case when r.network is not null then 'network' when (${ALLOCATED}) <> 0 then 'allocation' else 'none' end`;
+// The operator tables as SQL over a message row (digit strings compare the same in every collation).
+function operatorExpressions(r: string): { id: string; basis: string } {
+  const allocated = `case when ${r}.to_number like '+573%' and length(${r}.to_number) = 13 then case ${ALLOCATION_BLOCKS.map(
+    (b) => `when substr(${r}.to_number, 4, 3) between '${b.from}' and '${b.to}' then ${b.operator}`).join(' ')} else 0 end else 0 end`;
+  const serving = `case when ${r}.network like '${COLOMBIA_MCC}%' then case substr(${r}.network, ${COLOMBIA_MCC.length + 1}) ${Object.entries(NETWORK_CODES).map(
+    ([mnc, id]) => `when '${mnc}' then ${id}`).join(' ')} else 0 end else 0 end`;
+  return {
+    id: `case when ${r}.network is not null then ${serving} else ${allocated} end`,
+    basis: `case when ${r}.network is not null then 'network' when (${allocated}) <> 0 then 'allocation' else 'none' end`,
+  };
+}
+const OPERATOR = operatorExpressions('r');
+
+/** A message row's operator id and its basis as SQL, for a row named `alias` (one number's lookup). */
+export const operatorSql = (alias: string): { id: string; basis: string } => operatorExpressions(alias);
 
 /**
  * f(message): the key and the measures of one message row `r`, as
@@ -58,7 +67,7 @@ function contribution(sign: 1 | -1): string {
   const s = sign === 1 ? '' : '-';
   return [
     `date_trunc('hour', r.created_at, 'UTC') as bucket`, 'r.company_id', 'r.channel_id', 'coalesce(r.deployment_id, 0) as deployment_id',
-    'r.purpose', 'r.source', 'r.state', 'r.status_code', `(${OPERATOR})::smallint as operator_id`, `${OPERATOR_BASIS} as operator_basis`,
+    'r.purpose', 'r.source', 'r.state', 'r.status_code', `coalesce(r.error_code, '') as error_code`, `(${OPERATOR.id})::smallint as operator_id`, `${OPERATOR.basis} as operator_basis`,
     `${s}1 as messages`, `${s}r.parts as parts`, `${s}(case when r.billed then r.cost else 0 end) as credits`,
     `${s}(case when ${DELIVERED} then round(${LATENCY})::bigint else 0 end) as latency_ms`,
     `${s}(case when ${DELIVERED} then 1 else 0 end) as latency_count`,
@@ -127,7 +136,7 @@ export function createRollupsSql(): string[] {
 export function rollupTablesSql(): string[] {
   const columns = `bucket timestamptz not null, company_id integer not null, channel_id integer not null, deployment_id bigint not null,
     purpose text not null, source text not null, state text not null, status_code integer not null,
-    operator_id smallint not null, operator_basis text not null,
+    error_code text not null, operator_id smallint not null, operator_basis text not null,
     ${ROLLUP_MEASURES.map((m) => `${m} bigint not null`).join(', ')}`;
   return [
     `create table message_rollup_totals (${columns}, primary key (${PRIMARY_KEY}))`,

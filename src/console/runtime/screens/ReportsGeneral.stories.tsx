@@ -49,7 +49,7 @@ const meta = {
     session: users.manager,
     route: { path: '/Reports/General', pattern: '/Reports/General' },
     api: {
-      'channels.list': { items: [{ id: 3, name: 'SMS demo', platform: 'sms' }, { id: 4, name: 'WhatsApp demo', platform: 'whatsapp' }], total: 2, page: 1, pageSize: 200 },
+      'reportCenter.getAccounts': [{ id: 3, name: 'SMS demo', platform: 'sms' }, { id: 4, name: 'WhatsApp demo', platform: 'whatsapp' }],
       'reportCenter.getOperators': [{ id: 3, name: 'Tigo', kind: 'mno' }],
       'reportCenter.getMessageStates': [{ id: 3, name: 'Success' }, { id: 99, name: 'General error' }],
       'reportCenter.getTransactionsSummary': summary,
@@ -64,7 +64,7 @@ type Story = StoryObj<typeof meta>;
 async function fill() {
   fireEvent.change(await screen.findByLabelText(es('common.dateRange.start')), { target: { value: '2026-06-01' } });
   fireEvent.change(await screen.findByLabelText(es('common.dateRange.end')), { target: { value: '2026-06-02' } });
-  await userEvent.click(screen.getByRole('combobox', { name: new RegExp(`^${es('screens.reportsGeneral.accounts')}`) }));
+  await userEvent.click(await screen.findByRole('combobox', { name: new RegExp(`^${es('screens.reportsGeneral.accounts')}`) }));
   await userEvent.click(await screen.findByRole('option', { name: 'SMS demo' }));
   await userEvent.keyboard('{Escape}');
   await userEvent.click(screen.getByRole('button', { name: es('common.report.run') }));

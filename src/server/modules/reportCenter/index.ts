@@ -4,8 +4,9 @@ import type { SmsOperator } from '../../../generated/types.gen.ts';
 import { fieldError, failFields } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { listMessageStates, listOperators } from '../platformSms/reference-lists.ts';
-import { reportScope, type Level } from './report-scope.ts';
-import { trafficRows, trafficTotals } from './traffic.ts';
+import { callCenterHistory } from './call-center.ts';
+import { reportScope, yearMonths, type Level } from './report-scope.ts';
+import { emptyRow, trafficRows, trafficTotals } from './traffic.ts';
 
 /** Operator ids for names as GetOperators writes them (any case); an unknown name is refused. */
 function operatorIdsOf(names: string[] | undefined, operators: SmsOperator[]): number[] | undefined {
@@ -54,6 +55,28 @@ export const reportCenterHandlers: DomainHandlers<'reportCenter'> = {
       trafficTotals(db, query),
     ]);
     return { items, states, totals };
+  },
+
+  'reportCenter.messagesCountPerMonth': async (ctx) => {
+    const me = caller(ctx);
+    const b = ctx.body;
+    const db = ctx.deps.db;
+    const now = ctx.deps.now();
+    const months = yearMonths(b.year, now);
+    const scope = await reportScope(db, { companyId: me.companyId, accounts: { field: 'clientId', ids: [b.clientId] }, dateStart: months.dateStart, dateEnd: months.dateEnd, level: 2, now });
+    const query = { scope, ...(b.state !== undefined ? { statusCodes: [b.state] } : {}) };
+    const [rows, totals] = await Promise.all([trafficRows(db, { ...query, by: ['period'], level: 2, order: 'keys' }), trafficTotals(db, query)]);
+    // Every month of the range, the quiet ones as zeros: a year read at a glance.
+    const items = months.list.map((period) => rows.find((r) => r.period === period) ?? { ...emptyRow(), period });
+    return { level: 2, items, totals };
+  },
+
+  'reportCenter.queryCallCenter': callCenterHistory,
+
+  'reportCenter.getAccounts': async (ctx) => {
+    const me = caller(ctx);
+    const rows = await ctx.deps.db.selectFrom('channels').select(['id', 'name', 'platform']).where('company_id', '=', me.companyId).orderBy('name').orderBy('id').execute();
+    return rows.map((r) => ({ id: r.id, name: r.name, platform: r.platform as 'sms' }));
   },
 
   'reportCenter.getOperators': async (ctx) => listOperators(ctx.deps.db),

@@ -3,7 +3,7 @@
 // none after today nor before the report history, 99962) and, for a report by period, no more
 // periods than the granularity limit (99962). Every problem is listed in the answer's errors.
 import type { Kysely } from 'kysely';
-import { addDays, dayNumber, instantAtMinutes, parseYmd } from '../../../core/bogota-time.ts';
+import { addDays, dayNumber, formatYmd, instantAtMinutes, parseYmd } from '../../../core/bogota-time.ts';
 import { calendarDate } from '../../../core/date-range.ts';
 import type { Database } from '../../../engine/database.ts';
 import { constants } from '../../../generated/constants.gen.ts';
@@ -43,6 +43,18 @@ export function periodsSpanned(start: string, end: string, level: Level): number
   return b.year - a.year + 1;
 }
 
+/** What is wrong with two report days (spec 5): the end before the start, after today, before the history. */
+export function dateProblems(dateStart: string, dateEnd: string, now: Date): FieldError[] {
+  const problems: FieldError[] = [];
+  const today = calendarDate(now, TIME_ZONE);
+  const oldest = addDays(parseYmd(today), -(constants.reports.historyDays - 1));
+  if (dateEnd < dateStart) problems.push(fieldError('DateEnd', '99958'));
+  if (dateStart > today) problems.push(fieldError('DateStart', '99962', `> ${today}`));
+  if (dateEnd > today) problems.push(fieldError('DateEnd', '99962', `> ${today}`));
+  if (dayNumber(parseYmd(dateStart)) < dayNumber(oldest)) problems.push(fieldError('DateStart', '99962', `< ${constants.reports.historyDays} d`));
+  return problems;
+}
+
 /** The checked scope, or the answer listing every problem. */
 export async function reportScope(db: Kysely<Database>, request: ScopeRequest): Promise<ReportScope> {
   const problems: FieldError[] = [];
@@ -53,13 +65,8 @@ export async function reportScope(db: Kysely<Database>, request: ScopeRequest): 
     const foreign = ids.filter((id) => !owned.some((o) => o.id === id));
     if (foreign.length) problems.push(fieldError(field, '99961', foreign.join(', ')));
   }
-  const today = calendarDate(request.now, TIME_ZONE);
-  const oldest = addDays(parseYmd(today), -(constants.reports.historyDays - 1));
+  problems.push(...dateProblems(request.dateStart, request.dateEnd, request.now));
   const { dateStart, dateEnd } = request;
-  if (dateEnd < dateStart) problems.push(fieldError('DateEnd', '99958'));
-  if (dateStart > today) problems.push(fieldError('DateStart', '99962', `> ${today}`));
-  if (dateEnd > today) problems.push(fieldError('DateEnd', '99962', `> ${today}`));
-  if (dayNumber(parseYmd(dateStart)) < dayNumber(oldest)) problems.push(fieldError('DateStart', '99962', `< ${constants.reports.historyDays} d`));
   if (request.level !== undefined && dateEnd >= dateStart && periodsSpanned(dateStart, dateEnd, request.level) > constants.reports.granularityLimit) {
     problems.push(fieldError('AggregationLevel', '99962', `> ${constants.reports.granularityLimit}`));
   }
@@ -70,4 +77,21 @@ export async function reportScope(db: Kysely<Database>, request: ScopeRequest): 
     from: instantAtMinutes(parseYmd(dateStart), 0, TIME_ZONE),
     to: instantAtMinutes(addDays(parseYmd(dateEnd), 1), 0, TIME_ZONE),
   };
+}
+
+/**
+ * The days and months of a year a per-month report covers (the current Bogotá year by default):
+ * from January, or the first day of the report history, to December or today. A year after this
+ * one gives a range after today, and a year wholly before the history a start before it, so
+ * reportScope refuses both (99962).
+ */
+export function yearMonths(year: number | undefined, now: Date): { dateStart: string; dateEnd: string; list: string[] } {
+  const today = parseYmd(calendarDate(now, TIME_ZONE));
+  const y = year ?? today.year;
+  const oldest = addDays(today, -(constants.reports.historyDays - 1));
+  const first = y === oldest.year ? oldest : { year: y, month: 1, day: 1 };
+  const last = y === today.year ? today : { year: y, month: 12, day: 31 };
+  const months: string[] = [];
+  if (y <= today.year) for (let m = first.month; m <= last.month; m++) months.push(`${y}-${String(m).padStart(2, '0')}`);
+  return { dateStart: formatYmd(first), dateEnd: formatYmd(last), list: months };
 }

@@ -95,8 +95,11 @@ function toRow(r: Raw): TrafficRow {
   return row;
 }
 
+/** A row of zeros (a period or key with no traffic). */
+export const emptyRow = (): TrafficRow => toRow({});
+
 /** The totals of every message in scope (a row of zeros when there is none). */
 export async function trafficTotals(db: Kysely<Database>, q: Omit<TrafficQuery, 'by'>): Promise<TrafficRow> {
   const [totals] = await trafficRows(db, { ...q, by: [] });
-  return totals ?? toRow({});
+  return totals ?? emptyRow();
 }
