@@ -11,8 +11,8 @@
 
 export const UNKNOWN_OPERATOR = 0;
 
-/** How a message's operator was known. */
-export type OperatorBasis = 'network' | 'allocation' | 'none';
+/** How a message's operator was known (schemas/enums/operator-basis.yaml). */
+export type { OperatorBasis } from '../generated/enums.gen.ts';
 
 /** The historic allocation of mobile prefixes (the 3 digits after +57), first to last. */
 export const ALLOCATION_BLOCKS: readonly { from: number; to: number; operator: number }[] = [

@@ -477,6 +477,14 @@ export const reportCenterGetAccounts = (args: Args<"reportCenter.getAccounts">) 
 
 export const useReportCenterGetAccounts = (args: Args<"reportCenter.getAccounts"> | null, config?: SWRConfiguration<Result<"reportCenter.getAccounts">>) => useOperation("reportCenter.getAccounts", args, config);
 
+export const reportCenterGetDeploymentsSummary = (args: Args<"reportCenter.getDeploymentsSummary">) => call("reportCenter.getDeploymentsSummary", args);
+
+export const reportCenterGetCampaignsSummary = (args: Args<"reportCenter.getCampaignsSummary">) => call("reportCenter.getCampaignsSummary", args);
+
+export const reportCenterGetWhatsAppTraffic = (args: Args<"reportCenter.getWhatsAppTraffic">) => call("reportCenter.getWhatsAppTraffic", args);
+
+export const reportCenterGetRcsTraffic = (args: Args<"reportCenter.getRcsTraffic">) => call("reportCenter.getRcsTraffic", args);
+
 export const rolesV3List = (args: Args<"rolesV3.list">) => call("rolesV3.list", args);
 
 export const useRolesV3List = (args: Args<"rolesV3.list"> | null, config?: SWRConfiguration<Result<"rolesV3.list">>) => useOperation("rolesV3.list", args, config);

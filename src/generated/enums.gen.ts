@@ -540,6 +540,26 @@ export const userStates = [
 
 export type UserState = (typeof userStates)[number];
 
+/** Error codes of Meta's WhatsApp Cloud API a message may end with (the report shows their meaning; any other code is shown as written): 131047 more than 24 hours since the customer last wrote (only a template may go), 131026 undeliverable, 131049 held back by Meta to keep engagement healthy, 131050 the person stopped marketing messages, 131051 unsupported message type, 131021 the recipient is the sender, 131042 payment problem of the business account, 131008 a required parameter is missing, 131009 a parameter is invalid, 130429 the throughput limit, 131056 too many messages to one person, 132000 wrong number of template parameters, 132001 the template does not exist, 132012 a template parameter's format. (schemas/enums/whatsapp-error-code.yaml) */
+export const whatsappErrorCodes = [
+    "131047",
+    "131026",
+    "131049",
+    "131050",
+    "131051",
+    "131021",
+    "131042",
+    "131008",
+    "131009",
+    "130429",
+    "131056",
+    "132000",
+    "132001",
+    "132012"
+] as const;
+
+export type WhatsappErrorCode = (typeof whatsappErrorCodes)[number];
+
 /** Every enum's values by its $id (schemas/enums/<id>.yaml). */
 export const enumValues = {
     "action": actions,
@@ -578,5 +598,6 @@ export const enumValues = {
     "template-status": templateStatuses,
     "url-problem": urlProblems,
     "user-scope": userScopes,
-    "user-state": userStates
+    "user-state": userStates,
+    "whatsapp-error-code": whatsappErrorCodes
 } as const;

@@ -448,7 +448,7 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["view", "report", "download"],
-        screen: null,
+        screen: "reportsCampaign",
         icon: null,
         label: "menu.reports.campaign",
         subtabs: []
@@ -484,7 +484,7 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["view", "report", "download"],
-        screen: null,
+        screen: "reportsDeployments",
         icon: null,
         label: "menu.reports.deployments",
         subtabs: []
@@ -502,7 +502,7 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["view", "report"],
-        screen: null,
+        screen: "reportsDeployments",
         icon: null,
         label: "menu.reports.deploymentsOld",
         subtabs: []
@@ -628,7 +628,7 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["view", "report", "download"],
-        screen: null,
+        screen: "reportsRcs",
         icon: null,
         label: "menu.reports.rcs",
         subtabs: []
@@ -700,7 +700,7 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["view", "report", "download"],
-        screen: null,
+        screen: "reportsWhatsApp",
         icon: null,
         label: "menu.reports.whatsapp",
         subtabs: []

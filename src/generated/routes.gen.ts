@@ -741,25 +741,25 @@ export const routes = [
     },
     {
         path: "/Reports/Campaign",
-        screen: null,
-        kind: "none",
+        screen: "reportsCampaign",
+        kind: "report",
         access: "session",
         layout: "default",
         menuKey: "reports.campaign",
         componentId: 40,
-        title: null,
-        loadScreen: null
+        title: "screens.reportsCampaign.title",
+        loadScreen: () => import("./screen.reportsCampaign.gen.ts")
     },
     {
         path: "/Reports/Campaign/:id",
-        screen: null,
-        kind: "none",
+        screen: "reportsCampaign",
+        kind: "report",
         access: "session",
         layout: "default",
         menuKey: "reports.campaign",
         componentId: 40,
-        title: null,
-        loadScreen: null
+        title: "screens.reportsCampaign.title",
+        loadScreen: () => import("./screen.reportsCampaign.gen.ts")
     },
     {
         path: "/Reports/FactuDashboard",
@@ -785,47 +785,47 @@ export const routes = [
     },
     {
         path: "/Reports/Deployments",
-        screen: null,
-        kind: "none",
+        screen: "reportsDeployments",
+        kind: "report",
         access: "session",
         layout: "default",
         menuKey: "reports.deployments",
         componentId: 4002,
-        title: null,
-        loadScreen: null
+        title: "screens.reportsDeployments.title",
+        loadScreen: () => import("./screen.reportsDeployments.gen.ts")
     },
     {
         path: "/Reports/Deployments/:id",
-        screen: null,
-        kind: "none",
+        screen: "reportsDeployments",
+        kind: "report",
         access: "session",
         layout: "default",
         menuKey: "reports.deployments",
         componentId: 4002,
-        title: null,
-        loadScreen: null
+        title: "screens.reportsDeployments.title",
+        loadScreen: () => import("./screen.reportsDeployments.gen.ts")
     },
     {
         path: "/Reports/Deployments/oldVersion",
-        screen: null,
-        kind: "none",
+        screen: "reportsDeployments",
+        kind: "report",
         access: "session",
         layout: "default",
         menuKey: "reports.deploymentsOld",
         componentId: 4002,
-        title: null,
-        loadScreen: null
+        title: "screens.reportsDeployments.title",
+        loadScreen: () => import("./screen.reportsDeployments.gen.ts")
     },
     {
         path: "/Reports/Deployments/oldVersion/:id",
-        screen: null,
-        kind: "none",
+        screen: "reportsDeployments",
+        kind: "report",
         access: "session",
         layout: "default",
         menuKey: "reports.deploymentsOld",
         componentId: 4002,
-        title: null,
-        loadScreen: null
+        title: "screens.reportsDeployments.title",
+        loadScreen: () => import("./screen.reportsDeployments.gen.ts")
     },
     {
         path: "/Reports/Flows",
@@ -961,25 +961,25 @@ export const routes = [
     },
     {
         path: "/Reports/RCS",
-        screen: null,
-        kind: "none",
+        screen: "reportsRcs",
+        kind: "report",
         access: "session",
         layout: "default",
         menuKey: "reports.rcs",
         componentId: 4009,
-        title: null,
-        loadScreen: null
+        title: "screens.reportsRcs.title",
+        loadScreen: () => import("./screen.reportsRcs.gen.ts")
     },
     {
         path: "/Reports/RCS/:id",
-        screen: null,
-        kind: "none",
+        screen: "reportsRcs",
+        kind: "report",
         access: "session",
         layout: "default",
         menuKey: "reports.rcs",
         componentId: 4009,
-        title: null,
-        loadScreen: null
+        title: "screens.reportsRcs.title",
+        loadScreen: () => import("./screen.reportsRcs.gen.ts")
     },
     {
         path: "/Reports/AdvancedQueries",
@@ -1049,25 +1049,25 @@ export const routes = [
     },
     {
         path: "/Reports/WhatsApp",
-        screen: null,
-        kind: "none",
+        screen: "reportsWhatsApp",
+        kind: "report",
         access: "session",
         layout: "default",
         menuKey: "reports.whatsapp",
         componentId: 4013,
-        title: null,
-        loadScreen: null
+        title: "screens.reportsWhatsApp.title",
+        loadScreen: () => import("./screen.reportsWhatsApp.gen.ts")
     },
     {
         path: "/Reports/WhatsApp/:id",
-        screen: null,
-        kind: "none",
+        screen: "reportsWhatsApp",
+        kind: "report",
         access: "session",
         layout: "default",
         menuKey: "reports.whatsapp",
         componentId: 4013,
-        title: null,
-        loadScreen: null
+        title: "screens.reportsWhatsApp.title",
+        loadScreen: () => import("./screen.reportsWhatsApp.gen.ts")
     },
     {
         path: "/Reports/Logs",

@@ -107,11 +107,19 @@ import { screen as screen_register } from "./screen.register.gen.ts";
 
 import { screen as screen_reportsCallCenter } from "./screen.reportsCallCenter.gen.ts";
 
+import { screen as screen_reportsCampaign } from "./screen.reportsCampaign.gen.ts";
+
+import { screen as screen_reportsDeployments } from "./screen.reportsDeployments.gen.ts";
+
 import { screen as screen_reportsEfficacy } from "./screen.reportsEfficacy.gen.ts";
 
 import { screen as screen_reportsGeneral } from "./screen.reportsGeneral.gen.ts";
 
 import { screen as screen_reportsMonthSummary } from "./screen.reportsMonthSummary.gen.ts";
+
+import { screen as screen_reportsRcs } from "./screen.reportsRcs.gen.ts";
+
+import { screen as screen_reportsWhatsApp } from "./screen.reportsWhatsApp.gen.ts";
 
 import { screen as screen_resetPassword } from "./screen.resetPassword.gen.ts";
 
@@ -205,9 +213,13 @@ export const screens = {
     quotaForm: screen_quotaForm,
     register: screen_register,
     reportsCallCenter: screen_reportsCallCenter,
+    reportsCampaign: screen_reportsCampaign,
+    reportsDeployments: screen_reportsDeployments,
     reportsEfficacy: screen_reportsEfficacy,
     reportsGeneral: screen_reportsGeneral,
     reportsMonthSummary: screen_reportsMonthSummary,
+    reportsRcs: screen_reportsRcs,
+    reportsWhatsApp: screen_reportsWhatsApp,
     resetPassword: screen_resetPassword,
     responsibleSmsOption: screen_responsibleSmsOption,
     roleForm: screen_roleForm,
@@ -229,4 +241,4 @@ export const screens = {
     validation: screen_validation
 } as const;
 
-export type ScreenId = "apiCredentials" | "apiSettings" | "areaForm" | "areaRename" | "areas" | "associationsAddForm" | "associationsUpdateForm" | "auditReport" | "blockListAdd" | "blockListUpload" | "blockList" | "campaignClickers" | "campaignDeployments" | "campaignDetail" | "campaignForm" | "campaignHistory" | "campaignPaste" | "campaignRecipients" | "campaignShorten" | "campaignTest" | "campaignTests" | "campaignWizard" | "campaigns" | "changePassword" | "channelDetail" | "channelForm" | "channelStats" | "channelStatuses" | "channelTry" | "channels" | "charts" | "clientSignin" | "companies" | "companyForm" | "companyPlan" | "costCenterForm" | "costCenters" | "credentialForm" | "eventForm" | "events" | "expiredPassword" | "help" | "home" | "messagingSettings" | "notActive" | "notifications" | "personalizedCampaignDetail" | "profile" | "quotaByAccount" | "quotaChart" | "quotaForm" | "register" | "reportsCallCenter" | "reportsEfficacy" | "reportsGeneral" | "reportsMonthSummary" | "resetPassword" | "responsibleSmsOption" | "roleForm" | "roles" | "shortenerLinkForm" | "shortenerLinks" | "shortenerStatistics" | "shortenerUpload" | "signin" | "stats" | "teamMemberDetail" | "teamMemberForm" | "teamMembers" | "templateForm" | "templates" | "userAssociations" | "userResponsibles" | "userValidation" | "validation";
+export type ScreenId = "apiCredentials" | "apiSettings" | "areaForm" | "areaRename" | "areas" | "associationsAddForm" | "associationsUpdateForm" | "auditReport" | "blockListAdd" | "blockListUpload" | "blockList" | "campaignClickers" | "campaignDeployments" | "campaignDetail" | "campaignForm" | "campaignHistory" | "campaignPaste" | "campaignRecipients" | "campaignShorten" | "campaignTest" | "campaignTests" | "campaignWizard" | "campaigns" | "changePassword" | "channelDetail" | "channelForm" | "channelStats" | "channelStatuses" | "channelTry" | "channels" | "charts" | "clientSignin" | "companies" | "companyForm" | "companyPlan" | "costCenterForm" | "costCenters" | "credentialForm" | "eventForm" | "events" | "expiredPassword" | "help" | "home" | "messagingSettings" | "notActive" | "notifications" | "personalizedCampaignDetail" | "profile" | "quotaByAccount" | "quotaChart" | "quotaForm" | "register" | "reportsCallCenter" | "reportsCampaign" | "reportsDeployments" | "reportsEfficacy" | "reportsGeneral" | "reportsMonthSummary" | "reportsRcs" | "reportsWhatsApp" | "resetPassword" | "responsibleSmsOption" | "roleForm" | "roles" | "shortenerLinkForm" | "shortenerLinks" | "shortenerStatistics" | "shortenerUpload" | "signin" | "stats" | "teamMemberDetail" | "teamMemberForm" | "teamMembers" | "templateForm" | "templates" | "userAssociations" | "userResponsibles" | "userValidation" | "validation";

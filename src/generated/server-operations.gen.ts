@@ -389,6 +389,27 @@ export const entitySchemas = [
         ]
     },
     {
+        $id: "whatsapp-error-code",
+        description: "Error codes of Meta's WhatsApp Cloud API a message may end with (the report shows their meaning; any other code is shown as written): 131047 more than 24 hours since the customer last wrote (only a template may go), 131026 undeliverable, 131049 held back by Meta to keep engagement healthy, 131050 the person stopped marketing messages, 131051 unsupported message type, 131021 the recipient is the sender, 131042 payment problem of the business account, 131008 a required parameter is missing, 131009 a parameter is invalid, 130429 the throughput limit, 131056 too many messages to one person, 132000 wrong number of template parameters, 132001 the template does not exist, 132012 a template parameter's format.",
+        type: "string",
+        enum: [
+            "131047",
+            "131026",
+            "131049",
+            "131050",
+            "131051",
+            "131021",
+            "131042",
+            "131008",
+            "131009",
+            "130429",
+            "131056",
+            "132000",
+            "132001",
+            "132012"
+        ]
+    },
+    {
         $id: "api-error",
         description: "Every error answer carries a catalogue code (config/errors.yaml).",
         type: "object",
@@ -4145,7 +4166,7 @@ export const entitySchemas = [
     },
     {
         $id: "traffic-report",
-        description: "A traffic report (report center: GetTransactionsSummary, GetOperatorsSummary, GetTrafficByState). `items` are the report's rows; `accounts`, `periods`, `states` the same traffic by one key only (the top-10 charts), biggest first; `totals` every message the report covers.",
+        description: "A traffic report (report center: GetTransactionsSummary, GetOperatorsSummary, GetTrafficByState). `items` are the report's rows; `accounts`, `periods`, `states` the same traffic by one key only (the top-10 charts), biggest first; `errors` what failed or was refused per network error code; `totals` every message the report covers.",
         type: "object",
         required: ["items", "totals"],
         additionalProperties: false,
@@ -4177,6 +4198,12 @@ export const entitySchemas = [
                     $ref: "traffic-row#"
                 }
             },
+            errors: {
+                type: "array",
+                items: {
+                    $ref: "traffic-row#"
+                }
+            },
             totals: {
                 $ref: "traffic-row#"
             }
@@ -4193,6 +4220,7 @@ export const entitySchemas = [
             "pending",
             "sent",
             "delivered",
+            "read",
             "failed",
             "blocked",
             "cancelled",
@@ -4229,6 +4257,26 @@ export const entitySchemas = [
             statusCode: {
                 type: "integer"
             },
+            errorCode: {
+                type: "string",
+                description: "the network's error code ('' for none): SMPP err:, Meta's codes for WhatsApp (131047: the 24-hour window was closed)"
+            },
+            deploymentId: {
+                type: "integer"
+            },
+            deploymentState: {
+                $ref: "deployment-state#"
+            },
+            deployedAt: {
+                type: ["string", "null"],
+                description: "Bogot\u00E1 time, YYYY-MM-DD HH:MI: started, else scheduled, else created"
+            },
+            campaignId: {
+                type: ["integer", "null"]
+            },
+            campaign: {
+                type: ["string", "null"]
+            },
             messages: {
                 type: "integer"
             },
@@ -4245,7 +4293,12 @@ export const entitySchemas = [
                 type: "integer"
             },
             delivered: {
-                type: "integer"
+                type: "integer",
+                description: "delivered or read"
+            },
+            read: {
+                type: "integer",
+                description: "read (WhatsApp, Messenger, RCS read receipts); counted in delivered too"
             },
             failed: {
                 type: "integer"
@@ -11180,9 +11233,17 @@ export const serverOperations = [
             component: 40,
             action: "view"
         },
-        summary: "The accounts a report may be asked about: the company's channels (id, name, platform), for the reports' account filters. Anyone who sees the reports may read them, without the channels settings' permission.",
+        summary: "The accounts a report may be asked about: the company's channels (id, name, platform; `platform` narrows them), for the reports' account filters. Anyone who sees the reports may read them, without the channels settings' permission.",
         params: null,
-        query: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                platform: {
+                    $ref: "channel-platform#"
+                }
+            }
+        },
         headers: null,
         body: null,
         multipart: null,
@@ -11208,6 +11269,248 @@ export const serverOperations = [
         produces: "json",
         sandbox: false,
         errors: []
+    },
+    {
+        id: "reportCenter.getDeploymentsSummary",
+        tag: "reportCenter",
+        name: "getDeploymentsSummary",
+        method: "POST",
+        path: "/v1/colibri/reportCenter/GetDeploymentsSummary",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 4002,
+            action: "report"
+        },
+        summary: "The deployments (runs of campaigns) of the chosen accounts between two Bogot\u00E1 days, each with its campaign, state, when it ran and its traffic, with the traffic per status code and the totals; or one deployment by its DeploymentId (then accounts and dates may be left out). Spec 5: a deployment id or both dates (99999); another company's deployment answers 99959.",
+        params: null,
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                ClientsIds: {
+                    type: "array",
+                    maxItems: 200,
+                    uniqueItems: true,
+                    items: {
+                        type: "integer",
+                        minimum: 1,
+                        maximum: 2147483647
+                    }
+                },
+                DateStart: {
+                    type: "string",
+                    format: "date"
+                },
+                DateEnd: {
+                    type: "string",
+                    format: "date"
+                },
+                DeploymentId: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 9007199254740991
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "traffic-report#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99982",
+            "99958",
+            "99959",
+            "99961",
+            "99962"
+        ]
+    },
+    {
+        id: "reportCenter.getCampaignsSummary",
+        tag: "reportCenter",
+        name: "getCampaignsSummary",
+        method: "POST",
+        path: "/v1/colibri/reportCenter/GetCampaignsSummary",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 40,
+            action: "report",
+            node: "reports.campaign"
+        },
+        summary: "The campaigns whose messages the chosen accounts sent between two Bogot\u00E1 days, each with its traffic (every run together), biggest first, and the totals.",
+        params: null,
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            required: ["ClientsIds", "DateStart", "DateEnd"],
+            additionalProperties: false,
+            properties: {
+                ClientsIds: {
+                    type: "array",
+                    maxItems: 200,
+                    uniqueItems: true,
+                    items: {
+                        type: "integer",
+                        minimum: 1,
+                        maximum: 2147483647
+                    }
+                },
+                DateStart: {
+                    type: "string",
+                    format: "date"
+                },
+                DateEnd: {
+                    type: "string",
+                    format: "date"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "traffic-report#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99982",
+            "99958",
+            "99961",
+            "99962"
+        ]
+    },
+    {
+        id: "reportCenter.getWhatsAppTraffic",
+        tag: "reportCenter",
+        name: "getWhatsAppTraffic",
+        method: "POST",
+        path: "/v1/colibri/reportCenter/GetWhatsAppTraffic",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 4013,
+            action: "report"
+        },
+        summary: "The WhatsApp report: the traffic of the company's WhatsApp accounts per period (AggregationLevel) and account \u2014 sent, delivered, read, failed \u2014 with the network's error codes of what failed or was refused (131047: outside the 24-hour customer-service window) and the totals. Every account must be a WhatsApp channel (99961).",
+        params: null,
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            required: ["ClientsIds", "DateStart", "DateEnd"],
+            additionalProperties: false,
+            properties: {
+                ClientsIds: {
+                    type: "array",
+                    maxItems: 200,
+                    uniqueItems: true,
+                    items: {
+                        type: "integer",
+                        minimum: 1,
+                        maximum: 2147483647
+                    }
+                },
+                DateStart: {
+                    type: "string",
+                    format: "date"
+                },
+                DateEnd: {
+                    type: "string",
+                    format: "date"
+                },
+                AggregationLevel: {
+                    $ref: "aggregation-level#",
+                    default: 1
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "traffic-report#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99982",
+            "99958",
+            "99961",
+            "99962"
+        ]
+    },
+    {
+        id: "reportCenter.getRcsTraffic",
+        tag: "reportCenter",
+        name: "getRcsTraffic",
+        method: "POST",
+        path: "/v1/colibri/reportCenter/GetRcsTraffic",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 4009,
+            action: "report"
+        },
+        summary: "The RCS report: the traffic of the company's RCS accounts per period (AggregationLevel) and account \u2014 sent, delivered, read, failed \u2014 with the network's error codes of what failed or was refused (131047: outside the 24-hour customer-service window) and the totals. Every account must be a RCS channel (99961).",
+        params: null,
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            required: ["ClientsIds", "DateStart", "DateEnd"],
+            additionalProperties: false,
+            properties: {
+                ClientsIds: {
+                    type: "array",
+                    maxItems: 200,
+                    uniqueItems: true,
+                    items: {
+                        type: "integer",
+                        minimum: 1,
+                        maximum: 2147483647
+                    }
+                },
+                DateStart: {
+                    type: "string",
+                    format: "date"
+                },
+                DateEnd: {
+                    type: "string",
+                    format: "date"
+                },
+                AggregationLevel: {
+                    $ref: "aggregation-level#",
+                    default: 1
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "traffic-report#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99982",
+            "99958",
+            "99961",
+            "99962"
+        ]
     },
     {
         id: "rolesV3.list",

@@ -7,7 +7,8 @@
 // screen says the same in English; axe finds no serious or critical violation in the results.
 // /Reports/EfficacyOTP: an admin reads how fast the OTPs the manager sent arrived.
 // /Reports/QueryCallCenter and /Reports/MessagesCountPerMonth: a developer (the {product}Sms flag)
-// looks up one number's history and an account's year.
+// looks up one number's history and an account's year, and finds a launched campaign's run in
+// /Reports/Deployments (also by its number) and the campaign in /Reports/Campaign.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
@@ -178,6 +179,55 @@ describe('traffic reports', () => {
     const chart = page.getByTestId('chart').first();
     await chart.locator('svg.marks').waitFor({ timeout: 20_000 });
     expect(await chart.textContent()).toContain('Entregados');
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('a developer finds a launched campaign in the runs report, one run by its number, and in the campaign report', async () => {
+    const sender = await newPage(e2e.browser, e2e.product);
+    await signIn(sender.page, 'manager@demo.colibri.co', { lands: '**/User' });
+    const token = await sessionToken(sender.page);
+    const channels = (await api(token, 'GET', '/v1/channels?platform=sms&pageSize=200')) as { items: { id: number; name: string }[] };
+    const channel = channels.items.find((c) => c.name === 'SMS Notificaciones')!;
+    const campaign = await api(token, 'POST', '/v1/campaigns', { name: 'Reporte de corridas e2e', kind: 'open', purpose: 'transactional', channelId: channel.id, content: 'Hola {{nombre}}' });
+    const file = new FormData();
+    file.append('file', new Blob(['telefono;nombre\n3165550401;Ana\n3165550402;Luis\n'], { type: 'text/csv' }), 'clientes.csv');
+    const upload = await fetch(`${e2e.product.url}/v1/campaigns/${campaign.id}/recipients`, { method: 'POST', headers: { 'X-Auth-Token': token }, body: file });
+    expect(upload.status).toBe(200);
+    const run = await api(token, 'POST', `/v1/campaigns/${campaign.id}/launch`);
+    await expect.poll(async () => {
+      const d = await api(token, 'GET', `/v1/deployments/${run.id}`);
+      return `${d.state} ${(d.counts as Record<string, number>).delivered}`;
+    }, { timeout: 60_000, interval: 500 }).toBe('completed 2');
+    await sender.context.close();
+
+    const { context, page } = await newPage(e2e.browser, e2e.product);
+    await signIn(page, 'develop@demo.colibri.co');
+    const today = calendarDate(new Date(), 'America/Bogota');
+    await page.goto('/Reports/Deployments');
+    await page.getByRole('heading', { name: 'Reporte de ejecuciones' }).first().waitFor();
+    await page.getByLabel(/^Desde/).fill(today);
+    await page.getByLabel(/^Hasta/).fill(today);
+    await chooseAccount(page, /^Cuentas/, 'SMS Notificaciones');
+    await page.getByRole('button', { name: 'Generar reporte' }).click();
+    const runRow = page.getByRole('table', { name: 'Reporte de ejecuciones' }).getByRole('row').filter({ hasText: 'Reporte de corridas e2e' });
+    await runRow.waitFor();
+    expect(await runRow.textContent()).toContain(String(run.id));
+    expect(await seriousViolations(page)).toEqual([]);
+    // One run by its number: no accounts or dates needed.
+    await page.reload();
+    await page.getByLabel(/^Número de ejecución/).fill(String(run.id));
+    await page.getByRole('button', { name: 'Generar reporte' }).click();
+    await page.getByRole('table', { name: 'Reporte de ejecuciones' }).getByRole('row').filter({ hasText: 'Reporte de corridas e2e' }).waitFor();
+
+    await page.goto('/Reports/Campaign');
+    await page.getByRole('heading', { name: 'Reporte por campaña' }).first().waitFor();
+    await page.getByLabel(/^Desde/).fill(today);
+    await page.getByLabel(/^Hasta/).fill(today);
+    await chooseAccount(page, /^Cuentas/, 'SMS Notificaciones');
+    await page.getByRole('button', { name: 'Generar reporte' }).click();
+    const campaignRow = page.getByRole('table', { name: 'Reporte por campaña' }).getByRole('row').filter({ hasText: 'Reporte de corridas e2e' });
+    await campaignRow.waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await context.close();
   });

@@ -5,6 +5,7 @@ import { fieldError, failFields } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { listMessageStates, listOperators } from '../platformSms/reference-lists.ts';
 import { callCenterHistory } from './call-center.ts';
+import { deploymentsSummary, platformTraffic } from './deployments-and-platforms.ts';
 import { reportScope, yearMonths, type Level } from './report-scope.ts';
 import { emptyRow, trafficRows, trafficTotals } from './traffic.ts';
 
@@ -73,9 +74,26 @@ export const reportCenterHandlers: DomainHandlers<'reportCenter'> = {
 
   'reportCenter.queryCallCenter': callCenterHistory,
 
+  'reportCenter.getDeploymentsSummary': deploymentsSummary,
+
+  'reportCenter.getCampaignsSummary': async (ctx) => {
+    const me = caller(ctx);
+    const b = ctx.body;
+    const db = ctx.deps.db;
+    const scope = await reportScope(db, { companyId: me.companyId, accounts: { field: 'ClientsIds', ids: b.ClientsIds }, dateStart: b.DateStart, dateEnd: b.DateEnd, now: ctx.deps.now() });
+    const query = { scope, inDeployments: true };
+    const [items, totals] = await Promise.all([trafficRows(db, { ...query, by: ['campaign'] }), trafficTotals(db, query)]);
+    return { items, totals };
+  },
+
+  'reportCenter.getWhatsAppTraffic': (ctx) => platformTraffic(ctx, 'whatsapp'),
+  'reportCenter.getRcsTraffic': (ctx) => platformTraffic(ctx, 'rcs'),
+
   'reportCenter.getAccounts': async (ctx) => {
     const me = caller(ctx);
-    const rows = await ctx.deps.db.selectFrom('channels').select(['id', 'name', 'platform']).where('company_id', '=', me.companyId).orderBy('name').orderBy('id').execute();
+    let q = ctx.deps.db.selectFrom('channels').select(['id', 'name', 'platform']).where('company_id', '=', me.companyId);
+    if (ctx.query.platform) q = q.where('platform', '=', ctx.query.platform);
+    const rows = await q.orderBy('name').orderBy('id').execute();
     return rows.map((r) => ({ id: r.id, name: r.name, platform: r.platform as 'sms' }));
   },
 

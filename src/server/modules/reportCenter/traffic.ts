@@ -5,13 +5,14 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../../engine/database.ts';
 import { outcomeSql } from '../../../engine/lifecycle/message-states.ts';
 import { constants } from '../../../generated/constants.gen.ts';
+import { messageOutcomes } from '../../../generated/enums.gen.ts';
 import type { TrafficRow } from '../../../generated/types.gen.ts';
 import type { Level, ReportScope } from './report-scope.ts';
 
 const TIME_ZONE = constants.sendWindow.timeZone;
 
 /** The keys a report may group by. */
-export type TrafficKey = 'period' | 'account' | 'operator' | 'statusCode';
+export type TrafficKey = 'period' | 'account' | 'operator' | 'statusCode' | 'errorCode' | 'deployment' | 'campaign';
 
 /** A period's label in Bogotá time, per aggregation level. */
 const PERIOD_FORMAT: Record<Level, string> = { 0: 'YYYY-MM-DD HH24:00', 1: 'YYYY-MM-DD', 2: 'YYYY-MM', 3: 'YYYY' };
@@ -23,12 +24,17 @@ export interface TrafficQuery {
   operatorIds?: number[];
   statusCodes?: number[];
   purposes?: string[];
+  /** Only the accounts of this platform (the WhatsApp and RCS reports). */
+  platform?: string;
+  /** Only these deployments; `inDeployments`: only messages of a deployment (campaigns, not the API). */
+  deploymentIds?: number[];
+  inDeployments?: boolean;
   /** 'size': biggest first (top-N charts; the default); 'keys': by the keys (periods in time order). */
   order?: 'size' | 'keys';
 }
 
 const OUTCOME = outcomeSql('r.state');
-const OUTCOMES = ['pending', 'sent', 'delivered', 'failed', 'blocked', 'cancelled'] as const;
+const OUTCOMES = messageOutcomes;
 
 type Raw = Record<string, string | number | null>;
 const int = (v: string | number | null | undefined) => Number(v ?? 0);
@@ -45,6 +51,15 @@ export async function trafficRows(db: Kysely<Database>, q: TrafficQuery): Promis
         return { select: 'r.operator_id, o.name as operator, r.operator_basis as basis', group: ['r.operator_id', 'o.name', 'r.operator_basis'] };
       case 'statusCode':
         return { select: 'r.status_code', group: ['r.status_code'] };
+      case 'errorCode':
+        return { select: 'r.error_code', group: ['r.error_code'] };
+      case 'deployment':
+        return {
+          select: `r.deployment_id, d.campaign_id, cp.name as campaign, d.state as deployment_state, to_char(coalesce(d.started_at, d.scheduled_at, d.created_at) at time zone '${TIME_ZONE}', 'YYYY-MM-DD HH24:MI') as deployed_at`,
+          group: ['r.deployment_id', 'd.campaign_id', 'cp.name', 'd.state', 'd.started_at', 'd.scheduled_at', 'd.created_at'],
+        };
+      case 'campaign':
+        return { select: 'd.campaign_id, cp.name as campaign', group: ['d.campaign_id', 'cp.name'] };
     }
   });
   const where: RawBuilder<unknown>[] = [
@@ -56,10 +71,14 @@ export async function trafficRows(db: Kysely<Database>, q: TrafficQuery): Promis
   if (q.operatorIds) where.push(sql`r.operator_id = any(${q.operatorIds}::int[])`);
   if (q.statusCodes) where.push(sql`r.status_code = any(${q.statusCodes}::int[])`);
   if (q.purposes) where.push(sql`r.purpose = any(${q.purposes}::text[])`);
+  if (q.platform) where.push(sql`exists (select 1 from channels pc where pc.id = r.channel_id and pc.platform = ${q.platform})`);
+  if (q.deploymentIds) where.push(sql`r.deployment_id = any(${q.deploymentIds}::bigint[])`);
+  if (q.inDeployments) where.push(sql`r.deployment_id <> 0`);
   const selects = [
     ...keys.map((k) => k.select),
     'sum(r.messages) as messages', 'sum(r.parts) as parts', 'sum(r.credits) as credits',
     ...OUTCOMES.map((o) => `sum(case when ${OUTCOME} = '${o}' then r.messages else 0 end) as ${o}`),
+    "sum(case when r.state = 'read' then r.messages else 0 end) as read",
     'sum(r.latency_ms) as latency_ms', 'sum(r.latency_count) as latency_count',
     'sum(r.latency_3s) as latency_3s', 'sum(r.latency_5s) as latency_5s', 'sum(r.latency_60s) as latency_60s', 'sum(r.latency_over) as latency_over',
   ];
@@ -69,6 +88,7 @@ export async function trafficRows(db: Kysely<Database>, q: TrafficQuery): Promis
     from message_rollups r
     ${sql.raw(q.by.includes('account') ? 'join channels c on c.id = r.channel_id' : '')}
     ${sql.raw(q.by.includes('operator') ? 'left join sms_operators o on o.id = r.operator_id' : '')}
+    ${sql.raw(q.by.includes('deployment') || q.by.includes('campaign') ? 'left join deployments d on d.id = r.deployment_id left join campaigns cp on cp.id = d.campaign_id' : '')}
     where ${sql.join(where, sql` and `)}
     ${sql.raw(group.length ? `group by ${group.join(', ')}` : '')}
     having sum(r.messages) <> 0
@@ -84,7 +104,7 @@ function orderBy(order: 'size' | 'keys', group: string[]): string {
 function toRow(r: Raw): TrafficRow {
   const row: TrafficRow = {
     messages: int(r.messages), parts: int(r.parts), credits: int(r.credits),
-    pending: int(r.pending), sent: int(r.sent), delivered: int(r.delivered), failed: int(r.failed), blocked: int(r.blocked), cancelled: int(r.cancelled),
+    pending: int(r.pending), sent: int(r.sent), delivered: int(r.delivered), read: int(r.read), failed: int(r.failed), blocked: int(r.blocked), cancelled: int(r.cancelled),
     latencyAvgMs: int(r.latency_count) > 0 ? Math.round(int(r.latency_ms) / int(r.latency_count)) : null,
     within3s: int(r.latency_3s), within5s: int(r.latency_5s), within60s: int(r.latency_60s), over60s: int(r.latency_over),
   };
@@ -92,6 +112,11 @@ function toRow(r: Raw): TrafficRow {
   if (r.account_id !== undefined) Object.assign(row, { accountId: int(r.account_id), account: String(r.account), platform: r.platform as TrafficRow['platform'] });
   if (r.operator_id !== undefined) Object.assign(row, { operatorId: int(r.operator_id), operator: r.operator === null ? null : String(r.operator), basis: r.basis as TrafficRow['basis'] });
   if (r.status_code !== undefined) row.statusCode = int(r.status_code);
+  if (r.error_code !== undefined) row.errorCode = String(r.error_code);
+  if (r.deployment_id !== undefined) {
+    Object.assign(row, { deploymentId: int(r.deployment_id), deploymentState: r.deployment_state as TrafficRow['deploymentState'], deployedAt: r.deployed_at === null ? null : String(r.deployed_at) });
+  }
+  if (r.campaign_id !== undefined) Object.assign(row, { campaignId: r.campaign_id === null ? null : int(r.campaign_id), campaign: r.campaign === null ? null : String(r.campaign) });
   return row;
 }
 

@@ -1,0 +1,71 @@
+// The deployments report (/Reports/Deployments: per run, or one run by its id) and the reports of
+// one platform's accounts (/Reports/WhatsApp, /Reports/RCS), over the rollups.
+import { sql } from 'kysely';
+import type { TrafficReport } from '../../../generated/types.gen.ts';
+import { fail, failFields, fieldError, type FieldError } from '../../errors/api-error.ts';
+import { caller, type HandlerContext } from '../../http/handler.ts';
+import { reportScope, type Level, type ReportScope } from './report-scope.ts';
+import { trafficRows, trafficTotals } from './traffic.ts';
+
+
+/**
+ * Spec 5: a deployment id, or both dates (99999 names the missing one) with at least one account.
+ * With an id, the scope is that run's accounts and days (it must be the company's: 99959).
+ */
+export async function deploymentsSummary(ctx: HandlerContext<'reportCenter.getDeploymentsSummary'>): Promise<TrafficReport> {
+  const me = caller(ctx);
+  const b = ctx.body;
+  const db = ctx.deps.db;
+  let scope: ReportScope;
+  if (b.DeploymentId !== undefined) {
+    const run = await sql<{ channel_id: number; first: Date | null; last: Date | null }>`
+      select d.channel_id, (select min(m.created_at) from messages m where m.deployment_id = d.id) as first,
+             (select max(m.created_at) from messages m where m.deployment_id = d.id) as last
+      from deployments d where d.id = ${b.DeploymentId} and d.company_id = ${me.companyId}`.execute(db);
+    const row = run.rows[0];
+    if (!row) throw fail('99959');
+    const now = ctx.deps.now();
+    const first = row.first ? new Date(row.first) : now;
+    const last = row.last ? new Date(row.last) : now;
+    // The run's own hours: every message it made, whatever the report history says.
+    scope = { companyId: me.companyId, channelIds: [row.channel_id], from: new Date(Math.floor(first.getTime() / 3_600_000) * 3_600_000), to: new Date(Math.floor(last.getTime() / 3_600_000) * 3_600_000 + 3_600_000) };
+  } else {
+    const missing: FieldError[] = (['DateStart', 'DateEnd'] as const).filter((k) => !b[k]).map((k) => fieldError(k, '99999'));
+    if (missing.length) throw failFields(missing);
+    scope = await reportScope(db, { companyId: me.companyId, accounts: { field: 'ClientsIds', ids: b.ClientsIds ?? [] }, dateStart: b.DateStart!, dateEnd: b.DateEnd!, now: ctx.deps.now() });
+  }
+  const query = { scope, inDeployments: true, ...(b.DeploymentId !== undefined ? { deploymentIds: [b.DeploymentId] } : {}) };
+  const [items, states, totals] = await Promise.all([
+    trafficRows(db, { ...query, by: ['deployment'] }),
+    trafficRows(db, { ...query, by: ['statusCode'] }),
+    trafficTotals(db, query),
+  ]);
+  // Newest run first (the deployment key's time), then by id.
+  items.sort((x, y) => (y.deployedAt ?? '').localeCompare(x.deployedAt ?? '') || (y.deploymentId ?? 0) - (x.deploymentId ?? 0));
+  return { items, states, totals };
+}
+
+type PlatformOperation = 'reportCenter.getWhatsAppTraffic' | 'reportCenter.getRcsTraffic';
+
+/** One platform's report: every account must be a channel of that platform (99961). */
+export async function platformTraffic<K extends PlatformOperation>(ctx: HandlerContext<K>, platform: 'whatsapp' | 'rcs'): Promise<TrafficReport> {
+  const me = caller(ctx);
+  const b = ctx.body as HandlerContext<'reportCenter.getWhatsAppTraffic'>['body'];
+  const db = ctx.deps.db;
+  const level = (b.AggregationLevel ?? 1) as Level;
+  const others = b.ClientsIds.length
+    ? await db.selectFrom('channels').select('id').where('company_id', '=', me.companyId).where('id', 'in', b.ClientsIds).where('platform', '<>', platform).execute()
+    : [];
+  if (others.length) throw failFields([fieldError('ClientsIds', '99961', others.map((o) => o.id).join(', '))]);
+  const scope = await reportScope(db, { companyId: me.companyId, accounts: { field: 'ClientsIds', ids: b.ClientsIds }, dateStart: b.DateStart, dateEnd: b.DateEnd, level, now: ctx.deps.now() });
+  const query = { scope, platform };
+  const [items, periods, errors, totals] = await Promise.all([
+    trafficRows(db, { ...query, by: ['period', 'account'], level, order: 'keys' }),
+    trafficRows(db, { ...query, by: ['period'], level, order: 'keys' }),
+    trafficRows(db, { ...query, by: ['errorCode'] }),
+    trafficTotals(db, query),
+  ]);
+  // The error codes of what did not go (a delivered message's '000' or none is no error).
+  const failedErrors = errors.filter((e) => e.errorCode && e.failed + e.blocked + e.cancelled > 0);
+  return { level, items, periods, errors: failedErrors, totals };
+}
