@@ -43,20 +43,33 @@ async function chooseAccount(page: Page, label: RegExp, name: string) {
   await page.keyboard.press('Escape');
 }
 
-describe('traffic reports', () => {
-  it('a manager sees today\'s traffic per day and account, per operator and per state, in Spanish and English', async () => {
-    const { context, page } = await newPage(e2e.browser, e2e.product);
-    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
-    const token = await sessionToken(page);
-    const channels = (await api(token, 'GET', '/v1/channels?platform=sms&pageSize=200')) as { items: { id: number; name: string }[] };
-    const channel = channels.items.find((c) => c.name === 'SMS Notificaciones')!;
-    const numbers = Array.from({ length: 12 }, (_, i) => `+57300${String(5550100 + i)}`);
-    const sent = (await api(token, 'POST', '/v1/messages', { channelId: channel.id, messages: numbers.map((to) => ({ to, text: 'Colibri: su pedido va en camino' })) })) as { messages: { id: string }[] };
-    expect(sent.messages).toHaveLength(12);
+/**
+ * The manager's API session and the demo SMS channel, for the traffic a report then reads: `send`
+ * posts messages and waits (with a deadline) until the SMSC's receipts made every one DELIVERED.
+ */
+async function asManager(): Promise<{ token: string; channelId: number; send: (body: Record<string, unknown>) => Promise<void>; close: () => Promise<void> }> {
+  const { context, page } = await newPage(e2e.browser, e2e.product);
+  await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
+  const token = await sessionToken(page);
+  const channels = (await api(token, 'GET', '/v1/channels?platform=sms&pageSize=200')) as { items: { id: number; name: string }[] };
+  const channelId = channels.items.find((c) => c.name === 'SMS Notificaciones')!.id;
+  const send = async (body: Record<string, unknown>) => {
+    const sent = (await api(token, 'POST', '/v1/messages', { channelId, ...body })) as { messages: { id: string }[] };
     await expect.poll(async () => {
       const states = await Promise.all(sent.messages.map((m) => api(token, 'GET', `/v1/messages/${m.id}`)));
-      return states.filter((s) => s.state === 'delivered').length;
-    }, { timeout: 60_000, interval: 500 }).toBe(12);
+      return states.filter((x) => x.state === 'delivered').length;
+    }, { timeout: 60_000, interval: 500 }).toBe(sent.messages.length);
+  };
+  return { token, channelId, send, close: () => context.close() };
+}
+
+describe('traffic reports', () => {
+  it('a manager sees today\'s traffic per day and account, per operator and per state, in Spanish and English', async () => {
+    const manager = await asManager();
+    await manager.send({ messages: Array.from({ length: 12 }, (_, i) => ({ to: `+57300${String(5550100 + i)}`, text: 'Colibri: su pedido va en camino' })) });
+    await manager.close();
+    const { context, page } = await newPage(e2e.browser, e2e.product);
+    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
 
     const today = calendarDate(new Date(), 'America/Bogota');
     await page.goto('/Reports/General');
@@ -111,17 +124,9 @@ describe('traffic reports', () => {
   });
 
   it('an admin reads how fast today\'s OTPs arrived: per day, overall, per operator, success and states', async () => {
-    const sender = await newPage(e2e.browser, e2e.product);
-    await signIn(sender.page, 'manager@demo.colibri.co', { lands: '**/User' });
-    const token = await sessionToken(sender.page);
-    const channels = (await api(token, 'GET', '/v1/channels?platform=sms&pageSize=200')) as { items: { id: number; name: string }[] };
-    const channel = channels.items.find((c) => c.name === 'SMS Notificaciones')!;
-    const sent = (await api(token, 'POST', '/v1/messages', { channelId: channel.id, purpose: 'otp', messages: [1, 2, 3].map((i) => ({ to: `+57315555020${i}`, text: `Su código es 48${i}9` })) })) as { messages: { id: string }[] };
-    await expect.poll(async () => {
-      const states = await Promise.all(sent.messages.map((m) => api(token, 'GET', `/v1/messages/${m.id}`)));
-      return states.filter((s) => s.state === 'delivered').length;
-    }, { timeout: 60_000, interval: 500 }).toBe(3);
-    await sender.context.close();
+    const manager = await asManager();
+    await manager.send({ purpose: 'otp', messages: [1, 2, 3].map((i) => ({ to: `+57315555020${i}`, text: `Su código es 48${i}9` })) });
+    await manager.close();
 
     const { context, page } = await newPage(e2e.browser, e2e.product);
     await signIn(page, 'admin@demo.colibri.co');
@@ -147,14 +152,9 @@ describe('traffic reports', () => {
   });
 
   it('a platform developer looks up one number\'s history and an account\'s messages per month', async () => {
-    const sender = await newPage(e2e.browser, e2e.product);
-    await signIn(sender.page, 'manager@demo.colibri.co', { lands: '**/User' });
-    const token = await sessionToken(sender.page);
-    const channels = (await api(token, 'GET', '/v1/channels?platform=sms&pageSize=200')) as { items: { id: number; name: string }[] };
-    const channel = channels.items.find((c) => c.name === 'SMS Notificaciones')!;
-    const sent = (await api(token, 'POST', '/v1/messages', { channelId: channel.id, to: '3185550300', text: 'Colibri: su cita es mañana a las 9' })) as { messages: { id: string }[] };
-    await expect.poll(async () => (await api(token, 'GET', `/v1/messages/${sent.messages[0].id}`)).state, { timeout: 60_000, interval: 500 }).toBe('delivered');
-    await sender.context.close();
+    const manager = await asManager();
+    await manager.send({ to: '3185550300', text: 'Colibri: su cita es mañana a las 9' });
+    await manager.close();
 
     const { context, page } = await newPage(e2e.browser, e2e.product);
     await signIn(page, 'develop@demo.colibri.co');
@@ -184,12 +184,9 @@ describe('traffic reports', () => {
   });
 
   it('a developer finds a launched campaign in the runs report, one run by its number, and in the campaign report', async () => {
-    const sender = await newPage(e2e.browser, e2e.product);
-    await signIn(sender.page, 'manager@demo.colibri.co', { lands: '**/User' });
-    const token = await sessionToken(sender.page);
-    const channels = (await api(token, 'GET', '/v1/channels?platform=sms&pageSize=200')) as { items: { id: number; name: string }[] };
-    const channel = channels.items.find((c) => c.name === 'SMS Notificaciones')!;
-    const campaign = await api(token, 'POST', '/v1/campaigns', { name: 'Reporte de corridas e2e', kind: 'open', purpose: 'transactional', channelId: channel.id, content: 'Hola {{nombre}}' });
+    const manager = await asManager();
+    const { token } = manager;
+    const campaign = await api(token, 'POST', '/v1/campaigns', { name: 'Reporte de corridas e2e', kind: 'open', purpose: 'transactional', channelId: manager.channelId, content: 'Hola {{nombre}}' });
     const file = new FormData();
     file.append('file', new Blob(['telefono;nombre\n3165550401;Ana\n3165550402;Luis\n'], { type: 'text/csv' }), 'clientes.csv');
     const upload = await fetch(`${e2e.product.url}/v1/campaigns/${campaign.id}/recipients`, { method: 'POST', headers: { 'X-Auth-Token': token }, body: file });
@@ -199,7 +196,7 @@ describe('traffic reports', () => {
       const d = await api(token, 'GET', `/v1/deployments/${run.id}`);
       return `${d.state} ${(d.counts as Record<string, number>).delivered}`;
     }, { timeout: 60_000, interval: 500 }).toBe('completed 2');
-    await sender.context.close();
+    await manager.close();
 
     const { context, page } = await newPage(e2e.browser, e2e.product);
     await signIn(page, 'develop@demo.colibri.co');
