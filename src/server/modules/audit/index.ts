@@ -1,7 +1,7 @@
 // GET /v1/audit (schemas/api/audit.yaml): the caller's company's audit log, paged, within the
 // caller's user scope. Dates are America/Bogota calendar days (constants.sendWindow.timeZone),
 // "up to today": a date after today answers 99962, an end before the start 99958.
-import { calendarDate, dateRangeProblem } from '../../../core/date-range.ts';
+import { calendarDate, dateRangeProblem, dayAfter, dayStart } from '../../../core/date-range.ts';
 import { constants } from '../../../generated/constants.gen.ts';
 import type { AuditEntry } from '../../../generated/types.gen.ts';
 import { inScope } from '../../auth/user-scope.ts';
@@ -10,10 +10,6 @@ import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
 
 const TIME_ZONE = constants.sendWindow.timeZone;
-
-/** The instant a Bogotá calendar day starts (Colombia keeps UTC-5 all year, no daylight saving). */
-const startOfDay = (date: string) => new Date(`${date}T00:00:00-05:00`);
-const nextDay = (date: string) => new Date(startOfDay(date).getTime() + 86_400_000);
 
 export const auditHandlers: DomainHandlers<'audit'> = {
   'audit.list': async (ctx) => {
@@ -32,8 +28,8 @@ export const auditHandlers: DomainHandlers<'audit'> = {
     if (f.operationId) qb = qb.where('l.operation_id', '=', f.operationId);
     if (f.componentId) qb = qb.where('l.component_id', '=', f.componentId);
     if (f.status) qb = qb.where('l.status', '=', f.status);
-    if (f.dateStart) qb = qb.where('l.created_at', '>=', startOfDay(f.dateStart));
-    if (f.dateEnd) qb = qb.where('l.created_at', '<', nextDay(f.dateEnd));
+    if (f.dateStart) qb = qb.where('l.created_at', '>=', dayStart(f.dateStart, TIME_ZONE));
+    if (f.dateEnd) qb = qb.where('l.created_at', '<', dayAfter(f.dateEnd, TIME_ZONE));
     return paginate(qb, f, {
       sortable: { createdAt: 'l.created_at', userEmail: 'l.user_email', operationId: 'l.operation_id', status: 'l.status' },
       defaultSort: { column: 'l.created_at', order: 'desc' },

@@ -4,8 +4,8 @@
 // messages_deployment_idx), the totals and the messages per day and outcome. The deployments are
 // found by their day through deployments_day_idx (migration 0340_history).
 import { sql, type Expression, type SqlBool } from 'kysely';
-import { addDays, dayNumber, instantAtMinutes, parseYmd } from '../../../core/bogota-time.ts';
-import { calendarDate, dateRangeProblem } from '../../../core/date-range.ts';
+import { dayNumber, parseYmd } from '../../../core/bogota-time.ts';
+import { calendarDate, dateRangeProblem, dayAfter, dayStart } from '../../../core/date-range.ts';
 import { constants } from '../../../generated/constants.gen.ts';
 import type { DeploymentHistory, DeploymentHistoryRow } from '../../../generated/types.gen.ts';
 import { fail, failFields, fieldError } from '../../errors/api-error.ts';
@@ -43,8 +43,8 @@ export async function deploymentHistory(ctx: HandlerContext<'deployments.history
 
   const where: Expression<SqlBool>[] = [
     sql<SqlBool>`d.company_id = ${me.companyId}`,
-    sql<SqlBool>`${DEPLOYMENT_AT} >= ${instantAtMinutes(start, 0, TIME_ZONE)}`,
-    sql<SqlBool>`${DEPLOYMENT_AT} < ${instantAtMinutes(addDays(end, 1), 0, TIME_ZONE)}`,
+    sql<SqlBool>`${DEPLOYMENT_AT} >= ${dayStart(f.dateStart!, TIME_ZONE)}`,
+    sql<SqlBool>`${DEPLOYMENT_AT} < ${dayAfter(f.dateEnd!, TIME_ZONE)}`,
   ];
   if (f.campaignId) where.push(sql<SqlBool>`d.campaign_id = ${f.campaignId}`);
   if (f.state) where.push(sql<SqlBool>`d.state = ${f.state}`);

@@ -3,8 +3,8 @@
 // their (company_id, to_number, created_at) index, newest first, and says for each why it did not
 // go (the lifecycle's reasonOf) and which operator served it (the rollups' own rule, in SQL).
 import { sql } from 'kysely';
-import { addDays, formatYmd, instantAtMinutes, parseYmd } from '../../../core/bogota-time.ts';
-import { calendarDate } from '../../../core/date-range.ts';
+import { addDays, formatYmd, parseYmd } from '../../../core/bogota-time.ts';
+import { calendarDate, dayAfter, dayStart } from '../../../core/date-range.ts';
 import { normalizeColombianPhone } from '../../../core/phone.ts';
 import { reasonOf } from '../../../engine/lifecycle/message-reason.ts';
 import { operatorSql } from '../../../engine/lifecycle/rollups.ts';
@@ -48,7 +48,7 @@ export async function callCenterHistory(ctx: HandlerContext<'reportCenter.queryC
     left join campaigns c on c.id = d.campaign_id
     left join sms_operators o on o.id = ${sql.raw(operatorSql('m').id)}
     where m.company_id = ${me.companyId} and m.to_number = ${phone}
-      and m.created_at >= ${instantAtMinutes(parseYmd(dateStart), 0, TIME_ZONE)} and m.created_at < ${instantAtMinutes(addDays(parseYmd(dateEnd), 1), 0, TIME_ZONE)}
+      and m.created_at >= ${dayStart(dateStart, TIME_ZONE)} and m.created_at < ${dayAfter(dateEnd, TIME_ZONE)}
     order by m.created_at desc, m.id desc
     limit ${CALL_CENTER_ROWS + 1}`.execute(db);
   const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);

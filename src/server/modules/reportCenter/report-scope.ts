@@ -3,8 +3,8 @@
 // none after today nor before the report history, 99962) and, for a report by period, no more
 // periods than the granularity limit (99962). Every problem is listed in the answer's errors.
 import type { Kysely } from 'kysely';
-import { addDays, dayNumber, formatYmd, instantAtMinutes, parseYmd } from '../../../core/bogota-time.ts';
-import { calendarDate } from '../../../core/date-range.ts';
+import { addDays, dayNumber, formatYmd, parseYmd } from '../../../core/bogota-time.ts';
+import { calendarDate, dayAfter, dayStart } from '../../../core/date-range.ts';
 import type { Database } from '../../../engine/database.ts';
 import { constants } from '../../../generated/constants.gen.ts';
 import { failFields, fieldError, type FieldError } from '../../errors/api-error.ts';
@@ -74,8 +74,8 @@ export async function reportScope(db: Kysely<Database>, request: ScopeRequest): 
   return {
     companyId: request.companyId,
     channelIds: ids,
-    from: instantAtMinutes(parseYmd(dateStart), 0, TIME_ZONE),
-    to: instantAtMinutes(addDays(parseYmd(dateEnd), 1), 0, TIME_ZONE),
+    from: dayStart(dateStart, TIME_ZONE),
+    to: dayAfter(dateEnd, TIME_ZONE),
   };
 }
 

@@ -2,7 +2,7 @@
 // campaign editor's shorten and a campaign's opens under 2001). Every query is scoped to the
 // caller's company; the public redirect lives in src/server/shortener.
 import { sql, type Expression, type SqlBool } from 'kysely';
-import { calendarDate, dateRangeProblem } from '../../../core/date-range.ts';
+import { calendarDate, dateRangeProblem, dayAfter, dayStart } from '../../../core/date-range.ts';
 import { constants } from '../../../generated/constants.gen.ts';
 import type { ShortLink } from '../../../generated/types.gen.ts';
 import type { ServerDeps, Session } from '../../context.ts';
@@ -14,9 +14,6 @@ import { createMany, createOne } from './links.ts';
 import { readUrlColumn } from './upload.ts';
 
 const TIME_ZONE = constants.sendWindow.timeZone;
-// Bogotá has no daylight saving time: a calendar day there starts at 05:00 UTC.
-const startOfDay = (date: string) => new Date(`${date}T00:00:00-05:00`);
-const nextDay = (date: string) => new Date(startOfDay(date).getTime() + 86_400_000);
 
 const counted = {
   clicks: sql<string>`(select count(*) from short_link_clicks c where c.company_id = l.company_id and c.root_id = l.id and not c.bot)`,
@@ -112,14 +109,14 @@ export const shortenerHandlers: DomainHandlers<'shortener'> = {
     if (problem === 'afterToday') throw fail('99962');
     if (problem === 'endBeforeStart') throw fail('99958');
     const where: Expression<SqlBool>[] = [sql<SqlBool>`c.company_id = ${me.companyId}`];
-    if (f.dateStart) where.push(sql<SqlBool>`c.at >= ${startOfDay(f.dateStart)}`);
-    if (f.dateEnd) where.push(sql<SqlBool>`c.at < ${nextDay(f.dateEnd)}`);
+    if (f.dateStart) where.push(sql<SqlBool>`c.at >= ${dayStart(f.dateStart, TIME_ZONE)}`);
+    if (f.dateEnd) where.push(sql<SqlBool>`c.at < ${dayAfter(f.dateEnd, TIME_ZONE)}`);
     if (f.linkId) where.push(sql<SqlBool>`c.root_id = ${f.linkId}`);
     if (f.campaignId) where.push(sql<SqlBool>`c.campaign_id = ${f.campaignId}`);
     const groupBy = f.groupBy ?? 'day';
     if (groupBy === 'recipient') where.push(sql<SqlBool>`c.link_id <> c.root_id`);
     const key = {
-      day: sql`to_char((c.at at time zone 'UTC') - interval '5 hours', 'YYYY-MM-DD')`,
+      day: sql`to_char(c.at at time zone ${TIME_ZONE}, 'YYYY-MM-DD')`,
       link: sql`(select code from short_links s where s.id = c.root_id)`,
       campaign: sql`coalesce((select name from campaigns k where k.id = c.campaign_id and k.company_id = c.company_id), '-')`,
       recipient: sql`(select phone from short_links s where s.id = c.link_id)`,
