@@ -29,7 +29,9 @@ export function loadYaml(root: string, absPath: string, productKey?: string): Lo
   // The product key is configuration (config/app.yaml); "{product}" in any declaration takes it.
   if (productKey) text = text.replaceAll('{product}', productKey);
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  // merge: `<<: *anchor` lets one file declare a call once and the same call again under a second
+  // path (spec 7's "also under v1/{product}/reportCenter"), overriding only what differs.
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, merge: true });
   if (doc.errors.length > 0) {
     const e = doc.errors[0];
     throw new DeclarationError(file, '', `YAML syntax: ${e.message.split('\n')[0]}`, e.linePos?.[0]?.line);

@@ -18,3 +18,6 @@ export function isValidNit(input: string): boolean {
   const m = NIT.exec(input);
   return m !== null && nitCheckDigit(m[1]) === Number(m[2]);
 }
+
+/** A NIT without its verification digit and separators: "900.123.456-7" and "900123456" are the same client. */
+export const nitBase = (nit: string): string => nit.split('-')[0].replace(/\D/g, '');

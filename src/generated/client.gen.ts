@@ -87,6 +87,10 @@ export const pathParams: {
     "geography.regions": ["country"],
     "geography.cities": ["country", "region"],
     "messages.get": ["id"],
+    "mtReports.getClientsByNit": ["nit"],
+    "mtReports.getNitByUser": ["id"],
+    "mtReports.reportCenterGetClientsByNit": ["nit"],
+    "mtReports.reportCenterGetNitByUser": ["id"],
     "notifications.list": ["userId"],
     "platformSms.getAccountsByNits": ["nits"],
     "platformSms.getListAccount": ["clientId", "responsibleId"],
@@ -396,6 +400,34 @@ export const messagingSettingsGet = (args: Args<"messagingSettings.get">) => cal
 export const useMessagingSettingsGet = (args: Args<"messagingSettings.get"> | null, config?: SWRConfiguration<Result<"messagingSettings.get">>) => useOperation("messagingSettings.get", args, config);
 
 export const messagingSettingsUpdate = (args: Args<"messagingSettings.update">) => call("messagingSettings.update", args);
+
+export const mtReportsClientsNit = (args: Args<"mtReports.clientsNit">) => call("mtReports.clientsNit", args);
+
+export const useMtReportsClientsNit = (args: Args<"mtReports.clientsNit"> | null, config?: SWRConfiguration<Result<"mtReports.clientsNit">>) => useOperation("mtReports.clientsNit", args, config);
+
+export const mtReportsTrafficSuccess = (args: Args<"mtReports.trafficSuccess">) => call("mtReports.trafficSuccess", args);
+
+export const mtReportsGetClientsByNit = (args: Args<"mtReports.getClientsByNit">) => call("mtReports.getClientsByNit", args);
+
+export const useMtReportsGetClientsByNit = (args: Args<"mtReports.getClientsByNit"> | null, config?: SWRConfiguration<Result<"mtReports.getClientsByNit">>) => useOperation("mtReports.getClientsByNit", args, config);
+
+export const mtReportsGetNitByUser = (args: Args<"mtReports.getNitByUser">) => call("mtReports.getNitByUser", args);
+
+export const useMtReportsGetNitByUser = (args: Args<"mtReports.getNitByUser"> | null, config?: SWRConfiguration<Result<"mtReports.getNitByUser">>) => useOperation("mtReports.getNitByUser", args, config);
+
+export const mtReportsReportCenterClientsNit = (args: Args<"mtReports.reportCenterClientsNit">) => call("mtReports.reportCenterClientsNit", args);
+
+export const useMtReportsReportCenterClientsNit = (args: Args<"mtReports.reportCenterClientsNit"> | null, config?: SWRConfiguration<Result<"mtReports.reportCenterClientsNit">>) => useOperation("mtReports.reportCenterClientsNit", args, config);
+
+export const mtReportsReportCenterTrafficSuccess = (args: Args<"mtReports.reportCenterTrafficSuccess">) => call("mtReports.reportCenterTrafficSuccess", args);
+
+export const mtReportsReportCenterGetClientsByNit = (args: Args<"mtReports.reportCenterGetClientsByNit">) => call("mtReports.reportCenterGetClientsByNit", args);
+
+export const useMtReportsReportCenterGetClientsByNit = (args: Args<"mtReports.reportCenterGetClientsByNit"> | null, config?: SWRConfiguration<Result<"mtReports.reportCenterGetClientsByNit">>) => useOperation("mtReports.reportCenterGetClientsByNit", args, config);
+
+export const mtReportsReportCenterGetNitByUser = (args: Args<"mtReports.reportCenterGetNitByUser">) => call("mtReports.reportCenterGetNitByUser", args);
+
+export const useMtReportsReportCenterGetNitByUser = (args: Args<"mtReports.reportCenterGetNitByUser"> | null, config?: SWRConfiguration<Result<"mtReports.reportCenterGetNitByUser">>) => useOperation("mtReports.reportCenterGetNitByUser", args, config);
 
 export const notificationsList = (args: Args<"notifications.list">) => call("notifications.list", args);
 

@@ -556,7 +556,7 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["view", "report", "download"],
-        screen: null,
+        screen: "reportsMt",
         icon: null,
         label: "menu.reports.mt",
         subtabs: []

@@ -873,25 +873,25 @@ export const routes = [
     },
     {
         path: "/Reports/SuccessReportMt",
-        screen: null,
-        kind: "none",
+        screen: "reportsMt",
+        kind: "report",
         access: "session",
         layout: "default",
         menuKey: "reports.mt",
         componentId: 4005,
-        title: null,
-        loadScreen: null
+        title: "screens.reportsMt.title",
+        loadScreen: () => import("./screen.reportsMt.gen.ts")
     },
     {
         path: "/Reports/SuccessReportMt/:id",
-        screen: null,
-        kind: "none",
+        screen: "reportsMt",
+        kind: "report",
         access: "session",
         layout: "default",
         menuKey: "reports.mt",
         componentId: 4005,
-        title: null,
-        loadScreen: null
+        title: "screens.reportsMt.title",
+        loadScreen: () => import("./screen.reportsMt.gen.ts")
     },
     {
         path: "/Reports/EfficacyOTP",

@@ -142,7 +142,8 @@ export const screen = {
     export: ["csv", "xlsx"],
     exportName: "traffic-by-period",
     empty: "screens.reportsGeneral.empty",
-    sections: [{
+    sections: [
+        {
             label: "screens.reportsGeneral.topAccounts",
             itemsPath: "accounts",
             columns: [
@@ -242,7 +243,98 @@ export const screen = {
             export: ["csv", "xlsx"],
             exportName: "traffic-by-account",
             empty: "screens.reportsGeneral.empty"
-        }, {
+        },
+        {
+            label: "screens.reportsGeneral.byArea",
+            itemsPath: "areas",
+            columns: [
+                {
+                    field: "area",
+                    label: "fields.area",
+                    schema: {
+                        type: ["string", "null"]
+                    },
+                    sortable: false
+                },
+                {
+                    field: "messages",
+                    label: "fields.messages",
+                    schema: {
+                        type: "integer"
+                    },
+                    sortable: false
+                },
+                {
+                    field: "delivered",
+                    label: "fields.delivered",
+                    schema: {
+                        type: "integer"
+                    },
+                    sortable: false
+                },
+                {
+                    field: "failed",
+                    label: "fields.failed",
+                    schema: {
+                        type: "integer"
+                    },
+                    sortable: false
+                },
+                {
+                    field: "pending",
+                    label: "fields.pending",
+                    schema: {
+                        type: "integer"
+                    },
+                    sortable: false
+                },
+                {
+                    field: "credits",
+                    label: "screens.reportsGeneral.credits",
+                    schema: {
+                        type: "integer"
+                    },
+                    sortable: false
+                },
+                {
+                    field: "latencyAvgMs",
+                    label: "fields.latencyAvgMs",
+                    schema: {
+                        type: ["integer", "null"]
+                    },
+                    sortable: false
+                }
+            ],
+            chart: {
+                label: "screens.reportsGeneral.byAreaChart",
+                sortBy: "messages",
+                spec: {
+                    transform: [{
+                            calculate: "datum.area || '\u2014'",
+                            as: "name"
+                        }],
+                    mark: "bar",
+                    encoding: {
+                        y: {
+                            field: "name",
+                            type: "nominal",
+                            sort: "-x",
+                            title: null
+                        },
+                        x: {
+                            field: "messages",
+                            type: "quantitative",
+                            title: null
+                        }
+                    }
+                },
+                top: 10
+            },
+            export: ["csv", "xlsx"],
+            exportName: "traffic-by-area",
+            empty: "screens.reportsGeneral.empty"
+        },
+        {
             label: "screens.reportsGeneral.byOperator",
             operation: "reportCenter.getOperatorsSummary",
             payload: {
@@ -389,7 +481,8 @@ export const screen = {
                 component: 40,
                 action: "report"
             }
-        }, {
+        },
+        {
             label: "screens.reportsGeneral.byState",
             operation: "reportCenter.getTrafficByState",
             payload: {
@@ -472,7 +565,8 @@ export const screen = {
                 component: 40,
                 action: "report"
             }
-        }],
+        }
+    ],
     schema: {
         type: "object",
         required: ["ClientsIds", "range", "AggregationLevel"],

@@ -117,6 +117,8 @@ import { screen as screen_reportsGeneral } from "./screen.reportsGeneral.gen.ts"
 
 import { screen as screen_reportsMonthSummary } from "./screen.reportsMonthSummary.gen.ts";
 
+import { screen as screen_reportsMt } from "./screen.reportsMt.gen.ts";
+
 import { screen as screen_reportsRcs } from "./screen.reportsRcs.gen.ts";
 
 import { screen as screen_reportsWhatsApp } from "./screen.reportsWhatsApp.gen.ts";
@@ -218,6 +220,7 @@ export const screens = {
     reportsEfficacy: screen_reportsEfficacy,
     reportsGeneral: screen_reportsGeneral,
     reportsMonthSummary: screen_reportsMonthSummary,
+    reportsMt: screen_reportsMt,
     reportsRcs: screen_reportsRcs,
     reportsWhatsApp: screen_reportsWhatsApp,
     resetPassword: screen_resetPassword,
@@ -241,4 +244,4 @@ export const screens = {
     validation: screen_validation
 } as const;
 
-export type ScreenId = "apiCredentials" | "apiSettings" | "areaForm" | "areaRename" | "areas" | "associationsAddForm" | "associationsUpdateForm" | "auditReport" | "blockListAdd" | "blockListUpload" | "blockList" | "campaignClickers" | "campaignDeployments" | "campaignDetail" | "campaignForm" | "campaignHistory" | "campaignPaste" | "campaignRecipients" | "campaignShorten" | "campaignTest" | "campaignTests" | "campaignWizard" | "campaigns" | "changePassword" | "channelDetail" | "channelForm" | "channelStats" | "channelStatuses" | "channelTry" | "channels" | "charts" | "clientSignin" | "companies" | "companyForm" | "companyPlan" | "costCenterForm" | "costCenters" | "credentialForm" | "eventForm" | "events" | "expiredPassword" | "help" | "home" | "messagingSettings" | "notActive" | "notifications" | "personalizedCampaignDetail" | "profile" | "quotaByAccount" | "quotaChart" | "quotaForm" | "register" | "reportsCallCenter" | "reportsCampaign" | "reportsDeployments" | "reportsEfficacy" | "reportsGeneral" | "reportsMonthSummary" | "reportsRcs" | "reportsWhatsApp" | "resetPassword" | "responsibleSmsOption" | "roleForm" | "roles" | "shortenerLinkForm" | "shortenerLinks" | "shortenerStatistics" | "shortenerUpload" | "signin" | "stats" | "teamMemberDetail" | "teamMemberForm" | "teamMembers" | "templateForm" | "templates" | "userAssociations" | "userResponsibles" | "userValidation" | "validation";
+export type ScreenId = "apiCredentials" | "apiSettings" | "areaForm" | "areaRename" | "areas" | "associationsAddForm" | "associationsUpdateForm" | "auditReport" | "blockListAdd" | "blockListUpload" | "blockList" | "campaignClickers" | "campaignDeployments" | "campaignDetail" | "campaignForm" | "campaignHistory" | "campaignPaste" | "campaignRecipients" | "campaignShorten" | "campaignTest" | "campaignTests" | "campaignWizard" | "campaigns" | "changePassword" | "channelDetail" | "channelForm" | "channelStats" | "channelStatuses" | "channelTry" | "channels" | "charts" | "clientSignin" | "companies" | "companyForm" | "companyPlan" | "costCenterForm" | "costCenters" | "credentialForm" | "eventForm" | "events" | "expiredPassword" | "help" | "home" | "messagingSettings" | "notActive" | "notifications" | "personalizedCampaignDetail" | "profile" | "quotaByAccount" | "quotaChart" | "quotaForm" | "register" | "reportsCallCenter" | "reportsCampaign" | "reportsDeployments" | "reportsEfficacy" | "reportsGeneral" | "reportsMonthSummary" | "reportsMt" | "reportsRcs" | "reportsWhatsApp" | "resetPassword" | "responsibleSmsOption" | "roleForm" | "roles" | "shortenerLinkForm" | "shortenerLinks" | "shortenerStatistics" | "shortenerUpload" | "signin" | "stats" | "teamMemberDetail" | "teamMemberForm" | "teamMembers" | "templateForm" | "templates" | "userAssociations" | "userResponsibles" | "userValidation" | "validation";

@@ -1938,6 +1938,24 @@ export const entitySchemas = [
         }
     },
     {
+        $id: "client-nit",
+        description: "A client the MT reports are about: a company by its tax id (NIT, as the company wrote it) and name. `nit` is null when the company has not given one yet.",
+        type: "object",
+        required: ["companyId", "nit", "name"],
+        additionalProperties: false,
+        properties: {
+            companyId: {
+                type: "integer"
+            },
+            nit: {
+                type: ["string", "null"]
+            },
+            name: {
+                type: "string"
+            }
+        }
+    },
+    {
         $id: "company-page",
         description: "One page of a company list (the list convention).",
         type: "object",
@@ -4166,7 +4184,7 @@ export const entitySchemas = [
     },
     {
         $id: "traffic-report",
-        description: "A traffic report (report center: GetTransactionsSummary, GetOperatorsSummary, GetTrafficByState). `items` are the report's rows; `accounts`, `periods`, `states` the same traffic by one key only (the top-10 charts), biggest first; `errors` what failed or was refused per network error code; `totals` every message the report covers.",
+        description: "A traffic report (report center: GetTransactionsSummary, GetOperatorsSummary, GetTrafficByState). `items` are the report's rows; `accounts`, `areas`, `periods`, `states` the same traffic by one key only (the top-10 charts), biggest first; `errors` what failed or was refused per network error code; `totals` every message the report covers.",
         type: "object",
         required: ["items", "totals"],
         additionalProperties: false,
@@ -4181,6 +4199,12 @@ export const entitySchemas = [
                 }
             },
             accounts: {
+                type: "array",
+                items: {
+                    $ref: "traffic-row#"
+                }
+            },
+            areas: {
                 type: "array",
                 items: {
                     $ref: "traffic-row#"
@@ -4235,6 +4259,14 @@ export const entitySchemas = [
                 type: "string",
                 description: "Bogot\u00E1 time: YYYY-MM-DD HH:00 (level 0), YYYY-MM-DD (1), YYYY-MM (2), YYYY (3)"
             },
+            areaId: {
+                type: "integer",
+                description: "the area (branch office) of the team member who sent the messages; 0 for none (the API, or a member without an area)"
+            },
+            area: {
+                type: ["string", "null"],
+                description: "the area's name; null for none or an area since deleted"
+            },
             accountId: {
                 type: "integer"
             },
@@ -4276,6 +4308,10 @@ export const entitySchemas = [
             },
             campaign: {
                 type: ["string", "null"]
+            },
+            successRate: {
+                type: ["number", "null"],
+                description: "delivered of the messages whose fate the network told (delivered + failed), in percent with one decimal; null when none was told yet"
             },
             messages: {
                 type: "integer"
@@ -9954,6 +9990,380 @@ export const serverOperations = [
         errors: ["99999", "99931", "99982"]
     },
     {
+        id: "mtReports.clientsNit",
+        tag: "mtReports",
+        name: "clientsNit",
+        method: "GET",
+        path: "/v1/reports/mtReports/clientsNit",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 4005,
+            action: "view"
+        },
+        summary: "The clients (NITs) the caller may report on: their company's NIT and name.",
+        params: null,
+        query: null,
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "array",
+            items: {
+                $ref: "client-nit#"
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: []
+    },
+    {
+        id: "mtReports.trafficSuccess",
+        tag: "mtReports",
+        name: "trafficSuccess",
+        method: "POST",
+        path: "/v1/reports/mtReports/trafficSuccess",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 4005,
+            action: "report"
+        },
+        summary: "The SMS the chosen accounts sent, per period (AggregationLevel) and account and per period: submitted, delivered, failed and the success rate (delivered of those whose fate the network told), with the network's error codes of what failed and the totals. `Nit`, when given, must be the company's; every account must be an SMS account of the company (99961).",
+        params: null,
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            required: ["ClientsIds", "DateStart", "DateEnd"],
+            additionalProperties: false,
+            properties: {
+                Nit: {
+                    type: "string",
+                    minLength: 5,
+                    maxLength: 20,
+                    pattern: "^[0-9][0-9.]{3,14}[0-9](-[0-9])?$"
+                },
+                ClientsIds: {
+                    type: "array",
+                    maxItems: 200,
+                    uniqueItems: true,
+                    items: {
+                        type: "integer",
+                        minimum: 1,
+                        maximum: 2147483647
+                    }
+                },
+                DateStart: {
+                    type: "string",
+                    format: "date"
+                },
+                DateEnd: {
+                    type: "string",
+                    format: "date"
+                },
+                AggregationLevel: {
+                    $ref: "aggregation-level#",
+                    default: 1
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "traffic-report#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99982",
+            "99958",
+            "99961",
+            "99962"
+        ]
+    },
+    {
+        id: "mtReports.getClientsByNit",
+        tag: "mtReports",
+        name: "getClientsByNit",
+        method: "GET",
+        path: "/v1/reports/mtReports/GetClientsByNit/{nit}",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 4005,
+            action: "view"
+        },
+        summary: "The SMS accounts of the client with this NIT (the company's channels when it is the company's NIT; none for any other).",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                nit: {
+                    type: "string",
+                    minLength: 5,
+                    maxLength: 20,
+                    pattern: "^[0-9][0-9.]{3,14}[0-9](-[0-9])?$"
+                }
+            },
+            required: ["nit"]
+        },
+        query: null,
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "array",
+            items: {
+                type: "object",
+                required: ["id", "name", "platform"],
+                additionalProperties: false,
+                properties: {
+                    id: {
+                        type: "integer"
+                    },
+                    name: {
+                        type: "string"
+                    },
+                    platform: {
+                        $ref: "channel-platform#"
+                    }
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: []
+    },
+    {
+        id: "mtReports.getNitByUser",
+        tag: "mtReports",
+        name: "getNitByUser",
+        method: "GET",
+        path: "/v1/reports/mtReports/GetNitByUser/{id}",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 4005,
+            action: "view"
+        },
+        summary: "The client (NIT) a team member of the company reports on: their company's. Another company's user is not found (99959).",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 2147483647
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "client-nit#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99959"]
+    },
+    {
+        id: "mtReports.reportCenterClientsNit",
+        tag: "mtReports",
+        name: "reportCenterClientsNit",
+        method: "GET",
+        path: "/v1/colibri/reportCenter/clientsNit",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 4005,
+            action: "view"
+        },
+        summary: "The clients (NITs) the caller may report on: their company's NIT and name.",
+        params: null,
+        query: null,
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "array",
+            items: {
+                $ref: "client-nit#"
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: []
+    },
+    {
+        id: "mtReports.reportCenterTrafficSuccess",
+        tag: "mtReports",
+        name: "reportCenterTrafficSuccess",
+        method: "POST",
+        path: "/v1/colibri/reportCenter/trafficSuccess",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 4005,
+            action: "report"
+        },
+        summary: "The SMS the chosen accounts sent, per period (AggregationLevel) and account and per period: submitted, delivered, failed and the success rate (delivered of those whose fate the network told), with the network's error codes of what failed and the totals. `Nit`, when given, must be the company's; every account must be an SMS account of the company (99961).",
+        params: null,
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            required: ["ClientsIds", "DateStart", "DateEnd"],
+            additionalProperties: false,
+            properties: {
+                Nit: {
+                    type: "string",
+                    minLength: 5,
+                    maxLength: 20,
+                    pattern: "^[0-9][0-9.]{3,14}[0-9](-[0-9])?$"
+                },
+                ClientsIds: {
+                    type: "array",
+                    maxItems: 200,
+                    uniqueItems: true,
+                    items: {
+                        type: "integer",
+                        minimum: 1,
+                        maximum: 2147483647
+                    }
+                },
+                DateStart: {
+                    type: "string",
+                    format: "date"
+                },
+                DateEnd: {
+                    type: "string",
+                    format: "date"
+                },
+                AggregationLevel: {
+                    $ref: "aggregation-level#",
+                    default: 1
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "traffic-report#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99982",
+            "99958",
+            "99961",
+            "99962"
+        ]
+    },
+    {
+        id: "mtReports.reportCenterGetClientsByNit",
+        tag: "mtReports",
+        name: "reportCenterGetClientsByNit",
+        method: "GET",
+        path: "/v1/colibri/reportCenter/GetClientsByNit/{nit}",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 4005,
+            action: "view"
+        },
+        summary: "The SMS accounts of the client with this NIT (the company's channels when it is the company's NIT; none for any other).",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                nit: {
+                    type: "string",
+                    minLength: 5,
+                    maxLength: 20,
+                    pattern: "^[0-9][0-9.]{3,14}[0-9](-[0-9])?$"
+                }
+            },
+            required: ["nit"]
+        },
+        query: null,
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "array",
+            items: {
+                type: "object",
+                required: ["id", "name", "platform"],
+                additionalProperties: false,
+                properties: {
+                    id: {
+                        type: "integer"
+                    },
+                    name: {
+                        type: "string"
+                    },
+                    platform: {
+                        $ref: "channel-platform#"
+                    }
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: []
+    },
+    {
+        id: "mtReports.reportCenterGetNitByUser",
+        tag: "mtReports",
+        name: "reportCenterGetNitByUser",
+        method: "GET",
+        path: "/v1/colibri/reportCenter/GetNitByUser/{id}",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 4005,
+            action: "view"
+        },
+        summary: "The client (NIT) a team member of the company reports on: their company's. Another company's user is not found (99959).",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 2147483647
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "client-nit#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99959"]
+    },
+    {
         id: "notifications.list",
         tag: "notifications",
         name: "list",
@@ -10863,7 +11273,7 @@ export const serverOperations = [
             action: "report",
             node: "reports.general"
         },
-        summary: "Traffic of the chosen accounts per period (AggregationLevel 0 hour, 1 day, 2 month, 3 year) and account, with the same traffic per account and per period (top-10 charts) and the totals.",
+        summary: "Traffic of the chosen accounts per period (AggregationLevel 0 hour, 1 day, 2 month, 3 year) and account, with the same traffic per account, per area (the sending team member's branch office; 0 for the API and members without one) and per period (top-10 charts) and the totals.",
         params: null,
         query: null,
         headers: null,

@@ -75,6 +75,34 @@ export type GeographyRegionsResponse = Place[]
 export type GeographyCitiesResponse = Place[]
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "mtReports.clientsNit.Response".
+ */
+export type MtReportsClientsNitResponse = ClientNit[]
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "mtReports.getClientsByNit.Response".
+ */
+export type MtReportsGetClientsByNitResponse = {
+id: number
+name: string
+platform: ChannelPlatform
+}[]
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "mtReports.reportCenterClientsNit.Response".
+ */
+export type MtReportsReportCenterClientsNitResponse = ClientNit[]
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "mtReports.reportCenterGetClientsByNit.Response".
+ */
+export type MtReportsReportCenterGetClientsByNitResponse = {
+id: number
+name: string
+platform: ChannelPlatform
+}[]
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "platformSms.getAccountsByNits.Response".
  */
 export type PlatformSmsGetAccountsByNitsResponse = SmsAccount[]
@@ -788,6 +816,17 @@ to: string
 status: DeliveryStatus
 error?: (string | null)
 createdAt: string
+}
+/**
+ * A client the MT reports are about: a company by its tax id (NIT, as the company wrote it) and name. `nit` is null when the company has not given one yet.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "client-nit".
+ */
+export interface ClientNit {
+companyId: number
+nit: (string | null)
+name: string
 }
 /**
  * One page of a company list (the list convention).
@@ -1710,7 +1749,7 @@ createdAt: string
 updatedAt: string
 }
 /**
- * A traffic report (report center: GetTransactionsSummary, GetOperatorsSummary, GetTrafficByState). `items` are the report's rows; `accounts`, `periods`, `states` the same traffic by one key only (the top-10 charts), biggest first; `errors` what failed or was refused per network error code; `totals` every message the report covers.
+ * A traffic report (report center: GetTransactionsSummary, GetOperatorsSummary, GetTrafficByState). `items` are the report's rows; `accounts`, `areas`, `periods`, `states` the same traffic by one key only (the top-10 charts), biggest first; `errors` what failed or was refused per network error code; `totals` every message the report covers.
  * 
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "traffic-report".
@@ -1719,6 +1758,7 @@ export interface TrafficReport {
 level?: AggregationLevel
 items: TrafficRow[]
 accounts?: TrafficRow[]
+areas?: TrafficRow[]
 periods?: TrafficRow[]
 states?: TrafficRow[]
 errors?: TrafficRow[]
@@ -1735,6 +1775,14 @@ export interface TrafficRow {
  * Bogotá time: YYYY-MM-DD HH:00 (level 0), YYYY-MM-DD (1), YYYY-MM (2), YYYY (3)
  */
 period?: string
+/**
+ * the area (branch office) of the team member who sent the messages; 0 for none (the API, or a member without an area)
+ */
+areaId?: number
+/**
+ * the area's name; null for none or an area since deleted
+ */
+area?: (string | null)
 accountId?: number
 account?: string
 platform?: ChannelPlatform
@@ -1757,6 +1805,10 @@ deploymentState?: DeploymentState
 deployedAt?: (string | null)
 campaignId?: (number | null)
 campaign?: (string | null)
+/**
+ * delivered of the messages whose fate the network told (delivered + failed), in percent with one decimal; null when none was told yet
+ */
+successRate?: (number | null)
 messages: number
 parts: number
 credits: number
@@ -3406,6 +3458,62 @@ smsFallbackChannelId: (number | null)
 }
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "mtReports.trafficSuccess.Body".
+ */
+export interface MtReportsTrafficSuccessBody {
+Nit?: string
+/**
+ * @maxItems 200
+ */
+ClientsIds: number[]
+DateStart: string
+DateEnd: string
+AggregationLevel?: AggregationLevel
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "mtReports.getClientsByNit.Params".
+ */
+export interface MtReportsGetClientsByNitParams {
+nit: string
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "mtReports.getNitByUser.Params".
+ */
+export interface MtReportsGetNitByUserParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "mtReports.reportCenterTrafficSuccess.Body".
+ */
+export interface MtReportsReportCenterTrafficSuccessBody {
+Nit?: string
+/**
+ * @maxItems 200
+ */
+ClientsIds: number[]
+DateStart: string
+DateEnd: string
+AggregationLevel?: AggregationLevel
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "mtReports.reportCenterGetClientsByNit.Params".
+ */
+export interface MtReportsReportCenterGetClientsByNitParams {
+nit: string
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "mtReports.reportCenterGetNitByUser.Params".
+ */
+export interface MtReportsReportCenterGetNitByUserParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "notifications.list.Params".
  */
 export interface NotificationsListParams {
@@ -4673,6 +4781,50 @@ export interface OperationTypes {
             body: MessagingSettingsUpdateBody;
         };
         response: MessagingSettings;
+    };
+    "mtReports.clientsNit": {
+        args: {};
+        response: MtReportsClientsNitResponse;
+    };
+    "mtReports.trafficSuccess": {
+        args: {
+            body: MtReportsTrafficSuccessBody;
+        };
+        response: TrafficReport;
+    };
+    "mtReports.getClientsByNit": {
+        args: {
+            params: MtReportsGetClientsByNitParams;
+        };
+        response: MtReportsGetClientsByNitResponse;
+    };
+    "mtReports.getNitByUser": {
+        args: {
+            params: MtReportsGetNitByUserParams;
+        };
+        response: ClientNit;
+    };
+    "mtReports.reportCenterClientsNit": {
+        args: {};
+        response: MtReportsReportCenterClientsNitResponse;
+    };
+    "mtReports.reportCenterTrafficSuccess": {
+        args: {
+            body: MtReportsReportCenterTrafficSuccessBody;
+        };
+        response: TrafficReport;
+    };
+    "mtReports.reportCenterGetClientsByNit": {
+        args: {
+            params: MtReportsReportCenterGetClientsByNitParams;
+        };
+        response: MtReportsReportCenterGetClientsByNitResponse;
+    };
+    "mtReports.reportCenterGetNitByUser": {
+        args: {
+            params: MtReportsReportCenterGetNitByUserParams;
+        };
+        response: ClientNit;
     };
     "notifications.list": {
         args: {

@@ -5,7 +5,8 @@
 // accounts, the operators (the serving network as the receipts named it) and the states; a report
 // without an account or with the end before the start shows the server's problems; the English
 // screen says the same in English; axe finds no serious or critical violation in the results.
-// /Reports/EfficacyOTP: an admin reads how fast the OTPs the manager sent arrived.
+// /Reports/EfficacyOTP: an admin reads how fast the OTPs the manager sent arrived, and
+// /Reports/SuccessReportMt the success rate of the SMS sent.
 // /Reports/QueryCallCenter and /Reports/MessagesCountPerMonth: a developer (the {product}Sms flag)
 // looks up one number's history and an account's year, and finds a launched campaign's run in
 // /Reports/Deployments (also by its number) and the campaign in /Reports/Campaign.
@@ -148,6 +149,43 @@ describe('traffic reports', () => {
     await chart.locator('svg.marks').waitFor({ timeout: 20_000 });
     expect(await chart.textContent()).toContain('Entregados en ≤ 3 s');
     expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('an admin reads the success of the SMS sent: the rate per day and account, in Spanish and English', async () => {
+    const manager = await asManager();
+    await manager.send({ messages: [1, 2].map((i) => ({ to: `+57316555030${i}`, text: `Su pedido ${i} va en camino` })) });
+    await manager.close();
+
+    const { context, page } = await newPage(e2e.browser, e2e.product);
+    await signIn(page, 'admin@demo.colibri.co');
+    await page.goto('/Reports/SuccessReportMt');
+    await page.getByRole('heading', { name: 'Éxito de los SMS enviados' }).waitFor();
+    const today = calendarDate(new Date(), 'America/Bogota');
+    await page.getByLabel(/^Desde/).fill(today);
+    await page.getByLabel(/^Hasta/).fill(today);
+    await chooseAccount(page, /^Cuentas/, 'SMS Notificaciones');
+    await page.getByRole('button', { name: 'Generar reporte' }).click();
+    const table = page.getByRole('table', { name: 'Éxito de los SMS enviados' });
+    const row = table.getByRole('row').filter({ hasText: today }).filter({ hasText: 'SMS Notificaciones' });
+    await row.waitFor();
+    // Every message the sandbox delivered: 100 % of what the network told.
+    expect(await row.textContent()).toMatch(/100/);
+    expect(await page.getByRole('columnheader', { name: 'Éxito (%)' }).count()).toBe(1);
+    await page.getByTestId('chart').first().locator('svg.marks').waitFor({ timeout: 20_000 });
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // English: the same report, the rate's column and the errors' part named in English.
+    await page.evaluate(() => localStorage.setItem('language', 'en'));
+    await page.reload();
+    await page.getByRole('heading', { name: 'Success of the SMS sent' }).waitFor();
+    await page.getByLabel(/^From/).fill(today);
+    await page.getByLabel(/^To/).fill(today);
+    await chooseAccount(page, /^Accounts/, 'SMS Notificaciones');
+    await page.getByRole('button', { name: /^(Run report|Generate report)$/ }).click();
+    await page.getByRole('table', { name: 'Success of the SMS sent' }).getByRole('row').filter({ hasText: today }).first().waitFor();
+    expect(await page.getByRole('columnheader', { name: 'Success (%)' }).count()).toBe(1);
+    await page.getByRole('region', { name: 'Why they did not arrive' }).waitFor();
     await context.close();
   });
 

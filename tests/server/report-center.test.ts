@@ -110,6 +110,28 @@ describe('GetTransactionsSummary', () => {
   });
 });
 
+describe('the area', () => {
+  it('is the sending team member\'s branch office, kept on each message: traffic per area, "none" for a member without one', async () => {
+    const area = await h.db.insertInto('areas').values({ company_id: companyId, name: 'Sucursal Norte', picture_file: null, created_at: h.clock.now }).returning('id').executeTakeFirstOrThrow();
+    const sender = await h.as('manager');
+    await h.db.updateTable('users').set({ area_id: area.id }).where('id', '=', sender.session.idUser).execute();
+    const send = (to: string) => h.op('messages.send', { token: sender.token, body: { channel: 'sms', to, text: 'Hola desde el norte', purpose: 'transactional' } });
+    expect((await send('3007770001')).statusCode).toBe(200);
+    expect((await send('3007770002')).statusCode).toBe(200);
+    // The member moves to no area: what they send now has none; what they sent keeps the area.
+    await h.db.updateTable('users').set({ area_id: null }).where('id', '=', sender.session.idUser).execute();
+    expect((await send('3007770003')).statusCode).toBe(200);
+    const sent = await h.db.selectFrom('messages').select(['channel_id', 'area_id', 'to_number']).where('to_number', 'like', '+57300777000%').orderBy('to_number').execute();
+    expect(sent.map((m) => m.area_id)).toEqual([area.id, area.id, null]);
+    const res = await summary({ ClientId: [sent[0].channel_id], DateStart: today, DateEnd: today });
+    expect(res.statusCode, res.body).toBe(200);
+    const areas = res.json().areas.map((r: { areaId: number; area: string | null; messages: number }) => [r.areaId, r.area, r.messages]);
+    expect(areas).toContainEqual([area.id, 'Sucursal Norte', 2]);
+    expect(areas.find((r: unknown[]) => r[0] === 0)?.[2]).toBeGreaterThanOrEqual(1);
+    expect(areas.reduce((n: number, r: number[]) => n + r[2], 0)).toBe(res.json().totals.messages);
+  });
+});
+
 describe('GetOperatorsSummary', () => {
   it('names the serving network when a receipt said it, else the allocation, else none', async () => {
     const res = await operators({ ClientsIds: accounts, DateStart: twoDaysAgo, DateEnd: today });

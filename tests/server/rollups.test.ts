@@ -58,6 +58,8 @@ async function insertMessages(rnd: ReturnType<typeof random>, n: number) {
     // Prefixes of every allocation block, one outside them all, a landline and a Messenger id.
     to_number: rnd.pick(['+57300', '+57312', '+57316', '+57319', '+57321', '+57350', '+57333', '+57601', '']) + String(rnd.int(1e7)).padStart(7, '0'), body: 'hola', parts: 1 + rnd.int(3), cost: 1 + rnd.int(3), state: 'queued', status_code: 0,
     provider_message_id: `p-${rnd.int(1e12)}`,
+    // The sender's area: two areas and none (the API, a member without one).
+    area_id: rnd.pick([null, 1, 2]),
     not_before: new Date(BASE), created_at: new Date(BASE + rnd.int(4) * 3_600_000 + rnd.int(3_600_000)), updated_at: new Date(BASE),
   }));
   await h.db.insertInto('messages').values(rows).execute();
@@ -101,7 +103,10 @@ async function change(rnd: ReturnType<typeof random>) {
       if (crash) throw new Error('crash');
     });
   } catch (error) {
-    if ((error as Error).message !== 'crash') throw error;
+    // A crash, or PostgreSQL choosing this writer as a deadlock's victim (40P01: receipts update
+    // one channel's rows after another's while another writer locks them in id order): either way
+    // the transaction is rolled back, which is what the rollups must survive.
+    if ((error as Error).message !== 'crash' && (error as { code?: string }).code !== '40P01') throw error;
   }
 }
 

@@ -1,6 +1,6 @@
 // src/core/nit.ts: the DIAN verification digit of a Colombian NIT, checked against public NITs.
 import { describe, expect, it } from 'vitest';
-import { isValidNit, nitCheckDigit } from '../../src/core/nit.ts';
+import { isValidNit, nitBase, nitCheckDigit } from '../../src/core/nit.ts';
 
 describe('nitCheckDigit', () => {
   it.each([
@@ -34,4 +34,8 @@ describe('isValidNit', () => {
   ])('%s -> %s', (given, want) => {
     expect(isValidNit(given)).toBe(want);
   });
+});
+
+describe('nitBase', () => {
+  it.each([['900.123.456-8', '900123456'], ['900123456', '900123456'], ['900 123 456-8', '900123456']])('nitBase(%j) = %j', (nit, want) => expect(nitBase(nit)).toBe(want));
 });

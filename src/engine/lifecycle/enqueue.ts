@@ -52,6 +52,7 @@ export interface EnqueueRequest {
   /** The campaign a test send tries out (source 'test', issue 12): its messages belong to no deployment. */
   testCampaignId?: number | null;
   apiCredentialId?: string | null;
+  /** The team member sending: their area (users.area_id, now) goes on each message for the reports by area. */
   createdBy?: number | null;
   items: readonly EnqueueItem[];
   /** The company's duplicate window (hours); 0 turns the rule off. */
@@ -109,9 +110,9 @@ export async function enqueueMessages(trx: Transaction<Database>, req: EnqueueRe
     const slice = req.items.slice(start, start + BATCH);
     const priced = slice.map((item) => (item.invalid ? { parts: 0, encoding: null, cost: 0 } : messageCost(req.channel.platform, item.body)));
     const rows = await sql<{ id: number | string }>`
-      insert into messages (company_id, deployment_id, channel_id, source, purpose, to_number, body, template, parts, encoding, cost,
+      insert into messages (company_id, area_id, deployment_id, channel_id, source, purpose, to_number, body, template, parts, encoding, cost,
                             state, status_code, not_before, held_reason, client_ref, api_credential_id, event_id, test_campaign_id, created_at, updated_at)
-      select ${req.companyId}, ${req.deploymentId ?? null}::bigint, ${req.channel.id}, ${req.source}, ${req.purpose}, t.to_number, t.body,
+      select ${req.companyId}, (select u.area_id from users u where u.id = ${req.createdBy ?? null}::int and u.company_id = ${req.companyId}), ${req.deploymentId ?? null}::bigint, ${req.channel.id}, ${req.source}, ${req.purpose}, t.to_number, t.body,
              t.template::jsonb, t.parts, t.encoding, t.cost, case when t.invalid then 'rejected' else 'queued' end,
              case when t.invalid then ${STATUS.invalid}::int else ${STATUS.scheduled}::int end, ${notBefore}::timestamptz,
              ${heldUntil ? 'sendWindow' : null}::text, t.client_ref, ${req.apiCredentialId ?? null}::text, ${req.eventId ?? null}::int, ${req.testCampaignId ?? null}::int, ${now}::timestamptz, ${now}::timestamptz

@@ -1,4 +1,5 @@
-// Report rollups (issue 14, ARCHITECTURE 4): hour buckets of the messages by company, channel,
+// Report rollups (issue 14, ARCHITECTURE 4): hour buckets of the messages by company, area (the
+// sending team member's branch office, kept on the message when it is created), channel,
 // deployment, purpose, source, state, status code, the network's error code ('' for none; Meta's
 // codes for WhatsApp) and the operator, with counts, parts, credits and
 // the delivery latency (sum, count and the ≤ 3 s, ≤ 5 s, ≤ 60 s, longer buckets of spec 4's OTP
@@ -19,7 +20,8 @@
 //
 // The operator (issue 14) is the serving network a receipt named (messages.network, MCC+MNC)
 // or, without one, the number's original allocation, and the key says which (operator_basis):
-// with number portability a prefix is not the operator (src/core/co-operators.ts).
+// with number portability a prefix is not the operator (src/core/co-operators.ts). The number's
+// allocation is computed once per row (a lateral subquery), though both the id and the basis read it.
 //
 // The key holds only the message's own columns: a campaign is read through its deployment when a
 // report groups by campaign (a deployment belongs to one campaign for life), so a rollup never
@@ -29,7 +31,7 @@ import { ALLOCATION_BLOCKS, COLOMBIA_MCC, NETWORK_CODES } from '../../core/co-op
 import type { Database } from '../database.ts';
 
 /** The key columns, in the tables' order. */
-export const ROLLUP_KEY = ['bucket', 'company_id', 'channel_id', 'deployment_id', 'purpose', 'source', 'state', 'status_code', 'error_code', 'operator_id', 'operator_basis'] as const;
+export const ROLLUP_KEY = ['bucket', 'company_id', 'area_id', 'channel_id', 'deployment_id', 'purpose', 'source', 'state', 'status_code', 'error_code', 'operator_id', 'operator_basis'] as const;
 /** The measures, each a sum. */
 export const ROLLUP_MEASURES = ['messages', 'parts', 'credits', 'latency_ms', 'latency_count', 'latency_3s', 'latency_5s', 'latency_60s', 'latency_over'] as const;
 
@@ -43,20 +45,23 @@ const LATENCY = `greatest(extract(epoch from (r.done_at - r.sent_at)) * 1000, 0)
 const DELIVERED = `(r.state in ('delivered', 'read') and r.sent_at is not null and r.done_at is not null)`;
 
 // The operator tables as SQL over a message row (digit strings compare the same in every collation).
-function operatorExpressions(r: string): { id: string; basis: string } {
-  const allocated = `case when ${r}.to_number like '+573%' and length(${r}.to_number) = 13 then case ${ALLOCATION_BLOCKS.map(
-    (b) => `when substr(${r}.to_number, 4, 3) between '${b.from}' and '${b.to}' then ${b.operator}`).join(' ')} else 0 end else 0 end`;
-  const serving = `case when ${r}.network like '${COLOMBIA_MCC}%' then case substr(${r}.network, ${COLOMBIA_MCC.length + 1}) ${Object.entries(NETWORK_CODES).map(
-    ([mnc, id]) => `when '${mnc}' then ${id}`).join(' ')} else 0 end else 0 end`;
+const allocatedSql = (r: string) => `case when ${r}.to_number like '+573%' and length(${r}.to_number) = 13 then case ${ALLOCATION_BLOCKS.map(
+  (b) => `when substr(${r}.to_number, 4, 3) between '${b.from}' and '${b.to}' then ${b.operator}`).join(' ')} else 0 end else 0 end`;
+const servingSql = (r: string) => `case when ${r}.network like '${COLOMBIA_MCC}%' then case substr(${r}.network, ${COLOMBIA_MCC.length + 1}) ${Object.entries(NETWORK_CODES).map(
+  ([mnc, id]) => `when '${mnc}' then ${id}`).join(' ')} else 0 end else 0 end`;
+
+/** The operator id and basis of row `r`, given its allocated operator as SQL (an expression or a column). */
+function operatorExpressions(r: string, allocated: string): { id: string; basis: string } {
   return {
-    id: `case when ${r}.network is not null then ${serving} else ${allocated} end`,
+    id: `case when ${r}.network is not null then ${servingSql(r)} else ${allocated} end`,
     basis: `case when ${r}.network is not null then 'network' when (${allocated}) <> 0 then 'allocation' else 'none' end`,
   };
 }
-const OPERATOR = operatorExpressions('r');
+/** In the rollups the allocation comes from the lateral `alloc` beside each row (rowsOf). */
+const OPERATOR = operatorExpressions('r', 'alloc.operator');
 
 /** A message row's operator id and its basis as SQL, for a row named `alias` (one number's lookup). */
-export const operatorSql = (alias: string): { id: string; basis: string } => operatorExpressions(alias);
+export const operatorSql = (alias: string): { id: string; basis: string } => operatorExpressions(alias, `(${allocatedSql(alias)})`);
 
 /**
  * f(message): the key and the measures of one message row `r`, as
@@ -66,7 +71,7 @@ export const operatorSql = (alias: string): { id: string; basis: string } => ope
 function contribution(sign: 1 | -1): string {
   const s = sign === 1 ? '' : '-';
   return [
-    `date_trunc('hour', r.created_at, 'UTC') as bucket`, 'r.company_id', 'r.channel_id', 'coalesce(r.deployment_id, 0) as deployment_id',
+    `date_trunc('hour', r.created_at, 'UTC') as bucket`, 'r.company_id', 'coalesce(r.area_id, 0) as area_id', 'r.channel_id', 'coalesce(r.deployment_id, 0) as deployment_id',
     'r.purpose', 'r.source', 'r.state', 'r.status_code', `coalesce(r.error_code, '') as error_code`, `(${OPERATOR.id})::smallint as operator_id`, `${OPERATOR.basis} as operator_basis`,
     `${s}1 as messages`, `${s}r.parts as parts`, `${s}(case when r.billed then r.cost else 0 end) as credits`,
     `${s}(case when ${DELIVERED} then round(${LATENCY})::bigint else 0 end) as latency_ms`,
@@ -78,7 +83,7 @@ function contribution(sign: 1 | -1): string {
   ].join(', ');
 }
 
-const rowsOf = (table: string, sign: 1 | -1) => `select ${contribution(sign)} from ${table} r`;
+const rowsOf = (table: string, sign: 1 | -1) => `select ${contribution(sign)} from ${table} r cross join lateral (select ${allocatedSql('r')} as operator) alloc`;
 const KEY = ROLLUP_KEY.join(', ');
 const SUMS = ROLLUP_MEASURES.map((m) => `sum(${m}) as ${m}`).join(', ');
 const NONZERO = ROLLUP_MEASURES.map((m) => `sum(${m}) <> 0`).join(' or ');
@@ -115,7 +120,7 @@ export function rollupTriggerSql(): string[] {
 /**
  * Every rollup object dropped (triggers, function, view, tables): a migration that changes the
  * key drops the old shape and creates the current one with createRollupsSql (the migration that
- * created the previous shape then does nothing on a new database: see migration 0420).
+ * created the previous shape then does nothing on a new database: see migrations 0420 and 0430).
  */
 export function dropRollupsSql(): string[] {
   return [
@@ -134,7 +139,7 @@ export function createRollupsSql(): string[] {
 
 /** The tables and the view. */
 export function rollupTablesSql(): string[] {
-  const columns = `bucket timestamptz not null, company_id integer not null, channel_id integer not null, deployment_id bigint not null,
+  const columns = `bucket timestamptz not null, company_id integer not null, area_id integer not null, channel_id integer not null, deployment_id bigint not null,
     purpose text not null, source text not null, state text not null, status_code integer not null,
     error_code text not null, operator_id smallint not null, operator_basis text not null,
     ${ROLLUP_MEASURES.map((m) => `${m} bigint not null`).join(', ')}`;

@@ -144,6 +144,8 @@ export interface MessagesTable {
   updated_at: Timestamp;
   /** The serving network a delivery receipt named (MCC+MNC, '732101'); null until one does (src/core/co-operators.ts). */
   network: Generated<string | null>;
+  /** The area (branch office) of the team member who sent it, when it was created; null without one. A snapshot, not a link: an area deleted later leaves its id. */
+  area_id: Generated<number | null>;
 }
 
 export interface MessageEventsTable {

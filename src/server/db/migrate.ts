@@ -28,6 +28,7 @@ import * as launchJobs from './migrations/0400_launch-jobs.ts';
 import * as receiptProgress from './migrations/0401_receipt-progress.ts';
 import * as messageRollups from './migrations/0410_message-rollups.ts';
 import * as rollupOperators from './migrations/0420_rollup-operators.ts';
+import * as rollupAreas from './migrations/0430_rollup-areas.ts';
 import type { Database } from '../../engine/database.ts';
 
 const migrations: Record<string, Migration> = {
@@ -57,6 +58,7 @@ const migrations: Record<string, Migration> = {
   '0401_receipt-progress': receiptProgress,
   '0410_message-rollups': messageRollups,
   '0420_rollup-operators': rollupOperators,
+  '0430_rollup-areas': rollupAreas,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -19,6 +19,7 @@ import { geographyHandlers } from './geography/index.ts';
 import { messagesHandlers } from './messages/index.ts';
 import { messagingSettingsHandlers } from './messagingSettings/index.ts';
 import { notificationsHandlers } from './notifications/index.ts';
+import { mtReportsHandlers } from './mtReports/index.ts';
 import { otpReportsHandlers } from './otpReports/index.ts';
 import { platformSmsHandlers } from './platformSms/index.ts';
 import { reportCenterHandlers } from './reportCenter/index.ts';
@@ -48,6 +49,7 @@ export const handlers: HandlerMap = {
   ...messagesHandlers,
   ...messagingSettingsHandlers,
   ...notificationsHandlers,
+  ...mtReportsHandlers,
   ...otpReportsHandlers,
   ...platformSmsHandlers,
   ...reportCenterHandlers,

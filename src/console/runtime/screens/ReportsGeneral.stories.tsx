@@ -25,6 +25,10 @@ const summary = {
     { accountId: 3, account: 'SMS demo', platform: 'sms', ...counts({ messages: 5, delivered: 4, failed: 1, credits: 5 }) },
     { accountId: 4, account: 'WhatsApp demo', platform: 'whatsapp', ...counts({ messages: 2, delivered: 2, credits: 2 }) },
   ],
+  areas: [
+    { areaId: 2, area: 'Sucursal Norte', ...counts({ messages: 5, delivered: 4, failed: 1, credits: 5 }) },
+    { areaId: 0, area: null, ...counts({ messages: 2, delivered: 2, credits: 2 }) },
+  ],
   periods: [{ period: '2026-06-01', ...counts({ messages: 5, delivered: 4, failed: 1 }) }, { period: '2026-06-02', ...counts({ messages: 2, delivered: 2 }) }],
   totals: counts({ messages: 7, delivered: 6, failed: 1, credits: 7 }),
 };
@@ -82,6 +86,9 @@ export const ThreeCallsOneForm: Story = {
     await expect(within(operatorsRegion).getByRole('table')).toHaveTextContent(es('enums.operator-basis.network'));
     const top = screen.getByRole('region', { name: es('screens.reportsGeneral.topAccounts') });
     await expect(within(top).getByRole('table')).toHaveTextContent('WhatsApp demo');
+    // The areas are another part of the same answer (no call of their own).
+    const byArea = screen.getByRole('region', { name: es('screens.reportsGeneral.byArea') });
+    await expect(within(byArea).getByRole('table')).toHaveTextContent('Sucursal Norte');
     const byState = screen.getByRole('region', { name: es('screens.reportsGeneral.byState') });
     await expect(within(byState).getByRole('table')).toHaveTextContent(es('enums.sms-state.99'));
     // The first chart's outcomes are folded by the runtime: its legend reads the fields' labels.

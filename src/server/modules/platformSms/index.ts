@@ -1,6 +1,7 @@
 // The SMS platform calls of spec 7 and the quota screen (schemas/api/platform-sms.yaml), answered
 // from the platform's own tables and scoped to the caller's company.
 import type { Kysely } from 'kysely';
+import { nitBase } from '../../../core/nit.ts';
 import type { SmsClientData } from '../../../generated/types.gen.ts';
 import type { Database } from '../../../engine/database.ts';
 import { fail } from '../../errors/api-error.ts';
@@ -9,8 +10,6 @@ import { paginate } from '../../http/paging.ts';
 import { accountsQuery, quotaCsv, toAccount } from './accounts.ts';
 import { listMessageStates, listOperators } from './reference-lists.ts';
 
-/** A NIT without its check digit and separators: "900.123.456-7" and "900123456" are the same client. */
-const nitBase = (nit: string) => nit.split('-')[0].replace(/\D/g, '');
 
 async function clientData(db: Kysely<Database>, companyId: number, clientIds: number[]): Promise<SmsClientData[]> {
   if (!clientIds.length) return [];

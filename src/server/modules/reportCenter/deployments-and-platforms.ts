@@ -45,10 +45,10 @@ export async function deploymentsSummary(ctx: HandlerContext<'reportCenter.getDe
   return { items, states, totals };
 }
 
-type PlatformOperation = 'reportCenter.getWhatsAppTraffic' | 'reportCenter.getRcsTraffic';
+type PlatformOperation = 'reportCenter.getWhatsAppTraffic' | 'reportCenter.getRcsTraffic' | 'mtReports.trafficSuccess' | 'mtReports.reportCenterTrafficSuccess';
 
 /** One platform's report: every account must be a channel of that platform (99961). */
-export async function platformTraffic<K extends PlatformOperation>(ctx: HandlerContext<K>, platform: 'whatsapp' | 'rcs'): Promise<TrafficReport> {
+export async function platformTraffic<K extends PlatformOperation>(ctx: HandlerContext<K>, platform: 'sms' | 'whatsapp' | 'rcs'): Promise<TrafficReport> {
   const me = caller(ctx);
   const b = ctx.body as HandlerContext<'reportCenter.getWhatsAppTraffic'>['body'];
   const db = ctx.deps.db;

@@ -24,13 +24,14 @@ export const reportCenterHandlers: DomainHandlers<'reportCenter'> = {
     const level = (b.AggregationLevel ?? 1) as Level;
     const db = ctx.deps.db;
     const scope = await reportScope(db, { companyId: me.companyId, accounts: { field: 'ClientId', ids: b.ClientId }, dateStart: b.DateStart, dateEnd: b.DateEnd, level, now: ctx.deps.now() });
-    const [items, accounts, periods, totals] = await Promise.all([
+    const [items, accounts, areas, periods, totals] = await Promise.all([
       trafficRows(db, { scope, by: ['period', 'account'], level, order: 'keys' }),
       trafficRows(db, { scope, by: ['account'] }),
+      trafficRows(db, { scope, by: ['area'] }),
       trafficRows(db, { scope, by: ['period'], level, order: 'keys' }),
       trafficTotals(db, { scope }),
     ]);
-    return { level, items, accounts, periods, totals };
+    return { level, items, accounts, areas, periods, totals };
   },
 
   'reportCenter.getOperatorsSummary': async (ctx) => {
