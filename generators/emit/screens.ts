@@ -373,9 +373,18 @@ function compileReport(model: Model, s: Screen, fail: (p: Where, r: string) => n
     ...(s.chart ? { chart: compileChart(model, s.chart as Schema, fail, ['chart']) } : {}),
     export: (s.export as string[] | undefined) ?? [],
     exportName: (s.exportName as string | undefined) ?? s.id,
+    ...(s.download ? { download: compileDownload(model, s.download as Schema, fail) } : {}),
     ...(Array.isArray(s.sections) ? { sections: (s.sections as Schema[]).map((x, i) => compileSection(model, x, op, fprops, (p, r) => fail(['sections', i, ...p], r), `${s.id}-${i + 1}`)) } : {}),
     ...permissionOf(model, op.id),
   };
+}
+
+/** A report's server-made file: an operation that produces binary, called with the report's payload. */
+function compileDownload(model: Model, d: Schema, fail: (p: Where, r: string) => never) {
+  const op = opById(model, d.operation as string);
+  if (!op) fail(['download', 'operation'], `unknown operation "${String(d.operation)}"`);
+  if (op.produces !== 'binary') fail(['download', 'operation'], `"${op.id}" does not produce a file (produces: binary)`);
+  return { ...d, ...permissionOf(model, op.id) };
 }
 
 /** A report's section: its operation (else the report's own answer), payload over the same filters, columns and chart. */

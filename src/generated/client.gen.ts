@@ -517,6 +517,12 @@ export const reportCenterGetWhatsAppTraffic = (args: Args<"reportCenter.getWhats
 
 export const reportCenterGetRcsTraffic = (args: Args<"reportCenter.getRcsTraffic">) => call("reportCenter.getRcsTraffic", args);
 
+export const reportCenterConnectinInfoBillingBoard = (args: Args<"reportCenter.connectinInfoBillingBoard">) => call("reportCenter.connectinInfoBillingBoard", args);
+
+export const useReportCenterConnectinInfoBillingBoard = (args: Args<"reportCenter.connectinInfoBillingBoard"> | null, config?: SWRConfiguration<Result<"reportCenter.connectinInfoBillingBoard">>) => useOperation("reportCenter.connectinInfoBillingBoard", args, config);
+
+export const reportCenterConnectinExcelInfoBillingBoard = (args: Args<"reportCenter.connectinExcelInfoBillingBoard">) => call("reportCenter.connectinExcelInfoBillingBoard", args);
+
 export const rolesV3List = (args: Args<"rolesV3.list">) => call("rolesV3.list", args);
 
 export const useRolesV3List = (args: Args<"rolesV3.list"> | null, config?: SWRConfiguration<Result<"rolesV3.list">>) => useOperation("rolesV3.list", args, config);

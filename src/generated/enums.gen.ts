@@ -225,6 +225,24 @@ export const messageStates = [
 
 export type MessageState = (typeof messageStates)[number];
 
+/** A month of the year (1 January … 12 December), as the billing dashboards' pMonth. (schemas/enums/month.yaml) */
+export const months = [
+    1,
+    2,
+    3,
+    4,
+    5,
+    6,
+    7,
+    8,
+    9,
+    10,
+    11,
+    12
+] as const;
+
+export type Month = (typeof months)[number];
+
 /** How a message's operator is known (number portability: a prefix is not the operator): network (the delivery receipt named the serving network), allocation (only the number's original allocation), none (neither: no receipt and a number outside every block). (schemas/enums/operator-basis.yaml) */
 export const operatorBasises = ["network", "allocation", "none"] as const;
 
@@ -582,6 +600,7 @@ export const enumValues = {
     "message-purpose": messagePurposes,
     "message-reason": messageReasons,
     "message-state": messageStates,
+    "month": months,
     "operator-basis": operatorBasises,
     "operator-kind": operatorKinds,
     "otp-method": otpMethods,

@@ -466,7 +466,7 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["view", "report", "download"],
-        screen: null,
+        screen: "reportsBilling",
         icon: null,
         label: "menu.reports.billingDashboard",
         subtabs: []
@@ -538,7 +538,7 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["view", "report", "download"],
-        screen: null,
+        screen: "reportsSmsBoard",
         icon: null,
         label: "menu.reports.smsxDashboard",
         subtabs: []

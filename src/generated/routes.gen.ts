@@ -763,25 +763,25 @@ export const routes = [
     },
     {
         path: "/Reports/FactuDashboard",
-        screen: null,
-        kind: "none",
+        screen: "reportsBilling",
+        kind: "report",
         access: "session",
         layout: "default",
         menuKey: "reports.billingDashboard",
         componentId: 4001,
-        title: null,
-        loadScreen: null
+        title: "screens.reportsBilling.title",
+        loadScreen: () => import("./screen.reportsBilling.gen.ts")
     },
     {
         path: "/Reports/FactuDashboard/:id",
-        screen: null,
-        kind: "none",
+        screen: "reportsBilling",
+        kind: "report",
         access: "session",
         layout: "default",
         menuKey: "reports.billingDashboard",
         componentId: 4001,
-        title: null,
-        loadScreen: null
+        title: "screens.reportsBilling.title",
+        loadScreen: () => import("./screen.reportsBilling.gen.ts")
     },
     {
         path: "/Reports/Deployments",
@@ -851,25 +851,25 @@ export const routes = [
     },
     {
         path: "/Reports/SmsxDashboard",
-        screen: null,
-        kind: "none",
+        screen: "reportsSmsBoard",
+        kind: "report",
         access: "session",
         layout: "default",
         menuKey: "reports.smsxDashboard",
         componentId: 4004,
-        title: null,
-        loadScreen: null
+        title: "screens.reportsSmsBoard.title",
+        loadScreen: () => import("./screen.reportsSmsBoard.gen.ts")
     },
     {
         path: "/Reports/SmsxDashboard/:id",
-        screen: null,
-        kind: "none",
+        screen: "reportsSmsBoard",
+        kind: "report",
         access: "session",
         layout: "default",
         menuKey: "reports.smsxDashboard",
         componentId: 4004,
-        title: null,
-        loadScreen: null
+        title: "screens.reportsSmsBoard.title",
+        loadScreen: () => import("./screen.reportsSmsBoard.gen.ts")
     },
     {
         path: "/Reports/SuccessReportMt",

@@ -214,6 +214,11 @@ export interface ScreenDef<S = Record<string, unknown>, U = Record<string, unkno
     refresh?: ScreenRefresh;
     export?: readonly ("csv" | "xlsx")[];
     exportName?: string;
+    download?: {
+        operation: string;
+        label: string;
+        fileName: string;
+    };
     empty?: string;
     tabs?: readonly ScreenTab<S, U>[];
     actions?: readonly ScreenAction[];

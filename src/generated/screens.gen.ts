@@ -105,6 +105,8 @@ import { screen as screen_quotaForm } from "./screen.quotaForm.gen.ts";
 
 import { screen as screen_register } from "./screen.register.gen.ts";
 
+import { screen as screen_reportsBilling } from "./screen.reportsBilling.gen.ts";
+
 import { screen as screen_reportsCallCenter } from "./screen.reportsCallCenter.gen.ts";
 
 import { screen as screen_reportsCampaign } from "./screen.reportsCampaign.gen.ts";
@@ -120,6 +122,8 @@ import { screen as screen_reportsMonthSummary } from "./screen.reportsMonthSumma
 import { screen as screen_reportsMt } from "./screen.reportsMt.gen.ts";
 
 import { screen as screen_reportsRcs } from "./screen.reportsRcs.gen.ts";
+
+import { screen as screen_reportsSmsBoard } from "./screen.reportsSmsBoard.gen.ts";
 
 import { screen as screen_reportsWhatsApp } from "./screen.reportsWhatsApp.gen.ts";
 
@@ -214,6 +218,7 @@ export const screens = {
     quotaChart: screen_quotaChart,
     quotaForm: screen_quotaForm,
     register: screen_register,
+    reportsBilling: screen_reportsBilling,
     reportsCallCenter: screen_reportsCallCenter,
     reportsCampaign: screen_reportsCampaign,
     reportsDeployments: screen_reportsDeployments,
@@ -222,6 +227,7 @@ export const screens = {
     reportsMonthSummary: screen_reportsMonthSummary,
     reportsMt: screen_reportsMt,
     reportsRcs: screen_reportsRcs,
+    reportsSmsBoard: screen_reportsSmsBoard,
     reportsWhatsApp: screen_reportsWhatsApp,
     resetPassword: screen_resetPassword,
     responsibleSmsOption: screen_responsibleSmsOption,
@@ -244,4 +250,4 @@ export const screens = {
     validation: screen_validation
 } as const;
 
-export type ScreenId = "apiCredentials" | "apiSettings" | "areaForm" | "areaRename" | "areas" | "associationsAddForm" | "associationsUpdateForm" | "auditReport" | "blockListAdd" | "blockListUpload" | "blockList" | "campaignClickers" | "campaignDeployments" | "campaignDetail" | "campaignForm" | "campaignHistory" | "campaignPaste" | "campaignRecipients" | "campaignShorten" | "campaignTest" | "campaignTests" | "campaignWizard" | "campaigns" | "changePassword" | "channelDetail" | "channelForm" | "channelStats" | "channelStatuses" | "channelTry" | "channels" | "charts" | "clientSignin" | "companies" | "companyForm" | "companyPlan" | "costCenterForm" | "costCenters" | "credentialForm" | "eventForm" | "events" | "expiredPassword" | "help" | "home" | "messagingSettings" | "notActive" | "notifications" | "personalizedCampaignDetail" | "profile" | "quotaByAccount" | "quotaChart" | "quotaForm" | "register" | "reportsCallCenter" | "reportsCampaign" | "reportsDeployments" | "reportsEfficacy" | "reportsGeneral" | "reportsMonthSummary" | "reportsMt" | "reportsRcs" | "reportsWhatsApp" | "resetPassword" | "responsibleSmsOption" | "roleForm" | "roles" | "shortenerLinkForm" | "shortenerLinks" | "shortenerStatistics" | "shortenerUpload" | "signin" | "stats" | "teamMemberDetail" | "teamMemberForm" | "teamMembers" | "templateForm" | "templates" | "userAssociations" | "userResponsibles" | "userValidation" | "validation";
+export type ScreenId = "apiCredentials" | "apiSettings" | "areaForm" | "areaRename" | "areas" | "associationsAddForm" | "associationsUpdateForm" | "auditReport" | "blockListAdd" | "blockListUpload" | "blockList" | "campaignClickers" | "campaignDeployments" | "campaignDetail" | "campaignForm" | "campaignHistory" | "campaignPaste" | "campaignRecipients" | "campaignShorten" | "campaignTest" | "campaignTests" | "campaignWizard" | "campaigns" | "changePassword" | "channelDetail" | "channelForm" | "channelStats" | "channelStatuses" | "channelTry" | "channels" | "charts" | "clientSignin" | "companies" | "companyForm" | "companyPlan" | "costCenterForm" | "costCenters" | "credentialForm" | "eventForm" | "events" | "expiredPassword" | "help" | "home" | "messagingSettings" | "notActive" | "notifications" | "personalizedCampaignDetail" | "profile" | "quotaByAccount" | "quotaChart" | "quotaForm" | "register" | "reportsBilling" | "reportsCallCenter" | "reportsCampaign" | "reportsDeployments" | "reportsEfficacy" | "reportsGeneral" | "reportsMonthSummary" | "reportsMt" | "reportsRcs" | "reportsSmsBoard" | "reportsWhatsApp" | "resetPassword" | "responsibleSmsOption" | "roleForm" | "roles" | "shortenerLinkForm" | "shortenerLinks" | "shortenerStatistics" | "shortenerUpload" | "signin" | "stats" | "teamMemberDetail" | "teamMemberForm" | "teamMembers" | "templateForm" | "templates" | "userAssociations" | "userResponsibles" | "userValidation" | "validation";

@@ -207,6 +207,25 @@ export const entitySchemas = [
         ]
     },
     {
+        $id: "month",
+        description: "A month of the year (1 January \u2026 12 December), as the billing dashboards' pMonth.",
+        type: "integer",
+        enum: [
+            1,
+            2,
+            3,
+            4,
+            5,
+            6,
+            7,
+            8,
+            9,
+            10,
+            11,
+            12
+        ]
+    },
+    {
         $id: "operator-basis",
         description: "How a message's operator is known (number portability: a prefix is not the operator): network (the delivery receipt named the serving network), allocation (only the number's original allocation), none (neither: no receipt and a number outside every block).",
         type: "string",
@@ -4184,7 +4203,7 @@ export const entitySchemas = [
     },
     {
         $id: "traffic-report",
-        description: "A traffic report (report center: GetTransactionsSummary, GetOperatorsSummary, GetTrafficByState). `items` are the report's rows; `accounts`, `areas`, `periods`, `states` the same traffic by one key only (the top-10 charts), biggest first; `errors` what failed or was refused per network error code; `totals` every message the report covers.",
+        description: "A traffic report (report center: GetTransactionsSummary, GetOperatorsSummary, GetTrafficByState). `items` are the report's rows; `accounts`, `areas`, `periods`, `states`, `platforms`, `operators` the same traffic by one key only (the top-10 charts), biggest first; `errors` what failed or was refused per network error code; `totals` every message the report covers.",
         type: "object",
         required: ["items", "totals"],
         additionalProperties: false,
@@ -4217,6 +4236,18 @@ export const entitySchemas = [
                 }
             },
             states: {
+                type: "array",
+                items: {
+                    $ref: "traffic-row#"
+                }
+            },
+            platforms: {
+                type: "array",
+                items: {
+                    $ref: "traffic-row#"
+                }
+            },
+            operators: {
                 type: "array",
                 items: {
                     $ref: "traffic-row#"
@@ -11918,6 +11949,138 @@ export const serverOperations = [
             "99931",
             "99982",
             "99958",
+            "99961",
+            "99962"
+        ]
+    },
+    {
+        id: "reportCenter.connectinInfoBillingBoard",
+        tag: "reportCenter",
+        name: "connectinInfoBillingBoard",
+        method: "GET",
+        path: "/v1/colibri/reportCenter/ConnectinInfoBillingBoard/",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 40,
+            action: "report"
+        },
+        summary: "A month (pYear, pMonth) or a whole year (pYear alone) of the company's traffic, from the rollups. pOption 1, the billing board: the credits spent per account, per channel type and per day (per month for a year), with messages and parts. pOption 2, the SMS board: the SMS accounts' messages per day (per month) by outcome, per account and per operator, with the success rate. pClientId, when given, must be the company (the client with its NIT, as clientsNit answers: 99961 otherwise); pAccountId narrows to one of its accounts (99961 otherwise); connectinUserId is the team member the board is read for (the caller's company's: 99959 otherwise). Months to come or before the report history are refused (99962); pYear defaults to this Bogot\u00E1 year; pOption is required (99999).",
+        params: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                pOption: {
+                    type: "integer",
+                    enum: [1, 2],
+                    description: "1 billing board (FactuDashboard), 2 SMS board (SmsxDashboard)"
+                },
+                pYear: {
+                    type: "integer",
+                    minimum: 2000,
+                    maximum: 2100
+                },
+                pMonth: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 12
+                },
+                pClientId: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 2147483647
+                },
+                pAccountId: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 2147483647
+                },
+                connectinUserId: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 2147483647
+                }
+            }
+        },
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "traffic-report#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99959",
+            "99961",
+            "99962"
+        ]
+    },
+    {
+        id: "reportCenter.connectinExcelInfoBillingBoard",
+        tag: "reportCenter",
+        name: "connectinExcelInfoBillingBoard",
+        method: "GET",
+        path: "/v1/colibri/reportCenter/ConnectinExcelInfoBillingBoard/",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 40,
+            action: "download"
+        },
+        summary: "The same board as an Excel workbook (sheet `recipient`): the board's rows, then its totals; column titles in Spanish; cells that look like formulas are kept as text.",
+        params: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                pOption: {
+                    type: "integer",
+                    enum: [1, 2],
+                    description: "1 billing board (FactuDashboard), 2 SMS board (SmsxDashboard)"
+                },
+                pYear: {
+                    type: "integer",
+                    minimum: 2000,
+                    maximum: 2100
+                },
+                pMonth: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 12
+                },
+                pClientId: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 2147483647
+                },
+                pAccountId: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 2147483647
+                },
+                connectinUserId: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 2147483647
+                }
+            }
+        },
+        headers: null,
+        body: null,
+        multipart: null,
+        response: null,
+        produces: "binary",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99959",
             "99961",
             "99962"
         ]

@@ -6,7 +6,9 @@
 // without an account or with the end before the start shows the server's problems; the English
 // screen says the same in English; axe finds no serious or critical violation in the results.
 // /Reports/EfficacyOTP: an admin reads how fast the OTPs the manager sent arrived, and
-// /Reports/SuccessReportMt the success rate of the SMS sent.
+// /Reports/SuccessReportMt the success rate of the SMS sent; a manager reads the billing board
+// (/Reports/FactuDashboard) and downloads the server's Excel of it; a developer reads the WhatsApp
+// report, a refused free text explained by Meta's code in words.
 // /Reports/QueryCallCenter and /Reports/MessagesCountPerMonth: a developer (the {product}Sms flag)
 // looks up one number's history and an account's year, and finds a launched campaign's run in
 // /Reports/Deployments (also by its number) and the campaign in /Reports/Campaign.
@@ -186,6 +188,70 @@ describe('traffic reports', () => {
     await page.getByRole('table', { name: 'Success of the SMS sent' }).getByRole('row').filter({ hasText: today }).first().waitFor();
     expect(await page.getByRole('columnheader', { name: 'Success (%)' }).count()).toBe(1);
     await page.getByRole('region', { name: 'Why they did not arrive' }).waitFor();
+    await context.close();
+  });
+
+  it('a manager reads this month\'s billing board and downloads its Excel from the server', async () => {
+    const manager = await asManager();
+    await manager.send({ messages: [{ to: '+573165550401', text: 'Factura lista' }] });
+    await manager.close();
+
+    const { context, page } = await newPage(e2e.browser, e2e.product);
+    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
+    await page.goto('/Reports/FactuDashboard');
+    await page.getByRole('heading', { level: 1, name: 'Tablero de facturación' }).waitFor();
+    const month = Number(calendarDate(new Date(), 'America/Bogota').slice(5, 7));
+    await page.getByRole('combobox', { name: /^Mes/ }).click();
+    const monthName = ['Enero', 'Febrero', 'Marzo', 'Abril', 'Mayo', 'Junio', 'Julio', 'Agosto', 'Septiembre', 'Octubre', 'Noviembre', 'Diciembre'][month - 1];
+    await page.getByRole('option', { name: monthName, exact: true }).click();
+    await page.getByRole('button', { name: 'Generar reporte' }).click();
+    const row = page.getByRole('table', { name: 'Tablero de facturación' }).getByRole('row').filter({ hasText: 'SMS Notificaciones' });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('SMS');
+    await page.getByRole('region', { name: 'Por tipo de canal' }).getByRole('table').waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Descargar Excel' }).click()]);
+    expect(download.suggestedFilename()).toBe('tablero-facturacion.xlsx');
+    const bytes = readFileSync((await download.path())!);
+    // An XLSX is a zip: it starts with "PK".
+    expect(bytes.subarray(0, 2).toString()).toBe('PK');
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('a developer reads the WhatsApp report: the template delivered, the free text refused with 131047 in words', async () => {
+    const { context: sending, page: manager } = await newPage(e2e.browser, e2e.product);
+    await signIn(manager, 'manager@demo.colibri.co', { lands: '**/User' });
+    const token = await sessionToken(manager);
+    const channels = (await api(token, 'GET', '/v1/channels?platform=whatsapp&pageSize=200')) as { items: { id: number; name: string }[] };
+    const channelId = channels.items.find((c) => c.name === 'WhatsApp Atención')!.id;
+    const sent = (await api(token, 'POST', '/v1/messages', {
+      channelId,
+      messages: [
+        { to: '+573175550501', template: { name: 'colibri_aviso', language: 'es_CO', parameters: ['Ana', 'A-1'] } },
+        // Free text to someone who never wrote: outside the 24-hour window, refused (131047).
+        { to: '+573175550502', text: 'Hola, ¿cómo vas?' },
+      ],
+    })) as { messages: { id: string }[] };
+    await expect.poll(async () => {
+      const states = await Promise.all(sent.messages.map((m) => api(token, 'GET', `/v1/messages/${m.id}`)));
+      return states.map((x) => (x.state === 'read' ? 'delivered' : x.state)).join(',');
+    }, { timeout: 60_000, interval: 500 }).toBe('delivered,failed');
+    await sending.close();
+
+    const { context, page } = await newPage(e2e.browser, e2e.product);
+    await signIn(page, 'develop@demo.colibri.co');
+    await page.goto('/Reports/WhatsApp');
+    await page.getByRole('heading', { level: 1, name: 'Reporte de WhatsApp' }).waitFor();
+    const today = calendarDate(new Date(), 'America/Bogota');
+    await page.getByLabel(/^Desde/).fill(today);
+    await page.getByLabel(/^Hasta/).fill(today);
+    await chooseAccount(page, /^Cuentas/, 'WhatsApp Atención');
+    await page.getByRole('button', { name: 'Generar reporte' }).click();
+    await page.getByRole('table', { name: 'Reporte de WhatsApp' }).getByRole('row').filter({ hasText: 'WhatsApp Atención' }).first().waitFor();
+    const why = page.getByRole('region', { name: 'Por qué no salieron' });
+    await why.getByRole('row').filter({ hasText: 'Pasaron más de 24 horas desde el último mensaje de la persona' }).waitFor();
+    expect(await why.textContent()).not.toContain('131047');
+    expect(await seriousViolations(page)).toEqual([]);
     await context.close();
   });
 

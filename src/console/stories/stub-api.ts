@@ -75,6 +75,8 @@ export function stubFetch(handlers: Handlers): typeof fetch {
     const answer = typeof handler === 'function' ? await (handler as Handler)(req) : handler;
     if (answer === NETWORK_DOWN) throw new TypeError('Failed to fetch');
     if (answer instanceof Reply) return json(answer.status, answer.body);
+    // A file (an operation that produces binary) goes back as its bytes.
+    if (answer instanceof Blob) return new Response(answer, { status: 200, headers: { 'content-type': answer.type } });
     return json(200, answer ?? {});
   }) as typeof fetch;
 }

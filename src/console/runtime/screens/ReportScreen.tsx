@@ -5,6 +5,7 @@
 // CSV/XLSX export. `sections` add more results on the same filters, one under the other: another
 // operation's answer, or another part of the report's own. Report calls show every problem of the
 // answers' errors lists (spec 7), each once; a catalogue error with a `field` lands on that filter.
+// `download` offers a file the server makes from the last run's payload (ReportDownload.tsx).
 import { useMemo, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -26,7 +27,9 @@ import { SubmitButton } from '../form/SubmitButton.tsx';
 import { ExportButtons } from '../list/ExportButtons.tsx';
 import type { Row } from '../list/paged-rows.ts';
 import { VirtualTable } from '../list/VirtualTable.tsx';
+import { allows, permissionOf } from '../access.ts';
 import { ScreenFrame } from '../ScreenFrame.tsx';
+import { ReportDownload } from './ReportDownload.tsx';
 import { resolveScreen, type ScreenDef, type ScreenProps } from '../screen-types.ts';
 import NotAvailableScreen from './NotAvailableScreen.tsx';
 
@@ -78,9 +81,12 @@ function ReportView({ screen }: { screen: ScreenDef }) {
   const ctx: ExpressionContext = { session: session as unknown as Data, query, route };
   const [filters, setFilters] = useState<Data>(() => resolveObject(screen.prefill, ctx));
   const parts = useMemo(() => reportParts(screen), [screen]);
+  const download = screen.download;
   // The answer of each part that calls an operation (by index); null until the report ran.
   const [answers, setAnswers] = useState<(unknown | undefined)[] | null>(null);
   const [busy, setBusy] = useState(false);
+  // The filters of the last run that answered (the server-made file uses the same payload).
+  const [ranWith, setRanWith] = useState<Data | null>(null);
   const [problems, setProblems] = useState<string[]>([]);
   const [fieldErrors, setFieldErrors] = useState<ErrorSchema | undefined>();
   const properties = (screen.schema!.properties ?? {}) as Record<string, unknown>;
@@ -120,6 +126,7 @@ function ReportView({ screen }: { screen: ScreenDef }) {
       }
       const own = settled.map((r) => (r.status === 'fulfilled' ? r.value : undefined));
       setAnswers(settled.every((r) => r.status === 'rejected') ? null : parts.map((part, i) => (i === 0 || part.operation ? own[i] : own[0])));
+      setRanWith(settled[0].status === 'fulfilled' ? values : null);
       setProblems([...new Set(list)]);
       setFieldErrors(Object.keys(fields).length ? (Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, { __errors: [...new Set(v)] }])) as ErrorSchema) : undefined);
     } finally {
@@ -150,6 +157,11 @@ function ReportView({ screen }: { screen: ScreenDef }) {
             </Box>
           )}
         </Alert>
+      )}
+      {answers !== null && ranWith && download && allows(session, permissionOf(download)) && (
+        <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', mt: 2, flexWrap: 'wrap' }}>
+          <ReportDownload label={download.label} fileName={download.fileName} fetchFile={() => callPart({ ...parts[0], operation: download.operation }, ranWith)} />
+        </Box>
       )}
       {answers !== null &&
         parts.map((part, i) =>

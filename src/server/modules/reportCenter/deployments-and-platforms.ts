@@ -7,7 +7,6 @@ import { caller, type HandlerContext } from '../../http/handler.ts';
 import { reportScope, type Level, type ReportScope } from './report-scope.ts';
 import { trafficRows, trafficTotals } from './traffic.ts';
 
-
 /**
  * Spec 5: a deployment id, or both dates (99999 names the missing one) with at least one account.
  * With an id, the scope is that run's accounts and days (it must be the company's: 99959).
@@ -19,9 +18,10 @@ export async function deploymentsSummary(ctx: HandlerContext<'reportCenter.getDe
   let scope: ReportScope;
   if (b.DeploymentId !== undefined) {
     const run = await sql<{ channel_id: number; first: Date | null; last: Date | null }>`
-      select d.channel_id, (select min(m.created_at) from messages m where m.deployment_id = d.id) as first,
-             (select max(m.created_at) from messages m where m.deployment_id = d.id) as last
-      from deployments d where d.id = ${b.DeploymentId} and d.company_id = ${me.companyId}`.execute(db);
+      select d.channel_id, span.first, span.last
+      from deployments d
+      cross join lateral (select min(m.created_at) as first, max(m.created_at) as last from messages m where m.deployment_id = d.id) span
+      where d.id = ${b.DeploymentId} and d.company_id = ${me.companyId}`.execute(db);
     const row = run.rows[0];
     if (!row) throw fail('99959');
     const now = ctx.deps.now();

@@ -4,6 +4,7 @@ import type { SmsOperator } from '../../../generated/types.gen.ts';
 import { fieldError, failFields } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { listMessageStates, listOperators } from '../platformSms/reference-lists.ts';
+import { billingBoard, billingBoardWorkbook } from './billing-board.ts';
 import { callCenterHistory } from './call-center.ts';
 import { deploymentsSummary, platformTraffic } from './deployments-and-platforms.ts';
 import { reportScope, yearMonths, type Level } from './report-scope.ts';
@@ -74,6 +75,10 @@ export const reportCenterHandlers: DomainHandlers<'reportCenter'> = {
   },
 
   'reportCenter.queryCallCenter': callCenterHistory,
+
+  'reportCenter.connectinInfoBillingBoard': billingBoard,
+
+  'reportCenter.connectinExcelInfoBillingBoard': billingBoardWorkbook,
 
   'reportCenter.getDeploymentsSummary': deploymentsSummary,
 

@@ -3,7 +3,7 @@
 // none after today nor before the report history, 99962) and, for a report by period, no more
 // periods than the granularity limit (99962). Every problem is listed in the answer's errors.
 import type { Kysely } from 'kysely';
-import { addDays, dayNumber, formatYmd, parseYmd } from '../../../core/bogota-time.ts';
+import { addDays, dayNumber, daysInMonth, formatYmd, parseYmd } from '../../../core/bogota-time.ts';
 import { calendarDate, dayAfter, dayStart } from '../../../core/date-range.ts';
 import type { Database } from '../../../engine/database.ts';
 import { constants } from '../../../generated/constants.gen.ts';
@@ -94,4 +94,23 @@ export function yearMonths(year: number | undefined, now: Date): { dateStart: st
   const months: string[] = [];
   if (y <= today.year) for (let m = first.month; m <= last.month; m++) months.push(`${y}-${String(m).padStart(2, '0')}`);
   return { dateStart: formatYmd(first), dateEnd: formatYmd(last), list: months };
+}
+
+/**
+ * The days of one month of a year (a whole year without `month`: yearMonths), to today when it is
+ * this month, from the first day of the report history when the month straddles it; a month to
+ * come or wholly before the history gives a range reportScope refuses (99962).
+ */
+export function monthDays(year: number, month: number | undefined, now: Date): { dateStart: string; dateEnd: string; level: Level } {
+  if (month === undefined) {
+    const { dateStart, dateEnd } = yearMonths(year, now);
+    return { dateStart, dateEnd, level: 2 };
+  }
+  const today = parseYmd(calendarDate(now, TIME_ZONE));
+  const oldest = addDays(today, -(constants.reports.historyDays - 1));
+  const first = { year, month, day: 1 };
+  const last = { year, month, day: daysInMonth(year, month) };
+  const end = dayNumber(last) > dayNumber(today) && dayNumber(first) <= dayNumber(today) ? today : last;
+  const start = dayNumber(first) < dayNumber(oldest) && dayNumber(end) >= dayNumber(oldest) ? oldest : first;
+  return { dateStart: formatYmd(start), dateEnd: formatYmd(end), level: 1 };
 }

@@ -12,7 +12,7 @@ import type { Level, ReportScope } from './report-scope.ts';
 const TIME_ZONE = constants.sendWindow.timeZone;
 
 /** The keys a report may group by. */
-export type TrafficKey = 'period' | 'area' | 'account' | 'operator' | 'statusCode' | 'errorCode' | 'deployment' | 'campaign';
+export type TrafficKey = 'period' | 'area' | 'platform' | 'account' | 'operator' | 'statusCode' | 'errorCode' | 'deployment' | 'campaign';
 
 /** A period's label in Bogotá time, per aggregation level. */
 const PERIOD_FORMAT: Record<Level, string> = { 0: 'YYYY-MM-DD HH24:00', 1: 'YYYY-MM-DD', 2: 'YYYY-MM', 3: 'YYYY' };
@@ -47,6 +47,8 @@ export async function trafficRows(db: Kysely<Database>, q: TrafficQuery): Promis
         return { select: `to_char(r.bucket at time zone '${TIME_ZONE}', '${PERIOD_FORMAT[q.level ?? 1]}') as period`, group: ['period'] };
       case 'area':
         return { select: 'r.area_id, ar.name as area', group: ['r.area_id', 'ar.name'] };
+      case 'platform':
+        return { select: 'pl.platform', group: ['pl.platform'] };
       case 'account':
         return { select: 'r.channel_id as account_id, c.name as account, c.platform', group: ['r.channel_id', 'c.name', 'c.platform'] };
       case 'operator':
@@ -89,6 +91,7 @@ export async function trafficRows(db: Kysely<Database>, q: TrafficQuery): Promis
     select ${sql.raw(selects.join(', '))}
     from message_rollups r
     ${sql.raw(q.by.includes('account') ? 'join channels c on c.id = r.channel_id' : '')}
+    ${sql.raw(q.by.includes('platform') ? 'join channels pl on pl.id = r.channel_id' : '')}
     ${sql.raw(q.by.includes('area') ? 'left join areas ar on ar.id = r.area_id and ar.company_id = r.company_id' : '')}
     ${sql.raw(q.by.includes('operator') ? 'left join sms_operators o on o.id = r.operator_id' : '')}
     ${sql.raw(q.by.includes('deployment') || q.by.includes('campaign') ? 'left join deployments d on d.id = r.deployment_id left join campaigns cp on cp.id = d.campaign_id' : '')}
@@ -118,6 +121,7 @@ function toRow(r: Raw): TrafficRow {
   };
   if (r.period !== undefined) row.period = String(r.period);
   if (r.area_id !== undefined) Object.assign(row, { areaId: int(r.area_id), area: r.area === null ? null : String(r.area) });
+  if (r.platform !== undefined && r.account_id === undefined) row.platform = r.platform as TrafficRow['platform'];
   if (r.account_id !== undefined) Object.assign(row, { accountId: int(r.account_id), account: String(r.account), platform: r.platform as TrafficRow['platform'] });
   if (r.operator_id !== undefined) Object.assign(row, { operatorId: int(r.operator_id), operator: r.operator === null ? null : String(r.operator), basis: r.basis as TrafficRow['basis'] });
   if (r.status_code !== undefined) row.statusCode = int(r.status_code);
