@@ -8,7 +8,7 @@
 // /Reports/EfficacyOTP: an admin reads how fast the OTPs the manager sent arrived, and
 // /Reports/SuccessReportMt the success rate of the SMS sent; a manager reads the billing board
 // (/Reports/FactuDashboard) and downloads the server's Excel of it; a developer reads the WhatsApp
-// report, a refused free text explained by Meta's code in words.
+// report, a refused free text explained by Meta's code in words, and a manager the RCS report.
 // /Reports/QueryCallCenter and /Reports/MessagesCountPerMonth: a developer (the {product}Sms flag)
 // looks up one number's history and an account's year, and finds a launched campaign's run in
 // /Reports/Deployments (also by its number) and the campaign in /Reports/Campaign.
@@ -251,6 +251,31 @@ describe('traffic reports', () => {
     const why = page.getByRole('region', { name: 'Por qué no salieron' });
     await why.getByRole('row').filter({ hasText: 'Pasaron más de 24 horas desde el último mensaje de la persona' }).waitFor();
     expect(await why.textContent()).not.toContain('131047');
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('a manager reads the RCS report: the messages the RBM agent delivered', async () => {
+    const { context, page } = await newPage(e2e.browser, e2e.product);
+    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
+    const token = await sessionToken(page);
+    const channels = (await api(token, 'GET', '/v1/channels?platform=rcs&pageSize=200')) as { items: { id: number; name: string }[] };
+    const channelId = channels.items.find((c) => c.name === 'RCS Demo')!.id;
+    const sent = (await api(token, 'POST', '/v1/messages', { channelId, messages: [1, 2].map((i) => ({ to: `+57318555060${i}`, text: `Tu pedido ${i} salió` })) })) as { messages: { id: string }[] };
+    await expect.poll(async () => {
+      const states = await Promise.all(sent.messages.map((m) => api(token, 'GET', `/v1/messages/${m.id}`)));
+      return states.filter((x) => x.state === 'delivered' || x.state === 'read').length;
+    }, { timeout: 60_000, interval: 500 }).toBe(2);
+
+    await page.goto('/Reports/RCS');
+    await page.getByRole('heading', { level: 1, name: 'Reporte de RCS' }).waitFor();
+    const today = calendarDate(new Date(), 'America/Bogota');
+    await page.getByLabel(/^Desde/).fill(today);
+    await page.getByLabel(/^Hasta/).fill(today);
+    await chooseAccount(page, /^Cuentas/, 'RCS Demo');
+    await page.getByRole('button', { name: 'Generar reporte' }).click();
+    await page.getByRole('table', { name: 'Reporte de RCS' }).getByRole('row').filter({ hasText: 'RCS Demo' }).first().waitFor();
+    expect(await page.getByRole('group', { name: 'Total' }).first().textContent()).toMatch(/Mensajes\s*\d/);
     expect(await seriousViolations(page)).toEqual([]);
     await context.close();
   });
