@@ -98,6 +98,7 @@ export const pathParams: {
     "platformSms.getQuotaFileByAccount": ["id"],
     "platformSms.getAllDataClients": ["id"],
     "platformSms.setQuota": ["accountId"],
+    "reportCenter.downloadReportFile": ["processId"],
     "rolesV3.get": ["id"],
     "rolesV3.delete": ["id"],
     "shortener.get": ["id"],
@@ -522,6 +523,24 @@ export const reportCenterConnectinInfoBillingBoard = (args: Args<"reportCenter.c
 export const useReportCenterConnectinInfoBillingBoard = (args: Args<"reportCenter.connectinInfoBillingBoard"> | null, config?: SWRConfiguration<Result<"reportCenter.connectinInfoBillingBoard">>) => useOperation("reportCenter.connectinInfoBillingBoard", args, config);
 
 export const reportCenterConnectinExcelInfoBillingBoard = (args: Args<"reportCenter.connectinExcelInfoBillingBoard">) => call("reportCenter.connectinExcelInfoBillingBoard", args);
+
+export const reportCenterGenerateReport = (args: Args<"reportCenter.generateReport">) => call("reportCenter.generateReport", args);
+
+export const reportCenterReportFiles = (args: Args<"reportCenter.reportFiles">) => call("reportCenter.reportFiles", args);
+
+export const useReportCenterReportFiles = (args: Args<"reportCenter.reportFiles"> | null, config?: SWRConfiguration<Result<"reportCenter.reportFiles">>) => useOperation("reportCenter.reportFiles", args, config);
+
+export const reportCenterGetCampaigns = (args: Args<"reportCenter.getCampaigns">) => call("reportCenter.getCampaigns", args);
+
+export const useReportCenterGetCampaigns = (args: Args<"reportCenter.getCampaigns"> | null, config?: SWRConfiguration<Result<"reportCenter.getCampaigns">>) => useOperation("reportCenter.getCampaigns", args, config);
+
+export const reportCenterReportFileListByReportTypeId = (args: Args<"reportCenter.reportFileListByReportTypeId">) => call("reportCenter.reportFileListByReportTypeId", args);
+
+export const reportCenterLinkDownloadFile = (args: Args<"reportCenter.linkDownloadFile">) => call("reportCenter.linkDownloadFile", args);
+
+export const useReportCenterLinkDownloadFile = (args: Args<"reportCenter.linkDownloadFile"> | null, config?: SWRConfiguration<Result<"reportCenter.linkDownloadFile">>) => useOperation("reportCenter.linkDownloadFile", args, config);
+
+export const reportCenterDownloadReportFile = (args: Args<"reportCenter.downloadReportFile">) => call("reportCenter.downloadReportFile", args);
 
 export const rolesV3List = (args: Args<"rolesV3.list">) => call("rolesV3.list", args);
 

@@ -121,6 +121,8 @@ export const constants = {
         exportFormats: ["csv", "xlsx"],
         xlsxSheetName: "recipient",
         advancedQueryApplicationId: 4,
+        fileChunkRows: 5000,
+        downloadLinkMinutes: 15,
         topN: 10,
         scheduledFrequencies: [
             "hourly",

@@ -293,6 +293,16 @@ export const recurrenceUnits = [
 
 export type RecurrenceUnit = (typeof recurrenceUnits)[number];
 
+/** A requested report file's state: enlist (queued or being written), ready (downloadable), error (it could not be made; `error` says why). (schemas/enums/report-file-state.yaml) */
+export const reportFileStates = ["enlist", "ready", "error"] as const;
+
+export type ReportFileState = (typeof reportFileStates)[number];
+
+/** What a report file holds (ReportsTypeId): 1 every message of the chosen accounts and days, one row each (the MT detail). (schemas/enums/report-type.yaml) */
+export const reportTypes = [1] as const;
+
+export type ReportType = (typeof reportTypes)[number];
+
 /** System roles (spec 6). "colibriSms" takes the product key from config/app.yaml. (schemas/enums/role.yaml) */
 export const roles = [
     "superadmin",
@@ -608,6 +618,8 @@ export const enumValues = {
     "plan-type": planTypes,
     "recipient-result": recipientResults,
     "recurrence-unit": recurrenceUnits,
+    "report-file-state": reportFileStates,
+    "report-type": reportTypes,
     "role": roles,
     "send-window-profile": sendWindowProfiles,
     "short-link-group": shortLinkGroups,

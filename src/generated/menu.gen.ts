@@ -646,7 +646,7 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["view", "report", "download"],
-        screen: null,
+        screen: "reportsAdvanced",
         icon: null,
         label: "menu.reports.advancedQueries",
         subtabs: []

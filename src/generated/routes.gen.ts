@@ -983,25 +983,36 @@ export const routes = [
     },
     {
         path: "/Reports/AdvancedQueries",
-        screen: null,
-        kind: "none",
+        screen: "reportsAdvanced",
+        kind: "list",
         access: "session",
         layout: "default",
         menuKey: "reports.advancedQueries",
         componentId: 4010,
-        title: null,
-        loadScreen: null
+        title: "screens.reportsAdvanced.title",
+        loadScreen: () => import("./screen.reportsAdvanced.gen.ts")
+    },
+    {
+        path: "/Reports/AdvancedQueries/new",
+        screen: "reportsAdvancedForm",
+        kind: "form",
+        access: "session",
+        layout: "default",
+        menuKey: "reports.advancedQueries",
+        componentId: 4010,
+        title: "screens.reportsAdvanced.formTitle",
+        loadScreen: () => import("./screen.reportsAdvancedForm.gen.ts")
     },
     {
         path: "/Reports/AdvancedQueries/:id",
-        screen: null,
-        kind: "none",
+        screen: "reportsAdvanced",
+        kind: "list",
         access: "session",
         layout: "default",
         menuKey: "reports.advancedQueries",
         componentId: 4010,
-        title: null,
-        loadScreen: null
+        title: "screens.reportsAdvanced.title",
+        loadScreen: () => import("./screen.reportsAdvanced.gen.ts")
     },
     {
         path: "/Reports/QueryCallCenter",

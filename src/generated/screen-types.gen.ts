@@ -43,6 +43,7 @@ export interface ScreenAction {
     };
     result?: readonly ScreenColumn[];
     next?: string;
+    openFile?: string;
     /** The operation's HTTP method (added by the compiler). */
     method?: string;
 }

@@ -105,6 +105,10 @@ import { screen as screen_quotaForm } from "./screen.quotaForm.gen.ts";
 
 import { screen as screen_register } from "./screen.register.gen.ts";
 
+import { screen as screen_reportsAdvancedForm } from "./screen.reportsAdvancedForm.gen.ts";
+
+import { screen as screen_reportsAdvanced } from "./screen.reportsAdvanced.gen.ts";
+
 import { screen as screen_reportsBilling } from "./screen.reportsBilling.gen.ts";
 
 import { screen as screen_reportsCallCenter } from "./screen.reportsCallCenter.gen.ts";
@@ -218,6 +222,8 @@ export const screens = {
     quotaChart: screen_quotaChart,
     quotaForm: screen_quotaForm,
     register: screen_register,
+    reportsAdvancedForm: screen_reportsAdvancedForm,
+    reportsAdvanced: screen_reportsAdvanced,
     reportsBilling: screen_reportsBilling,
     reportsCallCenter: screen_reportsCallCenter,
     reportsCampaign: screen_reportsCampaign,
@@ -250,4 +256,4 @@ export const screens = {
     validation: screen_validation
 } as const;
 
-export type ScreenId = "apiCredentials" | "apiSettings" | "areaForm" | "areaRename" | "areas" | "associationsAddForm" | "associationsUpdateForm" | "auditReport" | "blockListAdd" | "blockListUpload" | "blockList" | "campaignClickers" | "campaignDeployments" | "campaignDetail" | "campaignForm" | "campaignHistory" | "campaignPaste" | "campaignRecipients" | "campaignShorten" | "campaignTest" | "campaignTests" | "campaignWizard" | "campaigns" | "changePassword" | "channelDetail" | "channelForm" | "channelStats" | "channelStatuses" | "channelTry" | "channels" | "charts" | "clientSignin" | "companies" | "companyForm" | "companyPlan" | "costCenterForm" | "costCenters" | "credentialForm" | "eventForm" | "events" | "expiredPassword" | "help" | "home" | "messagingSettings" | "notActive" | "notifications" | "personalizedCampaignDetail" | "profile" | "quotaByAccount" | "quotaChart" | "quotaForm" | "register" | "reportsBilling" | "reportsCallCenter" | "reportsCampaign" | "reportsDeployments" | "reportsEfficacy" | "reportsGeneral" | "reportsMonthSummary" | "reportsMt" | "reportsRcs" | "reportsSmsBoard" | "reportsWhatsApp" | "resetPassword" | "responsibleSmsOption" | "roleForm" | "roles" | "shortenerLinkForm" | "shortenerLinks" | "shortenerStatistics" | "shortenerUpload" | "signin" | "stats" | "teamMemberDetail" | "teamMemberForm" | "teamMembers" | "templateForm" | "templates" | "userAssociations" | "userResponsibles" | "userValidation" | "validation";
+export type ScreenId = "apiCredentials" | "apiSettings" | "areaForm" | "areaRename" | "areas" | "associationsAddForm" | "associationsUpdateForm" | "auditReport" | "blockListAdd" | "blockListUpload" | "blockList" | "campaignClickers" | "campaignDeployments" | "campaignDetail" | "campaignForm" | "campaignHistory" | "campaignPaste" | "campaignRecipients" | "campaignShorten" | "campaignTest" | "campaignTests" | "campaignWizard" | "campaigns" | "changePassword" | "channelDetail" | "channelForm" | "channelStats" | "channelStatuses" | "channelTry" | "channels" | "charts" | "clientSignin" | "companies" | "companyForm" | "companyPlan" | "costCenterForm" | "costCenters" | "credentialForm" | "eventForm" | "events" | "expiredPassword" | "help" | "home" | "messagingSettings" | "notActive" | "notifications" | "personalizedCampaignDetail" | "profile" | "quotaByAccount" | "quotaChart" | "quotaForm" | "register" | "reportsAdvancedForm" | "reportsAdvanced" | "reportsBilling" | "reportsCallCenter" | "reportsCampaign" | "reportsDeployments" | "reportsEfficacy" | "reportsGeneral" | "reportsMonthSummary" | "reportsMt" | "reportsRcs" | "reportsSmsBoard" | "reportsWhatsApp" | "resetPassword" | "responsibleSmsOption" | "roleForm" | "roles" | "shortenerLinkForm" | "shortenerLinks" | "shortenerStatistics" | "shortenerUpload" | "signin" | "stats" | "teamMemberDetail" | "teamMemberForm" | "teamMembers" | "templateForm" | "templates" | "userAssociations" | "userResponsibles" | "userValidation" | "validation";

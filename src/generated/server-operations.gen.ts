@@ -281,6 +281,18 @@ export const entitySchemas = [
         ]
     },
     {
+        $id: "report-file-state",
+        description: "A requested report file's state: enlist (queued or being written), ready (downloadable), error (it could not be made; `error` says why).",
+        type: "string",
+        enum: ["enlist", "ready", "error"]
+    },
+    {
+        $id: "report-type",
+        description: "What a report file holds (ReportsTypeId): 1 every message of the chosen accounts and days, one row each (the MT detail).",
+        type: "integer",
+        enum: [1]
+    },
+    {
         $id: "role",
         description: "System roles (spec 6). \"colibriSms\" takes the product key from config/app.yaml.",
         type: "string",
@@ -3342,6 +3354,126 @@ export const entitySchemas = [
                 type: ["string", "null"]
             },
             separator: {
+                type: ["string", "null"]
+            }
+        }
+    },
+    {
+        $id: "report-file-page",
+        description: "One page of the company's requested report files (the list convention).",
+        type: "object",
+        required: [
+            "items",
+            "total",
+            "page",
+            "pageSize"
+        ],
+        additionalProperties: false,
+        properties: {
+            items: {
+                type: "array",
+                items: {
+                    $ref: "report-file#"
+                }
+            },
+            total: {
+                type: "integer"
+            },
+            page: {
+                type: "integer"
+            },
+            pageSize: {
+                type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }]
+            },
+            totalIsEstimate: {
+                type: "boolean"
+            }
+        }
+    },
+    {
+        $id: "report-file",
+        description: "A requested report file (the report center): `processId` names it in linkDownloadFile; it is written in the background (`state` enlist \u2192 ready, or error with its reason), `rows` and `bytes` so far.",
+        type: "object",
+        required: [
+            "processId",
+            "reportTypeId",
+            "applicationId",
+            "format",
+            "state",
+            "rows",
+            "bytes",
+            "dateStart",
+            "dateEnd",
+            "accountIds",
+            "campaignIds",
+            "deploymentId",
+            "createdAt",
+            "finishedAt",
+            "error"
+        ],
+        additionalProperties: false,
+        properties: {
+            processId: {
+                type: "integer"
+            },
+            reportTypeId: {
+                $ref: "report-type#"
+            },
+            applicationId: {
+                type: "integer"
+            },
+            format: {
+                type: "string",
+                enum: ["csv"]
+            },
+            state: {
+                $ref: "report-file-state#"
+            },
+            rows: {
+                type: "integer"
+            },
+            bytes: {
+                type: "integer"
+            },
+            dateStart: {
+                type: "string",
+                format: "date"
+            },
+            dateEnd: {
+                type: "string",
+                format: "date"
+            },
+            accountIds: {
+                type: "array",
+                items: {
+                    type: "integer"
+                }
+            },
+            campaignIds: {
+                type: "array",
+                items: {
+                    type: "integer"
+                }
+            },
+            deploymentId: {
+                type: ["integer", "null"]
+            },
+            createdAt: {
+                type: "string",
+                format: "date-time"
+            },
+            finishedAt: {
+                type: ["string", "null"],
+                format: "date-time"
+            },
+            error: {
                 type: ["string", "null"]
             }
         }
@@ -12084,6 +12216,354 @@ export const serverOperations = [
             "99961",
             "99962"
         ]
+    },
+    {
+        id: "reportCenter.generateReport",
+        tag: "reportCenter",
+        name: "generateReport",
+        method: "POST",
+        path: "/v1/colibri/reportCenter/generateReport",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 40,
+            action: "download"
+        },
+        summary: "Requests a report file: ReportsTypeId 1, every message of the chosen accounts between two Bogot\u00E1 days (one row each: instant, account, number, state, status code, operator, parts, credits, campaign, run), as an \"excel type\" CSV (UTF-8 with BOM, CRLF). Answers at once with its processId, state enlist; the file is written in the background. Accounts and days are checked as every report's (99961, 99958, 99962); CampaignsIds and DeploymentId narrow it to those campaigns' or that run's messages (the company's: 99931 on the field otherwise).",
+        params: null,
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            required: [
+                "ReportsTypeId",
+                "ClientsIds",
+                "DateStart",
+                "DateEnd"
+            ],
+            additionalProperties: false,
+            properties: {
+                applicationId: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 99,
+                    default: 4
+                },
+                ReportsTypeId: {
+                    $ref: "report-type#"
+                },
+                ClientsIds: {
+                    type: "array",
+                    maxItems: 200,
+                    uniqueItems: true,
+                    items: {
+                        type: "integer",
+                        minimum: 1,
+                        maximum: 2147483647
+                    },
+                    "x-widget": "options",
+                    "x-options": {
+                        operation: "reportCenter.getAccounts",
+                        value: "id",
+                        label: "name"
+                    }
+                },
+                CampaignsIds: {
+                    type: "array",
+                    maxItems: 200,
+                    uniqueItems: true,
+                    items: {
+                        type: "integer",
+                        minimum: 1,
+                        maximum: 2147483647
+                    },
+                    "x-widget": "options",
+                    "x-options": {
+                        operation: "reportCenter.getCampaigns",
+                        value: "id",
+                        label: "name"
+                    }
+                },
+                DeploymentId: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 9007199254740991
+                },
+                DateStart: {
+                    type: "string",
+                    format: "date"
+                },
+                DateEnd: {
+                    type: "string",
+                    format: "date"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "report-file#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99982",
+            "99958",
+            "99961",
+            "99962"
+        ]
+    },
+    {
+        id: "reportCenter.reportFiles",
+        tag: "reportCenter",
+        name: "reportFiles",
+        method: "GET",
+        path: "/v1/colibri/reportCenter/files",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 40,
+            action: "view"
+        },
+        summary: "The company's requested report files, newest first (list convention; the console's list of reportFileListByReportTypeId); filter state.",
+        params: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                page: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 1000000,
+                    default: 1
+                },
+                pageSize: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 200,
+                    default: 50
+                },
+                after: {
+                    $ref: "list-cursor#"
+                },
+                sort: {
+                    type: "string",
+                    enum: ["createdAt"]
+                },
+                order: {
+                    type: "string",
+                    enum: ["asc", "desc"],
+                    default: "desc"
+                },
+                q: {
+                    type: "string",
+                    maxLength: 100
+                },
+                state: {
+                    $ref: "report-file-state#"
+                }
+            }
+        },
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "report-file-page#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99931"]
+    },
+    {
+        id: "reportCenter.getCampaigns",
+        tag: "reportCenter",
+        name: "getCampaigns",
+        method: "GET",
+        path: "/v1/colibri/reportCenter/GetCampaigns",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 40,
+            action: "view"
+        },
+        summary: "The company's campaigns (id, name), newest first, at most 500: the report filters' choices, open to whoever sees the reports (without the campaigns' permission).",
+        params: null,
+        query: null,
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "array",
+            items: {
+                type: "object",
+                required: ["id", "name"],
+                additionalProperties: false,
+                properties: {
+                    id: {
+                        type: "integer"
+                    },
+                    name: {
+                        type: "string"
+                    }
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: []
+    },
+    {
+        id: "reportCenter.reportFileListByReportTypeId",
+        tag: "reportCenter",
+        name: "reportFileListByReportTypeId",
+        method: "POST",
+        path: "/v1/colibri/reportCenter/reportFileListByReportTypeId",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 40,
+            action: "view"
+        },
+        summary: "The company's requested report files of one type and application (applicationId 4: the advanced queries), newest first (at most 200); ClientsId narrows them to files about those accounts.",
+        params: null,
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            required: ["ReportsTypeId"],
+            additionalProperties: false,
+            properties: {
+                applicationId: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 99,
+                    default: 4
+                },
+                ClientsId: {
+                    type: "array",
+                    maxItems: 200,
+                    uniqueItems: true,
+                    items: {
+                        type: "integer",
+                        minimum: 1,
+                        maximum: 2147483647
+                    }
+                },
+                ReportsTypeId: {
+                    $ref: "report-type#"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            type: "array",
+            items: {
+                $ref: "report-file#"
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99999", "99931", "99982"]
+    },
+    {
+        id: "reportCenter.linkDownloadFile",
+        tag: "reportCenter",
+        name: "linkDownloadFile",
+        method: "GET",
+        path: "/v1/colibri/reportCenter/linkDownloadFile",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 40,
+            action: "download"
+        },
+        summary: "A link to download a ready report file of the company, signed and valid for constants.reports.downloadLinkMinutes minutes. Another company's file, or none, 99959; a file not ready yet 99927.",
+        params: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                processId: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 9007199254740991
+                }
+            }
+        },
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "object",
+            required: ["url", "expiresAt"],
+            additionalProperties: false,
+            properties: {
+                url: {
+                    type: "string"
+                },
+                expiresAt: {
+                    type: "string",
+                    format: "date-time"
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99999", "99959", "99927"]
+    },
+    {
+        id: "reportCenter.downloadReportFile",
+        tag: "reportCenter",
+        name: "downloadReportFile",
+        method: "GET",
+        path: "/v1/colibri/reportCenter/files/{processId}",
+        access: "public",
+        credentials: ["token"],
+        throttle: null,
+        permission: null,
+        summary: "The file behind a signed link (linkDownloadFile): no session needed, the signature (over the file, its company and the expiry) is the permission; an expired or altered link 99982.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                processId: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 9007199254740991
+                }
+            },
+            required: ["processId"]
+        },
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                expires: {
+                    type: "integer",
+                    minimum: 0,
+                    maximum: 99999999999
+                },
+                signature: {
+                    type: "string",
+                    minLength: 20,
+                    maxLength: 100,
+                    pattern: "^[A-Za-z0-9_-]+$"
+                }
+            }
+        },
+        headers: null,
+        body: null,
+        multipart: null,
+        response: null,
+        produces: "binary",
+        sandbox: false,
+        errors: ["99982", "99959"]
     },
     {
         id: "rolesV3.list",

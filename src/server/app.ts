@@ -36,6 +36,7 @@ import { defaultSecretBox, type SecretBox } from './security/secrets.ts';
 import { redirectRateLimit, registerThrottle } from './security/throttle.ts';
 import { DEFAULT_THROTTLE, type ThrottleSettings } from './security/throttle-settings.ts';
 import { createShortener, type ShortenerOptions } from './modules/shortener/redirect/index.ts';
+import { defaultFileStorage, type FileStorage } from './storage/file-storage.ts';
 
 export interface BuildServerOptions {
   db: Kysely<Database>;
@@ -62,6 +63,8 @@ export interface BuildServerOptions {
   throttle?: ThrottleSettings;
   /** TRUST_PROXY (http/trust-proxy.ts): the proxies whose X-Forwarded-For names the client; default none. */
   trustProxy?: TrustProxy;
+  /** Where report files are kept; default DATA_DIR/files. */
+  storage?: FileStorage;
 }
 
 const COMPONENT_HEADER_MAX = 100;
@@ -96,6 +99,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
       })),
     },
     shortener,
+    storage: options.storage ?? defaultFileStorage(),
   };
 
   const app = Fastify({

@@ -10,6 +10,7 @@ import type { Database } from '../engine/database.ts';
 import type { WhatsAppTemplateGateway } from './messaging/whatsapp-templates.ts';
 import type { SecretBox } from './security/secrets.ts';
 import type { Shortener } from './modules/shortener/redirect/index.ts';
+import type { FileStorage } from './storage/file-storage.ts';
 
 export interface ServerDeps {
   db: Kysely<Database>;
@@ -27,6 +28,8 @@ export interface ServerDeps {
   messaging: MessagingHooks;
   /** The link shortener: its base URL and the redirect's cache (src/server/shortener). */
   shortener: Shortener;
+  /** Where the files the server makes are kept (report files): DATA_DIR/files by default. */
+  storage: FileStorage;
 }
 
 export interface MessagingHooks {

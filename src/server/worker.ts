@@ -20,6 +20,7 @@ import { startMessaging, type MessagingRuntime } from './messaging/runtime.ts';
 import { createSecretBox, resolveSecretKey } from './security/secrets.ts';
 import { workerSettings } from './messaging/engine-settings.ts';
 import { startJobRunner } from './messaging/jobs.ts';
+import { defaultFileStorage } from './storage/file-storage.ts';
 import { companySendWindow } from './messaging/send-window.ts';
 
 /** One line per event; errors by message only (a stack or a driver error object could carry settings). */
@@ -80,7 +81,7 @@ async function main() {
   runtime = await startMessaging({ db: handle.db, secrets, sandbox: false, dispatcher: settings, log });
   // The engine's jobs (issue 13: big launches, chunk by chunk), shared with the other processes.
   const dispatcher = runtime.dispatcher;
-  const jobs = startJobRunner({ db: handle.db, now: () => new Date(), messaging: { sendWindow: companySendWindow(handle.db), wake: () => dispatcher.wake() } }, { log });
+  const jobs = startJobRunner({ db: handle.db, now: () => new Date(), messaging: { sendWindow: companySendWindow(handle.db), wake: () => dispatcher.wake() }, storage: defaultFileStorage() }, { log });
   stopJobs = () => jobs.stop();
   log(`${runtime.dispatcher.workerId} running on ${describeUrl(env.DATABASE_URL)}${env.DATABASE_SCHEMA ? ` (schema ${env.DATABASE_SCHEMA})` : ''}`);
   if (stopping) {

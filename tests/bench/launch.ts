@@ -61,7 +61,7 @@ export async function launchBench(record: Record, postgresUrl: string) {
     const done = new Promise<void>((resolve) => { finished = resolve; });
     const runner = new JobRunner({
       db: h.db, workerId: 'bench', idleMs: 50,
-      handlers: jobHandlers({ db: h.db, now: () => new Date(), messaging: { sendWindow: companySendWindow(h.db), wake: () => {} } }),
+      handlers: jobHandlers({ db: h.db, now: () => new Date(), messaging: { sendWindow: companySendWindow(h.db), wake: () => {} }, storage: h.storage }),
       onStep: (_job, result) => { if (result === 'done') finished(); },
     });
     const health: number[] = [];

@@ -8,7 +8,8 @@
 // /Reports/EfficacyOTP: an admin reads how fast the OTPs the manager sent arrived, and
 // /Reports/SuccessReportMt the success rate of the SMS sent; a manager reads the billing board
 // (/Reports/FactuDashboard) and downloads the server's Excel of it; a developer reads the WhatsApp
-// report, a refused free text explained by Meta's code in words, and a manager the RCS report.
+// report, a refused free text explained by Meta's code in words, and a manager the RCS report; a
+// developer asks for a detailed report file (/Reports/AdvancedQueries) and downloads it.
 // /Reports/QueryCallCenter and /Reports/MessagesCountPerMonth: a developer (the {product}Sms flag)
 // looks up one number's history and an account's year, and finds a launched campaign's run in
 // /Reports/Deployments (also by its number) and the campaign in /Reports/Campaign.
@@ -276,6 +277,35 @@ describe('traffic reports', () => {
     await page.getByRole('button', { name: 'Generar reporte' }).click();
     await page.getByRole('table', { name: 'Reporte de RCS' }).getByRole('row').filter({ hasText: 'RCS Demo' }).first().waitFor();
     expect(await page.getByRole('group', { name: 'Total' }).first().textContent()).toMatch(/Mensajes\s*\d/);
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('a developer asks for a detailed report file, sees it prepared in the background and downloads it', async () => {
+    const manager = await asManager();
+    await manager.send({ messages: [1, 2, 3].map((i) => ({ to: `+57316555070${i}`, text: `Detalle ${i}` })) });
+    await manager.close();
+
+    const { context, page } = await newPage(e2e.browser, e2e.product);
+    await signIn(page, 'develop@demo.colibri.co');
+    await page.goto('/Reports/AdvancedQueries');
+    await page.getByRole('heading', { level: 1, name: 'Consultas avanzadas' }).waitFor();
+    await page.getByRole('link', { name: /^Nuevo/ }).or(page.getByRole('button', { name: /^Nuevo/ })).first().click();
+    await page.getByRole('heading', { level: 1, name: 'Pedir un reporte detallado' }).waitFor();
+    const today = calendarDate(new Date(), 'America/Bogota');
+    await chooseAccount(page, /^Cuentas/, 'SMS Notificaciones');
+    await page.getByLabel(/^Desde/).fill(today);
+    await page.getByLabel(/^Hasta/).fill(today);
+    await page.getByRole('button', { name: /^(Guardar|Crear|Enviar)/ }).first().click();
+    await page.waitForURL(/\/Reports\/AdvancedQueries(\?.*)?$/);
+    // The list refreshes while the file is prepared.
+    const row = page.getByRole('row').filter({ hasText: 'Listo para descargar' }).first();
+    await row.waitFor({ timeout: 30_000 });
+    const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Descargar' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^reporte-mensajes-\d+-\d{4}-\d{2}-\d{2}\.csv$/);
+    const text = readFileSync((await download.path())!, 'utf8');
+    expect(text.startsWith('\ufeffFecha (Bogotá),Cuenta,Número,Estado')).toBe(true);
+    for (const i of [1, 2, 3]) expect(text).toContain(`+57316555070${i}`);
     expect(await seriousViolations(page)).toEqual([]);
     await context.close();
   });

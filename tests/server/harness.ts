@@ -3,7 +3,10 @@
 // search_path, dropped at close). Requests go through app.inject, addressed by operation id so
 // tests/server/coverage.test.ts can prove every declared operation is exercised.
 import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
@@ -20,6 +23,7 @@ import type { Database } from '../../src/engine/database.ts';
 import type { HandlerMap } from '../../src/server/http/handler.ts';
 import { hashPassword } from '../../src/server/security/passwords.ts';
 import type { ThrottleSettings } from '../../src/server/security/throttle-settings.ts';
+import { folderStorage, type FileStorage } from '../../src/server/storage/file-storage.ts';
 
 /** The demo users' password in tests (the product never has a fixed one: see main.ts). */
 export const TEST_PASSWORD = 'Prueba#2025x';
@@ -42,6 +46,8 @@ export interface Harness {
   app: FastifyInstance;
   db: Kysely<Database>;
   clock: Clock;
+  /** The server's file storage: a folder of its own, removed at close. */
+  storage: FileStorage;
   op(id: OperationId, args?: OpArgs): Promise<LightMyRequestResponse>;
   signin(email: string, password?: string): Promise<{ token: string; session: SessionUser }>;
   /** Sign in one of the demo users by role or state name (superadmin, analista, pending, …). */
@@ -121,8 +127,11 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   await prepareDatabase(handle);
   const clock: Clock = { now: new Date(), advance(ms) { this.now = new Date(this.now.getTime() + ms); } };
   if (options.demo ?? true) await seedDemo(handle.db, TEST_PASSWORD, clock.now);
+  const files = mkdtempSync(join(tmpdir(), 'colibri-files-'));
+  const storage = folderStorage(files);
   const app = await buildServer({
     db: handle.db,
+    storage,
     sandbox: options.sandbox ?? true,
     now: () => clock.now,
     captcha: options.captcha,
@@ -164,6 +173,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     app,
     db,
     clock,
+    storage,
     op,
     signin,
     as: (name) => signin(demoEmail(name)),
@@ -208,6 +218,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       await app.close();
       await handle.close();
       await drop();
+      await rm(files, { recursive: true, force: true });
     },
   };
 }

@@ -27,7 +27,7 @@ beforeAll(async () => {
   demoCompanyId = (await h.db.selectFrom('users').select('company_id').where('id', '=', signed.session.idUser).executeTakeFirstOrThrow()).company_id;
   const channels = (await h.op('channels.list', { token: manager, query: { platform: 'sms', enabled: 'true' } })).json();
   smsChannelId = channels.items[0].id;
-  handlers = jobHandlers({ db: h.db, now: () => h.clock.now, messaging: { sendWindow: companySendWindow(h.db), wake: () => {} } });
+  handlers = jobHandlers({ db: h.db, now: () => h.clock.now, messaging: { sendWindow: companySendWindow(h.db), wake: () => {} }, storage: h.storage });
 });
 afterAll(async () => {
   delete process.env.LAUNCH_CHUNK_SIZE;

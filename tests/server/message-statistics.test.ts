@@ -75,7 +75,7 @@ describe('message statistics', () => {
     const campaign = (await h.op('campaigns.create', { token: manager, body: { kind: 'open', purpose: 'transactional', channelId: channels.items[0].id, name: 'Estadísticas', content: 'Hola {{nombre}}' } })).json();
     expect((await h.op('campaigns.uploadRecipients', { token: manager, params: { id: campaign.id }, ...multipart('file', 'clientes.csv', 'text/csv', Buffer.from(`telefono;nombre\n${lines}\n`, 'utf8')) })).statusCode).toBe(200);
     expect((await h.op('campaigns.launch', { token: manager, params: { id: campaign.id } })).json()).toMatchObject({ state: 'preparing', total: 1200 });
-    const handlers = jobHandlers({ db: h.db, now: () => h.clock.now, messaging: { sendWindow: companySendWindow(h.db), wake: () => {} } });
+    const handlers = jobHandlers({ db: h.db, now: () => h.clock.now, messaging: { sendWindow: companySendWindow(h.db), wake: () => {} }, storage: h.storage });
     await new JobRunner({ db: h.db, handlers, workerId: 'statistics', now: () => h.clock.now, idleMs: 10 }).drain();
     expect(await actual()).toBe(1200);
     // Refreshed once its job had written 1,000 rows (the first chunk came with the request).

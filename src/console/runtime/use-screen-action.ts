@@ -101,6 +101,9 @@ export function useScreenAction(o: ScreenActionOptions): ScreenActions {
       // `labelContext`, the record's words too (a scheduled campaign's date).
       if (notice) notify(notice, 'success', actionText(t, notice, action, target, { result: answer ?? {} }));
       if ((await o.after?.(action, answer, target)) === 'stop') return;
+      // `openFile`: a signed link to a file (a report file) is the browser's to follow: it downloads.
+      const link = action.openFile ? answer?.[action.openFile] : undefined;
+      if (typeof link === 'string' && link.startsWith('/') && !link.startsWith('//')) window.location.assign(link);
       // `next`: where the answer is shown (a launch's deployment: the deployments tab).
       if (action.next) navigate(navigationTarget(action.next, answer ?? {}, o.base));
     } catch (e) {

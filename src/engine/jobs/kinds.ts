@@ -23,6 +23,11 @@ export interface JobPayloads {
     /** The content's short links (shortener, issue 5), resolved at launch. */
     links: unknown[];
   };
+  /** A requested report's file (issue 14): its rows written chunk by chunk after the cursor (the last message id written). */
+  reportFile: {
+    fileId: number;
+    companyId: number;
+  };
 }
 
 export type JobKind = keyof JobPayloads;

@@ -238,6 +238,24 @@ export interface JobsTable {
   updated_at: Timestamp;
 }
 
+/** A requested report's file (migration 0440): enlist → ready | error, written by a reportFile job. */
+export interface ReportFilesTable {
+  id: BigId;
+  company_id: number;
+  report_type_id: number;
+  application_id: number;
+  requested_by: number | null;
+  params: Json<unknown>;
+  format: string;
+  state: Generated<string>;
+  rows: BigCount;
+  bytes: BigCount;
+  storage_key: string;
+  error: string | null;
+  created_at: Timestamp;
+  finished_at: Timestamp | null;
+}
+
 /** A report rollup row (migration 0410; the rule is src/engine/lifecycle/rollups.ts): one hour's key and its sums. */
 export interface MessageRollupRow {
   bucket: Timestamp;
@@ -262,6 +280,7 @@ export interface MessageRollupRow {
 
 export interface MessagingTables {
   jobs: JobsTable;
+  report_files: ReportFilesTable;
   company_credits: CompanyCreditsTable;
   credit_ledger: CreditLedgerTable;
   messaging_settings: MessagingSettingsTable;

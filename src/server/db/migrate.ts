@@ -29,6 +29,7 @@ import * as receiptProgress from './migrations/0401_receipt-progress.ts';
 import * as messageRollups from './migrations/0410_message-rollups.ts';
 import * as rollupOperators from './migrations/0420_rollup-operators.ts';
 import * as rollupAreas from './migrations/0430_rollup-areas.ts';
+import * as reportFiles from './migrations/0440_report-files.ts';
 import type { Database } from '../../engine/database.ts';
 
 const migrations: Record<string, Migration> = {
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   '0410_message-rollups': messageRollups,
   '0420_rollup-operators': rollupOperators,
   '0430_rollup-areas': rollupAreas,
+  '0440_report-files': reportFiles,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

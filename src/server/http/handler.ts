@@ -1,6 +1,7 @@
 // Handler types derived from the generated operation types, so a handler's params, query, body
 // and answer are checked against the YAML, and the map of handlers must name every operation.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
 import type { OperationId } from '../../generated/operations.gen.ts';
 import type { OperationTypes } from '../../generated/types.gen.ts';
 import type { ServerDeps, Session } from '../context.ts';
@@ -9,7 +10,8 @@ type ArgsOf<K extends OperationId> = OperationTypes[K]['args'];
 type Part<K extends OperationId, P extends string> = P extends keyof ArgsOf<K> ? NonNullable<ArgsOf<K>[P]> : undefined;
 
 /** A binary answer (files): the bytes and their type; the router adds the safety headers. */
-export interface BinaryResult { contentType: string; bytes: Uint8Array; cacheSeconds?: number }
+/** A file answer: its bytes, or a stream for a file too big to hold (a report file). */
+export interface BinaryResult { contentType: string; bytes: Uint8Array | Readable; cacheSeconds?: number }
 
 export type Output<K extends OperationId> = OperationTypes[K]['response'] extends Blob ? BinaryResult : OperationTypes[K]['response'];
 

@@ -102,7 +102,7 @@ export function registerOperations(app: FastifyInstance, deps: ServerDeps, handl
             .header('x-content-type-options', 'nosniff')
             .header('content-security-policy', "default-src 'none'")
             .header('cache-control', `private, max-age=${file.cacheSeconds ?? 0}`)
-            .send(Buffer.from(file.bytes));
+            .send(file.bytes instanceof Uint8Array ? Buffer.from(file.bytes) : file.bytes);
         }
         return result;
       },

@@ -8,14 +8,19 @@ import { randomBytes } from 'node:crypto';
 import type { JobHandlers } from '../../engine/jobs/kinds.ts';
 import { JobRunner, type JobRunnerOptions } from '../../engine/jobs/runner.ts';
 import { launchStep, type LaunchDeps } from '../modules/campaigns/launch.ts';
+import { reportFileStep } from '../modules/reportCenter/report-files.ts';
+import type { FileStorage } from '../storage/file-storage.ts';
 
 export const JOB_LEASE_MS = 60_000;
 
-export function jobHandlers(deps: LaunchDeps): JobHandlers {
-  return { launch: launchStep(deps, { leaseMs: JOB_LEASE_MS }) };
+/** What the jobs need: a launch the engine's hooks, a report file the file storage. */
+export type JobDeps = LaunchDeps & { storage: FileStorage };
+
+export function jobHandlers(deps: JobDeps): JobHandlers {
+  return { launch: launchStep(deps, { leaseMs: JOB_LEASE_MS }), reportFile: reportFileStep(deps, { leaseMs: JOB_LEASE_MS }) };
 }
 
-export function startJobRunner(deps: LaunchDeps, options: Partial<Omit<JobRunnerOptions, 'db' | 'handlers'>> = {}): JobRunner {
+export function startJobRunner(deps: JobDeps, options: Partial<Omit<JobRunnerOptions, 'db' | 'handlers'>> = {}): JobRunner {
   const runner = new JobRunner({
     db: deps.db, handlers: jobHandlers(deps), workerId: `jobs-${process.pid}-${randomBytes(3).toString('hex')}`, leaseMs: JOB_LEASE_MS, now: deps.now, ...options,
   });

@@ -6,6 +6,7 @@ import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { listMessageStates, listOperators } from '../platformSms/reference-lists.ts';
 import { billingBoard, billingBoardWorkbook } from './billing-board.ts';
 import { callCenterHistory } from './call-center.ts';
+import { downloadReportFile, generateReport, linkDownloadFile, reportFileList, reportFilesPage } from './report-files.ts';
 import { deploymentsSummary, platformTraffic } from './deployments-and-platforms.ts';
 import { reportScope, yearMonths, type Level } from './report-scope.ts';
 import { emptyRow, trafficRows, trafficTotals } from './traffic.ts';
@@ -79,6 +80,21 @@ export const reportCenterHandlers: DomainHandlers<'reportCenter'> = {
   'reportCenter.connectinInfoBillingBoard': billingBoard,
 
   'reportCenter.connectinExcelInfoBillingBoard': billingBoardWorkbook,
+
+  'reportCenter.generateReport': generateReport,
+
+  'reportCenter.reportFiles': reportFilesPage,
+
+  'reportCenter.getCampaigns': async (ctx) => {
+    const me = caller(ctx);
+    return ctx.deps.db.selectFrom('campaigns').select(['id', 'name']).where('company_id', '=', me.companyId).orderBy('id', 'desc').limit(500).execute();
+  },
+
+  'reportCenter.reportFileListByReportTypeId': reportFileList,
+
+  'reportCenter.linkDownloadFile': linkDownloadFile,
+
+  'reportCenter.downloadReportFile': downloadReportFile,
 
   'reportCenter.getDeploymentsSummary': deploymentsSummary,
 

@@ -1,0 +1,226 @@
+// Report files (schemas/api/report-center.yaml: generateReport, reportFileListByReportTypeId,
+// linkDownloadFile, downloadReportFile). A request is checked like every report (report-scope.ts),
+// then becomes a report_files row (enlist) and a durable job (engine/jobs, kind reportFile) in one
+// transaction, and the answer goes back at once. Each job step appends the next chunk of rows
+// after the cursor (the last message id written) to the file in the server's storage, then moves
+// the cursor and the file's recorded length in one transaction: a step that died after writing is
+// cut back to the recorded length by the next, so no row is written twice or lost. The file is
+// downloaded through a link signed over (file, company, expiry) with a key derived from the
+// server's master key, so a link names one file of one company for a few minutes and nothing else.
+import { timingSafeEqual } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import { BOM, csvField } from '../../../core/export-safety.ts';
+import type { Database } from '../../../engine/database.ts';
+import type { JobHandler } from '../../../engine/jobs/kinds.ts';
+import { advanceJob, createJob, finishJob, lockJob } from '../../../engine/lifecycle/jobs.ts';
+import { operatorSql } from '../../../engine/lifecycle/rollups.ts';
+import { appSettings } from '../../../generated/app.gen.ts';
+import { constants } from '../../../generated/constants.gen.ts';
+import type { ReportFile } from '../../../generated/types.gen.ts';
+import esEnums from '../../../../locales/es/enums.json' with { type: 'json' };
+import { fail, failFields, fieldError, type FieldError } from '../../errors/api-error.ts';
+import { caller, type HandlerContext } from '../../http/handler.ts';
+import { paginate } from '../../http/paging.ts';
+import type { SecretBox } from '../../security/secrets.ts';
+import type { FileStorage } from '../../storage/file-storage.ts';
+import { reportScope } from './report-scope.ts';
+
+const TIME_ZONE = constants.sendWindow.timeZone;
+const LINK_PURPOSE = 'report-file-link';
+
+/** What a file was asked for, kept on its row (the job reads it; the list shows it). */
+interface FileParams { accountIds: number[]; campaignIds?: number[]; deploymentId?: number | null; dateStart: string; dateEnd: string; from: string; to: string }
+
+type FileRow = {
+  id: number | string; report_type_id: number; application_id: number; format: string; state: string; rows: number | string; bytes: number | string;
+  params: unknown; storage_key: string; company_id: number; error: string | null; created_at: Date; finished_at: Date | null;
+};
+
+const storageKey = (companyId: number, id: number) => `reports/${companyId}/${id}.csv`;
+
+function toReportFile(r: FileRow): ReportFile {
+  const p = r.params as FileParams;
+  return {
+    processId: Number(r.id), reportTypeId: r.report_type_id as ReportFile['reportTypeId'], applicationId: r.application_id, format: r.format as ReportFile['format'],
+    state: r.state as ReportFile['state'], rows: Number(r.rows), bytes: Number(r.bytes), dateStart: p.dateStart, dateEnd: p.dateEnd, accountIds: p.accountIds,
+    campaignIds: p.campaignIds ?? [], deploymentId: p.deploymentId ?? null,
+    createdAt: new Date(r.created_at).toISOString(), finishedAt: r.finished_at ? new Date(r.finished_at).toISOString() : null, error: r.error,
+  };
+}
+
+export async function generateReport(ctx: HandlerContext<'reportCenter.generateReport'>): Promise<ReportFile> {
+  const me = caller(ctx);
+  const b = ctx.body;
+  const db = ctx.deps.db;
+  const now = ctx.deps.now();
+  const scope = await reportScope(db, { companyId: me.companyId, accounts: { field: 'ClientsIds', ids: b.ClientsIds }, dateStart: b.DateStart, dateEnd: b.DateEnd, now });
+  // Campaigns and a run narrow the file; each must be the company's.
+  const problems: FieldError[] = [];
+  if (b.CampaignsIds?.length) {
+    const owned = await db.selectFrom('campaigns').select('id').where('company_id', '=', me.companyId).where('id', 'in', b.CampaignsIds).execute();
+    const foreign = b.CampaignsIds.filter((id) => !owned.some((o) => o.id === id));
+    if (foreign.length) problems.push(fieldError('CampaignsIds', '99931', foreign.join(', ')));
+  }
+  if (b.DeploymentId !== undefined) {
+    const run = await db.selectFrom('deployments').select('id').where('company_id', '=', me.companyId).where('id', '=', b.DeploymentId).executeTakeFirst();
+    if (!run) problems.push(fieldError('DeploymentId', '99931', String(b.DeploymentId)));
+  }
+  if (problems.length) throw failFields(problems);
+  const params: FileParams = {
+    accountIds: scope.channelIds, campaignIds: b.CampaignsIds ?? [], deploymentId: b.DeploymentId ?? null,
+    dateStart: b.DateStart, dateEnd: b.DateEnd, from: scope.from.toISOString(), to: scope.to.toISOString(),
+  };
+  const id = await db.transaction().execute(async (trx) => {
+    const row = await trx.insertInto('report_files').values({
+      company_id: me.companyId, report_type_id: b.ReportsTypeId, application_id: b.applicationId ?? constants.reports.advancedQueryApplicationId, requested_by: me.userId,
+      params: JSON.stringify(params), format: 'csv', rows: 0, bytes: 0, storage_key: '', created_at: now,
+    }).returning('id').executeTakeFirstOrThrow();
+    const fileId = Number(row.id);
+    await trx.updateTable('report_files').set({ storage_key: storageKey(me.companyId, fileId) }).where('id', '=', fileId).execute();
+    await createJob(trx, 'reportFile', { fileId, companyId: me.companyId }, now);
+    return fileId;
+  });
+  ctx.deps.messaging.wakeJobs?.();
+  return toReportFile(await fileOf(db, me.companyId, id));
+}
+
+async function fileOf(db: Kysely<Database>, companyId: number, id: number): Promise<FileRow> {
+  const row = await db.selectFrom('report_files').selectAll().where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst();
+  if (!row) throw fail('99959');
+  return row as FileRow;
+}
+
+export async function reportFileList(ctx: HandlerContext<'reportCenter.reportFileListByReportTypeId'>): Promise<ReportFile[]> {
+  const me = caller(ctx);
+  const b = ctx.body;
+  const rows = await ctx.deps.db.selectFrom('report_files').selectAll()
+    .where('company_id', '=', me.companyId).where('report_type_id', '=', b.ReportsTypeId)
+    .where('application_id', '=', b.applicationId ?? constants.reports.advancedQueryApplicationId)
+    .orderBy('id', 'desc').limit(200).execute();
+  const files = (rows as FileRow[]).map(toReportFile);
+  return b.ClientsId?.length ? files.filter((f) => f.accountIds.some((a) => b.ClientsId!.includes(a))) : files;
+}
+
+/** The console's list of the same files (list convention): newest first, filter state. */
+export async function reportFilesPage(ctx: HandlerContext<'reportCenter.reportFiles'>) {
+  const me = caller(ctx);
+  let base = ctx.deps.db.selectFrom('report_files as f').selectAll('f').where('f.company_id', '=', me.companyId);
+  if (ctx.query.state) base = base.where('f.state', '=', ctx.query.state);
+  return paginate(base, ctx.query, {
+    sortable: { createdAt: 'f.created_at' },
+    defaultSort: { column: 'f.created_at', order: 'desc' },
+    tieBreaker: 'f.id',
+    search: [],
+    map: (r) => toReportFile(r as FileRow),
+  });
+}
+
+/** The signature of a link to file `id` of company `companyId` valid until `expires` (Unix seconds). */
+const signatureOf = (secrets: SecretBox, id: number, companyId: number, expires: number) => secrets.fingerprint(`${id}.${companyId}.${expires}`, LINK_PURPOSE);
+
+export async function linkDownloadFile(ctx: HandlerContext<'reportCenter.linkDownloadFile'>) {
+  const me = caller(ctx);
+  const id = ctx.query.processId;
+  if (id === undefined) throw fail('99999');
+  const file = await fileOf(ctx.deps.db, me.companyId, id);
+  if (file.state !== 'ready') throw fail('99927');
+  const expires = Math.floor(ctx.deps.now().getTime() / 1000) + constants.reports.downloadLinkMinutes * 60;
+  const url = `/v1/${appSettings.product.key}/reportCenter/files/${id}?expires=${expires}&signature=${signatureOf(ctx.deps.secrets, id, me.companyId, expires)}`;
+  return { url, expiresAt: new Date(expires * 1000).toISOString() };
+}
+
+export async function downloadReportFile(ctx: HandlerContext<'reportCenter.downloadReportFile'>) {
+  const id = ctx.params.processId;
+  const { expires, signature } = ctx.query;
+  const row = await ctx.deps.db.selectFrom('report_files').select(['company_id', 'state', 'storage_key', 'created_at']).where('id', '=', id).executeTakeFirst();
+  // One answer for a file that is not there and a link that is wrong: a link tells nothing of others' files.
+  if (!row || expires === undefined || !signature) throw fail('99982');
+  const expected = Buffer.from(signatureOf(ctx.deps.secrets, id, row.company_id, expires));
+  const given = Buffer.from(signature);
+  const valid = expected.length === given.length && timingSafeEqual(expected, given);
+  if (!valid || expires * 1000 < ctx.deps.now().getTime()) throw fail('99982');
+  if (row.state !== 'ready') throw fail('99959');
+  const day = new Intl.DateTimeFormat('en-CA', { timeZone: TIME_ZONE }).format(new Date(row.created_at));
+  ctx.reply.header('content-disposition', `attachment; filename="reporte-mensajes-${id}-${day}.csv"`);
+  return { contentType: 'text/csv; charset=utf-8', bytes: ctx.deps.storage.read(row.storage_key) };
+}
+
+// ---- The job ----
+
+const HEADER = ['Fecha (Bogotá)', 'Cuenta', 'Número', 'Estado', 'Código de estado', 'Operador', 'Partes', 'Créditos', 'Campaña', 'Envío'];
+const line = (cells: unknown[]) => `${cells.map((c) => csvField(c)).join(',')}\r\n`;
+const stateLabel = (state: string) => (esEnums as Record<string, string>)[`message-state.${state}`] ?? state;
+
+type MessageRow = {
+  id: number | string; at: string; account: string; to_number: string; state: string; status_code: number; operator: string | null;
+  parts: number; credits: number | string; campaign: string | null; deployment_id: number | string | null;
+};
+
+/** The rows after `cursor` (a message id) in the file's scope, in id order. */
+async function messagesAfter(db: Kysely<Database>, companyId: number, p: FileParams, cursor: number, limit: number): Promise<MessageRow[]> {
+  const op = operatorSql('m');
+  const rows = await sql<MessageRow>`
+    select m.id, to_char(m.created_at at time zone ${TIME_ZONE}, 'YYYY-MM-DD HH24:MI:SS') as at, ch.name as account, m.to_number, m.state, m.status_code,
+           o.name as operator, m.parts, case when m.billed then m.cost else 0 end as credits, c.name as campaign, m.deployment_id
+    from messages m
+    join channels ch on ch.id = m.channel_id
+    left join sms_operators o on o.id = ${sql.raw(op.id)}
+    left join deployments d on d.id = m.deployment_id
+    left join campaigns c on c.id = d.campaign_id
+    where m.company_id = ${companyId} and m.channel_id = any(${p.accountIds}::int[])
+      and m.created_at >= ${p.from}::timestamptz and m.created_at < ${p.to}::timestamptz and m.id > ${cursor}
+      ${p.campaignIds?.length ? sql`and d.campaign_id = any(${p.campaignIds}::int[])` : sql``}
+      ${p.deploymentId ? sql`and m.deployment_id = ${p.deploymentId}` : sql``}
+    order by m.id
+    limit ${limit}`.execute(db);
+  return rows.rows;
+}
+
+/**
+ * One step of a report file's job: the next chunk of rows, written at the file's recorded length,
+ * then the cursor, the length and the row count moved in one transaction; the last (short) chunk
+ * makes the file ready. A failure of the storage marks the file `error` with its reason.
+ */
+export function reportFileStep(deps: { db: Kysely<Database>; now: () => Date; storage: FileStorage }, options: { leaseMs?: number; chunkRows?: number } = {}): JobHandler<'reportFile'> {
+  const leaseMs = options.leaseMs ?? 60_000;
+  const limit = options.chunkRows ?? constants.reports.fileChunkRows;
+  return async (job) => {
+    const { db } = deps;
+    const file = await db.selectFrom('report_files').selectAll().where('id', '=', job.payload.fileId).executeTakeFirst();
+    if (!file || file.state !== 'enlist') {
+      await finishJob(db, job.id, deps.now());
+      return 'done';
+    }
+    const current = await db.selectFrom('jobs').select('cursor').where('id', '=', job.id).executeTakeFirstOrThrow();
+    const cursor = Number(current.cursor);
+    const offset = Number(file.bytes);
+    try {
+      const rows = await messagesAfter(db, file.company_id, file.params as FileParams, cursor, limit);
+      let text = rows.map((r) => line([r.at, r.account, r.to_number, stateLabel(r.state), r.status_code, r.operator ?? '', r.parts, Number(r.credits), r.campaign ?? '', r.deployment_id ?? ''])).join('');
+      if (offset === 0) text = BOM + line(HEADER) + text;
+      const length = await deps.storage.writeAt(file.storage_key, offset, Buffer.from(text, 'utf8'));
+      return await db.transaction().execute(async (trx) => {
+        const locked = await lockJob(trx, job.id);
+        if (!locked) return 'done' as const;
+        // Another step moved first: what this one wrote is cut back by the next.
+        if (locked.cursor !== cursor) return 'more' as const;
+        const now = deps.now();
+        const last = rows.length ? Number(rows[rows.length - 1].id) : cursor;
+        const done = rows.length < limit;
+        await trx.updateTable('report_files')
+          .set({ bytes: length, rows: sql`rows + ${rows.length}`, ...(done ? { state: 'ready', finished_at: now } : {}) })
+          .where('id', '=', file.id).execute();
+        await advanceJob(trx, job.id, last, rows.length, now, leaseMs);
+        if (!done) return 'more' as const;
+        await finishJob(trx, job.id, now);
+        return 'done' as const;
+      });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      const now = deps.now();
+      await db.updateTable('report_files').set({ state: 'error', error: reason.slice(0, 500), finished_at: now }).where('id', '=', file.id).execute();
+      await finishJob(db, job.id, now, reason.slice(0, 500));
+      return 'done';
+    }
+  };
+}

@@ -1,0 +1,160 @@
+// Report files (generateReport, reportFileListByReportTypeId, linkDownloadFile and the signed
+// download) on the database (PGlite, or PostgreSQL with DATABASE_URL) and a real folder: a request
+// answers at once (enlist); the job writes the file in chunks through the real job runner; a step
+// that died after writing is cut back, so no row is written twice; the file is ready with a BOM,
+// Spanish titles and one row per message in scope; the link works without a session, for its
+// file only, until it expires; another company's file is not found; the list shows each file's state.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, calendarDateOf, formatYmd } from '../../src/core/bogota-time.ts';
+import { JobRunner } from '../../src/engine/jobs/runner.ts';
+import { companySendWindow } from '../../src/server/messaging/send-window.ts';
+import { jobHandlers } from '../../src/server/messaging/jobs.ts';
+import { reportFileStep } from '../../src/server/modules/reportCenter/report-files.ts';
+import { createHarness, type Harness } from './harness.ts';
+import { otherCompany } from './messaging-fixtures.ts';
+import { insertMessages, newChannel, newRun } from './report-fixtures.ts';
+
+let h: Harness;
+let token: string;
+let companyId: number;
+let account: number;
+let other: number;
+let yesterday: string;
+let today: string;
+const product = { product: 'colibri' };
+
+/** Runs every pending job to its end, report files three rows per step. */
+async function drain() {
+  const deps = { db: h.db, now: () => h.clock.now, messaging: { sendWindow: companySendWindow(h.db), wake: () => {} }, storage: h.storage };
+  await new JobRunner({ db: h.db, handlers: { ...jobHandlers(deps), reportFile: reportFileStep(deps, { chunkRows: 3 }) }, workerId: 'report-files-test', now: () => h.clock.now }).drain();
+}
+
+const request = (body: Record<string, unknown>, as = token) => h.op('reportCenter.generateReport', { token: as, params: product, body: { ReportsTypeId: 1, ...body } });
+const link = (processId: number, as = token) => h.op('reportCenter.linkDownloadFile', { token: as, params: product, query: { processId } });
+
+beforeAll(async () => {
+  h = await createHarness();
+  const mine = await otherCompany(h, ['sms']);
+  ({ companyId, token } = mine);
+  today = formatYmd(calendarDateOf(h.clock.now));
+  yesterday = formatYmd(addDays(calendarDateOf(h.clock.now), -1));
+  account = await newChannel(h, companyId, 'Archivo Medellín', 'sms');
+  other = await newChannel(h, companyId, 'Archivo otra cuenta', 'sms');
+  await insertMessages(h, companyId, [
+    ...Array.from({ length: 7 }, (_, i) => ({ account, day: yesterday, hour: 8 + i, state: i === 6 ? 'failed' : 'delivered', status: i === 6 ? 99 : 3, to: `+57300555000${i}`, latencyMs: 900 })),
+    { account: other, day: yesterday, hour: 9, state: 'delivered', status: 3, to: '+573005559999' },
+  ]);
+}, 180_000);
+afterAll(async () => { await h?.close(); });
+
+describe('a requested report file', () => {
+  it('answers at once, is written in chunks by the job, and downloads through a signed link without a session', async () => {
+    const res = await request({ ClientsIds: [account], DateStart: yesterday, DateEnd: today });
+    expect(res.statusCode, res.body).toBe(200);
+    const file = res.json();
+    expect(file).toMatchObject({ state: 'enlist', rows: 0, reportTypeId: 1, applicationId: 4, accountIds: [account], dateStart: yesterday });
+    // Not ready yet: no link.
+    expect((await link(file.processId)).json().code).toBe('99927');
+
+    // A step that wrote and died before its commit: bytes beyond the recorded length.
+    await h.storage.writeAt(`reports/${companyId}/${file.processId}.csv`, 0, Buffer.from('basura de un paso que murió\r\n'));
+    await drain();
+
+    const list = (await h.op('reportCenter.reportFileListByReportTypeId', { token, params: product, body: { applicationId: 4, ReportsTypeId: 1 } })).json();
+    const ready = list.find((f: { processId: number }) => f.processId === file.processId);
+    expect(ready).toMatchObject({ state: 'ready', rows: 7 });
+    expect(ready.finishedAt).not.toBeNull();
+
+    const signed = await link(file.processId);
+    expect(signed.statusCode, signed.body).toBe(200);
+    const { url, expiresAt } = signed.json();
+    expect(new Date(expiresAt).getTime() - h.clock.now.getTime()).toBeLessThanOrEqual(15 * 60_000);
+    // The link is the download operation's path with its expiry and signature, nothing else.
+    const parsed = new URL(url, 'http://localhost');
+    expect(parsed.pathname).toBe(`/v1/colibri/reportCenter/files/${file.processId}`);
+    const download = await h.op('reportCenter.downloadReportFile', {
+      params: { ...product, processId: file.processId }, query: { expires: parsed.searchParams.get('expires')!, signature: parsed.searchParams.get('signature')! },
+    });
+    expect(download.statusCode, download.body).toBe(200);
+    expect(download.headers['content-type']).toContain('text/csv');
+    expect(String(download.headers['content-disposition'])).toContain(`reporte-mensajes-${file.processId}`);
+    const text = download.body;
+    expect(text.startsWith('\ufeffFecha (Bogotá),Cuenta,Número,Estado,Código de estado,Operador,Partes,Créditos,Campaña,Envío\r\n')).toBe(true);
+    expect(text).not.toContain('basura');
+    const lines = text.trim().split('\r\n').slice(1);
+    expect(lines).toHaveLength(7);
+    expect(new Set(lines).size).toBe(7);
+    expect(lines.filter((l) => l.includes(',Entregado,')).length).toBe(6);
+    expect(lines.every((l) => l.includes('Archivo Medellín'))).toBe(true);
+    expect(Number(ready.bytes)).toBe(Buffer.byteLength(text));
+  });
+
+  it('refuses an altered or expired link with one answer, and keeps a company\'s files its own', async () => {
+    const file = (await request({ ClientsIds: [account, other], DateStart: yesterday, DateEnd: yesterday })).json();
+    await drain();
+    const { url } = (await link(file.processId)).json();
+    expect((await h.app.inject({ method: 'GET', url })).body.split('\r\n').filter(Boolean)).toHaveLength(9);
+    const altered = url.replace(/signature=./, (m: string) => (m.endsWith('A') ? `${m.slice(0, -1)}B` : `${m.slice(0, -1)}A`));
+    expect((await h.app.inject({ method: 'GET', url: altered })).json().code).toBe('99982');
+    // The same signature for another file.
+    expect((await h.app.inject({ method: 'GET', url: url.replace(`/files/${file.processId}?`, `/files/${file.processId - 1}?`) })).json().code).toBe('99982');
+    expect((await h.app.inject({ method: 'GET', url: url.replace(/expires=\d+/, 'expires=99999999999') })).json().code).toBe('99982');
+    h.clock.advance(16 * 60_000);
+    expect((await h.app.inject({ method: 'GET', url })).json().code).toBe('99982');
+    // Another company: not found, and not in its list.
+    const theirs = await otherCompany(h, ['sms']);
+    expect((await link(file.processId, theirs.token)).json().code).toBe('99959');
+    expect((await h.op('reportCenter.reportFileListByReportTypeId', { token: theirs.token, params: product, body: { ReportsTypeId: 1 } })).json()).toEqual([]);
+  });
+
+  it('narrows the list to files about some accounts, and checks the request like every report', async () => {
+    const mineOnly = (await h.op('reportCenter.reportFileListByReportTypeId', { token, params: product, body: { ReportsTypeId: 1, ClientsId: [other] } })).json();
+    expect(mineOnly.length).toBeGreaterThanOrEqual(1);
+    expect(mineOnly.every((f: { accountIds: number[] }) => f.accountIds.includes(other))).toBe(true);
+    expect(mineOnly[0].accountIds).toContain(other);
+    const bad = await request({ ClientsIds: [], DateStart: today, DateEnd: yesterday });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors.map((e: { code: string }) => e.code).sort()).toEqual(['99958', '99961']);
+    expect((await request({ ClientsIds: [account], DateStart: yesterday, DateEnd: today, ReportsTypeId: 2 })).statusCode).toBe(400);
+  });
+
+  it('narrows a file to some campaigns or one run, the company\'s only', async () => {
+    const { deploymentId, campaignId } = await newRun(h, companyId, account, 'Archivo campaña', h.clock.now);
+    await insertMessages(h, companyId, [1, 2].map((i) => ({ account, day: today, hour: 0, state: 'delivered', status: 3, to: `+57300666000${i}`, deploymentId })));
+    for (const narrow of [{ CampaignsIds: [campaignId] }, { DeploymentId: deploymentId }]) {
+      const file = (await request({ ClientsIds: [account], DateStart: yesterday, DateEnd: today, ...narrow })).json();
+      await drain();
+      const { url } = (await link(file.processId)).json();
+      const lines = (await h.app.inject({ method: 'GET', url })).body.trim().split('\r\n').slice(1);
+      expect(lines, JSON.stringify(narrow)).toHaveLength(2);
+      expect(lines.every((l) => l.includes('Archivo campaña'))).toBe(true);
+    }
+    const theirs = await otherCompany(h, ['sms']);
+    const foreignRun = await newRun(h, theirs.companyId, await newChannel(h, theirs.companyId, 'Ajena archivo', 'sms'), 'Ajena', h.clock.now);
+    const refused = await request({ ClientsIds: [account], DateStart: yesterday, DateEnd: today, CampaignsIds: [foreignRun.campaignId], DeploymentId: foreignRun.deploymentId });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors.map((e: { field: string; code: string }) => [e.field, e.code])).toEqual([['CampaignsIds', '99931'], ['DeploymentId', '99931']]);
+  });
+
+  it('lists the files for the console (list convention, newest first, by state) and offers the campaigns to narrow by', async () => {
+    const page = await h.op('reportCenter.reportFiles', { token, params: product, query: { pageSize: 2 } });
+    expect(page.statusCode, page.body).toBe(200);
+    const body = page.json();
+    expect(body.items).toHaveLength(2);
+    expect(body.total).toBeGreaterThanOrEqual(4);
+    expect(body.items[0].processId).toBeGreaterThan(body.items[1].processId);
+    const ready = (await h.op('reportCenter.reportFiles', { token, params: product, query: { state: 'ready' } })).json();
+    expect(ready.items.length).toBeGreaterThan(0);
+    expect(ready.items.every((f: { state: string }) => f.state === 'ready')).toBe(true);
+    const campaigns = (await h.op('reportCenter.getCampaigns', { token, params: product })).json();
+    expect(campaigns.map((c: { name: string }) => c.name)).toContain('Archivo campaña');
+  });
+
+  it('a file whose storage fails is marked error with its reason, never left waiting', async () => {
+    const file = (await request({ ClientsIds: [account], DateStart: yesterday, DateEnd: today })).json();
+    const deps = { db: h.db, now: () => h.clock.now, messaging: { sendWindow: companySendWindow(h.db), wake: () => {} }, storage: { ...h.storage, writeAt: async () => { throw new Error('disco lleno'); } } };
+    await new JobRunner({ db: h.db, handlers: jobHandlers(deps), workerId: 'broken-disk', now: () => h.clock.now }).drain();
+    const list = (await h.op('reportCenter.reportFileListByReportTypeId', { token, params: product, body: { ReportsTypeId: 1 } })).json();
+    expect(list.find((f: { processId: number }) => f.processId === file.processId)).toMatchObject({ state: 'error', error: 'disco lleno' });
+  });
+});
