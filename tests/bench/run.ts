@@ -17,6 +17,7 @@ import { redirectBench } from './redirect.ts';
 import { ingestBench } from './ingest.ts';
 import { processesBench } from './processes.ts';
 import { launchBench } from './launch.ts';
+import { reportFileBench } from './report-file.ts';
 
 const resultsDir = resolve('tests/bench/results');
 mkdirSync(resultsDir, { recursive: true });
@@ -104,5 +105,6 @@ if (!only || only === 'processes') await processesBench(record, process.env.BENC
 // The short-link redirect on one core: cache hit, cache miss and click tracking against a bare node:http 302 (tests/bench/redirect.ts).
 if (!only || only === 'redirect') await redirectBench(record);
 if (!only || only === 'launch') await launchBench(record, process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test');
+if (!only || only === 'report-file') await reportFileBench(record, process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test');
 console.log(`bench: results in ${resultsDir}: ${readdirSync(resultsDir).filter((f) => f.endsWith('.json')).join(', ')}`);
 
