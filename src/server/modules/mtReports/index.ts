@@ -9,6 +9,7 @@ import type { ClientNit } from '../../../generated/types.gen.ts';
 import { fail, failFields, fieldError } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers, type HandlerContext, type Output } from '../../http/handler.ts';
 import { platformTraffic } from '../reportCenter/deployments-and-platforms.ts';
+import { companyAccounts } from '../reportCenter/report-scope.ts';
 
 async function companyNit(db: Kysely<Database>, companyId: number): Promise<ClientNit> {
   const c = await db.selectFrom('companies').select(['id', 'name', 'nit']).where('id', '=', companyId).executeTakeFirstOrThrow();
@@ -30,8 +31,7 @@ const clientsByNit = async <K extends 'mtReports.getClientsByNit' | 'mtReports.r
   const me = caller(ctx);
   const db = ctx.deps.db;
   if (!isCompanyNit(await companyNit(db, me.companyId), (ctx.params as { nit: string }).nit)) return [];
-  const rows = await db.selectFrom('channels').select(['id', 'name', 'platform']).where('company_id', '=', me.companyId).where('platform', '=', 'sms').orderBy('name').orderBy('id').execute();
-  return rows.map((r) => ({ id: r.id, name: r.name, platform: 'sms' as const }));
+  return companyAccounts(db, me.companyId, 'sms');
 };
 
 const nitByUser = async <K extends 'mtReports.getNitByUser' | 'mtReports.reportCenterGetNitByUser'>(ctx: HandlerContext<K>) => {

@@ -10,11 +10,10 @@ import { calendarDate } from '../../../core/date-range.ts';
 import { safeCell } from '../../../core/export-safety.ts';
 import { constants } from '../../../generated/constants.gen.ts';
 import type { TrafficReport, TrafficRow } from '../../../generated/types.gen.ts';
-import esEnums from '../../../../locales/es/enums.json' with { type: 'json' };
-import esFields from '../../../../locales/es/fields.json' with { type: 'json' };
 import esScreens from '../../../../locales/es/screens.json' with { type: 'json' };
 import { fail, failFields, fieldError, type FieldError } from '../../errors/api-error.ts';
 import { caller, type HandlerContext } from '../../http/handler.ts';
+import { spanishEnumLabel, spanishFieldTitle } from '../../i18n/spanish-labels.ts';
 import { monthDays, reportScope } from './report-scope.ts';
 import { emptyRow, trafficRows, trafficTotals } from './traffic.ts';
 
@@ -62,9 +61,9 @@ const BILLING_COLUMNS = ['account', 'platform', 'messages', 'parts', 'credits'] 
 const SMS_COLUMNS = ['period', 'messages', 'delivered', 'failed', 'sent', 'pending', 'blocked', 'successRate', 'credits'] as const;
 // The titles the dashboards' tables show (their YAML's column labels), in Spanish.
 const TITLES: Record<string, string> = { credits: esScreens['reportsGeneral.credits'], parts: esScreens['billingBoard.parts'] };
-const label = (field: string) => TITLES[field] ?? (esFields as Record<string, string>)[field] ?? field;
+const label = (field: string) => TITLES[field] ?? spanishFieldTitle(field);
 const cellOf = (row: TrafficRow, field: string) => {
-  if (field === 'platform') return row.platform ? (esEnums as Record<string, string>)[`channel-platform.${row.platform}`] ?? row.platform : '';
+  if (field === 'platform') return row.platform ? spanishEnumLabel('channel-platform', row.platform) : '';
   return (row as unknown as Record<string, unknown>)[field] ?? '';
 };
 

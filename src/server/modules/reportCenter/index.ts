@@ -8,7 +8,7 @@ import { billingBoard, billingBoardWorkbook } from './billing-board.ts';
 import { callCenterHistory } from './call-center.ts';
 import { downloadReportFile, generateReport, linkDownloadFile, reportFileList, reportFilesPage } from './report-files.ts';
 import { deploymentsSummary, platformTraffic } from './deployments-and-platforms.ts';
-import { reportScope, yearMonths, type Level } from './report-scope.ts';
+import { companyAccounts, reportScope, yearMonths, type Level } from './report-scope.ts';
 import { emptyRow, trafficRows, trafficTotals } from './traffic.ts';
 
 /** Operator ids for names as GetOperators writes them (any case); an unknown name is refused. */
@@ -111,13 +111,7 @@ export const reportCenterHandlers: DomainHandlers<'reportCenter'> = {
   'reportCenter.getWhatsAppTraffic': (ctx) => platformTraffic(ctx, 'whatsapp'),
   'reportCenter.getRcsTraffic': (ctx) => platformTraffic(ctx, 'rcs'),
 
-  'reportCenter.getAccounts': async (ctx) => {
-    const me = caller(ctx);
-    let q = ctx.deps.db.selectFrom('channels').select(['id', 'name', 'platform']).where('company_id', '=', me.companyId);
-    if (ctx.query.platform) q = q.where('platform', '=', ctx.query.platform);
-    const rows = await q.orderBy('name').orderBy('id').execute();
-    return rows.map((r) => ({ id: r.id, name: r.name, platform: r.platform as 'sms' }));
-  },
+  'reportCenter.getAccounts': async (ctx) => companyAccounts(ctx.deps.db, caller(ctx).companyId, ctx.query.platform),
 
   'reportCenter.getOperators': async (ctx) => listOperators(ctx.deps.db),
   'reportCenter.getMessageStates': async (ctx) => listMessageStates(ctx.deps.db),

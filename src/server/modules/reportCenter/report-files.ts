@@ -17,8 +17,9 @@ import { operatorSql } from '../../../engine/lifecycle/rollups.ts';
 import { appSettings } from '../../../generated/app.gen.ts';
 import { constants } from '../../../generated/constants.gen.ts';
 import type { ReportFile } from '../../../generated/types.gen.ts';
-import esEnums from '../../../../locales/es/enums.json' with { type: 'json' };
+import { calendarDate } from '../../../core/date-range.ts';
 import { fail, failFields, fieldError, type FieldError } from '../../errors/api-error.ts';
+import { spanishEnumLabel } from '../../i18n/spanish-labels.ts';
 import { caller, type HandlerContext } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
 import type { SecretBox } from '../../security/secrets.ts';
@@ -140,7 +141,7 @@ export async function downloadReportFile(ctx: HandlerContext<'reportCenter.downl
   const valid = expected.length === given.length && timingSafeEqual(expected, given);
   if (!valid || expires * 1000 < ctx.deps.now().getTime()) throw fail('99982');
   if (row.state !== 'ready') throw fail('99959');
-  const day = new Intl.DateTimeFormat('en-CA', { timeZone: TIME_ZONE }).format(new Date(row.created_at));
+  const day = calendarDate(new Date(row.created_at), TIME_ZONE);
   ctx.reply.header('content-disposition', `attachment; filename="reporte-mensajes-${id}-${day}.csv"`);
   return { contentType: 'text/csv; charset=utf-8', bytes: ctx.deps.storage.read(row.storage_key) };
 }
@@ -149,7 +150,6 @@ export async function downloadReportFile(ctx: HandlerContext<'reportCenter.downl
 
 const HEADER = ['Fecha (Bogotá)', 'Cuenta', 'Número', 'Estado', 'Código de estado', 'Operador', 'Partes', 'Créditos', 'Campaña', 'Envío'];
 const line = (cells: unknown[]) => `${cells.map((c) => csvField(c)).join(',')}\r\n`;
-const stateLabel = (state: string) => (esEnums as Record<string, string>)[`message-state.${state}`] ?? state;
 
 type MessageRow = {
   id: number | string; at: string; account: string; to_number: string; state: string; status_code: number; operator: string | null;
@@ -196,7 +196,7 @@ export function reportFileStep(deps: { db: Kysely<Database>; now: () => Date; st
     const offset = Number(file.bytes);
     try {
       const rows = await messagesAfter(db, file.company_id, file.params as FileParams, cursor, limit);
-      let text = rows.map((r) => line([r.at, r.account, r.to_number, stateLabel(r.state), r.status_code, r.operator ?? '', r.parts, Number(r.credits), r.campaign ?? '', r.deployment_id ?? ''])).join('');
+      let text = rows.map((r) => line([r.at, r.account, r.to_number, spanishEnumLabel('message-state', r.state), r.status_code, r.operator ?? '', r.parts, Number(r.credits), r.campaign ?? '', r.deployment_id ?? ''])).join('');
       if (offset === 0) text = BOM + line(HEADER) + text;
       const length = await deps.storage.writeAt(file.storage_key, offset, Buffer.from(text, 'utf8'));
       return await db.transaction().execute(async (trx) => {

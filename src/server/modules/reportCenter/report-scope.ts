@@ -7,6 +7,7 @@ import { addDays, dayNumber, daysInMonth, formatYmd, parseYmd } from '../../../c
 import { calendarDate, dayAfter, dayStart } from '../../../core/date-range.ts';
 import type { Database } from '../../../engine/database.ts';
 import { constants } from '../../../generated/constants.gen.ts';
+import type { ChannelPlatform } from '../../../generated/enums.gen.ts';
 import { failFields, fieldError, type FieldError } from '../../errors/api-error.ts';
 
 const TIME_ZONE = constants.sendWindow.timeZone;
@@ -53,6 +54,14 @@ export function dateProblems(dateStart: string, dateEnd: string, now: Date): Fie
   if (dateEnd > today) problems.push(fieldError('DateEnd', '99962', `> ${today}`));
   if (dayNumber(parseYmd(dateStart)) < dayNumber(oldest)) problems.push(fieldError('DateStart', '99962', `< ${constants.reports.historyDays} d`));
   return problems;
+}
+
+/** The company's accounts (its channels), optionally of one platform, by name: the reports' account choices. */
+export async function companyAccounts(db: Kysely<Database>, companyId: number, platform?: ChannelPlatform): Promise<{ id: number; name: string; platform: ChannelPlatform }[]> {
+  let q = db.selectFrom('channels').select(['id', 'name', 'platform']).where('company_id', '=', companyId);
+  if (platform) q = q.where('platform', '=', platform);
+  const rows = await q.orderBy('name').orderBy('id').execute();
+  return rows.map((r) => ({ id: r.id, name: r.name, platform: r.platform as ChannelPlatform }));
 }
 
 /** The checked scope, or the answer listing every problem. */
