@@ -57,6 +57,9 @@ export const pathParams: {
     "campaigns.tests": ["id"],
     "campaigns.requestLock": ["id"],
     "campaigns.approveLock": ["id"],
+    "certificates.link": ["id"],
+    "certificates.file": ["id"],
+    "certificates.verify": ["id"],
     "channels.get": ["id"],
     "channels.update": ["id"],
     "channels.delete": ["id"],
@@ -225,6 +228,28 @@ export const useCampaignsTests = (args: Args<"campaigns.tests"> | null, config?:
 export const campaignsRequestLock = (args: Args<"campaigns.requestLock">) => call("campaigns.requestLock", args);
 
 export const campaignsApproveLock = (args: Args<"campaigns.approveLock">) => call("campaigns.approveLock", args);
+
+export const certificatesGetCertificate = (args: Args<"certificates.getCertificate">) => call("certificates.getCertificate", args);
+
+export const certificatesCampaigns = (args: Args<"certificates.campaigns">) => call("certificates.campaigns", args);
+
+export const certificatesBlockList = (args: Args<"certificates.blockList">) => call("certificates.blockList", args);
+
+export const certificatesDataCertificatesAccounts = (args: Args<"certificates.dataCertificatesAccounts">) => call("certificates.dataCertificatesAccounts", args);
+
+export const certificatesList = (args: Args<"certificates.list">) => call("certificates.list", args);
+
+export const useCertificatesList = (args: Args<"certificates.list"> | null, config?: SWRConfiguration<Result<"certificates.list">>) => useOperation("certificates.list", args, config);
+
+export const certificatesLink = (args: Args<"certificates.link">) => call("certificates.link", args);
+
+export const useCertificatesLink = (args: Args<"certificates.link"> | null, config?: SWRConfiguration<Result<"certificates.link">>) => useOperation("certificates.link", args, config);
+
+export const certificatesFile = (args: Args<"certificates.file">) => call("certificates.file", args);
+
+export const certificatesVerify = (args: Args<"certificates.verify">) => call("certificates.verify", args);
+
+export const useCertificatesVerify = (args: Args<"certificates.verify"> | null, config?: SWRConfiguration<Result<"certificates.verify">>) => useOperation("certificates.verify", args, config);
 
 export const channelsList = (args: Args<"channels.list">) => call("channels.list", args);
 

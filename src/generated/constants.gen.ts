@@ -123,6 +123,7 @@ export const constants = {
         advancedQueryApplicationId: 4,
         fileChunkRows: 5000,
         downloadLinkMinutes: 15,
+        certificateMessages: 500,
         topN: 10,
         scheduledFrequencies: [
             "hourly",

@@ -51,6 +51,16 @@ export const campaignLabels = ["Active", "Aborted", "Executed"] as const;
 
 export type CampaignLabel = (typeof campaignLabels)[number];
 
+/** What re-checking a certificate found: authentic (the statement hashes to its SHA-256 and the platform key signed that hash), altered (the stored statement no longer hashes to what was signed), badSignature (the signature does not check with the platform key). (schemas/enums/certificate-check.yaml) */
+export const certificateChecks = ["authentic", "altered", "badSignature"] as const;
+
+export type CertificateCheck = (typeof certificateChecks)[number];
+
+/** What a certificate states: number (every message the company sent one number between two days, with its receipts and clicks), campaign (a campaign's runs, content and every recipient's outcome, by digest), blockList (whether and since when a number is on the company's block list). (schemas/enums/certificate-kind.yaml) */
+export const certificateKinds = ["number", "campaign", "blockList"] as const;
+
+export type CertificateKind = (typeof certificateKinds)[number];
+
 /** The channel types of spec 3. A company may use only the types enabled for it (99972). (schemas/enums/channel-platform.yaml) */
 export const channelPlatforms = [
     "sms",
@@ -597,6 +607,8 @@ export const enumValues = {
     "block-list-status": blockListStatuses,
     "campaign-kind": campaignKinds,
     "campaign-label": campaignLabels,
+    "certificate-check": certificateChecks,
+    "certificate-kind": certificateKinds,
     "channel-platform": channelPlatforms,
     "channel-type": channelTypes,
     "company-state": companyStates,

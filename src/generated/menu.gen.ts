@@ -592,7 +592,7 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["view", "report", "download"],
-        screen: null,
+        screen: "reportsCertificate",
         icon: null,
         label: "menu.reports.certificates",
         subtabs: []
@@ -610,7 +610,7 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["view", "report", "download"],
-        screen: null,
+        screen: "reportsCertificates",
         icon: null,
         label: "menu.reports.certificateDocs",
         subtabs: []

@@ -91,6 +91,17 @@ export const routes = [
         loadScreen: () => import("./screen.campaignTest.gen.ts")
     },
     {
+        path: "/verify/:id",
+        screen: "certificateVerification",
+        kind: "detail",
+        access: "public",
+        layout: "plain",
+        menuKey: null,
+        componentId: null,
+        title: "screens.certificateVerification.title",
+        loadScreen: () => import("./screen.certificateVerification.gen.ts")
+    },
+    {
         path: "/profile/channels/:id/stats",
         screen: "channelStats",
         kind: "dashboard",
@@ -177,6 +188,28 @@ export const routes = [
         componentId: null,
         title: "screens.register.title",
         loadScreen: () => import("./screen.register.gen.ts")
+    },
+    {
+        path: "/Reports/Certificate/blockList",
+        screen: "reportsCertificateBlockList",
+        kind: "form",
+        access: "session",
+        layout: "default",
+        menuKey: null,
+        componentId: null,
+        title: "screens.reportsCertificateBlockList.title",
+        loadScreen: () => import("./screen.reportsCertificateBlockList.gen.ts")
+    },
+    {
+        path: "/Reports/Certificate/campaign",
+        screen: "reportsCertificateCampaign",
+        kind: "form",
+        access: "session",
+        layout: "default",
+        menuKey: null,
+        componentId: null,
+        title: "screens.reportsCertificateCampaign.title",
+        loadScreen: () => import("./screen.reportsCertificateCampaign.gen.ts")
     },
     {
         path: "/resetPassword",
@@ -917,47 +950,47 @@ export const routes = [
     },
     {
         path: "/Reports/Certificate",
-        screen: null,
-        kind: "none",
+        screen: "reportsCertificate",
+        kind: "form",
         access: "session",
         layout: "default",
         menuKey: "reports.certificates",
         componentId: 4007,
-        title: null,
-        loadScreen: null
+        title: "screens.reportsCertificate.title",
+        loadScreen: () => import("./screen.reportsCertificate.gen.ts")
     },
     {
         path: "/Reports/Certificate/:id",
-        screen: null,
-        kind: "none",
+        screen: "reportsCertificate",
+        kind: "form",
         access: "session",
         layout: "default",
         menuKey: "reports.certificates",
         componentId: 4007,
-        title: null,
-        loadScreen: null
+        title: "screens.reportsCertificate.title",
+        loadScreen: () => import("./screen.reportsCertificate.gen.ts")
     },
     {
         path: "/Reports/ReportCertificates",
-        screen: null,
-        kind: "none",
+        screen: "reportsCertificates",
+        kind: "list",
         access: "session",
         layout: "default",
         menuKey: "reports.certificateDocs",
         componentId: 4008,
-        title: null,
-        loadScreen: null
+        title: "screens.reportsCertificates.title",
+        loadScreen: () => import("./screen.reportsCertificates.gen.ts")
     },
     {
         path: "/Reports/ReportCertificates/:id",
-        screen: null,
-        kind: "none",
+        screen: "reportsCertificates",
+        kind: "list",
         access: "session",
         layout: "default",
         menuKey: "reports.certificateDocs",
         componentId: 4008,
-        title: null,
-        loadScreen: null
+        title: "screens.reportsCertificates.title",
+        loadScreen: () => import("./screen.reportsCertificates.gen.ts")
     },
     {
         path: "/Reports/RCS",

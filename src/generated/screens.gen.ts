@@ -47,6 +47,8 @@ import { screen as screen_campaignWizard } from "./screen.campaignWizard.gen.ts"
 
 import { screen as screen_campaigns } from "./screen.campaigns.gen.ts";
 
+import { screen as screen_certificateVerification } from "./screen.certificateVerification.gen.ts";
+
 import { screen as screen_changePassword } from "./screen.changePassword.gen.ts";
 
 import { screen as screen_channelDetail } from "./screen.channelDetail.gen.ts";
@@ -114,6 +116,14 @@ import { screen as screen_reportsBilling } from "./screen.reportsBilling.gen.ts"
 import { screen as screen_reportsCallCenter } from "./screen.reportsCallCenter.gen.ts";
 
 import { screen as screen_reportsCampaign } from "./screen.reportsCampaign.gen.ts";
+
+import { screen as screen_reportsCertificateBlockList } from "./screen.reportsCertificateBlockList.gen.ts";
+
+import { screen as screen_reportsCertificateCampaign } from "./screen.reportsCertificateCampaign.gen.ts";
+
+import { screen as screen_reportsCertificate } from "./screen.reportsCertificate.gen.ts";
+
+import { screen as screen_reportsCertificates } from "./screen.reportsCertificates.gen.ts";
 
 import { screen as screen_reportsDeployments } from "./screen.reportsDeployments.gen.ts";
 
@@ -193,6 +203,7 @@ export const screens = {
     campaignTests: screen_campaignTests,
     campaignWizard: screen_campaignWizard,
     campaigns: screen_campaigns,
+    certificateVerification: screen_certificateVerification,
     changePassword: screen_changePassword,
     channelDetail: screen_channelDetail,
     channelForm: screen_channelForm,
@@ -227,6 +238,10 @@ export const screens = {
     reportsBilling: screen_reportsBilling,
     reportsCallCenter: screen_reportsCallCenter,
     reportsCampaign: screen_reportsCampaign,
+    reportsCertificateBlockList: screen_reportsCertificateBlockList,
+    reportsCertificateCampaign: screen_reportsCertificateCampaign,
+    reportsCertificate: screen_reportsCertificate,
+    reportsCertificates: screen_reportsCertificates,
     reportsDeployments: screen_reportsDeployments,
     reportsEfficacy: screen_reportsEfficacy,
     reportsGeneral: screen_reportsGeneral,
@@ -256,4 +271,4 @@ export const screens = {
     validation: screen_validation
 } as const;
 
-export type ScreenId = "apiCredentials" | "apiSettings" | "areaForm" | "areaRename" | "areas" | "associationsAddForm" | "associationsUpdateForm" | "auditReport" | "blockListAdd" | "blockListUpload" | "blockList" | "campaignClickers" | "campaignDeployments" | "campaignDetail" | "campaignForm" | "campaignHistory" | "campaignPaste" | "campaignRecipients" | "campaignShorten" | "campaignTest" | "campaignTests" | "campaignWizard" | "campaigns" | "changePassword" | "channelDetail" | "channelForm" | "channelStats" | "channelStatuses" | "channelTry" | "channels" | "charts" | "clientSignin" | "companies" | "companyForm" | "companyPlan" | "costCenterForm" | "costCenters" | "credentialForm" | "eventForm" | "events" | "expiredPassword" | "help" | "home" | "messagingSettings" | "notActive" | "notifications" | "personalizedCampaignDetail" | "profile" | "quotaByAccount" | "quotaChart" | "quotaForm" | "register" | "reportsAdvancedForm" | "reportsAdvanced" | "reportsBilling" | "reportsCallCenter" | "reportsCampaign" | "reportsDeployments" | "reportsEfficacy" | "reportsGeneral" | "reportsMonthSummary" | "reportsMt" | "reportsRcs" | "reportsSmsBoard" | "reportsWhatsApp" | "resetPassword" | "responsibleSmsOption" | "roleForm" | "roles" | "shortenerLinkForm" | "shortenerLinks" | "shortenerStatistics" | "shortenerUpload" | "signin" | "stats" | "teamMemberDetail" | "teamMemberForm" | "teamMembers" | "templateForm" | "templates" | "userAssociations" | "userResponsibles" | "userValidation" | "validation";
+export type ScreenId = "apiCredentials" | "apiSettings" | "areaForm" | "areaRename" | "areas" | "associationsAddForm" | "associationsUpdateForm" | "auditReport" | "blockListAdd" | "blockListUpload" | "blockList" | "campaignClickers" | "campaignDeployments" | "campaignDetail" | "campaignForm" | "campaignHistory" | "campaignPaste" | "campaignRecipients" | "campaignShorten" | "campaignTest" | "campaignTests" | "campaignWizard" | "campaigns" | "certificateVerification" | "changePassword" | "channelDetail" | "channelForm" | "channelStats" | "channelStatuses" | "channelTry" | "channels" | "charts" | "clientSignin" | "companies" | "companyForm" | "companyPlan" | "costCenterForm" | "costCenters" | "credentialForm" | "eventForm" | "events" | "expiredPassword" | "help" | "home" | "messagingSettings" | "notActive" | "notifications" | "personalizedCampaignDetail" | "profile" | "quotaByAccount" | "quotaChart" | "quotaForm" | "register" | "reportsAdvancedForm" | "reportsAdvanced" | "reportsBilling" | "reportsCallCenter" | "reportsCampaign" | "reportsCertificateBlockList" | "reportsCertificateCampaign" | "reportsCertificate" | "reportsCertificates" | "reportsDeployments" | "reportsEfficacy" | "reportsGeneral" | "reportsMonthSummary" | "reportsMt" | "reportsRcs" | "reportsSmsBoard" | "reportsWhatsApp" | "resetPassword" | "responsibleSmsOption" | "roleForm" | "roles" | "shortenerLinkForm" | "shortenerLinks" | "shortenerStatistics" | "shortenerUpload" | "signin" | "stats" | "teamMemberDetail" | "teamMemberForm" | "teamMembers" | "templateForm" | "templates" | "userAssociations" | "userResponsibles" | "userValidation" | "validation";

@@ -61,6 +61,18 @@ export const entitySchemas = [
         enum: ["Active", "Aborted", "Executed"]
     },
     {
+        $id: "certificate-check",
+        description: "What re-checking a certificate found: authentic (the statement hashes to its SHA-256 and the platform key signed that hash), altered (the stored statement no longer hashes to what was signed), badSignature (the signature does not check with the platform key).",
+        type: "string",
+        enum: ["authentic", "altered", "badSignature"]
+    },
+    {
+        $id: "certificate-kind",
+        description: "What a certificate states: number (every message the company sent one number between two days, with its receipts and clicks), campaign (a campaign's runs, content and every recipient's outcome, by digest), blockList (whether and since when a number is on the company's block list).",
+        type: "string",
+        enum: ["number", "campaign", "blockList"]
+    },
+    {
         $id: "channel-platform",
         description: "The channel types of spec 3. A company may use only the types enabled for it (99972).",
         type: "string",
@@ -1686,6 +1698,168 @@ export const entitySchemas = [
             updatedAt: {
                 type: "string",
                 format: "date-time"
+            }
+        }
+    },
+    {
+        $id: "certificate-page",
+        description: "One page of the company's certificates, newest first (the list convention).",
+        type: "object",
+        required: [
+            "items",
+            "total",
+            "page",
+            "pageSize"
+        ],
+        additionalProperties: false,
+        properties: {
+            items: {
+                type: "array",
+                items: {
+                    $ref: "certificate#"
+                }
+            },
+            total: {
+                type: "integer"
+            },
+            page: {
+                type: "integer"
+            },
+            pageSize: {
+                type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }]
+            },
+            totalIsEstimate: {
+                type: "boolean"
+            }
+        }
+    },
+    {
+        $id: "certificate-verification",
+        description: "What the public verification page (/verify/{id}) shows: whether the stored statement still hashes to `sha256` (`hashValid`) and the platform key `keyId` signed that hash (`signatureValid`); `valid` is both. `statement` is the signed canonical JSON itself, so anyone can compare it with the PDF they hold; the other fields are read from it.",
+        type: "object",
+        required: [
+            "id",
+            "kind",
+            "check",
+            "valid",
+            "hashValid",
+            "signatureValid",
+            "issuedAt",
+            "company",
+            "nit",
+            "subject",
+            "messages",
+            "sha256",
+            "signature",
+            "keyId",
+            "publicKey",
+            "statement"
+        ],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "string"
+            },
+            kind: {
+                $ref: "certificate-kind#"
+            },
+            check: {
+                $ref: "certificate-check#"
+            },
+            valid: {
+                type: "boolean"
+            },
+            hashValid: {
+                type: "boolean"
+            },
+            signatureValid: {
+                type: "boolean"
+            },
+            issuedAt: {
+                type: "string",
+                format: "date-time"
+            },
+            company: {
+                type: "string"
+            },
+            nit: {
+                type: ["string", "null"]
+            },
+            subject: {
+                type: "string"
+            },
+            messages: {
+                type: ["integer", "null"]
+            },
+            sha256: {
+                type: "string"
+            },
+            signature: {
+                type: "string"
+            },
+            keyId: {
+                type: "string"
+            },
+            publicKey: {
+                type: "string"
+            },
+            statement: {
+                type: "string",
+                "x-display": "json"
+            }
+        }
+    },
+    {
+        $id: "certificate",
+        description: "A certificate the platform issued for the company (/Reports/ReportCertificates): `id` names it on its PDF and its public verification page (/verify/{id}); `subject` is the number or the campaign it is about; `sha256` is the hash of the signed statement and `signature` the platform key's (Ed25519, `keyId`) signature of it.",
+        type: "object",
+        required: [
+            "id",
+            "kind",
+            "subject",
+            "createdAt",
+            "createdBy",
+            "sha256",
+            "signature",
+            "keyId",
+            "verifyPath"
+        ],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "string"
+            },
+            kind: {
+                $ref: "certificate-kind#"
+            },
+            subject: {
+                type: "string"
+            },
+            createdAt: {
+                type: "string",
+                format: "date-time"
+            },
+            createdBy: {
+                type: ["string", "null"]
+            },
+            sha256: {
+                type: "string"
+            },
+            signature: {
+                type: "string"
+            },
+            keyId: {
+                type: "string"
+            },
+            verifyPath: {
+                type: "string"
             }
         }
     },
@@ -6681,6 +6855,407 @@ export const serverOperations = [
             "99982",
             "99959"
         ]
+    },
+    {
+        id: "certificates.getCertificate",
+        tag: "certificates",
+        name: "getCertificate",
+        method: "POST",
+        path: "/v1/reports/certificate/GetCertificate",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 4007,
+            action: "report"
+        },
+        summary: "Issues a certificate of every message the company sent one number (10 digits, as people write it) between two Bogot\u00E1 days, optionally of some accounts (ClientsIds, the company's: 99961): each with its sender, account, content and SHA-256, submit, operator-acceptance and handset-delivery instants, the receipt trail and the clicks on the number's short links, at most 500 messages (newest kept; the statement says when more matched). Days as every report's (99958, 99962); a number that is not Colombian (or none) 99963. A number with no messages gets a certificate that says so.",
+        params: null,
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            required: ["phone", "DateStart", "DateEnd"],
+            additionalProperties: false,
+            properties: {
+                phone: {
+                    type: "string",
+                    maxLength: 40,
+                    format: "phone-co",
+                    "x-widget": "phone",
+                    "x-errorCode": "99963"
+                },
+                DateStart: {
+                    type: "string",
+                    format: "date"
+                },
+                DateEnd: {
+                    type: "string",
+                    format: "date"
+                },
+                ClientsIds: {
+                    type: "array",
+                    maxItems: 200,
+                    uniqueItems: true,
+                    items: {
+                        type: "integer",
+                        minimum: 1,
+                        maximum: 2147483647
+                    },
+                    "x-widget": "options",
+                    "x-options": {
+                        operation: "reportCenter.getAccounts",
+                        value: "id",
+                        label: "name"
+                    }
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "certificate#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99958",
+            "99961",
+            "99962",
+            "99963"
+        ]
+    },
+    {
+        id: "certificates.campaigns",
+        tag: "certificates",
+        name: "campaigns",
+        method: "POST",
+        path: "/v1/reports/certificate/campaigns",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 4007,
+            action: "report"
+        },
+        summary: "Issues a certificate of one of the company's campaigns (another's or none 99959): its content and SHA-256, its account, each run (start, end, state) and every recipient's outcome \u2014 counts by state and a SHA-256 over the rows (message id, number, state, status code, submit, acceptance and delivery instants) in id order, so a copy of the rows can be checked against it. DeploymentId narrows it to one run of the campaign (99931 when the run is not the campaign's).",
+        params: null,
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            required: ["campaignId"],
+            additionalProperties: false,
+            properties: {
+                campaignId: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 2147483647,
+                    "x-widget": "options",
+                    "x-options": {
+                        operation: "reportCenter.getCampaigns",
+                        value: "id",
+                        label: "name"
+                    }
+                },
+                DeploymentId: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 9007199254740991
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "certificate#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99999", "99931", "99959"]
+    },
+    {
+        id: "certificates.blockList",
+        tag: "certificates",
+        name: "blockList",
+        method: "POST",
+        path: "/v1/reports/certificate/blockList",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 4007,
+            action: "report"
+        },
+        summary: "Issues a certificate of one number's place on the company's block list: when it was added, how (typed, or from a file), since when it is effective and, if its removal was asked, when that takes effect. A number not on the list gets a certificate that says so. A number that is not Colombian (or none) 99963.",
+        params: null,
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            required: ["phone"],
+            additionalProperties: false,
+            properties: {
+                phone: {
+                    type: "string",
+                    maxLength: 40,
+                    format: "phone-co",
+                    "x-widget": "phone",
+                    "x-errorCode": "99963"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "certificate#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99999", "99931", "99963"]
+    },
+    {
+        id: "certificates.dataCertificatesAccounts",
+        tag: "certificates",
+        name: "dataCertificatesAccounts",
+        method: "POST",
+        path: "/v1/reports/certificate/dataCertificatesAccounts",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 4007,
+            action: "view"
+        },
+        summary: "The accounts a certificate may name: the company's channels (id, name, platform), `platform` narrowing them.",
+        params: null,
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                platform: {
+                    $ref: "channel-platform#"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            type: "array",
+            items: {
+                type: "object",
+                required: ["id", "name", "platform"],
+                additionalProperties: false,
+                properties: {
+                    id: {
+                        type: "integer"
+                    },
+                    name: {
+                        type: "string"
+                    },
+                    platform: {
+                        $ref: "channel-platform#"
+                    }
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: []
+    },
+    {
+        id: "certificates.list",
+        tag: "certificates",
+        name: "list",
+        method: "GET",
+        path: "/v1/reports/certificate/list",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 4008,
+            action: "view"
+        },
+        summary: "The company's certificates, newest first (list convention); filter kind.",
+        params: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                page: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 1000000,
+                    default: 1
+                },
+                pageSize: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 200,
+                    default: 50
+                },
+                after: {
+                    $ref: "list-cursor#"
+                },
+                sort: {
+                    type: "string",
+                    enum: ["createdAt"]
+                },
+                order: {
+                    type: "string",
+                    enum: ["asc", "desc"],
+                    default: "desc"
+                },
+                q: {
+                    type: "string",
+                    maxLength: 100
+                },
+                kind: {
+                    $ref: "certificate-kind#"
+                }
+            }
+        },
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "certificate-page#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99931"]
+    },
+    {
+        id: "certificates.link",
+        tag: "certificates",
+        name: "link",
+        method: "GET",
+        path: "/v1/reports/certificate/{id}/link",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 4008,
+            action: "download"
+        },
+        summary: "A link to the certificate's PDF, signed for this company and valid a few minutes (the report files' rule); another company's certificate 99959.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "string",
+                    minLength: 36,
+                    maxLength: 36,
+                    pattern: "^[0-9a-f-]+$"
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "object",
+            required: ["url", "expiresAt"],
+            additionalProperties: false,
+            properties: {
+                url: {
+                    type: "string"
+                },
+                expiresAt: {
+                    type: "string",
+                    format: "date-time"
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99959"]
+    },
+    {
+        id: "certificates.file",
+        tag: "certificates",
+        name: "file",
+        method: "GET",
+        path: "/v1/reports/certificate/{id}/pdf",
+        access: "public",
+        credentials: ["token"],
+        throttle: null,
+        permission: null,
+        summary: "The certificate's PDF behind a signed link (link): no session needed, the signature is the permission; an expired or altered link 99982.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "string",
+                    minLength: 36,
+                    maxLength: 36,
+                    pattern: "^[0-9a-f-]+$"
+                }
+            },
+            required: ["id"]
+        },
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                expires: {
+                    type: "integer",
+                    minimum: 0,
+                    maximum: 99999999999
+                },
+                signature: {
+                    type: "string",
+                    minLength: 20,
+                    maxLength: 100,
+                    pattern: "^[A-Za-z0-9_-]+$"
+                }
+            }
+        },
+        headers: null,
+        body: null,
+        multipart: null,
+        response: null,
+        produces: "binary",
+        sandbox: false,
+        errors: ["99982"]
+    },
+    {
+        id: "certificates.verify",
+        tag: "certificates",
+        name: "verify",
+        method: "GET",
+        path: "/v1/reports/certificate/verify/{id}",
+        access: "public",
+        credentials: ["token"],
+        throttle: null,
+        permission: null,
+        summary: "The public verification of a certificate (the page /verify/{id} reads it): the statement as signed, whether it still hashes to its SHA-256 and the platform key signed that hash, and the public key to check it independently. An unknown id 99959. The id is 122 random bits printed on the PDF: who holds the PDF may read what it states.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 64
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "certificate-verification#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99959"]
     },
     {
         id: "channels.list",

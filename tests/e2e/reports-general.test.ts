@@ -12,12 +12,17 @@
 // developer asks for a detailed report file (/Reports/AdvancedQueries) and downloads it.
 // /Reports/QueryCallCenter and /Reports/MessagesCountPerMonth: a developer (the {product}Sms flag)
 // looks up one number's history and an account's year, and finds a launched campaign's run in
-// /Reports/Deployments (also by its number) and the campaign in /Reports/Campaign.
+// /Reports/Deployments (also by its number) and the campaign in /Reports/Campaign. A developer
+// certifies the messages a number received (/Reports/Certificate), downloads the signed PDF from
+// /Reports/ReportCertificates and checks it, and a visitor without an account verifies it at /verify/{id}.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { calendarDate } from '../../src/core/date-range.ts';
+import { verifyEd25519 } from '../../src/server/security/secrets.ts';
+import { readPdf } from '../server/pdf-reader.ts';
 import { newPage, productAndBrowser, sessionToken, signIn } from './harness.ts';
 
 const e2e = productAndBrowser();
@@ -386,5 +391,46 @@ describe('traffic reports', () => {
     await campaignRow.waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await context.close();
+  });
+
+  it('a developer certifies the messages a number received, downloads the PDF, and anyone verifies it on the public page', async () => {
+    const manager = await asManager();
+    await manager.send({ to: '3185550400', text: 'Colibri: su pedido 4411 sale hoy' });
+    await manager.close();
+
+    const { context, page } = await newPage(e2e.browser, e2e.product);
+    await signIn(page, 'develop@demo.colibri.co');
+    await page.goto('/Reports/Certificate');
+    await page.getByRole('heading', { level: 1, name: 'Certificados' }).waitFor();
+    await page.getByLabel(/^Teléfono celular/).fill('318 555 0400');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Emitir certificado' }).click();
+    await page.waitForURL(/\/Reports\/ReportCertificates(\?.*)?$/);
+    const row = page.getByRole('row').filter({ hasText: '+573185550400' }).first();
+    await row.waitFor();
+    expect(await row.textContent()).toContain('Mensajes a un número');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Descargar PDF' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^certificado-[0-9a-f-]{36}\.pdf$/);
+    const pdf = await readPdf(readFileSync((await download.path())!));
+    expect(pdf.text).toContain('Colibri: su pedido 4411 sale hoy');
+    expect(pdf.text).toContain('Entregado al teléfono');
+    const id = /Certificado: ([0-9a-f-]{36})/.exec(pdf.text)![1];
+    expect(pdf.text).toContain(`${e2e.product.url}/verify/${id}`);
+    const statement = pdf.attachments['certificate.json'];
+    const printed = (label: string) => new RegExp(`${label}:\\s+(\\S+)`).exec(pdf.text)![1];
+    expect(createHash('sha256').update(statement).digest('hex')).toBe(printed('SHA-256 de la declaración'));
+    expect(verifyEd25519(printed('Llave pública'), printed('SHA-256 de la declaración'), printed('Firma Ed25519'))).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+
+    // The link printed on the PDF, opened by someone without an account.
+    const visitor = await newPage(e2e.browser, e2e.product);
+    await visitor.page.goto(`/verify/${id}`);
+    await visitor.page.getByRole('heading', { level: 1, name: 'Verificación de certificado' }).waitFor();
+    await visitor.page.getByText(/^Auténtico/).waitFor();
+    expect(await visitor.page.textContent('main')).toContain('+573185550400');
+    expect(await seriousViolations(visitor.page)).toEqual([]);
+    await visitor.context.close();
   });
 });

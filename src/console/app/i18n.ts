@@ -22,9 +22,11 @@ export const defaultLanguage = appSettings.i18n.default as Language;
 // Spanish, the default and every other language's fallback, is always needed and comes with the
 // app; another language's files load when it is chosen (the sign-in page does not carry them:
 // issue 13, first load). The glob patterns are literal, so the default is named here and checked below.
+// documents.json holds what the server writes into documents (a certificate's PDF): the console
+// never shows it, so it is not shipped.
 type Bundle = Record<string, string>;
-const bundledFiles = import.meta.glob<Bundle>('../../../locales/es/*.json', { eager: true, import: 'default' });
-const lazyFiles = import.meta.glob<Bundle>(['../../../locales/*/*.json', '!../../../locales/es/*.json'], { import: 'default' });
+const bundledFiles = import.meta.glob<Bundle>(['../../../locales/es/*.json', '!../../../locales/*/documents.json'], { eager: true, import: 'default' });
+const lazyFiles = import.meta.glob<Bundle>(['../../../locales/*/*.json', '!../../../locales/es/*.json', '!../../../locales/*/documents.json'], { import: 'default' });
 if (defaultLanguage !== 'es') throw new Error(`i18n: the bundled locale is es, the default is ${defaultLanguage}`);
 
 const fileParts = (path: string) => /locales\/([^/]+)\/([^/]+)\.json$/.exec(path);

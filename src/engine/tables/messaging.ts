@@ -278,7 +278,24 @@ export interface MessageRollupRow {
   latency_over: BigRef;
 }
 
+export interface CertificateKeysTable { key_id: string; public_key: string; created_at: Timestamp }
+
+export interface CertificatesTable {
+  id: string;
+  company_id: number;
+  kind: string;
+  subject: string;
+  statement: string;
+  sha256: string;
+  signature: string;
+  key_id: string;
+  created_by: number | null;
+  created_at: Timestamp;
+}
+
 export interface MessagingTables {
+  certificate_keys: CertificateKeysTable;
+  certificates: CertificatesTable;
   jobs: JobsTable;
   report_files: ReportFilesTable;
   company_credits: CompanyCreditsTable;

@@ -30,6 +30,7 @@ import * as messageRollups from './migrations/0410_message-rollups.ts';
 import * as rollupOperators from './migrations/0420_rollup-operators.ts';
 import * as rollupAreas from './migrations/0430_rollup-areas.ts';
 import * as reportFiles from './migrations/0440_report-files.ts';
+import * as certificates from './migrations/0450_certificates.ts';
 import type { Database } from '../../engine/database.ts';
 
 const migrations: Record<string, Migration> = {
@@ -61,6 +62,7 @@ const migrations: Record<string, Migration> = {
   '0420_rollup-operators': rollupOperators,
   '0430_rollup-areas': rollupAreas,
   '0440_report-files': reportFiles,
+  '0450_certificates': certificates,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -5,6 +5,7 @@ import { accountHandlers } from './account/index.ts';
 import { associationsHandlers } from './associations/index.ts';
 import { auditHandlers } from './audit/index.ts';
 import { blockListHandlers } from './blockList/index.ts';
+import { certificatesHandlers } from './certificates/index.ts';
 import { campaignsHandlers } from './campaigns/index.ts';
 import { channelsHandlers } from './channels/index.ts';
 import { clientAuthHandlers } from './clientAuth/index.ts';
@@ -35,6 +36,7 @@ export const handlers: HandlerMap = {
   ...associationsHandlers,
   ...auditHandlers,
   ...blockListHandlers,
+  ...certificatesHandlers,
   ...campaignsHandlers,
   ...channelsHandlers,
   ...clientAuthHandlers,

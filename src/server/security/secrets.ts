@@ -10,7 +10,7 @@
 // id (a hash prefix, not the key) tells which key sealed a value when keys are rotated.
 // Fingerprints (HMAC-SHA-256 under a derived key) let the server find a token already in use by
 // another channel without storing or comparing the token itself.
-import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, createPrivateKey, createPublicKey, hkdfSync, randomBytes, sign as cryptoSign, verify as cryptoVerify } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
@@ -19,6 +19,41 @@ export interface SecretBox {
   /** Throws when the value was sealed under another key or context, or was tampered with. */
   open(sealed: string, context: string): string;
   fingerprint(value: string, purpose: string): string;
+  /** The platform's Ed25519 signing key (certificates), derived from the master key. */
+  signer(): Signer;
+}
+
+/** An Ed25519 key pair: `publicKey` is the base64 of the 32 raw bytes; `keyId` names it. */
+export interface Signer {
+  keyId: string;
+  publicKey: string;
+  /** The base64 of the 64-byte Ed25519 signature of `data`. */
+  sign(data: string): string;
+}
+
+// An Ed25519 private key is its 32-byte seed: PKCS#8 wraps it after this fixed DER prefix.
+const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
+// …and a public key is SubjectPublicKeyInfo: this prefix, then the 32 raw bytes.
+const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
+
+/** The signer of a 32-byte seed (exported for its RFC 8032 test). */
+export function ed25519Signer(seed: Buffer): Signer {
+  const privateKey = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' });
+  const raw = (createPublicKey(privateKey).export({ format: 'der', type: 'spki' }) as Buffer).subarray(ED25519_SPKI_PREFIX.length);
+  return {
+    keyId: createHash('sha256').update(raw).digest('base64url').slice(0, 12),
+    publicKey: raw.toString('base64'),
+    sign: (data) => cryptoSign(null, Buffer.from(data, 'utf8'), privateKey).toString('base64'),
+  };
+}
+
+/** Whether `signature` (base64) is `publicKey`'s (base64 of 32 raw bytes) Ed25519 signature of `data`. */
+export function verifyEd25519(publicKey: string, data: string, signature: string): boolean {
+  const raw = Buffer.from(publicKey, 'base64');
+  const sig = Buffer.from(signature, 'base64');
+  if (raw.length !== 32 || sig.length !== 64) return false;
+  const key = createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, raw]), format: 'der', type: 'spki' });
+  return cryptoVerify(null, Buffer.from(data, 'utf8'), key, sig);
 }
 
 const KEY_BYTES = 32;
@@ -31,7 +66,9 @@ export function createSecretBox(master: Buffer): SecretBox {
   const encryptionKey = derive(master, 'colibri/secrets/aes-256-gcm');
   const fingerprintKey = derive(master, 'colibri/secrets/fingerprint');
   const keyId = createHash('sha256').update(encryptionKey).digest('base64url').slice(0, 8);
+  let signer: Signer | undefined;
   return {
+    signer: () => (signer ??= ed25519Signer(derive(master, 'colibri/certificates/ed25519'))),
     seal(plain, context) {
       const nonce = randomBytes(NONCE_BYTES);
       const cipher = createCipheriv('aes-256-gcm', encryptionKey, nonce);

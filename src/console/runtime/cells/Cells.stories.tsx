@@ -20,11 +20,12 @@ const columns: ScreenColumn[] = [
   { field: 'token', label: 'fields.authorizationToken', schema: { type: ['string', 'null'], 'x-widget': 'secret' } },
   { field: 'state', label: 'fields.state', schema: { type: 'string', enum: ['active', 'pending', 'disabled'], 'x-enum': 'user-state' } },
   { field: 'status', label: 'fields.status', schema: { type: 'string', enum: ['pending', 'effective'], 'x-enum': 'block-list-status' }, colors: { pending: 'info' } },
+  { field: 'statement', label: 'fields.statement', schema: { type: 'string', 'x-display': 'json' } },
 ];
 
 const rows = [
-  { id: 1, name: 'Ana Gómez', quota: 1250000, balance: 1250000, day: '2025-06-02', createdAt: new Date(2025, 5, 2, 15, 4).toISOString(), enabled: true, documentType: 'CC', roles: ['manager', 'analista'], tags: ['promo', 'ventas'], token: '••••9f3a', state: 'active', status: 'pending' },
-  { id: 2, name: 'Luis Pérez', quota: 0, balance: 0, day: null, createdAt: null, enabled: false, documentType: 'NIT', roles: [], tags: [], token: 'sk-live-000000000000abcd', state: 'disabled', status: 'effective' },
+  { id: 1, name: 'Ana Gómez', quota: 1250000, balance: 1250000, day: '2025-06-02', createdAt: new Date(2025, 5, 2, 15, 4).toISOString(), enabled: true, documentType: 'CC', roles: ['manager', 'analista'], tags: ['promo', 'ventas'], token: '••••9f3a', state: 'active', status: 'pending', statement: '{"a":1,"b":[2]}' },
+  { id: 2, name: 'Luis Pérez', quota: 0, balance: 0, day: null, createdAt: null, enabled: false, documentType: 'NIT', roles: [], tags: [], token: 'sk-live-000000000000abcd', state: 'disabled', status: 'effective', statement: 'no es JSON' },
 ];
 
 function CellsDemo() {
@@ -47,7 +48,7 @@ const cellOf = (row: number, field: string) => {
 
 export const EveryCellType: Story = {
   play: async () => {
-    await expect(columns.map(cellKey)).toEqual(['text', 'integer', 'cop', 'date', 'datetime', 'boolean', 'enum', 'roles', 'chips', 'secret', 'status', 'status']);
+    await expect(columns.map(cellKey)).toEqual(['text', 'integer', 'cop', 'date', 'datetime', 'boolean', 'enum', 'roles', 'chips', 'secret', 'status', 'status', 'json']);
     await expect(cellOf(0, 'quota')).toHaveTextContent('1.250.000');
     await expect(cellOf(0, 'balance').textContent?.replace(/\s/g, ' ')).toBe('$ 1.250.000');
     await expect(cellOf(0, 'day')).toHaveTextContent('2025/06/02');
@@ -61,6 +62,9 @@ export const EveryCellType: Story = {
     await expect(cellOf(1, 'state').querySelector('[data-status]')).toHaveAttribute('data-color', 'error');
     await expect(cellOf(0, 'status').querySelector('[data-status]')).toHaveAttribute('data-color', 'info');
     await expect(cellOf(1, 'day')).toHaveTextContent('—');
+    // JSON indented to be read; text that is not JSON as written.
+    await expect(cellOf(0, 'statement').querySelector('pre')?.textContent).toBe('{\n  "a": 1,\n  "b": [\n    2\n  ]\n}');
+    await expect(cellOf(1, 'statement')).toHaveTextContent('no es JSON');
   },
 };
 

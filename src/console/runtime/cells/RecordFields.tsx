@@ -1,6 +1,7 @@
 // One record's fields as label and value, each value drawn by its cell (a detail tab's group of
 // fields, a form's result box): enum labels, dates, status chips, as in the lists; a field whose
-// name alone does not explain it carries its help under the label.
+// name alone does not explain it carries its help under the label. A long unbroken value (a hash, a
+// signature) wraps inside its column instead of running past the page.
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
@@ -26,7 +27,7 @@ export function RecordFields({ fields, record }: { fields: readonly ScreenColumn
                 </Typography>
               )}
             </Typography>
-            <Box component="dd" sx={{ m: 0 }} data-field={c.field}>
+            <Box component="dd" sx={{ m: 0, minWidth: 0, overflowWrap: 'anywhere' }} data-field={c.field}>
               <Cell value={valueAt(record, c.field)} row={record} column={c} />
             </Box>
           </Box>

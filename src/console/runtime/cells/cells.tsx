@@ -115,6 +115,22 @@ export const LinesCell = (p: CellProps) => (
   <Box component="span" sx={{ whiteSpace: 'pre-wrap', display: 'block' }}>{useText('lines', p)}</Box>
 );
 
+/** JSON text (a certificate's signed statement), indented to be read; a value that is not JSON shows as written. */
+export function JsonCell({ value }: CellProps) {
+  if (value === undefined || value === null || value === '') return <>—</>;
+  let shown = String(value);
+  try {
+    shown = JSON.stringify(JSON.parse(shown), null, 2);
+  } catch {
+    // not JSON: shown as it is
+  }
+  return (
+    <Box component="pre" sx={{ m: 0, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', fontFamily: 'monospace', fontSize: 12 }}>
+      {shown}
+    </Box>
+  );
+}
+
 export type TagColor = 'default' | 'primary' | 'secondary' | 'success' | 'warning' | 'error' | 'info';
 
 /**

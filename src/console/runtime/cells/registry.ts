@@ -6,7 +6,7 @@ import { always, and, bestKey, formatIs, hasEnum, itemsAre, nameIs, NOT_APPLICAB
 import type { ScreenColumn } from '../screen-types.ts';
 import { ProgressCell } from './ProgressCell.tsx';
 import { CopyCell } from './CopyCell.tsx';
-import { BooleanCell, ChipsCell, CopCell, PercentCell, DateCell, DateTimeCell, EnumCell, IntegerCell, LinesCell, ReasonCell, RowProblemsCell, RoleChipsCell, SecretCell, StatusCell, TextCell, WhatsAppCodeCell, type CellProps } from './cells.tsx';
+import { BooleanCell, ChipsCell, CopCell, PercentCell, DateCell, DateTimeCell, EnumCell, IntegerCell, JsonCell, LinesCell, ReasonCell, RowProblemsCell, RoleChipsCell, SecretCell, StatusCell, TextCell, WhatsAppCodeCell, type CellProps } from './cells.tsx';
 
 const isSecret: Tester = (s) => s['x-secret'] === true || s.writeOnly === true;
 const rolesEnum: Tester = (s) => s['x-enum'] === 'role';
@@ -30,6 +30,7 @@ export const cellEntries: RankedEntry<ComponentType<CellProps>>[] = [
   // A message's reason in words with its code (x-display: reason); texts one per line (x-display: lines).
   { key: 'reason', tester: rankWith(7, xDisplayIs('reason')), component: ReasonCell },
   { key: 'lines', tester: rankWith(7, xDisplayIs('lines')), component: LinesCell },
+  { key: 'json', tester: rankWith(7, xDisplayIs('json')), component: JsonCell },
   // A recipients-file row's problems in words, with the column (x-display: rowProblems).
   { key: 'rowProblems', tester: rankWith(7, xDisplayIs('rowProblems')), component: RowProblemsCell },
   // A short link, wherever it shows (lists, result boxes, details): with its Copy button.

@@ -7,7 +7,6 @@
 // cut back to the recorded length by the next, so no row is written twice or lost. The file is
 // downloaded through a link signed over (file, company, expiry) with a key derived from the
 // server's master key, so a link names one file of one company for a few minutes and nothing else.
-import { timingSafeEqual } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { BOM, csvField } from '../../../core/export-safety.ts';
 import type { Database } from '../../../engine/database.ts';
@@ -22,7 +21,7 @@ import { fail, failFields, fieldError, type FieldError } from '../../errors/api-
 import { spanishEnumLabel } from '../../i18n/spanish-labels.ts';
 import { caller, type HandlerContext } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
-import type { SecretBox } from '../../security/secrets.ts';
+import { linkHolds, signLink } from '../../security/signed-links.ts';
 import type { FileStorage } from '../../storage/file-storage.ts';
 import { reportScope } from './report-scope.ts';
 
@@ -117,7 +116,6 @@ export async function reportFilesPage(ctx: HandlerContext<'reportCenter.reportFi
 }
 
 /** The signature of a link to file `id` of company `companyId` valid until `expires` (Unix seconds). */
-const signatureOf = (secrets: SecretBox, id: number, companyId: number, expires: number) => secrets.fingerprint(`${id}.${companyId}.${expires}`, LINK_PURPOSE);
 
 export async function linkDownloadFile(ctx: HandlerContext<'reportCenter.linkDownloadFile'>) {
   const me = caller(ctx);
@@ -125,9 +123,9 @@ export async function linkDownloadFile(ctx: HandlerContext<'reportCenter.linkDow
   if (id === undefined) throw fail('99999');
   const file = await fileOf(ctx.deps.db, me.companyId, id);
   if (file.state !== 'ready') throw fail('99927');
-  const expires = Math.floor(ctx.deps.now().getTime() / 1000) + constants.reports.downloadLinkMinutes * 60;
-  const url = `/v1/${appSettings.product.key}/reportCenter/files/${id}?expires=${expires}&signature=${signatureOf(ctx.deps.secrets, id, me.companyId, expires)}`;
-  return { url, expiresAt: new Date(expires * 1000).toISOString() };
+  const link = signLink(ctx.deps.secrets, LINK_PURPOSE, `${id}.${me.companyId}`, ctx.deps.now(), constants.reports.downloadLinkMinutes);
+  const url = `/v1/${appSettings.product.key}/reportCenter/files/${id}?expires=${link.expires}&signature=${link.signature}`;
+  return { url, expiresAt: link.expiresAt };
 }
 
 export async function downloadReportFile(ctx: HandlerContext<'reportCenter.downloadReportFile'>) {
@@ -135,11 +133,7 @@ export async function downloadReportFile(ctx: HandlerContext<'reportCenter.downl
   const { expires, signature } = ctx.query;
   const row = await ctx.deps.db.selectFrom('report_files').select(['company_id', 'state', 'storage_key', 'created_at']).where('id', '=', id).executeTakeFirst();
   // One answer for a file that is not there and a link that is wrong: a link tells nothing of others' files.
-  if (!row || expires === undefined || !signature) throw fail('99982');
-  const expected = Buffer.from(signatureOf(ctx.deps.secrets, id, row.company_id, expires));
-  const given = Buffer.from(signature);
-  const valid = expected.length === given.length && timingSafeEqual(expected, given);
-  if (!valid || expires * 1000 < ctx.deps.now().getTime()) throw fail('99982');
+  if (!row || !linkHolds(ctx.deps.secrets, LINK_PURPOSE, `${id}.${row.company_id}`, expires, signature, ctx.deps.now())) throw fail('99982');
   if (row.state !== 'ready') throw fail('99959');
   const day = calendarDate(new Date(row.created_at), TIME_ZONE);
   ctx.reply.header('content-disposition', `attachment; filename="reporte-mensajes-${id}-${day}.csv"`);
