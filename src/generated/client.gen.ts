@@ -102,6 +102,9 @@ export const pathParams: {
     "platformSms.getAllDataClients": ["id"],
     "platformSms.setQuota": ["accountId"],
     "reportCenter.downloadReportFile": ["processId"],
+    "reportCenter.schedule": ["id"],
+    "reportCenter.updateSchedule": ["id"],
+    "reportCenter.deleteSchedule": ["id"],
     "rolesV3.get": ["id"],
     "rolesV3.delete": ["id"],
     "shortener.get": ["id"],
@@ -566,6 +569,20 @@ export const reportCenterLinkDownloadFile = (args: Args<"reportCenter.linkDownlo
 export const useReportCenterLinkDownloadFile = (args: Args<"reportCenter.linkDownloadFile"> | null, config?: SWRConfiguration<Result<"reportCenter.linkDownloadFile">>) => useOperation("reportCenter.linkDownloadFile", args, config);
 
 export const reportCenterDownloadReportFile = (args: Args<"reportCenter.downloadReportFile">) => call("reportCenter.downloadReportFile", args);
+
+export const reportCenterSchedules = (args: Args<"reportCenter.schedules">) => call("reportCenter.schedules", args);
+
+export const useReportCenterSchedules = (args: Args<"reportCenter.schedules"> | null, config?: SWRConfiguration<Result<"reportCenter.schedules">>) => useOperation("reportCenter.schedules", args, config);
+
+export const reportCenterSchedule = (args: Args<"reportCenter.schedule">) => call("reportCenter.schedule", args);
+
+export const useReportCenterSchedule = (args: Args<"reportCenter.schedule"> | null, config?: SWRConfiguration<Result<"reportCenter.schedule">>) => useOperation("reportCenter.schedule", args, config);
+
+export const reportCenterCreateSchedule = (args: Args<"reportCenter.createSchedule">) => call("reportCenter.createSchedule", args);
+
+export const reportCenterUpdateSchedule = (args: Args<"reportCenter.updateSchedule">) => call("reportCenter.updateSchedule", args);
+
+export const reportCenterDeleteSchedule = (args: Args<"reportCenter.deleteSchedule">) => call("reportCenter.deleteSchedule", args);
 
 export const rolesV3List = (args: Args<"rolesV3.list">) => call("rolesV3.list", args);
 

@@ -124,14 +124,8 @@ export const constants = {
         fileChunkRows: 5000,
         downloadLinkMinutes: 15,
         certificateMessages: 500,
+        scheduledLinkDays: 7,
         topN: 10,
-        scheduledFrequencies: [
-            "hourly",
-            "daily",
-            "weekly",
-            "monthly",
-            "yearly"
-        ],
         latencyBucketsSeconds: {
             otp: 3,
             transactional: 5,

@@ -308,6 +308,17 @@ export const reportFileStates = ["enlist", "ready", "error"] as const;
 
 export type ReportFileState = (typeof reportFileStates)[number];
 
+/** How often a scheduled report is made (spec 9): hourly (at the top of every hour), daily (at its hour), weekly (on its weekday, 1 Monday … 7 Sunday, at its hour), monthly (on its day of the month, the month's last day when shorter, at its hour), yearly (on its day of January, at its hour). Each run covers the time since the run before it. (schemas/enums/report-frequency.yaml) */
+export const reportFrequencies = [
+    "hourly",
+    "daily",
+    "weekly",
+    "monthly",
+    "yearly"
+] as const;
+
+export type ReportFrequency = (typeof reportFrequencies)[number];
+
 /** What a report file holds (ReportsTypeId): 1 every message of the chosen accounts and days, one row each (the MT detail). (schemas/enums/report-type.yaml) */
 export const reportTypes = [1] as const;
 
@@ -631,6 +642,7 @@ export const enumValues = {
     "recipient-result": recipientResults,
     "recurrence-unit": recurrenceUnits,
     "report-file-state": reportFileStates,
+    "report-frequency": reportFrequencies,
     "report-type": reportTypes,
     "role": roles,
     "send-window-profile": sendWindowProfiles,

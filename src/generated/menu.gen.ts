@@ -741,7 +741,7 @@ export const menuNodes = [
             "edit",
             "delete"
         ],
-        screen: null,
+        screen: "reportsScheduled",
         icon: null,
         label: "menu.reports.scheduled",
         subtabs: []

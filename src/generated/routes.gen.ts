@@ -1137,25 +1137,47 @@ export const routes = [
     },
     {
         path: "/Reports/Scheduled",
-        screen: null,
-        kind: "none",
+        screen: "reportsScheduled",
+        kind: "list",
         access: "session",
         layout: "default",
         menuKey: "reports.scheduled",
         componentId: 40,
-        title: null,
-        loadScreen: null
+        title: "screens.reportsScheduled.title",
+        loadScreen: () => import("./screen.reportsScheduled.gen.ts")
+    },
+    {
+        path: "/Reports/Scheduled/new",
+        screen: "reportsScheduledForm",
+        kind: "form",
+        access: "session",
+        layout: "default",
+        menuKey: "reports.scheduled",
+        componentId: 40,
+        title: "screens.reportsScheduled.formTitle",
+        loadScreen: () => import("./screen.reportsScheduledForm.gen.ts")
+    },
+    {
+        path: "/Reports/Scheduled/:id/edit",
+        screen: "reportsScheduledForm",
+        kind: "form",
+        access: "session",
+        layout: "default",
+        menuKey: "reports.scheduled",
+        componentId: 40,
+        title: "screens.reportsScheduled.formTitle",
+        loadScreen: () => import("./screen.reportsScheduledForm.gen.ts")
     },
     {
         path: "/Reports/Scheduled/:id",
-        screen: null,
-        kind: "none",
+        screen: "reportsScheduledForm",
+        kind: "form",
         access: "session",
         layout: "default",
         menuKey: "reports.scheduled",
         componentId: 40,
-        title: null,
-        loadScreen: null
+        title: "screens.reportsScheduled.formTitle",
+        loadScreen: () => import("./screen.reportsScheduledForm.gen.ts")
     },
     {
         path: "/smsPlatformTools",

@@ -137,6 +137,10 @@ import { screen as screen_reportsMt } from "./screen.reportsMt.gen.ts";
 
 import { screen as screen_reportsRcs } from "./screen.reportsRcs.gen.ts";
 
+import { screen as screen_reportsScheduledForm } from "./screen.reportsScheduledForm.gen.ts";
+
+import { screen as screen_reportsScheduled } from "./screen.reportsScheduled.gen.ts";
+
 import { screen as screen_reportsSmsBoard } from "./screen.reportsSmsBoard.gen.ts";
 
 import { screen as screen_reportsWhatsApp } from "./screen.reportsWhatsApp.gen.ts";
@@ -248,6 +252,8 @@ export const screens = {
     reportsMonthSummary: screen_reportsMonthSummary,
     reportsMt: screen_reportsMt,
     reportsRcs: screen_reportsRcs,
+    reportsScheduledForm: screen_reportsScheduledForm,
+    reportsScheduled: screen_reportsScheduled,
     reportsSmsBoard: screen_reportsSmsBoard,
     reportsWhatsApp: screen_reportsWhatsApp,
     resetPassword: screen_resetPassword,
@@ -271,4 +277,4 @@ export const screens = {
     validation: screen_validation
 } as const;
 
-export type ScreenId = "apiCredentials" | "apiSettings" | "areaForm" | "areaRename" | "areas" | "associationsAddForm" | "associationsUpdateForm" | "auditReport" | "blockListAdd" | "blockListUpload" | "blockList" | "campaignClickers" | "campaignDeployments" | "campaignDetail" | "campaignForm" | "campaignHistory" | "campaignPaste" | "campaignRecipients" | "campaignShorten" | "campaignTest" | "campaignTests" | "campaignWizard" | "campaigns" | "certificateVerification" | "changePassword" | "channelDetail" | "channelForm" | "channelStats" | "channelStatuses" | "channelTry" | "channels" | "charts" | "clientSignin" | "companies" | "companyForm" | "companyPlan" | "costCenterForm" | "costCenters" | "credentialForm" | "eventForm" | "events" | "expiredPassword" | "help" | "home" | "messagingSettings" | "notActive" | "notifications" | "personalizedCampaignDetail" | "profile" | "quotaByAccount" | "quotaChart" | "quotaForm" | "register" | "reportsAdvancedForm" | "reportsAdvanced" | "reportsBilling" | "reportsCallCenter" | "reportsCampaign" | "reportsCertificateBlockList" | "reportsCertificateCampaign" | "reportsCertificate" | "reportsCertificates" | "reportsDeployments" | "reportsEfficacy" | "reportsGeneral" | "reportsMonthSummary" | "reportsMt" | "reportsRcs" | "reportsSmsBoard" | "reportsWhatsApp" | "resetPassword" | "responsibleSmsOption" | "roleForm" | "roles" | "shortenerLinkForm" | "shortenerLinks" | "shortenerStatistics" | "shortenerUpload" | "signin" | "stats" | "teamMemberDetail" | "teamMemberForm" | "teamMembers" | "templateForm" | "templates" | "userAssociations" | "userResponsibles" | "userValidation" | "validation";
+export type ScreenId = "apiCredentials" | "apiSettings" | "areaForm" | "areaRename" | "areas" | "associationsAddForm" | "associationsUpdateForm" | "auditReport" | "blockListAdd" | "blockListUpload" | "blockList" | "campaignClickers" | "campaignDeployments" | "campaignDetail" | "campaignForm" | "campaignHistory" | "campaignPaste" | "campaignRecipients" | "campaignShorten" | "campaignTest" | "campaignTests" | "campaignWizard" | "campaigns" | "certificateVerification" | "changePassword" | "channelDetail" | "channelForm" | "channelStats" | "channelStatuses" | "channelTry" | "channels" | "charts" | "clientSignin" | "companies" | "companyForm" | "companyPlan" | "costCenterForm" | "costCenters" | "credentialForm" | "eventForm" | "events" | "expiredPassword" | "help" | "home" | "messagingSettings" | "notActive" | "notifications" | "personalizedCampaignDetail" | "profile" | "quotaByAccount" | "quotaChart" | "quotaForm" | "register" | "reportsAdvancedForm" | "reportsAdvanced" | "reportsBilling" | "reportsCallCenter" | "reportsCampaign" | "reportsCertificateBlockList" | "reportsCertificateCampaign" | "reportsCertificate" | "reportsCertificates" | "reportsDeployments" | "reportsEfficacy" | "reportsGeneral" | "reportsMonthSummary" | "reportsMt" | "reportsRcs" | "reportsScheduledForm" | "reportsScheduled" | "reportsSmsBoard" | "reportsWhatsApp" | "resetPassword" | "responsibleSmsOption" | "roleForm" | "roles" | "shortenerLinkForm" | "shortenerLinks" | "shortenerStatistics" | "shortenerUpload" | "signin" | "stats" | "teamMemberDetail" | "teamMemberForm" | "teamMembers" | "templateForm" | "templates" | "userAssociations" | "userResponsibles" | "userValidation" | "validation";

@@ -299,6 +299,18 @@ export const entitySchemas = [
         enum: ["enlist", "ready", "error"]
     },
     {
+        $id: "report-frequency",
+        description: "How often a scheduled report is made (spec 9): hourly (at the top of every hour), daily (at its hour), weekly (on its weekday, 1 Monday \u2026 7 Sunday, at its hour), monthly (on its day of the month, the month's last day when shorter, at its hour), yearly (on its day of January, at its hour). Each run covers the time since the run before it.",
+        type: "string",
+        enum: [
+            "hourly",
+            "daily",
+            "weekly",
+            "monthly",
+            "yearly"
+        ]
+    },
+    {
         $id: "report-type",
         description: "What a report file holds (ReportsTypeId): 1 every message of the chosen accounts and days, one row each (the MT detail).",
         type: "integer",
@@ -3649,6 +3661,112 @@ export const entitySchemas = [
             },
             error: {
                 type: ["string", "null"]
+            }
+        }
+    },
+    {
+        $id: "report-schedule-page",
+        description: "One page of the company's scheduled reports (the list convention).",
+        type: "object",
+        required: [
+            "items",
+            "total",
+            "page",
+            "pageSize"
+        ],
+        additionalProperties: false,
+        properties: {
+            items: {
+                type: "array",
+                items: {
+                    $ref: "report-schedule#"
+                }
+            },
+            total: {
+                type: "integer"
+            },
+            page: {
+                type: "integer"
+            },
+            pageSize: {
+                type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }]
+            },
+            totalIsEstimate: {
+                type: "boolean"
+            }
+        }
+    },
+    {
+        $id: "report-schedule",
+        description: "A scheduled report (/Reports/Scheduled): a report file (ReportsTypeId) of some accounts, made on time by the background jobs \u2014 `frequency`, `day` and `hour` in Bogot\u00E1 (report-frequency) \u2014 each run covering the time since the run before it, listed with the company's report files and sent by e-mail to `emails` with a download link.",
+        type: "object",
+        required: [
+            "id",
+            "name",
+            "reportTypeId",
+            "accountIds",
+            "frequency",
+            "day",
+            "hour",
+            "emails",
+            "enabled",
+            "nextRunAt",
+            "lastRunAt",
+            "createdAt"
+        ],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "integer"
+            },
+            name: {
+                type: "string"
+            },
+            reportTypeId: {
+                $ref: "report-type#"
+            },
+            accountIds: {
+                type: "array",
+                items: {
+                    type: "integer"
+                }
+            },
+            frequency: {
+                $ref: "report-frequency#"
+            },
+            day: {
+                type: ["integer", "null"]
+            },
+            hour: {
+                type: "integer"
+            },
+            emails: {
+                type: "array",
+                items: {
+                    type: "string"
+                }
+            },
+            enabled: {
+                type: "boolean"
+            },
+            nextRunAt: {
+                type: ["string", "null"],
+                format: "date-time"
+            },
+            lastRunAt: {
+                type: ["string", "null"],
+                format: "date-time"
+            },
+            createdAt: {
+                type: "string",
+                format: "date-time"
             }
         }
     },
@@ -13139,6 +13257,342 @@ export const serverOperations = [
         produces: "binary",
         sandbox: false,
         errors: ["99982", "99959"]
+    },
+    {
+        id: "reportCenter.schedules",
+        tag: "reportCenter",
+        name: "schedules",
+        method: "GET",
+        path: "/v1/colibri/reportCenter/schedules",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 40,
+            action: "view"
+        },
+        summary: "The company's scheduled reports (/Reports/Scheduled), by name (list convention); filter frequency.",
+        params: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                page: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 1000000,
+                    default: 1
+                },
+                pageSize: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 200,
+                    default: 50
+                },
+                after: {
+                    $ref: "list-cursor#"
+                },
+                sort: {
+                    type: "string",
+                    enum: ["name", "nextRunAt"]
+                },
+                order: {
+                    type: "string",
+                    enum: ["asc", "desc"],
+                    default: "asc"
+                },
+                q: {
+                    type: "string",
+                    maxLength: 100
+                },
+                frequency: {
+                    $ref: "report-frequency#"
+                }
+            }
+        },
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "report-schedule-page#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99931"]
+    },
+    {
+        id: "reportCenter.schedule",
+        tag: "reportCenter",
+        name: "schedule",
+        method: "GET",
+        path: "/v1/colibri/reportCenter/schedules/{id}",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 40,
+            action: "view"
+        },
+        summary: "One of the company's scheduled reports; another's 99959.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 2147483647
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "report-schedule#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99959"]
+    },
+    {
+        id: "reportCenter.createSchedule",
+        tag: "reportCenter",
+        name: "createSchedule",
+        method: "POST",
+        path: "/v1/colibri/reportCenter/schedules",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 40,
+            action: "download"
+        },
+        summary: "Schedules a report file of some accounts (ReportsTypeId 1), made by the background jobs at each run \u2014 hourly, daily at `hour`, weekly on weekday `day` (1 Monday \u2026 7 Sunday), monthly on day `day` (the month's last day when shorter), yearly on day `day` of January, in Bogot\u00E1 \u2014 covering the time since the run before it, listed with the report files and sent by e-mail to `emails` with a download link valid `constants.reports.scheduledLinkDays` days. Accounts the company's (99961); weekly needs a day 1\u20137 and monthly and yearly a day 1\u201331 (99931 on `day`).",
+        params: null,
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            required: [
+                "name",
+                "ClientsIds",
+                "frequency",
+                "emails"
+            ],
+            additionalProperties: false,
+            properties: {
+                name: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 80,
+                    pattern: "^[^<>]*$"
+                },
+                ReportsTypeId: {
+                    $ref: "report-type#",
+                    default: 1
+                },
+                ClientsIds: {
+                    type: "array",
+                    minItems: 1,
+                    maxItems: 200,
+                    uniqueItems: true,
+                    items: {
+                        type: "integer",
+                        minimum: 1,
+                        maximum: 2147483647
+                    },
+                    "x-widget": "options",
+                    "x-options": {
+                        operation: "reportCenter.getAccounts",
+                        value: "id",
+                        label: "name"
+                    }
+                },
+                frequency: {
+                    $ref: "report-frequency#"
+                },
+                day: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 31
+                },
+                hour: {
+                    type: "integer",
+                    minimum: 0,
+                    maximum: 23,
+                    default: 6
+                },
+                emails: {
+                    type: "array",
+                    minItems: 1,
+                    maxItems: 10,
+                    uniqueItems: true,
+                    items: {
+                        type: "string",
+                        format: "email",
+                        maxLength: 254
+                    },
+                    "x-widget": "tags"
+                },
+                enabled: {
+                    type: "boolean",
+                    default: true
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "report-schedule#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99999", "99931", "99961"]
+    },
+    {
+        id: "reportCenter.updateSchedule",
+        tag: "reportCenter",
+        name: "updateSchedule",
+        method: "PATCH",
+        path: "/v1/colibri/reportCenter/schedules/{id}",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 40,
+            action: "download"
+        },
+        summary: "Changes a scheduled report (the fields sent); its next run is computed again from now. Another company's 99959; the rules of createSchedule.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 2147483647
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                name: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 80,
+                    pattern: "^[^<>]*$"
+                },
+                ClientsIds: {
+                    type: "array",
+                    minItems: 1,
+                    maxItems: 200,
+                    uniqueItems: true,
+                    items: {
+                        type: "integer",
+                        minimum: 1,
+                        maximum: 2147483647
+                    },
+                    "x-widget": "options",
+                    "x-options": {
+                        operation: "reportCenter.getAccounts",
+                        value: "id",
+                        label: "name"
+                    }
+                },
+                frequency: {
+                    $ref: "report-frequency#"
+                },
+                day: {
+                    type: ["integer", "null"],
+                    minimum: 1,
+                    maximum: 31
+                },
+                hour: {
+                    type: "integer",
+                    minimum: 0,
+                    maximum: 23
+                },
+                emails: {
+                    type: "array",
+                    minItems: 1,
+                    maxItems: 10,
+                    uniqueItems: true,
+                    items: {
+                        type: "string",
+                        format: "email",
+                        maxLength: 254
+                    },
+                    "x-widget": "tags"
+                },
+                enabled: {
+                    type: "boolean"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "report-schedule#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99959",
+            "99961"
+        ]
+    },
+    {
+        id: "reportCenter.deleteSchedule",
+        tag: "reportCenter",
+        name: "deleteSchedule",
+        method: "DELETE",
+        path: "/v1/colibri/reportCenter/schedules/{id}",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 40,
+            action: "download"
+        },
+        summary: "Deletes a scheduled report; the files it already made stay in the report center. Another company's 99959.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 2147483647
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "object",
+            required: ["ok"],
+            additionalProperties: false,
+            properties: {
+                ok: {
+                    type: "boolean",
+                    const: true
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99959"]
     },
     {
         id: "rolesV3.list",

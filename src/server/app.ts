@@ -14,6 +14,8 @@ import type { Database } from '../engine/database.ts';
 import type { ComponentHeaders, MessagingHooks, ServerDeps } from './context.ts';
 import { companySendWindow } from './messaging/send-window.ts';
 import { runDueCampaigns } from './messaging/scheduler.ts';
+import { listeningOrigin } from './http/public-origin.ts';
+import { mailScheduledFiles, runDueReportSchedules } from './modules/reportCenter/report-schedules.ts';
 import { compactRollups } from '../engine/lifecycle/rollups.ts';
 import { startJobRunner } from './messaging/jobs.ts';
 import { webhookSecrets } from './messaging/webhook-secrets.ts';
@@ -133,13 +135,19 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
 
   registerAuditLog(app, deps);
   registerOperations(app, deps, options.handlers ?? defaultHandlers, throttleHookFor);
-  // With a running engine, big launches are written by its job runner (issue 13), and recurring
-  // campaigns launch their due runs (checked every 30 s).
+  // With a running engine, big launches are written by its job runner (issue 13), recurring
+  // campaigns launch their due runs and scheduled reports make theirs (checked every 30 s).
   if (options.messaging) {
     const jobs = startJobRunner(deps, { log: (m, d) => app.log.warn({ detail: d }, m) });
     deps.messaging.wakeJobs = () => jobs.wake();
     app.addHook('onClose', async () => jobs.stop());
-    const timer = setInterval(() => void runDueCampaigns(deps, (m, d) => app.log.warn({ detail: d }, m)).catch((e) => app.log.error(e)), 30_000);
+    const timer = setInterval(() => {
+      void runDueCampaigns(deps, (m, d) => app.log.warn({ detail: d }, m)).catch((e) => app.log.error(e));
+      // Scheduled reports: the runs due, then the e-mails of the files that are ready.
+      void runDueReportSchedules({ db: deps.db, now: deps.now, wakeJobs: () => jobs.wake() })
+        .then(() => mailScheduledFiles({ db: deps.db, now: deps.now, secrets: deps.secrets, messages: deps.messages }, listeningOrigin(app)))
+        .catch((e) => app.log.error(e));
+    }, 30_000);
     app.addHook('onClose', async () => clearInterval(timer));
   }
   // Report rollups: the deltas every message change appends are folded into the totals every

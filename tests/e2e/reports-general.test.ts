@@ -14,7 +14,8 @@
 // looks up one number's history and an account's year, and finds a launched campaign's run in
 // /Reports/Deployments (also by its number) and the campaign in /Reports/Campaign. A developer
 // certifies the messages a number received (/Reports/Certificate), downloads the signed PDF from
-// /Reports/ReportCertificates and checks it, and a visitor without an account verifies it at /verify/{id}.
+// /Reports/ReportCertificates and checks it, and a visitor without an account verifies it at /verify/{id};
+// a developer schedules a weekly report (/Reports/Scheduled).
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -432,5 +433,39 @@ describe('traffic reports', () => {
     expect(await visitor.page.textContent('main')).toContain('+573185550400');
     expect(await seriousViolations(visitor.page)).toEqual([]);
     await visitor.context.close();
+  });
+
+  it('a developer schedules a weekly report from the form: the day appears for weekly, the list shows the next run', async () => {
+    const { context, page } = await newPage(e2e.browser, e2e.product);
+    await signIn(page, 'develop@demo.colibri.co');
+    await page.goto('/Reports/Scheduled');
+    await page.getByRole('heading', { level: 1, name: 'Reportes programados' }).waitFor();
+    await page.getByRole('link', { name: /^Nuevo/ }).or(page.getByRole('button', { name: /^Nuevo/ })).first().click();
+    await page.getByRole('heading', { level: 1, name: 'Reporte programado' }).waitFor();
+    await page.getByLabel(/^Nombre/).fill('Semanal de notificaciones');
+    await chooseAccount(page, /^Cuentas/, 'SMS Notificaciones');
+    await expect.poll(() => page.getByLabel(/^Día/).count()).toBe(0);
+    await page.getByRole('combobox', { name: /^Frecuencia/ }).click();
+    await page.getByRole('option', { name: 'Semanal', exact: true }).click();
+    await page.getByLabel(/^Día/).fill('1');
+    const emails = page.getByLabel(/^Enviar a/);
+    await emails.fill('reportes@demo.colibri.co');
+    await emails.press('Enter');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: /^(Guardar|Crear)/ }).first().click();
+    await page.waitForURL(/\/Reports\/Scheduled\/\d+$/);
+    await page.goto('/Reports/Scheduled');
+    const row = page.getByRole('row').filter({ hasText: 'Semanal de notificaciones' });
+    await row.waitFor();
+    const text = (await row.textContent()) ?? '';
+    expect(text).toContain('Semanal');
+    expect(text).toContain('reportes@demo.colibri.co');
+    // The next run is a Monday at 06:00 in Bogotá.
+    const token = await sessionToken(page);
+    const list = (await api(token, 'GET', '/v1/colibri/reportCenter/schedules?q=Semanal')) as { items: { nextRunAt: string }[] };
+    const next = new Date(list.items[0].nextRunAt);
+    expect(new Date(next.getTime() - 5 * 3_600_000).getUTCDay()).toBe(1);
+    expect(new Date(next.getTime() - 5 * 3_600_000).getUTCHours()).toBe(6);
+    await context.close();
   });
 });

@@ -254,6 +254,26 @@ export interface ReportFilesTable {
   error: string | null;
   created_at: Timestamp;
   finished_at: Timestamp | null;
+  schedule_id: Generated<number | null>;
+  mailed_at: Generated<Timestamp | null>;
+}
+
+export interface ReportSchedulesTable {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  report_type_id: number;
+  account_ids: Json<number[]>;
+  frequency: string;
+  day: number | null;
+  hour: number;
+  emails: Json<string[]>;
+  enabled: Generated<boolean>;
+  next_run_at: Timestamp | null;
+  last_run_at: Timestamp | null;
+  created_by: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 /** A report rollup row (migration 0410; the rule is src/engine/lifecycle/rollups.ts): one hour's key and its sums. */
@@ -298,6 +318,7 @@ export interface MessagingTables {
   certificates: CertificatesTable;
   jobs: JobsTable;
   report_files: ReportFilesTable;
+  report_schedules: ReportSchedulesTable;
   company_credits: CompanyCreditsTable;
   credit_ledger: CreditLedgerTable;
   messaging_settings: MessagingSettingsTable;

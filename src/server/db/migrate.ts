@@ -31,6 +31,7 @@ import * as rollupOperators from './migrations/0420_rollup-operators.ts';
 import * as rollupAreas from './migrations/0430_rollup-areas.ts';
 import * as reportFiles from './migrations/0440_report-files.ts';
 import * as certificates from './migrations/0450_certificates.ts';
+import * as reportSchedules from './migrations/0460_report-schedules.ts';
 import type { Database } from '../../engine/database.ts';
 
 const migrations: Record<string, Migration> = {
@@ -63,6 +64,7 @@ const migrations: Record<string, Migration> = {
   '0430_rollup-areas': rollupAreas,
   '0440_report-files': reportFiles,
   '0450_certificates': certificates,
+  '0460_report-schedules': reportSchedules,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -17,6 +17,7 @@ import type { Session } from '../../context.ts';
 import { fail, failFields, fieldError } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers, type HandlerContext } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
+import { requestOrigin } from '../../http/public-origin.ts';
 import { verifyEd25519, type SecretBox } from '../../security/secrets.ts';
 import { linkHolds, signLink } from '../../security/signed-links.ts';
 import { companyAccounts, dateProblems } from '../reportCenter/report-scope.ts';
@@ -72,12 +73,6 @@ async function rowOf(db: Kysely<Database>, id: string) {
   return db.selectFrom('certificates as c').innerJoin('certificate_keys as k', 'k.key_id', 'c.key_id')
     .select(['c.id', 'c.company_id', 'c.kind', 'c.subject', 'c.statement', 'c.sha256', 'c.signature', 'c.key_id', 'c.created_at', 'k.public_key'])
     .where('c.id', '=', id).executeTakeFirst();
-}
-
-/** Where the verification page is, as people reach this server (PUBLIC_URL when set). */
-function publicOrigin(ctx: HandlerContext<'certificates.file'>): string {
-  const configured = process.env.PUBLIC_URL?.replace(/\/+$/, '');
-  return configured || `${ctx.request.protocol}://${ctx.request.host}`;
 }
 
 export const certificatesHandlers: DomainHandlers<'certificates'> = {
@@ -154,7 +149,7 @@ export const certificatesHandlers: DomainHandlers<'certificates'> = {
     const statement = JSON.parse(row.statement) as Statement;
     const bytes = await certificatePdf({
       statement, canonical: row.statement, sha256: row.sha256, signature: row.signature, keyId: row.key_id, publicKey: row.public_key,
-      verifyUrl: `${publicOrigin(ctx)}${verifyPath(row.id)}`,
+      verifyUrl: `${requestOrigin(ctx.request)}${verifyPath(row.id)}`,
     });
     ctx.reply.header('content-disposition', `attachment; filename="certificado-${row.id}.pdf"`);
     return { contentType: 'application/pdf', bytes };

@@ -8,6 +8,7 @@ import { billingBoard, billingBoardWorkbook } from './billing-board.ts';
 import { callCenterHistory } from './call-center.ts';
 import { downloadReportFile, generateReport, linkDownloadFile, reportFileList, reportFilesPage } from './report-files.ts';
 import { deploymentsSummary, platformTraffic } from './deployments-and-platforms.ts';
+import { createSchedule, deleteSchedule, scheduleGet, schedulesPage, updateSchedule } from './report-schedules.ts';
 import { companyAccounts, reportScope, yearMonths, type Level } from './report-scope.ts';
 import { emptyRow, trafficRows, trafficTotals } from './traffic.ts';
 
@@ -76,6 +77,12 @@ export const reportCenterHandlers: DomainHandlers<'reportCenter'> = {
   },
 
   'reportCenter.queryCallCenter': callCenterHistory,
+
+  'reportCenter.schedules': schedulesPage,
+  'reportCenter.schedule': scheduleGet,
+  'reportCenter.createSchedule': createSchedule,
+  'reportCenter.updateSchedule': updateSchedule,
+  'reportCenter.deleteSchedule': deleteSchedule,
 
   'reportCenter.connectinInfoBillingBoard': billingBoard,
 

@@ -7,7 +7,7 @@
 // cut back to the recorded length by the next, so no row is written twice or lost. The file is
 // downloaded through a link signed over (file, company, expiry) with a key derived from the
 // server's master key, so a link names one file of one company for a few minutes and nothing else.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { BOM, csvField } from '../../../core/export-safety.ts';
 import type { Database } from '../../../engine/database.ts';
 import type { JobHandler } from '../../../engine/jobs/kinds.ts';
@@ -21,6 +21,7 @@ import { fail, failFields, fieldError, type FieldError } from '../../errors/api-
 import { spanishEnumLabel } from '../../i18n/spanish-labels.ts';
 import { caller, type HandlerContext } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
+import type { SecretBox } from '../../security/secrets.ts';
 import { linkHolds, signLink } from '../../security/signed-links.ts';
 import type { FileStorage } from '../../storage/file-storage.ts';
 import { reportScope } from './report-scope.ts';
@@ -29,7 +30,7 @@ const TIME_ZONE = constants.sendWindow.timeZone;
 const LINK_PURPOSE = 'report-file-link';
 
 /** What a file was asked for, kept on its row (the job reads it; the list shows it). */
-interface FileParams { accountIds: number[]; campaignIds?: number[]; deploymentId?: number | null; dateStart: string; dateEnd: string; from: string; to: string }
+export interface FileParams { accountIds: number[]; campaignIds?: number[]; deploymentId?: number | null; dateStart: string; dateEnd: string; from: string; to: string }
 
 type FileRow = {
   id: number | string; report_type_id: number; application_id: number; format: string; state: string; rows: number | string; bytes: number | string;
@@ -70,18 +71,25 @@ export async function generateReport(ctx: HandlerContext<'reportCenter.generateR
     accountIds: scope.channelIds, campaignIds: b.CampaignsIds ?? [], deploymentId: b.DeploymentId ?? null,
     dateStart: b.DateStart, dateEnd: b.DateEnd, from: scope.from.toISOString(), to: scope.to.toISOString(),
   };
-  const id = await db.transaction().execute(async (trx) => {
-    const row = await trx.insertInto('report_files').values({
-      company_id: me.companyId, report_type_id: b.ReportsTypeId, application_id: b.applicationId ?? constants.reports.advancedQueryApplicationId, requested_by: me.userId,
-      params: JSON.stringify(params), format: 'csv', rows: 0, bytes: 0, storage_key: '', created_at: now,
-    }).returning('id').executeTakeFirstOrThrow();
-    const fileId = Number(row.id);
-    await trx.updateTable('report_files').set({ storage_key: storageKey(me.companyId, fileId) }).where('id', '=', fileId).execute();
-    await createJob(trx, 'reportFile', { fileId, companyId: me.companyId }, now);
-    return fileId;
-  });
+  const id = await db.transaction().execute((trx) =>
+    enlistReportFile(trx, { companyId: me.companyId, requestedBy: me.userId, reportTypeId: b.ReportsTypeId, applicationId: b.applicationId ?? constants.reports.advancedQueryApplicationId, params, now }));
   ctx.deps.messaging.wakeJobs?.();
   return toReportFile(await fileOf(db, me.companyId, id));
+}
+
+/** A report file row (enlist) and its job, in the caller's transaction: a request's and a schedule's run alike. */
+export async function enlistReportFile(
+  trx: Transaction<Database>,
+  f: { companyId: number; requestedBy: number | null; reportTypeId: number; applicationId: number; params: FileParams; now: Date; scheduleId?: number },
+): Promise<number> {
+  const row = await trx.insertInto('report_files').values({
+    company_id: f.companyId, report_type_id: f.reportTypeId, application_id: f.applicationId, requested_by: f.requestedBy,
+    params: JSON.stringify(f.params), format: 'csv', rows: 0, bytes: 0, storage_key: '', created_at: f.now, ...(f.scheduleId ? { schedule_id: f.scheduleId } : {}),
+  }).returning('id').executeTakeFirstOrThrow();
+  const fileId = Number(row.id);
+  await trx.updateTable('report_files').set({ storage_key: storageKey(f.companyId, fileId) }).where('id', '=', fileId).execute();
+  await createJob(trx, 'reportFile', { fileId, companyId: f.companyId }, f.now);
+  return fileId;
 }
 
 async function fileOf(db: Kysely<Database>, companyId: number, id: number): Promise<FileRow> {
@@ -117,15 +125,19 @@ export async function reportFilesPage(ctx: HandlerContext<'reportCenter.reportFi
 
 /** The signature of a link to file `id` of company `companyId` valid until `expires` (Unix seconds). */
 
+/** The path of a file's download, signed for its company and valid `minutes` from `now`. */
+export function fileLink(secrets: SecretBox, id: number, companyId: number, now: Date, minutes: number): { url: string; expiresAt: string } {
+  const link = signLink(secrets, LINK_PURPOSE, `${id}.${companyId}`, now, minutes);
+  return { url: `/v1/${appSettings.product.key}/reportCenter/files/${id}?expires=${link.expires}&signature=${link.signature}`, expiresAt: link.expiresAt };
+}
+
 export async function linkDownloadFile(ctx: HandlerContext<'reportCenter.linkDownloadFile'>) {
   const me = caller(ctx);
   const id = ctx.query.processId;
   if (id === undefined) throw fail('99999');
   const file = await fileOf(ctx.deps.db, me.companyId, id);
   if (file.state !== 'ready') throw fail('99927');
-  const link = signLink(ctx.deps.secrets, LINK_PURPOSE, `${id}.${me.companyId}`, ctx.deps.now(), constants.reports.downloadLinkMinutes);
-  const url = `/v1/${appSettings.product.key}/reportCenter/files/${id}?expires=${link.expires}&signature=${link.signature}`;
-  return { url, expiresAt: link.expiresAt };
+  return fileLink(ctx.deps.secrets, id, me.companyId, ctx.deps.now(), constants.reports.downloadLinkMinutes);
 }
 
 export async function downloadReportFile(ctx: HandlerContext<'reportCenter.downloadReportFile'>) {

@@ -1,0 +1,189 @@
+// Scheduled reports (/Reports/Scheduled; schemas/api/report-center.yaml: schedules, schedule,
+// createSchedule, updateSchedule, deleteSchedule). The rule of when a run happens and what it covers
+// is core/report-schedule.ts. Every 30 s the server makes the runs that are due: one schedule per
+// transaction, claimed with SKIP LOCKED, its next run moved on in the same transaction that enlists
+// the report file and its job — so several processes never make a run twice, and runs due while
+// the server was down become one file covering all their time when it comes back. When a
+// scheduled file is ready, its e-mail is claimed by setting `mailed_at` and then sent, once, with a
+// download link that holds `constants.reports.scheduledLinkDays` days.
+import { sql, type Kysely } from 'kysely';
+import { formatYmd, calendarDateOf } from '../../../core/bogota-time.ts';
+import { nextOccurrence, previousOccurrence, type ScheduleRule } from '../../../core/report-schedule.ts';
+import type { MessageProvider } from '../../../core/ports/message.ts';
+import type { Database } from '../../../engine/database.ts';
+import { constants } from '../../../generated/constants.gen.ts';
+import type { ReportFrequency } from '../../../generated/enums.gen.ts';
+import type { ReportSchedule } from '../../../generated/types.gen.ts';
+import { fail, failFields, fieldError, type FieldError } from '../../errors/api-error.ts';
+import { spanishDocumentText, spanishEnumLabel } from '../../i18n/spanish-labels.ts';
+import { caller, type HandlerContext } from '../../http/handler.ts';
+import { paginate } from '../../http/paging.ts';
+import type { SecretBox } from '../../security/secrets.ts';
+import { enlistReportFile, fileLink, type FileParams } from './report-files.ts';
+import { companyAccounts } from './report-scope.ts';
+
+const TIME_ZONE = constants.sendWindow.timeZone;
+
+type ScheduleRow = {
+  id: number; company_id: number; name: string; report_type_id: number; account_ids: unknown; frequency: string; day: number | null; hour: number;
+  emails: unknown; enabled: boolean; next_run_at: Date | null; last_run_at: Date | null; created_by: number | null; created_at: Date;
+};
+
+const list = <T>(v: unknown): T[] => (typeof v === 'string' ? JSON.parse(v) : v) as T[];
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+const toSchedule = (r: ScheduleRow): ReportSchedule => ({
+  id: r.id, name: r.name, reportTypeId: r.report_type_id as ReportSchedule['reportTypeId'], accountIds: list<number>(r.account_ids), frequency: r.frequency as ReportFrequency,
+  day: r.day, hour: r.hour, emails: list<string>(r.emails), enabled: r.enabled, nextRunAt: iso(r.next_run_at), lastRunAt: iso(r.last_run_at), createdAt: new Date(r.created_at).toISOString(),
+});
+
+const ruleOf = (r: { frequency: string; day: number | null; hour: number }): ScheduleRule => ({ frequency: r.frequency as ReportFrequency, day: r.day, hour: r.hour });
+
+/** The day a frequency needs (weekly 1–7, monthly and yearly 1–31), or none. */
+function dayProblem(frequency: ReportFrequency, day: number | null): FieldError | null {
+  if (frequency === 'weekly') return day !== null && day >= 1 && day <= 7 ? null : fieldError('day', '99931', '1-7');
+  if (frequency === 'monthly' || frequency === 'yearly') return day !== null ? null : fieldError('day', '99931', '1-31');
+  return null;
+}
+
+async function accountProblems(db: Kysely<Database>, companyId: number, ids: number[] | undefined): Promise<FieldError[]> {
+  if (!ids) return [];
+  const own = await companyAccounts(db, companyId);
+  const foreign = ids.filter((id) => !own.some((a) => a.id === id));
+  return foreign.length ? [fieldError('ClientsIds', '99961', foreign.join(', '))] : [];
+}
+
+async function scheduleOf(db: Kysely<Database>, companyId: number, id: number): Promise<ScheduleRow> {
+  const row = await db.selectFrom('report_schedules').selectAll().where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst();
+  if (!row) throw fail('99959');
+  return row as ScheduleRow;
+}
+
+export async function schedulesPage(ctx: HandlerContext<'reportCenter.schedules'>) {
+  const me = caller(ctx);
+  let base = ctx.deps.db.selectFrom('report_schedules as s').selectAll('s').where('s.company_id', '=', me.companyId);
+  if (ctx.query.frequency) base = base.where('s.frequency', '=', ctx.query.frequency);
+  return paginate(base, ctx.query, {
+    sortable: { name: 's.name', nextRunAt: 's.next_run_at' },
+    defaultSort: { column: 's.name', order: 'asc' },
+    tieBreaker: 's.id',
+    search: ['s.name'],
+    map: (r) => toSchedule(r as ScheduleRow),
+  });
+}
+
+export async function scheduleGet(ctx: HandlerContext<'reportCenter.schedule'>) {
+  return toSchedule(await scheduleOf(ctx.deps.db, caller(ctx).companyId, ctx.params.id));
+}
+
+export async function createSchedule(ctx: HandlerContext<'reportCenter.createSchedule'>) {
+  const me = caller(ctx);
+  const b = ctx.body;
+  const db = ctx.deps.db;
+  const now = ctx.deps.now();
+  const day = b.frequency === 'hourly' || b.frequency === 'daily' ? null : (b.day ?? null);
+  const problems = [...(await accountProblems(db, me.companyId, b.ClientsIds)), ...[dayProblem(b.frequency, day)].filter((p): p is FieldError => p !== null)];
+  if (problems.length) throw failFields(problems);
+  const hour = b.hour ?? 6;
+  const enabled = b.enabled ?? true;
+  const row = await db.insertInto('report_schedules').values({
+    company_id: me.companyId, name: b.name.trim(), report_type_id: b.ReportsTypeId ?? 1, account_ids: JSON.stringify(b.ClientsIds), frequency: b.frequency, day, hour,
+    emails: JSON.stringify(b.emails.map((e) => e.trim().toLowerCase())), enabled, next_run_at: enabled ? nextOccurrence({ frequency: b.frequency, day, hour }, now, TIME_ZONE) : null,
+    created_by: me.userId, created_at: now, updated_at: now,
+  }).returningAll().executeTakeFirstOrThrow();
+  return toSchedule(row as ScheduleRow);
+}
+
+export async function updateSchedule(ctx: HandlerContext<'reportCenter.updateSchedule'>) {
+  const me = caller(ctx);
+  const b = ctx.body;
+  const db = ctx.deps.db;
+  const now = ctx.deps.now();
+  const current = await scheduleOf(db, me.companyId, ctx.params.id);
+  const frequency = (b.frequency ?? current.frequency) as ReportFrequency;
+  const day = frequency === 'hourly' || frequency === 'daily' ? null : b.day !== undefined ? b.day : current.day;
+  const hour = b.hour ?? current.hour;
+  const enabled = b.enabled ?? current.enabled;
+  const problems = [...(await accountProblems(db, me.companyId, b.ClientsIds)), ...[dayProblem(frequency, day)].filter((p): p is FieldError => p !== null)];
+  if (problems.length) throw failFields(problems);
+  const row = await db.updateTable('report_schedules').set({
+    ...(b.name !== undefined ? { name: b.name.trim() } : {}),
+    ...(b.ClientsIds ? { account_ids: JSON.stringify(b.ClientsIds) } : {}),
+    ...(b.emails ? { emails: JSON.stringify(b.emails.map((e) => e.trim().toLowerCase())) } : {}),
+    frequency, day, hour, enabled, next_run_at: enabled ? nextOccurrence({ frequency, day, hour }, now, TIME_ZONE) : null, updated_at: now,
+  }).where('id', '=', current.id).returningAll().executeTakeFirstOrThrow();
+  return toSchedule(row as ScheduleRow);
+}
+
+export async function deleteSchedule(ctx: HandlerContext<'reportCenter.deleteSchedule'>) {
+  const me = caller(ctx);
+  const gone = await ctx.deps.db.deleteFrom('report_schedules').where('id', '=', ctx.params.id).where('company_id', '=', me.companyId).executeTakeFirst();
+  if (!gone.numDeletedRows) throw fail('99959');
+  return { ok: true as const };
+}
+
+// ---- The runs ----
+
+/** Makes every run that is due: a report file (enlist) and its job per run; answers how many. */
+export async function runDueReportSchedules(deps: { db: Kysely<Database>; now: () => Date; wakeJobs?: () => void }): Promise<number> {
+  let made = 0;
+  for (;;) {
+    const now = deps.now();
+    const done = await deps.db.transaction().execute(async (trx) => {
+      const due = await sql<ScheduleRow>`
+        select * from report_schedules where enabled and next_run_at is not null and next_run_at <= ${now}
+        order by next_run_at limit 1 for update skip locked`.execute(trx);
+      const s = due.rows[0];
+      if (!s) return false;
+      const rule = ruleOf(s);
+      // The run covers the time since the occurrence before the one that was due, up to the last
+      // occurrence that has passed: runs missed while the server was down become one file that
+      // leaves no gap, and the next run is the first after now.
+      const from = previousOccurrence(rule, new Date(s.next_run_at!), TIME_ZONE);
+      const to = previousOccurrence(rule, new Date(now.getTime() + 1), TIME_ZONE);
+      const own = await companyAccounts(trx, s.company_id);
+      const accountIds = list<number>(s.account_ids).filter((id) => own.some((a) => a.id === id));
+      const params: FileParams = {
+        accountIds, campaignIds: [], deploymentId: null, dateStart: formatYmd(calendarDateOf(from, TIME_ZONE)),
+        dateEnd: formatYmd(calendarDateOf(new Date(to.getTime() - 1), TIME_ZONE)), from: from.toISOString(), to: to.toISOString(),
+      };
+      await enlistReportFile(trx, {
+        companyId: s.company_id, requestedBy: s.created_by, reportTypeId: s.report_type_id, applicationId: constants.reports.advancedQueryApplicationId, params, now, scheduleId: s.id,
+      });
+      await trx.updateTable('report_schedules').set({ next_run_at: nextOccurrence(rule, now, TIME_ZONE), last_run_at: to, updated_at: now })
+        .where('id', '=', s.id).execute();
+      return true;
+    });
+    if (!done) break;
+    made += 1;
+  }
+  if (made) deps.wakeJobs?.();
+  return made;
+}
+
+/**
+ * Sends the e-mail of each scheduled file that became ready (or failed), once: the rows are
+ * claimed by setting `mailed_at` before anything is sent. `origin` is where people reach the
+ * console (PUBLIC_URL), so the link in the e-mail works from their mailbox.
+ */
+export async function mailScheduledFiles(deps: { db: Kysely<Database>; now: () => Date; secrets: SecretBox; messages: MessageProvider }, origin: string): Promise<number> {
+  const now = deps.now();
+  const claimed = await sql<{ id: string | number; company_id: number; state: string; rows: string | number; params: unknown; error: string | null; name: string | null; emails: unknown }>`
+    update report_files f set mailed_at = ${now}
+    from report_schedules s
+    where f.id in (select id from report_files where schedule_id is not null and mailed_at is null and state <> 'enlist' order by id limit 50 for update skip locked)
+      and s.id = f.schedule_id
+    returning f.id, f.company_id, f.state, f.rows, f.params, f.error, s.name, s.emails`.execute(deps.db);
+  for (const f of claimed.rows) {
+    const p = (typeof f.params === 'string' ? JSON.parse(f.params) : f.params) as FileParams;
+    const vars = { name: f.name ?? '', start: p.dateStart, end: p.dateEnd, rows: Number(f.rows), state: spanishEnumLabel('report-file-state', f.state), error: f.error ?? '' };
+    const link = f.state === 'ready' ? fileLink(deps.secrets, Number(f.id), f.company_id, now, constants.reports.scheduledLinkDays * 24 * 60) : null;
+    const body = link
+      ? spanishDocumentText('scheduledReport.ready', { ...vars, url: `${origin}${link.url}`, days: constants.reports.scheduledLinkDays })
+      : spanishDocumentText('scheduledReport.failed', vars);
+    for (const to of list<string>(f.emails)) {
+      await deps.messages.send({ channel: 'email', to, subject: spanishDocumentText('scheduledReport.subject', vars), body, companyId: f.company_id });
+    }
+  }
+  return claimed.rows.length;
+}

@@ -1,0 +1,150 @@
+// Scheduled reports (/Reports/Scheduled) on the database (PGlite, or PostgreSQL with DATABASE_URL):
+// a schedule is checked (accounts, the day its frequency needs) and gets its next run; when the
+// clock passes it, one report file covering the time since the run before is made — once, even
+// with two processes ticking at the same moment — written by the real job runner, listed with the
+// report files, and e-mailed once (the real sandbox outbox) with a link that downloads it without
+// a session; runs missed while the server was down become one file covering their time.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { calendarDateOf, daysInMonth, formatYmd, instantOf } from '../../src/core/bogota-time.ts';
+import { JobRunner } from '../../src/engine/jobs/runner.ts';
+import { databaseOutboxStore } from '../../src/server/composition.ts';
+import { jobHandlers } from '../../src/server/messaging/jobs.ts';
+import { companySendWindow } from '../../src/server/messaging/send-window.ts';
+import { reportFileStep } from '../../src/server/modules/reportCenter/report-files.ts';
+import { mailScheduledFiles, runDueReportSchedules } from '../../src/server/modules/reportCenter/report-schedules.ts';
+import { defaultSecretBox } from '../../src/server/security/secrets.ts';
+import { sandboxMessageProvider } from '../../src/sandbox/outbox.ts';
+import { createHarness, type Harness } from './harness.ts';
+import { counts, otherCompany } from './messaging-fixtures.ts';
+import { insertMessages, newChannel } from './report-fixtures.ts';
+
+let h: Harness;
+let token: string;
+let companyId: number;
+let account: number;
+const product = { product: 'colibri' };
+const EMAIL = 'jefe@programada.co';
+/** A fresh session: the tests move the clock past a session's life. */
+const signIn = async () => { token = (await h.signin(EMAIL)).token; };
+
+const create = (body: Record<string, unknown>, as = token) => h.op('reportCenter.createSchedule', { token: as, params: product, body });
+const tick = () => runDueReportSchedules({ db: h.db, now: () => h.clock.now });
+const mail = () => mailScheduledFiles({ db: h.db, now: () => h.clock.now, secrets: defaultSecretBox(), messages: sandboxMessageProvider(databaseOutboxStore(h.db), () => h.clock.now) }, 'https://sms.example.co');
+
+async function drain() {
+  const deps = { db: h.db, now: () => h.clock.now, messaging: { sendWindow: companySendWindow(h.db), wake: () => {} }, storage: h.storage };
+  await new JobRunner({ db: h.db, handlers: { ...jobHandlers(deps), reportFile: reportFileStep(deps) }, workerId: 'report-schedules-test', now: () => h.clock.now }).drain();
+}
+
+beforeAll(async () => {
+  h = await createHarness();
+  ({ companyId } = await h.addCompany('Programada S.A.S.', [{ email: EMAIL, roles: ['superadmin'] }]));
+  await h.db.insertInto('company_channel_types').values({ company_id: companyId, platform: 'sms' }).execute();
+  await signIn();
+  account = await newChannel(h, companyId, 'Programada', 'sms');
+}, 180_000);
+afterAll(async () => { await h?.close(); });
+
+describe('a scheduled report', () => {
+  it('is checked: the day its frequency needs, the company\'s accounts; nothing is saved on refusal', async () => {
+    const before = await counts(h, ['report_schedules']);
+    const weekly = await create({ name: 'Semanal', ClientsIds: [account], frequency: 'weekly', emails: ['ana@tienda.co'] });
+    expect(weekly.json()).toMatchObject({ code: '99931', errors: [{ field: 'day' }] });
+    expect((await create({ name: 'Semanal', ClientsIds: [account], frequency: 'weekly', day: 8, emails: ['ana@tienda.co'] })).json().errors[0].field).toBe('day');
+    const foreign = await otherCompany(h, ['sms']);
+    const theirs = await newChannel(h, foreign.companyId, 'Ajena', 'sms');
+    expect((await create({ name: 'X', ClientsIds: [theirs], frequency: 'daily', emails: ['ana@tienda.co'] })).json()).toMatchObject({ code: '99961', errors: [{ field: 'ClientsIds' }] });
+    expect((await create({ name: 'X', ClientsIds: [account], frequency: 'daily', emails: ['no-es-correo'] })).statusCode).toBe(400);
+    expect(await counts(h, ['report_schedules'])).toEqual(before);
+  });
+
+  it('runs once when due, covering the time since the run before, and its file is e-mailed once with a working link', async () => {
+    const res = await create({ name: 'Diario de tráfico', ClientsIds: [account], frequency: 'daily', hour: 6, emails: ['Ana@Tienda.co', 'luis@tienda.co'] });
+    expect(res.statusCode, res.body).toBe(200);
+    const schedule = res.json();
+    expect(schedule).toMatchObject({ frequency: 'daily', day: null, hour: 6, emails: ['ana@tienda.co', 'luis@tienda.co'], enabled: true, lastRunAt: null });
+    const next = new Date(schedule.nextRunAt);
+    expect(next.getTime()).toBeGreaterThan(h.clock.now.getTime());
+    const covered = new Date(next.getTime() - 86_400_000);
+    // Traffic inside the period it will cover, and one message just before it.
+    const inside = calendarDateOf(new Date(covered.getTime() + 3_600_000));
+    const insideHour = (calendarDateOf(covered).day === inside.day ? 7 : 1);
+    await insertMessages(h, companyId, [
+      { account, day: formatYmd(inside), hour: insideHour, state: 'delivered', status: 3, to: '+573157780001' },
+      { account, day: formatYmd(inside), hour: insideHour, state: 'failed', status: 99, to: '+573157780002' },
+    ]);
+    await h.db.insertInto('messages').values({
+      company_id: companyId, channel_id: account, source: 'api', purpose: 'transactional', to_number: '+573157780009', body: 'antes', cost: 1, state: 'delivered', status_code: 3,
+      not_before: covered, created_at: new Date(covered.getTime() - 1000), updated_at: covered,
+    } as never).execute();
+
+    // Not due yet: nothing.
+    expect(await tick()).toBe(0);
+    h.clock.advance(next.getTime() - h.clock.now.getTime() + 1000);
+    await signIn();
+    // Two processes tick at once: one run.
+    const made = await Promise.all([tick(), tick()]);
+    expect(made[0] + made[1]).toBe(1);
+    expect(await tick()).toBe(0);
+    const files = await h.db.selectFrom('report_files').selectAll().where('schedule_id', '=', schedule.id).execute();
+    expect(files).toHaveLength(1);
+    expect(files[0].params).toMatchObject({ accountIds: [account], from: covered.toISOString(), to: next.toISOString() });
+    const after = (await h.op('reportCenter.schedule', { token, params: { ...product, id: schedule.id } })).json();
+    expect(after.lastRunAt).toBe(next.toISOString());
+    expect(new Date(after.nextRunAt).getTime()).toBe(next.getTime() + 86_400_000);
+
+    // The e-mail waits for the file; then it goes once to each address.
+    expect(await mail()).toBe(0);
+    await drain();
+    expect(await mail()).toBe(1);
+    expect(await mail()).toBe(0);
+    const [message] = await h.outbox('ana@tienda.co');
+    expect(message.subject).toContain('Diario de tráfico');
+    expect(message.body).toContain('2 filas');
+    expect(await h.outbox('luis@tienda.co')).toHaveLength(1);
+    const link = new URL(/https:\/\/sms\.example\.co(\S+)/.exec(message.body)![0]);
+    const download = await h.op('reportCenter.downloadReportFile', {
+      params: { ...product, processId: Number(files[0].id) }, query: { expires: link.searchParams.get('expires')!, signature: link.searchParams.get('signature')! },
+    });
+    expect(download.statusCode, download.body).toBe(200);
+    expect(download.body).toContain('+573157780001');
+    expect(download.body).not.toContain('+573157780009');
+    // Listed with the company's report files.
+    const listed = (await h.op('reportCenter.reportFiles', { token, params: product, query: {} })).json().items;
+    expect(listed.some((f: { processId: number }) => f.processId === Number(files[0].id))).toBe(true);
+  });
+
+  it('makes the runs missed while the server was down into one file with no gap, then counts the next from now; edits and deletes are the company\'s own', async () => {
+    const schedule = (await create({ name: 'Cada hora', ClientsIds: [account], frequency: 'hourly', emails: ['ops@tienda.co'] })).json();
+    h.clock.advance(5 * 3_600_000);
+    await signIn();
+    expect(await tick()).toBe(1);
+    expect(await tick()).toBe(0);
+    const [made] = await h.db.selectFrom('report_files').select(['id', 'params']).where('schedule_id', '=', schedule.id).execute();
+    // The missed runs become one file covering their five hours, up to the last hour that passed.
+    const p = made.params as { from: string; to: string };
+    expect(new Date(p.from)).toEqual(new Date(new Date(schedule.nextRunAt).getTime() - 3_600_000));
+    expect(new Date(p.to).getTime() - new Date(p.from).getTime()).toBe(5 * 3_600_000);
+    expect(new Date(p.to).getTime()).toBeLessThanOrEqual(h.clock.now.getTime());
+    const row = (await h.op('reportCenter.schedule', { token, params: { ...product, id: schedule.id } })).json();
+    expect(new Date(row.nextRunAt).getTime()).toBeGreaterThan(h.clock.now.getTime());
+
+    const monthly = await h.op('reportCenter.updateSchedule', { token, params: { ...product, id: schedule.id }, body: { frequency: 'monthly', day: 31, hour: 0 } });
+    expect(monthly.statusCode, monthly.body).toBe(200);
+    const nextMonthly = new Date(monthly.json().nextRunAt);
+    const wall = calendarDateOf(nextMonthly);
+    expect(instantOf({ ...wall, hour: 0, minute: 0, second: 0 })).toEqual(nextMonthly);
+    expect(wall.day).toBe(Math.min(31, daysInMonth(wall.year, wall.month)));
+    expect((await h.op('reportCenter.updateSchedule', { token, params: { ...product, id: schedule.id }, body: { frequency: 'weekly' } })).json()).toMatchObject({ code: '99931' });
+
+    const foreign = await otherCompany(h, ['sms']);
+    expect((await h.op('reportCenter.schedule', { token: foreign.token, params: { ...product, id: schedule.id } })).json().code).toBe('99959');
+    expect((await h.op('reportCenter.deleteSchedule', { token: foreign.token, params: { ...product, id: schedule.id } })).json().code).toBe('99959');
+    expect((await h.op('reportCenter.schedules', { token: foreign.token, params: product, query: {} })).json().items).toEqual([]);
+    const mine = (await h.op('reportCenter.schedules', { token, params: product, query: { frequency: 'monthly' } })).json().items;
+    expect(mine.map((s: { name: string }) => s.name)).toEqual(['Cada hora']);
+    expect((await h.op('reportCenter.deleteSchedule', { token, params: { ...product, id: schedule.id } })).json()).toEqual({ ok: true });
+    // Its files stay in the report center.
+    expect(await h.db.selectFrom('report_files').select('schedule_id').where('id', '=', made.id).executeTakeFirst()).toEqual({ schedule_id: null });
+  });
+});
