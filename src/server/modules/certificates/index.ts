@@ -20,7 +20,7 @@ import { paginate } from '../../http/paging.ts';
 import { requestOrigin } from '../../http/public-origin.ts';
 import { verifyEd25519, type SecretBox } from '../../security/secrets.ts';
 import { linkHolds, signLink } from '../../security/signed-links.ts';
-import { companyAccounts, dateProblems } from '../reportCenter/report-scope.ts';
+import { companyAccounts, dateProblems, foreignAccounts } from '../reportCenter/report-scope.ts';
 import { certificatePdf } from './pdf.ts';
 import { blockListEntry, campaignRecord, numberMessages, sha256Hex, subjectOf, type Statement, type StatementHead } from './statements.ts';
 
@@ -84,10 +84,8 @@ export const certificatesHandlers: DomainHandlers<'certificates'> = {
     const problems = dateProblems(b.DateStart, b.DateEnd, ctx.deps.now());
     let accounts: { id: number; name: string }[] | null = null;
     if (b.ClientsIds?.length) {
-      const own = await companyAccounts(db, me.companyId);
-      const foreign = b.ClientsIds.filter((id) => !own.some((a) => a.id === id));
-      if (foreign.length) problems.push(fieldError('ClientsIds', '99961', foreign.join(', ')));
-      accounts = own.filter((a) => b.ClientsIds!.includes(a.id)).map((a) => ({ id: a.id, name: a.name }));
+      problems.push(...(await foreignAccounts(db, me.companyId, 'ClientsIds', b.ClientsIds)));
+      accounts = (await companyAccounts(db, me.companyId)).filter((a) => b.ClientsIds!.includes(a.id)).map((a) => ({ id: a.id, name: a.name }));
     }
     if (problems.length) throw failFields(problems);
     const found = await numberMessages(db, {

@@ -101,12 +101,13 @@ async function fileOf(db: Kysely<Database>, companyId: number, id: number): Prom
 export async function reportFileList(ctx: HandlerContext<'reportCenter.reportFileListByReportTypeId'>): Promise<ReportFile[]> {
   const me = caller(ctx);
   const b = ctx.body;
-  const rows = await ctx.deps.db.selectFrom('report_files').selectAll()
+  let q = ctx.deps.db.selectFrom('report_files').selectAll()
     .where('company_id', '=', me.companyId).where('report_type_id', '=', b.ReportsTypeId)
-    .where('application_id', '=', b.applicationId ?? constants.reports.advancedQueryApplicationId)
-    .orderBy('id', 'desc').limit(200).execute();
-  const files = (rows as FileRow[]).map(toReportFile);
-  return b.ClientsId?.length ? files.filter((f) => f.accountIds.some((a) => b.ClientsId!.includes(a))) : files;
+    .where('application_id', '=', b.applicationId ?? constants.reports.advancedQueryApplicationId);
+  // The accounts narrow in SQL, before the limit: the newest 200 files of those accounts.
+  if (b.ClientsId?.length) q = q.where(sql<boolean>`exists (select 1 from jsonb_array_elements_text(params -> 'accountIds') a where a::int = any(${b.ClientsId}::int[]))`);
+  const rows = await q.orderBy('id', 'desc').limit(200).execute();
+  return (rows as FileRow[]).map(toReportFile);
 }
 
 /** The console's list of the same files (list convention): newest first, filter state. */

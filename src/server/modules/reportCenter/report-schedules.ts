@@ -20,7 +20,7 @@ import { caller, type HandlerContext } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
 import type { SecretBox } from '../../security/secrets.ts';
 import { enlistReportFile, fileLink, type FileParams } from './report-files.ts';
-import { companyAccounts } from './report-scope.ts';
+import { companyAccounts, foreignAccounts } from './report-scope.ts';
 
 const TIME_ZONE = constants.sendWindow.timeZone;
 
@@ -44,13 +44,6 @@ function dayProblem(frequency: ReportFrequency, day: number | null): FieldError 
   if (frequency === 'weekly') return day !== null && day >= 1 && day <= 7 ? null : fieldError('day', '99931', '1-7');
   if (frequency === 'monthly' || frequency === 'yearly') return day !== null ? null : fieldError('day', '99931', '1-31');
   return null;
-}
-
-async function accountProblems(db: Kysely<Database>, companyId: number, ids: number[] | undefined): Promise<FieldError[]> {
-  if (!ids) return [];
-  const own = await companyAccounts(db, companyId);
-  const foreign = ids.filter((id) => !own.some((a) => a.id === id));
-  return foreign.length ? [fieldError('ClientsIds', '99961', foreign.join(', '))] : [];
 }
 
 async function scheduleOf(db: Kysely<Database>, companyId: number, id: number): Promise<ScheduleRow> {
@@ -82,7 +75,7 @@ export async function createSchedule(ctx: HandlerContext<'reportCenter.createSch
   const db = ctx.deps.db;
   const now = ctx.deps.now();
   const day = b.frequency === 'hourly' || b.frequency === 'daily' ? null : (b.day ?? null);
-  const problems = [...(await accountProblems(db, me.companyId, b.ClientsIds)), ...[dayProblem(b.frequency, day)].filter((p): p is FieldError => p !== null)];
+  const problems = [...(await foreignAccounts(db, me.companyId, 'ClientsIds', b.ClientsIds ?? [])), ...[dayProblem(b.frequency, day)].filter((p): p is FieldError => p !== null)];
   if (problems.length) throw failFields(problems);
   const hour = b.hour ?? 6;
   const enabled = b.enabled ?? true;
@@ -104,7 +97,7 @@ export async function updateSchedule(ctx: HandlerContext<'reportCenter.updateSch
   const day = frequency === 'hourly' || frequency === 'daily' ? null : b.day !== undefined ? b.day : current.day;
   const hour = b.hour ?? current.hour;
   const enabled = b.enabled ?? current.enabled;
-  const problems = [...(await accountProblems(db, me.companyId, b.ClientsIds)), ...[dayProblem(frequency, day)].filter((p): p is FieldError => p !== null)];
+  const problems = [...(await foreignAccounts(db, me.companyId, 'ClientsIds', b.ClientsIds ?? [])), ...[dayProblem(frequency, day)].filter((p): p is FieldError => p !== null)];
   if (problems.length) throw failFields(problems);
   const row = await db.updateTable('report_schedules').set({
     ...(b.name !== undefined ? { name: b.name.trim() } : {}),

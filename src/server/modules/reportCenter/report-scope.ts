@@ -64,16 +64,20 @@ export async function companyAccounts(db: Kysely<Database>, companyId: number, p
   return rows.map((r) => ({ id: r.id, name: r.name, platform: r.platform as ChannelPlatform }));
 }
 
+/** The problem (99961 on `field`, naming them) when some of `ids` are not the company's accounts: every report's rule. */
+export async function foreignAccounts(db: Kysely<Database>, companyId: number, field: string, ids: readonly number[]): Promise<FieldError[]> {
+  if (!ids.length) return [];
+  const owned = await db.selectFrom('channels').select('id').where('company_id', '=', companyId).where('id', 'in', [...ids]).execute();
+  const foreign = ids.filter((id) => !owned.some((o) => o.id === id));
+  return foreign.length ? [fieldError(field, '99961', foreign.join(', '))] : [];
+}
+
 /** The checked scope, or the answer listing every problem. */
 export async function reportScope(db: Kysely<Database>, request: ScopeRequest): Promise<ReportScope> {
   const problems: FieldError[] = [];
   const { field, ids } = request.accounts;
   if (!ids.length) problems.push(fieldError(field, '99961'));
-  else {
-    const owned = await db.selectFrom('channels').select('id').where('company_id', '=', request.companyId).where('id', 'in', ids).execute();
-    const foreign = ids.filter((id) => !owned.some((o) => o.id === id));
-    if (foreign.length) problems.push(fieldError(field, '99961', foreign.join(', ')));
-  }
+  else problems.push(...(await foreignAccounts(db, request.companyId, field, ids)));
   problems.push(...dateProblems(request.dateStart, request.dateEnd, request.now));
   const { dateStart, dateEnd } = request;
   if (request.level !== undefined && dateEnd >= dateStart && periodsSpanned(dateStart, dateEnd, request.level) > constants.reports.granularityLimit) {
