@@ -105,6 +105,7 @@ export const pathParams: {
     "reportCenter.schedule": ["id"],
     "reportCenter.updateSchedule": ["id"],
     "reportCenter.deleteSchedule": ["id"],
+    "reportCenter.getLinkDownloadLogEventFile": ["id"],
     "rolesV3.get": ["id"],
     "rolesV3.delete": ["id"],
     "shortener.get": ["id"],
@@ -583,6 +584,20 @@ export const reportCenterCreateSchedule = (args: Args<"reportCenter.createSchedu
 export const reportCenterUpdateSchedule = (args: Args<"reportCenter.updateSchedule">) => call("reportCenter.updateSchedule", args);
 
 export const reportCenterDeleteSchedule = (args: Args<"reportCenter.deleteSchedule">) => call("reportCenter.deleteSchedule", args);
+
+export const reportCenterGetPackages = (args: Args<"reportCenter.getPackages">) => call("reportCenter.getPackages", args);
+
+export const reportCenterGetReportsByPackageId = (args: Args<"reportCenter.getReportsByPackageId">) => call("reportCenter.getReportsByPackageId", args);
+
+export const reportCenterRequestReportMtMessagesFromBatch = (args: Args<"reportCenter.requestReportMtMessagesFromBatch">) => call("reportCenter.requestReportMtMessagesFromBatch", args);
+
+export const reportCenterGetItLogEventReportFileList = (args: Args<"reportCenter.getItLogEventReportFileList">) => call("reportCenter.getItLogEventReportFileList", args);
+
+export const reportCenterGetItLogEvent = (args: Args<"reportCenter.getItLogEvent">) => call("reportCenter.getItLogEvent", args);
+
+export const reportCenterGetLinkDownloadLogEventFile = (args: Args<"reportCenter.getLinkDownloadLogEventFile">) => call("reportCenter.getLinkDownloadLogEventFile", args);
+
+export const useReportCenterGetLinkDownloadLogEventFile = (args: Args<"reportCenter.getLinkDownloadLogEventFile"> | null, config?: SWRConfiguration<Result<"reportCenter.getLinkDownloadLogEventFile">>) => useOperation("reportCenter.getLinkDownloadLogEventFile", args, config);
 
 export const rolesV3List = (args: Args<"rolesV3.list">) => call("rolesV3.list", args);
 

@@ -319,10 +319,25 @@ export const reportFrequencies = [
 
 export type ReportFrequency = (typeof reportFrequencies)[number];
 
-/** What a report file holds (ReportsTypeId): 1 every message of the chosen accounts and days, one row each (the MT detail). (schemas/enums/report-type.yaml) */
-export const reportTypes = [1] as const;
+/** The report center's packages (GetPackages): groups of report types a person chooses from. 1 traffic (the messages sent), 2 activity (what people did in the platform: the log events). (schemas/enums/report-package.yaml) */
+export const reportPackages = [1, 2] as const;
+
+export type ReportPackage = (typeof reportPackages)[number];
+
+/** What a report file holds (ReportsTypeId): 1 every message of the chosen accounts and days, one row each (the MT detail); 2 every log event of the company between the days (who did what, when and from where: the audit log). (schemas/enums/report-type.yaml) */
+export const reportTypes = [1, 2] as const;
 
 export type ReportType = (typeof reportTypes)[number];
+
+/** What code needs to know about each ReportType: package: the package (GetPackages) the type is offered in. */
+export const reportTypeMeta = {
+    "1": {
+        package: 1
+    },
+    "2": {
+        package: 2
+    }
+} as const;
 
 /** System roles (spec 6). "colibriSms" takes the product key from config/app.yaml. (schemas/enums/role.yaml) */
 export const roles = [
@@ -643,6 +658,7 @@ export const enumValues = {
     "recurrence-unit": recurrenceUnits,
     "report-file-state": reportFileStates,
     "report-frequency": reportFrequencies,
+    "report-package": reportPackages,
     "report-type": reportTypes,
     "role": roles,
     "send-window-profile": sendWindowProfiles,

@@ -11,18 +11,27 @@ export const screen = {
         ReportsTypeId: 1,
         applicationId: 4
     },
+    showWhen: {
+        ClientsIds: {
+            field: "ReportsTypeId",
+            equals: 1
+        },
+        CampaignsIds: {
+            field: "ReportsTypeId",
+            equals: 1
+        },
+        DeploymentId: {
+            field: "ReportsTypeId",
+            equals: 1
+        }
+    },
     schema: {
         type: "object",
-        required: [
-            "ReportsTypeId",
-            "ClientsIds",
-            "DateStart",
-            "DateEnd"
-        ],
+        required: ["ReportsTypeId", "DateStart", "DateEnd"],
         properties: {
             ReportsTypeId: {
                 type: "integer",
-                enum: [1],
+                enum: [1, 2],
                 "x-enum": "report-type",
                 title: "fields.ReportsTypeId"
             },

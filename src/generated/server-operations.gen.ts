@@ -311,10 +311,16 @@ export const entitySchemas = [
         ]
     },
     {
-        $id: "report-type",
-        description: "What a report file holds (ReportsTypeId): 1 every message of the chosen accounts and days, one row each (the MT detail).",
+        $id: "report-package",
+        description: "The report center's packages (GetPackages): groups of report types a person chooses from. 1 traffic (the messages sent), 2 activity (what people did in the platform: the log events).",
         type: "integer",
-        enum: [1]
+        enum: [1, 2]
+    },
+    {
+        $id: "report-type",
+        description: "What a report file holds (ReportsTypeId): 1 every message of the chosen accounts and days, one row each (the MT detail); 2 every log event of the company between the days (who did what, when and from where: the audit log).",
+        type: "integer",
+        enum: [1, 2]
     },
     {
         $id: "role",
@@ -12923,18 +12929,13 @@ export const serverOperations = [
             component: 40,
             action: "download"
         },
-        summary: "Requests a report file: ReportsTypeId 1, every message of the chosen accounts between two Bogot\u00E1 days (one row each: instant, account, number, state, status code, operator, parts, credits, campaign, run), as an \"excel type\" CSV (UTF-8 with BOM, CRLF). Answers at once with its processId, state enlist; the file is written in the background. Accounts and days are checked as every report's (99961, 99958, 99962); CampaignsIds and DeploymentId narrow it to those campaigns' or that run's messages (the company's: 99931 on the field otherwise).",
+        summary: "Requests a report file: ReportsTypeId 2, every log event of the company between two Bogot\u00E1 days (who did what, when and from where; no accounts, campaigns or run: 99931); ReportsTypeId 1, every message of the chosen accounts between two Bogot\u00E1 days (one row each: instant, account, number, state, status code, operator, parts, credits, campaign, run), as an \"excel type\" CSV (UTF-8 with BOM, CRLF). Answers at once with its processId, state enlist; the file is written in the background. Accounts and days are checked as every report's (99961, 99958, 99962); CampaignsIds and DeploymentId narrow it to those campaigns' or that run's messages (the company's: 99931 on the field otherwise).",
         params: null,
         query: null,
         headers: null,
         body: {
             type: "object",
-            required: [
-                "ReportsTypeId",
-                "ClientsIds",
-                "DateStart",
-                "DateEnd"
-            ],
+            required: ["ReportsTypeId", "DateStart", "DateEnd"],
             additionalProperties: false,
             properties: {
                 applicationId: {
@@ -13593,6 +13594,271 @@ export const serverOperations = [
         produces: "json",
         sandbox: false,
         errors: ["99959"]
+    },
+    {
+        id: "reportCenter.getPackages",
+        tag: "reportCenter",
+        name: "getPackages",
+        method: "POST",
+        path: "/v1/colibri/reportCenter/GetPackages",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 40,
+            action: "view"
+        },
+        summary: "The report center's packages: each with the report types it offers (report-package, report-type).",
+        params: null,
+        query: null,
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "array",
+            items: {
+                type: "object",
+                required: ["packageId", "reportTypeIds"],
+                additionalProperties: false,
+                properties: {
+                    packageId: {
+                        $ref: "report-package#"
+                    },
+                    reportTypeIds: {
+                        type: "array",
+                        items: {
+                            $ref: "report-type#"
+                        }
+                    }
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: []
+    },
+    {
+        id: "reportCenter.getReportsByPackageId",
+        tag: "reportCenter",
+        name: "getReportsByPackageId",
+        method: "POST",
+        path: "/v1/colibri/reportCenter/getReportsByPackageId",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 40,
+            action: "view"
+        },
+        summary: "The report types a package offers.",
+        params: null,
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            required: ["packageId"],
+            additionalProperties: false,
+            properties: {
+                packageId: {
+                    $ref: "report-package#"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            type: "array",
+            items: {
+                type: "object",
+                required: ["reportTypeId", "packageId"],
+                additionalProperties: false,
+                properties: {
+                    reportTypeId: {
+                        $ref: "report-type#"
+                    },
+                    packageId: {
+                        $ref: "report-package#"
+                    }
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99999", "99931"]
+    },
+    {
+        id: "reportCenter.requestReportMtMessagesFromBatch",
+        tag: "reportCenter",
+        name: "requestReportMtMessagesFromBatch",
+        method: "POST",
+        path: "/v1/colibri/reportCenter/requestReportMtMessagesFromBatch",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 40,
+            action: "download"
+        },
+        summary: "Requests the MT detail file (ReportsTypeId 1) of one batch \u2014 a run (deployment) of the company, another's 99931 \u2014 from the day it was created to today (or the day it finished): its account, its messages only. Answers at once like generateReport.",
+        params: null,
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            required: ["DeploymentId"],
+            additionalProperties: false,
+            properties: {
+                DeploymentId: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 9007199254740991
+                },
+                applicationId: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 99,
+                    default: 4
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "report-file#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99999", "99931", "99962"]
+    },
+    {
+        id: "reportCenter.getItLogEventReportFileList",
+        tag: "reportCenter",
+        name: "getItLogEventReportFileList",
+        method: "POST",
+        path: "/v1/colibri/reportCenter/LogEvents/GetItLogEventReportFileList",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 4014,
+            action: "view"
+        },
+        summary: "The company's log-event files (ReportsTypeId 2), newest first, at most 200. `companyId` must be the caller's company (another 99961).",
+        params: null,
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                companyId: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 2147483647
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            type: "array",
+            items: {
+                $ref: "report-file#"
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99931", "99961"]
+    },
+    {
+        id: "reportCenter.getItLogEvent",
+        tag: "reportCenter",
+        name: "getItLogEvent",
+        method: "POST",
+        path: "/v1/colibri/reportCenter/LogEvents/GetItLogEvent",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 4014,
+            action: "download"
+        },
+        summary: "Requests a log-event file (ReportsTypeId 2: every log event of the company between two Bogot\u00E1 days), made in the background like every report file; days as every report's (99958, 99962).",
+        params: null,
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            required: ["DateStart", "DateEnd"],
+            additionalProperties: false,
+            properties: {
+                DateStart: {
+                    type: "string",
+                    format: "date"
+                },
+                DateEnd: {
+                    type: "string",
+                    format: "date"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "report-file#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99958",
+            "99962"
+        ]
+    },
+    {
+        id: "reportCenter.getLinkDownloadLogEventFile",
+        tag: "reportCenter",
+        name: "getLinkDownloadLogEventFile",
+        method: "GET",
+        path: "/v1/colibri/reportCenter/BucketS3/{id}/GetLinkDownloadLogEventFileAsync",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 4014,
+            action: "download"
+        },
+        summary: "A signed link to a log-event file of the company (the report files' link: a few minutes, no session needed); not a log-event file or another company's 99959; not ready yet 99927.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 9007199254740991
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "object",
+            required: ["url", "expiresAt"],
+            additionalProperties: false,
+            properties: {
+                url: {
+                    type: "string"
+                },
+                expiresAt: {
+                    type: "string",
+                    format: "date-time"
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99927", "99959"]
     },
     {
         id: "rolesV3.list",

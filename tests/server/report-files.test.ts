@@ -115,7 +115,9 @@ describe('a requested report file', () => {
     const bad = await request({ ClientsIds: [], DateStart: today, DateEnd: yesterday });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors.map((e: { code: string }) => e.code).sort()).toEqual(['99958', '99961']);
-    expect((await request({ ClientsIds: [account], DateStart: yesterday, DateEnd: today, ReportsTypeId: 2 })).statusCode).toBe(400);
+    // Log events (type 2) are the company's whole activity: no accounts to narrow by.
+    expect((await request({ ClientsIds: [account], DateStart: yesterday, DateEnd: today, ReportsTypeId: 2 })).json()).toMatchObject({ code: '99931', errors: [{ field: 'ClientsIds' }] });
+    expect((await request({ ClientsIds: [account], DateStart: yesterday, DateEnd: today, ReportsTypeId: 3 })).statusCode).toBe(400);
   });
 
   it('narrows a file to some campaigns or one run, the company\'s only', async () => {
@@ -156,5 +158,49 @@ describe('a requested report file', () => {
     await new JobRunner({ db: h.db, handlers: jobHandlers(deps), workerId: 'broken-disk', now: () => h.clock.now }).drain();
     const list = (await h.op('reportCenter.reportFileListByReportTypeId', { token, params: product, body: { ReportsTypeId: 1 } })).json();
     expect(list.find((f: { processId: number }) => f.processId === file.processId)).toMatchObject({ state: 'error', error: 'disco lleno' });
+  });
+
+  it('offers its packages, makes a batch\'s MT file, and the log-event files of the company only', async () => {
+    const packages = (await h.op('reportCenter.getPackages', { token, params: product })).json();
+    expect(packages).toEqual([{ packageId: 1, reportTypeIds: [1] }, { packageId: 2, reportTypeIds: [2] }]);
+    expect((await h.op('reportCenter.getReportsByPackageId', { token, params: product, body: { packageId: 2 } })).json()).toEqual([{ reportTypeId: 2, packageId: 2 }]);
+    expect((await h.op('reportCenter.getReportsByPackageId', { token, params: product, body: { packageId: 9 } })).statusCode).toBe(400);
+
+    // A batch: its account and its messages only.
+    const { deploymentId } = await newRun(h, companyId, other, 'Lote', h.clock.now);
+    await insertMessages(h, companyId, [{ account: other, day: today, hour: 0, state: 'delivered', status: 3, to: '+573006660099', deploymentId }]);
+    const batch = await h.op('reportCenter.requestReportMtMessagesFromBatch', { token, params: product, body: { DeploymentId: deploymentId } });
+    expect(batch.statusCode, batch.body).toBe(200);
+    expect(batch.json()).toMatchObject({ reportTypeId: 1, accountIds: [other], deploymentId, dateEnd: today, state: 'enlist' });
+    await drain();
+    const batchLines = (await h.app.inject({ method: 'GET', url: (await link(batch.json().processId)).json().url })).body.trim().split('\r\n').slice(1);
+    expect(batchLines).toHaveLength(1);
+    expect(batchLines[0]).toContain('+573006660099');
+    const theirs = await otherCompany(h, ['sms']);
+    const foreignRun = await newRun(h, theirs.companyId, await newChannel(h, theirs.companyId, 'Ajena lote', 'sms'), 'Ajena', h.clock.now);
+    expect((await h.op('reportCenter.requestReportMtMessagesFromBatch', { token, params: product, body: { DeploymentId: foreignRun.deploymentId } })).json()).toMatchObject({ code: '99931', errors: [{ field: 'DeploymentId' }] });
+
+    // Log events: what people of the company did (these very calls are in the log).
+    const asked = await h.op('reportCenter.getItLogEvent', { token, params: product, body: { DateStart: yesterday, DateEnd: today } });
+    expect(asked.statusCode, asked.body).toBe(200);
+    expect(asked.json()).toMatchObject({ reportTypeId: 2, state: 'enlist', accountIds: [] });
+    const id = asked.json().processId;
+    expect((await h.op('reportCenter.getLinkDownloadLogEventFile', { token, params: { ...product, id } })).json().code).toBe('99927');
+    await drain();
+    const files = (await h.op('reportCenter.getItLogEventReportFileList', { token, params: product, body: { companyId } })).json();
+    expect(files.map((f: { processId: number; state: string }) => [f.processId, f.state])).toContainEqual([id, 'ready']);
+    expect(files.every((f: { reportTypeId: number }) => f.reportTypeId === 2)).toBe(true);
+    expect((await h.op('reportCenter.getItLogEventReportFileList', { token, params: product, body: { companyId: theirs.companyId } })).json()).toMatchObject({ code: '99961' });
+    const signed = (await h.op('reportCenter.getLinkDownloadLogEventFile', { token, params: { ...product, id } })).json();
+    const download = await h.app.inject({ method: 'GET', url: signed.url });
+    expect(download.statusCode, download.body).toBe(200);
+    expect(String(download.headers['content-disposition'])).toContain(`eventos-registro-${id}-`);
+    expect(download.body.startsWith('\ufeffFecha (Bogotá),Usuario,IP,Método,Ruta,Operación,Componente,Nombre del componente,Acción,Estado HTTP\r\n')).toBe(true);
+    expect(download.body).toContain('requestReportMtMessagesFromBatch');
+    // Another company sees neither the file nor its link.
+    expect((await h.op('reportCenter.getLinkDownloadLogEventFile', { token: theirs.token, params: { ...product, id } })).json().code).toBe('99959');
+    expect((await h.op('reportCenter.getItLogEventReportFileList', { token: theirs.token, params: product, body: {} })).json()).toEqual([]);
+    // A messages file is not a log-event file.
+    expect((await h.op('reportCenter.getLinkDownloadLogEventFile', { token, params: { ...product, id: batch.json().processId } })).json().code).toBe('99959');
   });
 });

@@ -8,6 +8,7 @@ import { billingBoard, billingBoardWorkbook } from './billing-board.ts';
 import { callCenterHistory } from './call-center.ts';
 import { downloadReportFile, generateReport, linkDownloadFile, reportFileList, reportFilesPage } from './report-files.ts';
 import { deploymentsSummary, platformTraffic } from './deployments-and-platforms.ts';
+import { getPackages, getReportsByPackageId, logEventFileLink, logEventFiles, mtMessagesFromBatch, requestLogEvents } from './report-packages.ts';
 import { createSchedule, deleteSchedule, scheduleGet, schedulesPage, updateSchedule } from './report-schedules.ts';
 import { companyAccounts, reportScope, yearMonths, type Level } from './report-scope.ts';
 import { emptyRow, trafficRows, trafficTotals } from './traffic.ts';
@@ -77,6 +78,13 @@ export const reportCenterHandlers: DomainHandlers<'reportCenter'> = {
   },
 
   'reportCenter.queryCallCenter': callCenterHistory,
+
+  'reportCenter.getPackages': getPackages,
+  'reportCenter.getReportsByPackageId': getReportsByPackageId,
+  'reportCenter.requestReportMtMessagesFromBatch': mtMessagesFromBatch,
+  'reportCenter.getItLogEventReportFileList': logEventFiles,
+  'reportCenter.getItLogEvent': requestLogEvents,
+  'reportCenter.getLinkDownloadLogEventFile': logEventFileLink,
 
   'reportCenter.schedules': schedulesPage,
   'reportCenter.schedule': scheduleGet,

@@ -12,25 +12,25 @@ import { BOM, csvField } from '../../../core/export-safety.ts';
 import type { Database } from '../../../engine/database.ts';
 import type { JobHandler } from '../../../engine/jobs/kinds.ts';
 import { advanceJob, createJob, finishJob, lockJob } from '../../../engine/lifecycle/jobs.ts';
-import { operatorSql } from '../../../engine/lifecycle/rollups.ts';
 import { appSettings } from '../../../generated/app.gen.ts';
 import { constants } from '../../../generated/constants.gen.ts';
+import type { ReportType } from '../../../generated/enums.gen.ts';
 import type { ReportFile } from '../../../generated/types.gen.ts';
-import { calendarDate } from '../../../core/date-range.ts';
+import { calendarDate, dayAfter, dayStart } from '../../../core/date-range.ts';
 import { fail, failFields, fieldError, type FieldError } from '../../errors/api-error.ts';
-import { spanishEnumLabel } from '../../i18n/spanish-labels.ts';
 import { caller, type HandlerContext } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
 import type { SecretBox } from '../../security/secrets.ts';
 import { linkHolds, signLink } from '../../security/signed-links.ts';
 import type { FileStorage } from '../../storage/file-storage.ts';
-import { reportScope } from './report-scope.ts';
+import { fileSources, type FileParams } from './report-file-sources.ts';
+import { dateProblems, reportScope } from './report-scope.ts';
+
+export type { FileParams };
 
 const TIME_ZONE = constants.sendWindow.timeZone;
 const LINK_PURPOSE = 'report-file-link';
 
-/** What a file was asked for, kept on its row (the job reads it; the list shows it). */
-export interface FileParams { accountIds: number[]; campaignIds?: number[]; deploymentId?: number | null; dateStart: string; dateEnd: string; from: string; to: string }
 
 type FileRow = {
   id: number | string; report_type_id: number; application_id: number; format: string; state: string; rows: number | string; bytes: number | string;
@@ -49,32 +49,65 @@ function toReportFile(r: FileRow): ReportFile {
   };
 }
 
-export async function generateReport(ctx: HandlerContext<'reportCenter.generateReport'>): Promise<ReportFile> {
+/** A file request as every call that makes one states it (generateReport, the log events, a batch). */
+export interface FileRequest {
+  reportTypeId: ReportType;
+  applicationId: number;
+  accountIds?: number[];
+  campaignIds?: number[];
+  deploymentId?: number;
+  dateStart: string;
+  dateEnd: string;
+}
+
+/**
+ * Checks a file request like every report and enlists it: messages (type 1) need the company's
+ * accounts (99961) and may narrow to its campaigns or one run (99931 otherwise); log events (type 2)
+ * are the company's whole activity and take no narrowing. The answer goes back at once.
+ */
+export async function requestReportFile(ctx: Pick<HandlerContext<'reportCenter.generateReport'>, 'session' | 'deps'>, r: FileRequest): Promise<ReportFile> {
   const me = caller(ctx);
-  const b = ctx.body;
   const db = ctx.deps.db;
   const now = ctx.deps.now();
-  const scope = await reportScope(db, { companyId: me.companyId, accounts: { field: 'ClientsIds', ids: b.ClientsIds }, dateStart: b.DateStart, dateEnd: b.DateEnd, now });
-  // Campaigns and a run narrow the file; each must be the company's.
+  const messages = r.reportTypeId === 1;
   const problems: FieldError[] = [];
-  if (b.CampaignsIds?.length) {
-    const owned = await db.selectFrom('campaigns').select('id').where('company_id', '=', me.companyId).where('id', 'in', b.CampaignsIds).execute();
-    const foreign = b.CampaignsIds.filter((id) => !owned.some((o) => o.id === id));
+  if (!messages) {
+    problems.push(...dateProblems(r.dateStart, r.dateEnd, now));
+    if (r.accountIds?.length) problems.push(fieldError('ClientsIds', '99931'));
+    if (r.campaignIds?.length) problems.push(fieldError('CampaignsIds', '99931'));
+    if (r.deploymentId !== undefined) problems.push(fieldError('DeploymentId', '99931'));
+    if (problems.length) throw failFields(problems);
+  }
+  const scope = messages
+    ? await reportScope(db, { companyId: me.companyId, accounts: { field: 'ClientsIds', ids: r.accountIds ?? [] }, dateStart: r.dateStart, dateEnd: r.dateEnd, now })
+    : { channelIds: [], from: dayStart(r.dateStart, TIME_ZONE), to: dayAfter(r.dateEnd, TIME_ZONE) };
+  // Campaigns and a run narrow the file; each must be the company's.
+  if (r.campaignIds?.length) {
+    const owned = await db.selectFrom('campaigns').select('id').where('company_id', '=', me.companyId).where('id', 'in', r.campaignIds).execute();
+    const foreign = r.campaignIds.filter((id) => !owned.some((o) => o.id === id));
     if (foreign.length) problems.push(fieldError('CampaignsIds', '99931', foreign.join(', ')));
   }
-  if (b.DeploymentId !== undefined) {
-    const run = await db.selectFrom('deployments').select('id').where('company_id', '=', me.companyId).where('id', '=', b.DeploymentId).executeTakeFirst();
-    if (!run) problems.push(fieldError('DeploymentId', '99931', String(b.DeploymentId)));
+  if (r.deploymentId !== undefined) {
+    const run = await db.selectFrom('deployments').select('id').where('company_id', '=', me.companyId).where('id', '=', r.deploymentId).executeTakeFirst();
+    if (!run) problems.push(fieldError('DeploymentId', '99931', String(r.deploymentId)));
   }
   if (problems.length) throw failFields(problems);
   const params: FileParams = {
-    accountIds: scope.channelIds, campaignIds: b.CampaignsIds ?? [], deploymentId: b.DeploymentId ?? null,
-    dateStart: b.DateStart, dateEnd: b.DateEnd, from: scope.from.toISOString(), to: scope.to.toISOString(),
+    accountIds: scope.channelIds, campaignIds: r.campaignIds ?? [], deploymentId: r.deploymentId ?? null,
+    dateStart: r.dateStart, dateEnd: r.dateEnd, from: scope.from.toISOString(), to: scope.to.toISOString(),
   };
   const id = await db.transaction().execute((trx) =>
-    enlistReportFile(trx, { companyId: me.companyId, requestedBy: me.userId, reportTypeId: b.ReportsTypeId, applicationId: b.applicationId ?? constants.reports.advancedQueryApplicationId, params, now }));
+    enlistReportFile(trx, { companyId: me.companyId, requestedBy: me.userId, reportTypeId: r.reportTypeId, applicationId: r.applicationId, params, now }));
   ctx.deps.messaging.wakeJobs?.();
   return toReportFile(await fileOf(db, me.companyId, id));
+}
+
+export async function generateReport(ctx: HandlerContext<'reportCenter.generateReport'>): Promise<ReportFile> {
+  const b = ctx.body;
+  return requestReportFile(ctx, {
+    reportTypeId: b.ReportsTypeId, applicationId: b.applicationId ?? constants.reports.advancedQueryApplicationId, accountIds: b.ClientsIds,
+    campaignIds: b.CampaignsIds, deploymentId: b.DeploymentId, dateStart: b.DateStart, dateEnd: b.DateEnd,
+  });
 }
 
 /** A report file row (enlist) and its job, in the caller's transaction: a request's and a schedule's run alike. */
@@ -98,16 +131,18 @@ async function fileOf(db: Kysely<Database>, companyId: number, id: number): Prom
   return row as FileRow;
 }
 
-export async function reportFileList(ctx: HandlerContext<'reportCenter.reportFileListByReportTypeId'>): Promise<ReportFile[]> {
-  const me = caller(ctx);
-  const b = ctx.body;
-  let q = ctx.deps.db.selectFrom('report_files').selectAll()
-    .where('company_id', '=', me.companyId).where('report_type_id', '=', b.ReportsTypeId)
-    .where('application_id', '=', b.applicationId ?? constants.reports.advancedQueryApplicationId);
-  // The accounts narrow in SQL, before the limit: the newest 200 files of those accounts.
-  if (b.ClientsId?.length) q = q.where(sql<boolean>`exists (select 1 from jsonb_array_elements_text(params -> 'accountIds') a where a::int = any(${b.ClientsId}::int[]))`);
+/** The company's newest 200 files of a type (and application), optionally about some accounts (narrowed in SQL, before the limit). */
+export async function reportFileRows(db: Kysely<Database>, companyId: number, f: { reportTypeId: number; applicationId?: number; accountIds?: number[] }): Promise<ReportFile[]> {
+  let q = db.selectFrom('report_files').selectAll().where('company_id', '=', companyId).where('report_type_id', '=', f.reportTypeId);
+  if (f.applicationId !== undefined) q = q.where('application_id', '=', f.applicationId);
+  if (f.accountIds?.length) q = q.where(sql<boolean>`exists (select 1 from jsonb_array_elements_text(params -> 'accountIds') a where a::int = any(${f.accountIds}::int[]))`);
   const rows = await q.orderBy('id', 'desc').limit(200).execute();
   return (rows as FileRow[]).map(toReportFile);
+}
+
+export async function reportFileList(ctx: HandlerContext<'reportCenter.reportFileListByReportTypeId'>): Promise<ReportFile[]> {
+  const b = ctx.body;
+  return reportFileRows(ctx.deps.db, caller(ctx).companyId, { reportTypeId: b.ReportsTypeId, applicationId: b.applicationId ?? constants.reports.advancedQueryApplicationId, accountIds: b.ClientsId });
 }
 
 /** The console's list of the same files (list convention): newest first, filter state. */
@@ -144,44 +179,18 @@ export async function linkDownloadFile(ctx: HandlerContext<'reportCenter.linkDow
 export async function downloadReportFile(ctx: HandlerContext<'reportCenter.downloadReportFile'>) {
   const id = ctx.params.processId;
   const { expires, signature } = ctx.query;
-  const row = await ctx.deps.db.selectFrom('report_files').select(['company_id', 'state', 'storage_key', 'created_at']).where('id', '=', id).executeTakeFirst();
+  const row = await ctx.deps.db.selectFrom('report_files').select(['company_id', 'state', 'storage_key', 'created_at', 'report_type_id']).where('id', '=', id).executeTakeFirst();
   // One answer for a file that is not there and a link that is wrong: a link tells nothing of others' files.
   if (!row || !linkHolds(ctx.deps.secrets, LINK_PURPOSE, `${id}.${row.company_id}`, expires, signature, ctx.deps.now())) throw fail('99982');
   if (row.state !== 'ready') throw fail('99959');
   const day = calendarDate(new Date(row.created_at), TIME_ZONE);
-  ctx.reply.header('content-disposition', `attachment; filename="reporte-mensajes-${id}-${day}.csv"`);
+  ctx.reply.header('content-disposition', `attachment; filename="${fileSources[row.report_type_id as ReportType].fileName}-${id}-${day}.csv"`);
   return { contentType: 'text/csv; charset=utf-8', bytes: ctx.deps.storage.read(row.storage_key) };
 }
 
 // ---- The job ----
 
-const HEADER = ['Fecha (Bogotá)', 'Cuenta', 'Número', 'Estado', 'Código de estado', 'Operador', 'Partes', 'Créditos', 'Campaña', 'Envío'];
-const line = (cells: unknown[]) => `${cells.map((c) => csvField(c)).join(',')}\r\n`;
-
-type MessageRow = {
-  id: number | string; at: string; account: string; to_number: string; state: string; status_code: number; operator: string | null;
-  parts: number; credits: number | string; campaign: string | null; deployment_id: number | string | null;
-};
-
-/** The rows after `cursor` (a message id) in the file's scope, in id order. */
-async function messagesAfter(db: Kysely<Database>, companyId: number, p: FileParams, cursor: number, limit: number): Promise<MessageRow[]> {
-  const op = operatorSql('m');
-  const rows = await sql<MessageRow>`
-    select m.id, to_char(m.created_at at time zone ${TIME_ZONE}, 'YYYY-MM-DD HH24:MI:SS') as at, ch.name as account, m.to_number, m.state, m.status_code,
-           o.name as operator, m.parts, case when m.billed then m.cost else 0 end as credits, c.name as campaign, m.deployment_id
-    from messages m
-    join channels ch on ch.id = m.channel_id
-    left join sms_operators o on o.id = ${sql.raw(op.id)}
-    left join deployments d on d.id = m.deployment_id
-    left join campaigns c on c.id = d.campaign_id
-    where m.company_id = ${companyId} and m.channel_id = any(${p.accountIds}::int[])
-      and m.created_at >= ${p.from}::timestamptz and m.created_at < ${p.to}::timestamptz and m.id > ${cursor}
-      ${p.campaignIds?.length ? sql`and d.campaign_id = any(${p.campaignIds}::int[])` : sql``}
-      ${p.deploymentId ? sql`and m.deployment_id = ${p.deploymentId}` : sql``}
-    order by m.id
-    limit ${limit}`.execute(db);
-  return rows.rows;
-}
+const csvLine = (cells: unknown[]) => `${cells.map((c) => csvField(c)).join(',')}\r\n`;
 
 /**
  * One step of a report file's job: the next chunk of rows, written at the file's recorded length,
@@ -202,9 +211,10 @@ export function reportFileStep(deps: { db: Kysely<Database>; now: () => Date; st
     const cursor = Number(current.cursor);
     const offset = Number(file.bytes);
     try {
-      const rows = await messagesAfter(db, file.company_id, file.params as FileParams, cursor, limit);
-      let text = rows.map((r) => line([r.at, r.account, r.to_number, spanishEnumLabel('message-state', r.state), r.status_code, r.operator ?? '', r.parts, Number(r.credits), r.campaign ?? '', r.deployment_id ?? ''])).join('');
-      if (offset === 0) text = BOM + line(HEADER) + text;
+      const source = fileSources[file.report_type_id as ReportType];
+      const rows = await source.after(db, file.company_id, file.params as FileParams, cursor, limit);
+      let text = rows.map((r) => csvLine(source.cells(r))).join('');
+      if (offset === 0) text = BOM + csvLine(source.header) + text;
       const length = await deps.storage.writeAt(file.storage_key, offset, Buffer.from(text, 'utf8'));
       return await db.transaction().execute(async (trx) => {
         const locked = await lockJob(trx, job.id);

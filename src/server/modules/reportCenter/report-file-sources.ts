@@ -1,0 +1,78 @@
+// What each kind of report file holds (ReportsTypeId, schemas/enums/report-type.yaml): its Spanish
+// header, its rows after a cursor (the last id written, in id order, so the job can write them in
+// bounded steps and resume) and each row's cells. One entry per report type: a type without its
+// source is a type error, and the job (report-files.ts) never needs to know which it is writing.
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../../engine/database.ts';
+import { operatorSql } from '../../../engine/lifecycle/rollups.ts';
+import { constants } from '../../../generated/constants.gen.ts';
+import type { ReportType } from '../../../generated/enums.gen.ts';
+import { spanishEnumLabel } from '../../i18n/spanish-labels.ts';
+
+const TIME_ZONE = constants.sendWindow.timeZone;
+
+/** What a report file was asked for, kept on its row (the job reads it; the list shows it). */
+export interface FileParams { accountIds: number[]; campaignIds?: number[]; deploymentId?: number | null; dateStart: string; dateEnd: string; from: string; to: string }
+
+interface FileSource<R extends { id: number | string }> {
+  /** The file name's start (…-<id>-<day>.csv). */
+  fileName: string;
+  header: string[];
+  after(db: Kysely<Database>, companyId: number, p: FileParams, cursor: number, limit: number): Promise<R[]>;
+  cells(row: R): unknown[];
+}
+
+type MessageRow = {
+  id: number | string; at: string; account: string; to_number: string; state: string; status_code: number; operator: string | null;
+  parts: number; credits: number | string; campaign: string | null; deployment_id: number | string | null;
+};
+
+const messages: FileSource<MessageRow> = {
+  fileName: 'reporte-mensajes',
+  header: ['Fecha (Bogotá)', 'Cuenta', 'Número', 'Estado', 'Código de estado', 'Operador', 'Partes', 'Créditos', 'Campaña', 'Envío'],
+  async after(db, companyId, p, cursor, limit) {
+    const op = operatorSql('m');
+    const rows = await sql<MessageRow>`
+      select m.id, to_char(m.created_at at time zone ${TIME_ZONE}, 'YYYY-MM-DD HH24:MI:SS') as at, ch.name as account, m.to_number, m.state, m.status_code,
+             o.name as operator, m.parts, case when m.billed then m.cost else 0 end as credits, c.name as campaign, m.deployment_id
+      from messages m
+      join channels ch on ch.id = m.channel_id
+      left join sms_operators o on o.id = ${sql.raw(op.id)}
+      left join deployments d on d.id = m.deployment_id
+      left join campaigns c on c.id = d.campaign_id
+      where m.company_id = ${companyId} and m.channel_id = any(${p.accountIds}::int[])
+        and m.created_at >= ${p.from}::timestamptz and m.created_at < ${p.to}::timestamptz and m.id > ${cursor}
+        ${p.campaignIds?.length ? sql`and d.campaign_id = any(${p.campaignIds}::int[])` : sql``}
+        ${p.deploymentId ? sql`and m.deployment_id = ${p.deploymentId}` : sql``}
+      order by m.id
+      limit ${limit}`.execute(db);
+    return rows.rows;
+  },
+  cells: (r) => [r.at, r.account, r.to_number, spanishEnumLabel('message-state', r.state), r.status_code, r.operator ?? '', r.parts, Number(r.credits), r.campaign ?? '', r.deployment_id ?? ''],
+};
+
+type LogEventRow = {
+  id: number | string; at: string; user_email: string | null; ip: string | null; method: string; path: string; operation_id: string | null;
+  component_id: number | null; component_name: string | null; component_action: string | null; status: number;
+};
+
+const logEvents: FileSource<LogEventRow> = {
+  fileName: 'eventos-registro',
+  header: ['Fecha (Bogotá)', 'Usuario', 'IP', 'Método', 'Ruta', 'Operación', 'Componente', 'Nombre del componente', 'Acción', 'Estado HTTP'],
+  async after(db, companyId, p, cursor, limit) {
+    const rows = await sql<LogEventRow>`
+      select a.id, to_char(a.created_at at time zone ${TIME_ZONE}, 'YYYY-MM-DD HH24:MI:SS') as at, a.user_email, a.ip, a.method, a.path, a.operation_id,
+             a.component_id, a.component_name, a.component_action, a.status
+      from audit_log a
+      where a.company_id = ${companyId} and a.created_at >= ${p.from}::timestamptz and a.created_at < ${p.to}::timestamptz and a.id > ${cursor}
+      order by a.id
+      limit ${limit}`.execute(db);
+    return rows.rows;
+  },
+  cells: (r) => [r.at, r.user_email ?? '', r.ip ?? '', r.method, r.path, r.operation_id ?? '', r.component_id ?? '', r.component_name ?? '', r.component_action ?? '', r.status],
+};
+
+export const fileSources: { [K in ReportType]: FileSource<{ id: number | string }> } = {
+  1: messages as FileSource<{ id: number | string }>,
+  2: logEvents as FileSource<{ id: number | string }>,
+};
