@@ -313,6 +313,24 @@ describe('traffic reports', () => {
     expect(text.startsWith('\ufeffFecha (Bogotá),Cuenta,Número,Estado')).toBe(true);
     for (const i of [1, 2, 3]) expect(text).toContain(`+57316555070${i}`);
     expect(await seriousViolations(page)).toEqual([]);
+
+    // Log events: no accounts to choose; the file lists what people of the company did.
+    await page.getByRole('link', { name: /^Nuevo/ }).or(page.getByRole('button', { name: /^Nuevo/ })).first().click();
+    await page.getByRole('heading', { level: 1, name: 'Pedir un reporte detallado' }).waitFor();
+    await page.getByRole('combobox', { name: /^Tipo de reporte/ }).click();
+    await page.getByRole('option', { name: /^Eventos de registro/ }).click();
+    await expect.poll(() => page.getByRole('combobox', { name: /^Cuentas/ }).count()).toBe(0);
+    await page.getByLabel(/^Desde/).fill(today);
+    await page.getByLabel(/^Hasta/).fill(today);
+    await page.getByRole('button', { name: /^(Guardar|Crear|Enviar)/ }).first().click();
+    await page.waitForURL(/\/Reports\/AdvancedQueries(\?.*)?$/);
+    const logRow = page.getByRole('row').filter({ hasText: 'Eventos de registro' }).filter({ hasText: 'Listo para descargar' }).first();
+    await logRow.waitFor({ timeout: 30_000 });
+    const [logDownload] = await Promise.all([page.waitForEvent('download'), logRow.getByRole('button', { name: 'Descargar' }).click()]);
+    expect(logDownload.suggestedFilename()).toMatch(/^eventos-registro-\d+-\d{4}-\d{2}-\d{2}\.csv$/);
+    const log = readFileSync((await logDownload.path())!, 'utf8');
+    expect(log.startsWith('\ufeffFecha (Bogotá),Usuario,IP,Método,Ruta')).toBe(true);
+    expect(log).toContain('develop@demo.colibri.co');
     await context.close();
   });
 
