@@ -303,6 +303,11 @@ export const recurrenceUnits = [
 
 export type RecurrenceUnit = (typeof recurrenceUnits)[number];
 
+/** A report file's format: csv (an "excel type" CSV: UTF-8 with BOM, CRLF) or xlsx (an Excel workbook, a new sheet every 1,048,575 rows, Excel's limit). (schemas/enums/report-file-format.yaml) */
+export const reportFileFormats = ["csv", "xlsx"] as const;
+
+export type ReportFileFormat = (typeof reportFileFormats)[number];
+
 /** A requested report file's state: enlist (queued or being written), ready (downloadable), error (it could not be made; `error` says why). (schemas/enums/report-file-state.yaml) */
 export const reportFileStates = ["enlist", "ready", "error"] as const;
 
@@ -656,6 +661,7 @@ export const enumValues = {
     "plan-type": planTypes,
     "recipient-result": recipientResults,
     "recurrence-unit": recurrenceUnits,
+    "report-file-format": reportFileFormats,
     "report-file-state": reportFileStates,
     "report-frequency": reportFrequencies,
     "report-package": reportPackages,

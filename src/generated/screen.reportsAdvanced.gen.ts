@@ -31,6 +31,18 @@ export const screen = {
             sortable: false
         },
         {
+            field: "format",
+            label: "fields.format",
+            schema: {
+                type: "string",
+                enum: ["csv", "xlsx"],
+                "x-enum": "report-file-format"
+            },
+            cell: "enum",
+            width: 150,
+            sortable: false
+        },
+        {
             field: "dateStart",
             label: "fields.dateStart",
             schema: {

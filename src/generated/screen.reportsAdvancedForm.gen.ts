@@ -9,7 +9,8 @@ export const screen = {
     operation: "reportCenter.generateReport",
     prefill: {
         ReportsTypeId: 1,
-        applicationId: 4
+        applicationId: 4,
+        format: "csv"
     },
     showWhen: {
         ClientsIds: {
@@ -34,6 +35,13 @@ export const screen = {
                 enum: [1, 2],
                 "x-enum": "report-type",
                 title: "fields.ReportsTypeId"
+            },
+            format: {
+                type: "string",
+                enum: ["csv", "xlsx"],
+                default: "csv",
+                "x-enum": "report-file-format",
+                title: "fields.format"
             },
             ClientsIds: {
                 type: "array",
@@ -90,6 +98,7 @@ export const screen = {
     uiSchema: {
         "ui:order": [
             "ReportsTypeId",
+            "format",
             "ClientsIds",
             "DateStart",
             "DateEnd",
@@ -101,7 +110,7 @@ export const screen = {
             norender: true
         },
         "ui:rows": [
-            ["ReportsTypeId"],
+            ["ReportsTypeId", "format"],
             ["ClientsIds"],
             ["DateStart", "DateEnd"],
             ["CampaignsIds", "DeploymentId"]
@@ -117,6 +126,7 @@ export const screen = {
         body: [
             "applicationId",
             "ReportsTypeId",
+            "format",
             "ClientsIds",
             "CampaignsIds",
             "DeploymentId",

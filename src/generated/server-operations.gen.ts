@@ -293,6 +293,12 @@ export const entitySchemas = [
         ]
     },
     {
+        $id: "report-file-format",
+        description: "A report file's format: csv (an \"excel type\" CSV: UTF-8 with BOM, CRLF) or xlsx (an Excel workbook, a new sheet every 1,048,575 rows, Excel's limit).",
+        type: "string",
+        enum: ["csv", "xlsx"]
+    },
+    {
         $id: "report-file-state",
         description: "A requested report file's state: enlist (queued or being written), ready (downloadable), error (it could not be made; `error` says why).",
         type: "string",
@@ -3622,8 +3628,7 @@ export const entitySchemas = [
                 type: "integer"
             },
             format: {
-                type: "string",
-                enum: ["csv"]
+                $ref: "report-file-format#"
             },
             state: {
                 $ref: "report-file-state#"
@@ -12929,7 +12934,7 @@ export const serverOperations = [
             component: 40,
             action: "download"
         },
-        summary: "Requests a report file: ReportsTypeId 2, every log event of the company between two Bogot\u00E1 days (who did what, when and from where; no accounts, campaigns or run: 99931); ReportsTypeId 1, every message of the chosen accounts between two Bogot\u00E1 days (one row each: instant, account, number, state, status code, operator, parts, credits, campaign, run), as an \"excel type\" CSV (UTF-8 with BOM, CRLF). Answers at once with its processId, state enlist; the file is written in the background. Accounts and days are checked as every report's (99961, 99958, 99962); CampaignsIds and DeploymentId narrow it to those campaigns' or that run's messages (the company's: 99931 on the field otherwise).",
+        summary: "Requests a report file: ReportsTypeId 2, every log event of the company between two Bogot\u00E1 days (who did what, when and from where; no accounts, campaigns or run: 99931); ReportsTypeId 1, every message of the chosen accounts between two Bogot\u00E1 days (one row each: instant, account, number, state, status code, operator, parts, credits, campaign, run), as an \"excel type\" CSV (UTF-8 with BOM, CRLF) or, with `format: xlsx`, an Excel workbook. Answers at once with its processId, state enlist; the file is written in the background. Accounts and days are checked as every report's (99961, 99958, 99962); CampaignsIds and DeploymentId narrow it to those campaigns' or that run's messages (the company's: 99931 on the field otherwise).",
         params: null,
         query: null,
         headers: null,
@@ -12946,6 +12951,10 @@ export const serverOperations = [
                 },
                 ReportsTypeId: {
                     $ref: "report-type#"
+                },
+                format: {
+                    $ref: "report-file-format#",
+                    default: "csv"
                 },
                 ClientsIds: {
                     type: "array",

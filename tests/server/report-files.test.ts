@@ -23,10 +23,10 @@ let yesterday: string;
 let today: string;
 const product = { product: 'colibri' };
 
-/** Runs every pending job to its end, report files three rows per step. */
+/** Runs every pending job to its end, report files three rows per step (and workbooks four rows a sheet). */
 async function drain() {
   const deps = { db: h.db, now: () => h.clock.now, messaging: { sendWindow: companySendWindow(h.db), wake: () => {} }, storage: h.storage };
-  await new JobRunner({ db: h.db, handlers: { ...jobHandlers(deps), reportFile: reportFileStep(deps, { chunkRows: 3 }) }, workerId: 'report-files-test', now: () => h.clock.now }).drain();
+  await new JobRunner({ db: h.db, handlers: { ...jobHandlers(deps), reportFile: reportFileStep(deps, { chunkRows: 3, rowsPerSheet: 4 }) }, workerId: 'report-files-test', now: () => h.clock.now }).drain();
 }
 
 const request = (body: Record<string, unknown>, as = token) => h.op('reportCenter.generateReport', { token: as, params: product, body: { ReportsTypeId: 1, ...body } });
@@ -202,5 +202,36 @@ describe('a requested report file', () => {
     expect((await h.op('reportCenter.getItLogEventReportFileList', { token: theirs.token, params: product, body: {} })).json()).toEqual([]);
     // A messages file is not a log-event file.
     expect((await h.op('reportCenter.getLinkDownloadLogEventFile', { token, params: { ...product, id: batch.json().processId } })).json().code).toBe('99959');
+  });
+
+  it('writes an Excel workbook when asked (format xlsx): a new sheet when one is full, rewritten whole after a step that died', async () => {
+    const book = await newChannel(h, companyId, 'Libro', 'sms');
+    await insertMessages(h, companyId, Array.from({ length: 6 }, (_, i) => ({ account: book, day: yesterday, hour: 8 + i, state: 'delivered', status: 3, to: `+57300777000${i}`, cost: i + 1 })));
+    const file = (await request({ ClientsIds: [book], DateStart: yesterday, DateEnd: today, format: 'xlsx' })).json();
+    expect(file).toMatchObject({ format: 'xlsx', state: 'enlist' });
+    // A step that died half-way through the workbook left bytes behind.
+    await h.storage.writeAt(`reports/${companyId}/${file.processId}.xlsx`, 0, Buffer.from('PK basura'));
+    await drain();
+    const { url } = (await link(file.processId)).json();
+    const download = await h.app.inject({ method: 'GET', url });
+    expect(download.statusCode, download.body.slice(0, 200)).toBe(200);
+    expect(download.headers['content-type']).toContain('spreadsheetml');
+    expect(String(download.headers['content-disposition'])).toMatch(new RegExp(`reporte-mensajes-${file.processId}-\\d{4}-\\d{2}-\\d{2}\\.xlsx`));
+    const { default: ExcelJS } = await import('exceljs');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(download.rawPayload as unknown as ArrayBuffer);
+    expect(workbook.worksheets.map((w) => w.name)).toEqual(['mensajes', 'mensajes (2)']);
+    const rowsOf = (i: number) => (workbook.worksheets[i].getSheetValues() as unknown[][]).filter(Boolean).map((r) => r.slice(1));
+    const [first, second] = [rowsOf(0), rowsOf(1)];
+    expect(first[0]).toEqual(['Fecha (Bogotá)', 'Cuenta', 'Número', 'Estado', 'Código de estado', 'Operador', 'Partes', 'Créditos', 'Campaña', 'Envío']);
+    expect(second[0]).toEqual(first[0]);
+    const data = [...first.slice(1), ...second.slice(1)];
+    // Text that starts like a formula carries the exports' apostrophe (core/export-safety.ts).
+    expect(data.map((r) => r[2])).toEqual(Array.from({ length: 6 }, (_, i) => `'+57300777000${i}`));
+    // Numbers stay numbers (credits), the state in Spanish.
+    expect(data.map((r) => r[7])).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(data[0][3]).toBe('Entregado');
+    const listed = (await h.op('reportCenter.reportFiles', { token, params: product, query: {} })).json().items.find((f: { processId: number }) => f.processId === file.processId);
+    expect(listed).toMatchObject({ state: 'ready', rows: 6, format: 'xlsx' });
   });
 });

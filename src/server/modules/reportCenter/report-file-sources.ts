@@ -17,6 +17,8 @@ export interface FileParams { accountIds: number[]; campaignIds?: number[]; depl
 interface FileSource<R extends { id: number | string }> {
   /** The file name's start (…-<id>-<day>.csv). */
   fileName: string;
+  /** The workbook's sheet (format xlsx). */
+  sheetName: string;
   header: string[];
   after(db: Kysely<Database>, companyId: number, p: FileParams, cursor: number, limit: number): Promise<R[]>;
   cells(row: R): unknown[];
@@ -29,6 +31,7 @@ type MessageRow = {
 
 const messages: FileSource<MessageRow> = {
   fileName: 'reporte-mensajes',
+  sheetName: 'mensajes',
   header: ['Fecha (Bogotá)', 'Cuenta', 'Número', 'Estado', 'Código de estado', 'Operador', 'Partes', 'Créditos', 'Campaña', 'Envío'],
   async after(db, companyId, p, cursor, limit) {
     const op = operatorSql('m');
@@ -58,6 +61,7 @@ type LogEventRow = {
 
 const logEvents: FileSource<LogEventRow> = {
   fileName: 'eventos-registro',
+  sheetName: 'eventos',
   header: ['Fecha (Bogotá)', 'Usuario', 'IP', 'Método', 'Ruta', 'Operación', 'Componente', 'Nombre del componente', 'Acción', 'Estado HTTP'],
   async after(db, companyId, p, cursor, limit) {
     const rows = await sql<LogEventRow>`

@@ -14,7 +14,7 @@ import type { JobHandler } from '../../../engine/jobs/kinds.ts';
 import { advanceJob, createJob, finishJob, lockJob } from '../../../engine/lifecycle/jobs.ts';
 import { appSettings } from '../../../generated/app.gen.ts';
 import { constants } from '../../../generated/constants.gen.ts';
-import type { ReportType } from '../../../generated/enums.gen.ts';
+import type { ReportFileFormat, ReportType } from '../../../generated/enums.gen.ts';
 import type { ReportFile } from '../../../generated/types.gen.ts';
 import { calendarDate, dayAfter, dayStart } from '../../../core/date-range.ts';
 import { fail, failFields, fieldError, type FieldError } from '../../errors/api-error.ts';
@@ -24,6 +24,7 @@ import type { SecretBox } from '../../security/secrets.ts';
 import { linkHolds, signLink } from '../../security/signed-links.ts';
 import type { FileStorage } from '../../storage/file-storage.ts';
 import { fileSources, type FileParams } from './report-file-sources.ts';
+import { writeXlsxFile } from './report-file-xlsx.ts';
 import { dateProblems, reportScope } from './report-scope.ts';
 
 export type { FileParams };
@@ -37,7 +38,8 @@ type FileRow = {
   params: unknown; storage_key: string; company_id: number; error: string | null; created_at: Date; finished_at: Date | null;
 };
 
-const storageKey = (companyId: number, id: number) => `reports/${companyId}/${id}.csv`;
+const storageKey = (companyId: number, id: number, format: ReportFileFormat) => `reports/${companyId}/${id}.${format}`;
+const CONTENT_TYPES: Record<ReportFileFormat, string> = { csv: 'text/csv; charset=utf-8', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' };
 
 function toReportFile(r: FileRow): ReportFile {
   const p = r.params as FileParams;
@@ -58,6 +60,7 @@ export interface FileRequest {
   deploymentId?: number;
   dateStart: string;
   dateEnd: string;
+  format?: ReportFileFormat;
 }
 
 /**
@@ -97,7 +100,7 @@ export async function requestReportFile(ctx: Pick<HandlerContext<'reportCenter.g
     dateStart: r.dateStart, dateEnd: r.dateEnd, from: scope.from.toISOString(), to: scope.to.toISOString(),
   };
   const id = await db.transaction().execute((trx) =>
-    enlistReportFile(trx, { companyId: me.companyId, requestedBy: me.userId, reportTypeId: r.reportTypeId, applicationId: r.applicationId, params, now }));
+    enlistReportFile(trx, { companyId: me.companyId, requestedBy: me.userId, reportTypeId: r.reportTypeId, applicationId: r.applicationId, params, now, format: r.format }));
   ctx.deps.messaging.wakeJobs?.();
   return toReportFile(await fileOf(db, me.companyId, id));
 }
@@ -106,21 +109,21 @@ export async function generateReport(ctx: HandlerContext<'reportCenter.generateR
   const b = ctx.body;
   return requestReportFile(ctx, {
     reportTypeId: b.ReportsTypeId, applicationId: b.applicationId ?? constants.reports.advancedQueryApplicationId, accountIds: b.ClientsIds,
-    campaignIds: b.CampaignsIds, deploymentId: b.DeploymentId, dateStart: b.DateStart, dateEnd: b.DateEnd,
+    campaignIds: b.CampaignsIds, deploymentId: b.DeploymentId, dateStart: b.DateStart, dateEnd: b.DateEnd, format: b.format,
   });
 }
 
 /** A report file row (enlist) and its job, in the caller's transaction: a request's and a schedule's run alike. */
 export async function enlistReportFile(
   trx: Transaction<Database>,
-  f: { companyId: number; requestedBy: number | null; reportTypeId: number; applicationId: number; params: FileParams; now: Date; scheduleId?: number },
+  f: { companyId: number; requestedBy: number | null; reportTypeId: number; applicationId: number; params: FileParams; now: Date; scheduleId?: number; format?: ReportFileFormat },
 ): Promise<number> {
   const row = await trx.insertInto('report_files').values({
     company_id: f.companyId, report_type_id: f.reportTypeId, application_id: f.applicationId, requested_by: f.requestedBy,
-    params: JSON.stringify(f.params), format: 'csv', rows: 0, bytes: 0, storage_key: '', created_at: f.now, ...(f.scheduleId ? { schedule_id: f.scheduleId } : {}),
+    params: JSON.stringify(f.params), format: f.format ?? 'csv', rows: 0, bytes: 0, storage_key: '', created_at: f.now, ...(f.scheduleId ? { schedule_id: f.scheduleId } : {}),
   }).returning('id').executeTakeFirstOrThrow();
   const fileId = Number(row.id);
-  await trx.updateTable('report_files').set({ storage_key: storageKey(f.companyId, fileId) }).where('id', '=', fileId).execute();
+  await trx.updateTable('report_files').set({ storage_key: storageKey(f.companyId, fileId, f.format ?? 'csv') }).where('id', '=', fileId).execute();
   await createJob(trx, 'reportFile', { fileId, companyId: f.companyId }, f.now);
   return fileId;
 }
@@ -159,8 +162,6 @@ export async function reportFilesPage(ctx: HandlerContext<'reportCenter.reportFi
   });
 }
 
-/** The signature of a link to file `id` of company `companyId` valid until `expires` (Unix seconds). */
-
 /** The path of a file's download, signed for its company and valid `minutes` from `now`. */
 export function fileLink(secrets: SecretBox, id: number, companyId: number, now: Date, minutes: number): { url: string; expiresAt: string } {
   const link = signLink(secrets, LINK_PURPOSE, `${id}.${companyId}`, now, minutes);
@@ -179,13 +180,14 @@ export async function linkDownloadFile(ctx: HandlerContext<'reportCenter.linkDow
 export async function downloadReportFile(ctx: HandlerContext<'reportCenter.downloadReportFile'>) {
   const id = ctx.params.processId;
   const { expires, signature } = ctx.query;
-  const row = await ctx.deps.db.selectFrom('report_files').select(['company_id', 'state', 'storage_key', 'created_at', 'report_type_id']).where('id', '=', id).executeTakeFirst();
+  const row = await ctx.deps.db.selectFrom('report_files').select(['company_id', 'state', 'storage_key', 'created_at', 'report_type_id', 'format']).where('id', '=', id).executeTakeFirst();
   // One answer for a file that is not there and a link that is wrong: a link tells nothing of others' files.
   if (!row || !linkHolds(ctx.deps.secrets, LINK_PURPOSE, `${id}.${row.company_id}`, expires, signature, ctx.deps.now())) throw fail('99982');
   if (row.state !== 'ready') throw fail('99959');
   const day = calendarDate(new Date(row.created_at), TIME_ZONE);
-  ctx.reply.header('content-disposition', `attachment; filename="${fileSources[row.report_type_id as ReportType].fileName}-${id}-${day}.csv"`);
-  return { contentType: 'text/csv; charset=utf-8', bytes: ctx.deps.storage.read(row.storage_key) };
+  const format = row.format as ReportFileFormat;
+  ctx.reply.header('content-disposition', `attachment; filename="${fileSources[row.report_type_id as ReportType].fileName}-${id}-${day}.${format}"`);
+  return { contentType: CONTENT_TYPES[format], bytes: ctx.deps.storage.read(row.storage_key) };
 }
 
 // ---- The job ----
@@ -197,7 +199,16 @@ const csvLine = (cells: unknown[]) => `${cells.map((c) => csvField(c)).join(',')
  * then the cursor, the length and the row count moved in one transaction; the last (short) chunk
  * makes the file ready. A failure of the storage marks the file `error` with its reason.
  */
-export function reportFileStep(deps: { db: Kysely<Database>; now: () => Date; storage: FileStorage }, options: { leaseMs?: number; chunkRows?: number } = {}): JobHandler<'reportFile'> {
+/** A file the storage failed: `error` with its reason, its job failed — never left waiting. */
+async function failFile(deps: { db: Kysely<Database>; now: () => Date }, fileId: number | string, jobId: number, error: unknown): Promise<'done'> {
+  const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+  const now = deps.now();
+  await deps.db.updateTable('report_files').set({ state: 'error', error: reason, finished_at: now }).where('id', '=', Number(fileId)).execute();
+  await finishJob(deps.db, jobId, now, reason);
+  return 'done';
+}
+
+export function reportFileStep(deps: { db: Kysely<Database>; now: () => Date; storage: FileStorage }, options: { leaseMs?: number; chunkRows?: number; rowsPerSheet?: number } = {}): JobHandler<'reportFile'> {
   const leaseMs = options.leaseMs ?? 60_000;
   const limit = options.chunkRows ?? constants.reports.fileChunkRows;
   return async (job) => {
@@ -206,6 +217,13 @@ export function reportFileStep(deps: { db: Kysely<Database>; now: () => Date; st
     if (!file || file.state !== 'enlist') {
       await finishJob(db, job.id, deps.now());
       return 'done';
+    }
+    if (file.format === 'xlsx') {
+      try {
+        return (await writeXlsxFile(deps, job, file, { chunkRows: limit, leaseMs, rowsPerSheet: options.rowsPerSheet })) === 'done' ? 'done' : 'more';
+      } catch (error) {
+        return failFile(deps, file.id, job.id, error);
+      }
     }
     const current = await db.selectFrom('jobs').select('cursor').where('id', '=', job.id).executeTakeFirstOrThrow();
     const cursor = Number(current.cursor);
@@ -233,11 +251,7 @@ export function reportFileStep(deps: { db: Kysely<Database>; now: () => Date; st
         return 'done' as const;
       });
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      const now = deps.now();
-      await db.updateTable('report_files').set({ state: 'error', error: reason.slice(0, 500), finished_at: now }).where('id', '=', file.id).execute();
-      await finishJob(db, job.id, now, reason.slice(0, 500));
-      return 'done';
+      return failFile(deps, file.id, job.id, error);
     }
   };
 }
