@@ -59,7 +59,8 @@ export type FileProblem = { reason: 'type' | 'size' | 'name'; types: string; mb:
 
 /** The rules as the user reads them: "csv, xls, xlsx" and the limit in MB. */
 export function uploadRules(spec: UploadSpec): { types: string; mb: number } {
-  return { types: acceptList(spec).map((x) => x.replace(/^image\//, '')).join(', '), mb: Math.round((maxBytes(spec) / 1048576) * 10) / 10 };
+  // Shown as people name file types (CSV, XLSX, PNG), never as the lowercase codes the rules use.
+  return { types: acceptList(spec).map((x) => x.replace(/^image\//, '').toUpperCase()).join(', '), mb: Math.round((maxBytes(spec) / 1048576) * 10) / 10 };
 }
 
 export function fileProblem(file: { name: string; size: number; type: string }, spec: UploadSpec): FileProblem | null {

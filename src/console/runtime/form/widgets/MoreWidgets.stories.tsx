@@ -156,11 +156,11 @@ export const FileUploadWithProgress: Story = {
   play: async () => {
     const input = (await screen.findByLabelText(/archivo/i, { selector: 'input[type=file]' })) as HTMLInputElement;
     await expect(input).toHaveAttribute('accept', '.csv,.xls,.xlsx');
-    await expect(screen.getByText(text('validation.file.rules', 'es', { types: 'csv, xls, xlsx', mb: 20 }))).toBeInTheDocument();
+    await expect(screen.getByText(text('validation.file.rules', 'es', { types: 'CSV, XLS, XLSX', mb: 20 }))).toBeInTheDocument();
     // Refused before any byte is sent: the type, the size, the name.
     await userEvent.upload(input, new File(['x'], 'numeros.pdf', { type: 'application/pdf' }), { applyAccept: false });
     await expect(await screen.findByRole('alert')).toHaveTextContent(text('errors.server.invalidFile', 'es'));
-    await expect(screen.getByRole('alert')).toHaveTextContent(text('validation.file.type', 'es', { types: 'csv, xls, xlsx' }));
+    await expect(screen.getByRole('alert')).toHaveTextContent(text('validation.file.type', 'es', { types: 'CSV, XLS, XLSX' }));
     const big = new File(['x'], 'grande.csv', { type: 'text/csv' });
     Object.defineProperty(big, 'size', { value: 21 * 1048576 });
     await userEvent.upload(input, big);
