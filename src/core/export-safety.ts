@@ -3,6 +3,8 @@
 // and Google Sheets (CSV / formula injection, OWASP). Such cells get a leading apostrophe, which
 // spreadsheets treat as "this is text". Numbers and booleans are values, never formulas, and stay
 // as they are. Pure code: the console builds its downloads with it, the server may too.
+import type { SpreadsheetFormat } from '../generated/enums.gen.ts';
+
 
 /** The first characters that make a spreadsheet evaluate a cell. */
 export const FORMULA_TRIGGERS: readonly string[] = ['=', '+', '-', '@', '\t', '\r'];
@@ -49,7 +51,7 @@ export function toSheetRows(headers: readonly string[], rows: readonly (readonly
 }
 
 /** A file name without path separators or characters Windows refuses, with a date stamp. */
-export function exportFileName(base: string, extension: 'csv' | 'xlsx', now: Date = new Date()): string {
+export function exportFileName(base: string, extension: SpreadsheetFormat, now: Date = new Date()): string {
   const clean = base.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || 'export';
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${clean}-${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}-${pad(now.getHours())}${pad(now.getMinutes())}.${extension}`;

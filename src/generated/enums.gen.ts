@@ -303,11 +303,6 @@ export const recurrenceUnits = [
 
 export type RecurrenceUnit = (typeof recurrenceUnits)[number];
 
-/** A report file's format: csv (an "excel type" CSV: UTF-8 with BOM, CRLF) or xlsx (an Excel workbook, a new sheet every 1,048,575 rows, Excel's limit). (schemas/enums/report-file-format.yaml) */
-export const reportFileFormats = ["csv", "xlsx"] as const;
-
-export type ReportFileFormat = (typeof reportFileFormats)[number];
-
 /** A requested report file's state: enlist (queued or being written), ready (downloadable), error (it could not be made; `error` says why). (schemas/enums/report-file-state.yaml) */
 export const reportFileStates = ["enlist", "ready", "error"] as const;
 
@@ -562,6 +557,11 @@ export const smsStateByName = {
     general: 99
 } as const;
 
+/** A spreadsheet file's format (report files, list exports, row-error reports): csv (an "excel type" CSV: UTF-8 with BOM, CRLF) or xlsx (an Excel workbook, a new sheet every 1,048,575 rows, Excel's limit). (schemas/enums/spreadsheet-format.yaml) */
+export const spreadsheetFormats = ["csv", "xlsx"] as const;
+
+export type SpreadsheetFormat = (typeof spreadsheetFormats)[number];
+
 /** Meta's WhatsApp template categories (research protocols.md 2.6; the category drives Meta's pricing): MARKETING (offers, announcements), UTILITY (an order, an account, a payment the user knows about), AUTHENTICATION (one-time codes; Meta writes the body itself). (schemas/enums/template-category.yaml) */
 export const templateCategories = ["MARKETING", "UTILITY", "AUTHENTICATION"] as const;
 
@@ -661,7 +661,6 @@ export const enumValues = {
     "plan-type": planTypes,
     "recipient-result": recipientResults,
     "recurrence-unit": recurrenceUnits,
-    "report-file-format": reportFileFormats,
     "report-file-state": reportFileStates,
     "report-frequency": reportFrequencies,
     "report-package": reportPackages,
@@ -671,6 +670,7 @@ export const enumValues = {
     "short-link-group": shortLinkGroups,
     "sms-account-state": smsAccountStates,
     "sms-state": smsStates,
+    "spreadsheet-format": spreadsheetFormats,
     "template-category": templateCategories,
     "template-status": templateStatuses,
     "url-problem": urlProblems,

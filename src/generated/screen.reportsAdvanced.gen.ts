@@ -36,7 +36,7 @@ export const screen = {
             schema: {
                 type: "string",
                 enum: ["csv", "xlsx"],
-                "x-enum": "report-file-format"
+                "x-enum": "spreadsheet-format"
             },
             cell: "enum",
             width: 150,

@@ -40,7 +40,7 @@ export const screen = {
                 type: "string",
                 enum: ["csv", "xlsx"],
                 default: "csv",
-                "x-enum": "report-file-format",
+                "x-enum": "spreadsheet-format",
                 title: "fields.format"
             },
             ClientsIds: {

@@ -293,12 +293,6 @@ export const entitySchemas = [
         ]
     },
     {
-        $id: "report-file-format",
-        description: "A report file's format: csv (an \"excel type\" CSV: UTF-8 with BOM, CRLF) or xlsx (an Excel workbook, a new sheet every 1,048,575 rows, Excel's limit).",
-        type: "string",
-        enum: ["csv", "xlsx"]
-    },
-    {
         $id: "report-file-state",
         description: "A requested report file's state: enlist (queued or being written), ready (downloadable), error (it could not be made; `error` says why).",
         type: "string",
@@ -402,6 +396,12 @@ export const entitySchemas = [
             96,
             99
         ]
+    },
+    {
+        $id: "spreadsheet-format",
+        description: "A spreadsheet file's format (report files, list exports, row-error reports): csv (an \"excel type\" CSV: UTF-8 with BOM, CRLF) or xlsx (an Excel workbook, a new sheet every 1,048,575 rows, Excel's limit).",
+        type: "string",
+        enum: ["csv", "xlsx"]
     },
     {
         $id: "template-category",
@@ -3628,7 +3628,7 @@ export const entitySchemas = [
                 type: "integer"
             },
             format: {
-                $ref: "report-file-format#"
+                $ref: "spreadsheet-format#"
             },
             state: {
                 $ref: "report-file-state#"
@@ -12953,7 +12953,7 @@ export const serverOperations = [
                     $ref: "report-type#"
                 },
                 format: {
-                    $ref: "report-file-format#",
+                    $ref: "spreadsheet-format#",
                     default: "csv"
                 },
                 ClientsIds: {

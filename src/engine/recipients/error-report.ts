@@ -6,10 +6,11 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type ExcelJS from 'exceljs';
 import { BOM, csvField, safeCell } from '../../core/export-safety.ts';
+import type { SpreadsheetFormat } from '../../generated/enums.gen.ts';
 import type { RowProblem, RowResult } from './types.ts';
 
 export interface ErrorReportOptions {
-  format: 'csv' | 'xlsx';
+  format: SpreadsheetFormat;
   /**
    * The file's header row (summary.headers; [] for a number-only file), or a function answering
    * it, read at the first row: `() => ingest.summary.headers` while the ingest is still running.

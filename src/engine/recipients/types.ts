@@ -1,6 +1,6 @@
 // The shapes of a campaign recipients file ingest (spec 5 "Uploads", 8 file-processor row errors).
 // Database-free: the upload route stores what it reads.
-import type { RecipientResult } from '../../generated/enums.gen.ts';
+import type { RecipientResult, SpreadsheetFormat } from '../../generated/enums.gen.ts';
 import type { fileProcessorErrors } from '../../generated/errors.gen.ts';
 
 /**
@@ -52,7 +52,7 @@ export interface RowResult {
 }
 
 export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
-export type FileFormat = 'csv' | 'xlsx' | 'xls';
+export type FileFormat = SpreadsheetFormat | 'xls';
 
 export interface IngestLimits {
   /** Default uploads.campaignFileBytes (20 MB): past it, 99937. */

@@ -7,12 +7,13 @@
 import type { TFunction } from 'i18next';
 import { exportFileName, toCsv, toSheetRows } from '../../../core/export-safety.ts';
 import { constants } from '../../../generated/constants.gen.ts';
+import type { SpreadsheetFormat } from '../../../generated/enums.gen.ts';
 import { cellKey, valueAt } from '../cells/registry.ts';
 import { cellText } from '../cells/cells.tsx';
 import type { ScreenColumn } from '../screen-types.ts';
 import { fetchPage, type Row } from './paged-rows.ts';
 
-export type ExportFormat = 'csv' | 'xlsx';
+export type ExportFormat = SpreadsheetFormat;
 
 /** The largest page the list convention serves. */
 export const EXPORT_PAGE_SIZE = 200;

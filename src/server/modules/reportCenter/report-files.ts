@@ -14,7 +14,7 @@ import type { JobHandler } from '../../../engine/jobs/kinds.ts';
 import { advanceJob, createJob, finishJob, lockJob } from '../../../engine/lifecycle/jobs.ts';
 import { appSettings } from '../../../generated/app.gen.ts';
 import { constants } from '../../../generated/constants.gen.ts';
-import type { ReportFileFormat, ReportType } from '../../../generated/enums.gen.ts';
+import type { SpreadsheetFormat, ReportType } from '../../../generated/enums.gen.ts';
 import type { ReportFile } from '../../../generated/types.gen.ts';
 import { calendarDate, dayAfter, dayStart } from '../../../core/date-range.ts';
 import { fail, failFields, fieldError, type FieldError } from '../../errors/api-error.ts';
@@ -38,8 +38,8 @@ type FileRow = {
   params: unknown; storage_key: string; company_id: number; error: string | null; created_at: Date; finished_at: Date | null;
 };
 
-const storageKey = (companyId: number, id: number, format: ReportFileFormat) => `reports/${companyId}/${id}.${format}`;
-const CONTENT_TYPES: Record<ReportFileFormat, string> = { csv: 'text/csv; charset=utf-8', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' };
+const storageKey = (companyId: number, id: number, format: SpreadsheetFormat) => `reports/${companyId}/${id}.${format}`;
+const CONTENT_TYPES: Record<SpreadsheetFormat, string> = { csv: 'text/csv; charset=utf-8', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' };
 
 function toReportFile(r: FileRow): ReportFile {
   const p = r.params as FileParams;
@@ -60,7 +60,7 @@ export interface FileRequest {
   deploymentId?: number;
   dateStart: string;
   dateEnd: string;
-  format?: ReportFileFormat;
+  format?: SpreadsheetFormat;
 }
 
 /**
@@ -116,7 +116,7 @@ export async function generateReport(ctx: HandlerContext<'reportCenter.generateR
 /** A report file row (enlist) and its job, in the caller's transaction: a request's and a schedule's run alike. */
 export async function enlistReportFile(
   trx: Transaction<Database>,
-  f: { companyId: number; requestedBy: number | null; reportTypeId: number; applicationId: number; params: FileParams; now: Date; scheduleId?: number; format?: ReportFileFormat },
+  f: { companyId: number; requestedBy: number | null; reportTypeId: number; applicationId: number; params: FileParams; now: Date; scheduleId?: number; format?: SpreadsheetFormat },
 ): Promise<number> {
   const row = await trx.insertInto('report_files').values({
     company_id: f.companyId, report_type_id: f.reportTypeId, application_id: f.applicationId, requested_by: f.requestedBy,
@@ -185,7 +185,7 @@ export async function downloadReportFile(ctx: HandlerContext<'reportCenter.downl
   if (!row || !linkHolds(ctx.deps.secrets, LINK_PURPOSE, `${id}.${row.company_id}`, expires, signature, ctx.deps.now())) throw fail('99982');
   if (row.state !== 'ready') throw fail('99959');
   const day = calendarDate(new Date(row.created_at), TIME_ZONE);
-  const format = row.format as ReportFileFormat;
+  const format = row.format as SpreadsheetFormat;
   ctx.reply.header('content-disposition', `attachment; filename="${fileSources[row.report_type_id as ReportType].fileName}-${id}-${day}.${format}"`);
   return { contentType: CONTENT_TYPES[format], bytes: ctx.deps.storage.read(row.storage_key) };
 }
