@@ -10,13 +10,16 @@ export function requestOrigin(request: FastifyRequest): string {
   return configured() ?? `${request.protocol}://${request.host}`;
 }
 
-export function listeningOrigin(app: FastifyInstance): string {
-  const fixed = configured();
-  if (fixed) return fixed;
-  const address = app.server.address();
+/** The origin of the address `app` listens on (any-interface as localhost), http://localhost before it listens. */
+export function addressOrigin(app: FastifyInstance | null): string {
+  const address = app?.server.address();
   if (address && typeof address === 'object') {
     const host = address.address === '0.0.0.0' || address.address === '::' ? 'localhost' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
     return `http://${host}:${address.port}`;
   }
   return 'http://localhost';
+}
+
+export function listeningOrigin(app: FastifyInstance): string {
+  return configured() ?? addressOrigin(app);
 }

@@ -11,8 +11,9 @@ import type { CertifiedMessage, Statement } from './statements.ts';
 export interface SignedStatement { statement: Statement; canonical: string; sha256: string; signature: string; keyId: string; publicKey: string; verifyUrl: string }
 
 const TIME_ZONE = constants.sendWindow.timeZone;
-const when = (iso: string | null) =>
-  iso === null ? text('certificate.none') : `${new Intl.DateTimeFormat('es-CO', { timeZone: TIME_ZONE, dateStyle: 'short', timeStyle: 'medium', hourCycle: 'h23' }).format(new Date(iso))} (${TIME_ZONE})`;
+// One formatter for the module: a certificate prints hundreds of instants.
+const INSTANT = new Intl.DateTimeFormat('es-CO', { timeZone: TIME_ZONE, dateStyle: 'short', timeStyle: 'medium', hourCycle: 'h23' });
+const when = (iso: string | null) => (iso === null ? text('certificate.none') : `${INSTANT.format(new Date(iso))} (${TIME_ZONE})`);
 
 // The standard PDF fonts write Windows-1252: other characters (emoji, other scripts) print as "?",
 // and the attached statement keeps the exact text, which its SHA-256 covers.

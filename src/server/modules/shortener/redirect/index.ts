@@ -14,6 +14,7 @@
 // get the same plain 404 page in Spanish and English: it names no company, and nothing in the
 // answer tells an expired code from one that never existed. When a miss cannot reach the
 // database within lookupTimeoutMs the answer is a plain 503 (retry-after), never a hang.
+import { addressOrigin } from '../../../http/public-origin.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { isShortCode, shortUrlOf } from '../../../../core/short-code.ts';
@@ -146,12 +147,7 @@ export function createShortener(options: ShortenerOptions): Shortener {
 
   const baseUrl = (): string => {
     if (configured) return configured.href.replace(/\/+$/, '');
-    const address = app?.server.address();
-    if (address && typeof address === 'object') {
-      const host = address.address === '0.0.0.0' || address.address === '::' ? 'localhost' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
-      return `http://${host}:${address.port}${DEFAULT_PATH}`;
-    }
-    return `http://localhost${DEFAULT_PATH}`;
+    return `${addressOrigin(app)}${DEFAULT_PATH}`;
   };
 
   const cache = new LinkCache(async (codes) => {
