@@ -17,6 +17,11 @@ export interface FileParams { accountIds: number[]; campaignIds?: number[]; depl
 interface FileSource<R extends { id: number | string }> {
   /** The file name's start (…-<id>-<day>.csv). */
   fileName: string;
+  /**
+   * True: rows of the chosen accounts (at least one, the company's: 99961), which campaigns or one
+   * run may narrow. False: the company's whole activity, which takes no accounts, campaigns or run (99931).
+   */
+  byAccounts: boolean;
   /** The workbook's sheet (format xlsx). */
   sheetName: string;
   header: string[];
@@ -31,6 +36,7 @@ type MessageRow = {
 
 const messages: FileSource<MessageRow> = {
   fileName: 'reporte-mensajes',
+  byAccounts: true,
   sheetName: 'mensajes',
   header: ['Fecha (Bogotá)', 'Cuenta', 'Número', 'Estado', 'Código de estado', 'Operador', 'Partes', 'Créditos', 'Campaña', 'Envío'],
   async after(db, companyId, p, cursor, limit) {
@@ -61,6 +67,7 @@ type LogEventRow = {
 
 const logEvents: FileSource<LogEventRow> = {
   fileName: 'eventos-registro',
+  byAccounts: false,
   sheetName: 'eventos',
   header: ['Fecha (Bogotá)', 'Usuario', 'IP', 'Método', 'Ruta', 'Operación', 'Componente', 'Nombre del componente', 'Acción', 'Estado HTTP'],
   async after(db, companyId, p, cursor, limit) {

@@ -64,24 +64,25 @@ export interface FileRequest {
 }
 
 /**
- * Checks a file request like every report and enlists it: messages (type 1) need the company's
- * accounts (99961) and may narrow to its campaigns or one run (99931 otherwise); log events (type 2)
- * are the company's whole activity and take no narrowing. The answer goes back at once.
+ * Checks a file request like every report and enlists it: a type read by accounts (its source says:
+ * report-file-sources.ts) needs the company's accounts (99961) and may narrow to its campaigns or
+ * one run (99931 otherwise); a type of the company's whole activity takes no narrowing. The answer
+ * goes back at once.
  */
 export async function requestReportFile(ctx: Pick<HandlerContext<'reportCenter.generateReport'>, 'session' | 'deps'>, r: FileRequest): Promise<ReportFile> {
   const me = caller(ctx);
   const db = ctx.deps.db;
   const now = ctx.deps.now();
-  const messages = r.reportTypeId === 1;
+  const byAccounts = fileSources[r.reportTypeId].byAccounts;
   const problems: FieldError[] = [];
-  if (!messages) {
+  if (!byAccounts) {
     problems.push(...dateProblems(r.dateStart, r.dateEnd, now));
     if (r.accountIds?.length) problems.push(fieldError('ClientsIds', '99931'));
     if (r.campaignIds?.length) problems.push(fieldError('CampaignsIds', '99931'));
     if (r.deploymentId !== undefined) problems.push(fieldError('DeploymentId', '99931'));
     if (problems.length) throw failFields(problems);
   }
-  const scope = messages
+  const scope = byAccounts
     ? await reportScope(db, { companyId: me.companyId, accounts: { field: 'ClientsIds', ids: r.accountIds ?? [] }, dateStart: r.dateStart, dateEnd: r.dateEnd, now })
     : { channelIds: [], from: dayStart(r.dateStart, TIME_ZONE), to: dayAfter(r.dateEnd, TIME_ZONE) };
   // Campaigns and a run narrow the file; each must be the company's.
