@@ -18,6 +18,7 @@ import { ingestBench } from './ingest.ts';
 import { processesBench } from './processes.ts';
 import { launchBench } from './launch.ts';
 import { reportFileBench } from './report-file.ts';
+import { reportQueriesBench } from './report-queries.ts';
 
 const resultsDir = resolve('tests/bench/results');
 mkdirSync(resultsDir, { recursive: true });
@@ -106,5 +107,7 @@ if (!only || only === 'processes') await processesBench(record, process.env.BENC
 if (!only || only === 'redirect') await redirectBench(record);
 if (!only || only === 'launch') await launchBench(record, process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test');
 if (!only || only === 'report-file') await reportFileBench(record, process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test');
+// Each report screen's call over 10,000,000 messages: from the rollups vs the raw GROUP BY, same run (tests/bench/report-queries.ts).
+if (!only || only === 'report-queries') await reportQueriesBench(record, process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test');
 console.log(`bench: results in ${resultsDir}: ${readdirSync(resultsDir).filter((f) => f.endsWith('.json')).join(', ')}`);
 

@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, calendarDateOf, formatYmd } from '../../src/core/bogota-time.ts';
 import { compactRollups } from '../../src/engine/lifecycle/rollups.ts';
+import { readTrafficFrom } from '../../src/server/modules/reportCenter/traffic.ts';
 import { createHarness, type Harness } from './harness.ts';
 import { demoCompanyId, otherCompany, userWithGrants } from './messaging-fixtures.ts';
 import { insertMessages, newChannel as channelOf, type Seed } from './report-fixtures.ts';
@@ -284,4 +285,38 @@ describe('validation (spec 5) and access', () => {
 it('seeds sit in the rollups as raw rows do', async () => {
   const raw = await sql<{ n: number }>`select count(*)::int as n from messages where channel_id = any(${accounts}::int[])`.execute(h.db);
   expect(raw.rows[0].n).toBe(10);
+});
+
+// The benchmark's anchor asks each report's question of the raw rows (readTrafficFrom('raw')):
+// the two must answer the same, or the benchmark would compare different work.
+it('answers every traffic report the same from the raw rows as from the rollups', async () => {
+  const asks = [
+    () => summary({ ClientId: accounts, DateStart: twoDaysAgo, DateEnd: today, AggregationLevel: 0 }),
+    () => operators({ ClientsIds: accounts, DateStart: twoDaysAgo, DateEnd: today }),
+    () => byState({ ClientsIds: accounts, DateStart: twoDaysAgo, DateEnd: today }),
+    async () => h.op('otpReports.getTimesOtpByDay', { token: (await h.as('admin')).token, body: { ClientsIds: accounts, DateStart: twoDaysAgo, DateEnd: today } }),
+  ];
+  for (const ask of asks) {
+    const rollups = await ask();
+    expect(rollups.statusCode, rollups.body).toBe(200);
+    readTrafficFrom('raw');
+    try {
+      expect((await ask()).json()).toEqual(rollups.json());
+    } finally {
+      readTrafficFrom('rollups');
+    }
+  }
+  // And the raw side does read the raw rows: with this company's rollups gone (the file's last
+  // test), the rollups say nothing and the raw rows still say ten.
+  await sql`delete from message_rollup_totals where company_id = ${companyId}`.execute(h.db);
+  await sql`delete from message_rollup_deltas where company_id = ${companyId}`.execute(h.db);
+  await sql`delete from message_rollup_days where company_id = ${companyId}`.execute(h.db);
+  const ask = async () => (await summary({ ClientId: accounts, DateStart: twoDaysAgo, DateEnd: today })).json().totals.messages;
+  expect(await ask()).toBe(0);
+  readTrafficFrom('raw');
+  try {
+    expect(await ask()).toBe(10);
+  } finally {
+    readTrafficFrom('rollups');
+  }
 });

@@ -12,7 +12,7 @@ import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/engine/database.ts';
 import { applyStatuses } from '../../src/engine/lifecycle/receipt.ts';
-import { compactRollups, rawRollupSql, rebuildRollups, ROLLUP_KEY, ROLLUP_MEASURES, summedRollupsSql } from '../../src/engine/lifecycle/rollups.ts';
+import { compactRollups, rawDailyRollupSql, rawRollupSql, rebuildRollups, ROLLUP_KEY, ROLLUP_MEASURES, summedDailyRollupsSql, summedRollupsSql } from '../../src/engine/lifecycle/rollups.ts';
 import { rebuildRange } from '../../src/server/rollups-cli.ts';
 import { createHarness, type Harness } from './harness.ts';
 
@@ -42,6 +42,7 @@ function random(seed: number) {
 
 const STATES = ['queued', 'sending', 'sent', 'in_doubt', 'delivered', 'read', 'failed', 'timeout', 'undefined', 'rejected', 'cancelled', 'paused'] as const;
 const RECEIPTS = ['SENT', 'DELIVERED', 'READ', 'FAILED', 'TIME_OUT', 'UNDEFINED'] as const;
+// 08:30 in Bogotá; nine hours before is the evening of the day before (two days in the day rollups).
 const BASE = Date.UTC(2026, 10, 20, 13, 30);
 
 type Row = Record<string, string>;
@@ -49,8 +50,10 @@ const normal = (rows: Record<string, unknown>[]): Row[] =>
   rows.map((r) => Object.fromEntries([...ROLLUP_KEY, ...ROLLUP_MEASURES].map((k) => [k, r[k] instanceof Date ? (r[k] as Date).toISOString() : String(r[k])])))
     .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 
-const rollups = async (db: Kysely<Database>): Promise<Row[]> => normal((await sql.raw<Record<string, unknown>>(summedRollupsSql()).execute(db)).rows);
-const raw = async (db: Kysely<Database>): Promise<Row[]> => normal((await sql.raw<Record<string, unknown>>(rawRollupSql()).execute(db)).rows);
+const rowsOf = async (db: Kysely<Database>, query: string): Promise<Row[]> => normal((await sql.raw<Record<string, unknown>>(query).execute(db)).rows);
+/** Both grains the reports read: the hours and the Bogotá days. */
+const rollups = async (db: Kysely<Database>) => ({ hours: await rowsOf(db, summedRollupsSql()), days: await rowsOf(db, summedDailyRollupsSql()) });
+const raw = async (db: Kysely<Database>) => ({ hours: await rowsOf(db, rawRollupSql()), days: await rowsOf(db, rawDailyRollupSql()) });
 
 async function insertMessages(rnd: ReturnType<typeof random>, n: number) {
   const rows = Array.from({ length: n }, () => ({
@@ -60,7 +63,7 @@ async function insertMessages(rnd: ReturnType<typeof random>, n: number) {
     provider_message_id: `p-${rnd.int(1e12)}`,
     // The sender's area: two areas and none (the API, a member without one).
     area_id: rnd.pick([null, 1, 2]),
-    not_before: new Date(BASE), created_at: new Date(BASE + rnd.int(4) * 3_600_000 + rnd.int(3_600_000)), updated_at: new Date(BASE),
+    not_before: new Date(BASE), created_at: new Date(BASE + rnd.pick([-9, 0, 1, 2, 3]) * 3_600_000 + rnd.int(3_600_000)), updated_at: new Date(BASE),
   }));
   await h.db.insertInto('messages').values(rows).execute();
 }
@@ -149,7 +152,11 @@ describe('report rollups', () => {
     // Lost: the totals of two hours, and a stray delta of one.
     await sql`delete from message_rollup_totals where bucket >= ${new Date(BASE + 3_600_000)} and bucket < ${new Date(BASE + 3 * 3_600_000)}`.execute(h.db);
     await sql`insert into message_rollup_deltas select * from message_rollup_totals where bucket >= ${new Date(BASE + 3 * 3_600_000)} limit 1`.execute(h.db);
-    expect(await rollups(h.db)).not.toEqual(before);
+    // And the day that holds them (its other hours' share too).
+    await sql`delete from message_rollup_days where bucket = date_trunc('day', ${new Date(BASE + 3_600_000)}::timestamptz, 'America/Bogota')`.execute(h.db);
+    const lost = await rollups(h.db);
+    expect(lost.hours).not.toEqual(before.hours);
+    expect(lost.days).not.toEqual(before.days);
     await rebuildRollups(h.db, new Date(BASE + 3_600_000), new Date(BASE + 5 * 3_600_000));
     expect(await rollups(h.db)).toEqual(before);
   });

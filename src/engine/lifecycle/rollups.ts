@@ -23,11 +23,19 @@
 // with number portability a prefix is not the operator (src/core/co-operators.ts). The number's
 // allocation is computed once per row (a lateral subquery), though both the id and the basis read it.
 //
+// Two grains: hours (message_rollup_totals, read through message_rollups) for reports by hour,
+// and Bogotá days (message_rollup_days, read through message_rollups_daily) for everything else.
+// A report over 90 days reads a day's rows once instead of its 24 hours' (at ten million messages
+// that is what keeps a screen under 100 ms: tests/bench/report-queries.ts). The deltas are kept
+// by the hour only; each fold adds the same deltas to both, so a day's row is always the sum of
+// its hours'.
+//
 // The key holds only the message's own columns: a campaign is read through its deployment when a
 // report groups by campaign (a deployment belongs to one campaign for life), so a rollup never
 // depends on another table's row (a deleted campaign or a cascaded delete would leave it stale).
 import { sql, type Kysely } from 'kysely';
 import { ALLOCATION_BLOCKS, COLOMBIA_MCC, NETWORK_CODES } from '../../core/co-operators.ts';
+import { constants } from '../../generated/constants.gen.ts';
 import type { Database } from '../database.ts';
 
 /** The key columns, in the tables' order. */
@@ -88,6 +96,15 @@ const KEY = ROLLUP_KEY.join(', ');
 const SUMS = ROLLUP_MEASURES.map((m) => `sum(${m}) as ${m}`).join(', ');
 const NONZERO = ROLLUP_MEASURES.map((m) => `sum(${m}) <> 0`).join(' or ');
 const COLUMNS = `${KEY}, ${ROLLUP_MEASURES.join(', ')}`;
+/** The Bogotá day that holds an hour bucket, as the instant it starts (a timestamptz, like the hours). */
+const dayOf = (bucket: string) => `date_trunc('day', ${bucket}, '${constants.sendWindow.timeZone}')`;
+/** The key with the hour bucket turned into its day, as select-list expressions over rows aliased `x`. */
+const DAY_KEY_SELECT = [`${dayOf('x.bucket')} as bucket`, ...ROLLUP_KEY.filter((k) => k !== 'bucket').map((k) => `x.${k}`)].join(', ');
+const DAY_KEY_GROUP = [dayOf('x.bucket'), ...ROLLUP_KEY.filter((k) => k !== 'bucket').map((k) => `x.${k}`)].join(', ');
+const X_SUMS = ROLLUP_MEASURES.map((m) => `sum(x.${m}) as ${m}`).join(', ');
+/** Hour rows (a select with the rollup columns) summed into day rows. */
+const byDay = (hours: string) => `select ${DAY_KEY_SELECT}, ${X_SUMS} from (${hours}) x group by ${DAY_KEY_GROUP}`;
+
 /** Company first: every report is one company's (or the platform's, by company). */
 const PRIMARY_KEY = ['company_id', 'bucket', ...ROLLUP_KEY.filter((k) => k !== 'company_id' && k !== 'bucket')].join(', ');
 
@@ -126,15 +143,17 @@ export function dropRollupsSql(): string[] {
   return [
     ...['insert', 'update', 'delete'].map((name) => `drop trigger if exists messages_rollup_${name} on messages`),
     'drop function if exists message_rollup_deltas_write()',
+    'drop view if exists message_rollups_daily',
     'drop view if exists message_rollups',
     'drop table if exists message_rollup_deltas',
+    'drop table if exists message_rollup_days',
     'drop table if exists message_rollup_totals',
   ];
 }
 
 /** The current rollups created, with the messages already there rolled up once. */
 export function createRollupsSql(): string[] {
-  return [...rollupTablesSql(), ...rollupTriggerSql(), insertRawRollupSql()];
+  return [...rollupTablesSql(), ...rollupTriggerSql(), insertRawRollupSql(), `insert into message_rollup_days (${COLUMNS}) ${byDay('select * from message_rollup_totals')}`];
 }
 
 /** The tables and the view. */
@@ -146,7 +165,9 @@ export function rollupTablesSql(): string[] {
   return [
     `create table message_rollup_totals (${columns}, primary key (${PRIMARY_KEY}))`,
     `create table message_rollup_deltas (${columns})`,
+    `create table message_rollup_days (${columns}, primary key (${PRIMARY_KEY}))`,
     `create view message_rollups as select ${COLUMNS} from message_rollup_totals union all select ${COLUMNS} from message_rollup_deltas`,
+    `create view message_rollups_daily as select ${COLUMNS} from message_rollup_days union all ${byDay('select * from message_rollup_deltas')}`,
   ];
 }
 
@@ -176,6 +197,12 @@ async function fold(tx: Kysely<Database>): Promise<number> {
       select ${sql.raw(COLUMNS)} from sums order by ${sql.raw(KEY)}
       on conflict (${sql.raw(PRIMARY_KEY)}) do update set
         ${sql.raw(ROLLUP_MEASURES.map((m) => `${m} = message_rollup_totals.${m} + excluded.${m}`).join(', '))}
+      returning 1),
+    up_days as (
+      insert into message_rollup_days (${sql.raw(COLUMNS)})
+      select * from (${sql.raw(byDay('select * from sums'))}) d order by ${sql.raw(KEY)}
+      on conflict (${sql.raw(PRIMARY_KEY)}) do update set
+        ${sql.raw(ROLLUP_MEASURES.map((m) => `${m} = message_rollup_days.${m} + excluded.${m}`).join(', '))}
       returning 1)
     select sum(n) as n, company_id, bucket from sums group by company_id, bucket`.execute(tx);
   if (!folded.rows.length) return 0;
@@ -183,8 +210,18 @@ async function fold(tx: Kysely<Database>): Promise<number> {
   // by the hours this fold touched (the primary key's prefix), not by a scan of every total.
   await sql`delete from message_rollup_totals t using unnest(${folded.rows.map((r) => r.company_id)}::int[], ${folded.rows.map((r) => r.bucket)}::timestamptz[]) as f(company_id, bucket)
             where t.company_id = f.company_id and t.bucket = f.bucket and ${sql.raw(ROLLUP_MEASURES.map((m) => `t.${m} = 0`).join(' and '))}`.execute(tx);
+  await sql`delete from message_rollup_days t using unnest(${folded.rows.map((r) => r.company_id)}::int[], ${folded.rows.map((r) => r.bucket)}::timestamptz[]) as f(company_id, bucket)
+            where t.company_id = f.company_id and t.bucket = ${sql.raw(dayOf('f.bucket'))} and ${sql.raw(ROLLUP_MEASURES.map((m) => `t.${m} = 0`).join(' and '))}`.execute(tx);
   return folded.rows.reduce((sum, r) => sum + Number(r.n), 0);
 }
+
+/**
+ * Every message's contribution f(row) ungrouped, from the raw rows, with the columns of
+ * message_rollups: a report's question asked of it is the raw GROUP BY that the rollups save
+ * (the benchmark's anchor, and the tests that hold a report's rollup answer against it).
+ * `where` filters the messages (alias r).
+ */
+export const rawContributionsSql = (where: string): string => `${rowsOf('messages', 1)} where ${where}`;
 
 /** The rollup computed from the raw rows, as message_rollups holds it (the rebuild and the tests). */
 export function rawRollupSql(where = 'true'): string {
@@ -199,6 +236,12 @@ export function insertRawRollupSql(where = 'true'): string {
 /** What message_rollups says, summed by the whole key: equal to rawRollupSql() (the tests, and reports by every key). */
 export const summedRollupsSql = (): string => grouped('select * from message_rollups');
 
+/** The day rollups computed from the raw rows: the raw hours summed by Bogotá day (the tests). */
+export const rawDailyRollupSql = (): string => grouped(byDay(rawRollupSql()));
+
+/** What message_rollups_daily says, summed by the whole key: equal to rawDailyRollupSql(). */
+export const summedDailyRollupsSql = (): string => grouped('select * from message_rollups_daily');
+
 /**
  * Rebuilds the rollups of the UTC hours that start in [from, to) from the raw rows: the operator's
  * repair after a restore or a manual fix. Writers wait meanwhile (messages in SHARE mode), so the
@@ -207,13 +250,18 @@ export const summedRollupsSql = (): string => grouped('select * from message_rol
 export async function rebuildRollups(db: Kysely<Database>, from: Date, to: Date): Promise<{ rows: number }> {
   return db.transaction().execute(async (tx) => {
     await sql`lock table messages in share mode`.execute(tx);
-    await sql`lock table message_rollup_deltas, message_rollup_totals in exclusive mode`.execute(tx);
+    await sql`lock table message_rollup_deltas, message_rollup_totals, message_rollup_days in exclusive mode`.execute(tx);
     const inRange = sql`bucket >= ${from}::timestamptz and bucket < ${to}::timestamptz`;
     await sql`delete from message_rollup_deltas where ${inRange}`.execute(tx);
     await sql`delete from message_rollup_totals where ${inRange}`.execute(tx);
     // Dates as ISO literals: toISOString's fixed format is all that reaches the SQL text.
     const bucket = `date_trunc('hour', r.created_at, 'UTC')`;
     const inserted = await sql.raw(insertRawRollupSql(`${bucket} >= '${from.toISOString()}'::timestamptz and ${bucket} < '${to.toISOString()}'::timestamptz`)).execute(tx);
+    // The days that hold those hours, summed again from their hours' totals (hours outside the
+    // range kept theirs; their deltas not folded yet will reach both grains at the next fold).
+    const days = `bucket >= ${dayOf(`'${from.toISOString()}'::timestamptz`)} and bucket < ${dayOf(`'${to.toISOString()}'::timestamptz - interval '1 microsecond'`)} + interval '1 day'`;
+    await sql.raw(`delete from message_rollup_days where ${days}`).execute(tx);
+    await sql.raw(`insert into message_rollup_days (${COLUMNS}) ${byDay(`select * from message_rollup_totals where ${days}`)}`).execute(tx);
     return { rows: Number(inserted.numAffectedRows ?? 0) };
   });
 }

@@ -337,6 +337,9 @@ export interface MessagingTables {
   status_callbacks: StatusCallbacksTable;
   message_rollup_totals: MessageRollupRow;
   message_rollup_deltas: MessageRollupRow;
+  message_rollup_days: MessageRollupRow;
   /** The view reports read: totals and deltas, to be summed by the key a report wants. */
   message_rollups: MessageRollupRow;
+  /** The same by Bogotá day (bucket: the day's first instant): day totals and the deltas by day. */
+  message_rollups_daily: MessageRollupRow;
 }

@@ -32,6 +32,7 @@ import * as rollupAreas from './migrations/0430_rollup-areas.ts';
 import * as reportFiles from './migrations/0440_report-files.ts';
 import * as certificates from './migrations/0450_certificates.ts';
 import * as reportSchedules from './migrations/0460_report-schedules.ts';
+import * as rollupDays from './migrations/0470_rollup-days.ts';
 import type { Database } from '../../engine/database.ts';
 
 const migrations: Record<string, Migration> = {
@@ -65,6 +66,7 @@ const migrations: Record<string, Migration> = {
   '0440_report-files': reportFiles,
   '0450_certificates': certificates,
   '0460_report-schedules': reportSchedules,
+  '0470_rollup-days': rollupDays,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

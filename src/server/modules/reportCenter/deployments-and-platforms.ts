@@ -1,6 +1,7 @@
 // The deployments report (/Reports/Deployments: per run, or one run by its id) and the reports of
 // one platform's accounts (/Reports/WhatsApp, /Reports/RCS), over the rollups.
 import { sql } from 'kysely';
+import { addDays, calendarDateOf, instantAtMinutes } from '../../../core/bogota-time.ts';
 import type { TrafficReport } from '../../../generated/types.gen.ts';
 import { fail, failFields, fieldError, type FieldError } from '../../errors/api-error.ts';
 import { caller, type HandlerContext } from '../../http/handler.ts';
@@ -27,8 +28,9 @@ export async function deploymentsSummary(ctx: HandlerContext<'reportCenter.getDe
     const now = ctx.deps.now();
     const first = row.first ? new Date(row.first) : now;
     const last = row.last ? new Date(row.last) : now;
-    // The run's own hours: every message it made, whatever the report history says.
-    scope = { companyId: me.companyId, channelIds: [row.channel_id], from: new Date(Math.floor(first.getTime() / 3_600_000) * 3_600_000), to: new Date(Math.floor(last.getTime() / 3_600_000) * 3_600_000 + 3_600_000) };
+    // The run's own days: every message it made, whatever the report history says (whole Bogotá
+    // days, as every scope is; the deployment filter keeps the other runs of those days out).
+    scope = { companyId: me.companyId, channelIds: [row.channel_id], from: instantAtMinutes(calendarDateOf(first), 0), to: instantAtMinutes(addDays(calendarDateOf(last), 1), 0) };
   } else {
     const missing: FieldError[] = (['DateStart', 'DateEnd'] as const).filter((k) => !b[k]).map((k) => fieldError(k, '99999'));
     if (missing.length) throw failFields(missing);

@@ -18,7 +18,7 @@ export type Level = 0 | 1 | 2 | 3;
 export interface ReportScope {
   companyId: number;
   channelIds: number[];
-  /** The first instant of the first day and the first instant after the last day. */
+  /** The first instant of the first day and the first instant after the last day (whole Bogotá days: the day rollups are read). */
   from: Date;
   to: Date;
 }

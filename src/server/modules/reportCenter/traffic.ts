@@ -1,9 +1,11 @@
-// Traffic read from the message rollups (the message_rollups view: folded totals plus the deltas
-// not folded yet), grouped by the keys a report asks for. Never a scan of `messages`: the
-// rollups' primary key starts with (company_id, bucket), so a report reads its company's hours.
+// Traffic read from the message rollups (the message_rollups_daily view, or message_rollups for a
+// report by hour: folded totals plus the deltas not folded yet), grouped by the keys a report asks
+// for. Never a scan of `messages`: the rollups' primary key starts with (company_id, bucket), so a
+// report reads its company's days (or hours).
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../../engine/database.ts';
 import { outcomeSql } from '../../../engine/lifecycle/message-states.ts';
+import { rawContributionsSql } from '../../../engine/lifecycle/rollups.ts';
 import { constants } from '../../../generated/constants.gen.ts';
 import { messageOutcomes } from '../../../generated/enums.gen.ts';
 import type { TrafficRow } from '../../../generated/types.gen.ts';
@@ -31,6 +33,29 @@ export interface TrafficQuery {
   inDeployments?: boolean;
   /** 'size': biggest first (top-N charts; the default); 'keys': by the keys (periods in time order). */
   order?: 'size' | 'keys';
+}
+
+/**
+ * Where the traffic is read. The product reads the rollups, always; 'raw' asks the same questions
+ * of the raw message rows (each row's contribution, grouped by the report): the benchmark's
+ * anchor (`npm run bench -- report-queries`) and the tests that hold the two answers equal.
+ */
+export type TrafficSource = 'rollups' | 'raw';
+let trafficSource: TrafficSource = 'rollups';
+export function readTrafficFrom(source: TrafficSource): void {
+  trafficSource = source;
+}
+
+/**
+ * The rows a query reads as `r`: the day rollups unless it groups by hour (a scope is always whole
+ * Bogotá days), the hour rollups then, or the scope's raw messages (only the company's days).
+ */
+function trafficFrom(q: TrafficQuery): RawBuilder<unknown> {
+  const { scope } = q;
+  if (trafficSource === 'rollups') return q.by.includes('period') && q.level === 0 ? sql`message_rollups r` : sql`message_rollups_daily r`;
+  // Only literals reach the SQL text: an integer and two ISO instants.
+  const where = `r.company_id = ${Number(scope.companyId)} and r.created_at >= '${scope.from.toISOString()}'::timestamptz and r.created_at < '${scope.to.toISOString()}'::timestamptz`;
+  return sql`(${sql.raw(rawContributionsSql(where))}) r`;
 }
 
 const OUTCOME = outcomeSql('r.state');
@@ -89,7 +114,7 @@ export async function trafficRows(db: Kysely<Database>, q: TrafficQuery): Promis
   const group = keys.flatMap((k) => k.group);
   const result = await sql<Raw>`
     select ${sql.raw(selects.join(', '))}
-    from message_rollups r
+    from ${trafficFrom(q)}
     ${sql.raw(q.by.includes('account') ? 'join channels c on c.id = r.channel_id' : '')}
     ${sql.raw(q.by.includes('platform') ? 'join channels pl on pl.id = r.channel_id' : '')}
     ${sql.raw(q.by.includes('area') ? 'left join areas ar on ar.id = r.area_id and ar.company_id = r.company_id' : '')}
