@@ -81,6 +81,16 @@ export const companyStates = ["validation", "active", "disabled"] as const;
 
 export type CompanyState = (typeof companyStates)[number];
 
+/** Where a conversation (a flow's session with one number) stands: waitingReply (a step waits for the person, its no-reply timer set), waitingIntegration (an integration step's call is out), completed (it reached a final step), abandoned (it reached a final step after the person stopped answering, or it was stopped). (schemas/enums/conversation-state.yaml) */
+export const conversationStates = [
+    "waitingReply",
+    "waitingIntegration",
+    "completed",
+    "abandoned"
+] as const;
+
+export type ConversationState = (typeof conversationStates)[number];
+
 /** An API credential is active until revoked (or rotated, which revokes it). (schemas/enums/credential-status.yaml) */
 export const credentialStatuses = ["active", "revoked"] as const;
 
@@ -185,6 +195,118 @@ export const editLocks = [
 ] as const;
 
 export type EditLock = (typeof editLocks)[number];
+
+/** How a conditional step compares a variable with its value: equals and contains ignore case and accents; matches is a regular expression; greater and less compare numbers; present is true when the variable has any value. (schemas/enums/flow-condition-operator.yaml) */
+export const flowConditionOperators = [
+    "equals",
+    "contains",
+    "matches",
+    "greater",
+    "less",
+    "present"
+] as const;
+
+export type FlowConditionOperator = (typeof flowConditionOperators)[number];
+
+/** The protocol (HTTP method) of an integration step's call. (schemas/enums/flow-http-method.yaml) */
+export const flowHttpMethods = [
+    "GET",
+    "POST",
+    "PUT",
+    "PATCH",
+    "DELETE"
+] as const;
+
+export type FlowHttpMethod = (typeof flowHttpMethods)[number];
+
+/** What a step that waits does with an answer that matches none of its responses (spec 3's automatic responses): retry sends the non-match message and the step's text again (up to its max retries, then its noMatch output); goToStep goes to the step its noMatch output connects to at once. (schemas/enums/flow-no-match.yaml) */
+export const flowNoMatches = ["retry", "goToStep"] as const;
+
+export type FlowNoMatch = (typeof flowNoMatches)[number];
+
+/** A flow rule a draft breaks (spec 4 and 5), found by the one validator the editor and the server share (src/core/flows/validate.ts): noEntry (no initial step), twoEntries (two initial steps of one kind), outputTwice (an output with more than one connection), outputOpen (an output not connected), stepAlone (a step nothing leads to), unknownStep (a connection to a step that does not exist), responseRequired (obligatory match without a response), responseTwice (two responses with one label or keyword), retriesAboveZero, waitAboveZero, regexInvalid, keywordRequired (keywords used elsewhere in the flow but none on this send step), fieldRequired (a required setting empty), selfLoop (a step connected to itself without waiting for the person), textInvalid (a text's {{variables}} badly written). (schemas/enums/flow-rule.yaml) */
+export const flowRules = [
+    "noEntry",
+    "twoEntries",
+    "outputTwice",
+    "outputOpen",
+    "stepAlone",
+    "unknownStep",
+    "responseRequired",
+    "responseTwice",
+    "retriesAboveZero",
+    "waitAboveZero",
+    "regexInvalid",
+    "keywordRequired",
+    "fieldRequired",
+    "selfLoop",
+    "textInvalid"
+] as const;
+
+export type FlowRule = (typeof flowRules)[number];
+
+/** What happened at a step, counted for the flow statistics (spec 8): entered, answered (the person wrote while it waited), matched (the answer matched a response or the step's expression), notMatched, retried (its text sent again), timedOut (no reply in time, retries spent), integrationFailed (an integration's call failed or answered another code). (schemas/enums/flow-step-event.yaml) */
+export const flowStepEvents = [
+    "entered",
+    "answered",
+    "matched",
+    "notMatched",
+    "retried",
+    "timedOut",
+    "integrationFailed"
+] as const;
+
+export type FlowStepEvent = (typeof flowStepEvents)[number];
+
+/** A chatbot flow's step (spec 3). initialPush: where a conversation the company starts begins (a campaign, an event, a schedule) — it sends its text first. initialCall: where a conversation the person starts begins (they write one of its keywords to a two-way channel); it refuses events (99991) and scheduling (99990). send: sends its text; with possible responses it waits for one (matching by keywords or a regular expression), else it goes on at once. sendLock: sends its text and holds the conversation until the person answers with free text, kept in a variable (checked by an optional regular expression). integration: calls an HTTP endpoint and keeps part of the answer in a variable. smx: sends an SMS to another number than the conversation's (a person to alert), from the company's SMS account. conditional: goes one way or the other by a variable's value. final: sends its text, if any, and ends the conversation. (schemas/enums/flow-step-type.yaml) */
+export const flowStepTypes = [
+    "initialPush",
+    "initialCall",
+    "send",
+    "sendLock",
+    "integration",
+    "smx",
+    "conditional",
+    "final"
+] as const;
+
+export type FlowStepType = (typeof flowStepTypes)[number];
+
+/** What code needs to know about each FlowStepType: entry: a conversation starts here (one entry step of each kind at most); waits: the step may wait for the person (a reply, with its no-reply timer). */
+export const flowStepTypeMeta = {
+    initialPush: {
+        entry: true,
+        waits: false
+    },
+    initialCall: {
+        entry: true,
+        waits: false
+    },
+    send: {
+        entry: false,
+        waits: true
+    },
+    sendLock: {
+        entry: false,
+        waits: true
+    },
+    integration: {
+        entry: false,
+        waits: false
+    },
+    smx: {
+        entry: false,
+        waits: false
+    },
+    conditional: {
+        entry: false,
+        waits: false
+    },
+    final: {
+        entry: false,
+        waits: false
+    }
+} as const;
 
 /** Where a message ended, for reports (the sending history): pending (not handed to a channel yet), sent (accepted, no final receipt), delivered (or read), failed (failed, timeout, undefined), blocked (refused before sending: block list, duplicate, credits), cancelled. (schemas/enums/message-outcome.yaml) */
 export const messageOutcomes = [
@@ -643,12 +765,19 @@ export const enumValues = {
     "channel-platform": channelPlatforms,
     "channel-type": channelTypes,
     "company-state": companyStates,
+    "conversation-state": conversationStates,
     "credential-status": credentialStatuses,
     "delivery-status": deliveryStatuses,
     "deployment-state": deploymentStates,
     "deployment-stop-reason": deploymentStopReasons,
     "document-type": documentTypes,
     "edit-lock": editLocks,
+    "flow-condition-operator": flowConditionOperators,
+    "flow-http-method": flowHttpMethods,
+    "flow-no-match": flowNoMatches,
+    "flow-rule": flowRules,
+    "flow-step-event": flowStepEvents,
+    "flow-step-type": flowStepTypes,
     "message-outcome": messageOutcomes,
     "message-purpose": messagePurposes,
     "message-reason": messageReasons,

@@ -95,6 +95,17 @@ export const entitySchemas = [
         enum: ["validation", "active", "disabled"]
     },
     {
+        $id: "conversation-state",
+        description: "Where a conversation (a flow's session with one number) stands: waitingReply (a step waits for the person, its no-reply timer set), waitingIntegration (an integration step's call is out), completed (it reached a final step), abandoned (it reached a final step after the person stopped answering, or it was stopped).",
+        type: "string",
+        enum: [
+            "waitingReply",
+            "waitingIntegration",
+            "completed",
+            "abandoned"
+        ]
+    },
+    {
         $id: "credential-status",
         description: "An API credential is active until revoked (or rotated, which revokes it).",
         type: "string",
@@ -163,6 +174,88 @@ export const entitySchemas = [
             "lockedForEdit",
             "pendingunlockForEdit",
             "pendinglockForEdit"
+        ]
+    },
+    {
+        $id: "flow-condition-operator",
+        description: "How a conditional step compares a variable with its value: equals and contains ignore case and accents; matches is a regular expression; greater and less compare numbers; present is true when the variable has any value.",
+        type: "string",
+        enum: [
+            "equals",
+            "contains",
+            "matches",
+            "greater",
+            "less",
+            "present"
+        ]
+    },
+    {
+        $id: "flow-http-method",
+        description: "The protocol (HTTP method) of an integration step's call.",
+        type: "string",
+        enum: [
+            "GET",
+            "POST",
+            "PUT",
+            "PATCH",
+            "DELETE"
+        ]
+    },
+    {
+        $id: "flow-no-match",
+        description: "What a step that waits does with an answer that matches none of its responses (spec 3's automatic responses): retry sends the non-match message and the step's text again (up to its max retries, then its noMatch output); goToStep goes to the step its noMatch output connects to at once.",
+        type: "string",
+        enum: ["retry", "goToStep"]
+    },
+    {
+        $id: "flow-rule",
+        description: "A flow rule a draft breaks (spec 4 and 5), found by the one validator the editor and the server share (src/core/flows/validate.ts): noEntry (no initial step), twoEntries (two initial steps of one kind), outputTwice (an output with more than one connection), outputOpen (an output not connected), stepAlone (a step nothing leads to), unknownStep (a connection to a step that does not exist), responseRequired (obligatory match without a response), responseTwice (two responses with one label or keyword), retriesAboveZero, waitAboveZero, regexInvalid, keywordRequired (keywords used elsewhere in the flow but none on this send step), fieldRequired (a required setting empty), selfLoop (a step connected to itself without waiting for the person), textInvalid (a text's {{variables}} badly written).",
+        type: "string",
+        enum: [
+            "noEntry",
+            "twoEntries",
+            "outputTwice",
+            "outputOpen",
+            "stepAlone",
+            "unknownStep",
+            "responseRequired",
+            "responseTwice",
+            "retriesAboveZero",
+            "waitAboveZero",
+            "regexInvalid",
+            "keywordRequired",
+            "fieldRequired",
+            "selfLoop",
+            "textInvalid"
+        ]
+    },
+    {
+        $id: "flow-step-event",
+        description: "What happened at a step, counted for the flow statistics (spec 8): entered, answered (the person wrote while it waited), matched (the answer matched a response or the step's expression), notMatched, retried (its text sent again), timedOut (no reply in time, retries spent), integrationFailed (an integration's call failed or answered another code).",
+        type: "string",
+        enum: [
+            "entered",
+            "answered",
+            "matched",
+            "notMatched",
+            "retried",
+            "timedOut",
+            "integrationFailed"
+        ]
+    },
+    {
+        $id: "flow-step-type",
+        description: "A chatbot flow's step (spec 3). initialPush: where a conversation the company starts begins (a campaign, an event, a schedule) \u2014 it sends its text first. initialCall: where a conversation the person starts begins (they write one of its keywords to a two-way channel); it refuses events (99991) and scheduling (99990). send: sends its text; with possible responses it waits for one (matching by keywords or a regular expression), else it goes on at once. sendLock: sends its text and holds the conversation until the person answers with free text, kept in a variable (checked by an optional regular expression). integration: calls an HTTP endpoint and keeps part of the answer in a variable. smx: sends an SMS to another number than the conversation's (a person to alert), from the company's SMS account. conditional: goes one way or the other by a variable's value. final: sends its text, if any, and ends the conversation.",
+        type: "string",
+        enum: [
+            "initialPush",
+            "initialCall",
+            "send",
+            "sendLock",
+            "integration",
+            "smx",
+            "conditional",
+            "final"
         ]
     },
     {
@@ -3035,6 +3128,234 @@ export const entitySchemas = [
             updatedAt: {
                 type: "string",
                 format: "date-time"
+            }
+        }
+    },
+    {
+        $id: "flow-definition",
+        description: "A chatbot flow as drawn: its steps and the connections from each step's outputs to the next step. The rules it must keep (spec 4 and 5) are checked by src/core/flows/validate.ts, the same code in the editor and on the server; the runtime (src/core/flows/runtime.ts) runs it.",
+        type: "object",
+        required: ["steps", "edges"],
+        additionalProperties: false,
+        properties: {
+            steps: {
+                type: "array",
+                maxItems: 200,
+                items: {
+                    $ref: "flow-step#"
+                }
+            },
+            edges: {
+                type: "array",
+                maxItems: 1000,
+                items: {
+                    $ref: "flow-edge#"
+                }
+            }
+        }
+    },
+    {
+        $id: "flow-edge",
+        description: "A connection from one output of a step (next, a response's id, noMatch, timeout, success, failure, yes, no) to the step it leads to.",
+        type: "object",
+        required: ["from", "output", "to"],
+        additionalProperties: false,
+        properties: {
+            from: {
+                type: "string",
+                maxLength: 40
+            },
+            output: {
+                type: "string",
+                maxLength: 40
+            },
+            to: {
+                type: "string",
+                maxLength: 40
+            }
+        }
+    },
+    {
+        $id: "flow-response",
+        description: "A possible response of a step that waits: its label (what the person is offered), the keywords that choose it and an optional regular expression; unique per step (spec 5). Its id names the step's output it leads through.",
+        type: "object",
+        required: ["id", "label", "keywords"],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "string",
+                pattern: "^[A-Za-z0-9_-]{1,40}$"
+            },
+            label: {
+                type: "string",
+                minLength: 1,
+                maxLength: 80
+            },
+            keywords: {
+                type: "array",
+                maxItems: 50,
+                items: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 80
+                }
+            },
+            pattern: {
+                type: "string",
+                maxLength: 300
+            }
+        }
+    },
+    {
+        $id: "flow-step-settings",
+        description: "A step's settings (spec 3). Each kind takes some of them and requires some (src/core/flows/steps.ts says which). Texts may carry {{variables}} of the conversation.",
+        type: "object",
+        additionalProperties: false,
+        properties: {
+            text: {
+                type: "string",
+                maxLength: 1000,
+                description: "the message the step sends"
+            },
+            keywords: {
+                type: "array",
+                maxItems: 50,
+                items: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 80
+                },
+                description: "words that start the flow (initialCall) or that the step listens for"
+            },
+            responses: {
+                type: "array",
+                maxItems: 25,
+                items: {
+                    $ref: "flow-response#"
+                }
+            },
+            obligatoryMatch: {
+                type: "boolean",
+                description: "an answer must match one of the responses"
+            },
+            noMatch: {
+                $ref: "flow-no-match#"
+            },
+            nonMatchMessage: {
+                type: "string",
+                maxLength: 1000
+            },
+            maxRetries: {
+                type: "integer",
+                minimum: 0,
+                maximum: 10
+            },
+            waitMinutes: {
+                type: "integer",
+                minimum: 0,
+                maximum: 10080,
+                description: "minutes to wait with no response before the timeout output"
+            },
+            assignTo: {
+                type: "string",
+                pattern: "^[A-Za-z_][A-Za-z0-9_]{0,39}$",
+                description: "the variable that keeps the answer"
+            },
+            accessPath: {
+                type: "string",
+                maxLength: 200,
+                description: "which part of an integration's answer to keep: $.a.b[0].c"
+            },
+            pattern: {
+                type: "string",
+                maxLength: 300,
+                description: "a regular expression the answer must match (sendLock)"
+            },
+            method: {
+                $ref: "flow-http-method#"
+            },
+            url: {
+                type: "string",
+                maxLength: 2000
+            },
+            contentType: {
+                type: "string",
+                maxLength: 100
+            },
+            body: {
+                type: "string",
+                maxLength: 10000
+            },
+            expectedStatus: {
+                type: "integer",
+                minimum: 100,
+                maximum: 599,
+                description: "the response code that means success"
+            },
+            timeoutSeconds: {
+                type: "integer",
+                minimum: 1,
+                maximum: 30
+            },
+            conditionDescription: {
+                type: "string",
+                maxLength: 300
+            },
+            variable: {
+                type: "string",
+                pattern: "^[A-Za-z_][A-Za-z0-9_]{0,39}$"
+            },
+            operator: {
+                $ref: "flow-condition-operator#"
+            },
+            value: {
+                type: "string",
+                maxLength: 300
+            },
+            to: {
+                type: "string",
+                maxLength: 60,
+                description: "the number an smx step writes to: +57\u2026 or a {{variable}}"
+            }
+        }
+    },
+    {
+        $id: "flow-step",
+        description: "One step of a flow: its kind, its settings (those its kind takes: src/core/flows/steps.ts) and where the editor drew it.",
+        type: "object",
+        required: ["id", "type", "settings"],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "string",
+                pattern: "^[A-Za-z0-9_-]{1,40}$"
+            },
+            type: {
+                $ref: "flow-step-type#"
+            },
+            title: {
+                type: "string",
+                maxLength: 80
+            },
+            position: {
+                type: "object",
+                required: ["x", "y"],
+                additionalProperties: false,
+                properties: {
+                    x: {
+                        type: "number",
+                        minimum: -100000,
+                        maximum: 100000
+                    },
+                    y: {
+                        type: "number",
+                        minimum: -100000,
+                        maximum: 100000
+                    }
+                }
+            },
+            settings: {
+                $ref: "flow-step-settings#"
             }
         }
     },
