@@ -67,7 +67,7 @@ async function dispatchRun(h: Harness): Promise<{ rate: number; enqueueMs: numbe
 
 /** Empties what a run wrote (TRUNCATE fires no delete trigger) and refreshes the statistics. */
 async function emptied(db: Kysely<Database>): Promise<void> {
-  await sql`truncate messages, message_rollup_deltas, message_rollup_totals cascade`.execute(db);
+  await sql`truncate messages, message_rollup_deltas, message_rollup_totals, message_rollup_days cascade`.execute(db);
   await sql`analyze`.execute(db);
 }
 

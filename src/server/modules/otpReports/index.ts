@@ -4,7 +4,7 @@
 import type { OtpReportsGetTimesOtpBody, TrafficRow } from '../../../generated/types.gen.ts';
 import { caller, type DomainHandlers, type HandlerContext } from '../../http/handler.ts';
 import { reportScope } from '../reportCenter/report-scope.ts';
-import { trafficRows, trafficTotals, type TrafficKey } from '../reportCenter/traffic.ts';
+import { emptyRow, trafficSets, type TrafficKey } from '../reportCenter/traffic.ts';
 
 type OtpOperation = 'otpReports.getTimesOtpByDay' | 'otpReports.getTimesOtp' | 'otpReports.getTimesOtpByOperator' | 'otpReports.getTimesOtpByState' | 'otpReports.getSuccessByOperator';
 
@@ -16,8 +16,11 @@ async function purposeReport<K extends OtpOperation>(ctx: HandlerContext<K>, by:
   const db = ctx.deps.db;
   const scope = await reportScope(db, { companyId: me.companyId, accounts: { field: 'ClientsIds', ids: b.ClientsIds }, dateStart: b.DateStart, dateEnd: b.DateEnd, now: ctx.deps.now() });
   const query = { scope, purposes: [b.Purpose ?? 'otp'] };
-  const totals = await trafficTotals(db, query);
-  const items = by.length ? await trafficRows(db, { ...query, by, level: 1, order: by.includes('period') ? 'keys' : 'size' }) : totals.messages ? [totals] : [];
+  if (!by.length) {
+    const [[totals = emptyRow()]] = await trafficSets(db, query, [{ by: [] }]);
+    return { items: totals.messages ? [totals] : [], totals };
+  }
+  const [items, [totals = emptyRow()]] = await trafficSets(db, { ...query, level: 1 }, [{ by, order: by.includes('period') ? 'keys' : 'size' }, { by: [] }]);
   return { items, totals };
 }
 

@@ -6,7 +6,7 @@ import type { TrafficReport } from '../../../generated/types.gen.ts';
 import { fail, failFields, fieldError, type FieldError } from '../../errors/api-error.ts';
 import { caller, type HandlerContext } from '../../http/handler.ts';
 import { reportScope, type Level, type ReportScope } from './report-scope.ts';
-import { trafficRows, trafficTotals } from './traffic.ts';
+import { emptyRow, trafficSets } from './traffic.ts';
 
 /**
  * Spec 5: a deployment id, or both dates (99999 names the missing one) with at least one account.
@@ -37,11 +37,7 @@ export async function deploymentsSummary(ctx: HandlerContext<'reportCenter.getDe
     scope = await reportScope(db, { companyId: me.companyId, accounts: { field: 'ClientsIds', ids: b.ClientsIds ?? [] }, dateStart: b.DateStart!, dateEnd: b.DateEnd!, now: ctx.deps.now() });
   }
   const query = { scope, inDeployments: true, ...(b.DeploymentId !== undefined ? { deploymentIds: [b.DeploymentId] } : {}) };
-  const [items, states, totals] = await Promise.all([
-    trafficRows(db, { ...query, by: ['deployment'] }),
-    trafficRows(db, { ...query, by: ['statusCode'] }),
-    trafficTotals(db, query),
-  ]);
+  const [items, states, [totals = emptyRow()]] = await trafficSets(db, query, [{ by: ['deployment'] }, { by: ['statusCode'] }, { by: [] }]);
   // Newest run first (the deployment key's time), then by id.
   items.sort((x, y) => (y.deployedAt ?? '').localeCompare(x.deployedAt ?? '') || (y.deploymentId ?? 0) - (x.deploymentId ?? 0));
   return { items, states, totals };
@@ -61,11 +57,8 @@ export async function platformTraffic<K extends PlatformOperation>(ctx: HandlerC
   if (others.length) throw failFields([fieldError('ClientsIds', '99961', others.map((o) => o.id).join(', '))]);
   const scope = await reportScope(db, { companyId: me.companyId, accounts: { field: 'ClientsIds', ids: b.ClientsIds }, dateStart: b.DateStart, dateEnd: b.DateEnd, level, now: ctx.deps.now() });
   const query = { scope, platform };
-  const [items, periods, errors, totals] = await Promise.all([
-    trafficRows(db, { ...query, by: ['period', 'account'], level, order: 'keys' }),
-    trafficRows(db, { ...query, by: ['period'], level, order: 'keys' }),
-    trafficRows(db, { ...query, by: ['errorCode'] }),
-    trafficTotals(db, query),
+  const [items, periods, errors, [totals = emptyRow()]] = await trafficSets(db, { ...query, level }, [
+    { by: ['period', 'account'], order: 'keys' }, { by: ['period'], order: 'keys' }, { by: ['errorCode'] }, { by: [] },
   ]);
   // The error codes of what did not go (a delivered message's '000' or none is no error).
   const failedErrors = errors.filter((e) => e.errorCode && e.failed + e.blocked + e.cancelled > 0);

@@ -11,7 +11,7 @@ import { deploymentsSummary, platformTraffic } from './deployments-and-platforms
 import { getPackages, getReportsByPackageId, logEventFileLink, logEventFiles, mtMessagesFromBatch, requestLogEvents } from './report-packages.ts';
 import { createSchedule, deleteSchedule, scheduleGet, schedulesPage, updateSchedule } from './report-schedules.ts';
 import { companyAccounts, reportScope, yearMonths, type Level } from './report-scope.ts';
-import { emptyRow, trafficRows, trafficTotals } from './traffic.ts';
+import { emptyRow, trafficSets } from './traffic.ts';
 
 /** Operator ids for names as GetOperators writes them (any case); an unknown name is refused. */
 function operatorIdsOf(names: string[] | undefined, operators: SmsOperator[]): number[] | undefined {
@@ -28,12 +28,8 @@ export const reportCenterHandlers: DomainHandlers<'reportCenter'> = {
     const level = (b.AggregationLevel ?? 1) as Level;
     const db = ctx.deps.db;
     const scope = await reportScope(db, { companyId: me.companyId, accounts: { field: 'ClientId', ids: b.ClientId }, dateStart: b.DateStart, dateEnd: b.DateEnd, level, now: ctx.deps.now() });
-    const [items, accounts, areas, periods, totals] = await Promise.all([
-      trafficRows(db, { scope, by: ['period', 'account'], level, order: 'keys' }),
-      trafficRows(db, { scope, by: ['account'] }),
-      trafficRows(db, { scope, by: ['area'] }),
-      trafficRows(db, { scope, by: ['period'], level, order: 'keys' }),
-      trafficTotals(db, { scope }),
+    const [items, accounts, areas, periods, [totals = emptyRow()]] = await trafficSets(db, { scope, level }, [
+      { by: ['period', 'account'], order: 'keys' }, { by: ['account'] }, { by: ['area'] }, { by: ['period'], order: 'keys' }, { by: [] },
     ]);
     return { level, items, accounts, areas, periods, totals };
   },
@@ -45,7 +41,7 @@ export const reportCenterHandlers: DomainHandlers<'reportCenter'> = {
     const operatorIds = operatorIdsOf(b.OperatorsNames, await listOperators(db));
     const scope = await reportScope(db, { companyId: me.companyId, accounts: { field: 'ClientsIds', ids: b.ClientsIds }, dateStart: b.DateStart, dateEnd: b.DateEnd, now: ctx.deps.now() });
     const query = { scope, ...(operatorIds ? { operatorIds } : {}) };
-    const [items, totals] = await Promise.all([trafficRows(db, { ...query, by: ['operator'] }), trafficTotals(db, query)]);
+    const [items, [totals = emptyRow()]] = await trafficSets(db, query, [{ by: ['operator'] }, { by: [] }]);
     return { items, totals };
   },
 
@@ -55,11 +51,7 @@ export const reportCenterHandlers: DomainHandlers<'reportCenter'> = {
     const db = ctx.deps.db;
     const scope = await reportScope(db, { companyId: me.companyId, accounts: { field: 'ClientsIds', ids: b.ClientsIds }, dateStart: b.DateStart, dateEnd: b.DateEnd, now: ctx.deps.now() });
     const query = { scope, ...(b.StatesIds?.length ? { statusCodes: b.StatesIds } : {}) };
-    const [items, states, totals] = await Promise.all([
-      trafficRows(db, { ...query, by: ['statusCode', 'account'] }),
-      trafficRows(db, { ...query, by: ['statusCode'] }),
-      trafficTotals(db, query),
-    ]);
+    const [items, states, [totals = emptyRow()]] = await trafficSets(db, query, [{ by: ['statusCode', 'account'] }, { by: ['statusCode'] }, { by: [] }]);
     return { items, states, totals };
   },
 
@@ -71,7 +63,7 @@ export const reportCenterHandlers: DomainHandlers<'reportCenter'> = {
     const months = yearMonths(b.year, now);
     const scope = await reportScope(db, { companyId: me.companyId, accounts: { field: 'clientId', ids: [b.clientId] }, dateStart: months.dateStart, dateEnd: months.dateEnd, level: 2, now });
     const query = { scope, ...(b.state !== undefined ? { statusCodes: [b.state] } : {}) };
-    const [rows, totals] = await Promise.all([trafficRows(db, { ...query, by: ['period'], level: 2, order: 'keys' }), trafficTotals(db, query)]);
+    const [rows, [totals = emptyRow()]] = await trafficSets(db, { ...query, level: 2 }, [{ by: ['period'], order: 'keys' }, { by: [] }]);
     // Every month of the range, the quiet ones as zeros: a year read at a glance.
     const items = months.list.map((period) => rows.find((r) => r.period === period) ?? { ...emptyRow(), period });
     return { level: 2, items, totals };
@@ -119,7 +111,7 @@ export const reportCenterHandlers: DomainHandlers<'reportCenter'> = {
     const db = ctx.deps.db;
     const scope = await reportScope(db, { companyId: me.companyId, accounts: { field: 'ClientsIds', ids: b.ClientsIds }, dateStart: b.DateStart, dateEnd: b.DateEnd, now: ctx.deps.now() });
     const query = { scope, inDeployments: true };
-    const [items, totals] = await Promise.all([trafficRows(db, { ...query, by: ['campaign'] }), trafficTotals(db, query)]);
+    const [items, [totals = emptyRow()]] = await trafficSets(db, query, [{ by: ['campaign'] }, { by: [] }]);
     return { items, totals };
   },
 

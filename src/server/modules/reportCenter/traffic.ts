@@ -19,9 +19,9 @@ export type TrafficKey = 'period' | 'area' | 'platform' | 'account' | 'operator'
 /** A period's label in Bogotá time, per aggregation level. */
 const PERIOD_FORMAT: Record<Level, string> = { 0: 'YYYY-MM-DD HH24:00', 1: 'YYYY-MM-DD', 2: 'YYYY-MM', 3: 'YYYY' };
 
+/** What is read: the scope and its filters, and the level a period is grouped at (default 1, day). */
 export interface TrafficQuery {
   scope: ReportScope;
-  by: TrafficKey[];
   level?: Level;
   operatorIds?: number[];
   statusCodes?: number[];
@@ -31,8 +31,6 @@ export interface TrafficQuery {
   /** Only these deployments; `inDeployments`: only messages of a deployment (campaigns, not the API). */
   deploymentIds?: number[];
   inDeployments?: boolean;
-  /** 'size': biggest first (top-N charts; the default); 'keys': by the keys (periods in time order). */
-  order?: 'size' | 'keys';
 }
 
 /**
@@ -50,9 +48,9 @@ export function readTrafficFrom(source: TrafficSource): void {
  * The rows a query reads as `r`: the day rollups unless it groups by hour (a scope is always whole
  * Bogotá days), the hour rollups then, or the scope's raw messages (only the company's days).
  */
-function trafficFrom(q: TrafficQuery): RawBuilder<unknown> {
+function trafficFrom(q: TrafficQuery, by: TrafficKey[]): RawBuilder<unknown> {
   const { scope } = q;
-  if (trafficSource === 'rollups') return q.by.includes('period') && q.level === 0 ? sql`message_rollups r` : sql`message_rollups_daily r`;
+  if (trafficSource === 'rollups') return by.includes('period') && q.level === 0 ? sql`message_rollups r` : sql`message_rollups_daily r`;
   // Only literals reach the SQL text: an integer and two ISO instants.
   const where = `r.company_id = ${Number(scope.companyId)} and r.created_at >= '${scope.from.toISOString()}'::timestamptz and r.created_at < '${scope.to.toISOString()}'::timestamptz`;
   return sql`(${sql.raw(rawContributionsSql(where))}) r`;
@@ -64,33 +62,58 @@ const OUTCOMES = messageOutcomes;
 type Raw = Record<string, string | number | null>;
 const int = (v: string | number | null | undefined) => Number(v ?? 0);
 
-/** The grouped traffic, in the order asked (equal rows by their keys, so the order is stable). */
-export async function trafficRows(db: Kysely<Database>, q: TrafficQuery): Promise<TrafficRow[]> {
-  const keys: { select: string; group: string[] }[] = q.by.map((key) => {
-    switch (key) {
-      case 'period':
-        return { select: `to_char(r.bucket at time zone '${TIME_ZONE}', '${PERIOD_FORMAT[q.level ?? 1]}') as period`, group: ['period'] };
-      case 'area':
-        return { select: 'r.area_id, ar.name as area', group: ['r.area_id', 'ar.name'] };
-      case 'platform':
-        return { select: 'pl.platform', group: ['pl.platform'] };
-      case 'account':
-        return { select: 'r.channel_id as account_id, c.name as account, c.platform', group: ['r.channel_id', 'c.name', 'c.platform'] };
-      case 'operator':
-        return { select: 'r.operator_id, o.name as operator, r.operator_basis as basis', group: ['r.operator_id', 'o.name', 'r.operator_basis'] };
-      case 'statusCode':
-        return { select: 'r.status_code', group: ['r.status_code'] };
-      case 'errorCode':
-        return { select: 'r.error_code', group: ['r.error_code'] };
-      case 'deployment':
-        return {
-          select: `r.deployment_id, d.campaign_id, cp.name as campaign, d.state as deployment_state, to_char(coalesce(d.started_at, d.scheduled_at, d.created_at) at time zone '${TIME_ZONE}', 'YYYY-MM-DD HH24:MI') as deployed_at`,
-          group: ['r.deployment_id', 'd.campaign_id', 'cp.name', 'd.state', 'd.started_at', 'd.scheduled_at', 'd.created_at'],
-        };
-      case 'campaign':
-        return { select: 'd.campaign_id, cp.name as campaign', group: ['d.campaign_id', 'cp.name'] };
+/** How a key is selected and grouped, which answer fields it fills, and what orders its rows (ids first, nulls last). */
+interface KeySql { select: string; group: string[]; fields: string[]; sort: { field: string; numeric: boolean }[] }
+
+function keySql(key: TrafficKey, level: Level): KeySql {
+  const num = (field: string) => ({ field, numeric: true });
+  const str = (field: string) => ({ field, numeric: false });
+  switch (key) {
+    case 'period': {
+      const period = `to_char(r.bucket at time zone '${TIME_ZONE}', '${PERIOD_FORMAT[level]}')`;
+      return { select: `${period} as period`, group: [period], fields: ['period'], sort: [str('period')] };
     }
-  });
+    case 'area':
+      return { select: 'r.area_id, ar.name as area', group: ['r.area_id', 'ar.name'], fields: ['area_id', 'area'], sort: [num('area_id')] };
+    case 'platform':
+      return { select: 'pl.platform', group: ['pl.platform'], fields: ['platform'], sort: [str('platform')] };
+    case 'account':
+      return { select: 'r.channel_id as account_id, c.name as account, c.platform', group: ['r.channel_id', 'c.name', 'c.platform'], fields: ['account_id', 'account', 'platform'], sort: [num('account_id')] };
+    case 'operator':
+      return { select: 'r.operator_id, o.name as operator, r.operator_basis as basis', group: ['r.operator_id', 'o.name', 'r.operator_basis'], fields: ['operator_id', 'operator', 'basis'], sort: [num('operator_id'), str('basis')] };
+    case 'statusCode':
+      return { select: 'r.status_code', group: ['r.status_code'], fields: ['status_code'], sort: [num('status_code')] };
+    case 'errorCode':
+      return { select: 'r.error_code', group: ['r.error_code'], fields: ['error_code'], sort: [str('error_code')] };
+    case 'deployment':
+      return {
+        select: `r.deployment_id, d.campaign_id, cp.name as campaign, d.state as deployment_state, to_char(coalesce(d.started_at, d.scheduled_at, d.created_at) at time zone '${TIME_ZONE}', 'YYYY-MM-DD HH24:MI') as deployed_at`,
+        group: ['r.deployment_id', 'd.campaign_id', 'cp.name', 'd.state', 'd.started_at', 'd.scheduled_at', 'd.created_at'],
+        fields: ['deployment_id', 'campaign_id', 'campaign', 'deployment_state', 'deployed_at'], sort: [num('deployment_id')],
+      };
+    case 'campaign':
+      return { select: 'd.campaign_id, cp.name as campaign', group: ['d.campaign_id', 'cp.name'], fields: ['campaign_id', 'campaign'], sort: [num('campaign_id')] };
+  }
+}
+
+/** Keys that answer the same field from different joins: one query cannot group by both. */
+const CLASHING: [TrafficKey, TrafficKey][] = [['platform', 'account'], ['deployment', 'campaign']];
+
+/** One grouping of the traffic a report asks for: its keys and its order ('size': biggest first, the top-N charts' and the default; 'keys': by the keys, periods in time order). */
+export interface TrafficSet { by: TrafficKey[]; order?: 'size' | 'keys' }
+
+/**
+ * Several groupings of the same traffic in one read (GROUPING SETS): a report that shows its
+ * traffic per period and account, per account, per period and in total scans its rollup rows
+ * once instead of once per table. Each answer in the order asked ('size': biggest first; 'keys':
+ * by the keys, periods in time order; equal rows by their keys, so the order is stable).
+ */
+export async function trafficSets(db: Kysely<Database>, q: TrafficQuery, sets: TrafficSet[]): Promise<TrafficRow[][]> {
+  const level = q.level ?? 1;
+  const used = [...new Set(sets.flatMap((s) => s.by))];
+  for (const [a, b] of CLASHING) if (used.includes(a) && used.includes(b)) throw new Error(`traffic: ${a} and ${b} cannot be grouped in one read`);
+  const keys = new Map(used.map((k) => [k, keySql(k, level)] as const));
+  const columns = [...new Set(used.flatMap((k) => keys.get(k)!.group))];
   const where: RawBuilder<unknown>[] = [
     sql`r.company_id = ${q.scope.companyId}`,
     sql`r.channel_id = any(${q.scope.channelIds}::int[])`,
@@ -104,32 +127,60 @@ export async function trafficRows(db: Kysely<Database>, q: TrafficQuery): Promis
   if (q.deploymentIds) where.push(sql`r.deployment_id = any(${q.deploymentIds}::bigint[])`);
   if (q.inDeployments) where.push(sql`r.deployment_id <> 0`);
   const selects = [
-    ...keys.map((k) => k.select),
+    ...used.map((k) => keys.get(k)!.select),
     'sum(r.messages) as messages', 'sum(r.parts) as parts', 'sum(r.credits) as credits',
     ...OUTCOMES.map((o) => `sum(case when ${OUTCOME} = '${o}' then r.messages else 0 end) as ${o}`),
     "sum(case when r.state = 'read' then r.messages else 0 end) as read",
     'sum(r.latency_ms) as latency_ms', 'sum(r.latency_count) as latency_count',
     'sum(r.latency_3s) as latency_3s', 'sum(r.latency_5s) as latency_5s', 'sum(r.latency_60s) as latency_60s', 'sum(r.latency_over) as latency_over',
+    // Which grouping a row belongs to: a bit per column, set when the row is not grouped by it.
+    ...(columns.length ? [`grouping(${columns.join(', ')}) as grouping_set`] : []),
   ];
-  const group = keys.flatMap((k) => k.group);
+  const groupingSets = sets.map((s) => `(${[...new Set(s.by.flatMap((k) => keys.get(k)!.group))].join(', ')})`);
   const result = await sql<Raw>`
     select ${sql.raw(selects.join(', '))}
-    from ${trafficFrom(q)}
-    ${sql.raw(q.by.includes('account') ? 'join channels c on c.id = r.channel_id' : '')}
-    ${sql.raw(q.by.includes('platform') ? 'join channels pl on pl.id = r.channel_id' : '')}
-    ${sql.raw(q.by.includes('area') ? 'left join areas ar on ar.id = r.area_id and ar.company_id = r.company_id' : '')}
-    ${sql.raw(q.by.includes('operator') ? 'left join sms_operators o on o.id = r.operator_id' : '')}
-    ${sql.raw(q.by.includes('deployment') || q.by.includes('campaign') ? 'left join deployments d on d.id = r.deployment_id left join campaigns cp on cp.id = d.campaign_id' : '')}
+    from ${trafficFrom(q, used)}
+    ${sql.raw(used.includes('account') ? 'join channels c on c.id = r.channel_id' : '')}
+    ${sql.raw(used.includes('platform') ? 'join channels pl on pl.id = r.channel_id' : '')}
+    ${sql.raw(used.includes('area') ? 'left join areas ar on ar.id = r.area_id and ar.company_id = r.company_id' : '')}
+    ${sql.raw(used.includes('operator') ? 'left join sms_operators o on o.id = r.operator_id' : '')}
+    ${sql.raw(used.includes('deployment') || used.includes('campaign') ? 'left join deployments d on d.id = r.deployment_id left join campaigns cp on cp.id = d.campaign_id' : '')}
     where ${sql.join(where, sql` and `)}
-    ${sql.raw(group.length ? `group by ${group.join(', ')}` : '')}
-    having sum(r.messages) <> 0
-    ${sql.raw(orderBy(q.order ?? 'size', group))}`.execute(db);
-  return result.rows.map(toRow);
+    group by grouping sets (${sql.raw(groupingSets.join(', '))})
+    having sum(r.messages) <> 0`.execute(db);
+  const maskOf = (s: TrafficSet) => {
+    const grouped = new Set(s.by.flatMap((k) => keys.get(k)!.group));
+    return columns.reduce((mask, c, i) => mask | (grouped.has(c) ? 0 : 1 << (columns.length - 1 - i)), 0);
+  };
+  return sets.map((set) => {
+    const mask = maskOf(set);
+    const fields = new Set(set.by.flatMap((k) => keys.get(k)!.fields));
+    const sorts = set.by.flatMap((k) => keys.get(k)!.sort);
+    const rows = result.rows
+      .filter((r) => int(r.grouping_set) === mask)
+      .map((r) => Object.fromEntries(Object.entries(r).filter(([name]) => name !== 'grouping_set' && (!keyFields.has(name) || fields.has(name)))) as Raw);
+    rows.sort((a, b) => ((set.order ?? 'size') === 'size' ? int(b.messages) - int(a.messages) : 0) || compareKeys(a, b, sorts));
+    return rows.map(toRow);
+  });
 }
 
-function orderBy(order: 'size' | 'keys', group: string[]): string {
-  if (!group.length) return '';
-  return order === 'keys' ? `order by ${group.join(', ')}` : `order by sum(r.messages) desc, ${group.join(', ')}`;
+/** Every field a key may answer (kept only in the groupings that have the key). */
+const keyFields = new Set((['period', 'area', 'platform', 'account', 'operator', 'statusCode', 'errorCode', 'deployment', 'campaign'] as const).flatMap((k) => keySql(k, 1).fields));
+
+function compareKeys(a: Raw, b: Raw, sorts: { field: string; numeric: boolean }[]): number {
+  for (const { field, numeric } of sorts) {
+    const x = a[field];
+    const y = b[field];
+    if (x === y) continue;
+    // As PostgreSQL orders ascending: nulls last.
+    if (x === null || x === undefined) return 1;
+    if (y === null || y === undefined) return -1;
+    if (numeric) {
+      const d = Number(x) - Number(y);
+      if (d) return d;
+    } else if (String(x) !== String(y)) return String(x) < String(y) ? -1 : 1;
+  }
+  return 0;
 }
 
 /** Delivered of the messages whose fate the network told (delivered or failed), in percent with one decimal; null when none. */
@@ -160,9 +211,3 @@ function toRow(r: Raw): TrafficRow {
 
 /** A row of zeros (a period or key with no traffic). */
 export const emptyRow = (): TrafficRow => toRow({});
-
-/** The totals of every message in scope (a row of zeros when there is none). */
-export async function trafficTotals(db: Kysely<Database>, q: Omit<TrafficQuery, 'by'>): Promise<TrafficRow> {
-  const [totals] = await trafficRows(db, { ...q, by: [] });
-  return totals ?? emptyRow();
-}
