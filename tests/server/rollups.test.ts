@@ -15,6 +15,7 @@ import { applyStatuses } from '../../src/engine/lifecycle/receipt.ts';
 import { compactRollups, rawDailyRollupSql, rawRollupSql, rebuildRollups, ROLLUP_KEY, ROLLUP_MEASURES, summedDailyRollupsSql, summedRollupsSql } from '../../src/engine/lifecycle/rollups.ts';
 import { rebuildRange } from '../../src/server/rollups-cli.ts';
 import { createHarness, type Harness } from './harness.ts';
+import { seededRandom as random, type SeededRandom } from '../fixtures/seeded-random.ts';
 
 let h: Harness;
 let companyId: number;
@@ -27,18 +28,6 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(async () => { await h?.close(); });
 
-/** A small seeded generator (mulberry32): a failure names its seed and can be replayed. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, int: (n: number) => Math.floor(next() * n), pick: <T,>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)] };
-}
 
 const STATES = ['queued', 'sending', 'sent', 'in_doubt', 'delivered', 'read', 'failed', 'timeout', 'undefined', 'rejected', 'cancelled', 'paused'] as const;
 const RECEIPTS = ['SENT', 'DELIVERED', 'READ', 'FAILED', 'TIME_OUT', 'UNDEFINED'] as const;
@@ -55,7 +44,7 @@ const rowsOf = async (db: Kysely<Database>, query: string): Promise<Row[]> => no
 const rollups = async (db: Kysely<Database>) => ({ hours: await rowsOf(db, summedRollupsSql()), days: await rowsOf(db, summedDailyRollupsSql()) });
 const raw = async (db: Kysely<Database>) => ({ hours: await rowsOf(db, rawRollupSql()), days: await rowsOf(db, rawDailyRollupSql()) });
 
-async function insertMessages(rnd: ReturnType<typeof random>, n: number) {
+async function insertMessages(rnd: SeededRandom, n: number) {
   const rows = Array.from({ length: n }, () => ({
     company_id: companyId, channel_id: rnd.pick(channels), source: rnd.pick(['api', 'campaign', 'event']), purpose: rnd.pick(['otp', 'transactional', 'commercial']),
     // Prefixes of every allocation block, one outside them all, a landline and a Messenger id.
@@ -69,7 +58,7 @@ async function insertMessages(rnd: ReturnType<typeof random>, n: number) {
 }
 
 /** One writer's step: a random change to a few random messages, in its own transaction; some die half-way. */
-async function change(rnd: ReturnType<typeof random>) {
+async function change(rnd: SeededRandom) {
   const ids = (await sql<{ id: string }>`select id::text as id from messages where company_id = ${companyId} order by random() limit ${1 + rnd.int(20)}`.execute(h.db)).rows.map((r) => r.id);
   if (!ids.length) return;
   const kind = rnd.int(6);

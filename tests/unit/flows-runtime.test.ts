@@ -9,6 +9,7 @@ import { stepKinds } from '../../src/core/flows/steps.ts';
 import { validateFlow } from '../../src/core/flows/validate.ts';
 import type { FlowDefinition } from '../../src/generated/types.gen.ts';
 import { menuFlow, step } from './flows-fixtures.ts';
+import { seededRandom as random, type SeededRandom } from '../fixtures/seeded-random.ts';
 
 const sends = (effects: Effect[]) => effects.flatMap((e) => (e.kind === 'send' ? [e.text] : []));
 const counts = (effects: Effect[]) => effects.flatMap((e) => (e.kind === 'count' ? [`${e.stepId}:${e.event}`] : []));
@@ -145,21 +146,9 @@ describe('the step machine', () => {
   });
 });
 
-/** A small seeded generator (mulberry32): a failure names its seed. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { int: (n: number) => Math.floor(next() * n), pick: <T,>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)] };
-}
 
 /** A random flow that the validator accepts: random steps, every output wired to a random step. */
-function randomFlow(rnd: ReturnType<typeof random>): FlowDefinition {
+function randomFlow(rnd: SeededRandom): FlowDefinition {
   const n = 2 + rnd.int(8);
   const steps = [step('s0', rnd.pick(['initialPush', 'initialCall'] as const), { text: 'hola' })];
   for (let i = 1; i <= n; i++) {
