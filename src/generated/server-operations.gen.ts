@@ -245,7 +245,7 @@ export const entitySchemas = [
     },
     {
         $id: "flow-step-type",
-        description: "A chatbot flow's step (spec 3). initialPush: where a conversation the company starts begins (a campaign, an event, a schedule) \u2014 it sends its text first. initialCall: where a conversation the person starts begins (they write one of its keywords to a two-way channel); it refuses events (99991) and scheduling (99990). send: sends its text; with possible responses it waits for one (matching by keywords or a regular expression), else it goes on at once. sendLock: sends its text and holds the conversation until the person answers with free text, kept in a variable (checked by an optional regular expression). integration: calls an HTTP endpoint and keeps part of the answer in a variable. smx: sends an SMS to another number than the conversation's (a person to alert), from the company's SMS account. conditional: goes one way or the other by a variable's value. final: sends its text, if any, and ends the conversation.",
+        description: "A chatbot flow's step (spec 3). initialPush: where a conversation the company starts begins (a campaign, an event, a schedule) \u2014 it sends its text first. initialCall: where a conversation the person starts begins (they write one of its keywords to a two-way channel); it refuses events (99991) and scheduling (99990). send: sends its text; with possible responses it waits for one (matching by keywords or a regular expression), else it goes on at once. sendLock: sends its text and holds the conversation until the person answers with free text, kept in a variable (checked by an optional regular expression). integration: calls an HTTP endpoint and keeps part of the answer in a variable. smx: sends an SMS to another number than the conversation's (a person to alert), from the company's SMS account. conditional: goes one way or the other by a variable's value. end (the spec's \"final\" step; the value is not \"final\", a common Spanish word): sends its text, if any, and ends the conversation.",
         type: "string",
         enum: [
             "initialPush",
@@ -255,7 +255,7 @@ export const entitySchemas = [
             "integration",
             "smx",
             "conditional",
-            "final"
+            "end"
         ]
     },
     {

@@ -14,8 +14,8 @@ export function menuFlow(): FlowDefinition {
         responses: [{ id: 'pay', label: 'Pagar', keywords: ['pago', 'pagar'] }, { id: 'query', label: 'Consultar', keywords: ['saldo'] }],
       }),
       step('api', 'integration', { method: 'GET', url: 'https://example.co/saldo?o={{opcion}}', expectedStatus: 200, assignTo: 'saldo', accessPath: '$.data.balance' }),
-      step('done', 'final', { text: 'Tu saldo: {{saldo}}' }),
-      step('bye', 'final', { text: 'Adiós' }),
+      step('done', 'end', { text: 'Tu saldo: {{saldo}}' }),
+      step('bye', 'end', { text: 'Adiós' }),
     ],
     edges: [
       { from: 'start', output: 'next', to: 'ask' },

@@ -102,7 +102,7 @@ describe('the step machine', () => {
 
   it('sendLock keeps a free answer that fits its expression, asks again when it does not', () => {
     const flow: FlowDefinition = {
-      steps: [step('p', 'initialPush', { text: 'Hola' }), step('doc', 'sendLock', { text: 'Tu cédula:', pattern: '^\\d{6,10}$', nonMatchMessage: 'Solo números.', maxRetries: 1, waitMinutes: 10, assignTo: 'cedula' }), step('f', 'final', { text: 'Gracias {{cedula}}' })],
+      steps: [step('p', 'initialPush', { text: 'Hola' }), step('doc', 'sendLock', { text: 'Tu cédula:', pattern: '^\\d{6,10}$', nonMatchMessage: 'Solo números.', maxRetries: 1, waitMinutes: 10, assignTo: 'cedula' }), step('f', 'end', { text: 'Gracias {{cedula}}' })],
       edges: [{ from: 'p', output: 'next', to: 'doc' }, { from: 'doc', output: 'next', to: 'f' }, { from: 'doc', output: 'noMatch', to: 'f' }, { from: 'doc', output: 'timeout', to: 'f' }],
     };
     expect(validateFlow(flow)).toEqual([]);
@@ -115,7 +115,7 @@ describe('the step machine', () => {
     const flow: FlowDefinition = {
       steps: [
         step('p', 'initialPush'), step('c', 'conditional', { variable: 'monto', operator: 'greater', value: '1000000' }),
-        step('alert', 'smx', { to: '{{gerente}}', text: 'Pago grande de {{monto}}' }), step('f', 'final'),
+        step('alert', 'smx', { to: '{{gerente}}', text: 'Pago grande de {{monto}}' }), step('f', 'end'),
       ],
       edges: [{ from: 'p', output: 'next', to: 'c' }, { from: 'c', output: 'yes', to: 'alert' }, { from: 'c', output: 'no', to: 'f' }, { from: 'alert', output: 'next', to: 'f' }],
     };
@@ -163,7 +163,7 @@ function randomFlow(rnd: SeededRandom): FlowDefinition {
     steps.push(step(`s${i}`, type, settings));
   }
   // One final step, last: the chain of first outputs reaches every step.
-  steps.push(step(`s${n + 1}`, 'final', { text: 'fin' }));
+  steps.push(step(`s${n + 1}`, 'end', { text: 'fin' }));
   const flow: FlowDefinition = { steps, edges: [] };
   // Wire every output: the first to the next step (so every step is reached), the others anywhere.
   const ids = steps.map((s) => s.id);

@@ -16,7 +16,7 @@ const table: [FlowRule, Break, Where, FlowProblem[]?][] = [
   ['twoEntries', (f) => { f.steps.push(step('start2', 'initialCall')); f.edges.push({ from: 'start2', output: 'next', to: 'ask' }); }, { stepId: 'start2' }],
   ['outputTwice', (f) => { f.edges.push({ from: 'ask', output: 'timeout', to: 'done' }); }, { stepId: 'ask', output: 'timeout' }],
   ['outputOpen', (f) => { f.edges = f.edges.filter((e) => !(e.from === 'api' && e.output === 'failure')); }, { stepId: 'api', output: 'failure' }],
-  ['stepAlone', (f) => { f.steps.push(step('lost', 'final', { text: 'x' })); }, { stepId: 'lost' }],
+  ['stepAlone', (f) => { f.steps.push(step('lost', 'end', { text: 'x' })); }, { stepId: 'lost' }],
   ['unknownStep', (f) => { f.edges.push({ from: 'ask', output: 'gone', to: 'done' }); }, { stepId: 'ask', output: 'gone' }],
   ['responseRequired', (f) => { ask(f).settings.responses = []; f.edges = f.edges.filter((e) => e.from !== 'ask' || e.output === 'next'); f.edges.push({ from: 'ask', output: 'next', to: 'api' }); }, { stepId: 'ask', field: 'responses' }],
   ['responseTwice', (f) => { ask(f).settings.responses![1].keywords.push('PAGÓ'.replace('Ó', 'O')); ask(f).settings.responses![1].keywords.push('Pago'); }, { stepId: 'ask', field: 'responses.1' }],

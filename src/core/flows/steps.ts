@@ -125,7 +125,7 @@ export const stepKinds: { [K in FlowStepType]: StepKind } = {
     outputs: () => ['yes', 'no'],
     enter: (s, _render, vars) => ({ actions: [], move: { go: holds(s, vars) ? 'yes' : 'no' } }),
   },
-  final: {
+  end: {
     settings: ['text'],
     required: () => [],
     outputs: () => [],
