@@ -14,7 +14,8 @@ import type { Level, ReportScope } from './report-scope.ts';
 const TIME_ZONE = constants.sendWindow.timeZone;
 
 /** The keys a report may group by. */
-export type TrafficKey = 'period' | 'area' | 'platform' | 'account' | 'operator' | 'statusCode' | 'errorCode' | 'deployment' | 'campaign';
+const TRAFFIC_KEYS = ['period', 'area', 'platform', 'account', 'operator', 'statusCode', 'errorCode', 'deployment', 'campaign'] as const;
+export type TrafficKey = (typeof TRAFFIC_KEYS)[number];
 
 /** A period's label in Bogotá time, per aggregation level. */
 const PERIOD_FORMAT: Record<Level, string> = { 0: 'YYYY-MM-DD HH24:00', 1: 'YYYY-MM-DD', 2: 'YYYY-MM', 3: 'YYYY' };
@@ -165,7 +166,7 @@ export async function trafficSets(db: Kysely<Database>, q: TrafficQuery, sets: T
 }
 
 /** Every field a key may answer (kept only in the groupings that have the key). */
-const keyFields = new Set((['period', 'area', 'platform', 'account', 'operator', 'statusCode', 'errorCode', 'deployment', 'campaign'] as const).flatMap((k) => keySql(k, 1).fields));
+const keyFields = new Set(TRAFFIC_KEYS.flatMap((k) => keySql(k, 1).fields));
 
 function compareKeys(a: Raw, b: Raw, sorts: { field: string; numeric: boolean }[]): number {
   for (const { field, numeric } of sorts) {
