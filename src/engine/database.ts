@@ -3,18 +3,20 @@
 // (the engine may import only src/core and src/generated, so it lives here, not in src/server).
 import type { Insertable, Selectable } from 'kysely';
 import type { CompanyTables, CompaniesTable, UsersTable } from './tables/company.ts';
+import type { ConversationTables } from './tables/conversations.ts';
 import type { EventsTables } from './tables/events.ts';
 import type { MessagingTables } from './tables/messaging.ts';
 import type { ShortenerTables } from './tables/shortener.ts';
 import type { TemplatesTables } from './tables/templates.ts';
 
 export type * from './tables/company.ts';
+export type * from './tables/conversations.ts';
 export type * from './tables/events.ts';
 export type * from './tables/messaging.ts';
 export type * from './tables/shortener.ts';
 export type * from './tables/templates.ts';
 
-export interface Database extends CompanyTables, MessagingTables, EventsTables, TemplatesTables, ShortenerTables {}
+export interface Database extends CompanyTables, ConversationTables, MessagingTables, EventsTables, TemplatesTables, ShortenerTables {}
 
 export type UserRow = Selectable<UsersTable>;
 export type CompanyRow = Selectable<CompaniesTable>;

@@ -241,11 +241,14 @@ export class Dispatcher {
    * the receipts of a system_id while none of its sessions is bound, handing them over at the
    * next bind. Adapters connect lazily (at the first submit), so without this a worker restarted
    * with nothing left to send would never bind: the grace period would run out and messages that
-   * did reach the handset would be sent a second time. One index probe per channel.
+   * did reach the handset would be sent a second time. One index probe per channel. Two-way
+   * channels (type MO) are bound always: the messages people write to them (SMPP deliver_sm)
+   * come only over a bound session, and a chatbot conversation waits for them.
    */
   private async attachAwaiting(): Promise<void> {
     const channels = await sql<{ id: number }>`
       select c.id from channels c where c.enabled and (
+        c.type = 'MO' or
         exists (select 1 from messages m where m.channel_id = c.id and m.state = 'in_doubt') or
         exists (select 1 from messages m where m.channel_id = c.id and m.state = 'sent'))`.execute(this.db);
     for (const { id: channelId } of channels.rows) {

@@ -35,6 +35,9 @@ export const pathParams: {
 } = {
     "account.update": ["id"],
     "account.delete": ["id"],
+    "agents.get": ["id"],
+    "agents.update": ["id"],
+    "agents.delete": ["id"],
     "associations.getUser": ["id"],
     "associations.putUser": ["id"],
     "associations.addUser": ["id"],
@@ -87,6 +90,12 @@ export const pathParams: {
     "events.update": ["id"],
     "events.delete": ["id"],
     "events.fire": ["key"],
+    "flows.get": ["id"],
+    "flows.update": ["id"],
+    "flows.publish": ["id"],
+    "flows.delete": ["id"],
+    "flows.stats": ["id"],
+    "flows.conversation": ["id"],
     "geography.regions": ["country"],
     "geography.cities": ["country", "region"],
     "messages.get": ["id"],
@@ -144,6 +153,20 @@ export const accountUploadPicture = (args: Args<"account.uploadPicture">) => cal
 export const accountPaymentsSummary = (args: Args<"account.paymentsSummary">) => call("account.paymentsSummary", args);
 
 export const useAccountPaymentsSummary = (args: Args<"account.paymentsSummary"> | null, config?: SWRConfiguration<Result<"account.paymentsSummary">>) => useOperation("account.paymentsSummary", args, config);
+
+export const agentsList = (args: Args<"agents.list">) => call("agents.list", args);
+
+export const useAgentsList = (args: Args<"agents.list"> | null, config?: SWRConfiguration<Result<"agents.list">>) => useOperation("agents.list", args, config);
+
+export const agentsGet = (args: Args<"agents.get">) => call("agents.get", args);
+
+export const useAgentsGet = (args: Args<"agents.get"> | null, config?: SWRConfiguration<Result<"agents.get">>) => useOperation("agents.get", args, config);
+
+export const agentsCreate = (args: Args<"agents.create">) => call("agents.create", args);
+
+export const agentsUpdate = (args: Args<"agents.update">) => call("agents.update", args);
+
+export const agentsDelete = (args: Args<"agents.delete">) => call("agents.delete", args);
 
 export const associationsGetUser = (args: Args<"associations.getUser">) => call("associations.getUser", args);
 
@@ -402,6 +425,38 @@ export const eventsUpdate = (args: Args<"events.update">) => call("events.update
 export const eventsDelete = (args: Args<"events.delete">) => call("events.delete", args);
 
 export const eventsFire = (args: Args<"events.fire">) => call("events.fire", args);
+
+export const flowsList = (args: Args<"flows.list">) => call("flows.list", args);
+
+export const useFlowsList = (args: Args<"flows.list"> | null, config?: SWRConfiguration<Result<"flows.list">>) => useOperation("flows.list", args, config);
+
+export const flowsGet = (args: Args<"flows.get">) => call("flows.get", args);
+
+export const useFlowsGet = (args: Args<"flows.get"> | null, config?: SWRConfiguration<Result<"flows.get">>) => useOperation("flows.get", args, config);
+
+export const flowsCreate = (args: Args<"flows.create">) => call("flows.create", args);
+
+export const flowsUpdate = (args: Args<"flows.update">) => call("flows.update", args);
+
+export const flowsPublish = (args: Args<"flows.publish">) => call("flows.publish", args);
+
+export const flowsDelete = (args: Args<"flows.delete">) => call("flows.delete", args);
+
+export const flowsStats = (args: Args<"flows.stats">) => call("flows.stats", args);
+
+export const useFlowsStats = (args: Args<"flows.stats"> | null, config?: SWRConfiguration<Result<"flows.stats">>) => useOperation("flows.stats", args, config);
+
+export const flowsIncidents = (args: Args<"flows.incidents">) => call("flows.incidents", args);
+
+export const useFlowsIncidents = (args: Args<"flows.incidents"> | null, config?: SWRConfiguration<Result<"flows.incidents">>) => useOperation("flows.incidents", args, config);
+
+export const flowsConversations = (args: Args<"flows.conversations">) => call("flows.conversations", args);
+
+export const useFlowsConversations = (args: Args<"flows.conversations"> | null, config?: SWRConfiguration<Result<"flows.conversations">>) => useOperation("flows.conversations", args, config);
+
+export const flowsConversation = (args: Args<"flows.conversation">) => call("flows.conversation", args);
+
+export const useFlowsConversation = (args: Args<"flows.conversation"> | null, config?: SWRConfiguration<Result<"flows.conversation">>) => useOperation("flows.conversation", args, config);
 
 export const geographyCountries = (args: Args<"geography.countries">) => call("geography.countries", args);
 

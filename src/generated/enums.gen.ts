@@ -91,6 +91,11 @@ export const conversationStates = [
 
 export type ConversationState = (typeof conversationStates)[number];
 
+/** Who a transcript line is from: in (the person), out (the flow's message to them), note (what happened without a message to them: an SMS to someone else, an integration that failed). (schemas/enums/conversation-turn-direction.yaml) */
+export const conversationTurnDirections = ["in", "out", "note"] as const;
+
+export type ConversationTurnDirection = (typeof conversationTurnDirections)[number];
+
 /** An API credential is active until revoked (or rotated, which revokes it). (schemas/enums/credential-status.yaml) */
 export const credentialStatuses = ["active", "revoked"] as const;
 
@@ -766,6 +771,7 @@ export const enumValues = {
     "channel-type": channelTypes,
     "company-state": companyStates,
     "conversation-state": conversationStates,
+    "conversation-turn-direction": conversationTurnDirections,
     "credential-status": credentialStatuses,
     "delivery-status": deliveryStatuses,
     "deployment-state": deploymentStates,

@@ -102,6 +102,75 @@ export const operations = [
         list: null
     },
     {
+        id: "agents.list",
+        method: "GET",
+        path: "/v1/agents",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 3002,
+            action: "view"
+        },
+        list: {
+            sortable: ["name", "updatedAt"],
+            filters: ["channelId", "flowId", "active"],
+            search: ["name"]
+        }
+    },
+    {
+        id: "agents.get",
+        method: "GET",
+        path: "/v1/agents/{id}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 3002,
+            action: "view"
+        },
+        list: null
+    },
+    {
+        id: "agents.create",
+        method: "POST",
+        path: "/v1/agents",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 3002,
+            action: "create"
+        },
+        list: null
+    },
+    {
+        id: "agents.update",
+        method: "PATCH",
+        path: "/v1/agents/{id}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 3002,
+            action: "edit"
+        },
+        list: null
+    },
+    {
+        id: "agents.delete",
+        method: "DELETE",
+        path: "/v1/agents/{id}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 3002,
+            action: "delete"
+        },
+        list: null
+    },
+    {
         id: "associations.getUser",
         method: "GET",
         path: "/v1/colibri/plataformSms/User/{id}/Associations",
@@ -1341,6 +1410,149 @@ export const operations = [
         permission: {
             component: 2001,
             action: "deploy"
+        },
+        list: null
+    },
+    {
+        id: "flows.list",
+        method: "GET",
+        path: "/v1/flows",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 3001,
+            action: "view"
+        },
+        list: {
+            sortable: ["name", "updatedAt", "publishedVersion"],
+            filters: ["published"],
+            search: ["name"]
+        }
+    },
+    {
+        id: "flows.get",
+        method: "GET",
+        path: "/v1/flows/{id}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 3001,
+            action: "view"
+        },
+        list: null
+    },
+    {
+        id: "flows.create",
+        method: "POST",
+        path: "/v1/flows",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 3001,
+            action: "create"
+        },
+        list: null
+    },
+    {
+        id: "flows.update",
+        method: "PATCH",
+        path: "/v1/flows/{id}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 3001,
+            action: "edit"
+        },
+        list: null
+    },
+    {
+        id: "flows.publish",
+        method: "POST",
+        path: "/v1/flows/{id}/publish",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 3001,
+            action: "deploy"
+        },
+        list: null
+    },
+    {
+        id: "flows.delete",
+        method: "DELETE",
+        path: "/v1/flows/{id}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 3001,
+            action: "delete"
+        },
+        list: null
+    },
+    {
+        id: "flows.stats",
+        method: "GET",
+        path: "/v1/flows/{id}/stats",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 3001,
+            action: "view"
+        },
+        list: null
+    },
+    {
+        id: "flows.incidents",
+        method: "GET",
+        path: "/v1/flows/incidents",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 3001,
+            action: "view"
+        },
+        list: null
+    },
+    {
+        id: "flows.conversations",
+        method: "GET",
+        path: "/v1/conversations",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 3002,
+            action: "view"
+        },
+        list: {
+            sortable: ["startedAt", "updatedAt"],
+            filters: [
+                "contact",
+                "flowId",
+                "agentId",
+                "state"
+            ],
+            search: ["contact"]
+        }
+    },
+    {
+        id: "flows.conversation",
+        method: "GET",
+        path: "/v1/conversations/{id}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 3002,
+            action: "view"
         },
         list: null
     },
@@ -2595,4 +2807,4 @@ export const operations = [
     }
 ] as const;
 
-export type OperationId = "account.list" | "account.create" | "account.page" | "account.update" | "account.delete" | "account.getPicture" | "account.uploadPicture" | "account.paymentsSummary" | "associations.getUser" | "associations.putUser" | "associations.addUser" | "associations.getOne" | "associations.updateOne" | "associations.deleteOne" | "associations.clientAssociations" | "associations.clientAccount" | "associations.listResponsible" | "associations.allResponsible" | "audit.list" | "blockList.list" | "blockList.add" | "blockList.upload" | "blockList.remove" | "campaigns.list" | "campaigns.get" | "campaigns.create" | "campaigns.update" | "campaigns.delete" | "campaigns.uploadRecipients" | "campaigns.pasteRecipients" | "campaigns.recipients" | "campaigns.messages" | "campaigns.preview" | "campaigns.launch" | "campaigns.sendTest" | "campaigns.tests" | "campaigns.requestLock" | "campaigns.approveLock" | "certificates.getCertificate" | "certificates.campaigns" | "certificates.blockList" | "certificates.dataCertificatesAccounts" | "certificates.list" | "certificates.link" | "certificates.file" | "certificates.verify" | "channels.list" | "channels.platforms" | "channels.get" | "channels.create" | "channels.update" | "channels.delete" | "channels.enable" | "channels.disable" | "channels.stats" | "channels.try" | "clientAuth.validate" | "clientAuth.signin" | "clientAuth.register" | "clientAuth.signout" | "clientAuth.recoverPassword" | "clientAuth.saveOtp" | "clientAuth.validateOtp" | "clients.get" | "clients.patch" | "clients.getProfilePic" | "clients.uploadProfilePic" | "clients.hierarchy" | "clients.usersList" | "company.get" | "company.patch" | "company.uploadLogo" | "company.listAll" | "company.setState" | "company.setPlan" | "costCenters.list" | "costCenters.get" | "costCenters.create" | "costCenters.update" | "costCenters.delete" | "credentials.list" | "credentials.create" | "credentials.rotate" | "credentials.revoke" | "credentials.getSettings" | "credentials.updateSettings" | "credits.balance" | "deployments.list" | "deployments.get" | "deployments.control" | "deployments.delete" | "deployments.numbers" | "deployments.history" | "events.list" | "events.get" | "events.create" | "events.update" | "events.delete" | "events.fire" | "geography.countries" | "geography.regions" | "geography.cities" | "messages.send" | "messages.lastDays" | "messages.get" | "messagingSettings.get" | "messagingSettings.update" | "mtReports.clientsNit" | "mtReports.trafficSuccess" | "mtReports.getClientsByNit" | "mtReports.getNitByUser" | "mtReports.reportCenterClientsNit" | "mtReports.reportCenterTrafficSuccess" | "mtReports.reportCenterGetClientsByNit" | "mtReports.reportCenterGetNitByUser" | "notifications.list" | "notifications.markRead" | "otpReports.getTimesOtpByDay" | "otpReports.getTimesOtp" | "otpReports.getTimesOtpByOperator" | "otpReports.getTimesOtpByState" | "otpReports.getSuccessByOperator" | "platformSms.getAccountsByNits" | "platformSms.getCampaignsByAccount" | "platformSms.clientsSms" | "platformSms.getStates" | "platformSms.getListAccount" | "platformSms.getQuotaByAccount" | "platformSms.getQuotaFileByAccount" | "platformSms.operators" | "platformSms.getAllDataClients" | "platformSms.getAllDataClientsByUserId" | "platformSms.quotaList" | "platformSms.setQuota" | "reportCenter.getTransactionsSummary" | "reportCenter.getOperatorsSummary" | "reportCenter.getTrafficByState" | "reportCenter.getOperators" | "reportCenter.getMessageStates" | "reportCenter.messagesCountPerMonth" | "reportCenter.queryCallCenter" | "reportCenter.getAccounts" | "reportCenter.getDeploymentsSummary" | "reportCenter.getCampaignsSummary" | "reportCenter.getWhatsAppTraffic" | "reportCenter.getRcsTraffic" | "reportCenter.connectinInfoBillingBoard" | "reportCenter.connectinExcelInfoBillingBoard" | "reportCenter.generateReport" | "reportCenter.reportFiles" | "reportCenter.getCampaigns" | "reportCenter.reportFileListByReportTypeId" | "reportCenter.linkDownloadFile" | "reportCenter.downloadReportFile" | "reportCenter.schedules" | "reportCenter.schedule" | "reportCenter.createSchedule" | "reportCenter.updateSchedule" | "reportCenter.deleteSchedule" | "reportCenter.getPackages" | "reportCenter.getReportsByPackageId" | "reportCenter.requestReportMtMessagesFromBatch" | "reportCenter.getItLogEventReportFileList" | "reportCenter.getItLogEvent" | "reportCenter.getLinkDownloadLogEventFile" | "rolesV3.list" | "rolesV3.get" | "rolesV3.create" | "rolesV3.update" | "rolesV3.delete" | "roles.list" | "shortener.create" | "shortener.campaignLink" | "shortener.upload" | "shortener.list" | "shortener.get" | "shortener.delete" | "shortener.statistics" | "shortener.campaignOpens" | "shortener.campaignClickers" | "system.health" | "system.file" | "system.outbox" | "team.list" | "team.get" | "team.create" | "team.update" | "team.delete" | "templates.list" | "templates.get" | "templates.create" | "templates.update" | "templates.delete";
+export type OperationId = "account.list" | "account.create" | "account.page" | "account.update" | "account.delete" | "account.getPicture" | "account.uploadPicture" | "account.paymentsSummary" | "agents.list" | "agents.get" | "agents.create" | "agents.update" | "agents.delete" | "associations.getUser" | "associations.putUser" | "associations.addUser" | "associations.getOne" | "associations.updateOne" | "associations.deleteOne" | "associations.clientAssociations" | "associations.clientAccount" | "associations.listResponsible" | "associations.allResponsible" | "audit.list" | "blockList.list" | "blockList.add" | "blockList.upload" | "blockList.remove" | "campaigns.list" | "campaigns.get" | "campaigns.create" | "campaigns.update" | "campaigns.delete" | "campaigns.uploadRecipients" | "campaigns.pasteRecipients" | "campaigns.recipients" | "campaigns.messages" | "campaigns.preview" | "campaigns.launch" | "campaigns.sendTest" | "campaigns.tests" | "campaigns.requestLock" | "campaigns.approveLock" | "certificates.getCertificate" | "certificates.campaigns" | "certificates.blockList" | "certificates.dataCertificatesAccounts" | "certificates.list" | "certificates.link" | "certificates.file" | "certificates.verify" | "channels.list" | "channels.platforms" | "channels.get" | "channels.create" | "channels.update" | "channels.delete" | "channels.enable" | "channels.disable" | "channels.stats" | "channels.try" | "clientAuth.validate" | "clientAuth.signin" | "clientAuth.register" | "clientAuth.signout" | "clientAuth.recoverPassword" | "clientAuth.saveOtp" | "clientAuth.validateOtp" | "clients.get" | "clients.patch" | "clients.getProfilePic" | "clients.uploadProfilePic" | "clients.hierarchy" | "clients.usersList" | "company.get" | "company.patch" | "company.uploadLogo" | "company.listAll" | "company.setState" | "company.setPlan" | "costCenters.list" | "costCenters.get" | "costCenters.create" | "costCenters.update" | "costCenters.delete" | "credentials.list" | "credentials.create" | "credentials.rotate" | "credentials.revoke" | "credentials.getSettings" | "credentials.updateSettings" | "credits.balance" | "deployments.list" | "deployments.get" | "deployments.control" | "deployments.delete" | "deployments.numbers" | "deployments.history" | "events.list" | "events.get" | "events.create" | "events.update" | "events.delete" | "events.fire" | "flows.list" | "flows.get" | "flows.create" | "flows.update" | "flows.publish" | "flows.delete" | "flows.stats" | "flows.incidents" | "flows.conversations" | "flows.conversation" | "geography.countries" | "geography.regions" | "geography.cities" | "messages.send" | "messages.lastDays" | "messages.get" | "messagingSettings.get" | "messagingSettings.update" | "mtReports.clientsNit" | "mtReports.trafficSuccess" | "mtReports.getClientsByNit" | "mtReports.getNitByUser" | "mtReports.reportCenterClientsNit" | "mtReports.reportCenterTrafficSuccess" | "mtReports.reportCenterGetClientsByNit" | "mtReports.reportCenterGetNitByUser" | "notifications.list" | "notifications.markRead" | "otpReports.getTimesOtpByDay" | "otpReports.getTimesOtp" | "otpReports.getTimesOtpByOperator" | "otpReports.getTimesOtpByState" | "otpReports.getSuccessByOperator" | "platformSms.getAccountsByNits" | "platformSms.getCampaignsByAccount" | "platformSms.clientsSms" | "platformSms.getStates" | "platformSms.getListAccount" | "platformSms.getQuotaByAccount" | "platformSms.getQuotaFileByAccount" | "platformSms.operators" | "platformSms.getAllDataClients" | "platformSms.getAllDataClientsByUserId" | "platformSms.quotaList" | "platformSms.setQuota" | "reportCenter.getTransactionsSummary" | "reportCenter.getOperatorsSummary" | "reportCenter.getTrafficByState" | "reportCenter.getOperators" | "reportCenter.getMessageStates" | "reportCenter.messagesCountPerMonth" | "reportCenter.queryCallCenter" | "reportCenter.getAccounts" | "reportCenter.getDeploymentsSummary" | "reportCenter.getCampaignsSummary" | "reportCenter.getWhatsAppTraffic" | "reportCenter.getRcsTraffic" | "reportCenter.connectinInfoBillingBoard" | "reportCenter.connectinExcelInfoBillingBoard" | "reportCenter.generateReport" | "reportCenter.reportFiles" | "reportCenter.getCampaigns" | "reportCenter.reportFileListByReportTypeId" | "reportCenter.linkDownloadFile" | "reportCenter.downloadReportFile" | "reportCenter.schedules" | "reportCenter.schedule" | "reportCenter.createSchedule" | "reportCenter.updateSchedule" | "reportCenter.deleteSchedule" | "reportCenter.getPackages" | "reportCenter.getReportsByPackageId" | "reportCenter.requestReportMtMessagesFromBatch" | "reportCenter.getItLogEventReportFileList" | "reportCenter.getItLogEvent" | "reportCenter.getLinkDownloadLogEventFile" | "rolesV3.list" | "rolesV3.get" | "rolesV3.create" | "rolesV3.update" | "rolesV3.delete" | "roles.list" | "shortener.create" | "shortener.campaignLink" | "shortener.upload" | "shortener.list" | "shortener.get" | "shortener.delete" | "shortener.statistics" | "shortener.campaignOpens" | "shortener.campaignClickers" | "system.health" | "system.file" | "system.outbox" | "team.list" | "team.get" | "team.create" | "team.update" | "team.delete" | "templates.list" | "templates.get" | "templates.create" | "templates.update" | "templates.delete";

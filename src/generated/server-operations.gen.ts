@@ -106,6 +106,12 @@ export const entitySchemas = [
         ]
     },
     {
+        $id: "conversation-turn-direction",
+        description: "Who a transcript line is from: in (the person), out (the flow's message to them), note (what happened without a message to them: an SMS to someone else, an integration that failed).",
+        type: "string",
+        enum: ["in", "out", "note"]
+    },
+    {
         $id: "credential-status",
         description: "An API credential is active until revoked (or rotated, which revokes it).",
         type: "string",
@@ -568,6 +574,111 @@ export const entitySchemas = [
             "132001",
             "132012"
         ]
+    },
+    {
+        $id: "agent-page",
+        description: "One page of an agent list (the list convention).",
+        type: "object",
+        required: [
+            "items",
+            "total",
+            "page",
+            "pageSize"
+        ],
+        additionalProperties: false,
+        properties: {
+            items: {
+                type: "array",
+                items: {
+                    $ref: "agent#"
+                }
+            },
+            total: {
+                type: "integer",
+                description: "rows matching the filters and search",
+                "all pages": null
+            },
+            page: {
+                type: "integer"
+            },
+            pageSize: {
+                type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
+            }
+        }
+    },
+    {
+        $id: "agent",
+        description: "An agent (/Agents/agentManagement, component 3002): a published flow put on a two-way channel of the company. A person's message on that channel starts it when its first word is one of the agent's keywords; an agent without keywords (not on SMS, where a short code is shared by keywords) answers whatever else comes in on its channel.",
+        type: "object",
+        required: [
+            "id",
+            "name",
+            "channelId",
+            "channel",
+            "flowId",
+            "flow",
+            "keywords",
+            "active",
+            "conversations",
+            "updatedAt"
+        ],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "integer",
+                readOnly: true
+            },
+            name: {
+                type: "string",
+                maxLength: 80
+            },
+            channelId: {
+                type: "integer"
+            },
+            channel: {
+                type: "string",
+                description: "the channel's name"
+            },
+            platform: {
+                $ref: "channel-platform#"
+            },
+            flowId: {
+                type: "integer"
+            },
+            flow: {
+                type: "string",
+                description: "the flow's name"
+            },
+            keywords: {
+                type: "array",
+                items: {
+                    type: "string"
+                }
+            },
+            active: {
+                type: "boolean"
+            },
+            conversations: {
+                type: "integer",
+                description: "conversations it started"
+            },
+            updatedAt: {
+                type: "string",
+                format: "date-time"
+            }
+        }
     },
     {
         $id: "api-error",
@@ -2377,6 +2488,145 @@ export const entitySchemas = [
         }
     },
     {
+        $id: "conversation-page",
+        description: "One page of a conversation list (the list convention).",
+        type: "object",
+        required: [
+            "items",
+            "total",
+            "page",
+            "pageSize"
+        ],
+        additionalProperties: false,
+        properties: {
+            items: {
+                type: "array",
+                items: {
+                    $ref: "conversation#"
+                }
+            },
+            total: {
+                type: "integer",
+                description: "rows matching the filters and search",
+                "all pages": null
+            },
+            page: {
+                type: "integer"
+            },
+            pageSize: {
+                type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
+            }
+        }
+    },
+    {
+        $id: "conversation",
+        description: "One person's conversation with a flow on a channel: where it stands, and (one conversation's detail) its transcript \u2014 what the person wrote, what the flow sent, and what happened without a message (an integration that failed, an SMS sent to someone else).",
+        type: "object",
+        required: [
+            "id",
+            "contact",
+            "channelId",
+            "channel",
+            "flowId",
+            "flow",
+            "flowVersion",
+            "state",
+            "stepId",
+            "startedAt",
+            "updatedAt",
+            "endedAt"
+        ],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "integer"
+            },
+            contact: {
+                type: "string"
+            },
+            channelId: {
+                type: "integer"
+            },
+            channel: {
+                type: "string"
+            },
+            agentId: {
+                type: ["integer", "null"]
+            },
+            flowId: {
+                type: "integer"
+            },
+            flow: {
+                type: "string"
+            },
+            flowVersion: {
+                type: "integer"
+            },
+            state: {
+                $ref: "conversation-state#"
+            },
+            stepId: {
+                type: ["string", "null"]
+            },
+            variables: {
+                type: "object",
+                additionalProperties: {
+                    type: "string"
+                }
+            },
+            startedAt: {
+                type: "string",
+                format: "date-time"
+            },
+            updatedAt: {
+                type: "string",
+                format: "date-time"
+            },
+            endedAt: {
+                type: ["string", "null"],
+                format: "date-time"
+            },
+            turns: {
+                type: "array",
+                items: {
+                    type: "object",
+                    required: ["direction", "body", "at"],
+                    additionalProperties: false,
+                    properties: {
+                        direction: {
+                            $ref: "conversation-turn-direction#"
+                        },
+                        stepId: {
+                            type: ["string", "null"]
+                        },
+                        body: {
+                            type: "string"
+                        },
+                        messageId: {
+                            type: ["integer", "null"]
+                        },
+                        at: {
+                            type: "string",
+                            format: "date-time"
+                        }
+                    }
+                }
+            }
+        }
+    },
+    {
         $id: "cost-center-page",
         description: "One page of a cost center list (the list convention).",
         type: "object",
@@ -3176,6 +3426,70 @@ export const entitySchemas = [
         }
     },
     {
+        $id: "flow-page",
+        description: "One page of a flow list (the list convention).",
+        type: "object",
+        required: [
+            "items",
+            "total",
+            "page",
+            "pageSize"
+        ],
+        additionalProperties: false,
+        properties: {
+            items: {
+                type: "array",
+                items: {
+                    $ref: "flow#"
+                }
+            },
+            total: {
+                type: "integer",
+                description: "rows matching the filters and search",
+                "all pages": null
+            },
+            page: {
+                type: "integer"
+            },
+            pageSize: {
+                type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
+            }
+        }
+    },
+    {
+        $id: "flow-problem",
+        description: "One rule a flow breaks (src/core/flows/validate.ts), and where.",
+        type: "object",
+        required: ["rule"],
+        additionalProperties: false,
+        properties: {
+            rule: {
+                $ref: "flow-rule#"
+            },
+            stepId: {
+                type: "string"
+            },
+            output: {
+                type: "string"
+            },
+            field: {
+                type: "string"
+            }
+        }
+    },
+    {
         $id: "flow-response",
         description: "A possible response of a step that waits: its label (what the person is offered), the keywords that choose it and an optional regular expression; unique per step (spec 5). Its id names the step's output it leads through.",
         type: "object",
@@ -3356,6 +3670,61 @@ export const entitySchemas = [
             },
             settings: {
                 $ref: "flow-step-settings#"
+            }
+        }
+    },
+    {
+        $id: "flow",
+        description: "A chatbot flow of the company (/Agents/ManagerChatbot, component 3001): its draft as the editor last saved it (it may break the rules while it is being drawn: `problems` lists them, from the same validator the editor runs), and its published versions. Conversations run a published version; publishing makes a new one (numbered from 1) and never changes a conversation under way.",
+        type: "object",
+        required: [
+            "id",
+            "name",
+            "description",
+            "draft",
+            "problems",
+            "publishedVersion",
+            "updatedAt"
+        ],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "integer",
+                readOnly: true
+            },
+            name: {
+                type: "string",
+                maxLength: 80
+            },
+            description: {
+                type: ["string", "null"],
+                maxLength: 500
+            },
+            draft: {
+                $ref: "flow-definition#"
+            },
+            problems: {
+                type: "array",
+                description: "What keeps the draft from being published (rule, and where: step, output, setting).",
+                items: {
+                    $ref: "flow-problem#"
+                }
+            },
+            publishedVersion: {
+                type: ["integer", "null"],
+                description: "the newest published version; null before the first publication"
+            },
+            publishedAt: {
+                type: ["string", "null"],
+                format: "date-time"
+            },
+            agents: {
+                type: "integer",
+                description: "agents that run this flow"
+            },
+            updatedAt: {
+                type: "string",
+                format: "date-time"
             }
         }
     },
@@ -5595,6 +5964,343 @@ export const serverOperations = [
         produces: "json",
         sandbox: false,
         errors: []
+    },
+    {
+        id: "agents.list",
+        tag: "agents",
+        name: "list",
+        method: "GET",
+        path: "/v1/agents",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 3002,
+            action: "view"
+        },
+        summary: "The company's agents, paged (list convention); filters channelId, flowId, active; q searches the name.",
+        params: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                page: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 1000000,
+                    default: 1
+                },
+                pageSize: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 200,
+                    default: 50
+                },
+                after: {
+                    $ref: "list-cursor#"
+                },
+                sort: {
+                    type: "string",
+                    enum: ["name", "updatedAt"]
+                },
+                order: {
+                    type: "string",
+                    enum: ["asc", "desc"],
+                    default: "asc"
+                },
+                q: {
+                    type: "string",
+                    maxLength: 100
+                },
+                channelId: {
+                    type: "integer",
+                    minimum: 1
+                },
+                flowId: {
+                    type: "integer",
+                    minimum: 1
+                },
+                active: {
+                    type: "boolean"
+                }
+            }
+        },
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "agent-page#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99931"]
+    },
+    {
+        id: "agents.get",
+        tag: "agents",
+        name: "get",
+        method: "GET",
+        path: "/v1/agents/{id}",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 3002,
+            action: "view"
+        },
+        summary: "",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "agent#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959"]
+    },
+    {
+        id: "agents.create",
+        tag: "agents",
+        name: "create",
+        method: "POST",
+        path: "/v1/agents",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 3002,
+            action: "create"
+        },
+        summary: "",
+        params: null,
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            required: ["name", "channelId", "flowId"],
+            additionalProperties: false,
+            properties: {
+                name: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 80,
+                    pattern: "^[^<>]*$"
+                },
+                channelId: {
+                    type: "integer",
+                    minimum: 1,
+                    "x-widget": "options",
+                    "x-options": {
+                        operation: "channels.list",
+                        value: "id",
+                        label: "name",
+                        params: {
+                            pageSize: 200
+                        }
+                    }
+                },
+                flowId: {
+                    type: "integer",
+                    minimum: 1,
+                    "x-widget": "options",
+                    "x-options": {
+                        operation: "flows.list",
+                        value: "id",
+                        label: "name",
+                        params: {
+                            pageSize: 200,
+                            published: true
+                        }
+                    }
+                },
+                keywords: {
+                    type: "array",
+                    maxItems: 50,
+                    items: {
+                        type: "string",
+                        minLength: 1,
+                        maxLength: 20,
+                        pattern: "^[A-Za-z0-9\u00C1\u00C9\u00CD\u00D3\u00DA\u00DC\u00D1\u00E1\u00E9\u00ED\u00F3\u00FA\u00FC\u00F1]+$"
+                    },
+                    "x-widget": "keywords"
+                },
+                active: {
+                    type: "boolean",
+                    default: true
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "agent#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99994",
+            "99972",
+            "99971",
+            "99970",
+            "99992",
+            "99982"
+        ]
+    },
+    {
+        id: "agents.update",
+        tag: "agents",
+        name: "update",
+        method: "PATCH",
+        path: "/v1/agents/{id}",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 3002,
+            action: "edit"
+        },
+        summary: "Change an agent; conversations under way finish on the flow version they started on.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                name: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 80,
+                    pattern: "^[^<>]*$"
+                },
+                channelId: {
+                    type: "integer",
+                    minimum: 1,
+                    "x-widget": "options",
+                    "x-options": {
+                        operation: "channels.list",
+                        value: "id",
+                        label: "name",
+                        params: {
+                            pageSize: 200
+                        }
+                    }
+                },
+                flowId: {
+                    type: "integer",
+                    minimum: 1,
+                    "x-widget": "options",
+                    "x-options": {
+                        operation: "flows.list",
+                        value: "id",
+                        label: "name",
+                        params: {
+                            pageSize: 200,
+                            published: true
+                        }
+                    }
+                },
+                keywords: {
+                    type: "array",
+                    maxItems: 50,
+                    items: {
+                        type: "string",
+                        minLength: 1,
+                        maxLength: 20,
+                        pattern: "^[A-Za-z0-9\u00C1\u00C9\u00CD\u00D3\u00DA\u00DC\u00D1\u00E1\u00E9\u00ED\u00F3\u00FA\u00FC\u00F1]+$"
+                    },
+                    "x-widget": "keywords"
+                },
+                active: {
+                    type: "boolean"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "agent#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99994",
+            "99972",
+            "99971",
+            "99970",
+            "99992",
+            "99982",
+            "99959"
+        ]
+    },
+    {
+        id: "agents.delete",
+        tag: "agents",
+        name: "delete",
+        method: "DELETE",
+        path: "/v1/agents/{id}",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 3002,
+            action: "delete"
+        },
+        summary: "Delete an agent; its conversations under way finish, and stay in the transcripts.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "object",
+            required: ["ok"],
+            additionalProperties: false,
+            properties: {
+                ok: {
+                    type: "boolean",
+                    const: true
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959"]
     },
     {
         id: "associations.getUser",
@@ -10804,6 +11510,577 @@ export const serverOperations = [
             "99982",
             "99953"
         ]
+    },
+    {
+        id: "flows.list",
+        tag: "flows",
+        name: "list",
+        method: "GET",
+        path: "/v1/flows",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 3001,
+            action: "view"
+        },
+        summary: "The company's flows, paged (list convention); q searches the name.",
+        params: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                page: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 1000000,
+                    default: 1
+                },
+                pageSize: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 200,
+                    default: 50
+                },
+                after: {
+                    $ref: "list-cursor#"
+                },
+                sort: {
+                    type: "string",
+                    enum: ["name", "updatedAt", "publishedVersion"]
+                },
+                order: {
+                    type: "string",
+                    enum: ["asc", "desc"],
+                    default: "asc"
+                },
+                q: {
+                    type: "string",
+                    maxLength: 100
+                },
+                published: {
+                    type: "boolean"
+                }
+            }
+        },
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "flow-page#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99931"]
+    },
+    {
+        id: "flows.get",
+        tag: "flows",
+        name: "get",
+        method: "GET",
+        path: "/v1/flows/{id}",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 3001,
+            action: "view"
+        },
+        summary: "",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "flow#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99994"]
+    },
+    {
+        id: "flows.create",
+        tag: "flows",
+        name: "create",
+        method: "POST",
+        path: "/v1/flows",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 3001,
+            action: "create"
+        },
+        summary: "A new flow; without a draft it starts with a step that greets whoever writes in and a final step.",
+        params: null,
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            required: ["name"],
+            additionalProperties: false,
+            properties: {
+                name: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 80,
+                    pattern: "^[^<>]*$"
+                },
+                description: {
+                    type: "string",
+                    maxLength: 500
+                },
+                draft: {
+                    $ref: "flow-definition#"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "flow#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99930",
+            "99982"
+        ]
+    },
+    {
+        id: "flows.update",
+        tag: "flows",
+        name: "update",
+        method: "PATCH",
+        path: "/v1/flows/{id}",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 3001,
+            action: "edit"
+        },
+        summary: "Save the draft (the editor's autosave), the name or the description; published versions do not change.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                name: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 80,
+                    pattern: "^[^<>]*$"
+                },
+                description: {
+                    type: "string",
+                    maxLength: 500
+                },
+                draft: {
+                    $ref: "flow-definition#"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "flow#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99930",
+            "99982",
+            "99994"
+        ]
+    },
+    {
+        id: "flows.publish",
+        tag: "flows",
+        name: "publish",
+        method: "POST",
+        path: "/v1/flows/{id}/publish",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 3001,
+            action: "deploy"
+        },
+        summary: "Publish the draft as the next version, if it keeps every flow rule (99901 lists the problems otherwise).",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "flow#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99901", "99982", "99994"]
+    },
+    {
+        id: "flows.delete",
+        tag: "flows",
+        name: "delete",
+        method: "DELETE",
+        path: "/v1/flows/{id}",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 3001,
+            action: "delete"
+        },
+        summary: "Delete a flow no agent runs (99992 otherwise) and with no conversation under way; its finished conversations go with it.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "object",
+            required: ["ok"],
+            additionalProperties: false,
+            properties: {
+                ok: {
+                    type: "boolean",
+                    const: true
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99994", "99992"]
+    },
+    {
+        id: "flows.stats",
+        tag: "flows",
+        name: "stats",
+        method: "GET",
+        path: "/v1/flows/{id}/stats",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 3001,
+            action: "view"
+        },
+        summary: "How a flow's conversations went: by state, and per step of a version how often it was entered, answered, matched, retried, timed out or failed.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                version: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 100000
+                }
+            }
+        },
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "object",
+            required: [
+                "flowId",
+                "version",
+                "conversations",
+                "steps"
+            ],
+            additionalProperties: false,
+            properties: {
+                flowId: {
+                    type: "integer"
+                },
+                version: {
+                    type: ["integer", "null"]
+                },
+                conversations: {
+                    type: "object",
+                    additionalProperties: {
+                        type: "integer"
+                    },
+                    description: "conversations of that version by state"
+                },
+                steps: {
+                    type: "array",
+                    items: {
+                        type: "object",
+                        required: ["stepId", "counts"],
+                        additionalProperties: false,
+                        properties: {
+                            stepId: {
+                                type: "string"
+                            },
+                            counts: {
+                                type: "object",
+                                additionalProperties: {
+                                    type: "integer"
+                                },
+                                description: "by flow-step-event"
+                            }
+                        }
+                    }
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99994"]
+    },
+    {
+        id: "flows.incidents",
+        tag: "flows",
+        name: "incidents",
+        method: "GET",
+        path: "/v1/flows/incidents",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 3001,
+            action: "view"
+        },
+        summary: "What went wrong in the company's conversations (an integration that failed, no SMS channel for an SMX step), newest first.",
+        params: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                flowId: {
+                    type: "integer",
+                    minimum: 1
+                },
+                limit: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 500,
+                    default: 100
+                }
+            }
+        },
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "object",
+            required: ["items"],
+            additionalProperties: false,
+            properties: {
+                items: {
+                    type: "array",
+                    items: {
+                        type: "object",
+                        required: [
+                            "id",
+                            "flowId",
+                            "flow",
+                            "conversationId",
+                            "stepId",
+                            "detail",
+                            "at"
+                        ],
+                        additionalProperties: false,
+                        properties: {
+                            id: {
+                                type: "integer"
+                            },
+                            flowId: {
+                                type: "integer"
+                            },
+                            flow: {
+                                type: "string"
+                            },
+                            conversationId: {
+                                type: ["integer", "null"]
+                            },
+                            stepId: {
+                                type: ["string", "null"]
+                            },
+                            detail: {
+                                type: "string"
+                            },
+                            at: {
+                                type: "string",
+                                format: "date-time"
+                            }
+                        }
+                    }
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99931"]
+    },
+    {
+        id: "flows.conversations",
+        tag: "flows",
+        name: "conversations",
+        method: "GET",
+        path: "/v1/conversations",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 3002,
+            action: "view"
+        },
+        summary: "Conversations, newest first (list convention); filters contact (a number, as written), flowId, agentId, state.",
+        params: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                page: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 1000000,
+                    default: 1
+                },
+                pageSize: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 200,
+                    default: 50
+                },
+                after: {
+                    $ref: "list-cursor#"
+                },
+                sort: {
+                    type: "string",
+                    enum: ["startedAt", "updatedAt"]
+                },
+                order: {
+                    type: "string",
+                    enum: ["asc", "desc"],
+                    default: "desc"
+                },
+                q: {
+                    type: "string",
+                    maxLength: 100
+                },
+                contact: {
+                    type: "string",
+                    maxLength: 64
+                },
+                flowId: {
+                    type: "integer",
+                    minimum: 1
+                },
+                agentId: {
+                    type: "integer",
+                    minimum: 1
+                },
+                state: {
+                    $ref: "conversation-state#"
+                }
+            }
+        },
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "conversation-page#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99931"]
+    },
+    {
+        id: "flows.conversation",
+        tag: "flows",
+        name: "conversation",
+        method: "GET",
+        path: "/v1/conversations/{id}",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 3002,
+            action: "view"
+        },
+        summary: "One conversation with its variables and transcript.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "conversation#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959"]
     },
     {
         id: "geography.countries",

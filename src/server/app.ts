@@ -138,7 +138,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   // With a running engine, big launches are written by its job runner (issue 13), recurring
   // campaigns launch their due runs and scheduled reports make theirs (checked every 30 s).
   if (options.messaging) {
-    const jobs = startJobRunner(deps, { log: (m, d) => app.log.warn({ detail: d }, m) });
+    const jobs = startJobRunner({ ...deps, allowPrivateNetworks: deps.sandbox }, { log: (m, d) => app.log.warn({ detail: d }, m) });
     deps.messaging.wakeJobs = () => jobs.wake();
     app.addHook('onClose', async () => jobs.stop());
     const timer = setInterval(() => {

@@ -81,7 +81,7 @@ async function main() {
   runtime = await startMessaging({ db: handle.db, secrets, sandbox: false, dispatcher: settings, log });
   // The engine's jobs (issue 13: big launches, chunk by chunk), shared with the other processes.
   const dispatcher = runtime.dispatcher;
-  const jobs = startJobRunner({ db: handle.db, now: () => new Date(), messaging: { sendWindow: companySendWindow(handle.db), wake: () => dispatcher.wake() }, storage: defaultFileStorage() }, { log });
+  const jobs = startJobRunner({ db: handle.db, now: () => new Date(), messaging: { sendWindow: companySendWindow(handle.db), wake: () => dispatcher.wake() }, storage: defaultFileStorage(), allowPrivateNetworks: false }, { log });
   stopJobs = () => jobs.stop();
   log(`${runtime.dispatcher.workerId} running on ${describeUrl(env.DATABASE_URL)}${env.DATABASE_SCHEMA ? ` (schema ${env.DATABASE_SCHEMA})` : ''}`);
   if (stopping) {

@@ -28,6 +28,13 @@ export interface JobPayloads {
     fileId: number;
     companyId: number;
   };
+  /** An integration step's HTTP call (issue 15): made, retried with back-off (cursor: attempts spent), answered to its conversation. */
+  flowCall: {
+    conversationId: number;
+    companyId: number;
+    stepId: string;
+    request: { method: string; url: string; contentType: string; body: string | null; timeoutSeconds: number };
+  };
 }
 
 export type JobKind = keyof JobPayloads;
@@ -42,8 +49,11 @@ export interface Job<K extends JobKind = JobKind> {
   done: number;
 }
 
-/** 'more': call again; 'done': the job is finished (the step marked it so, in its transaction). */
-export type StepResult = 'more' | 'done';
+/**
+ * 'more': call again; 'done': the job is finished (the step marked it so, in its transaction);
+ * 'later': the step put the job off (lifecycle/jobs.ts postponeJob) and let go of it.
+ */
+export type StepResult = 'more' | 'done' | 'later';
 
 export type JobHandler<K extends JobKind> = (job: Job<K>) => Promise<StepResult>;
 

@@ -87,7 +87,7 @@ export class JobRunner {
     for (;;) {
       const result = await handler(job);
       await this.options.onStep?.(job, result);
-      if (result === 'done' || stopping()) return;
+      if (result !== 'more' || stopping()) return;
       // The other requests' turn (PGlite serves one statement at a time, in this thread).
       await nextTurn();
     }

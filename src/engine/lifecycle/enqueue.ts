@@ -25,8 +25,8 @@ export interface EnqueueItem {
   invalid?: boolean;
 }
 
-/** Where a message comes from: a deployment, an API or event call, or a campaign's test send. */
-export type MessageSource = 'campaign' | 'api' | 'test';
+/** Where a message comes from: a deployment, an API or event call, a campaign's test send, or a conversation's turn (a chatbot flow). */
+export type MessageSource = 'campaign' | 'api' | 'test' | 'flow';
 
 /**
  * Whether the send window may hold a message: commercial ones only, and never a campaign's test,

@@ -21,6 +21,7 @@ export async function claimJob(db: Kysely<Database>, workerId: string, leaseMs: 
   const row = await sql<JobRow>`
     update jobs set claimed_by = ${workerId}, lease_until = ${until}, updated_at = ${now}
     where id = (select id from jobs where state = 'pending' and (lease_until is null or lease_until < ${now} or claimed_by = ${workerId})
+                  and (not_before is null or not_before <= ${now})
                 order by id limit 1 for update skip locked)
     returning id, kind, payload, cursor, done`.execute(db);
   return row.rows[0] ? toJob(row.rows[0]) : null;
@@ -37,6 +38,12 @@ export async function lockJob(trx: Transaction<Database>, id: number): Promise<J
 export async function advanceJob(trx: Transaction<Database>, id: number, cursor: number, added: number, now: Date, leaseMs: number | null): Promise<void> {
   const until = leaseMs === null ? null : new Date(now.getTime() + leaseMs);
   await sql`update jobs set cursor = ${cursor}, done = done + ${added}, lease_until = ${until}, updated_at = ${now}
+            where id = ${id}`.execute(trx);
+}
+
+/** A step that must wait (a retry's back-off): the cursor moves, the job is let go until `notBefore`. */
+export async function postponeJob(trx: Transaction<Database> | Kysely<Database>, id: number, cursor: number, notBefore: Date, now: Date): Promise<void> {
+  await sql`update jobs set cursor = ${cursor}, not_before = ${notBefore}, claimed_by = null, lease_until = null, updated_at = ${now}
             where id = ${id}`.execute(trx);
 }
 

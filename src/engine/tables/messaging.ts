@@ -233,6 +233,8 @@ export interface JobsTable {
   done: Generated<number>;
   claimed_by: string | null;
   lease_until: Timestamp | null;
+  /** A step put off (an integration call's back-off): nobody claims the job before this. */
+  not_before: Generated<Date | null>;
   error: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;

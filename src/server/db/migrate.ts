@@ -33,6 +33,7 @@ import * as reportFiles from './migrations/0440_report-files.ts';
 import * as certificates from './migrations/0450_certificates.ts';
 import * as reportSchedules from './migrations/0460_report-schedules.ts';
 import * as rollupDays from './migrations/0470_rollup-days.ts';
+import * as conversations from './migrations/0480_conversations.ts';
 import type { Database } from '../../engine/database.ts';
 
 const migrations: Record<string, Migration> = {
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   '0450_certificates': certificates,
   '0460_report-schedules': reportSchedules,
   '0470_rollup-days': rollupDays,
+  '0480_conversations': conversations,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

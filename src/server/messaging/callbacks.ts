@@ -8,15 +8,13 @@
 // and marks it delivered on 2xx. Anything else (an error status, a redirect, a timeout, a refused
 // connection) is retried with exponential back-off — 1 min doubling up to 6 h, 12 attempts, about
 // 20 hours in all — and the reason kept in last_error. The secret is never logged or stored open.
-// Outside the sandbox a callback only reaches public addresses (public-address.ts: no requests
-// into the server's own network, checked on the socket's own DNS answer).
+// Outside the sandbox a callback only reaches public addresses (company-url-request.ts: no
+// requests into the server's own network, checked on the socket's own DNS answer).
 import { createHmac } from 'node:crypto';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../engine/database.ts';
 import type { SecretBox } from '../security/secrets.ts';
-import { PrivateAddressError, privateHostReason, publicOnlyLookup } from './public-address.ts';
+import { requestCompanyUrl, requestFailure } from './company-url-request.ts';
 
 export const SIGNATURE_HEADER = 'x-colibri-signature';
 export const TIMESTAMP_HEADER = 'x-colibri-timestamp';
@@ -103,41 +101,21 @@ export function startCallbackDeliverer(options: CallbackDelivererOptions): Callb
     return map;
   }
 
-  /** One POST; answers the status code. http(s).request, not fetch: it takes the guarded lookup. */
-  function request(url: URL, headers: Record<string, string>, body: string): Promise<number> {
-    return new Promise((resolve, reject) => {
-      const hostReason = allowPrivate ? null : privateHostReason(url.hostname);
-      if (hostReason) return reject(new PrivateAddressError(url.hostname, hostReason));
-      const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-      const req = send(url, {
-        method: 'POST',
-        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-        signal: AbortSignal.timeout(timeoutMs),
-        ...(allowPrivate ? {} : { lookup: publicOnlyLookup }),
-      }, (response: IncomingMessage) => {
-        response.resume(); // the answer's body is not read: only its status counts
-        resolve(response.statusCode ?? 0);
-      });
-      req.on('error', reject);
-      req.end(body);
-    });
-  }
-
   async function post(url: string, secret: string, id: string, body: string): Promise<string | null> {
     try {
-      const status = await request(new URL(url), {
-        'content-type': 'application/json',
-        [SIGNATURE_HEADER]: signCallback(secret, body),
-        [TIMESTAMP_HEADER]: String(Math.floor(now().getTime() / 1000)),
-        [DELIVERY_HEADER]: id,
-      }, body);
+      const { status } = await requestCompanyUrl({
+        method: 'POST', url: new URL(url), body, timeoutMs, allowPrivateNetworks: allowPrivate, maxBytes: 0,
+        headers: {
+          'content-type': 'application/json',
+          [SIGNATURE_HEADER]: signCallback(secret, body),
+          [TIMESTAMP_HEADER]: String(Math.floor(now().getTime() / 1000)),
+          [DELIVERY_HEADER]: id,
+        },
+      });
       // Redirects are not followed: a 3xx is a failure like any other non-2xx.
       return status >= 200 && status < 300 ? null : `HTTP ${status}`;
     } catch (error) {
-      const e = error as Error & { code?: string; cause?: { code?: string } };
-      if (e instanceof PrivateAddressError) return `refused: ${e.message}`;
-      if (e.name === 'AbortError' || e.name === 'TimeoutError') return `no answer within ${timeoutMs} ms`;
-      return `request failed: ${e.code ?? e.cause?.code ?? e.message}`;
+      return requestFailure(error, timeoutMs);
     }
   }
 

@@ -5,19 +5,33 @@
 // renews with every step; a process that dies lets its lease run out and another takes the job up
 // at its cursor. PGlite is one process's database: its one runner takes every job.
 import { randomBytes } from 'node:crypto';
+import { flowCallStep } from '../../engine/conversations/integration.ts';
+import { flowVersions } from '../../engine/conversations/versions.ts';
 import type { JobHandlers } from '../../engine/jobs/kinds.ts';
 import { JobRunner, type JobRunnerOptions } from '../../engine/jobs/runner.ts';
 import { launchStep, type LaunchDeps } from '../modules/campaigns/launch.ts';
 import { reportFileStep } from '../modules/reportCenter/report-files.ts';
 import type { FileStorage } from '../storage/file-storage.ts';
+import { integrationCaller } from './flow-calls.ts';
 
 export const JOB_LEASE_MS = 60_000;
 
-/** What the jobs need: a launch the engine's hooks, a report file the file storage. */
-export type JobDeps = LaunchDeps & { storage: FileStorage };
+/**
+ * What the jobs need: a launch the engine's hooks, a report file the file storage, a flow's
+ * integration call whether it may reach private networks (the sandbox: a test server, the demo).
+ */
+export type JobDeps = LaunchDeps & { storage: FileStorage; allowPrivateNetworks?: boolean };
 
 export function jobHandlers(deps: JobDeps): JobHandlers {
-  return { launch: launchStep(deps, { leaseMs: JOB_LEASE_MS }), reportFile: reportFileStep(deps, { leaseMs: JOB_LEASE_MS }) };
+  return {
+    launch: launchStep(deps, { leaseMs: JOB_LEASE_MS }),
+    reportFile: reportFileStep(deps, { leaseMs: JOB_LEASE_MS }),
+    flowCall: flowCallStep({
+      db: deps.db, versions: flowVersions(), call: integrationCaller({ allowPrivateNetworks: deps.allowPrivateNetworks ?? false }), now: deps.now, wake: () => deps.messaging.wake(),
+      // FLOW_CALL_RETRY_MS: the first retry's delay of an integration call (default 2 s, ×4 after each failure).
+      ...(process.env.FLOW_CALL_RETRY_MS ? { retryBaseMs: Math.max(1, Number(process.env.FLOW_CALL_RETRY_MS) || 2_000) } : {}),
+    }),
+  };
 }
 
 export function startJobRunner(deps: JobDeps, options: Partial<Omit<JobRunnerOptions, 'db' | 'handlers'>> = {}): JobRunner {

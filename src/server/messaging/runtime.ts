@@ -19,6 +19,8 @@ import type { SecretBox } from '../security/secrets.ts';
 import type { MessagingHooks } from '../context.ts';
 import { startCallbackDeliverer, type CallbackDeliverer, type CallbackDelivererOptions } from './callbacks.ts';
 import { routeInbound } from './inbound.ts';
+import { startConversations, type Conversations } from '../../engine/conversations/index.ts';
+import { companySmsChannel } from '../../engine/channels/company-sms-channel.ts';
 import { whatsappTemplateGateway } from './whatsapp-templates.ts';
 import { companySendWindow } from './send-window.ts';
 import { endpointOf } from '../modules/channels/records.ts';
@@ -55,6 +57,8 @@ export interface MessagingRuntime {
   graph: GraphSandbox | null;
   rbm: RbmSandbox | null;
   callbacks: CallbackDeliverer | null;
+  /** Chatbot conversations: messages in, no-reply timers (issue 15). */
+  conversations: Conversations;
   /**
    * Our server's URL, known once it listens: the stand-ins post their webhooks there. Registers
    * every enabled HTTP channel that uses a stand-in (channels added later register when their
@@ -73,7 +77,10 @@ export async function startMessaging(options: MessagingOptions): Promise<Messagi
   const smscAccounts: Record<string, string> = { ...(options.smsc?.accounts ?? {}) };
   const { smsc, graph, rbm } = await startStandIns(options.sandbox, { smsc: { ...options.smsc, accounts: smscAccounts }, graph: options.graph, rbm: options.rbm });
   let publicUrl: string | null = null;
-  const sink = databaseSink({ db, inbound: (channelId, event) => routeInbound(db, channelId, event) });
+  // Turns enqueue replies (the dispatcher, made below) and integration calls (the process's job
+  // runner, which sets hooks.wakeJobs once it runs).
+  const conversations = startConversations({ db, wake: () => dispatcher.wake(), wakeJobs: () => hooks.wakeJobs?.(), log });
+  const sink = databaseSink({ db, inbound: (channelId, event) => routeInbound(db, channelId, event, conversations) });
   const adapters = new Map<number, Promise<ChannelAdapter | null>>();
 
   const standIns: StandIns = {
@@ -106,23 +113,20 @@ export async function startMessaging(options: MessagingOptions): Promise<Messagi
       }
       return adapter;
     },
-    async fallbackFor(companyId: number) {
-      const settings = await db.selectFrom('messaging_settings').select('sms_fallback_channel_id').where('company_id', '=', companyId).executeTakeFirst();
-      let q = db.selectFrom('channels').select(['id', 'platform']).where('company_id', '=', companyId).where('platform', '=', 'sms').where('enabled', '=', true);
-      if (settings?.sms_fallback_channel_id) q = q.where('id', '=', settings.sms_fallback_channel_id);
-      const row = await q.orderBy('priority', 'desc').orderBy('id').executeTakeFirst();
-      return row ? { id: row.id, platform: 'sms' as const } : null;
-    },
+    fallbackFor: (companyId: number) => companySmsChannel(db, companyId),
   };
   const sendWindow = companySendWindow(db);
   const dispatcher = new Dispatcher({ db, adapters: registry, sendWindow, log, ...options.dispatcher });
   const dispatch = options.dispatch ?? true;
   if (dispatch) await dispatcher.start();
+  if (dispatch) conversations.start();
   const callbacks = options.callbacks === false || !dispatch ? null : startCallbackDeliverer({ db, secrets: options.secrets, log, allowPrivateNetworks: options.sandbox, ...options.callbacks });
 
+  const hooks: MessagingHooks = { wake: () => dispatcher.wake(), sendWindow, shortBaseUrls: [], whatsappTemplates: whatsappTemplateGateway({ db: options.db, secrets: options.secrets, context }, { timeoutMs: options.http?.timeoutMs }) };
   return {
-    hooks: { wake: () => dispatcher.wake(), sendWindow, shortBaseUrls: [], whatsappTemplates: whatsappTemplateGateway({ db: options.db, secrets: options.secrets, context }, { timeoutMs: options.http?.timeoutMs }) },
+    hooks,
     dispatcher,
+    conversations,
     sink,
     smsc,
     graph,
@@ -147,6 +151,7 @@ export async function startMessaging(options: MessagingOptions): Promise<Messagi
       await adapter?.close();
     },
     async close() {
+      await conversations.stop();
       await dispatcher.stop();
       await Promise.all([...adapters.values()].map(async (a) => (await a)?.close()));
       await sink.close();

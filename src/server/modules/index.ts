@@ -2,6 +2,7 @@
 // and buildServer refuses to start if the map and the declarations ever disagree.
 import type { HandlerMap } from '../http/handler.ts';
 import { accountHandlers } from './account/index.ts';
+import { agentsHandlers } from './agents/index.ts';
 import { associationsHandlers } from './associations/index.ts';
 import { auditHandlers } from './audit/index.ts';
 import { blockListHandlers } from './blockList/index.ts';
@@ -16,6 +17,7 @@ import { credentialsHandlers } from './credentials/index.ts';
 import { creditsHandlers } from './credits/index.ts';
 import { deploymentsHandlers } from './deployments/index.ts';
 import { eventsHandlers } from './events/index.ts';
+import { flowsHandlers } from './flows/index.ts';
 import { geographyHandlers } from './geography/index.ts';
 import { messagesHandlers } from './messages/index.ts';
 import { messagingSettingsHandlers } from './messagingSettings/index.ts';
@@ -33,6 +35,7 @@ import { templatesHandlers } from './templates/index.ts';
 
 export const handlers: HandlerMap = {
   ...accountHandlers,
+  ...agentsHandlers,
   ...associationsHandlers,
   ...auditHandlers,
   ...blockListHandlers,
@@ -47,6 +50,7 @@ export const handlers: HandlerMap = {
   ...creditsHandlers,
   ...deploymentsHandlers,
   ...eventsHandlers,
+  ...flowsHandlers,
   ...geographyHandlers,
   ...messagesHandlers,
   ...messagingSettingsHandlers,

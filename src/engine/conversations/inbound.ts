@@ -1,0 +1,62 @@
+// A person's message on a two-way channel, as the conversations see it (issue 15 §2): it continues
+// the number's open conversation on that channel; else it starts the agent of that channel whose
+// keyword it carries (an agent without keywords answers whatever else comes in: a WhatsApp or
+// Messenger bot); else it is not the conversations' (the channel's keyword routes keep it).
+// SALIR / CANCELAR are handled before this by the inbound router: the opt-out always wins.
+import type { Transaction } from 'kysely';
+import { isKeyword } from '../../core/flows/matching.ts';
+import { newSession } from '../../core/flows/runtime.ts';
+import type { ChannelPlatform } from '../../generated/enums.gen.ts';
+import type { Database } from '../database.ts';
+import { lockOpenConversation, openConversation, saveConversation } from './sessions.ts';
+import { addTurn, recordIncident, takeTurn, type TurnOutcome } from './turns.ts';
+import type { FlowVersions } from './versions.ts';
+
+export interface InboundText {
+  channel: { id: number; companyId: number; platform: ChannelPlatform };
+  from: string;
+  text: string;
+  at: Date;
+}
+
+export type Received = { by: 'conversation' | 'agent'; conversationId: number; outcome: TurnOutcome | null } | null;
+
+/** The agent this message starts, if any: one whose keyword it is, else the channel's agent without keywords. */
+async function agentFor(trx: Transaction<Database>, channelId: number, text: string) {
+  const agents = await trx.selectFrom('agents').innerJoin('flows', 'flows.id', 'agents.flow_id')
+    .select(['agents.id', 'agents.flow_id', 'agents.keywords', 'flows.published_version'])
+    .where('agents.channel_id', '=', channelId).where('agents.active', '=', true).where('flows.published_version', 'is not', null)
+    .orderBy('agents.id').execute();
+  const keywordsOf = (a: (typeof agents)[number]) => (typeof a.keywords === 'string' ? JSON.parse(a.keywords) : a.keywords) as string[];
+  return agents.find((a) => keywordsOf(a).length > 0 && isKeyword(keywordsOf(a), text)) ?? agents.find((a) => keywordsOf(a).length === 0) ?? null;
+}
+
+/** Hands the message to the conversations, in the caller's transaction; null: none took it. */
+export async function receiveText(trx: Transaction<Database>, versions: FlowVersions, m: InboundText): Promise<Received> {
+  const open = await lockOpenConversation(trx, m.channel.id, m.from);
+  if (open) {
+    await addTurn(trx, open, 'in', m.text, m.at, open.session.stepId);
+    const flow = await versions(trx, open.flowId, open.flowVersion);
+    if (!flow) {
+      await recordIncident(trx, open, open.session.stepId, `flow version ${open.flowVersion} is missing`, m.at);
+      return { by: 'conversation', conversationId: open.id, outcome: null };
+    }
+    return { by: 'conversation', conversationId: open.id, outcome: await takeTurn(trx, open, m.channel, flow, { kind: 'messageIn', text: m.text }, m.at) };
+  }
+  const agent = await agentFor(trx, m.channel.id, m.text);
+  if (!agent) return null;
+  const version = agent.published_version!;
+  const flow = await versions(trx, agent.flow_id, version);
+  if (!flow) return null;
+  const conversation = await openConversation(trx, {
+    companyId: m.channel.companyId, channelId: m.channel.id, agentId: agent.id, flowId: agent.flow_id, flowVersion: version, contact: m.from, session: newSession(),
+  }, m.at);
+  await addTurn(trx, conversation, 'in', m.text, m.at);
+  const outcome = await takeTurn(trx, conversation, m.channel, flow, { kind: 'start', entry: 'initialCall', vars: { phone: m.from, message: m.text } }, m.at);
+  if (outcome.turn.refused) {
+    // Published versions keep the rules (an entry step exists); a person is never left waiting in silence.
+    await recordIncident(trx, conversation, null, 'the flow has no step that starts when a person writes in', m.at);
+    await saveConversation(trx, conversation.id, { ...conversation.session, state: 'abandoned' }, null, m.at);
+  }
+  return { by: 'agent', conversationId: conversation.id, outcome };
+}

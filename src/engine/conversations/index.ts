@@ -1,0 +1,94 @@
+// The conversations of an engine process (ARCHITECTURE 2 `conversations/`): a person's message in
+// (inbound.ts), the no-reply timers (timers.ts, polled here), and the integration calls
+// (integration.ts, a job kind the job runner runs). One FlowVersions memory per process.
+import type { Kysely } from 'kysely';
+import type { Database } from '../database.ts';
+import { receiveText, type InboundText, type Received } from './inbound.ts';
+import { fireDueTimers } from './timers.ts';
+import { flowVersions, type FlowVersions } from './versions.ts';
+
+export interface ConversationsOptions {
+  db: Kysely<Database>;
+  now?: () => Date;
+  /** Messages were enqueued (the dispatcher). */
+  wake: () => void;
+  /** An integration call was queued (the job runner, when this process runs one). */
+  wakeJobs?: () => void;
+  /** How often due timers are looked for; default 250 ms (a timer fires within that of its time). */
+  pollMs?: number;
+  log?: (message: string, detail?: unknown) => void;
+}
+
+export interface Conversations {
+  versions: FlowVersions;
+  /** A message in, in its own transaction (after the inbound row is stored); null: no conversation took it. */
+  receive(m: InboundText): Promise<Received>;
+  /** Fires the due timers now (tests); answers how many fired. */
+  fireTimers(): Promise<number>;
+  /** Starts polling the timers. */
+  start(): void;
+  stop(): Promise<void>;
+}
+
+export function startConversations(options: ConversationsOptions): Conversations {
+  const { db } = options;
+  const now = options.now ?? (() => new Date());
+  const versions = flowVersions();
+  const pollMs = options.pollMs ?? 250;
+  let timer: NodeJS.Timeout | null = null;
+  let round: Promise<number> | null = null;
+  let stopped = true;
+
+  const afterTurn = (sent: number, called: boolean) => {
+    if (sent) options.wake();
+    if (called) options.wakeJobs?.();
+  };
+
+  async function fireAll(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const r = await fireDueTimers(db, versions, now());
+      afterTurn(r.sent, r.called);
+      total += r.fired;
+      if (r.fired < 200 || stopped) return total;
+    }
+  }
+  const fireTimers = () => (round ??= fireAll().finally(() => { round = null; }));
+
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      timer = null;
+      fireTimers().catch((e: Error) => options.log?.('conversations: timers failed, retried at the next poll', e.message)).finally(schedule);
+    }, pollMs);
+    timer.unref?.();
+  };
+
+  return {
+    versions,
+    async receive(m) {
+      // Two messages of one number at once: the second waits for the first's row lock; if both
+      // would open a conversation, the unique index refuses one, which then continues the other's.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const received = await db.transaction().execute((trx) => receiveText(trx, versions, m));
+          if (received?.outcome) afterTurn(received.outcome.sent, received.outcome.called);
+          return received;
+        } catch (error) {
+          if (attempt > 0 || (error as { code?: string }).code !== '23505') throw error;
+        }
+      }
+    },
+    fireTimers,
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      schedule();
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await round?.catch(() => 0);
+    },
+  };
+}

@@ -1,0 +1,84 @@
+// Every state change of a conversation, with its SQL (like lifecycle/message-states.ts for
+// messages): opened for a number, locked for a turn, saved with its timer, stopped. A turn is one
+// transaction that locks the conversation's row (FOR UPDATE), so a message in, the no-reply timer
+// and an integration's answer for one conversation never interleave; the timer is the `timer_at`
+// column, claimed with FOR UPDATE SKIP LOCKED by whichever process gets it first.
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Session } from '../../core/flows/runtime.ts';
+import type { ConversationState } from '../../generated/enums.gen.ts';
+import type { Database } from '../database.ts';
+
+/** A conversation as a turn needs it. */
+export interface Conversation {
+  id: number;
+  companyId: number;
+  channelId: number;
+  flowId: number;
+  flowVersion: number;
+  contact: string;
+  session: Session;
+  timerAt: Date | null;
+}
+
+/** The states in which a conversation waits for something (the partial unique index of migration 0480 keeps one per number and channel). */
+export const OPEN_STATES: readonly ConversationState[] = ['waitingReply', 'waitingIntegration'];
+export const isOpen = (state: ConversationState) => OPEN_STATES.includes(state);
+
+type Row = { id: number | string; company_id: number; channel_id: number; flow_id: number; flow_version: number; contact: string; session: unknown; timer_at: Date | null };
+const COLUMNS = sql.raw('id, company_id, channel_id, flow_id, flow_version, contact, session, timer_at');
+const toConversation = (r: Row): Conversation => ({
+  id: Number(r.id), companyId: r.company_id, channelId: r.channel_id, flowId: r.flow_id, flowVersion: r.flow_version, contact: r.contact,
+  session: (typeof r.session === 'string' ? JSON.parse(r.session) : r.session) as Session, timerAt: r.timer_at,
+});
+
+/** The number's open conversation on the channel, locked for this turn. */
+export async function lockOpenConversation(trx: Transaction<Database>, channelId: number, contact: string): Promise<Conversation | null> {
+  const rows = await sql<Row>`select ${COLUMNS} from conversations
+    where channel_id = ${channelId} and contact = ${contact} and state in ('waitingReply', 'waitingIntegration') for update`.execute(trx);
+  return rows.rows[0] ? toConversation(rows.rows[0]) : null;
+}
+
+/** A conversation by id, locked for this turn (an integration's answer finds its conversation so). */
+export async function lockConversation(trx: Transaction<Database>, id: number): Promise<Conversation | null> {
+  const rows = await sql<Row>`select ${COLUMNS} from conversations where id = ${id} for update`.execute(trx);
+  return rows.rows[0] ? toConversation(rows.rows[0]) : null;
+}
+
+/** A new conversation, before its first turn (which saves its real state). */
+export async function openConversation(trx: Transaction<Database>, c: Omit<Conversation, 'id' | 'timerAt'> & { agentId: number | null }, now: Date): Promise<Conversation> {
+  const row = await trx.insertInto('conversations').values({
+    company_id: c.companyId, channel_id: c.channelId, agent_id: c.agentId, flow_id: c.flowId, flow_version: c.flowVersion, contact: c.contact,
+    state: c.session.state, step_id: c.session.stepId, session: JSON.stringify(c.session), timer_at: null, started_at: now, updated_at: now,
+  }).returning('id').executeTakeFirstOrThrow();
+  return { ...c, id: Number(row.id), timerAt: null };
+}
+
+/** The session after a turn, with its timer (null: none); an ended conversation has no timer. */
+export async function saveConversation(trx: Transaction<Database>, id: number, session: Session, timerAt: Date | null, now: Date): Promise<void> {
+  const ended = !isOpen(session.state);
+  await trx.updateTable('conversations').set({
+    state: session.state, step_id: session.stepId, session: JSON.stringify(session), timer_at: ended ? null : timerAt, updated_at: now,
+    ...(ended ? { ended_at: now } : {}),
+  }).where('id', '=', id).execute();
+}
+
+/** The person left (SALIR / CANCELAR): their open conversation on the channel ends, abandoned. Answers its id, if any. */
+export async function stopOpenConversation(trx: Transaction<Database>, channelId: number, contact: string, now: Date): Promise<number | null> {
+  const open = await lockOpenConversation(trx, channelId, contact);
+  if (!open) return null;
+  await saveConversation(trx, open.id, { ...open.session, state: 'abandoned' }, null, now);
+  return open.id;
+}
+
+/** Conversations whose timer is due, locked (SKIP LOCKED: another process takes the others); the caller applies each in this transaction. */
+export async function lockDueTimers(trx: Transaction<Database>, now: Date, limit: number): Promise<Conversation[]> {
+  const rows = await sql<Row>`select ${COLUMNS} from conversations where timer_at <= ${now}
+    order by timer_at limit ${limit} for update skip locked`.execute(trx);
+  return rows.rows.map(toConversation);
+}
+
+/** When the next timer falls (the timer loop sleeps until then, or its poll). */
+export async function nextTimerAt(db: Kysely<Database>): Promise<Date | null> {
+  const row = await db.selectFrom('conversations').select((eb) => eb.fn.min('timer_at').as('at')).where('timer_at', 'is not', null).executeTakeFirst();
+  return (row?.at as Date | null | undefined) ?? null;
+}

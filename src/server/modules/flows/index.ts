@@ -1,0 +1,235 @@
+// Chatbot flows, their statistics and incidents, and the conversations they hold
+// (schemas/api/flows.yaml, issue 15). The draft is saved as drawn; publishing runs the one
+// validator (src/core/flows/validate.ts) and makes the next numbered version in the same
+// transaction as the flow's pointer to it (the flow's row is locked, so two publications never
+// take one number). Every query is the caller's company's.
+import { sql, type Kysely } from 'kysely';
+import { validateFlow } from '../../../core/flows/validate.ts';
+import type { Database } from '../../../engine/database.ts';
+import type { ConversationState, ConversationTurnDirection } from '../../../generated/enums.gen.ts';
+import type { Conversation, Flow, FlowDefinition } from '../../../generated/types.gen.ts';
+import { uniqueOr } from '../../db/unique.ts';
+import { fail, failFields, fieldError } from '../../errors/api-error.ts';
+import { caller, type DomainHandlers } from '../../http/handler.ts';
+import { paginate } from '../../http/paging.ts';
+
+const nameTaken = () => failFields([fieldError('name', '99930')]);
+
+/** A new flow: a step that greets whoever writes in, then the end (the editor's blank page). */
+export const blankFlow = (): FlowDefinition => ({
+  steps: [
+    { id: 'start', type: 'initialCall', position: { x: 0, y: 0 }, settings: {} },
+    { id: 'end', type: 'end', position: { x: 0, y: 200 }, settings: {} },
+  ],
+  edges: [{ from: 'start', output: 'next', to: 'end' }],
+});
+
+const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
+
+function flowQuery(db: Kysely<Database>, companyId: number) {
+  return db.selectFrom('flows as f')
+    .select(['f.id', 'f.name', 'f.description', 'f.draft', 'f.published_version', 'f.updated_at'])
+    .select((eb) => [
+      eb.selectFrom('flow_versions as v').select('v.published_at').whereRef('v.flow_id', '=', 'f.id').whereRef('v.version', '=', 'f.published_version').as('published_at'),
+      eb.selectFrom('agents as a').select((e) => e.fn.countAll<string>().as('n')).whereRef('a.flow_id', '=', 'f.id').as('agents'),
+    ])
+    .where('f.company_id', '=', companyId);
+}
+type FlowRow = { id: number; name: string; description: string | null; draft: unknown; published_version: number | null; updated_at: Date; published_at: Date | null; agents: string | number | null };
+
+export function toFlow(r: FlowRow): Flow {
+  const draft = json<FlowDefinition>(r.draft);
+  return {
+    id: r.id, name: r.name, description: r.description, draft, problems: validateFlow(draft), publishedVersion: r.published_version,
+    publishedAt: r.published_at ? new Date(r.published_at).toISOString() : null, agents: Number(r.agents ?? 0), updatedAt: r.updated_at.toISOString(),
+  };
+}
+
+async function getFlow(db: Kysely<Database>, companyId: number, id: number): Promise<Flow> {
+  const row = await flowQuery(db, companyId).where('f.id', '=', id).executeTakeFirst();
+  if (!row) throw fail('99994');
+  return toFlow(row);
+}
+
+async function assertNameFree(db: Kysely<Database>, companyId: number, name: string, exceptId?: number) {
+  let q = db.selectFrom('flows').select('id').where('company_id', '=', companyId).where(sql<string>`lower(name)`, '=', name.toLowerCase());
+  if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+  if (await q.executeTakeFirst()) throw nameTaken();
+}
+
+type ConversationRow = {
+  id: number | string; contact: string; channel_id: number; channel: string; agent_id: number | null; flow_id: number; flow: string; flow_version: number;
+  state: string; step_id: string | null; session: unknown; started_at: Date; updated_at: Date; ended_at: Date | null;
+};
+const toConversation = (r: ConversationRow): Conversation => ({
+  id: Number(r.id), contact: r.contact, channelId: r.channel_id, channel: r.channel, agentId: r.agent_id, flowId: r.flow_id, flow: r.flow, flowVersion: r.flow_version,
+  state: r.state as ConversationState, stepId: r.step_id, variables: json<{ vars?: Record<string, string> }>(r.session).vars ?? {},
+  startedAt: r.started_at.toISOString(), updatedAt: r.updated_at.toISOString(), endedAt: r.ended_at?.toISOString() ?? null,
+});
+
+function conversationQuery(db: Kysely<Database>, companyId: number) {
+  return db.selectFrom('conversations as c').innerJoin('channels as ch', 'ch.id', 'c.channel_id').innerJoin('flows as f', 'f.id', 'c.flow_id')
+    .select(['c.id', 'c.contact', 'c.channel_id', 'ch.name as channel', 'c.agent_id', 'c.flow_id', 'f.name as flow', 'c.flow_version', 'c.state', 'c.step_id', 'c.session', 'c.started_at', 'c.updated_at', 'c.ended_at'])
+    .where('c.company_id', '=', companyId);
+}
+
+/** The digits of a number as people write it (+57 300 123 4567, 573001234567): a contact is stored as the channel gave it. */
+const contactForms = (contact: string) => {
+  const digits = contact.replace(/\D/g, '');
+  if (!digits) return [contact.trim()];
+  const forms = new Set([contact.trim(), digits, `+${digits}`]);
+  if (digits.length === 10 && digits.startsWith('3')) for (const f of [`57${digits}`, `+57${digits}`]) forms.add(f);
+  return [...forms];
+};
+
+export const flowsHandlers: DomainHandlers<'flows'> = {
+  'flows.list': async (ctx) => {
+    const me = caller(ctx);
+    let qb = flowQuery(ctx.deps.db, me.companyId);
+    if (ctx.query.published !== undefined) qb = qb.where('f.published_version', ctx.query.published ? 'is not' : 'is', null);
+    return paginate(qb, ctx.query, {
+      sortable: { name: 'f.name', updatedAt: 'f.updated_at', publishedVersion: 'f.published_version' },
+      defaultSort: { column: 'f.updated_at', order: 'desc' },
+      tieBreaker: 'f.id',
+      search: ['f.name'],
+      map: toFlow,
+    });
+  },
+
+  'flows.get': async (ctx) => getFlow(ctx.deps.db, caller(ctx).companyId, ctx.params.id),
+
+  'flows.create': async (ctx) => {
+    const me = caller(ctx);
+    const { db } = ctx.deps;
+    const name = ctx.body.name.trim();
+    await assertNameFree(db, me.companyId, name);
+    const now = ctx.deps.now();
+    const row = await uniqueOr(() => db.insertInto('flows').values({
+      company_id: me.companyId, name, description: ctx.body.description?.trim() || null, draft: JSON.stringify(ctx.body.draft ?? blankFlow()),
+      published_version: null, created_by: me.userId, created_at: now, updated_at: now,
+    }).returning('id').executeTakeFirstOrThrow(), nameTaken);
+    return getFlow(db, me.companyId, row.id);
+  },
+
+  'flows.update': async (ctx) => {
+    const me = caller(ctx);
+    const { db } = ctx.deps;
+    const current = await db.selectFrom('flows').select('id').where('company_id', '=', me.companyId).where('id', '=', ctx.params.id).executeTakeFirst();
+    if (!current) throw fail('99994');
+    const name = ctx.body.name?.trim();
+    if (name !== undefined) await assertNameFree(db, me.companyId, name, current.id);
+    await uniqueOr(() => db.updateTable('flows').set({
+      ...(name !== undefined ? { name } : {}),
+      ...(ctx.body.description !== undefined ? { description: ctx.body.description.trim() || null } : {}),
+      ...(ctx.body.draft ? { draft: JSON.stringify(ctx.body.draft) } : {}),
+      updated_at: ctx.deps.now(),
+    }).where('id', '=', current.id).where('company_id', '=', me.companyId).execute(), nameTaken);
+    return getFlow(db, me.companyId, current.id);
+  },
+
+  'flows.publish': async (ctx) => {
+    const me = caller(ctx);
+    const { db } = ctx.deps;
+    const now = ctx.deps.now();
+    await db.transaction().execute(async (trx) => {
+      const flow = await sql<{ id: number; draft: unknown; published_version: number | null }>`
+        select id, draft, published_version from flows where id = ${ctx.params.id} and company_id = ${me.companyId} for update`.execute(trx);
+      const row = flow.rows[0];
+      if (!row) throw fail('99994');
+      const draft = json<FlowDefinition>(row.draft);
+      const problems = validateFlow(draft);
+      if (problems.length) {
+        throw fail('99901', undefined, problems.slice(0, 50).map((p) => ({
+          field: ['steps', p.stepId, p.output ?? p.field].filter(Boolean).join('/') || 'draft', code: p.rule, message: p.rule,
+        })));
+      }
+      const version = (row.published_version ?? 0) + 1;
+      await trx.insertInto('flow_versions').values({ flow_id: row.id, version, definition: JSON.stringify(draft), published_by: me.userId, published_at: now }).execute();
+      await trx.updateTable('flows').set({ published_version: version, updated_at: now }).where('id', '=', row.id).execute();
+    });
+    return getFlow(db, me.companyId, ctx.params.id);
+  },
+
+  'flows.delete': async (ctx) => {
+    const me = caller(ctx);
+    const { db } = ctx.deps;
+    await db.transaction().execute(async (trx) => {
+      const flow = await trx.selectFrom('flows').select('id').where('company_id', '=', me.companyId).where('id', '=', ctx.params.id).forUpdate().executeTakeFirst();
+      if (!flow) throw fail('99994');
+      const agents = await trx.selectFrom('agents').select('name').where('flow_id', '=', flow.id).execute();
+      if (agents.length) throw fail('99992', undefined, [fieldError('agents', '99992', agents.map((a) => a.name).join(', '))]);
+      const open = await trx.selectFrom('conversations').select('id').where('flow_id', '=', flow.id).where('state', 'in', ['waitingReply', 'waitingIntegration']).executeTakeFirst();
+      if (open) throw fail('99992', undefined, [fieldError('conversations', '99992', 'a conversation is under way')]);
+      await trx.deleteFrom('flow_incidents').where('flow_id', '=', flow.id).execute();
+      await trx.deleteFrom('conversations').where('flow_id', '=', flow.id).execute();
+      await trx.deleteFrom('flows').where('id', '=', flow.id).execute();
+    });
+    return { ok: true as const };
+  },
+
+  'flows.stats': async (ctx) => {
+    const me = caller(ctx);
+    const { db } = ctx.deps;
+    const flow = await db.selectFrom('flows').select(['id', 'published_version']).where('company_id', '=', me.companyId).where('id', '=', ctx.params.id).executeTakeFirst();
+    if (!flow) throw fail('99994');
+    const version = ctx.query.version ?? flow.published_version;
+    if (version === null) return { flowId: flow.id, version: null, conversations: {}, steps: [] };
+    const [states, counts] = await Promise.all([
+      db.selectFrom('conversations').select(['state', (eb) => eb.fn.countAll<string>().as('n')])
+        .where('company_id', '=', me.companyId).where('flow_id', '=', flow.id).where('flow_version', '=', version).groupBy('state').execute(),
+      db.selectFrom('flow_step_counts').select(['step_id', 'event', 'count']).where('flow_id', '=', flow.id).where('version', '=', version).orderBy('step_id').execute(),
+    ]);
+    const steps = new Map<string, Record<string, number>>();
+    for (const c of counts) steps.set(c.step_id, { ...steps.get(c.step_id), [c.event]: Number(c.count) });
+    return {
+      flowId: flow.id, version,
+      conversations: Object.fromEntries(states.map((s) => [s.state, Number(s.n)])),
+      steps: [...steps].map(([stepId, byEvent]) => ({ stepId, counts: byEvent })),
+    };
+  },
+
+  'flows.incidents': async (ctx) => {
+    const me = caller(ctx);
+    let q = ctx.deps.db.selectFrom('flow_incidents as i').innerJoin('flows as f', 'f.id', 'i.flow_id')
+      .select(['i.id', 'i.flow_id', 'f.name', 'i.conversation_id', 'i.step_id', 'i.detail', 'i.at'])
+      .where('i.company_id', '=', me.companyId);
+    if (ctx.query.flowId) q = q.where('i.flow_id', '=', ctx.query.flowId);
+    const rows = await q.orderBy('i.id', 'desc').limit(ctx.query.limit ?? 100).execute();
+    return {
+      items: rows.map((r) => ({
+        id: Number(r.id), flowId: r.flow_id, flow: r.name, conversationId: r.conversation_id === null ? null : Number(r.conversation_id), stepId: r.step_id, detail: r.detail, at: r.at.toISOString(),
+      })),
+    };
+  },
+
+  'flows.conversations': async (ctx) => {
+    const me = caller(ctx);
+    let qb = conversationQuery(ctx.deps.db, me.companyId);
+    if (ctx.query.contact) qb = qb.where('c.contact', 'in', contactForms(ctx.query.contact));
+    if (ctx.query.flowId) qb = qb.where('c.flow_id', '=', ctx.query.flowId);
+    if (ctx.query.agentId) qb = qb.where('c.agent_id', '=', ctx.query.agentId);
+    if (ctx.query.state) qb = qb.where('c.state', '=', ctx.query.state);
+    return paginate(qb, ctx.query, {
+      sortable: { startedAt: 'c.started_at', updatedAt: 'c.updated_at' },
+      defaultSort: { column: 'c.id', order: 'desc' },
+      tieBreaker: 'c.id',
+      search: ['c.contact'],
+      map: toConversation,
+    });
+  },
+
+  'flows.conversation': async (ctx) => {
+    const me = caller(ctx);
+    const { db } = ctx.deps;
+    const row = await conversationQuery(db, me.companyId).where('c.id', '=', ctx.params.id).executeTakeFirst();
+    if (!row) throw fail('99959');
+    const turns = await db.selectFrom('conversation_turns').select(['direction', 'step_id', 'body', 'message_id', 'at'])
+      .where('conversation_id', '=', row.id).where('company_id', '=', me.companyId).orderBy('id').limit(2000).execute();
+    return {
+      ...toConversation(row),
+      turns: turns.map((t) => ({
+        direction: t.direction as ConversationTurnDirection, stepId: t.step_id, body: t.body, messageId: t.message_id === null ? null : Number(t.message_id), at: t.at.toISOString(),
+      })),
+    };
+  },
+};

@@ -1,0 +1,227 @@
+// Chatbot conversations end to end in a real server (sandbox mode, PGlite or PostgreSQL with
+// DATABASE_URL): a flow is drawn and published through the API (refused while it breaks a rule),
+// put on agents, and held as conversations — over SMPP (the sandbox SMSC's MO in, MT out), over the
+// Graph stand-in's WhatsApp and Messenger webhooks — with an integration step against a local HTTP
+// server that fails twice before it answers, no-reply timers that retry and then time out, and
+// SALIR ending a conversation. The agents' rules answer their catalogue codes.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeSession } from '../../src/core/session-codec.ts';
+import { fireDueTimers } from '../../src/engine/conversations/timers.ts';
+import { flowVersions } from '../../src/engine/conversations/versions.ts';
+import type { FlowDefinition } from '../../src/generated/types.gen.ts';
+import { serverOperations } from '../../src/generated/server-operations.gen.ts';
+import { demoEmail } from '../../src/server/db/demo-seed.ts';
+import { startServer, type RunningServer } from '../../src/server/start.ts';
+import { step } from '../unit/flows-fixtures.ts';
+import { TEST_PASSWORD, testDatabase } from './harness.ts';
+import { until } from './until.ts';
+
+let server: RunningServer;
+let dropSchema = async () => {};
+let token = '';
+let integration: Server;
+let integrationUrl = '';
+let calls = 0;
+const channels: Record<string, number> = {};
+
+beforeAll(async () => {
+  // The company's system behind the integration step: fails twice (503), then answers the balance.
+  integration = createServer((request, response) => {
+    calls += 1;
+    if (calls <= 2) return void response.writeHead(503).end('ocupado');
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { balance: '50.000', asked: request.url } }));
+  });
+  await new Promise<void>((resolve) => integration.listen(0, '127.0.0.1', resolve));
+  integrationUrl = `http://127.0.0.1:${(integration.address() as AddressInfo).port}/saldo`;
+  process.env.FLOW_CALL_RETRY_MS = '20';
+  const { options, drop } = await testDatabase();
+  dropSchema = drop;
+  server = await startServer({ logger: { level: 'error' }, port: 0, sandbox: true, database: options, demoPassword: TEST_PASSWORD, consoleRoot: null, messaging: { dispatcher: { idleMs: 20 } } });
+  const signin = await api('POST', path('clientAuth.signin'), { email: demoEmail('manager'), password: TEST_PASSWORD });
+  token = decodeSession(signin.json.clientToken)!.token;
+  const list = (await api('GET', `${path('channels.list')}?pageSize=200`)).json.items as { id: number; name: string }[];
+  for (const c of list) channels[c.name] = c.id;
+}, 120_000);
+
+afterAll(async () => {
+  await server?.messaging?.graph?.idle();
+  await server?.close();
+  await new Promise((resolve) => integration?.close(resolve));
+  await dropSchema();
+});
+
+const path = (id: string) => serverOperations.find((o) => o.id === id)!.path;
+const withId = (id: string, value: number) => path(id).replace('{id}', String(value));
+
+async function api(method: string, url: string, body?: unknown) {
+  const response = await fetch(`${server.url}${url}`, {
+    method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { 'x-auth-token': token } : {}) }, body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, json: (await response.json()) as Record<string, any> };
+}
+
+/** Hola → menu (1 pagar: the integration, 2 consultar: end) → the balance; no answer: asked once more, then goodbye. */
+const menu = (url: string): FlowDefinition => ({
+  steps: [
+    step('start', 'initialCall', { text: 'Hola, soy el asistente de Colibri.' }),
+    step('ask', 'send', {
+      text: '¿Qué quieres hacer? 1 Pagar 2 Consultar', obligatoryMatch: true, noMatch: 'retry', nonMatchMessage: 'No entendí.', maxRetries: 1, waitMinutes: 5, assignTo: 'opcion',
+      responses: [{ id: 'pay', label: 'Pagar', keywords: ['pagar'] }, { id: 'query', label: 'Consultar', keywords: ['saldo'] }],
+    }),
+    step('api', 'integration', { method: 'GET', url: `${url}?o={{opcion}}`, expectedStatus: 200, assignTo: 'saldo', accessPath: '$.data.balance' }),
+    step('done', 'end', { text: 'Tu saldo: {{saldo}}' }),
+    step('info', 'end', { text: 'Consulta en colibri.co' }),
+    step('bye', 'end', { text: 'Hasta pronto.' }),
+  ],
+  edges: [
+    { from: 'start', output: 'next', to: 'ask' },
+    { from: 'ask', output: 'pay', to: 'api' },
+    { from: 'ask', output: 'query', to: 'info' },
+    { from: 'ask', output: 'noMatch', to: 'bye' },
+    { from: 'ask', output: 'timeout', to: 'bye' },
+    { from: 'api', output: 'success', to: 'done' },
+    { from: 'api', output: 'failure', to: 'bye' },
+  ],
+});
+
+async function publishedFlow(name: string, draft: FlowDefinition): Promise<number> {
+  const created = await api('POST', path('flows.create'), { name, draft });
+  expect(created.status).toBe(200);
+  const published = await api('POST', withId('flows.publish', created.json.id), {});
+  expect([published.status, published.json.publishedVersion]).toEqual([200, 1]);
+  return created.json.id as number;
+}
+
+const conversationOf = (contact: string) =>
+  server.db.selectFrom('conversations').selectAll().where('contact', '=', contact).orderBy('id', 'desc').executeTakeFirst();
+const smsTo = (digits: string) => server.messaging!.smsc!.messagesTo(digits).map((m) => m.text);
+
+describe('flows through the API', () => {
+  it('saves a draft that breaks rules, refuses to publish it (99901 naming each problem), and publishes it once fixed', async () => {
+    const created = await api('POST', path('flows.create'), { name: 'Borrador' });
+    expect(created.status).toBe(200);
+    expect(created.json).toMatchObject({ publishedVersion: null, problems: [] });
+    const broken = menu(integrationUrl);
+    broken.edges = broken.edges.filter((e) => e.output !== 'timeout');
+    const saved = await api('PATCH', withId('flows.update', created.json.id), { draft: broken });
+    expect(saved.json.problems).toEqual([{ rule: 'outputOpen', stepId: 'ask', output: 'timeout' }]);
+    const refused = await api('POST', withId('flows.publish', created.json.id), {});
+    expect([refused.status, refused.json.code, refused.json.errors]).toEqual([409, '99901', [{ field: 'steps/ask/timeout', code: 'outputOpen', message: 'outputOpen' }]]);
+    await api('PATCH', withId('flows.update', created.json.id), { draft: menu(integrationUrl) });
+    const published = await api('POST', withId('flows.publish', created.json.id), {});
+    expect([published.status, published.json.publishedVersion]).toEqual([200, 1]);
+    expect((await api('POST', path('flows.create'), { name: 'borrador' })).json.code).toBe('99930');
+    expect((await api('GET', withId('flows.get', 999_999))).json.code).toBe('99994');
+  });
+
+  it('answers the agents rules with their codes', async () => {
+    const flowId = await publishedFlow('Reglas', menu(integrationUrl));
+    const sms = channels['SMS Respuestas 85432'];
+    const create = (body: Record<string, unknown>) => api('POST', path('agents.create'), { name: 'Agente', flowId, ...body });
+    expect((await create({ channelId: sms })).json.code).toBe('99971');
+    expect((await create({ channelId: channels['SMS Notificaciones'], keywords: ['pago'] })).json.errors[0]).toMatchObject({ field: 'channelId', code: '99931' });
+    expect((await create({ channelId: sms, keywords: ['pago'], flowId: 999_999 })).json.code).toBe('99994');
+    const first = await create({ channelId: sms, keywords: ['PAGO'] });
+    expect(first.status).toBe(200);
+    expect((await create({ channelId: sms, keywords: ['Pagó'] })).json.code).toBe('99970');
+    const wa = channels['WhatsApp Atención'];
+    expect((await create({ channelId: wa })).status).toBe(200);
+    expect((await create({ channelId: wa })).json.code).toBe('99992');
+    // A flow an agent runs stays.
+    expect((await api('DELETE', withId('flows.delete', flowId))).json.code).toBe('99992');
+    for (const a of (await api('GET', `${path('agents.list')}?flowId=${flowId}`)).json.items) await api('DELETE', withId('agents.delete', a.id));
+    expect((await api('DELETE', withId('flows.delete', flowId))).json).toEqual({ ok: true });
+  });
+});
+
+describe('conversations', () => {
+  let flowId = 0;
+  beforeAll(async () => {
+    flowId = await publishedFlow('Saldo', menu(integrationUrl));
+    expect((await api('POST', path('agents.create'), { name: 'Saldo SMS', channelId: channels['SMS Respuestas 85432'], flowId, keywords: ['SALDO'] })).status).toBe(200);
+    expect((await api('POST', path('agents.create'), { name: 'WhatsApp', channelId: channels['WhatsApp Atención'], flowId })).status).toBe(200);
+    expect((await api('POST', path('agents.create'), { name: 'Messenger', channelId: channels['Messenger Demo S.A.S.'], flowId })).status).toBe(200);
+  });
+
+  it('over SMPP: MO in, MT out; the integration fails twice, is retried, and its answer fills the reply', async () => {
+    const smsc = server.messaging!.smsc!;
+    const from = '573157770011';
+    smsc.injectMo({ from, to: '85432', text: 'saldo', systemId: `ch${channels['SMS Respuestas 85432']}` });
+    await until('the greeting and the menu', () => smsTo(from).length >= 2, 30_000);
+    expect(smsTo(from)).toEqual(['Hola, soy el asistente de Colibri.', '¿Qué quieres hacer? 1 Pagar 2 Consultar']);
+    smsc.injectMo({ from, to: '85432', text: 'quiero pagar', systemId: `ch${channels['SMS Respuestas 85432']}` });
+    await until('the balance', () => smsTo(from).length >= 3, 30_000);
+    expect(smsTo(from)[2]).toBe('Tu saldo: 50.000');
+    expect(calls).toBe(3);
+    const c = (await conversationOf(`+${from}`))!;
+    expect([c.state, c.step_id, c.timer_at]).toEqual(['completed', 'done', null]);
+    const detail = await api('GET', withId('flows.conversation', Number(c.id)));
+    expect(detail.json.variables).toMatchObject({ opcion: 'Pagar', saldo: '50.000', phone: `+${from}` });
+    expect(detail.json.turns.map((t: { direction: string; body: string }) => `${t.direction}: ${t.body}`)).toEqual([
+      'in: saldo', 'out: Hola, soy el asistente de Colibri.', 'out: ¿Qué quieres hacer? 1 Pagar 2 Consultar', 'in: quiero pagar', 'out: Tu saldo: 50.000',
+    ]);
+    // Every reply is a message like any other: delivered, paid for.
+    const sent = await server.db.selectFrom('messages').select(['state', 'source', 'purpose']).where('to_number', '=', `+${from}`).execute();
+    expect(sent.length).toBe(3);
+    await until('the replies delivered', async () => (await server.db.selectFrom('messages').select('state').where('to_number', '=', `+${from}`).execute()).every((m) => m.state === 'delivered'), 30_000);
+    expect(new Set(sent.map((m) => `${m.source}/${m.purpose}`))).toEqual(new Set(['flow/transactional']));
+    const stats = (await api('GET', withId('flows.stats', flowId))).json;
+    expect(stats.conversations).toMatchObject({ completed: 1 });
+    expect(stats.steps.find((s: { stepId: string }) => s.stepId === 'ask').counts).toMatchObject({ entered: 1, answered: 1, matched: 1 });
+    // The call-center view finds it by the number as a person types it.
+    expect((await api('GET', `${path('flows.conversations')}?contact=${encodeURIComponent('+57 315 777 0011')}`)).json.items.map((i: { id: number }) => i.id)).toEqual([Number(c.id)]);
+  });
+
+  it('over WhatsApp: no reply fires the timer once (a retry), then the timeout says goodbye; the transcript keeps it all', async () => {
+    const graph = server.messaging!.graph!;
+    const from = '+573004440077';
+    const sentTo = () => graph.requests.filter((r) => (r.body as { to?: string }).to === from.slice(1)).map((r) => (r.body as { text?: { body: string } }).text?.body);
+    expect((await graph.injectWhatsAppInbound({ phoneNumberId: 'WABA102030405060', from, text: 'Buenas tardes' })).answer?.status).toBe(200);
+    await until('the menu on WhatsApp', () => sentTo().length >= 2, 30_000);
+    const c = (await until('the conversation', () => conversationOf(from.slice(1)).then((r) => r ?? conversationOf(from))))!;
+    expect(c.state).toBe('waitingReply');
+    expect(c.timer_at!.getTime()).toBeGreaterThan(Date.now() + 4 * 60_000);
+    // Its time comes (moved, rather than waiting five minutes): two rounds at once fire it once.
+    await server.db.updateTable('conversations').set({ timer_at: new Date(Date.now() - 1000) }).where('id', '=', c.id).execute();
+    const versions = flowVersions();
+    const fired = await Promise.all([fireDueTimers(server.db, versions, new Date()), fireDueTimers(server.db, versions, new Date())]);
+    expect(fired.map((f) => f.fired).sort()).toEqual([0, 1]);
+    server.messaging!.dispatcher.wake();
+    await until('the question again', () => sentTo().length >= 3, 30_000);
+    expect(sentTo()[2]).toBe('¿Qué quieres hacer? 1 Pagar 2 Consultar');
+    const again = (await server.db.selectFrom('conversations').selectAll().where('id', '=', c.id).executeTakeFirstOrThrow());
+    expect(again.state).toBe('waitingReply');
+    await server.db.updateTable('conversations').set({ timer_at: new Date(Date.now() - 1000) }).where('id', '=', c.id).execute();
+    expect(await server.messaging!.conversations.fireTimers()).toBe(1);
+    server.messaging!.dispatcher.wake();
+    await until('the goodbye', () => sentTo().length >= 4, 30_000);
+    expect(sentTo()[3]).toBe('Hasta pronto.');
+    const ended = await server.db.selectFrom('conversations').selectAll().where('id', '=', c.id).executeTakeFirstOrThrow();
+    expect([ended.state, ended.timer_at]).toEqual(['abandoned', null]);
+    const turns = (await api('GET', withId('flows.conversation', Number(c.id)))).json.turns as { direction: string; body: string }[];
+    expect(turns.map((t) => `${t.direction}: ${t.body}`)).toEqual([
+      'in: Buenas tardes', 'out: Hola, soy el asistente de Colibri.', 'out: ¿Qué quieres hacer? 1 Pagar 2 Consultar', 'out: ¿Qué quieres hacer? 1 Pagar 2 Consultar', 'out: Hasta pronto.',
+    ]);
+    expect(await server.messaging!.conversations.fireTimers()).toBe(0);
+  });
+
+  it('over Messenger, and SALIR ends the conversation and blocks the sender', async () => {
+    const graph = server.messaging!.graph!;
+    const psid = '7700112233445566';
+    const sentTo = () => graph.requests.filter((r) => (r.body as { recipient?: { id?: string } }).recipient?.id === psid);
+    await graph.injectMessengerInbound({ pageId: '104857600123456', psid, text: 'hola' });
+    await until('the menu on Messenger', () => sentTo().length >= 2, 30_000);
+    expect((await conversationOf(psid))?.state).toBe('waitingReply');
+
+    const smsc = server.messaging!.smsc!;
+    const from = '573157770099';
+    smsc.injectMo({ from, to: '85432', text: 'saldo', systemId: `ch${channels['SMS Respuestas 85432']}` });
+    await until('the SMS menu', () => smsTo(from).length >= 2, 30_000);
+    smsc.injectMo({ from, to: '85432', text: 'Salir', systemId: `ch${channels['SMS Respuestas 85432']}` });
+    const stopped = await until('the conversation stopped', async () => ((await conversationOf(`+${from}`))?.state === 'abandoned' ? true : null), 30_000);
+    expect(stopped).toBe(true);
+    expect(await server.db.selectFrom('block_list').select('phone').where('phone', '=', `+${from}`).executeTakeFirst()).toEqual({ phone: `+${from}` });
+  });
+});
