@@ -94,7 +94,6 @@ export const pathParams: {
     "flows.update": ["id"],
     "flows.publish": ["id"],
     "flows.delete": ["id"],
-    "flows.stats": ["id"],
     "flows.conversation": ["id"],
     "geography.regions": ["country"],
     "geography.cities": ["country", "region"],

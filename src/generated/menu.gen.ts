@@ -244,7 +244,7 @@ export const menuNodes = [
             "delete",
             "deploy"
         ],
-        screen: null,
+        screen: "agents",
         icon: null,
         label: "menu.chatbot.management",
         subtabs: []
@@ -286,6 +286,24 @@ export const menuNodes = [
         subtabs: []
     },
     {
+        key: "chatbot.conversations",
+        id: null,
+        componentId: 3002,
+        path: "/Agents/conversations",
+        parentKey: "chatbot.management",
+        roles: null,
+        manageRoles: null,
+        flags: [],
+        hidden: false,
+        noId: false,
+        planExclude: [],
+        actions: ["view"],
+        screen: "conversations",
+        icon: null,
+        label: "menu.chatbot.conversations",
+        subtabs: []
+    },
+    {
         key: "chatbot.flows",
         id: 3001,
         componentId: 3001,
@@ -304,7 +322,7 @@ export const menuNodes = [
             "delete",
             "deploy"
         ],
-        screen: null,
+        screen: "flows",
         icon: null,
         label: "menu.chatbot.flows",
         subtabs: []
@@ -322,7 +340,7 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["view", "report"],
-        screen: null,
+        screen: "flowIncidents",
         icon: null,
         label: "menu.chatbot.incidents",
         subtabs: []
@@ -520,7 +538,7 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["view", "report", "download"],
-        screen: null,
+        screen: "reportsFlows",
         icon: null,
         label: "menu.reports.flows",
         subtabs: []
@@ -1381,6 +1399,6 @@ export const componentIds = [
 
 export type ComponentId = 10 | 20 | 30 | 40 | 50 | 60 | 70 | 2001 | 2002 | 3001 | 3002 | 4001 | 4002 | 4003 | 4004 | 4005 | 4006 | 4007 | 4008 | 4009 | 4010 | 4011 | 4012 | 4013 | 4014 | 5001 | 5002 | 6001 | 6002 | 6003 | 6004 | 6005 | 6006 | 6007 | 7001 | 7002 | 200101 | 200102;
 
-export type MenuKey = "dashboard" | "stats" | "charts" | "campaigns" | "campaigns.deploy" | "campaigns.templates" | "campaigns.events" | "campaigns.history" | "campaigns.personalizedDetail" | "chatbot" | "chatbot.management" | "chatbot.createAgent" | "chatbot.editAgent" | "chatbot.flows" | "chatbot.incidents" | "payments" | "payments.general" | "payments.history" | "payments.epaycoResponse" | "reports" | "reports.general" | "reports.campaign" | "reports.billingDashboard" | "reports.deployments" | "reports.deploymentsOld" | "reports.flows" | "reports.smsxDashboard" | "reports.mt" | "reports.efficacy" | "reports.certificates" | "reports.certificateDocs" | "reports.rcs" | "reports.advancedQueries" | "reports.callCenter" | "reports.monthSummary" | "reports.whatsapp" | "reports.logs" | "reports.scheduled" | "smsPlatformTools" | "smsPlatformTools.fileProcessor" | "smsPlatformTools.deploySms" | "smsPlatformTools.reportsSms" | "smsPlatformTools.ftpQueries" | "shortener" | "shortener.shorten" | "shortener.statistics" | "settings" | "settings.areas" | "settings.areaList" | "settings.costCenters" | "settings.users" | "settings.actionsMenu" | "settings.associationsAdd" | "settings.associationsUpdate" | "settings.responsibleSmsOption" | "settings.channels" | "settings.company" | "settings.companies" | "settings.apiPermissions" | "settings.messagingSettings" | "settings.blockList" | "settings.quota" | "settings.roles" | "security" | "security.editProfile" | "security.changePassword" | "notifications" | "help";
+export type MenuKey = "dashboard" | "stats" | "charts" | "campaigns" | "campaigns.deploy" | "campaigns.templates" | "campaigns.events" | "campaigns.history" | "campaigns.personalizedDetail" | "chatbot" | "chatbot.management" | "chatbot.createAgent" | "chatbot.editAgent" | "chatbot.conversations" | "chatbot.flows" | "chatbot.incidents" | "payments" | "payments.general" | "payments.history" | "payments.epaycoResponse" | "reports" | "reports.general" | "reports.campaign" | "reports.billingDashboard" | "reports.deployments" | "reports.deploymentsOld" | "reports.flows" | "reports.smsxDashboard" | "reports.mt" | "reports.efficacy" | "reports.certificates" | "reports.certificateDocs" | "reports.rcs" | "reports.advancedQueries" | "reports.callCenter" | "reports.monthSummary" | "reports.whatsapp" | "reports.logs" | "reports.scheduled" | "smsPlatformTools" | "smsPlatformTools.fileProcessor" | "smsPlatformTools.deploySms" | "smsPlatformTools.reportsSms" | "smsPlatformTools.ftpQueries" | "shortener" | "shortener.shorten" | "shortener.statistics" | "settings" | "settings.areas" | "settings.areaList" | "settings.costCenters" | "settings.users" | "settings.actionsMenu" | "settings.associationsAdd" | "settings.associationsUpdate" | "settings.responsibleSmsOption" | "settings.channels" | "settings.company" | "settings.companies" | "settings.apiPermissions" | "settings.messagingSettings" | "settings.blockList" | "settings.quota" | "settings.roles" | "security" | "security.editProfile" | "security.changePassword" | "notifications" | "help";
 
 export type { Action } from "./enums.gen.ts";

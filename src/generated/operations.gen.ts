@@ -1498,12 +1498,12 @@ export const operations = [
     {
         id: "flows.stats",
         method: "GET",
-        path: "/v1/flows/{id}/stats",
+        path: "/v1/flows/stats",
         access: "active",
         multipart: false,
         produces: "json",
         permission: {
-            component: 3001,
+            component: 4003,
             action: "view"
         },
         list: null

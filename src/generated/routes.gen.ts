@@ -543,25 +543,47 @@ export const routes = [
     },
     {
         path: "/Agents/agentManagement",
-        screen: null,
-        kind: "none",
+        screen: "agents",
+        kind: "list",
         access: "session",
         layout: "default",
         menuKey: "chatbot.management",
         componentId: 3002,
-        title: null,
-        loadScreen: null
+        title: "menu.chatbot.management",
+        loadScreen: () => import("./screen.agents.gen.ts")
+    },
+    {
+        path: "/Agents/agentManagement/new",
+        screen: "agentForm",
+        kind: "form",
+        access: "session",
+        layout: "default",
+        menuKey: "chatbot.management",
+        componentId: 3002,
+        title: "screens.agentForm.title",
+        loadScreen: () => import("./screen.agentForm.gen.ts")
+    },
+    {
+        path: "/Agents/agentManagement/:id/edit",
+        screen: "agentForm",
+        kind: "form",
+        access: "session",
+        layout: "default",
+        menuKey: "chatbot.management",
+        componentId: 3002,
+        title: "screens.agentForm.title",
+        loadScreen: () => import("./screen.agentForm.gen.ts")
     },
     {
         path: "/Agents/agentManagement/:id",
-        screen: null,
-        kind: "none",
+        screen: "agentForm",
+        kind: "form",
         access: "session",
         layout: "default",
         menuKey: "chatbot.management",
         componentId: 3002,
-        title: null,
-        loadScreen: null
+        title: "screens.agentForm.title",
+        loadScreen: () => import("./screen.agentForm.gen.ts")
     },
     {
         path: "/Agents/agentManagement/createAgent",
@@ -608,48 +630,92 @@ export const routes = [
         loadScreen: null
     },
     {
+        path: "/Agents/conversations",
+        screen: "conversations",
+        kind: "list",
+        access: "session",
+        layout: "default",
+        menuKey: "chatbot.conversations",
+        componentId: 3002,
+        title: "menu.chatbot.conversations",
+        loadScreen: () => import("./screen.conversations.gen.ts")
+    },
+    {
+        path: "/Agents/conversations/:id",
+        screen: "conversationDetail",
+        kind: "detail",
+        access: "session",
+        layout: "default",
+        menuKey: "chatbot.conversations",
+        componentId: 3002,
+        title: "menu.chatbot.conversations",
+        loadScreen: () => import("./screen.conversationDetail.gen.ts")
+    },
+    {
         path: "/Agents/ManagerChatbot",
-        screen: null,
-        kind: "none",
+        screen: "flows",
+        kind: "list",
         access: "session",
         layout: "default",
         menuKey: "chatbot.flows",
         componentId: 3001,
-        title: null,
-        loadScreen: null
+        title: "menu.chatbot.flows",
+        loadScreen: () => import("./screen.flows.gen.ts")
+    },
+    {
+        path: "/Agents/ManagerChatbot/new",
+        screen: "flowForm",
+        kind: "form",
+        access: "session",
+        layout: "default",
+        menuKey: "chatbot.flows",
+        componentId: 3001,
+        title: "screens.flowForm.title",
+        loadScreen: () => import("./screen.flowForm.gen.ts")
+    },
+    {
+        path: "/Agents/ManagerChatbot/:id/edit",
+        screen: "flowForm",
+        kind: "form",
+        access: "session",
+        layout: "default",
+        menuKey: "chatbot.flows",
+        componentId: 3001,
+        title: "screens.flowForm.title",
+        loadScreen: () => import("./screen.flowForm.gen.ts")
     },
     {
         path: "/Agents/ManagerChatbot/:id",
-        screen: null,
-        kind: "none",
+        screen: "flows",
+        kind: "list",
         access: "session",
         layout: "default",
         menuKey: "chatbot.flows",
         componentId: 3001,
-        title: null,
-        loadScreen: null
+        title: "menu.chatbot.flows",
+        loadScreen: () => import("./screen.flows.gen.ts")
     },
     {
         path: "/Reports/Agents/Incidents",
-        screen: null,
-        kind: "none",
+        screen: "flowIncidents",
+        kind: "list",
         access: "session",
         layout: "default",
         menuKey: "chatbot.incidents",
         componentId: 30,
-        title: null,
-        loadScreen: null
+        title: "menu.chatbot.incidents",
+        loadScreen: () => import("./screen.flowIncidents.gen.ts")
     },
     {
         path: "/Reports/Agents/Incidents/:id",
-        screen: null,
-        kind: "none",
+        screen: "flowIncidents",
+        kind: "list",
         access: "session",
         layout: "default",
         menuKey: "chatbot.incidents",
         componentId: 30,
-        title: null,
-        loadScreen: null
+        title: "menu.chatbot.incidents",
+        loadScreen: () => import("./screen.flowIncidents.gen.ts")
     },
     {
         path: "/Payments",
@@ -862,25 +928,25 @@ export const routes = [
     },
     {
         path: "/Reports/Flows",
-        screen: null,
-        kind: "none",
+        screen: "reportsFlows",
+        kind: "report",
         access: "session",
         layout: "default",
         menuKey: "reports.flows",
         componentId: 4003,
-        title: null,
-        loadScreen: null
+        title: "menu.reports.flows",
+        loadScreen: () => import("./screen.reportsFlows.gen.ts")
     },
     {
         path: "/Reports/Flows/:id",
-        screen: null,
-        kind: "none",
+        screen: "reportsFlows",
+        kind: "report",
         access: "session",
         layout: "default",
         menuKey: "reports.flows",
         componentId: 4003,
-        title: null,
-        loadScreen: null
+        title: "menu.reports.flows",
+        loadScreen: () => import("./screen.reportsFlows.gen.ts")
     },
     {
         path: "/Reports/SmsxDashboard",

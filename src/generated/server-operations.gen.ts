@@ -11804,30 +11804,24 @@ export const serverOperations = [
         tag: "flows",
         name: "stats",
         method: "GET",
-        path: "/v1/flows/{id}/stats",
+        path: "/v1/flows/stats",
         access: "active",
         credentials: ["token"],
         throttle: null,
         permission: {
-            component: 3001,
+            component: 4003,
             action: "view"
         },
-        summary: "How a flow's conversations went: by state, and per step of a version how often it was entered, answered, matched, retried, timed out or failed.",
-        params: {
-            type: "object",
-            additionalProperties: false,
-            properties: {
-                id: {
-                    type: "integer",
-                    minimum: 1
-                }
-            },
-            required: ["id"]
-        },
+        summary: "How a flow's conversations went (/Reports/Flows): by state, and per step of a version (default the newest) how often it was entered, answered, matched, not matched, retried, timed out or failed.",
+        params: null,
         query: {
             type: "object",
             additionalProperties: false,
             properties: {
+                flowId: {
+                    type: "integer",
+                    minimum: 1
+                },
                 version: {
                     type: "integer",
                     minimum: 1,
@@ -11855,28 +11849,67 @@ export const serverOperations = [
                     type: ["integer", "null"]
                 },
                 conversations: {
-                    type: "object",
-                    additionalProperties: {
-                        type: "integer"
-                    },
-                    description: "conversations of that version by state"
+                    type: "array",
+                    items: {
+                        type: "object",
+                        required: ["state", "conversations"],
+                        additionalProperties: false,
+                        properties: {
+                            state: {
+                                $ref: "conversation-state#"
+                            },
+                            conversations: {
+                                type: "integer"
+                            }
+                        }
+                    }
                 },
                 steps: {
                     type: "array",
                     items: {
                         type: "object",
-                        required: ["stepId", "counts"],
+                        required: [
+                            "stepId",
+                            "type",
+                            "entered",
+                            "answered",
+                            "matched",
+                            "notMatched",
+                            "retried",
+                            "timedOut",
+                            "integrationFailed"
+                        ],
                         additionalProperties: false,
                         properties: {
                             stepId: {
                                 type: "string"
                             },
-                            counts: {
-                                type: "object",
-                                additionalProperties: {
-                                    type: "integer"
-                                },
-                                description: "by flow-step-event"
+                            title: {
+                                type: ["string", "null"]
+                            },
+                            type: {
+                                $ref: "flow-step-type#"
+                            },
+                            entered: {
+                                type: "integer"
+                            },
+                            answered: {
+                                type: "integer"
+                            },
+                            matched: {
+                                type: "integer"
+                            },
+                            notMatched: {
+                                type: "integer"
+                            },
+                            retried: {
+                                type: "integer"
+                            },
+                            timedOut: {
+                                type: "integer"
+                            },
+                            integrationFailed: {
+                                type: "integer"
                             }
                         }
                     }
@@ -11885,7 +11918,7 @@ export const serverOperations = [
         },
         produces: "json",
         sandbox: false,
-        errors: ["99982", "99994"]
+        errors: ["99999", "99982", "99994"]
     },
     {
         id: "flows.incidents",

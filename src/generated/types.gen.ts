@@ -4061,16 +4061,10 @@ ok: true
 }
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
- * via the `definition` "flows.stats.Params".
- */
-export interface FlowsStatsParams {
-id: number
-}
-/**
- * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "flows.stats.Query".
  */
 export interface FlowsStatsQuery {
+flowId?: number
 version?: number
 }
 /**
@@ -4080,20 +4074,21 @@ version?: number
 export interface FlowsStatsResponse {
 flowId: number
 version: (number | null)
-/**
- * conversations of that version by state
- */
 conversations: {
-[k: string]: number
-}
+state: ConversationState
+conversations: number
+}[]
 steps: {
 stepId: string
-/**
- * by flow-step-event
- */
-counts: {
-[k: string]: number
-}
+title?: (string | null)
+type: FlowStepType
+entered: number
+answered: number
+matched: number
+notMatched: number
+retried: number
+timedOut: number
+integrationFailed: number
 }[]
 }
 /**
@@ -5853,7 +5848,6 @@ export interface OperationTypes {
     };
     "flows.stats": {
         args: {
-            params: FlowsStatsParams;
             query?: FlowsStatsQuery;
         };
         response: FlowsStatsResponse;

@@ -167,9 +167,11 @@ describe('conversations', () => {
     expect(sent.length).toBe(3);
     await until('the replies delivered', async () => (await server.db.selectFrom('messages').select('state').where('to_number', '=', `+${from}`).execute()).every((m) => m.state === 'delivered'), 30_000);
     expect(new Set(sent.map((m) => `${m.source}/${m.purpose}`))).toEqual(new Set(['flow/transactional']));
-    const stats = (await api('GET', withId('flows.stats', flowId))).json;
-    expect(stats.conversations).toMatchObject({ completed: 1 });
-    expect(stats.steps.find((s: { stepId: string }) => s.stepId === 'ask').counts).toMatchObject({ entered: 1, answered: 1, matched: 1 });
+    const stats = (await api('GET', `${path('flows.stats')}?flowId=${flowId}`)).json;
+    expect(stats.conversations).toEqual([{ state: 'completed', conversations: 1 }]);
+    expect(stats.steps.map((s: { stepId: string }) => s.stepId)).toEqual(['start', 'ask', 'api', 'done', 'info', 'bye']);
+    expect(stats.steps[1]).toMatchObject({ type: 'send', entered: 1, answered: 1, matched: 1, notMatched: 0, retried: 0, timedOut: 0 });
+    expect(stats.steps[4]).toMatchObject({ entered: 0 });
     // The call-center view finds it by the number as a person types it.
     expect((await api('GET', `${path('flows.conversations')}?contact=${encodeURIComponent('+57 315 777 0011')}`)).json.items.map((i: { id: number }) => i.id)).toEqual([Number(c.id)]);
   });
@@ -223,5 +225,29 @@ describe('conversations', () => {
     const stopped = await until('the conversation stopped', async () => ((await conversationOf(`+${from}`))?.state === 'abandoned' ? true : null), 30_000);
     expect(stopped).toBe(true);
     expect(await server.db.selectFrom('block_list').select('phone').where('phone', '=', `+${from}`).executeTakeFirst()).toEqual({ phone: `+${from}` });
+  });
+
+  it("the demo's flow: MENU on WhatsApp, a cédula that must be digits (asked again), the balance; an advisor's request sends an SMS to the sales team", async () => {
+    const graph = server.messaging!.graph!;
+    const from = '+573004440088';
+    const texts = () => graph.requests.filter((r) => (r.body as { to?: string }).to === from.slice(1)).map((r) => (r.body as { text?: { body: string } }).text?.body);
+    const say = async (text: string, expected: number) => {
+      await graph.injectWhatsAppInbound({ phoneNumberId: 'WABA102030405060', from, text });
+      await until(`${expected} messages`, () => texts().length >= expected, 30_000);
+    };
+    await say('Menú', 2);
+    await say('saldo', 3);
+    expect(texts()[2]).toBe('Escribe tu número de cédula.');
+    await say('mi cédula es abc', 5);
+    expect(texts().slice(3)).toEqual(['La cédula tiene de 6 a 10 dígitos.', 'Escribe tu número de cédula.']);
+    await say('79123456', 6);
+    expect(texts()[5]).toBe('La cuenta de la cédula 79123456 tiene 120.000 créditos disponibles.');
+
+    const other = '+573004440099';
+    await graph.injectWhatsAppInbound({ phoneNumberId: 'WABA102030405060', from: other, text: 'menu' });
+    await until('the menu', () => graph.requests.filter((r) => (r.body as { to?: string }).to === other.slice(1)).length >= 2, 30_000);
+    await graph.injectWhatsAppInbound({ phoneNumberId: 'WABA102030405060', from: other, text: '2' });
+    await until('the SMS to the sales team', () => smsTo('573001230000').length >= 1, 30_000);
+    expect(smsTo('573001230000')[0]).toBe(`Colibri Demo: ${other} pide un asesor.`);
   });
 });

@@ -16,6 +16,7 @@ import { channelPlatforms } from '../../generated/enums.gen.ts';
 import { secretContext } from '../modules/channels/secret-fields.ts';
 import { defaultSecretBox, type SecretBox } from '../security/secrets.ts';
 import type { Database } from '../../engine/database.ts';
+import { seedDemoFlows } from './demo-seed-flows.ts';
 import { seedTemplates } from './demo-seed-templates.ts';
 
 const HOUR = 3_600_000;
@@ -107,4 +108,5 @@ export async function seedMessagingDemo(
     await seedSmsAccounts(trx, companyId, now, false);
   }
   await seedTemplates(trx, companies, now);
+  await seedDemoFlows(trx, demoCompanyId, now);
 }

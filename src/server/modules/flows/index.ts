@@ -6,7 +6,7 @@
 import { sql, type Kysely } from 'kysely';
 import { validateFlow } from '../../../core/flows/validate.ts';
 import type { Database } from '../../../engine/database.ts';
-import type { ConversationState, ConversationTurnDirection } from '../../../generated/enums.gen.ts';
+import { flowStepEvents, type ConversationState, type ConversationTurnDirection, type FlowStepEvent } from '../../../generated/enums.gen.ts';
 import type { Conversation, Flow, FlowDefinition } from '../../../generated/types.gen.ts';
 import { uniqueOr } from '../../db/unique.ts';
 import { fail, failFields, fieldError } from '../../errors/api-error.ts';
@@ -170,21 +170,29 @@ export const flowsHandlers: DomainHandlers<'flows'> = {
   'flows.stats': async (ctx) => {
     const me = caller(ctx);
     const { db } = ctx.deps;
-    const flow = await db.selectFrom('flows').select(['id', 'published_version']).where('company_id', '=', me.companyId).where('id', '=', ctx.params.id).executeTakeFirst();
+    if (!ctx.query.flowId) throw failFields([fieldError('flowId', '99999')]);
+    const flow = await db.selectFrom('flows').select(['id', 'published_version']).where('company_id', '=', me.companyId).where('id', '=', ctx.query.flowId).executeTakeFirst();
     if (!flow) throw fail('99994');
     const version = ctx.query.version ?? flow.published_version;
-    if (version === null) return { flowId: flow.id, version: null, conversations: {}, steps: [] };
-    const [states, counts] = await Promise.all([
-      db.selectFrom('conversations').select(['state', (eb) => eb.fn.countAll<string>().as('n')])
-        .where('company_id', '=', me.companyId).where('flow_id', '=', flow.id).where('flow_version', '=', version).groupBy('state').execute(),
-      db.selectFrom('flow_step_counts').select(['step_id', 'event', 'count']).where('flow_id', '=', flow.id).where('version', '=', version).orderBy('step_id').execute(),
-    ]);
-    const steps = new Map<string, Record<string, number>>();
-    for (const c of counts) steps.set(c.step_id, { ...steps.get(c.step_id), [c.event]: Number(c.count) });
+    if (version === null) return { flowId: flow.id, version: null, conversations: [], steps: [] };
+    const states = await db.selectFrom('conversations').select(['state', (eb) => eb.fn.countAll<string>().as('n')])
+      .where('company_id', '=', me.companyId).where('flow_id', '=', flow.id).where('flow_version', '=', version).groupBy('state').orderBy('state').execute();
+    const counts = await db.selectFrom('flow_step_counts').select(['step_id', 'event', 'count']).where('flow_id', '=', flow.id).where('version', '=', version).execute();
+    const definition = await db.selectFrom('flow_versions').select('definition').where('flow_id', '=', flow.id).where('version', '=', version).executeTakeFirst();
+    const byStep = new Map<string, Partial<Record<FlowStepEvent, number>>>();
+    for (const c of counts) byStep.set(c.step_id, { ...byStep.get(c.step_id), [c.event]: Number(c.count) });
+    // Every step of the version, in the order it was drawn (a step nobody reached shows its zeros).
+    const steps = definition ? json<FlowDefinition>(definition.definition).steps : [];
     return {
       flowId: flow.id, version,
-      conversations: Object.fromEntries(states.map((s) => [s.state, Number(s.n)])),
-      steps: [...steps].map(([stepId, byEvent]) => ({ stepId, counts: byEvent })),
+      conversations: states.map((s) => ({ state: s.state as ConversationState, conversations: Number(s.n) })),
+      steps: steps.map((st) => {
+        const c = byStep.get(st.id) ?? {};
+        return {
+          stepId: st.id, title: st.title ?? null, type: st.type,
+          ...Object.fromEntries(flowStepEvents.map((e) => [e, c[e] ?? 0])) as Record<FlowStepEvent, number>,
+        };
+      }),
     };
   },
 
