@@ -11,6 +11,7 @@ import type { Database } from '../database.ts';
 import { lockOpenConversation, openConversation, saveConversation } from './sessions.ts';
 import { addTurn, recordIncident, takeTurn, type TurnOutcome } from './turns.ts';
 import type { FlowVersions } from './versions.ts';
+import { jsonValue } from '../tables/columns.ts';
 
 export interface InboundText {
   channel: { id: number; companyId: number; platform: ChannelPlatform };
@@ -27,7 +28,7 @@ async function agentFor(trx: Transaction<Database>, channelId: number, text: str
     .select(['agents.id', 'agents.flow_id', 'agents.keywords', 'flows.published_version'])
     .where('agents.channel_id', '=', channelId).where('agents.active', '=', true).where('flows.published_version', 'is not', null)
     .orderBy('agents.id').execute();
-  const keywordsOf = (a: (typeof agents)[number]) => (typeof a.keywords === 'string' ? JSON.parse(a.keywords) : a.keywords) as string[];
+  const keywordsOf = (a: (typeof agents)[number]) => jsonValue<string[]>(a.keywords);
   return agents.find((a) => keywordsOf(a).length > 0 && isKeyword(keywordsOf(a), text)) ?? agents.find((a) => keywordsOf(a).length === 0) ?? null;
 }
 

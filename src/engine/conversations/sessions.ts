@@ -7,6 +7,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Session } from '../../core/flows/runtime.ts';
 import type { ConversationState } from '../../generated/enums.gen.ts';
 import type { Database } from '../database.ts';
+import { jsonValue } from '../tables/columns.ts';
 
 /** A conversation as a turn needs it. */
 export interface Conversation {
@@ -28,7 +29,7 @@ type Row = { id: number | string; company_id: number; channel_id: number; flow_i
 const COLUMNS = sql.raw('id, company_id, channel_id, flow_id, flow_version, contact, session, timer_at');
 const toConversation = (r: Row): Conversation => ({
   id: Number(r.id), companyId: r.company_id, channelId: r.channel_id, flowId: r.flow_id, flowVersion: r.flow_version, contact: r.contact,
-  session: (typeof r.session === 'string' ? JSON.parse(r.session) : r.session) as Session, timerAt: r.timer_at,
+  session: jsonValue<Session>(r.session), timerAt: r.timer_at,
 });
 
 /** The number's open conversation on the channel, locked for this turn. */

@@ -3,6 +3,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { FlowDefinition } from '../../generated/types.gen.ts';
 import type { Database } from '../database.ts';
+import { jsonValue } from '../tables/columns.ts';
 
 const KEEP = 500;
 
@@ -17,7 +18,7 @@ export function flowVersions(): FlowVersions {
     if (hit) return hit;
     const row = await db.selectFrom('flow_versions').select('definition').where('flow_id', '=', flowId).where('version', '=', version).executeTakeFirst();
     if (!row) return null;
-    const definition = (typeof row.definition === 'string' ? JSON.parse(row.definition) : row.definition) as FlowDefinition;
+    const definition = jsonValue<FlowDefinition>(row.definition);
     if (kept.size >= KEEP) kept.delete(kept.keys().next().value!);
     kept.set(key, definition);
     return definition;

@@ -16,3 +16,6 @@ export type BigCount = ColumnType<number | string, number | string | undefined, 
 export type Json<T> = ColumnType<T, string, string>;
 /** jsonb with a default, written as its JSON text. */
 export type JsonDefault<T> = ColumnType<T, string | undefined, string>;
+
+/** A jsonb column's value as its type: both drivers answer it parsed; text (a JSON string) is parsed here. */
+export const jsonValue = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;

@@ -9,6 +9,7 @@ import type { Agent, FlowDefinition } from '../../../generated/types.gen.ts';
 import { fail, failFields, fieldError } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
+import { jsonValue } from '../../../engine/tables/columns.ts';
 
 function agentQuery(db: Kysely<Database>, companyId: number) {
   return db.selectFrom('agents as a').innerJoin('channels as ch', 'ch.id', 'a.channel_id').innerJoin('flows as f', 'f.id', 'a.flow_id')
@@ -20,7 +21,7 @@ type AgentRow = { id: number; name: string; channel_id: number; channel: string;
 
 const toAgent = (r: AgentRow): Agent => ({
   id: r.id, name: r.name, channelId: r.channel_id, channel: r.channel, platform: r.platform as ChannelPlatform, flowId: r.flow_id, flow: r.flow,
-  keywords: (typeof r.keywords === 'string' ? JSON.parse(r.keywords) : r.keywords) as string[], active: r.active, conversations: Number(r.conversations ?? 0), updatedAt: r.updated_at.toISOString(),
+  keywords: jsonValue<string[]>(r.keywords), active: r.active, conversations: Number(r.conversations ?? 0), updatedAt: r.updated_at.toISOString(),
 });
 
 async function getAgent(db: Kysely<Database>, companyId: number, id: number): Promise<Agent> {
@@ -52,13 +53,13 @@ async function checkAgent(trx: Transaction<Database>, companyId: number, a: Agen
     .select(['f.id', 'f.published_version', 'v.definition']).where('f.company_id', '=', companyId).where('f.id', '=', a.flowId).executeTakeFirst();
   if (!flow) throw failFields([fieldError('flowId', '99994')]);
   if (flow.published_version === null) throw failFields([fieldError('flowId', '99931', 'publish the flow first')]);
-  const definition = (typeof flow.definition === 'string' ? JSON.parse(flow.definition) : flow.definition) as FlowDefinition;
+  const definition = jsonValue<FlowDefinition>(flow.definition);
   if (!definition.steps.some((s) => s.type === 'initialCall')) throw failFields([fieldError('flowId', '99931', 'the flow has no step that starts when a person writes in (initial call)')]);
   if (!a.active) return;
   if (channel.platform === 'sms' && !a.keywords.length) throw failFields([fieldError('keywords', '99971')]);
   const others = await trx.selectFrom('agents').select(['name', 'keywords']).where('channel_id', '=', channel.id).where('active', '=', true)
     .$if(a.id !== null, (q) => q.where('id', '!=', a.id!)).execute();
-  const keywordsOf = (k: unknown) => (typeof k === 'string' ? JSON.parse(k) : k) as string[];
+  const keywordsOf = (k: unknown) => jsonValue<string[]>(k);
   if (!a.keywords.length && others.some((o) => !keywordsOf(o.keywords).length)) {
     throw failFields([fieldError('keywords', '99992', others.filter((o) => !keywordsOf(o.keywords).length).map((o) => o.name).join(', '))]);
   }
@@ -119,7 +120,7 @@ export const agentsHandlers: DomainHandlers<'agents'> = {
       if (!current) throw fail('99959');
       const values: AgentValues = {
         id: current.id, channelId: b.channelId ?? current.channel_id, flowId: b.flowId ?? current.flow_id,
-        keywords: distinctKeywords(b.keywords ?? (typeof current.keywords === 'string' ? JSON.parse(current.keywords) : current.keywords)), active: b.active ?? current.active,
+        keywords: distinctKeywords(b.keywords ?? jsonValue<string[]>(current.keywords)), active: b.active ?? current.active,
       };
       await checkAgent(trx, me.companyId, values);
       await trx.updateTable('agents').set({

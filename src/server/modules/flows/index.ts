@@ -12,6 +12,7 @@ import { uniqueOr } from '../../db/unique.ts';
 import { fail, failFields, fieldError } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
+import { jsonValue } from '../../../engine/tables/columns.ts';
 
 const nameTaken = () => failFields([fieldError('name', '99930')]);
 
@@ -23,8 +24,6 @@ export const blankFlow = (): FlowDefinition => ({
   ],
   edges: [{ from: 'start', output: 'next', to: 'end' }],
 });
-
-const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
 
 function flowQuery(db: Kysely<Database>, companyId: number) {
   return db.selectFrom('flows as f')
@@ -38,7 +37,7 @@ function flowQuery(db: Kysely<Database>, companyId: number) {
 type FlowRow = { id: number; name: string; description: string | null; draft: unknown; published_version: number | null; updated_at: Date; published_at: Date | null; agents: string | number | null };
 
 export function toFlow(r: FlowRow): Flow {
-  const draft = json<FlowDefinition>(r.draft);
+  const draft = jsonValue<FlowDefinition>(r.draft);
   return {
     id: r.id, name: r.name, description: r.description, draft, problems: validateFlow(draft), publishedVersion: r.published_version,
     publishedAt: r.published_at ? new Date(r.published_at).toISOString() : null, agents: Number(r.agents ?? 0), updatedAt: r.updated_at.toISOString(),
@@ -63,7 +62,7 @@ type ConversationRow = {
 };
 const toConversation = (r: ConversationRow): Conversation => ({
   id: Number(r.id), contact: r.contact, channelId: r.channel_id, channel: r.channel, agentId: r.agent_id, flowId: r.flow_id, flow: r.flow, flowVersion: r.flow_version,
-  state: r.state as ConversationState, stepId: r.step_id, variables: json<{ vars?: Record<string, string> }>(r.session).vars ?? {},
+  state: r.state as ConversationState, stepId: r.step_id, variables: jsonValue<{ vars?: Record<string, string> }>(r.session).vars ?? {},
   startedAt: r.started_at.toISOString(), updatedAt: r.updated_at.toISOString(), endedAt: r.ended_at?.toISOString() ?? null,
 });
 
@@ -136,7 +135,7 @@ export const flowsHandlers: DomainHandlers<'flows'> = {
         select id, draft, published_version from flows where id = ${ctx.params.id} and company_id = ${me.companyId} for update`.execute(trx);
       const row = flow.rows[0];
       if (!row) throw fail('99994');
-      const draft = json<FlowDefinition>(row.draft);
+      const draft = jsonValue<FlowDefinition>(row.draft);
       const problems = validateFlow(draft);
       if (problems.length) {
         throw fail('99901', undefined, problems.slice(0, 50).map((p) => ({
@@ -182,7 +181,7 @@ export const flowsHandlers: DomainHandlers<'flows'> = {
     const byStep = new Map<string, Partial<Record<FlowStepEvent, number>>>();
     for (const c of counts) byStep.set(c.step_id, { ...byStep.get(c.step_id), [c.event]: Number(c.count) });
     // Every step of the version, in the order it was drawn (a step nobody reached shows its zeros).
-    const steps = definition ? json<FlowDefinition>(definition.definition).steps : [];
+    const steps = definition ? jsonValue<FlowDefinition>(definition.definition).steps : [];
     return {
       flowId: flow.id, version,
       conversations: states.map((s) => ({ state: s.state as ConversationState, conversations: Number(s.n) })),

@@ -21,6 +21,7 @@ import { paginate } from '../../http/paging.ts';
 import type { SecretBox } from '../../security/secrets.ts';
 import { enlistReportFile, fileLink, type FileParams } from './report-files.ts';
 import { companyAccounts, foreignAccounts } from './report-scope.ts';
+import { jsonValue } from '../../../engine/tables/columns.ts';
 
 const TIME_ZONE = constants.sendWindow.timeZone;
 
@@ -29,7 +30,7 @@ type ScheduleRow = {
   emails: unknown; enabled: boolean; next_run_at: Date | null; last_run_at: Date | null; created_by: number | null; created_at: Date;
 };
 
-const list = <T>(v: unknown): T[] => (typeof v === 'string' ? JSON.parse(v) : v) as T[];
+const list = <T>(v: unknown): T[] => jsonValue<T[]>(v);
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 const toSchedule = (r: ScheduleRow): ReportSchedule => ({
@@ -168,7 +169,7 @@ export async function mailScheduledFiles(deps: { db: Kysely<Database>; now: () =
       and s.id = f.schedule_id
     returning f.id, f.company_id, f.state, f.rows, f.params, f.error, s.name, s.emails`.execute(deps.db);
   for (const f of claimed.rows) {
-    const p = (typeof f.params === 'string' ? JSON.parse(f.params) : f.params) as FileParams;
+    const p = jsonValue<FileParams>(f.params);
     const vars = { name: f.name ?? '', start: p.dateStart, end: p.dateEnd, rows: Number(f.rows), state: spanishEnumLabel('report-file-state', f.state), error: f.error ?? '' };
     const link = f.state === 'ready' ? fileLink(deps.secrets, Number(f.id), f.company_id, now, constants.reports.scheduledLinkDays * 24 * 60) : null;
     const body = link
