@@ -4,7 +4,8 @@
 // (src/console/runtime/screen-registry.ts) maps the kind to its lazily loaded renderer, so the
 // first load carries only the sign-in path and its screen. A list that names a `form`
 // gets `…/new` and `…/:id/edit` (the form's create and edit modes); a list that names a `detail`
-// (or a form with `view: true`) gets `…/:id` for the read-only record.
+// (or a form with `view: true`) gets `…/:id` for the read-only record. `firstLoad`: the route's
+// screen renders without waiting for the deferred strings (src/console/app/i18n.ts).
 import type { Model, Screen } from '../model.ts';
 import { f, ts, printFile, toExpr, raw, exportConst } from '../ts.ts';
 
@@ -18,12 +19,12 @@ export function emitRoutes(model: Model): string {
   const routes: Record<string, unknown>[] = [];
   for (const s of model.screens) {
     if (!s.route) continue;
-    routes.push({ path: s.route, screen: s.id, kind: s.kind, access: s.access ?? 'session', layout: s.layout ?? 'default', menuKey: null, componentId: null, title: s.title, loadScreen: screenModule(s.id) });
+    routes.push({ path: s.route, screen: s.id, kind: s.kind, access: s.access ?? 'session', layout: s.layout ?? 'default', menuKey: null, componentId: null, title: s.title, firstLoad: s.firstLoad === true, loadScreen: screenModule(s.id) });
   }
   for (const n of model.menu) {
     const at = (path: string, screen: string | null) => ({
       path, screen, kind: kindOf(screen), access: 'session', layout: 'default', menuKey: n.key, componentId: n.componentId,
-      title: screen ? (byId.get(screen)!.title as string) : null, loadScreen: screenModule(screen),
+      title: screen ? (byId.get(screen)!.title as string) : null, firstLoad: false, loadScreen: screenModule(screen),
     });
     routes.push(at(n.path, n.screen));
     const screen = n.screen ? byId.get(n.screen) : undefined;

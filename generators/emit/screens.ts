@@ -207,8 +207,8 @@ function compileList(model: Model, s: Screen, fail: (p: Where, r: string) => nev
     if (!ref) continue;
     const target = model.screens.find((x) => x.id === ref);
     if (!target) fail([k], `unknown screen "${ref}"`);
-    // `form` may be a wizard (create only); `detail` may be a form with view mode.
-    const fits = target!.kind === kind || (k === 'form' && target!.kind === 'wizard') || (k === 'detail' && target!.kind === 'form');
+    // `form` may be a wizard (create only); `detail` may be a form with view mode, or a feature (the flow editor).
+    const fits = target!.kind === kind || (k === 'form' && target!.kind === 'wizard') || (k === 'detail' && (target!.kind === 'form' || target!.kind === 'feature'));
     if (!fits) fail([k], `screen "${ref}" is a ${target!.kind}, not a ${kind}`);
     // What the list needs of its form, inlined: each screen is a module of its own in the browser.
     if (k === 'form') {

@@ -11,6 +11,7 @@ export const routes = [
         menuKey: null,
         componentId: null,
         title: "screens.apiSettings.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.apiSettings.gen.ts")
     },
     {
@@ -22,6 +23,7 @@ export const routes = [
         menuKey: null,
         componentId: null,
         title: "screens.areas.renameTitle",
+        firstLoad: false,
         loadScreen: () => import("./screen.areaRename.gen.ts")
     },
     {
@@ -33,6 +35,7 @@ export const routes = [
         menuKey: null,
         componentId: null,
         title: "screens.blockListAdd.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.blockListAdd.gen.ts")
     },
     {
@@ -44,6 +47,7 @@ export const routes = [
         menuKey: null,
         componentId: null,
         title: "screens.blockListUpload.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.blockListUpload.gen.ts")
     },
     {
@@ -55,6 +59,7 @@ export const routes = [
         menuKey: null,
         componentId: null,
         title: "screens.campaignForm.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.campaignForm.gen.ts")
     },
     {
@@ -66,6 +71,7 @@ export const routes = [
         menuKey: null,
         componentId: null,
         title: "screens.campaignPaste.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.campaignPaste.gen.ts")
     },
     {
@@ -77,6 +83,7 @@ export const routes = [
         menuKey: null,
         componentId: null,
         title: "screens.campaignShorten.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.campaignShorten.gen.ts")
     },
     {
@@ -88,6 +95,7 @@ export const routes = [
         menuKey: null,
         componentId: null,
         title: "screens.campaignTest.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.campaignTest.gen.ts")
     },
     {
@@ -99,6 +107,7 @@ export const routes = [
         menuKey: null,
         componentId: null,
         title: "screens.certificateVerification.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.certificateVerification.gen.ts")
     },
     {
@@ -110,6 +119,7 @@ export const routes = [
         menuKey: null,
         componentId: null,
         title: "screens.channelStats.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.channelStats.gen.ts")
     },
     {
@@ -121,6 +131,7 @@ export const routes = [
         menuKey: null,
         componentId: null,
         title: "screens.channelTry.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.channelTry.gen.ts")
     },
     {
@@ -132,6 +143,7 @@ export const routes = [
         menuKey: null,
         componentId: null,
         title: "screens.clientSignin.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.clientSignin.gen.ts")
     },
     {
@@ -143,6 +155,7 @@ export const routes = [
         menuKey: null,
         componentId: null,
         title: "screens.companies.planTitle",
+        firstLoad: false,
         loadScreen: () => import("./screen.companyPlan.gen.ts")
     },
     {
@@ -154,6 +167,7 @@ export const routes = [
         menuKey: null,
         componentId: null,
         title: "screens.notActive.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.notActive.gen.ts")
     },
     {
@@ -165,6 +179,7 @@ export const routes = [
         menuKey: null,
         componentId: null,
         title: "screens.quota.chart",
+        firstLoad: false,
         loadScreen: () => import("./screen.quotaChart.gen.ts")
     },
     {
@@ -176,6 +191,7 @@ export const routes = [
         menuKey: null,
         componentId: null,
         title: "screens.quota.set",
+        firstLoad: false,
         loadScreen: () => import("./screen.quotaForm.gen.ts")
     },
     {
@@ -187,6 +203,7 @@ export const routes = [
         menuKey: null,
         componentId: null,
         title: "screens.register.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.register.gen.ts")
     },
     {
@@ -198,6 +215,7 @@ export const routes = [
         menuKey: null,
         componentId: null,
         title: "screens.reportsCertificateBlockList.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsCertificateBlockList.gen.ts")
     },
     {
@@ -209,6 +227,7 @@ export const routes = [
         menuKey: null,
         componentId: null,
         title: "screens.reportsCertificateCampaign.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsCertificateCampaign.gen.ts")
     },
     {
@@ -220,6 +239,7 @@ export const routes = [
         menuKey: null,
         componentId: null,
         title: "screens.resetPassword.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.resetPassword.gen.ts")
     },
     {
@@ -231,6 +251,7 @@ export const routes = [
         menuKey: null,
         componentId: null,
         title: "screens.shortenerUpload.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.shortenerUpload.gen.ts")
     },
     {
@@ -242,6 +263,7 @@ export const routes = [
         menuKey: null,
         componentId: null,
         title: "screens.signin.title",
+        firstLoad: true,
         loadScreen: () => import("./screen.signin.gen.ts")
     },
     {
@@ -253,6 +275,7 @@ export const routes = [
         menuKey: null,
         componentId: null,
         title: "screens.userValidation.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.userValidation.gen.ts")
     },
     {
@@ -264,6 +287,7 @@ export const routes = [
         menuKey: null,
         componentId: null,
         title: "screens.validation.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.validation.gen.ts")
     },
     {
@@ -275,6 +299,7 @@ export const routes = [
         menuKey: "dashboard",
         componentId: 10,
         title: "screens.home.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.home.gen.ts")
     },
     {
@@ -286,6 +311,7 @@ export const routes = [
         menuKey: "dashboard",
         componentId: 10,
         title: "screens.home.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.home.gen.ts")
     },
     {
@@ -297,6 +323,7 @@ export const routes = [
         menuKey: "stats",
         componentId: 10,
         title: "menu.stats",
+        firstLoad: false,
         loadScreen: () => import("./screen.stats.gen.ts")
     },
     {
@@ -308,6 +335,7 @@ export const routes = [
         menuKey: "stats",
         componentId: 10,
         title: "menu.stats",
+        firstLoad: false,
         loadScreen: () => import("./screen.stats.gen.ts")
     },
     {
@@ -319,6 +347,7 @@ export const routes = [
         menuKey: "charts",
         componentId: 10,
         title: "menu.charts",
+        firstLoad: false,
         loadScreen: () => import("./screen.charts.gen.ts")
     },
     {
@@ -330,6 +359,7 @@ export const routes = [
         menuKey: "charts",
         componentId: 10,
         title: "menu.charts",
+        firstLoad: false,
         loadScreen: () => import("./screen.charts.gen.ts")
     },
     {
@@ -341,6 +371,7 @@ export const routes = [
         menuKey: "campaigns",
         componentId: 20,
         title: null,
+        firstLoad: false,
         loadScreen: null
     },
     {
@@ -352,6 +383,7 @@ export const routes = [
         menuKey: "campaigns",
         componentId: 20,
         title: null,
+        firstLoad: false,
         loadScreen: null
     },
     {
@@ -363,6 +395,7 @@ export const routes = [
         menuKey: "campaigns.deploy",
         componentId: 2001,
         title: "menu.campaigns.deploy",
+        firstLoad: false,
         loadScreen: () => import("./screen.campaigns.gen.ts")
     },
     {
@@ -374,6 +407,7 @@ export const routes = [
         menuKey: "campaigns.deploy",
         componentId: 2001,
         title: "screens.campaignWizard.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.campaignWizard.gen.ts")
     },
     {
@@ -385,6 +419,7 @@ export const routes = [
         menuKey: "campaigns.deploy",
         componentId: 2001,
         title: "menu.campaigns.deploy",
+        firstLoad: false,
         loadScreen: () => import("./screen.campaignDetail.gen.ts")
     },
     {
@@ -396,6 +431,7 @@ export const routes = [
         menuKey: "campaigns.templates",
         componentId: 2002,
         title: "menu.campaigns.templates",
+        firstLoad: false,
         loadScreen: () => import("./screen.templates.gen.ts")
     },
     {
@@ -407,6 +443,7 @@ export const routes = [
         menuKey: "campaigns.templates",
         componentId: 2002,
         title: "screens.templateForm.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.templateForm.gen.ts")
     },
     {
@@ -418,6 +455,7 @@ export const routes = [
         menuKey: "campaigns.templates",
         componentId: 2002,
         title: "screens.templateForm.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.templateForm.gen.ts")
     },
     {
@@ -429,6 +467,7 @@ export const routes = [
         menuKey: "campaigns.templates",
         componentId: 2002,
         title: "screens.templateForm.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.templateForm.gen.ts")
     },
     {
@@ -440,6 +479,7 @@ export const routes = [
         menuKey: "campaigns.events",
         componentId: 20,
         title: "menu.campaigns.events",
+        firstLoad: false,
         loadScreen: () => import("./screen.events.gen.ts")
     },
     {
@@ -451,6 +491,7 @@ export const routes = [
         menuKey: "campaigns.events",
         componentId: 20,
         title: "screens.eventForm.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.eventForm.gen.ts")
     },
     {
@@ -462,6 +503,7 @@ export const routes = [
         menuKey: "campaigns.events",
         componentId: 20,
         title: "screens.eventForm.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.eventForm.gen.ts")
     },
     {
@@ -473,6 +515,7 @@ export const routes = [
         menuKey: "campaigns.events",
         componentId: 20,
         title: "screens.eventForm.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.eventForm.gen.ts")
     },
     {
@@ -484,6 +527,7 @@ export const routes = [
         menuKey: "campaigns.history",
         componentId: 20,
         title: "menu.campaigns.history",
+        firstLoad: false,
         loadScreen: () => import("./screen.campaignHistory.gen.ts")
     },
     {
@@ -495,6 +539,7 @@ export const routes = [
         menuKey: "campaigns.history",
         componentId: 20,
         title: "menu.campaigns.history",
+        firstLoad: false,
         loadScreen: () => import("./screen.campaignHistory.gen.ts")
     },
     {
@@ -506,6 +551,7 @@ export const routes = [
         menuKey: "campaigns.personalizedDetail",
         componentId: 20,
         title: "menu.campaigns.personalizedDetail",
+        firstLoad: false,
         loadScreen: () => import("./screen.personalizedCampaignDetail.gen.ts")
     },
     {
@@ -517,6 +563,7 @@ export const routes = [
         menuKey: "campaigns.personalizedDetail",
         componentId: 20,
         title: "menu.campaigns.personalizedDetail",
+        firstLoad: false,
         loadScreen: () => import("./screen.personalizedCampaignDetail.gen.ts")
     },
     {
@@ -528,6 +575,7 @@ export const routes = [
         menuKey: "chatbot",
         componentId: 30,
         title: null,
+        firstLoad: false,
         loadScreen: null
     },
     {
@@ -539,6 +587,7 @@ export const routes = [
         menuKey: "chatbot",
         componentId: 30,
         title: null,
+        firstLoad: false,
         loadScreen: null
     },
     {
@@ -550,6 +599,7 @@ export const routes = [
         menuKey: "chatbot.management",
         componentId: 3002,
         title: "menu.chatbot.management",
+        firstLoad: false,
         loadScreen: () => import("./screen.agents.gen.ts")
     },
     {
@@ -561,6 +611,7 @@ export const routes = [
         menuKey: "chatbot.management",
         componentId: 3002,
         title: "screens.agentForm.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.agentForm.gen.ts")
     },
     {
@@ -572,6 +623,7 @@ export const routes = [
         menuKey: "chatbot.management",
         componentId: 3002,
         title: "screens.agentForm.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.agentForm.gen.ts")
     },
     {
@@ -583,6 +635,7 @@ export const routes = [
         menuKey: "chatbot.management",
         componentId: 3002,
         title: "screens.agentForm.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.agentForm.gen.ts")
     },
     {
@@ -594,6 +647,7 @@ export const routes = [
         menuKey: "chatbot.createAgent",
         componentId: 3002,
         title: null,
+        firstLoad: false,
         loadScreen: null
     },
     {
@@ -605,6 +659,7 @@ export const routes = [
         menuKey: "chatbot.createAgent",
         componentId: 3002,
         title: null,
+        firstLoad: false,
         loadScreen: null
     },
     {
@@ -616,6 +671,7 @@ export const routes = [
         menuKey: "chatbot.editAgent",
         componentId: 3002,
         title: null,
+        firstLoad: false,
         loadScreen: null
     },
     {
@@ -627,6 +683,7 @@ export const routes = [
         menuKey: "chatbot.editAgent",
         componentId: 3002,
         title: null,
+        firstLoad: false,
         loadScreen: null
     },
     {
@@ -638,6 +695,7 @@ export const routes = [
         menuKey: "chatbot.conversations",
         componentId: 3002,
         title: "menu.chatbot.conversations",
+        firstLoad: false,
         loadScreen: () => import("./screen.conversations.gen.ts")
     },
     {
@@ -649,6 +707,7 @@ export const routes = [
         menuKey: "chatbot.conversations",
         componentId: 3002,
         title: "menu.chatbot.conversations",
+        firstLoad: false,
         loadScreen: () => import("./screen.conversationDetail.gen.ts")
     },
     {
@@ -660,6 +719,7 @@ export const routes = [
         menuKey: "chatbot.flows",
         componentId: 3001,
         title: "menu.chatbot.flows",
+        firstLoad: false,
         loadScreen: () => import("./screen.flows.gen.ts")
     },
     {
@@ -671,6 +731,7 @@ export const routes = [
         menuKey: "chatbot.flows",
         componentId: 3001,
         title: "screens.flowForm.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.flowForm.gen.ts")
     },
     {
@@ -682,18 +743,20 @@ export const routes = [
         menuKey: "chatbot.flows",
         componentId: 3001,
         title: "screens.flowForm.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.flowForm.gen.ts")
     },
     {
         path: "/Agents/ManagerChatbot/:id",
-        screen: "flows",
-        kind: "list",
+        screen: "flowEditor",
+        kind: "feature",
         access: "session",
         layout: "default",
         menuKey: "chatbot.flows",
         componentId: 3001,
-        title: "menu.chatbot.flows",
-        loadScreen: () => import("./screen.flows.gen.ts")
+        title: "screens.flowEditor.title",
+        firstLoad: false,
+        loadScreen: () => import("./screen.flowEditor.gen.ts")
     },
     {
         path: "/Reports/Agents/Incidents",
@@ -704,6 +767,7 @@ export const routes = [
         menuKey: "chatbot.incidents",
         componentId: 30,
         title: "menu.chatbot.incidents",
+        firstLoad: false,
         loadScreen: () => import("./screen.flowIncidents.gen.ts")
     },
     {
@@ -715,6 +779,7 @@ export const routes = [
         menuKey: "chatbot.incidents",
         componentId: 30,
         title: "menu.chatbot.incidents",
+        firstLoad: false,
         loadScreen: () => import("./screen.flowIncidents.gen.ts")
     },
     {
@@ -726,6 +791,7 @@ export const routes = [
         menuKey: "payments",
         componentId: null,
         title: null,
+        firstLoad: false,
         loadScreen: null
     },
     {
@@ -737,6 +803,7 @@ export const routes = [
         menuKey: "payments",
         componentId: null,
         title: null,
+        firstLoad: false,
         loadScreen: null
     },
     {
@@ -748,6 +815,7 @@ export const routes = [
         menuKey: "payments.general",
         componentId: null,
         title: null,
+        firstLoad: false,
         loadScreen: null
     },
     {
@@ -759,6 +827,7 @@ export const routes = [
         menuKey: "payments.general",
         componentId: null,
         title: null,
+        firstLoad: false,
         loadScreen: null
     },
     {
@@ -770,6 +839,7 @@ export const routes = [
         menuKey: "payments.history",
         componentId: null,
         title: null,
+        firstLoad: false,
         loadScreen: null
     },
     {
@@ -781,6 +851,7 @@ export const routes = [
         menuKey: "payments.history",
         componentId: null,
         title: null,
+        firstLoad: false,
         loadScreen: null
     },
     {
@@ -792,6 +863,7 @@ export const routes = [
         menuKey: "payments.epaycoResponse",
         componentId: null,
         title: null,
+        firstLoad: false,
         loadScreen: null
     },
     {
@@ -803,6 +875,7 @@ export const routes = [
         menuKey: "reports",
         componentId: 40,
         title: null,
+        firstLoad: false,
         loadScreen: null
     },
     {
@@ -814,6 +887,7 @@ export const routes = [
         menuKey: "reports",
         componentId: 40,
         title: null,
+        firstLoad: false,
         loadScreen: null
     },
     {
@@ -825,6 +899,7 @@ export const routes = [
         menuKey: "reports.general",
         componentId: 40,
         title: "screens.reportsGeneral.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsGeneral.gen.ts")
     },
     {
@@ -836,6 +911,7 @@ export const routes = [
         menuKey: "reports.general",
         componentId: 40,
         title: "screens.reportsGeneral.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsGeneral.gen.ts")
     },
     {
@@ -847,6 +923,7 @@ export const routes = [
         menuKey: "reports.campaign",
         componentId: 40,
         title: "screens.reportsCampaign.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsCampaign.gen.ts")
     },
     {
@@ -858,6 +935,7 @@ export const routes = [
         menuKey: "reports.campaign",
         componentId: 40,
         title: "screens.reportsCampaign.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsCampaign.gen.ts")
     },
     {
@@ -869,6 +947,7 @@ export const routes = [
         menuKey: "reports.billingDashboard",
         componentId: 4001,
         title: "screens.reportsBilling.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsBilling.gen.ts")
     },
     {
@@ -880,6 +959,7 @@ export const routes = [
         menuKey: "reports.billingDashboard",
         componentId: 4001,
         title: "screens.reportsBilling.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsBilling.gen.ts")
     },
     {
@@ -891,6 +971,7 @@ export const routes = [
         menuKey: "reports.deployments",
         componentId: 4002,
         title: "screens.reportsDeployments.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsDeployments.gen.ts")
     },
     {
@@ -902,6 +983,7 @@ export const routes = [
         menuKey: "reports.deployments",
         componentId: 4002,
         title: "screens.reportsDeployments.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsDeployments.gen.ts")
     },
     {
@@ -913,6 +995,7 @@ export const routes = [
         menuKey: "reports.deploymentsOld",
         componentId: 4002,
         title: "screens.reportsDeployments.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsDeployments.gen.ts")
     },
     {
@@ -924,6 +1007,7 @@ export const routes = [
         menuKey: "reports.deploymentsOld",
         componentId: 4002,
         title: "screens.reportsDeployments.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsDeployments.gen.ts")
     },
     {
@@ -935,6 +1019,7 @@ export const routes = [
         menuKey: "reports.flows",
         componentId: 4003,
         title: "menu.reports.flows",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsFlows.gen.ts")
     },
     {
@@ -946,6 +1031,7 @@ export const routes = [
         menuKey: "reports.flows",
         componentId: 4003,
         title: "menu.reports.flows",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsFlows.gen.ts")
     },
     {
@@ -957,6 +1043,7 @@ export const routes = [
         menuKey: "reports.smsxDashboard",
         componentId: 4004,
         title: "screens.reportsSmsBoard.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsSmsBoard.gen.ts")
     },
     {
@@ -968,6 +1055,7 @@ export const routes = [
         menuKey: "reports.smsxDashboard",
         componentId: 4004,
         title: "screens.reportsSmsBoard.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsSmsBoard.gen.ts")
     },
     {
@@ -979,6 +1067,7 @@ export const routes = [
         menuKey: "reports.mt",
         componentId: 4005,
         title: "screens.reportsMt.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsMt.gen.ts")
     },
     {
@@ -990,6 +1079,7 @@ export const routes = [
         menuKey: "reports.mt",
         componentId: 4005,
         title: "screens.reportsMt.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsMt.gen.ts")
     },
     {
@@ -1001,6 +1091,7 @@ export const routes = [
         menuKey: "reports.efficacy",
         componentId: 4006,
         title: "screens.reportsEfficacy.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsEfficacy.gen.ts")
     },
     {
@@ -1012,6 +1103,7 @@ export const routes = [
         menuKey: "reports.efficacy",
         componentId: 4006,
         title: "screens.reportsEfficacy.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsEfficacy.gen.ts")
     },
     {
@@ -1023,6 +1115,7 @@ export const routes = [
         menuKey: "reports.certificates",
         componentId: 4007,
         title: "screens.reportsCertificate.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsCertificate.gen.ts")
     },
     {
@@ -1034,6 +1127,7 @@ export const routes = [
         menuKey: "reports.certificates",
         componentId: 4007,
         title: "screens.reportsCertificate.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsCertificate.gen.ts")
     },
     {
@@ -1045,6 +1139,7 @@ export const routes = [
         menuKey: "reports.certificateDocs",
         componentId: 4008,
         title: "screens.reportsCertificates.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsCertificates.gen.ts")
     },
     {
@@ -1056,6 +1151,7 @@ export const routes = [
         menuKey: "reports.certificateDocs",
         componentId: 4008,
         title: "screens.reportsCertificates.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsCertificates.gen.ts")
     },
     {
@@ -1067,6 +1163,7 @@ export const routes = [
         menuKey: "reports.rcs",
         componentId: 4009,
         title: "screens.reportsRcs.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsRcs.gen.ts")
     },
     {
@@ -1078,6 +1175,7 @@ export const routes = [
         menuKey: "reports.rcs",
         componentId: 4009,
         title: "screens.reportsRcs.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsRcs.gen.ts")
     },
     {
@@ -1089,6 +1187,7 @@ export const routes = [
         menuKey: "reports.advancedQueries",
         componentId: 4010,
         title: "screens.reportsAdvanced.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsAdvanced.gen.ts")
     },
     {
@@ -1100,6 +1199,7 @@ export const routes = [
         menuKey: "reports.advancedQueries",
         componentId: 4010,
         title: "screens.reportsAdvanced.formTitle",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsAdvancedForm.gen.ts")
     },
     {
@@ -1111,6 +1211,7 @@ export const routes = [
         menuKey: "reports.advancedQueries",
         componentId: 4010,
         title: "screens.reportsAdvanced.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsAdvanced.gen.ts")
     },
     {
@@ -1122,6 +1223,7 @@ export const routes = [
         menuKey: "reports.callCenter",
         componentId: 4011,
         title: "screens.reportsCallCenter.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsCallCenter.gen.ts")
     },
     {
@@ -1133,6 +1235,7 @@ export const routes = [
         menuKey: "reports.callCenter",
         componentId: 4011,
         title: "screens.reportsCallCenter.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsCallCenter.gen.ts")
     },
     {
@@ -1144,6 +1247,7 @@ export const routes = [
         menuKey: "reports.monthSummary",
         componentId: 4012,
         title: "screens.reportsMonthSummary.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsMonthSummary.gen.ts")
     },
     {
@@ -1155,6 +1259,7 @@ export const routes = [
         menuKey: "reports.monthSummary",
         componentId: 4012,
         title: "screens.reportsMonthSummary.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsMonthSummary.gen.ts")
     },
     {
@@ -1166,6 +1271,7 @@ export const routes = [
         menuKey: "reports.whatsapp",
         componentId: 4013,
         title: "screens.reportsWhatsApp.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsWhatsApp.gen.ts")
     },
     {
@@ -1177,6 +1283,7 @@ export const routes = [
         menuKey: "reports.whatsapp",
         componentId: 4013,
         title: "screens.reportsWhatsApp.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsWhatsApp.gen.ts")
     },
     {
@@ -1188,6 +1295,7 @@ export const routes = [
         menuKey: "reports.logs",
         componentId: 4014,
         title: "menu.reports.logs",
+        firstLoad: false,
         loadScreen: () => import("./screen.auditReport.gen.ts")
     },
     {
@@ -1199,6 +1307,7 @@ export const routes = [
         menuKey: "reports.logs",
         componentId: 4014,
         title: "menu.reports.logs",
+        firstLoad: false,
         loadScreen: () => import("./screen.auditReport.gen.ts")
     },
     {
@@ -1210,6 +1319,7 @@ export const routes = [
         menuKey: "reports.scheduled",
         componentId: 40,
         title: "screens.reportsScheduled.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsScheduled.gen.ts")
     },
     {
@@ -1221,6 +1331,7 @@ export const routes = [
         menuKey: "reports.scheduled",
         componentId: 40,
         title: "screens.reportsScheduled.formTitle",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsScheduledForm.gen.ts")
     },
     {
@@ -1232,6 +1343,7 @@ export const routes = [
         menuKey: "reports.scheduled",
         componentId: 40,
         title: "screens.reportsScheduled.formTitle",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsScheduledForm.gen.ts")
     },
     {
@@ -1243,6 +1355,7 @@ export const routes = [
         menuKey: "reports.scheduled",
         componentId: 40,
         title: "screens.reportsScheduled.formTitle",
+        firstLoad: false,
         loadScreen: () => import("./screen.reportsScheduledForm.gen.ts")
     },
     {
@@ -1254,6 +1367,7 @@ export const routes = [
         menuKey: "smsPlatformTools",
         componentId: null,
         title: null,
+        firstLoad: false,
         loadScreen: null
     },
     {
@@ -1265,6 +1379,7 @@ export const routes = [
         menuKey: "smsPlatformTools",
         componentId: null,
         title: null,
+        firstLoad: false,
         loadScreen: null
     },
     {
@@ -1276,6 +1391,7 @@ export const routes = [
         menuKey: "smsPlatformTools.fileProcessor",
         componentId: null,
         title: null,
+        firstLoad: false,
         loadScreen: null
     },
     {
@@ -1287,6 +1403,7 @@ export const routes = [
         menuKey: "smsPlatformTools.fileProcessor",
         componentId: null,
         title: null,
+        firstLoad: false,
         loadScreen: null
     },
     {
@@ -1298,6 +1415,7 @@ export const routes = [
         menuKey: "smsPlatformTools.deploySms",
         componentId: null,
         title: null,
+        firstLoad: false,
         loadScreen: null
     },
     {
@@ -1309,6 +1427,7 @@ export const routes = [
         menuKey: "smsPlatformTools.deploySms",
         componentId: null,
         title: null,
+        firstLoad: false,
         loadScreen: null
     },
     {
@@ -1320,6 +1439,7 @@ export const routes = [
         menuKey: "smsPlatformTools.reportsSms",
         componentId: null,
         title: null,
+        firstLoad: false,
         loadScreen: null
     },
     {
@@ -1331,6 +1451,7 @@ export const routes = [
         menuKey: "smsPlatformTools.reportsSms",
         componentId: null,
         title: null,
+        firstLoad: false,
         loadScreen: null
     },
     {
@@ -1342,6 +1463,7 @@ export const routes = [
         menuKey: "smsPlatformTools.ftpQueries",
         componentId: null,
         title: null,
+        firstLoad: false,
         loadScreen: null
     },
     {
@@ -1353,6 +1475,7 @@ export const routes = [
         menuKey: "smsPlatformTools.ftpQueries",
         componentId: null,
         title: null,
+        firstLoad: false,
         loadScreen: null
     },
     {
@@ -1364,6 +1487,7 @@ export const routes = [
         menuKey: "shortener",
         componentId: 50,
         title: null,
+        firstLoad: false,
         loadScreen: null
     },
     {
@@ -1375,6 +1499,7 @@ export const routes = [
         menuKey: "shortener",
         componentId: 50,
         title: null,
+        firstLoad: false,
         loadScreen: null
     },
     {
@@ -1386,6 +1511,7 @@ export const routes = [
         menuKey: "shortener.shorten",
         componentId: 5001,
         title: "menu.shortener.shorten",
+        firstLoad: false,
         loadScreen: () => import("./screen.shortenerLinks.gen.ts")
     },
     {
@@ -1397,6 +1523,7 @@ export const routes = [
         menuKey: "shortener.shorten",
         componentId: 5001,
         title: "screens.shortenerLinkForm.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.shortenerLinkForm.gen.ts")
     },
     {
@@ -1408,6 +1535,7 @@ export const routes = [
         menuKey: "shortener.shorten",
         componentId: 5001,
         title: "menu.shortener.shorten",
+        firstLoad: false,
         loadScreen: () => import("./screen.shortenerLinks.gen.ts")
     },
     {
@@ -1419,6 +1547,7 @@ export const routes = [
         menuKey: "shortener.statistics",
         componentId: 5002,
         title: "menu.shortener.statistics",
+        firstLoad: false,
         loadScreen: () => import("./screen.shortenerStatistics.gen.ts")
     },
     {
@@ -1430,6 +1559,7 @@ export const routes = [
         menuKey: "shortener.statistics",
         componentId: 5002,
         title: "menu.shortener.statistics",
+        firstLoad: false,
         loadScreen: () => import("./screen.shortenerStatistics.gen.ts")
     },
     {
@@ -1441,6 +1571,7 @@ export const routes = [
         menuKey: "settings",
         componentId: 60,
         title: null,
+        firstLoad: false,
         loadScreen: null
     },
     {
@@ -1452,6 +1583,7 @@ export const routes = [
         menuKey: "settings",
         componentId: 60,
         title: null,
+        firstLoad: false,
         loadScreen: null
     },
     {
@@ -1463,6 +1595,7 @@ export const routes = [
         menuKey: "settings.areas",
         componentId: 6001,
         title: "menu.settings.areaList",
+        firstLoad: false,
         loadScreen: () => import("./screen.areas.gen.ts")
     },
     {
@@ -1474,6 +1607,7 @@ export const routes = [
         menuKey: "settings.areas",
         componentId: 6001,
         title: "screens.areas.formTitle",
+        firstLoad: false,
         loadScreen: () => import("./screen.areaForm.gen.ts")
     },
     {
@@ -1485,6 +1619,7 @@ export const routes = [
         menuKey: "settings.areas",
         componentId: 6001,
         title: "menu.settings.areaList",
+        firstLoad: false,
         loadScreen: () => import("./screen.areas.gen.ts")
     },
     {
@@ -1496,6 +1631,7 @@ export const routes = [
         menuKey: "settings.areaList",
         componentId: 6001,
         title: "menu.settings.areaList",
+        firstLoad: false,
         loadScreen: () => import("./screen.areas.gen.ts")
     },
     {
@@ -1507,6 +1643,7 @@ export const routes = [
         menuKey: "settings.areaList",
         componentId: 6001,
         title: "screens.areas.formTitle",
+        firstLoad: false,
         loadScreen: () => import("./screen.areaForm.gen.ts")
     },
     {
@@ -1518,6 +1655,7 @@ export const routes = [
         menuKey: "settings.areaList",
         componentId: 6001,
         title: "menu.settings.areaList",
+        firstLoad: false,
         loadScreen: () => import("./screen.areas.gen.ts")
     },
     {
@@ -1529,6 +1667,7 @@ export const routes = [
         menuKey: "settings.costCenters",
         componentId: 6001,
         title: "menu.settings.costCenters",
+        firstLoad: false,
         loadScreen: () => import("./screen.costCenters.gen.ts")
     },
     {
@@ -1540,6 +1679,7 @@ export const routes = [
         menuKey: "settings.costCenters",
         componentId: 6001,
         title: "screens.costCenters.formTitle",
+        firstLoad: false,
         loadScreen: () => import("./screen.costCenterForm.gen.ts")
     },
     {
@@ -1551,6 +1691,7 @@ export const routes = [
         menuKey: "settings.costCenters",
         componentId: 6001,
         title: "screens.costCenters.formTitle",
+        firstLoad: false,
         loadScreen: () => import("./screen.costCenterForm.gen.ts")
     },
     {
@@ -1562,6 +1703,7 @@ export const routes = [
         menuKey: "settings.costCenters",
         componentId: 6001,
         title: "screens.costCenters.formTitle",
+        firstLoad: false,
         loadScreen: () => import("./screen.costCenterForm.gen.ts")
     },
     {
@@ -1573,6 +1715,7 @@ export const routes = [
         menuKey: "settings.users",
         componentId: 6002,
         title: "menu.settings.users",
+        firstLoad: false,
         loadScreen: () => import("./screen.teamMembers.gen.ts")
     },
     {
@@ -1584,6 +1727,7 @@ export const routes = [
         menuKey: "settings.users",
         componentId: 6002,
         title: "screens.team.formTitle",
+        firstLoad: false,
         loadScreen: () => import("./screen.teamMemberForm.gen.ts")
     },
     {
@@ -1595,6 +1739,7 @@ export const routes = [
         menuKey: "settings.users",
         componentId: 6002,
         title: "screens.team.formTitle",
+        firstLoad: false,
         loadScreen: () => import("./screen.teamMemberForm.gen.ts")
     },
     {
@@ -1606,6 +1751,7 @@ export const routes = [
         menuKey: "settings.users",
         componentId: 6002,
         title: "menu.settings.users",
+        firstLoad: false,
         loadScreen: () => import("./screen.teamMemberDetail.gen.ts")
     },
     {
@@ -1617,6 +1763,7 @@ export const routes = [
         menuKey: "settings.actionsMenu",
         componentId: 6002,
         title: null,
+        firstLoad: false,
         loadScreen: null
     },
     {
@@ -1628,6 +1775,7 @@ export const routes = [
         menuKey: "settings.actionsMenu",
         componentId: 6002,
         title: null,
+        firstLoad: false,
         loadScreen: null
     },
     {
@@ -1639,6 +1787,7 @@ export const routes = [
         menuKey: "settings.associationsAdd",
         componentId: 6002,
         title: "menu.settings.associationsAdd",
+        firstLoad: false,
         loadScreen: () => import("./screen.associationsAddForm.gen.ts")
     },
     {
@@ -1650,6 +1799,7 @@ export const routes = [
         menuKey: "settings.associationsAdd",
         componentId: 6002,
         title: "menu.settings.associationsAdd",
+        firstLoad: false,
         loadScreen: () => import("./screen.associationsAddForm.gen.ts")
     },
     {
@@ -1661,6 +1811,7 @@ export const routes = [
         menuKey: "settings.associationsUpdate",
         componentId: 6002,
         title: "menu.settings.associationsUpdate",
+        firstLoad: false,
         loadScreen: () => import("./screen.associationsUpdateForm.gen.ts")
     },
     {
@@ -1672,6 +1823,7 @@ export const routes = [
         menuKey: "settings.associationsUpdate",
         componentId: 6002,
         title: "menu.settings.associationsUpdate",
+        firstLoad: false,
         loadScreen: () => import("./screen.associationsUpdateForm.gen.ts")
     },
     {
@@ -1683,6 +1835,7 @@ export const routes = [
         menuKey: "settings.responsibleSmsOption",
         componentId: 6002,
         title: "menu.settings.responsibleSmsOption",
+        firstLoad: false,
         loadScreen: () => import("./screen.responsibleSmsOption.gen.ts")
     },
     {
@@ -1694,6 +1847,7 @@ export const routes = [
         menuKey: "settings.responsibleSmsOption",
         componentId: 6002,
         title: "menu.settings.responsibleSmsOption",
+        firstLoad: false,
         loadScreen: () => import("./screen.responsibleSmsOption.gen.ts")
     },
     {
@@ -1705,6 +1859,7 @@ export const routes = [
         menuKey: "settings.channels",
         componentId: 60,
         title: "menu.settings.channels",
+        firstLoad: false,
         loadScreen: () => import("./screen.channels.gen.ts")
     },
     {
@@ -1716,6 +1871,7 @@ export const routes = [
         menuKey: "settings.channels",
         componentId: 60,
         title: "menu.settings.channels",
+        firstLoad: false,
         loadScreen: () => import("./screen.channelForm.gen.ts")
     },
     {
@@ -1727,6 +1883,7 @@ export const routes = [
         menuKey: "settings.channels",
         componentId: 60,
         title: "menu.settings.channels",
+        firstLoad: false,
         loadScreen: () => import("./screen.channelForm.gen.ts")
     },
     {
@@ -1738,6 +1895,7 @@ export const routes = [
         menuKey: "settings.channels",
         componentId: 60,
         title: "menu.settings.channels",
+        firstLoad: false,
         loadScreen: () => import("./screen.channelDetail.gen.ts")
     },
     {
@@ -1749,6 +1907,7 @@ export const routes = [
         menuKey: "settings.company",
         componentId: 6003,
         title: "menu.settings.company",
+        firstLoad: false,
         loadScreen: () => import("./screen.companyForm.gen.ts")
     },
     {
@@ -1760,6 +1919,7 @@ export const routes = [
         menuKey: "settings.company",
         componentId: 6003,
         title: "menu.settings.company",
+        firstLoad: false,
         loadScreen: () => import("./screen.companyForm.gen.ts")
     },
     {
@@ -1771,6 +1931,7 @@ export const routes = [
         menuKey: "settings.companies",
         componentId: 60,
         title: "menu.settings.companies",
+        firstLoad: false,
         loadScreen: () => import("./screen.companies.gen.ts")
     },
     {
@@ -1782,6 +1943,7 @@ export const routes = [
         menuKey: "settings.companies",
         componentId: 60,
         title: "menu.settings.companies",
+        firstLoad: false,
         loadScreen: () => import("./screen.companies.gen.ts")
     },
     {
@@ -1793,6 +1955,7 @@ export const routes = [
         menuKey: "settings.apiPermissions",
         componentId: 6004,
         title: "menu.settings.apiPermissions",
+        firstLoad: false,
         loadScreen: () => import("./screen.apiCredentials.gen.ts")
     },
     {
@@ -1804,6 +1967,7 @@ export const routes = [
         menuKey: "settings.apiPermissions",
         componentId: 6004,
         title: "screens.credentialForm.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.credentialForm.gen.ts")
     },
     {
@@ -1815,6 +1979,7 @@ export const routes = [
         menuKey: "settings.apiPermissions",
         componentId: 6004,
         title: "menu.settings.apiPermissions",
+        firstLoad: false,
         loadScreen: () => import("./screen.apiCredentials.gen.ts")
     },
     {
@@ -1826,6 +1991,7 @@ export const routes = [
         menuKey: "settings.messagingSettings",
         componentId: 6004,
         title: "screens.messagingSettings.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.messagingSettings.gen.ts")
     },
     {
@@ -1837,6 +2003,7 @@ export const routes = [
         menuKey: "settings.messagingSettings",
         componentId: 6004,
         title: "screens.messagingSettings.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.messagingSettings.gen.ts")
     },
     {
@@ -1848,6 +2015,7 @@ export const routes = [
         menuKey: "settings.blockList",
         componentId: 6005,
         title: "menu.settings.blockList",
+        firstLoad: false,
         loadScreen: () => import("./screen.blockList.gen.ts")
     },
     {
@@ -1859,6 +2027,7 @@ export const routes = [
         menuKey: "settings.blockList",
         componentId: 6005,
         title: "menu.settings.blockList",
+        firstLoad: false,
         loadScreen: () => import("./screen.blockList.gen.ts")
     },
     {
@@ -1870,6 +2039,7 @@ export const routes = [
         menuKey: "settings.quota",
         componentId: 6006,
         title: "menu.settings.quota",
+        firstLoad: false,
         loadScreen: () => import("./screen.quotaByAccount.gen.ts")
     },
     {
@@ -1881,6 +2051,7 @@ export const routes = [
         menuKey: "settings.quota",
         componentId: 6006,
         title: "menu.settings.quota",
+        firstLoad: false,
         loadScreen: () => import("./screen.quotaByAccount.gen.ts")
     },
     {
@@ -1892,6 +2063,7 @@ export const routes = [
         menuKey: "settings.roles",
         componentId: 6007,
         title: "menu.settings.roles",
+        firstLoad: false,
         loadScreen: () => import("./screen.roles.gen.ts")
     },
     {
@@ -1903,6 +2075,7 @@ export const routes = [
         menuKey: "settings.roles",
         componentId: 6007,
         title: "screens.roles.formTitle",
+        firstLoad: false,
         loadScreen: () => import("./screen.roleForm.gen.ts")
     },
     {
@@ -1914,6 +2087,7 @@ export const routes = [
         menuKey: "settings.roles",
         componentId: 6007,
         title: "screens.roles.formTitle",
+        firstLoad: false,
         loadScreen: () => import("./screen.roleForm.gen.ts")
     },
     {
@@ -1925,6 +2099,7 @@ export const routes = [
         menuKey: "settings.roles",
         componentId: 6007,
         title: "screens.roles.formTitle",
+        firstLoad: false,
         loadScreen: () => import("./screen.roleForm.gen.ts")
     },
     {
@@ -1936,6 +2111,7 @@ export const routes = [
         menuKey: "security",
         componentId: 70,
         title: "screens.profile.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.profile.gen.ts")
     },
     {
@@ -1947,6 +2123,7 @@ export const routes = [
         menuKey: "security",
         componentId: 70,
         title: "screens.profile.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.profile.gen.ts")
     },
     {
@@ -1958,6 +2135,7 @@ export const routes = [
         menuKey: "security.editProfile",
         componentId: 7002,
         title: "screens.profile.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.profile.gen.ts")
     },
     {
@@ -1969,6 +2147,7 @@ export const routes = [
         menuKey: "security.editProfile",
         componentId: 7002,
         title: "screens.profile.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.profile.gen.ts")
     },
     {
@@ -1980,6 +2159,7 @@ export const routes = [
         menuKey: "security.changePassword",
         componentId: 7001,
         title: "screens.changePassword.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.changePassword.gen.ts")
     },
     {
@@ -1991,6 +2171,7 @@ export const routes = [
         menuKey: "security.changePassword",
         componentId: 7001,
         title: "screens.changePassword.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.changePassword.gen.ts")
     },
     {
@@ -2002,6 +2183,7 @@ export const routes = [
         menuKey: "notifications",
         componentId: null,
         title: "screens.notifications.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.notifications.gen.ts")
     },
     {
@@ -2013,6 +2195,7 @@ export const routes = [
         menuKey: "notifications",
         componentId: null,
         title: "screens.notifications.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.notifications.gen.ts")
     },
     {
@@ -2024,6 +2207,7 @@ export const routes = [
         menuKey: "help",
         componentId: null,
         title: "screens.help.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.help.gen.ts")
     },
     {
@@ -2035,6 +2219,7 @@ export const routes = [
         menuKey: "help",
         componentId: null,
         title: "screens.help.title",
+        firstLoad: false,
         loadScreen: () => import("./screen.help.gen.ts")
     }
 ] as const;

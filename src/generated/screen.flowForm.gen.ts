@@ -17,6 +17,7 @@ export const screen = {
         },
         body: ["name", "description", "draft"]
     },
+    view: true,
     load: {
         operation: "flows.get"
     },

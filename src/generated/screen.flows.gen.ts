@@ -60,6 +60,7 @@ export const screen = {
         order: "desc"
     },
     form: "flowForm",
+    detail: "flowEditor",
     rowActions: [{
             label: "screens.flows.publish",
             operation: "flows.publish",
@@ -116,6 +117,6 @@ export const screen = {
                 action: "edit"
             }
         },
-        view: false
+        view: true
     }
 } as const;

@@ -8,6 +8,7 @@ export const screen = {
     access: "public",
     layout: "plain",
     title: "screens.signin.title",
+    firstLoad: true,
     operation: "clientAuth.signin",
     reveal: {
         captchaToken: {

@@ -95,6 +95,8 @@ import { screen as screen_events } from "./screen.events.gen.ts";
 
 import { screen as screen_expiredPassword } from "./screen.expiredPassword.gen.ts";
 
+import { screen as screen_flowEditor } from "./screen.flowEditor.gen.ts";
+
 import { screen as screen_flowForm } from "./screen.flowForm.gen.ts";
 
 import { screen as screen_flowIncidents } from "./screen.flowIncidents.gen.ts";
@@ -249,6 +251,7 @@ export const screens = {
     eventForm: screen_eventForm,
     events: screen_events,
     expiredPassword: screen_expiredPassword,
+    flowEditor: screen_flowEditor,
     flowForm: screen_flowForm,
     flowIncidents: screen_flowIncidents,
     flows: screen_flows,
@@ -304,4 +307,4 @@ export const screens = {
     validation: screen_validation
 } as const;
 
-export type ScreenId = "agentForm" | "agents" | "apiCredentials" | "apiSettings" | "areaForm" | "areaRename" | "areas" | "associationsAddForm" | "associationsUpdateForm" | "auditReport" | "blockListAdd" | "blockListUpload" | "blockList" | "campaignClickers" | "campaignDeployments" | "campaignDetail" | "campaignForm" | "campaignHistory" | "campaignPaste" | "campaignRecipients" | "campaignShorten" | "campaignTest" | "campaignTests" | "campaignWizard" | "campaigns" | "certificateVerification" | "changePassword" | "channelDetail" | "channelForm" | "channelStats" | "channelStatuses" | "channelTry" | "channels" | "charts" | "clientSignin" | "companies" | "companyForm" | "companyPlan" | "conversationDetail" | "conversationTranscript" | "conversations" | "costCenterForm" | "costCenters" | "credentialForm" | "eventForm" | "events" | "expiredPassword" | "flowForm" | "flowIncidents" | "flows" | "help" | "home" | "messagingSettings" | "notActive" | "notifications" | "personalizedCampaignDetail" | "profile" | "quotaByAccount" | "quotaChart" | "quotaForm" | "register" | "reportsAdvancedForm" | "reportsAdvanced" | "reportsBilling" | "reportsCallCenter" | "reportsCampaign" | "reportsCertificateBlockList" | "reportsCertificateCampaign" | "reportsCertificate" | "reportsCertificates" | "reportsDeployments" | "reportsEfficacy" | "reportsFlows" | "reportsGeneral" | "reportsMonthSummary" | "reportsMt" | "reportsRcs" | "reportsScheduledForm" | "reportsScheduled" | "reportsSmsBoard" | "reportsWhatsApp" | "resetPassword" | "responsibleSmsOption" | "roleForm" | "roles" | "shortenerLinkForm" | "shortenerLinks" | "shortenerStatistics" | "shortenerUpload" | "signin" | "stats" | "teamMemberDetail" | "teamMemberForm" | "teamMembers" | "templateForm" | "templates" | "userAssociations" | "userResponsibles" | "userValidation" | "validation";
+export type ScreenId = "agentForm" | "agents" | "apiCredentials" | "apiSettings" | "areaForm" | "areaRename" | "areas" | "associationsAddForm" | "associationsUpdateForm" | "auditReport" | "blockListAdd" | "blockListUpload" | "blockList" | "campaignClickers" | "campaignDeployments" | "campaignDetail" | "campaignForm" | "campaignHistory" | "campaignPaste" | "campaignRecipients" | "campaignShorten" | "campaignTest" | "campaignTests" | "campaignWizard" | "campaigns" | "certificateVerification" | "changePassword" | "channelDetail" | "channelForm" | "channelStats" | "channelStatuses" | "channelTry" | "channels" | "charts" | "clientSignin" | "companies" | "companyForm" | "companyPlan" | "conversationDetail" | "conversationTranscript" | "conversations" | "costCenterForm" | "costCenters" | "credentialForm" | "eventForm" | "events" | "expiredPassword" | "flowEditor" | "flowForm" | "flowIncidents" | "flows" | "help" | "home" | "messagingSettings" | "notActive" | "notifications" | "personalizedCampaignDetail" | "profile" | "quotaByAccount" | "quotaChart" | "quotaForm" | "register" | "reportsAdvancedForm" | "reportsAdvanced" | "reportsBilling" | "reportsCallCenter" | "reportsCampaign" | "reportsCertificateBlockList" | "reportsCertificateCampaign" | "reportsCertificate" | "reportsCertificates" | "reportsDeployments" | "reportsEfficacy" | "reportsFlows" | "reportsGeneral" | "reportsMonthSummary" | "reportsMt" | "reportsRcs" | "reportsScheduledForm" | "reportsScheduled" | "reportsSmsBoard" | "reportsWhatsApp" | "resetPassword" | "responsibleSmsOption" | "roleForm" | "roles" | "shortenerLinkForm" | "shortenerLinks" | "shortenerStatistics" | "shortenerUpload" | "signin" | "stats" | "teamMemberDetail" | "teamMemberForm" | "teamMembers" | "templateForm" | "templates" | "userAssociations" | "userResponsibles" | "userValidation" | "validation";

@@ -16371,6 +16371,64 @@ export const serverOperations = [
         errors: []
     },
     {
+        id: "system.inbound",
+        tag: "system",
+        name: "inbound",
+        method: "POST",
+        path: "/v1/sandbox/inbound",
+        access: "public",
+        credentials: ["token"],
+        throttle: null,
+        permission: null,
+        summary: "The sandbox's customer (demo mode and tests only; absent in production): a person writes `text` from `from` to one of the company's channels, through the channel's stand-in (the SMSC's deliver_sm, Meta's or Google's signed webhook), so it arrives like a real message \u2014 keyword routes, SALIR, chatbot agents. Read the answers in the channel's messages. The sandbox door as for the outbox; a company user writes only to their company's channels (99959 otherwise).",
+        params: null,
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            required: ["channelId", "from", "text"],
+            additionalProperties: false,
+            properties: {
+                channelId: {
+                    type: "integer",
+                    minimum: 1
+                },
+                from: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 64,
+                    pattern: "^\\+?[0-9]{6,20}$"
+                },
+                text: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 1000
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            type: "object",
+            required: ["ok"],
+            additionalProperties: false,
+            properties: {
+                ok: {
+                    type: "boolean",
+                    const: true
+                }
+            }
+        },
+        produces: "json",
+        sandbox: true,
+        errors: [
+            "99999",
+            "99931",
+            "99959",
+            "99953",
+            "99982"
+        ]
+    },
+    {
         id: "team.list",
         tag: "team",
         name: "list",

@@ -5019,6 +5019,22 @@ to?: string
 }
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "system.inbound.Body".
+ */
+export interface SystemInboundBody {
+channelId: number
+from: string
+text: string
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "system.inbound.Response".
+ */
+export interface SystemInboundResponse {
+ok: true
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "team.list.Query".
  */
 export interface TeamListQuery {
@@ -6351,6 +6367,12 @@ export interface OperationTypes {
             query?: SystemOutboxQuery;
         };
         response: SystemOutboxResponse;
+    };
+    "system.inbound": {
+        args: {
+            body: SystemInboundBody;
+        };
+        response: SystemInboundResponse;
     };
     "team.list": {
         args: {

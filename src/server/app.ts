@@ -99,6 +99,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
         secrets,
         context: { db: options.db, sink: { status() {}, inbound() {} }, standIns: { smsc: null, graph: null, rbm: null }, publicUrl: () => null },
       })),
+      simulateInbound: options.messaging?.simulateInbound,
     },
     shortener,
     storage: options.storage ?? defaultFileStorage(),
@@ -140,6 +141,8 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   if (options.messaging) {
     const jobs = startJobRunner({ ...deps, allowPrivateNetworks: deps.sandbox }, { log: (m, d) => app.log.warn({ detail: d }, m) });
     deps.messaging.wakeJobs = () => jobs.wake();
+    // The engine's conversations queue integration calls too: they wake this runner through the engine's hooks.
+    options.messaging.wakeJobs = deps.messaging.wakeJobs;
     app.addHook('onClose', async () => jobs.stop());
     const timer = setInterval(() => {
       void runDueCampaigns(deps, (m, d) => app.log.warn({ detail: d }, m)).catch((e) => app.log.error(e));

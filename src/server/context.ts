@@ -43,6 +43,8 @@ export interface MessagingHooks {
   shortBaseUrls: string[];
   /** WhatsApp templates at Meta (create, edit, delete) through a channel's business account. */
   whatsappTemplates: WhatsAppTemplateGateway;
+  /** Sandbox mode: a person writes to the channel through its stand-in; false when it has none. */
+  simulateInbound?(channelId: number, from: string, text: string): Promise<boolean>;
 }
 
 /** The caller, resolved from a valid token. */

@@ -250,4 +250,17 @@ describe('conversations', () => {
     await until('the SMS to the sales team', () => smsTo('573001230000').length >= 1, 30_000);
     expect(smsTo('573001230000')[0]).toBe(`Colibri Demo: ${other} pide un asesor.`);
   });
+
+  it("the sandbox's customer writes through the channel's stand-in (POST /v1/sandbox/inbound): SMS, and a company user only to their own channels", async () => {
+    const from = '+573157770055';
+    const wrote = await api('POST', path('system.inbound'), { channelId: channels['SMS Respuestas 85432'], from, text: 'menu' });
+    expect([wrote.status, wrote.json]).toEqual([200, { ok: true }]);
+    await until('the demo menu by SMS', () => smsTo(from.slice(1)).length >= 2, 30_000);
+    expect(smsTo(from.slice(1))[1]).toBe('¿En qué te ayudo? Responde 1 Saldo, 2 Asesor o 3 Salir.');
+    const otherCompany = await server.db.selectFrom('channels').innerJoin('companies', 'companies.id', 'channels.company_id').select('channels.id')
+      .where('channels.company_id', '!=', (await server.db.selectFrom('channels').select('company_id').where('id', '=', channels['SMS Respuestas 85432']).executeTakeFirstOrThrow()).company_id)
+      .executeTakeFirst();
+    const refused = await api('POST', path('system.inbound'), { channelId: otherCompany?.id ?? 999_999, from, text: 'hola' });
+    expect([refused.status, refused.json.code]).toEqual([404, '99959']);
+  });
 });

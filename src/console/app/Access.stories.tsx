@@ -88,18 +88,18 @@ export const AnalistaCannotOpenManagerSettings: Story = {
 };
 
 export const ManagerOpensANodeWithoutScreen: Story = {
-  ...at('/Agents/ManagerChatbot', users.manager),
+  ...at('/Payments/History', users.manager),
   play: async () => {
     await expect(await screen.findByText(text('shell.notAvailable.message', 'es'))).toBeInTheDocument();
-    await expect(screen.getByRole('heading', { level: 1, name: text('menu.chatbot.flows', 'es') })).toBeInTheDocument();
-    await expectLocation('/Agents/ManagerChatbot');
+    await expect(screen.getByRole('heading', { level: 1, name: text('menu.payments.history', 'es') })).toBeInTheDocument();
+    await expectLocation('/Payments/History');
   },
 };
 
 export const RouteWithIdParameter: Story = {
-  ...at('/Agents/ManagerChatbot/42', users.manager),
+  ...at('/Payments/History/42', users.manager),
   play: async () => {
-    await expect(await screen.findByRole('heading', { level: 1, name: text('menu.chatbot.flows', 'es') })).toBeInTheDocument();
+    await expect(await screen.findByRole('heading', { level: 1, name: text('menu.payments.history', 'es') })).toBeInTheDocument();
   },
 };
 

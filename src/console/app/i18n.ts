@@ -25,7 +25,14 @@ export const defaultLanguage = appSettings.i18n.default as Language;
 // documents.json holds what the server writes into documents (a certificate's PDF): the console
 // never shows it, so it is not shipped.
 type Bundle = Record<string, string>;
-const bundledFiles = import.meta.glob<Bundle>(['../../../locales/es/*.json', '!../../../locales/*/documents.json'], { eager: true, import: 'default' });
+// A feature's own namespace (flowEditor.json: the flow editor's palette, panel and preview) is not
+// bundled either: the feature loads it with its chunk (features/flow-editor/strings.ts), so the
+// first load does not carry it; another language's copy comes with that language's files.
+// The enum labels (enums.json, the largest namespace) are deferred too: the sign-in page shows none,
+// so they load with the first route that is not the sign-in (RouteScreen waits for stringsReady).
+const bundledFiles = import.meta.glob<Bundle>(['../../../locales/es/*.json', '!../../../locales/*/documents.json', '!../../../locales/*/flowEditor.json', '!../../../locales/es/enums.json'], { eager: true, import: 'default' });
+const deferredFiles = import.meta.glob<Bundle>(['../../../locales/es/enums.json'], { import: 'default' });
+let deferred: Promise<void> | null = null;
 const lazyFiles = import.meta.glob<Bundle>(['../../../locales/*/*.json', '!../../../locales/es/*.json', '!../../../locales/*/documents.json'], { import: 'default' });
 if (defaultLanguage !== 'es') throw new Error(`i18n: the bundled locale is es, the default is ${defaultLanguage}`);
 
@@ -43,11 +50,25 @@ export function localeResources(): Record<string, Record<string, Bundle>> {
 
 /** Loads a language's files into an instance (once; the default language is always there). */
 export async function loadLanguage(lng: string, instance: I18n = i18n): Promise<void> {
+  await loadDeferred(instance);
   if (lng === defaultLanguage || instance.hasResourceBundle(lng, 'common')) return;
   const loads = Object.entries(lazyFiles).filter(([path]) => fileParts(path)?.[1] === lng);
   const bundles = await Promise.all(loads.map(async ([path, load]) => [fileParts(path)![2], await load()] as const));
   // `common` last: it marks the language as loaded.
   for (const [ns, data] of bundles.sort(([a], [b]) => Number(a === 'common') - Number(b === 'common'))) instance.addResourceBundle(lng, ns, data, true, true);
+}
+
+/** The default language's deferred namespaces (once per instance; the app's instance keeps its promise). */
+async function loadDeferred(instance: I18n): Promise<void> {
+  const load = async () => {
+    for (const [path, file] of Object.entries(deferredFiles)) {
+      const ns = fileParts(path)![2];
+      if (!instance.hasResourceBundle(defaultLanguage, ns)) instance.addResourceBundle(defaultLanguage, ns, await file(), true, true);
+    }
+  };
+  if (instance !== i18n) return load();
+  deferred ??= load();
+  return deferred;
 }
 
 /**
@@ -89,7 +110,7 @@ export function createI18n(lng: Language = savedLanguage()): I18n {
     lng,
     fallbackLng: defaultLanguage,
     supportedLngs: [...languages],
-    ns: Object.keys(resources[defaultLanguage] ?? {}),
+    ns: [...Object.keys(resources[defaultLanguage] ?? {}), 'enums'],
     defaultNS: 'common',
     nsSeparator: '.',
     keySeparator: '.',
@@ -122,5 +143,11 @@ export async function setLanguage(lng: Language, save = true): Promise<void> {
   if (i18n.language !== lng) await i18n.changeLanguage(lng);
 }
 
-/** The app's language ready to show (its files loaded): the entry awaits it before the first render. */
-export const languageReady = (): Promise<void> => loadLanguage(i18n.language);
+/**
+ * The app's language ready to show: the entry awaits it before the first render. In the default
+ * language nothing is missing but the deferred namespaces, which stringsReady loads.
+ */
+export const languageReady = (): Promise<void> => (i18n.language === defaultLanguage ? Promise.resolve() : loadLanguage(i18n.language));
+
+/** Every string of the current language (the deferred ones too): every route but the sign-in waits for it. */
+export const stringsReady = (): Promise<void> => loadLanguage(i18n.language);

@@ -20,5 +20,6 @@ export const screenRenderers: Record<RouteKind, LoadRenderer> = {
   detail: () => import('./screens/DetailScreen.tsx'),
   wizard: () => import('./screens/WizardScreen.tsx'),
   report: () => import('./screens/ReportScreen.tsx'),
+  feature: () => import('./screens/FeatureScreen.tsx'),
   none: () => import('./screens/NotAvailableScreen.tsx'),
 };

@@ -58,6 +58,12 @@ export interface ChannelDefinition {
    * lacks what the stand-in needs.
    */
   registerWithStandIn?(channel: ChannelEndpoint, context: ChannelContext): boolean;
+  /**
+   * Sandbox mode: a person writes `text` to the channel from `from`, through its stand-in (the
+   * SMSC's deliver_sm, Meta's or Google's signed webhook), so it arrives as a real one would.
+   * False when the channel has no stand-in.
+   */
+  simulateInbound?(channel: ChannelEndpoint, context: ChannelContext, from: string, text: string): Promise<boolean>;
 }
 
 /** A configured string of the channel's `connection` settings, trimmed; undefined when absent. */

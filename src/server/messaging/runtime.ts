@@ -84,7 +84,7 @@ export async function startMessaging(options: MessagingOptions): Promise<Messagi
   const adapters = new Map<number, Promise<ChannelAdapter | null>>();
 
   const standIns: StandIns = {
-    smsc: smsc && { host: smsc.host, port: smsc.port, addAccount: (systemId, password) => { smscAccounts[systemId] = password; } },
+    smsc: smsc && { host: smsc.host, port: smsc.port, addAccount: (systemId, password) => { smscAccounts[systemId] = password; }, injectMo: (mo) => smsc.injectMo(mo) },
     graph,
     rbm,
   };
@@ -122,7 +122,15 @@ export async function startMessaging(options: MessagingOptions): Promise<Messagi
   if (dispatch) conversations.start();
   const callbacks = options.callbacks === false || !dispatch ? null : startCallbackDeliverer({ db, secrets: options.secrets, log, allowPrivateNetworks: options.sandbox, ...options.callbacks });
 
-  const hooks: MessagingHooks = { wake: () => dispatcher.wake(), sendWindow, shortBaseUrls: [], whatsappTemplates: whatsappTemplateGateway({ db: options.db, secrets: options.secrets, context }, { timeoutMs: options.http?.timeoutMs }) };
+  const hooks: MessagingHooks = {
+    wake: () => dispatcher.wake(), sendWindow, shortBaseUrls: [], whatsappTemplates: whatsappTemplateGateway({ db: options.db, secrets: options.secrets, context }, { timeoutMs: options.http?.timeoutMs }),
+    // Sandbox: a person's message to one of the company's channels, through the channel's stand-in.
+    async simulateInbound(channelId, from, text) {
+      const row = await db.selectFrom('channels').selectAll().where('id', '=', channelId).executeTakeFirst();
+      if (!row?.enabled) return false;
+      return (await channelDefinition(row.platform)?.simulateInbound?.(endpointOf(options.secrets, row), context, from, text)) ?? false;
+    },
+  };
   return {
     hooks,
     dispatcher,

@@ -23,6 +23,11 @@ export const messengerChannel: ChannelDefinition = {
     context.standIns.graph!.setPage({ id: channel.facebookPageId, accessToken, appSecret: clientToken, verifyToken: clientToken, webhookUrl: webhookUrlOf(context, messengerChannel, channel.id) });
     return true;
   },
+  async simulateInbound(channel, context, from, text) {
+    if (!usesStandIn(channel, context) || !messengerChannel.registerWithStandIn!(channel, context)) return false;
+    await context.standIns.graph!.injectMessengerInbound({ pageId: channel.facebookPageId!, psid: from, text });
+    return true;
+  },
   createAdapter(channel, context) {
     const standIn = usesStandIn(channel, context);
     if (standIn && !messengerChannel.registerWithStandIn!(channel, context)) return null;

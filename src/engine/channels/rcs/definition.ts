@@ -30,6 +30,11 @@ export const rcsChannel: ChannelDefinition = {
     context.standIns.rbm!.setAgent({ id: channel.sender, clientToken, webhookUrl: webhookUrlOf(context, rcsChannel, channel.id), serviceAccount: { clientEmail: channel.clientEmail, publicKey } });
     return true;
   },
+  async simulateInbound(channel, context, from, text) {
+    if (!usesStandIn(channel, context) || !rcsChannel.registerWithStandIn!(channel, context)) return false;
+    await context.standIns.rbm!.injectUserMessage({ agentId: channel.sender!, from, text });
+    return true;
+  },
   createAdapter(channel, context) {
     const standIn = usesStandIn(channel, context);
     if (standIn && !rcsChannel.registerWithStandIn!(channel, context)) return null;

@@ -19,6 +19,11 @@ export const smsChannel: ChannelDefinition = {
     const perPart = (constants.credits as { chargePerSmsPart?: boolean }).chargePerSmsPart ?? true;
     return { parts, encoding: count.encoding, cost: perPart ? parts * perMessage : perMessage };
   },
+  async simulateInbound(channel, context, from, text) {
+    if (!context.standIns.smsc || (channel.connection.host && channel.connection.port)) return false;
+    context.standIns.smsc.injectMo({ from, to: channel.shortCode ?? channel.sender?.replace(/^\+/, '') ?? '', text, systemId: sandboxSystemId(channel.id) });
+    return true;
+  },
   createAdapter(channel, context) {
     const password = (channel.secrets.authorizationToken ?? '').slice(0, 64);
     const sender = channel.sender?.replace(/^\+/, '') ?? channel.shortCode ?? '';
@@ -29,8 +34,11 @@ export const smsChannel: ChannelDefinition = {
     const smsc = context.standIns.smsc;
     if (!smsc) return null;
     // Sandbox: the channel binds to the local SMSC with an account of its own.
-    const systemId = `ch${channel.id}`;
+    const systemId = sandboxSystemId(channel.id);
     smsc.addAccount(systemId, password);
     return new SmppAdapter(channel.id, { tps: 500, ...(context.smpp ?? {}), host: smsc.host, port: smsc.port, systemId, password, sender }, context.sink);
   },
 };
+
+/** The account a channel binds with on the sandbox SMSC. */
+export const sandboxSystemId = (channelId: number) => `ch${channelId}`;

@@ -36,6 +36,11 @@ export const whatsappChannel: ChannelDefinition = {
     });
     return true;
   },
+  async simulateInbound(channel, context, from, text) {
+    if (!usesStandIn(channel, context) || !whatsappChannel.registerWithStandIn!(channel, context)) return false;
+    await context.standIns.graph!.injectWhatsAppInbound({ phoneNumberId: phoneNumberIdOf(channel), from, text });
+    return true;
+  },
   createAdapter(channel, context) {
     const standIn = usesStandIn(channel, context);
     if (standIn && !whatsappChannel.registerWithStandIn!(channel, context)) return null;

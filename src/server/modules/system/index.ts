@@ -36,4 +36,14 @@ export const systemHandlers: DomainHandlers<'system'> = {
       createdAt: new Date(r.created_at).toISOString(),
     }));
   },
+
+  // The router has opened the sandbox door; a company user writes only to their own company's channels.
+  'system.inbound': async ({ deps, body, session }) => {
+    const company = sandboxCompanyScope(session);
+    let q = deps.db.selectFrom('channels').select('id').where('id', '=', body.channelId);
+    if (company !== null) q = q.where('company_id', '=', company);
+    if (!(await q.executeTakeFirst())) throw fail('99959');
+    if (!(await deps.messaging.simulateInbound?.(body.channelId, body.from, body.text))) throw fail('99959');
+    return { ok: true as const };
+  },
 };

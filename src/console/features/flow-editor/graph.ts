@@ -1,0 +1,75 @@
+// A flow as the canvas draws it and back: steps are nodes (their outputs the source handles, named
+// by output), connections are edges from an output to a step. The flow definition stays the one
+// source; the canvas is derived from it on every change.
+import type { Edge, Node } from '@xyflow/react';
+import type { FlowProblem } from '../../../core/flows/validate.ts';
+import { stepKinds } from '../../../core/flows/steps.ts';
+import type { FlowStepType } from '../../../generated/enums.gen.ts';
+import type { FlowDefinition, FlowStep } from '../../../generated/types.gen.ts';
+
+export type StepNodeData = { step: FlowStep; problems: FlowProblem[]; isEntry: boolean };
+export type StepNode = Node<StepNodeData, 'step'>;
+
+export const edgeId = (from: string, output: string) => `${from}\u0000${output}`;
+
+/** `label` names a step for assistive technology: its kind, title and broken rules. */
+export function toNodes(flow: FlowDefinition, problems: FlowProblem[], selected: string | null, isEntry: (t: FlowStepType) => boolean, label: (step: FlowStep, problems: FlowProblem[]) => string): StepNode[] {
+  return flow.steps.map((step, i) => ({
+    id: step.id,
+    type: 'step',
+    ariaLabel: label(step, problems.filter((p) => p.stepId === step.id)),
+    position: step.position ?? { x: (i % 4) * 280, y: Math.floor(i / 4) * 220 },
+    selected: step.id === selected,
+    data: { step, problems: problems.filter((p) => p.stepId === step.id), isEntry: isEntry(step.type) },
+  }));
+}
+
+export function toEdges(flow: FlowDefinition, problems: FlowProblem[]): Edge[] {
+  return flow.edges.map((e) => ({
+    id: edgeId(e.from, e.output),
+    source: e.from,
+    sourceHandle: e.output,
+    target: e.to,
+    animated: false,
+    ...(problems.some((p) => p.stepId === e.from && p.output === e.output) ? { className: 'flow-edge-problem' } : {}),
+  }));
+}
+
+/** One connection per output: a new one from an output replaces the old. */
+export function connect(flow: FlowDefinition, from: string, output: string, to: string): FlowDefinition {
+  if (from === to) return flow;
+  return { ...flow, edges: [...flow.edges.filter((e) => !(e.from === from && e.output === output)), { from, output, to }] };
+}
+
+export function removeEdges(flow: FlowDefinition, ids: ReadonlySet<string>): FlowDefinition {
+  return { ...flow, edges: flow.edges.filter((e) => !ids.has(edgeId(e.from, e.output))) };
+}
+
+export function removeSteps(flow: FlowDefinition, ids: ReadonlySet<string>): FlowDefinition {
+  return { steps: flow.steps.filter((s) => !ids.has(s.id)), edges: flow.edges.filter((e) => !ids.has(e.from) && !ids.has(e.to)) };
+}
+
+export function moveStep(flow: FlowDefinition, id: string, position: { x: number; y: number }): FlowDefinition {
+  const at = { x: Math.round(position.x), y: Math.round(position.y) };
+  return { ...flow, steps: flow.steps.map((s) => (s.id === id ? { ...s, position: at } : s)) };
+}
+
+/** A step changed in the panel: its outputs may be gone (a response removed), and their connections with them. */
+export function updateStep(flow: FlowDefinition, step: FlowStep): FlowDefinition {
+  const outputs = new Set(stepKinds[step.type].outputs(step.settings));
+  return {
+    steps: flow.steps.map((s) => (s.id === step.id ? step : s)),
+    edges: flow.edges.filter((e) => e.from !== step.id || outputs.has(e.output)),
+  };
+}
+
+/** A new step of this type, with a fresh id, where it was dropped (or beside the others). */
+export function addStep(flow: FlowDefinition, type: FlowStepType, position?: { x: number; y: number }): { flow: FlowDefinition; id: string } {
+  const taken = new Set(flow.steps.map((s) => s.id));
+  let n = flow.steps.length + 1;
+  while (taken.has(`${type}${n}`)) n += 1;
+  const id = `${type}${n}`;
+  const lowest = flow.steps.reduce((y, s) => Math.max(y, s.position?.y ?? 0), -260);
+  const step: FlowStep = { id, type, position: position ? { x: Math.round(position.x), y: Math.round(position.y) } : { x: 0, y: lowest + 260 }, settings: {} };
+  return { flow: { ...flow, steps: [...flow.steps, step] }, id };
+}

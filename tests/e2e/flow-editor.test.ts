@@ -1,0 +1,119 @@
+// The chatbot in a real browser against the real product (issue 15): a manager creates a flow,
+// draws it in the editor from the palette (five steps), sees the rules it breaks marked and the
+// Publish button held back, connects the outputs, undoes and redoes, tries it in the preview (the
+// same runtime as the server), publishes it, puts it on an agent on the WhatsApp channel, and a
+// customer's messages through the sandbox (POST /v1/sandbox/inbound) hold a conversation whose
+// transcript the conversations screen shows.
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { choose, newPage, productAndBrowser, sessionToken, signIn } from './harness.ts';
+
+const e2e = productAndBrowser();
+
+/** Drags from a step's output to another step's input, as a person connects them. */
+async function connect(page: Page, from: string, output: string, to: string) {
+  const source = page.locator(`.react-flow__handle.source[data-nodeid="${from}"][data-handleid="${output}"]`);
+  const target = page.locator(`.react-flow__handle.target[data-nodeid="${to}"]`);
+  await source.dragTo(target);
+  await page.locator(`.react-flow__edge[data-id="${from}\u0000${output}"], .react-flow__edge[aria-label*="${from}"]`).first().waitFor({ state: 'attached' }).catch(() => {});
+}
+
+const status = (page: Page) => page.getByRole('status').filter({ hasText: 'Borrador' }).textContent();
+
+describe('the flow editor', () => {
+  it('builds a five-step flow, publishes it, puts it on an agent and holds a conversation through the sandbox', async () => {
+    const { context, page } = await newPage(e2e.browser, e2e.product);
+    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
+
+    await page.goto('/Agents/ManagerChatbot');
+    await page.getByRole('row', { name: /Menú de atención/ }).waitFor();
+    await page.getByRole('button', { name: 'Nuevo' }).click();
+    await page.getByLabel(/^Nombre/).fill('Encuesta de servicio');
+    await page.getByRole('button', { name: 'Guardar' }).click();
+    await page.waitForURL(/\/Agents\/ManagerChatbot\/\d+$/);
+    const flowId = Number(new URL(page.url()).pathname.split('/').pop());
+
+    // The blank flow: a step that greets whoever writes in, then the end; it keeps every rule.
+    await page.locator('.react-flow__node[data-id="start"]').waitFor();
+    await expect.poll(() => status(page)).toContain('Cumple todas las reglas');
+
+    // A question with two answers, from the palette: its outputs are not connected yet.
+    await page.getByRole('navigation', { name: 'Pasos' }).getByRole('button', { name: 'Enviar', exact: true }).click();
+    const panel = page.getByRole('region', { name: 'Ajustes del paso' });
+    await panel.getByRole('textbox', { name: 'Mensaje', exact: true }).fill('¿Cómo calificas nuestro servicio? 1 Bueno 2 Malo');
+    await panel.getByRole('button', { name: 'Agregar respuesta' }).click();
+    await panel.getByRole('button', { name: 'Agregar respuesta' }).click();
+    await panel.getByRole('textbox', { name: 'Respuesta', exact: true }).nth(0).fill('Bueno');
+    await panel.getByRole('textbox', { name: 'Respuesta', exact: true }).nth(1).fill('Malo');
+    await panel.getByLabel('La respuesta debe coincidir').check();
+    await panel.getByLabel(/^Reintentos máximos/).fill('1');
+    await panel.getByLabel(/^Minutos de espera sin respuesta/).fill('5');
+    await expect.poll(() => status(page)).toMatch(/Reglas por corregir: \d+/);
+    expect(await page.getByRole('button', { name: 'Publicar' }).isDisabled()).toBe(true);
+    expect(await page.locator('.react-flow__node[data-id="send3"] .flow-step-problem').count()).toBe(1);
+
+    // Two more final steps, by keyboard from the palette.
+    for (const text of ['¡Gracias! Nos alegra.', 'Lamentamos oírlo; un asesor te escribirá.']) {
+      await page.getByRole('navigation', { name: 'Pasos' }).getByRole('button', { name: 'Final', exact: true }).focus();
+      await page.keyboard.press('Enter');
+      await panel.getByRole('textbox', { name: 'Mensaje', exact: true }).fill(text);
+    }
+    await expect.poll(() => page.locator('.react-flow__node').count()).toBe(5);
+
+    await connect(page, 'start', 'next', 'send3');
+    await connect(page, 'send3', 'r1', 'end4');
+    await connect(page, 'send3', 'r2', 'end5');
+    await connect(page, 'send3', 'noMatch', 'end');
+    await connect(page, 'send3', 'timeout', 'end');
+    await expect.poll(() => status(page)).toContain('Cumple todas las reglas');
+
+    // Undo takes the last connection back (a rule broken again); redo restores it.
+    await page.getByRole('button', { name: 'Deshacer' }).click();
+    await expect.poll(() => status(page)).toMatch(/Reglas por corregir: 1/);
+    await page.getByRole('button', { name: 'Rehacer' }).click();
+    await expect.poll(() => status(page)).toContain('Cumple todas las reglas');
+
+    // The preview runs the draft as the server would.
+    await page.getByRole('button', { name: 'Vista previa' }).click();
+    const preview = page.getByRole('region', { name: 'Vista previa' });
+    await preview.getByRole('button', { name: 'Iniciar conversación' }).click();
+    await preview.getByText('¿Cómo calificas nuestro servicio? 1 Bueno 2 Malo').waitFor();
+    await preview.getByLabel('Tu respuesta').fill('bueno');
+    await preview.getByRole('button', { name: 'Enviar' }).click();
+    await preview.getByText('¡Gracias! Nos alegra.').waitFor();
+
+    await expect.poll(() => status(page)).toContain('Borrador guardado');
+    await page.getByRole('button', { name: 'Publicar' }).click();
+    await expect.poll(() => status(page)).toContain('Versión publicada: 1');
+
+    // On an agent: WhatsApp, keyword ENCUESTA.
+    await page.goto('/Agents/agentManagement/new');
+    await page.getByLabel(/^Nombre/).fill('Encuesta WhatsApp');
+    await choose(page, /^Canal/, 'WhatsApp Atención');
+    await choose(page, /^Flujo/, 'Encuesta de servicio');
+    const keywords = page.getByLabel(/^Palabras clave/);
+    await keywords.fill('ENCUESTA');
+    await keywords.press('Enter');
+    await page.getByRole('button', { name: 'Guardar' }).click();
+    await page.waitForURL(/\/Agents\/agentManagement\/\d+$/);
+
+    // A customer writes ENCUESTA and then 2, through the sandbox's WhatsApp stand-in.
+    const token = await sessionToken(page);
+    const channels = await (await fetch(`${e2e.product.url}/v1/channels?platform=whatsapp`, { headers: { 'x-auth-token': token } })).json() as { items: { id: number }[] };
+    const write = async (text: string) => {
+      const answer = await fetch(`${e2e.product.url}/v1/sandbox/inbound`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ channelId: channels.items[0].id, from: '+573004440123', text }) });
+      expect(answer.status).toBe(200);
+    };
+    await write('Encuesta');
+    const conversation = async () => ((await (await fetch(`${e2e.product.url}/v1/conversations?contact=%2B573004440123`, { headers: { 'x-auth-token': token } })).json()) as { items: { id: number; state: string; flowId: number }[] }).items[0];
+    await expect.poll(async () => (await conversation())?.flowId, { timeout: 20_000 }).toBe(flowId);
+    await write('2');
+    await expect.poll(async () => (await conversation())?.state, { timeout: 20_000 }).toBe('completed');
+
+    await page.goto('/Agents/conversations');
+    await page.getByRole('row', { name: /573004440123/ }).first().click();
+    await page.getByText('Lamentamos oírlo; un asesor te escribirá.').waitFor();
+    expect(await page.getByText('Encuesta', { exact: true }).count()).toBeGreaterThan(0);
+    await context.close();
+  });
+});
