@@ -3,7 +3,7 @@
 // transaction that locks the conversation's row (FOR UPDATE), so a message in, the no-reply timer
 // and an integration's answer for one conversation never interleave; the timer is the `timer_at`
 // column, claimed with FOR UPDATE SKIP LOCKED by whichever process gets it first.
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Session } from '../../core/flows/runtime.ts';
 import type { ConversationState } from '../../generated/enums.gen.ts';
 import type { Database } from '../database.ts';
@@ -32,7 +32,10 @@ const toConversation = (r: Row): Conversation => ({
   session: jsonValue<Session>(r.session), timerAt: r.timer_at,
 });
 
-/** The number's open conversation on the channel, locked for this turn. */
+/**
+ * The number's open conversation on the channel, locked for this turn. The states are written out
+ * (OPEN_STATES as literals) so PostgreSQL can prove the partial unique index's predicate and use it.
+ */
 export async function lockOpenConversation(trx: Transaction<Database>, channelId: number, contact: string): Promise<Conversation | null> {
   const rows = await sql<Row>`select ${COLUMNS} from conversations
     where channel_id = ${channelId} and contact = ${contact} and state in ('waitingReply', 'waitingIntegration') for update`.execute(trx);
@@ -76,10 +79,4 @@ export async function lockDueTimers(trx: Transaction<Database>, now: Date, limit
   const rows = await sql<Row>`select ${COLUMNS} from conversations where timer_at <= ${now}
     order by timer_at limit ${limit} for update skip locked`.execute(trx);
   return rows.rows.map(toConversation);
-}
-
-/** When the next timer falls (the timer loop sleeps until then, or its poll). */
-export async function nextTimerAt(db: Kysely<Database>): Promise<Date | null> {
-  const row = await db.selectFrom('conversations').select((eb) => eb.fn.min('timer_at').as('at')).where('timer_at', 'is not', null).executeTakeFirst();
-  return (row?.at as Date | null | undefined) ?? null;
 }

@@ -12,6 +12,7 @@ import { uniqueOr } from '../../db/unique.ts';
 import { fail, failFields, fieldError } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
+import { OPEN_STATES } from '../../../engine/conversations/sessions.ts';
 import { jsonValue } from '../../../engine/tables/columns.ts';
 
 const nameTaken = () => failFields([fieldError('name', '99930')]);
@@ -157,7 +158,7 @@ export const flowsHandlers: DomainHandlers<'flows'> = {
       if (!flow) throw fail('99994');
       const agents = await trx.selectFrom('agents').select('name').where('flow_id', '=', flow.id).execute();
       if (agents.length) throw fail('99992', undefined, [fieldError('agents', '99992', agents.map((a) => a.name).join(', '))]);
-      const open = await trx.selectFrom('conversations').select('id').where('flow_id', '=', flow.id).where('state', 'in', ['waitingReply', 'waitingIntegration']).executeTakeFirst();
+      const open = await trx.selectFrom('conversations').select('id').where('flow_id', '=', flow.id).where('state', 'in', OPEN_STATES).executeTakeFirst();
       if (open) throw fail('99992', undefined, [fieldError('conversations', '99992', 'a conversation is under way')]);
       await trx.deleteFrom('flow_incidents').where('flow_id', '=', flow.id).execute();
       await trx.deleteFrom('conversations').where('flow_id', '=', flow.id).execute();
