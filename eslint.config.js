@@ -38,7 +38,7 @@ const engineRules = {
  * format the engine does). The codecs are named here; when a codec moves, move its line.
  * src/generated is allowed too: the stand-ins read the generated value tables (plain data).
  */
-const ENGINE_PROTOCOL_CODECS = ['channels/sms/wire', 'channels/shared/meta-signature', 'channels/rcs/webhook'];
+const ENGINE_PROTOCOL_CODECS = ['channels/sms/wire', 'channels/shared/meta-signature', 'channels/rcs/webhook', 'payments/epayco-protocol'];
 const sandboxRules = {
   patterns: [
     { group: [...REACT, '**/console/**', '**/server/**', '**/generators/**'], message: 'The sandbox must not import the server, the console or React.' },

@@ -6,6 +6,8 @@
 //             per claimed batch so 100,000 messages are not 100,000 ledger rows).
 //   release   reserved → balance, for messages that will never be sent (blocked, duplicate,
 //             refused by the provider, cancelled).
+//   take      balance → out, when money comes back out (a reversed purchase): never below zero, so
+//             credits already spent cannot be taken and the movement says how many were.
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from './database.ts';
 
@@ -87,4 +89,23 @@ export async function release(db: Db, m: Movement): Promise<void> {
     .returning(['balance', 'reserved'])
     .executeTakeFirstOrThrow();
   await ledger(db, 'release', m, toBalance(row));
+}
+
+/**
+ * Takes up to `amount` credits out of the balance (a reversal): what the balance holds, never
+ * more (the balance cannot go below zero; reserved credits belong to running deployments).
+ * Answers how many were taken. Call it inside a transaction: the balance's row is locked first.
+ */
+export async function takeCredits(db: Db, kind: 'reversal', m: Movement): Promise<number> {
+  if (!Number.isInteger(m.amount) || m.amount <= 0) throw new RangeError('credits are taken in positive whole amounts');
+  const current = await db.selectFrom('company_credits').select('balance').where('company_id', '=', m.companyId).forUpdate().executeTakeFirst();
+  const taken = Math.min(Number(current?.balance ?? 0), m.amount);
+  if (taken === 0) return 0;
+  const row = await db.updateTable('company_credits')
+    .set({ balance: sql`balance - ${taken}`, updated_at: m.now })
+    .where('company_id', '=', m.companyId)
+    .returning(['balance', 'reserved'])
+    .executeTakeFirstOrThrow();
+  await ledger(db, kind, { ...m, amount: taken }, toBalance(row));
+  return taken;
 }

@@ -6,6 +6,7 @@ import type { CompanyTables, CompaniesTable, UsersTable } from './tables/company
 import type { ConversationTables } from './tables/conversations.ts';
 import type { EventsTables } from './tables/events.ts';
 import type { MessagingTables } from './tables/messaging.ts';
+import type { PaymentTables } from './tables/payments.ts';
 import type { ShortenerTables } from './tables/shortener.ts';
 import type { TemplatesTables } from './tables/templates.ts';
 
@@ -13,10 +14,11 @@ export type * from './tables/company.ts';
 export type * from './tables/conversations.ts';
 export type * from './tables/events.ts';
 export type * from './tables/messaging.ts';
+export type * from './tables/payments.ts';
 export type * from './tables/shortener.ts';
 export type * from './tables/templates.ts';
 
-export interface Database extends CompanyTables, ConversationTables, MessagingTables, EventsTables, TemplatesTables, ShortenerTables {}
+export interface Database extends CompanyTables, ConversationTables, MessagingTables, EventsTables, TemplatesTables, ShortenerTables, PaymentTables {}
 
 export type UserRow = Selectable<UsersTable>;
 export type CompanyRow = Selectable<CompaniesTable>;

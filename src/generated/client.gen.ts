@@ -103,6 +103,10 @@ export const pathParams: {
     "mtReports.reportCenterGetClientsByNit": ["nit"],
     "mtReports.reportCenterGetNitByUser": ["id"],
     "notifications.list": ["userId"],
+    "payments.get": ["id"],
+    "payments.byInvoice": ["invoice"],
+    "payments.voucherLink": ["id"],
+    "payments.voucher": ["id"],
     "platformSms.getAccountsByNits": ["nits"],
     "platformSms.getListAccount": ["clientId", "responsibleId"],
     "platformSms.getQuotaByAccount": ["id"],
@@ -528,6 +532,26 @@ export const otpReportsGetTimesOtpByOperator = (args: Args<"otpReports.getTimesO
 export const otpReportsGetTimesOtpByState = (args: Args<"otpReports.getTimesOtpByState">) => call("otpReports.getTimesOtpByState", args);
 
 export const otpReportsGetSuccessByOperator = (args: Args<"otpReports.getSuccessByOperator">) => call("otpReports.getSuccessByOperator", args);
+
+export const paymentsCreate = (args: Args<"payments.create">) => call("payments.create", args);
+
+export const paymentsList = (args: Args<"payments.list">) => call("payments.list", args);
+
+export const usePaymentsList = (args: Args<"payments.list"> | null, config?: SWRConfiguration<Result<"payments.list">>) => useOperation("payments.list", args, config);
+
+export const paymentsGet = (args: Args<"payments.get">) => call("payments.get", args);
+
+export const usePaymentsGet = (args: Args<"payments.get"> | null, config?: SWRConfiguration<Result<"payments.get">>) => useOperation("payments.get", args, config);
+
+export const paymentsByInvoice = (args: Args<"payments.byInvoice">) => call("payments.byInvoice", args);
+
+export const usePaymentsByInvoice = (args: Args<"payments.byInvoice"> | null, config?: SWRConfiguration<Result<"payments.byInvoice">>) => useOperation("payments.byInvoice", args, config);
+
+export const paymentsVoucherLink = (args: Args<"payments.voucherLink">) => call("payments.voucherLink", args);
+
+export const usePaymentsVoucherLink = (args: Args<"payments.voucherLink"> | null, config?: SWRConfiguration<Result<"payments.voucherLink">>) => useOperation("payments.voucherLink", args, config);
+
+export const paymentsVoucher = (args: Args<"payments.voucher">) => call("payments.voucher", args);
 
 export const platformSmsGetAccountsByNits = (args: Args<"platformSms.getAccountsByNits">) => call("platformSms.getAccountsByNits", args);
 

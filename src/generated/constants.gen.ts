@@ -6,6 +6,8 @@ export const constants = {
         copPerCredit: 1,
         creditsPerMessage: 1,
         minimumPurchaseCop: 10000,
+        maximumPurchaseCop: 50000000,
+        purchaseTaxPercent: 0,
         chargePerSmsPart: true
     },
     sms: {

@@ -395,6 +395,23 @@ export const otpMethods = ["sms", "email"] as const;
 
 export type OtpMethod = (typeof otpMethods)[number];
 
+/** What a payments-history movement is: purchase (credits bought through the gateway) or reversal (the gateway reversed a purchase; its credits leave the balance). (schemas/enums/payment-kind.yaml) */
+export const paymentKinds = ["purchase", "reversal"] as const;
+
+export type PaymentKind = (typeof paymentKinds)[number];
+
+/** A payments-history movement's status (spec 3): pending (the order waits for the gateway's word), approved (paid; its credits were added), rejected (refused or failed at the gateway), abandoned (the buyer left the checkout, or the gateway never confirmed), debit (a reversal: credits taken back), accepted (ePayco's 'Aceptada' for a payment approved but not yet settled, kept as the spec names it; it adds credits like approved). (schemas/enums/payment-status.yaml) */
+export const paymentStatuses = [
+    "pending",
+    "approved",
+    "rejected",
+    "abandoned",
+    "debit",
+    "accepted"
+] as const;
+
+export type PaymentStatus = (typeof paymentStatuses)[number];
+
 /** Why a typed or uploaded value was not added to a phone list: not a valid Colombian number, an empty cell, repeated in the same input, or already on the list. (schemas/enums/phone-rejection.yaml) */
 export const phoneRejections = [
     "invalidPhone",
@@ -792,6 +809,8 @@ export const enumValues = {
     "operator-basis": operatorBasises,
     "operator-kind": operatorKinds,
     "otp-method": otpMethods,
+    "payment-kind": paymentKinds,
+    "payment-status": paymentStatuses,
     "phone-rejection": phoneRejections,
     "plan-type": planTypes,
     "recipient-result": recipientResults,

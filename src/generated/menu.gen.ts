@@ -347,8 +347,8 @@ export const menuNodes = [
     },
     {
         key: "payments",
-        id: null,
-        componentId: null,
+        id: 80,
+        componentId: 80,
         path: "/Payments",
         parentKey: null,
         roles: ["superadmin", "manager", "admin"],
@@ -365,8 +365,8 @@ export const menuNodes = [
     },
     {
         key: "payments.general",
-        id: null,
-        componentId: null,
+        id: 8001,
+        componentId: 8001,
         path: "/Payments/General",
         parentKey: "payments",
         roles: null,
@@ -376,15 +376,15 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["view", "create"],
-        screen: null,
+        screen: "paymentsBuy",
         icon: null,
         label: "menu.payments.general",
         subtabs: []
     },
     {
         key: "payments.history",
-        id: null,
-        componentId: null,
+        id: 8002,
+        componentId: 8002,
         path: "/Payments/History",
         parentKey: "payments",
         roles: null,
@@ -394,7 +394,7 @@ export const menuNodes = [
         noId: false,
         planExclude: ["subscription"],
         actions: ["view", "download"],
-        screen: null,
+        screen: "payments",
         icon: null,
         label: "menu.payments.history",
         subtabs: []
@@ -402,7 +402,7 @@ export const menuNodes = [
     {
         key: "payments.epaycoResponse",
         id: null,
-        componentId: null,
+        componentId: 80,
         path: "/epaycoResponse",
         parentKey: "payments",
         roles: null,
@@ -412,7 +412,7 @@ export const menuNodes = [
         noId: true,
         planExclude: [],
         actions: ["view"],
-        screen: null,
+        screen: "paymentsResponse",
         icon: null,
         label: "menu.payments.epaycoResponse",
         subtabs: []
@@ -1364,6 +1364,7 @@ export const componentIds = [
     50,
     60,
     70,
+    80,
     2001,
     2002,
     3001,
@@ -1393,11 +1394,13 @@ export const componentIds = [
     6007,
     7001,
     7002,
+    8001,
+    8002,
     200101,
     200102
 ] as const;
 
-export type ComponentId = 10 | 20 | 30 | 40 | 50 | 60 | 70 | 2001 | 2002 | 3001 | 3002 | 4001 | 4002 | 4003 | 4004 | 4005 | 4006 | 4007 | 4008 | 4009 | 4010 | 4011 | 4012 | 4013 | 4014 | 5001 | 5002 | 6001 | 6002 | 6003 | 6004 | 6005 | 6006 | 6007 | 7001 | 7002 | 200101 | 200102;
+export type ComponentId = 10 | 20 | 30 | 40 | 50 | 60 | 70 | 80 | 2001 | 2002 | 3001 | 3002 | 4001 | 4002 | 4003 | 4004 | 4005 | 4006 | 4007 | 4008 | 4009 | 4010 | 4011 | 4012 | 4013 | 4014 | 5001 | 5002 | 6001 | 6002 | 6003 | 6004 | 6005 | 6006 | 6007 | 7001 | 7002 | 8001 | 8002 | 200101 | 200102;
 
 export type MenuKey = "dashboard" | "stats" | "charts" | "campaigns" | "campaigns.deploy" | "campaigns.templates" | "campaigns.events" | "campaigns.history" | "campaigns.personalizedDetail" | "chatbot" | "chatbot.management" | "chatbot.createAgent" | "chatbot.editAgent" | "chatbot.conversations" | "chatbot.flows" | "chatbot.incidents" | "payments" | "payments.general" | "payments.history" | "payments.epaycoResponse" | "reports" | "reports.general" | "reports.campaign" | "reports.billingDashboard" | "reports.deployments" | "reports.deploymentsOld" | "reports.flows" | "reports.smsxDashboard" | "reports.mt" | "reports.efficacy" | "reports.certificates" | "reports.certificateDocs" | "reports.rcs" | "reports.advancedQueries" | "reports.callCenter" | "reports.monthSummary" | "reports.whatsapp" | "reports.logs" | "reports.scheduled" | "smsPlatformTools" | "smsPlatformTools.fileProcessor" | "smsPlatformTools.deploySms" | "smsPlatformTools.reportsSms" | "smsPlatformTools.ftpQueries" | "shortener" | "shortener.shorten" | "shortener.statistics" | "settings" | "settings.areas" | "settings.areaList" | "settings.costCenters" | "settings.users" | "settings.actionsMenu" | "settings.associationsAdd" | "settings.associationsUpdate" | "settings.responsibleSmsOption" | "settings.channels" | "settings.company" | "settings.companies" | "settings.apiPermissions" | "settings.messagingSettings" | "settings.blockList" | "settings.quota" | "settings.roles" | "security" | "security.editProfile" | "security.changePassword" | "notifications" | "help";
 

@@ -149,7 +149,7 @@ export interface ScreenDef<S = Record<string, unknown>, U = Record<string, unkno
     id: string;
     kind: ScreenKind;
     firstLoad?: boolean;
-    feature?: "flowEditor";
+    feature?: "flowEditor" | "paymentsBuy" | "paymentsResponse";
     route?: string;
     access?: "public" | "session";
     layout?: "plain" | "default" | "second" | "reduced";

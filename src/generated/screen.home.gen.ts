@@ -27,6 +27,27 @@ export const screen = {
             }
         },
         {
+            label: "screens.home.purchasedThisMonth",
+            operation: "account.paymentsSummary",
+            value: "purchasedThisMonth",
+            format: "cop",
+            permission: {
+                component: 10,
+                action: "view"
+            },
+            to: "/Payments/History"
+        },
+        {
+            label: "screens.home.spentThisMonth",
+            operation: "account.paymentsSummary",
+            value: "spentThisMonth",
+            format: "integer",
+            permission: {
+                component: 10,
+                action: "view"
+            }
+        },
+        {
             label: "screens.home.sent",
             operation: "messages.lastDays",
             value: "sent",

@@ -113,6 +113,14 @@ import { screen as screen_notActive } from "./screen.notActive.gen.ts";
 
 import { screen as screen_notifications } from "./screen.notifications.gen.ts";
 
+import { screen as screen_paymentDetail } from "./screen.paymentDetail.gen.ts";
+
+import { screen as screen_paymentsBuy } from "./screen.paymentsBuy.gen.ts";
+
+import { screen as screen_paymentsResponse } from "./screen.paymentsResponse.gen.ts";
+
+import { screen as screen_payments } from "./screen.payments.gen.ts";
+
 import { screen as screen_personalizedCampaignDetail } from "./screen.personalizedCampaignDetail.gen.ts";
 
 import { screen as screen_profile } from "./screen.profile.gen.ts";
@@ -260,6 +268,10 @@ export const screens = {
     messagingSettings: screen_messagingSettings,
     notActive: screen_notActive,
     notifications: screen_notifications,
+    paymentDetail: screen_paymentDetail,
+    paymentsBuy: screen_paymentsBuy,
+    paymentsResponse: screen_paymentsResponse,
+    payments: screen_payments,
     personalizedCampaignDetail: screen_personalizedCampaignDetail,
     profile: screen_profile,
     quotaByAccount: screen_quotaByAccount,
@@ -307,4 +319,4 @@ export const screens = {
     validation: screen_validation
 } as const;
 
-export type ScreenId = "agentForm" | "agents" | "apiCredentials" | "apiSettings" | "areaForm" | "areaRename" | "areas" | "associationsAddForm" | "associationsUpdateForm" | "auditReport" | "blockListAdd" | "blockListUpload" | "blockList" | "campaignClickers" | "campaignDeployments" | "campaignDetail" | "campaignForm" | "campaignHistory" | "campaignPaste" | "campaignRecipients" | "campaignShorten" | "campaignTest" | "campaignTests" | "campaignWizard" | "campaigns" | "certificateVerification" | "changePassword" | "channelDetail" | "channelForm" | "channelStats" | "channelStatuses" | "channelTry" | "channels" | "charts" | "clientSignin" | "companies" | "companyForm" | "companyPlan" | "conversationDetail" | "conversationTranscript" | "conversations" | "costCenterForm" | "costCenters" | "credentialForm" | "eventForm" | "events" | "expiredPassword" | "flowEditor" | "flowForm" | "flowIncidents" | "flows" | "help" | "home" | "messagingSettings" | "notActive" | "notifications" | "personalizedCampaignDetail" | "profile" | "quotaByAccount" | "quotaChart" | "quotaForm" | "register" | "reportsAdvancedForm" | "reportsAdvanced" | "reportsBilling" | "reportsCallCenter" | "reportsCampaign" | "reportsCertificateBlockList" | "reportsCertificateCampaign" | "reportsCertificate" | "reportsCertificates" | "reportsDeployments" | "reportsEfficacy" | "reportsFlows" | "reportsGeneral" | "reportsMonthSummary" | "reportsMt" | "reportsRcs" | "reportsScheduledForm" | "reportsScheduled" | "reportsSmsBoard" | "reportsWhatsApp" | "resetPassword" | "responsibleSmsOption" | "roleForm" | "roles" | "shortenerLinkForm" | "shortenerLinks" | "shortenerStatistics" | "shortenerUpload" | "signin" | "stats" | "teamMemberDetail" | "teamMemberForm" | "teamMembers" | "templateForm" | "templates" | "userAssociations" | "userResponsibles" | "userValidation" | "validation";
+export type ScreenId = "agentForm" | "agents" | "apiCredentials" | "apiSettings" | "areaForm" | "areaRename" | "areas" | "associationsAddForm" | "associationsUpdateForm" | "auditReport" | "blockListAdd" | "blockListUpload" | "blockList" | "campaignClickers" | "campaignDeployments" | "campaignDetail" | "campaignForm" | "campaignHistory" | "campaignPaste" | "campaignRecipients" | "campaignShorten" | "campaignTest" | "campaignTests" | "campaignWizard" | "campaigns" | "certificateVerification" | "changePassword" | "channelDetail" | "channelForm" | "channelStats" | "channelStatuses" | "channelTry" | "channels" | "charts" | "clientSignin" | "companies" | "companyForm" | "companyPlan" | "conversationDetail" | "conversationTranscript" | "conversations" | "costCenterForm" | "costCenters" | "credentialForm" | "eventForm" | "events" | "expiredPassword" | "flowEditor" | "flowForm" | "flowIncidents" | "flows" | "help" | "home" | "messagingSettings" | "notActive" | "notifications" | "paymentDetail" | "paymentsBuy" | "paymentsResponse" | "payments" | "personalizedCampaignDetail" | "profile" | "quotaByAccount" | "quotaChart" | "quotaForm" | "register" | "reportsAdvancedForm" | "reportsAdvanced" | "reportsBilling" | "reportsCallCenter" | "reportsCampaign" | "reportsCertificateBlockList" | "reportsCertificateCampaign" | "reportsCertificate" | "reportsCertificates" | "reportsDeployments" | "reportsEfficacy" | "reportsFlows" | "reportsGeneral" | "reportsMonthSummary" | "reportsMt" | "reportsRcs" | "reportsScheduledForm" | "reportsScheduled" | "reportsSmsBoard" | "reportsWhatsApp" | "resetPassword" | "responsibleSmsOption" | "roleForm" | "roles" | "shortenerLinkForm" | "shortenerLinks" | "shortenerStatistics" | "shortenerUpload" | "signin" | "stats" | "teamMemberDetail" | "teamMemberForm" | "teamMembers" | "templateForm" | "templates" | "userAssociations" | "userResponsibles" | "userValidation" | "validation";

@@ -354,6 +354,25 @@ export const entitySchemas = [
         enum: ["sms", "email"]
     },
     {
+        $id: "payment-kind",
+        description: "What a payments-history movement is: purchase (credits bought through the gateway) or reversal (the gateway reversed a purchase; its credits leave the balance).",
+        type: "string",
+        enum: ["purchase", "reversal"]
+    },
+    {
+        $id: "payment-status",
+        description: "A payments-history movement's status (spec 3): pending (the order waits for the gateway's word), approved (paid; its credits were added), rejected (refused or failed at the gateway), abandoned (the buyer left the checkout, or the gateway never confirmed), debit (a reversal: credits taken back), accepted (ePayco's 'Aceptada' for a payment approved but not yet settled, kept as the spec names it; it adds credits like approved).",
+        type: "string",
+        enum: [
+            "pending",
+            "approved",
+            "rejected",
+            "abandoned",
+            "debit",
+            "accepted"
+        ]
+    },
+    {
         $id: "phone-rejection",
         description: "Why a typed or uploaded value was not added to a phone list: not a valid Colombian number, an empty cell, repeated in the same input, or already on the list.",
         type: "string",
@@ -4035,6 +4054,202 @@ export const entitySchemas = [
         }
     },
     {
+        $id: "payment-checkout",
+        description: "A purchase just ordered (pending, with its invoice) and where the buyer pays it: the sandbox's checkout page (url), or the real ePayco checkout opened by its script with the session id.",
+        type: "object",
+        required: ["payment", "checkout"],
+        additionalProperties: false,
+        properties: {
+            payment: {
+                $ref: "payment#"
+            },
+            checkout: {
+                type: "object",
+                required: ["sessionId", "url", "script"],
+                additionalProperties: false,
+                properties: {
+                    sessionId: {
+                        type: "string"
+                    },
+                    url: {
+                        type: ["string", "null"]
+                    },
+                    script: {
+                        anyOf: [{
+                                type: "null"
+                            }, {
+                                type: "object",
+                                required: ["url", "test"],
+                                additionalProperties: false,
+                                properties: {
+                                    url: {
+                                        type: "string"
+                                    },
+                                    test: {
+                                        type: "boolean"
+                                    }
+                                }
+                            }]
+                    }
+                }
+            }
+        }
+    },
+    {
+        $id: "payment-page",
+        description: "One page of the payments history (the list convention).",
+        type: "object",
+        required: [
+            "items",
+            "total",
+            "page",
+            "pageSize"
+        ],
+        additionalProperties: false,
+        properties: {
+            items: {
+                type: "array",
+                items: {
+                    $ref: "payment#"
+                }
+            },
+            total: {
+                type: "integer",
+                description: "rows matching the filters and search",
+                "all pages": null
+            },
+            page: {
+                type: "integer"
+            },
+            pageSize: {
+                type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
+            }
+        }
+    },
+    {
+        $id: "payment",
+        description: "A movement of the company's payments history (spec 3, /Payments/History): a purchase of credits through the payment gateway (1 credit = 1 COP), or the reversal of one (a debit). Every field of the spec's payment movement; the card number is only its last four digits.",
+        type: "object",
+        required: [
+            "id",
+            "kind",
+            "date",
+            "invoice",
+            "status",
+            "amount",
+            "tax",
+            "creditsMoved",
+            "currency",
+            "gateway",
+            "verificationId",
+            "updatedAt"
+        ],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "integer",
+                readOnly: true
+            },
+            kind: {
+                $ref: "payment-kind#"
+            },
+            date: {
+                type: "string",
+                format: "date-time",
+                description: "when the order was made"
+            },
+            method: {
+                type: ["string", "null"],
+                description: "the franchise or means (VS, MC, AM, PSE\u2026), as the gateway names it"
+            },
+            invoice: {
+                type: "string",
+                description: "our reference of the order"
+            },
+            status: {
+                $ref: "payment-status#"
+            },
+            amount: {
+                type: "integer",
+                description: "pesos paid (credits plus tax)"
+            },
+            tax: {
+                type: "integer"
+            },
+            creditsMoved: {
+                type: "integer",
+                description: "credits added (a purchase) or taken back (a reversal)"
+            },
+            currency: {
+                type: "string"
+            },
+            reference: {
+                type: ["string", "null"],
+                description: "the gateway's reference (ePayco's ref_payco)"
+            },
+            bank: {
+                type: ["string", "null"]
+            },
+            transactionId: {
+                type: ["string", "null"]
+            },
+            gateway: {
+                type: "string"
+            },
+            gatewayCode: {
+                type: ["integer", "null"],
+                description: "the gateway's state code (ePayco x_cod_transaction_state)"
+            },
+            gatewayText: {
+                type: ["string", "null"],
+                description: "the gateway's words for it (Aceptada, Rechazada: fondos insuficientes\u2026)"
+            },
+            clientName: {
+                type: ["string", "null"]
+            },
+            documentType: {
+                type: ["string", "null"]
+            },
+            document: {
+                type: ["string", "null"]
+            },
+            ip: {
+                type: ["string", "null"]
+            },
+            paymentType: {
+                type: ["string", "null"]
+            },
+            cardNumber: {
+                type: ["string", "null"],
+                description: "the card's last four digits, masked (**** 0326)"
+            },
+            reversalOf: {
+                type: ["integer", "null"],
+                description: "the purchase a reversal undoes"
+            },
+            verificationId: {
+                type: "string",
+                description: "printed on the voucher"
+            },
+            updatedAt: {
+                type: "string",
+                format: "date-time"
+            }
+        }
+    },
+    {
         $id: "permission-grant",
         description: "One component of the permission tree with the actions a role grants on it.",
         type: "object",
@@ -5927,7 +6142,7 @@ export const serverOperations = [
         credentials: ["token"],
         throttle: null,
         permission: null,
-        summary: "The company's credits (1 credit = 1 COP) from its ledger: the balance it may spend, what running deployments hold (reserved), what was added (purchases, grants, adjustments), what was spent, and how many ledger movements there are.",
+        summary: "The company's credits (1 credit = 1 COP) from its ledger: the balance it may spend, what running deployments hold (reserved), what was added (purchases, grants, adjustments), what was spent (in all, and this calendar month in Bogot\u00E1), and how many ledger movements there are.",
         params: null,
         query: null,
         headers: null,
@@ -5940,6 +6155,8 @@ export const serverOperations = [
                 "reserved",
                 "purchased",
                 "spent",
+                "purchasedThisMonth",
+                "spentThisMonth",
                 "movements"
             ],
             additionalProperties: false,
@@ -5955,6 +6172,14 @@ export const serverOperations = [
                 },
                 spent: {
                     type: "integer"
+                },
+                purchasedThisMonth: {
+                    type: "integer",
+                    description: "added since the first of this month (America/Bogota)"
+                },
+                spentThisMonth: {
+                    type: "integer",
+                    description: "spent since the first of this month (America/Bogota)"
                 },
                 movements: {
                     type: "integer"
@@ -13264,6 +13489,305 @@ export const serverOperations = [
             "99961",
             "99962"
         ]
+    },
+    {
+        id: "payments.create",
+        tag: "payments",
+        name: "create",
+        method: "POST",
+        path: "/v1/payments",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 8001,
+            action: "create"
+        },
+        summary: "Orders a purchase of credits and opens its checkout (1 credit = 1 COP; taxes per constants credits.purchaseTaxPercent).",
+        params: null,
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            required: ["amount"],
+            additionalProperties: false,
+            properties: {
+                amount: {
+                    type: "integer",
+                    minimum: 0,
+                    maximum: 1000000000000,
+                    description: "pesos that become credits"
+                },
+                returnOrigin: {
+                    type: "string",
+                    maxLength: 200,
+                    description: "the console's origin, as its worker posts it: where the buyer comes back to (used only when it is the request's own Origin)"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "payment-checkout#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99902",
+            "99900",
+            "99982"
+        ]
+    },
+    {
+        id: "payments.list",
+        tag: "payments",
+        name: "list",
+        method: "GET",
+        path: "/v1/payments",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 8002,
+            action: "view"
+        },
+        summary: "The company's payments history, newest first (list convention); q searches invoice, reference and transaction id; dates are Bogot\u00E1 days.",
+        params: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                page: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 1000000,
+                    default: 1
+                },
+                pageSize: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 200,
+                    default: 50
+                },
+                after: {
+                    $ref: "list-cursor#"
+                },
+                sort: {
+                    type: "string",
+                    enum: ["date", "amount", "status"]
+                },
+                order: {
+                    type: "string",
+                    enum: ["asc", "desc"],
+                    default: "desc"
+                },
+                q: {
+                    type: "string",
+                    maxLength: 100
+                },
+                status: {
+                    $ref: "payment-status#"
+                },
+                kind: {
+                    $ref: "payment-kind#"
+                },
+                dateStart: {
+                    type: "string",
+                    format: "date"
+                },
+                dateEnd: {
+                    type: "string",
+                    format: "date"
+                }
+            }
+        },
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "payment-page#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99958", "99931"]
+    },
+    {
+        id: "payments.get",
+        tag: "payments",
+        name: "get",
+        method: "GET",
+        path: "/v1/payments/{id}",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 8002,
+            action: "view"
+        },
+        summary: "",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "payment#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959"]
+    },
+    {
+        id: "payments.byInvoice",
+        tag: "payments",
+        name: "byInvoice",
+        method: "GET",
+        path: "/v1/payments/invoice/{invoice}",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 80,
+            action: "view"
+        },
+        summary: "The order a buyer returns to (/epaycoResponse). While it is pending and ref_payco is given, the gateway is asked by that reference (validation by reference); its answer counts only if it names this order and its amount.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                invoice: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 60,
+                    pattern: "^[A-Z0-9-]+$"
+                }
+            },
+            required: ["invoice"]
+        },
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                ref_payco: {
+                    type: "string",
+                    maxLength: 64,
+                    pattern: "^[A-Za-z0-9_-]+$"
+                }
+            }
+        },
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            $ref: "payment#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959"]
+    },
+    {
+        id: "payments.voucherLink",
+        tag: "payments",
+        name: "voucherLink",
+        method: "GET",
+        path: "/v1/payments/{id}/voucher/link",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 8002,
+            action: "download"
+        },
+        summary: "A link to an approved purchase's voucher (PDF), signed for this company and valid a few minutes; a movement without a voucher (not approved) 99959.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "object",
+            required: ["url", "expiresAt"],
+            additionalProperties: false,
+            properties: {
+                url: {
+                    type: "string"
+                },
+                expiresAt: {
+                    type: "string",
+                    format: "date-time"
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959"]
+    },
+    {
+        id: "payments.voucher",
+        tag: "payments",
+        name: "voucher",
+        method: "GET",
+        path: "/v1/payments/{id}/voucher",
+        access: "public",
+        credentials: ["token"],
+        throttle: null,
+        permission: null,
+        summary: "The voucher's PDF behind a signed link (voucherLink): the company's data, the transaction's fields and its verification id. An expired or altered link 99982.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                expires: {
+                    type: "integer",
+                    minimum: 0,
+                    maximum: 99999999999
+                },
+                signature: {
+                    type: "string",
+                    minLength: 20,
+                    maxLength: 100,
+                    pattern: "^[A-Za-z0-9_-]+$"
+                }
+            }
+        },
+        headers: null,
+        body: null,
+        multipart: null,
+        response: null,
+        produces: "binary",
+        sandbox: false,
+        errors: ["99982"]
     },
     {
         id: "platformSms.getAccountsByNits",

@@ -22,8 +22,10 @@ import { webhookSecrets } from './messaging/webhook-secrets.ts';
 import { whatsappTemplateGateway, type WhatsAppTemplateGateway } from './messaging/whatsapp-templates.ts';
 import { templateStatusSink } from './modules/templates/status.ts';
 import { webhookRoutes } from './webhooks/index.ts';
+import { paymentWebhookRoutes } from './webhooks/payments.ts';
+import { CONFIRMATION_PATH } from './modules/payments/index.ts';
 import type { ReceiptSink } from '../engine/channel-adapter.ts';
-import { composePorts } from './composition.ts';
+import { composePorts, type ClosablePaymentGateway } from './composition.ts';
 import { registerAuditLog } from './audit/hook.ts';
 import { ApiError } from './errors/api-error.ts';
 import { registerConsole, trySpaFallback } from './http/console-static.ts';
@@ -48,6 +50,8 @@ export interface BuildServerOptions {
   messages?: MessageProvider;
   captcha?: CaptchaVerifier;
   channels?: ChannelConnector;
+  /** The payment gateway; default composition.ts's (EPAYCO_* keys, else the sandbox's stand-in in sandbox mode). */
+  payments?: ClosablePaymentGateway;
   /** Default: the process's key (COLIBRI_SECRET_KEY or DATA_DIR/secret.key), as the demo seed uses. */
   secrets?: SecretBox;
   logger?: FastifyServerOptions['logger'];
@@ -84,7 +88,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     db: options.db,
     now,
     sandbox: options.sandbox ?? false,
-    ...composePorts({ db: options.db, now, sandbox: options.sandbox ?? false, messages: options.messages, captcha: options.captcha, channels: options.channels }),
+    ...composePorts({ db: options.db, now, sandbox: options.sandbox ?? false, messages: options.messages, captcha: options.captcha, channels: options.channels, payments: options.payments }),
     secrets,
     messaging: {
       wake: options.messaging?.wake ?? (() => {}),
@@ -161,6 +165,9 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     fold.unref();
     app.addHook('onClose', async () => clearInterval(fold));
   }
+  // The payment gateway's confirmations (issue 16): signed form fields, in their own scope.
+  await app.register(paymentWebhookRoutes, { db: deps.db, gateway: deps.payments, now: deps.now, path: CONFIRMATION_PATH });
+  app.addHook('onClose', async () => (deps.payments as ClosablePaymentGateway).close?.());
   // Provider webhooks (WhatsApp, Messenger, RCS): signatures over the raw body, in their own scope.
   if (options.receiptSink) await app.register(webhookRoutes, { sink: options.receiptSink, channelSecrets: webhookSecrets(deps), templates: templateStatusSink(deps) });
   app.get('/docs/openapi.json', async () => openapi);

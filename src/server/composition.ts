@@ -3,15 +3,20 @@
 // src/sandbox. Channels: in sandbox mode the sandbox connector (the outbox), otherwise the
 // engine's (the channel definitions' real adapters). Messages and captcha have only sandbox
 // implementations so far, so every mode wires them; a real SMS or e-mail provider, captcha
-// service or payment gateway is chosen here when it lands. A caller may pass its own (tests do).
+// service is chosen here when it lands. Payments: the real ePayco when its keys are set (EPAYCO_*,
+// engine/payments/epayco.ts), else in sandbox mode the ePayco stand-in (started on first use),
+// else none (buying answers 99900). A caller may pass its own (tests do).
 // The messaging engine's sandbox stand-ins (SMSC, Graph, RBM) are started from here too.
 import type { Kysely } from 'kysely';
 import type { CaptchaVerifier } from '../core/ports/captcha.ts';
 import type { ChannelConnector } from '../core/ports/channel.ts';
 import type { MessageProvider } from '../core/ports/message.ts';
+import { PaymentGatewayError, type PaymentGateway } from '../core/ports/payment.ts';
 import { engineChannelConnector } from '../engine/channels/connector.ts';
 import type { Database } from '../engine/database.ts';
+import { epaycoGateway, epaycoSettingsFromEnv } from '../engine/payments/epayco.ts';
 import { sandboxCaptchaVerifier } from '../sandbox/captcha.ts';
+import { startEpaycoSandbox, type EpaycoSandbox } from '../sandbox/epayco/index.ts';
 import { sandboxChannelConnector } from '../sandbox/channels.ts';
 import { startGraphSandbox, type GraphSandbox, type GraphSandboxOptions } from '../sandbox/graph/index.ts';
 import { sandboxMessageProvider, type OutboxStore } from '../sandbox/outbox.ts';
@@ -26,7 +31,11 @@ export interface Ports {
   messages: MessageProvider;
   captcha: CaptchaVerifier;
   channels: ChannelConnector;
+  payments: ClosablePaymentGateway;
 }
+
+/** A payment gateway that may hold something to let go of when the server closes (the stand-in). */
+export type ClosablePaymentGateway = PaymentGateway & { close?(): Promise<void> };
 
 export interface PortOptions extends Partial<Ports> {
   db: Kysely<Database>;
@@ -48,6 +57,7 @@ export function composePorts(options: PortOptions): Ports {
   return {
     messages: options.messages ?? sandboxMessageProvider(outbox, options.now),
     captcha: options.captcha ?? sandboxCaptchaVerifier,
+    payments: options.payments ?? paymentGateway(options.sandbox),
     channels: options.channels ?? (options.sandbox
       ? sandboxChannelConnector(outbox, options.now)
       // No stand-ins outside sandbox mode: each channel reaches its own provider.
@@ -68,4 +78,38 @@ export async function startStandIns(sandbox: boolean, options: { smsc?: SandboxS
   const graph = await startGraphSandbox(options.graph);
   const rbm = await startRbmSandbox(options.rbm);
   return { smsc, graph, rbm };
+}
+
+/** No gateway configured (a server without EPAYCO_* keys): buying answers 99900, and nothing is genuine. */
+const noPaymentGateway: PaymentGateway = {
+  createCheckout: async () => { throw new PaymentGatewayError('no payment gateway is configured (EPAYCO_* keys)'); },
+  readConfirmation: () => null,
+  lookup: async () => null,
+};
+
+/**
+ * The sandbox's ePayco: the stand-in starts on the first purchase (most demo sessions never buy)
+ * and the same client as the real ePayco talks to it. Its transactions live in its memory, so a
+ * confirmation or a lookup before it started cannot be genuine.
+ */
+export function sandboxPaymentGateway(): ClosablePaymentGateway & { standIn(): Promise<EpaycoSandbox> } {
+  let started: Promise<{ standIn: EpaycoSandbox; gateway: PaymentGateway }> | null = null;
+  let current: PaymentGateway | null = null;
+  const start = () => (started ??= startEpaycoSandbox().then((standIn) => {
+    current = epaycoGateway(standIn.settings, { standInCheckoutUrl: (id) => standIn.checkoutUrl(id) });
+    return { standIn, gateway: current };
+  }));
+  return {
+    async createCheckout(request) { return (await start()).gateway.createCheckout(request); },
+    readConfirmation: (fields) => current?.readConfirmation(fields) ?? null,
+    async lookup(ref) { return current ? current.lookup(ref) : null; },
+    async standIn() { return (await start()).standIn; },
+    async close() { if (started) await (await started).standIn.stop(); },
+  };
+}
+
+export function paymentGateway(sandbox: boolean): ClosablePaymentGateway {
+  const settings = epaycoSettingsFromEnv(process.env);
+  if (settings) return epaycoGateway(settings);
+  return sandbox ? sandboxPaymentGateway() : noPaymentGateway;
 }

@@ -4,6 +4,7 @@ import type { Grant } from '../core/permissions.ts';
 import type { CaptchaVerifier } from '../core/ports/captcha.ts';
 import type { ChannelConnector } from '../core/ports/channel.ts';
 import type { MessageProvider } from '../core/ports/message.ts';
+import type { PaymentGateway } from '../core/ports/payment.ts';
 import type { SendWindow } from '../engine/lifecycle/enqueue.ts';
 import type { UserScope } from './auth/user-scope.ts';
 import type { Database } from '../engine/database.ts';
@@ -20,6 +21,8 @@ export interface ServerDeps {
   captcha: CaptchaVerifier;
   /** Checks channel connections and opens a channel's adapter for the try-channel message (composition.ts chooses it). */
   channels: ChannelConnector;
+  /** The payment gateway (ePayco, its sandbox stand-in, or none: composition.ts chooses it). */
+  payments: PaymentGateway;
   /** Seals and opens secrets at rest (security/secrets.ts). */
   secrets: SecretBox;
   /** Sandbox/demo mode: sandbox-only operations exist (system.outbox). */

@@ -16,6 +16,7 @@ import { serverOperations } from '../../src/generated/server-operations.gen.ts';
 import type { SessionUser } from '../../src/generated/types.gen.ts';
 import type { CaptchaVerifier } from '../../src/core/ports/captcha.ts';
 import { buildServer } from '../../src/server/app.ts';
+import type { ClosablePaymentGateway } from '../../src/server/composition.ts';
 import { createDatabase, type DatabaseHandle, type DatabaseOptions } from '../../src/server/db/database.ts';
 import { demoEmail, seedDemo } from '../../src/server/db/demo-seed.ts';
 import { prepareDatabase } from '../../src/server/db/prepare.ts';
@@ -71,6 +72,8 @@ export interface HarnessOptions {
   consoleRoot?: string;
   /** Abuse throttling's limits; default: limits no test meets, counted as the product would (memory on PGlite, the database on PostgreSQL). */
   throttle?: Partial<ThrottleSettings>;
+  /** The payment gateway (default: the sandbox's ePayco stand-in, started on first use). */
+  payments?: ClosablePaymentGateway;
   /** Without DATABASE_URL: PGlite on disk under this folder, as `npm start` keeps it, instead of in memory (the benchmarks). */
   pgliteDir?: string;
 }
@@ -138,6 +141,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     handlers: options.handlers,
     consoleRoot: options.consoleRoot,
     throttle: testThrottle(handle.kind, options.throttle),
+    payments: options.payments,
   });
   const db = handle.db;
 

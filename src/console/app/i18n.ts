@@ -26,11 +26,11 @@ export const defaultLanguage = appSettings.i18n.default as Language;
 // never shows it, so it is not shipped.
 type Bundle = Record<string, string>;
 // A feature's own namespace (flowEditor.json: the flow editor's palette, panel and preview) is not
-// bundled either: the feature loads it with its chunk (features/flow-editor/strings.ts), so the
+// bundled either: the feature loads it with its chunk (features/strings.ts; payments.json likewise), so the
 // first load does not carry it; another language's copy comes with that language's files.
 // The enum labels (enums.json, the largest namespace) are deferred too: the sign-in page shows none,
 // so they load with the first route that is not the sign-in (RouteScreen waits for stringsReady).
-const bundledFiles = import.meta.glob<Bundle>(['../../../locales/es/*.json', '!../../../locales/*/documents.json', '!../../../locales/*/flowEditor.json', '!../../../locales/es/enums.json'], { eager: true, import: 'default' });
+const bundledFiles = import.meta.glob<Bundle>(['../../../locales/es/*.json', '!../../../locales/*/documents.json', '!../../../locales/*/flowEditor.json', '!../../../locales/*/payments.json', '!../../../locales/es/enums.json'], { eager: true, import: 'default' });
 const deferredFiles = import.meta.glob<Bundle>(['../../../locales/es/enums.json'], { import: 'default' });
 let deferred: Promise<void> | null = null;
 const lazyFiles = import.meta.glob<Bundle>(['../../../locales/*/*.json', '!../../../locales/es/*.json', '!../../../locales/*/documents.json'], { import: 'default' });

@@ -11,4 +11,6 @@ export type FeatureProps = ScreenProps & { screen: ScreenDef };
 
 export const features: Record<FeatureName, () => Promise<{ default: ComponentType<FeatureProps> }>> = {
   flowEditor: () => import('./flow-editor/FlowEditor.tsx'),
+  paymentsBuy: () => import('./payments/BuyCredits.tsx'),
+  paymentsResponse: () => import('./payments/PaymentResponse.tsx'),
 };

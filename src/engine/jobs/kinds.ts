@@ -35,6 +35,11 @@ export interface JobPayloads {
     stepId: string;
     request: { method: string; url: string; contentType: string; body: string | null; timeoutSeconds: number };
   };
+  /** A purchase of credits still pending (issue 16): validated by reference with the gateway until it says, given up after its time (cursor: checks made). */
+  paymentFollowUp: {
+    paymentId: number;
+    companyId: number;
+  };
 }
 
 export type JobKind = keyof JobPayloads;

@@ -34,6 +34,7 @@ import * as certificates from './migrations/0450_certificates.ts';
 import * as reportSchedules from './migrations/0460_report-schedules.ts';
 import * as rollupDays from './migrations/0470_rollup-days.ts';
 import * as conversations from './migrations/0480_conversations.ts';
+import * as payments from './migrations/0490_payments.ts';
 import type { Database } from '../../engine/database.ts';
 
 const migrations: Record<string, Migration> = {
@@ -69,6 +70,7 @@ const migrations: Record<string, Migration> = {
   '0460_report-schedules': reportSchedules,
   '0470_rollup-days': rollupDays,
   '0480_conversations': conversations,
+  '0490_payments': payments,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -9,6 +9,9 @@
 //   - images from our origin, data: (the favicon, small icons) and blob: (downloads, previews).
 //   - calls only to our own API; no plugins; no <base> elsewhere; forms post here only.
 // No upgrade-insecure-requests: the demo and a first installation answer over plain HTTP.
+// With the real ePayco configured (EPAYCO_* keys, issue 16) its checkout script, frames and calls
+// are allowed too (checkout-v2.js opens ePayco's checkout); the sandbox's checkout is a page of its
+// own that the browser navigates to, which a CSP does not restrict.
 //
 // The headers are helmet's (the library decides their names and values), computed ONCE at start:
 // every directive here is a constant. @fastify/helmet built a new helmet middleware on every
@@ -33,8 +36,21 @@ export const CONTENT_SECURITY_POLICY = {
   upgradeInsecureRequests: null,
 };
 
+const EPAYCO_HOSTS = ['https://checkout.epayco.co', 'https://*.epayco.co', 'https://*.epayco.io'];
+
+/** The policy, widened for ePayco's checkout when its keys are set. */
+export function contentSecurityPolicy(env: NodeJS.ProcessEnv = process.env): typeof CONTENT_SECURITY_POLICY & { frameSrc?: string[] } {
+  if (!env.EPAYCO_PUBLIC_KEY) return CONTENT_SECURITY_POLICY;
+  return {
+    ...CONTENT_SECURITY_POLICY,
+    scriptSrc: [...CONTENT_SECURITY_POLICY.scriptSrc, ...EPAYCO_HOSTS],
+    connectSrc: [...CONTENT_SECURITY_POLICY.connectSrc, ...EPAYCO_HOSTS],
+    frameSrc: ["'self'", ...EPAYCO_HOSTS],
+  };
+}
+
 const OPTIONS: HelmetOptions = {
-  contentSecurityPolicy: { useDefaults: false, directives: CONTENT_SECURITY_POLICY },
+  contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy() },
   frameguard: { action: 'deny' },
   referrerPolicy: { policy: 'same-origin' },
   // Cross-origin isolation would refuse nothing we load but gains nothing either; left off.

@@ -7,6 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { flowCallStep } from '../../engine/conversations/integration.ts';
 import { flowVersions } from '../../engine/conversations/versions.ts';
+import { paymentFollowUpStep } from '../../engine/payments/follow-up.ts';
+import type { PaymentGateway } from '../../core/ports/payment.ts';
 import type { JobHandlers } from '../../engine/jobs/kinds.ts';
 import { JobRunner, type JobRunnerOptions } from '../../engine/jobs/runner.ts';
 import { launchStep, type LaunchDeps } from '../modules/campaigns/launch.ts';
@@ -18,9 +20,22 @@ export const JOB_LEASE_MS = 60_000;
 
 /**
  * What the jobs need: a launch the engine's hooks, a report file the file storage, a flow's
- * integration call whether it may reach private networks (the sandbox: a test server, the demo).
+ * integration call whether it may reach private networks (the sandbox: a test server, the demo),
+ * a payment's follow-up the gateway (without one it can only give pending orders up).
  */
-export type JobDeps = LaunchDeps & { storage: FileStorage; allowPrivateNetworks?: boolean };
+export type JobDeps = LaunchDeps & { storage: FileStorage; allowPrivateNetworks?: boolean; payments?: PaymentGateway };
+
+const noLookup: PaymentGateway = {
+  createCheckout: async () => { throw new Error('no payment gateway'); },
+  readConfirmation: () => null,
+  lookup: async () => null,
+};
+
+/** PAYMENT_FOLLOW_UP_MS (60 s), PAYMENT_ABANDON_AFTER_MS (1 h), PAYMENT_PENDING_FOR_MS (24 h): the follow-up's times. */
+const msSetting = (name: string): number | undefined => {
+  const v = process.env[name];
+  return v && Number.isInteger(Number(v)) && Number(v) > 0 ? Number(v) : undefined;
+};
 
 export function jobHandlers(deps: JobDeps): JobHandlers {
   return {
@@ -30,6 +45,10 @@ export function jobHandlers(deps: JobDeps): JobHandlers {
       db: deps.db, versions: flowVersions(), call: integrationCaller({ allowPrivateNetworks: deps.allowPrivateNetworks ?? false }), now: deps.now, wake: () => deps.messaging.wake(),
       // FLOW_CALL_RETRY_MS: the first retry's delay of an integration call (default 2 s, ×4 after each failure).
       ...(process.env.FLOW_CALL_RETRY_MS ? { retryBaseMs: Math.max(1, Number(process.env.FLOW_CALL_RETRY_MS) || 2_000) } : {}),
+    }),
+    paymentFollowUp: paymentFollowUpStep({
+      db: deps.db, gateway: deps.payments ?? noLookup, now: deps.now,
+      intervalMs: msSetting('PAYMENT_FOLLOW_UP_MS'), abandonAfterMs: msSetting('PAYMENT_ABANDON_AFTER_MS'), pendingForMs: msSetting('PAYMENT_PENDING_FOR_MS'),
     }),
   };
 }

@@ -3,6 +3,7 @@
 import type { HandlerMap } from '../http/handler.ts';
 import { accountHandlers } from './account/index.ts';
 import { agentsHandlers } from './agents/index.ts';
+import { paymentsHandlers } from './payments/index.ts';
 import { associationsHandlers } from './associations/index.ts';
 import { auditHandlers } from './audit/index.ts';
 import { blockListHandlers } from './blockList/index.ts';
@@ -36,6 +37,7 @@ import { templatesHandlers } from './templates/index.ts';
 export const handlers: HandlerMap = {
   ...accountHandlers,
   ...agentsHandlers,
+  ...paymentsHandlers,
   ...associationsHandlers,
   ...auditHandlers,
   ...blockListHandlers,

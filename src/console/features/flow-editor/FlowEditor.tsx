@@ -29,7 +29,7 @@ import { record, redo, replace, startHistory, undo, type History } from './histo
 import { Preview } from './Preview.tsx';
 import { SettingsPanel } from './SettingsPanel.tsx';
 import { StepNode } from './StepNode.tsx';
-import { loadEditorStrings } from './strings.ts';
+import { loadFeatureStrings } from '../strings.ts';
 
 const nodeTypes: NodeTypes = { step: StepNode };
 const SAVE_AFTER_MS = 800;
@@ -203,7 +203,7 @@ export default function FlowEditor(_props: FeatureProps) {
     call('flows.get', { params: { id: Number(id) } }).then(setFlow, (e: unknown) => setError(errorText(t, e)));
   }, [id, t]);
   useEffect(() => {
-    void loadEditorStrings(i18n).then(() => setStrings(true));
+    void loadFeatureStrings(i18n, 'flowEditor').then(() => setStrings(true));
   }, [i18n, i18n.language]);
   if (error) return <Alert severity="error">{error}</Alert>;
   if (!flow || !strings) return <Typography role="status">{t('common.loading')}</Typography>;

@@ -2,6 +2,8 @@
 // (schemas/api/account.yaml). `?id=` names an area; without it the picture is the company's.
 // Another company's area answers 99959, like one that does not exist.
 import { sql, type Kysely } from 'kysely';
+import { calendarDate, dayStart } from '../../../core/date-range.ts';
+import { constants } from '../../../generated/constants.gen.ts';
 import type { Area } from '../../../generated/types.gen.ts';
 import { balanceOf } from '../../../engine/credits.ts';
 import type { Database } from '../../../engine/database.ts';
@@ -11,6 +13,8 @@ import { readPictureUpload, storePicture } from '../../files/pictures.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
 import { fileUrl } from '../clientAuth/users.ts';
+
+const TIME_ZONE = constants.sendWindow.timeZone;
 
 const toArea = (r: { id: number; name: string; picture_file: string | null }): Area =>
   r.picture_file ? { id: r.id, name: r.name, urlPicture: fileUrl(r.picture_file) } : { id: r.id, name: r.name };
@@ -119,15 +123,21 @@ export const accountHandlers: DomainHandlers<'account'> = {
     const me = caller(ctx);
     const { db } = ctx.deps;
     const { balance, reserved } = await balanceOf(db, me.companyId);
+    const monthStart = dayStart(`${calendarDate(ctx.deps.now(), TIME_ZONE).slice(0, 7)}-01`, TIME_ZONE);
     const sums = await db
       .selectFrom('credit_ledger')
       .select([
         sql<string>`coalesce(sum(amount) filter (where kind in ('purchase', 'grant', 'adjust')), 0)`.as('purchased'),
         sql<string>`coalesce(sum(amount) filter (where kind = 'consume'), 0)`.as('spent'),
+        sql<string>`coalesce(sum(amount) filter (where kind in ('purchase', 'grant', 'adjust') and created_at >= ${monthStart}), 0)`.as('purchasedThisMonth'),
+        sql<string>`coalesce(sum(amount) filter (where kind = 'consume' and created_at >= ${monthStart}), 0)`.as('spentThisMonth'),
         sql<string>`count(*)`.as('movements'),
       ])
       .where('company_id', '=', me.companyId)
       .executeTakeFirstOrThrow();
-    return { balance, reserved, purchased: Number(sums.purchased), spent: Number(sums.spent), movements: Number(sums.movements) };
+    return {
+      balance, reserved, purchased: Number(sums.purchased), spent: Number(sums.spent),
+      purchasedThisMonth: Number(sums.purchasedThisMonth), spentThisMonth: Number(sums.spentThisMonth), movements: Number(sums.movements),
+    };
   },
 };

@@ -1,0 +1,266 @@
+// Buying credits end to end (issue 16), on PGlite or PostgreSQL (DATABASE_URL): a real server
+// listening on loopback, the ePayco stand-in (a real HTTP server speaking ePayco's protocol, with
+// its test cards) and the same client the real ePayco gets. The confirmation webhook is the only
+// source of truth: credits are added once (replays, 20 concurrent confirmations), forged
+// signatures and amounts that are not the order's change nothing, a reversal takes credits back
+// once, the response page's read asks the gateway by reference, and the follow-up gives up an
+// order nobody confirms. The balance never goes below zero when spending and buying race.
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { balanceOf, reserve } from '../../src/engine/credits.ts';
+import { JobRunner } from '../../src/engine/jobs/runner.ts';
+import { epaycoGateway, signatureOf } from '../../src/engine/payments/epayco.ts';
+import { companySendWindow } from '../../src/server/messaging/send-window.ts';
+import { jobHandlers } from '../../src/server/messaging/jobs.ts';
+import { startEpaycoSandbox, type EpaycoSandbox } from '../../src/sandbox/epayco/index.ts';
+import { createHarness, type Harness, type OpArgs } from './harness.ts';
+import { readPdf } from './pdf-reader.ts';
+import { until } from './until.ts';
+
+let h: Harness;
+let standIn: EpaycoSandbox;
+let host = '';
+let manager = '';
+let companyId = 0;
+
+const APPROVE = '4575623182290326';
+const REJECT = '4151611527583283';
+const PENDING = '373118856457642';
+
+beforeAll(async () => {
+  standIn = await startEpaycoSandbox({ pendingMs: 150 });
+  h = await createHarness({ payments: epaycoGateway(standIn.settings, { standInCheckoutUrl: (id) => standIn.checkoutUrl(id) }) });
+  await h.app.listen({ port: 0, host: '127.0.0.1' });
+  host = `127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
+  const me = await h.as('manager');
+  manager = me.token;
+  companyId = (await h.db.selectFrom('users').select('company_id').where('email', '=', me.session.email).executeTakeFirstOrThrow()).company_id;
+}, 60_000);
+
+afterAll(async () => {
+  await h?.close();
+  await standIn?.stop();
+});
+
+/** An operation as the console calls it: to this server's address, so the gateway's confirmations come back here. */
+const op = (id: Parameters<Harness['op']>[0], args: OpArgs = {}) => h.op(id, { token: manager, ...args, headers: { host, ...args.headers } });
+const balance = async () => (await balanceOf(h.db, companyId)).balance;
+
+async function order(amount: number) {
+  const res = await op('payments.create', { body: { amount } });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as { payment: { id: number; invoice: string; status: string; amount: number; creditsMoved: number }; checkout: { sessionId: string; url: string } };
+}
+
+/** The buyer on the stand-in's checkout page: pays with `card`, or cancels (null). Answers where the browser is sent back. */
+async function checkout(url: string, card: string | null): Promise<URL> {
+  const page = await fetch(url);
+  expect(page.status).toBe(200);
+  expect(await page.text()).toContain('Pagar');
+  const sessionId = new URL(url).searchParams.get('sessionId')!;
+  const res = await fetch(`${standIn.url}/checkout/${card ? 'pay' : 'cancel'}`, {
+    method: 'POST', redirect: 'manual', body: new URLSearchParams(card ? { sessionId, card } : { sessionId }),
+  });
+  expect(res.status).toBe(303);
+  return new URL(res.headers.get('location')!);
+}
+
+const payment = async (invoice: string) => h.db.selectFrom('payments').selectAll().where('invoice', '=', invoice).executeTakeFirstOrThrow();
+const purchaseMovements = async (invoice: string) => (await h.db.selectFrom('credit_ledger').select('amount').where('reference', '=', invoice).where('kind', '=', 'purchase').execute()).length;
+
+describe('buying credits through ePayco', () => {
+  it('adds the credits of an approved purchase once, and the buyer comes back to the order as our server states it', async () => {
+    const before = await balance();
+    const { payment: ordered, checkout: session } = await order(50_000);
+    expect(ordered).toMatchObject({ status: 'pending', amount: 50_000, creditsMoved: 50_000 });
+    expect(session.url).toContain(standIn.url);
+    const back = await checkout(session.url, APPROVE);
+    expect(back.pathname).toBe('/epaycoResponse');
+    expect(back.searchParams.get('invoice')).toBe(ordered.invoice);
+    const ref = back.searchParams.get('ref_payco')!;
+    expect(await balance()).toBe(before + 50_000);
+    const read = (await op('payments.byInvoice', { params: { invoice: ordered.invoice }, query: { ref_payco: ref } })).json();
+    expect(read).toMatchObject({ status: 'approved', reference: ref, creditsMoved: 50_000, cardNumber: '**** 0326', method: 'VS', gatewayCode: 1 });
+    const summary = (await op('account.paymentsSummary')).json();
+    expect(summary.purchasedThisMonth).toBeGreaterThanOrEqual(50_000);
+    // The history lists it with every field; the detail reads the same.
+    const list = (await op('payments.list', { query: { status: 'approved', q: ordered.invoice } })).json();
+    expect(list.items.map((p: { invoice: string }) => p.invoice)).toEqual([ordered.invoice]);
+    expect((await op('payments.get', { params: { id: ordered.id } })).json()).toMatchObject({ invoice: ordered.invoice, status: 'approved', bank: 'Banco de Pruebas', documentType: 'CC' });
+    // A replayed confirmation changes nothing.
+    await standIn.resend(ref);
+    expect(standIn.confirmations.at(-1)?.status).toBe(200);
+    expect(await balance()).toBe(before + 50_000);
+    expect(await purchaseMovements(ordered.invoice)).toBe(1);
+  });
+
+  it('refuses purchases out of range with 99902 on amount, and records nothing', async () => {
+    const count = await h.count('payments');
+    for (const amount of [9_999, 0, 50_000_001]) {
+      const res = await op('payments.create', { body: { amount } });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: '99902', errors: [{ field: 'amount', code: '99902' }] });
+    }
+    expect(await h.count('payments')).toBe(count);
+  });
+
+  it('a rejected and an abandoned purchase add nothing and say so', async () => {
+    const before = await balance();
+    const rejected = await order(20_000);
+    await checkout(rejected.checkout.url, REJECT);
+    expect(await payment(rejected.payment.invoice)).toMatchObject({ status: 'rejected', gateway_code: 2, credited_at: null });
+    const abandoned = await order(30_000);
+    await checkout(abandoned.checkout.url, null);
+    expect(await payment(abandoned.payment.invoice)).toMatchObject({ status: 'abandoned', gateway_code: 10, credited_at: null });
+    expect(await balance()).toBe(before);
+    // A late word cannot revive a rejected order.
+    const ref = (await payment(rejected.payment.invoice)).gateway_ref!;
+    await standIn.resend(ref);
+    expect((await payment(rejected.payment.invoice)).status).toBe('rejected');
+    expect((await op('payments.voucherLink', { params: { id: rejected.payment.id } })).json().code).toBe('99959');
+  });
+
+  it('a pending payment stays pending, then its approval adds the credits', async () => {
+    const before = await balance();
+    const { payment: ordered, checkout: session } = await order(15_000);
+    await checkout(session.url, PENDING);
+    expect((await payment(ordered.invoice)).status).toBe('pending');
+    await until('the pending payment approved', async () => (await payment(ordered.invoice)).status === 'approved');
+    expect(await balance()).toBe(before + 15_000);
+  });
+
+  it('refuses forged confirmations and amounts that are not the order\'s', async () => {
+    const { payment: ordered, checkout: session } = await order(40_000);
+    // The buyer pays, but the confirmation never reaches us (the stand-in posts it to a closed port).
+    const before = await balance();
+    const lost = await h.op('payments.create', { token: manager, body: { amount: 40_000 }, headers: { host: '127.0.0.1:9' } });
+    const lostOrder = lost.json() as { payment: { invoice: string }; checkout: { url: string } };
+    const back = await checkout(lostOrder.checkout.url, APPROVE);
+    expect(standIn.confirmations.at(-1)?.status).toBe(0);
+    expect((await payment(lostOrder.payment.invoice)).status).toBe('pending');
+    const genuine = { ...standIn.confirmations.at(-1)!.fields };
+    const post = (fields: Record<string, string>) => h.app.inject({ method: 'POST', url: '/v1/payments/epayco/confirmation', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(fields).toString() });
+    // Forged: the signature of other values, the amount reformatted (signed strings are taken as sent), no signature.
+    expect((await post({ ...genuine, x_signature: genuine.x_signature.replace(/.$/, (c) => (c === '0' ? '1' : '0')) })).statusCode).toBe(400);
+    expect((await post({ ...genuine, x_amount: `${genuine.x_amount}.00` })).statusCode).toBe(400);
+    const { x_signature: _dropped, ...unsigned } = genuine;
+    expect((await post(unsigned)).statusCode).toBe(400);
+    // Signed, but for another amount than the order's: refused, nothing changes.
+    const cheaper = { ...genuine, x_amount: '10000' };
+    cheaper.x_signature = signatureOf(standIn.settings, cheaper);
+    expect((await post(cheaper)).statusCode).toBe(409);
+    // Signed, for an invoice we never made.
+    expect((await post({ ...genuine, x_id_invoice: 'CLB-0-NADA-000000' })).statusCode).toBe(404);
+    expect((await payment(lostOrder.payment.invoice)).status).toBe('pending');
+    expect(await balance()).toBe(before);
+    // The buyer's return asks the gateway by reference: an edited ref_payco of another order counts for nothing…
+    const otherRef = (await payment((await h.db.selectFrom('payments').select('invoice').where('status', '=', 'approved').orderBy('id').executeTakeFirstOrThrow()).invoice)).gateway_ref!;
+    expect((await op('payments.byInvoice', { params: { invoice: lostOrder.payment.invoice }, query: { ref_payco: otherRef } })).json().status).toBe('pending');
+    // …its own does: the gateway says approved, for this order and amount.
+    const read = (await op('payments.byInvoice', { params: { invoice: lostOrder.payment.invoice }, query: { ref_payco: back.searchParams.get('ref_payco')! } })).json();
+    expect(read.status).toBe('approved');
+    expect(await balance()).toBe(before + 40_000);
+    // 20 copies of the genuine confirmation at once: the credits were added once.
+    const answers = await Promise.all(Array.from({ length: 20 }, () => post(genuine)));
+    expect(answers.map((a) => a.statusCode)).toEqual(Array(20).fill(200));
+    expect(await balance()).toBe(before + 40_000);
+    expect(await purchaseMovements(lostOrder.payment.invoice)).toBe(1);
+    void ordered;
+    void session;
+  });
+
+  it('20 concurrent first confirmations of one order add its credits once', async () => {
+    const lost = (await h.op('payments.create', { token: manager, body: { amount: 25_000 }, headers: { host: '127.0.0.1:9' } })).json() as { payment: { invoice: string }; checkout: { url: string } };
+    await checkout(lost.checkout.url, APPROVE);
+    const before = await balance();
+    const fields = standIn.confirmations.at(-1)!.fields;
+    const answers = await Promise.all(Array.from({ length: 20 }, () => h.app.inject({
+      method: 'POST', url: '/v1/payments/epayco/confirmation', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(fields).toString(),
+    })));
+    expect(answers.every((a) => a.statusCode === 200)).toBe(true);
+    expect(await balance()).toBe(before + 25_000);
+    expect(await purchaseMovements(lost.payment.invoice)).toBe(1);
+  });
+
+  it('a reversal is one debit movement that takes the credits back', async () => {
+    const { payment: ordered, checkout: session } = await order(12_000);
+    const ref = (await checkout(session.url, APPROVE)).searchParams.get('ref_payco')!;
+    const before = await balance();
+    await standIn.reverse(ref);
+    await standIn.resend(ref); // the reversal again
+    const debits = await h.db.selectFrom('payments').selectAll().where('reversal_of', '=', ordered.id).execute();
+    expect(debits).toHaveLength(1);
+    expect(debits[0]).toMatchObject({ kind: 'reversal', status: 'debit', gateway_code: 6 });
+    expect(Number(debits[0].credits)).toBe(12_000);
+    expect(await balance()).toBe(before - 12_000);
+    const listed = (await op('payments.list', { query: { kind: 'reversal' } })).json();
+    expect(listed.items.some((p: { reversalOf: number }) => p.reversalOf === ordered.id)).toBe(true);
+  });
+
+  it('the voucher of an approved purchase is a PDF with the company, the transaction and its verification id', async () => {
+    const { payment: ordered, checkout: session } = await order(10_000);
+    await checkout(session.url, APPROVE);
+    const link = (await op('payments.voucherLink', { params: { id: ordered.id } })).json();
+    const res = await h.op('payments.voucher', { params: { id: ordered.id }, query: Object.fromEntries(new URL(link.url, 'http://x').searchParams) as Record<string, string> });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('application/pdf');
+    const pdf = await readPdf(res.rawPayload);
+    const row = await payment(ordered.invoice);
+    expect(pdf.text).toContain(ordered.invoice);
+    expect(pdf.text).toContain(row.verification_id);
+    expect(pdf.text).toContain('Comprobante de compra de créditos');
+    expect(pdf.text).toContain('**** 0326');
+    // An altered link opens nothing.
+    const forged = await h.op('payments.voucher', { params: { id: ordered.id }, query: { expires: Number(new URL(link.url, 'http://x').searchParams.get('expires')) + 60, signature: new URL(link.url, 'http://x').searchParams.get('signature')! } });
+    expect(forged.json().code).toBe('99982');
+  });
+
+  it('another company reads none of it, and a subscription plan does not buy credits', async () => {
+    const mine = await h.db.selectFrom('payments').select('id').where('company_id', '=', companyId).orderBy('id').executeTakeFirstOrThrow();
+    await h.addCompany('Suscrita SAS', [{ email: 'gerente@suscrita.com.co', roles: ['manager'] }]);
+    const other = (await h.signin('gerente@suscrita.com.co')).token;
+    expect((await h.op('payments.get', { token: other, params: { id: Number(mine.id) } })).json().code).toBe('99959');
+    expect((await h.op('payments.voucherLink', { token: other, params: { id: Number(mine.id) } })).json().code).toBe('99959');
+    expect((await h.op('payments.list', { token: other })).json().items).toEqual([]);
+    expect((await h.op('payments.create', { token: other, body: { amount: 50_000 } })).json().code).toBe('99982');
+  });
+
+  it('the follow-up gives up an order nobody confirms, and a late approval still counts', async () => {
+    const runner = () => new JobRunner({ db: h.db, workerId: 'payments-test', now: () => h.clock.now, handlers: jobHandlers({ db: h.db, now: () => h.clock.now, messaging: { sendWindow: companySendWindow(h.db), wake: () => {} }, storage: h.storage, payments: epaycoGateway(standIn.settings) }) }).drain();
+    const silent = (await h.op('payments.create', { token: manager, body: { amount: 11_000 }, headers: { host: '127.0.0.1:9' } })).json() as { payment: { invoice: string }; checkout: { url: string } };
+    await runner();
+    expect((await payment(silent.payment.invoice)).status).toBe('pending');
+    h.clock.advance(2 * 3_600_000);
+    await runner();
+    expect((await payment(silent.payment.invoice)).status).toBe('abandoned');
+    // The buyer had paid after all: the gateway's approval arrives late and is honoured.
+    const before = await balance();
+    await checkout(silent.checkout.url, APPROVE);
+    const fields = standIn.confirmations.at(-1)!.fields;
+    const res = await h.app.inject({ method: 'POST', url: '/v1/payments/epayco/confirmation', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(fields).toString() });
+    expect(res.statusCode).toBe(200);
+    expect((await payment(silent.payment.invoice)).status).toBe('approved');
+    expect(await balance()).toBe(before + 11_000);
+  });
+
+  it('spending and buying at once never take the balance below zero and lose nothing', async () => {
+    const start = await balanceOf(h.db, companyId);
+    const orders = await Promise.all(Array.from({ length: 5 }, () => h.op('payments.create', { token: manager, body: { amount: 10_000 }, headers: { host: '127.0.0.1:9' } }).then((r) => r.json() as { checkout: { url: string } })));
+    const confirmations: Record<string, string>[] = [];
+    for (const o of orders) {
+      await checkout(o.checkout.url, APPROVE);
+      confirmations.push(standIn.confirmations.at(-1)!.fields);
+    }
+    const spend = Math.ceil((start.balance + 50_000) / 12);
+    const results = await Promise.all([
+      ...Array.from({ length: 15 }, () => h.db.transaction().execute((trx) => reserve(trx, { companyId, amount: spend, now: h.clock.now }))),
+      ...confirmations.map((fields) => h.app.inject({ method: 'POST', url: '/v1/payments/epayco/confirmation', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(fields).toString() })),
+    ]);
+    const reserved = results.slice(0, 15).filter((r) => r !== null).length;
+    const end = await balanceOf(h.db, companyId);
+    expect(end.balance).toBeGreaterThanOrEqual(0);
+    expect(end.balance).toBe(start.balance + 50_000 - reserved * spend);
+    expect(end.reserved).toBe(start.reserved + reserved * spend);
+    expect(reserved).toBeLessThan(15);
+  });
+});
