@@ -6,8 +6,13 @@
 //             per claimed batch so 100,000 messages are not 100,000 ledger rows).
 //   release   reserved → balance, for messages that will never be sent (blocked, duplicate,
 //             refused by the provider, cancelled).
-//   take      balance → out, when money comes back out (a reversed purchase): never below zero, so
-//             credits already spent cannot be taken and the movement says how many were.
+//   take      balance → out, when money comes back out (a reversed purchase, expired promotional
+//             credits): never below zero, so credits already spent cannot be taken and the
+//             movement says how many were.
+// Promotional credits (promo_credits, issue 16) are in the balance too, bound to one channel type
+// until their date: a reservation for a channel may not take another channel's unspent promotional
+// credits; consumption on a channel spends its promotional credits first (the oldest to expire
+// first); at expiry what is left leaves the balance (expirePromotions).
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from './database.ts';
 
@@ -18,6 +23,10 @@ export interface CreditBalance { balance: number; reserved: number }
 interface Movement {
   companyId: number;
   amount: number;
+  /** reserve: the channel type the credits are for (its promotional credits may be used); absent, none may. */
+  platform?: string;
+  /** consume: the channel the messages went out on (its type's promotional credits are spent first). */
+  channelId?: number;
   deploymentId?: number | null;
   messageCount?: number;
   reference?: string | null;
@@ -57,10 +66,13 @@ export async function addCredits(db: Db, kind: 'purchase' | 'grant' | 'adjust', 
 /** Holds `amount` for a deployment or request; null when the balance does not cover it (81 / 99986). */
 export async function reserve(db: Db, m: Movement): Promise<CreditBalance | null> {
   if (m.amount === 0) return balanceOf(db, m.companyId);
+  // Other channels' unspent promotional credits are not this reservation's to take.
+  const notOurs = sql<number>`(select coalesce(sum(remaining), 0) from promo_credits
+    where company_id = ${m.companyId} and remaining > 0 and expires_at > ${m.now}${m.platform ? sql` and platform <> ${m.platform}` : sql``})`;
   const row = await db.updateTable('company_credits')
     .set({ balance: sql`balance - ${m.amount}`, reserved: sql`reserved + ${m.amount}`, updated_at: m.now })
     .where('company_id', '=', m.companyId)
-    .where('balance', '>=', m.amount)
+    .where(sql`balance - ${notOurs}`, '>=', m.amount)
     .returning(['balance', 'reserved'])
     .executeTakeFirst();
   if (!row) return null;
@@ -72,6 +84,7 @@ export async function reserve(db: Db, m: Movement): Promise<CreditBalance | null
 /** Spends reserved credits for messages the provider accepted. */
 export async function consume(db: Db, m: Movement): Promise<void> {
   if (m.amount === 0) return;
+  if (m.channelId !== undefined) await spendPromotional(db, m.companyId, m.channelId, m.amount, m.now);
   const row = await db.updateTable('company_credits')
     .set({ reserved: sql`reserved - ${m.amount}`, updated_at: m.now })
     .where('company_id', '=', m.companyId)
@@ -96,7 +109,7 @@ export async function release(db: Db, m: Movement): Promise<void> {
  * more (the balance cannot go below zero; reserved credits belong to running deployments).
  * Answers how many were taken. Call it inside a transaction: the balance's row is locked first.
  */
-export async function takeCredits(db: Db, kind: 'reversal', m: Movement): Promise<number> {
+export async function takeCredits(db: Db, kind: 'reversal' | 'expire', m: Movement): Promise<number> {
   if (!Number.isInteger(m.amount) || m.amount <= 0) throw new RangeError('credits are taken in positive whole amounts');
   const current = await db.selectFrom('company_credits').select('balance').where('company_id', '=', m.companyId).forUpdate().executeTakeFirst();
   const taken = Math.min(Number(current?.balance ?? 0), m.amount);
@@ -108,4 +121,49 @@ export async function takeCredits(db: Db, kind: 'reversal', m: Movement): Promis
     .executeTakeFirstOrThrow();
   await ledger(db, kind, { ...m, amount: taken }, toBalance(row));
   return taken;
+}
+
+/** The channel type's unspent promotional credits, oldest to expire first, take what was spent on it. */
+async function spendPromotional(db: Db, companyId: number, channelId: number, amount: number, now: Date): Promise<void> {
+  const open = await sql<{ id: number | string; remaining: number | string }>`
+    select p.id, p.remaining from promo_credits p join channels c on c.id = ${channelId} and c.platform = p.platform
+    where p.company_id = ${companyId} and p.remaining > 0 and p.expires_at > ${now}
+    order by p.expires_at, p.id for update of p`.execute(db);
+  let left = amount;
+  for (const row of open.rows) {
+    if (left <= 0) break;
+    const spent = Math.min(left, Number(row.remaining));
+    await db.updateTable('promo_credits').set({ remaining: sql`remaining - ${spent}` }).where('id', '=', row.id as number).execute();
+    left -= spent;
+  }
+}
+
+/** Staff grant a company promotional credits for one channel type until `expiresAt`: they join the balance now. */
+export async function grantPromotional(db: Db, m: Movement & { platform: string; expiresAt: Date }): Promise<CreditBalance> {
+  const after = await addCredits(db, 'grant', { ...m, reference: m.reference ?? `promotional ${m.platform} until ${m.expiresAt.toISOString()}` });
+  await db.insertInto('promo_credits').values({
+    company_id: m.companyId, platform: m.platform as never, amount: m.amount, remaining: m.amount, expires_at: m.expiresAt, granted_by: m.createdBy ?? null, created_at: m.now,
+  }).execute();
+  return after;
+}
+
+/**
+ * Promotional credits whose date passed leave the balance (a ledger movement, kind expire) for what
+ * is left of them, each in its own transaction with the company's balance locked. Answers how many
+ * grants expired. Runs every 30 s beside the scheduler; once per grant (the row is locked and zeroed).
+ */
+export async function expirePromotions(db: Kysely<Database>, now: Date, limit = 100): Promise<number> {
+  const due = await db.selectFrom('promo_credits').select('id').where('remaining', '>', 0).where('expires_at', '<=', now).orderBy('expires_at').limit(limit).execute();
+  let expired = 0;
+  for (const { id } of due) {
+    expired += await db.transaction().execute(async (trx) => {
+      const grant = await trx.selectFrom('promo_credits').select(['company_id', 'remaining', 'platform']).where('id', '=', id).where('remaining', '>', 0).forUpdate().executeTakeFirst();
+      if (!grant) return 0;
+      const left = Number(grant.remaining);
+      await trx.updateTable('promo_credits').set({ remaining: 0, expired_at: now }).where('id', '=', id).execute();
+      await takeCredits(trx, 'expire', { companyId: grant.company_id, amount: left, reference: `promotional ${grant.platform} expired`, now });
+      return 1;
+    });
+  }
+  return expired;
 }

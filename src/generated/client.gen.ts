@@ -107,6 +107,7 @@ export const pathParams: {
     "payments.byInvoice": ["invoice"],
     "payments.voucherLink": ["id"],
     "payments.voucher": ["id"],
+    "payments.grantPromotional": ["id"],
     "platformSms.getAccountsByNits": ["nits"],
     "platformSms.getListAccount": ["clientId", "responsibleId"],
     "platformSms.getQuotaByAccount": ["id"],
@@ -552,6 +553,12 @@ export const paymentsVoucherLink = (args: Args<"payments.voucherLink">) => call(
 export const usePaymentsVoucherLink = (args: Args<"payments.voucherLink"> | null, config?: SWRConfiguration<Result<"payments.voucherLink">>) => useOperation("payments.voucherLink", args, config);
 
 export const paymentsVoucher = (args: Args<"payments.voucher">) => call("payments.voucher", args);
+
+export const paymentsPromotions = (args: Args<"payments.promotions">) => call("payments.promotions", args);
+
+export const usePaymentsPromotions = (args: Args<"payments.promotions"> | null, config?: SWRConfiguration<Result<"payments.promotions">>) => useOperation("payments.promotions", args, config);
+
+export const paymentsGrantPromotional = (args: Args<"payments.grantPromotional">) => call("payments.grantPromotional", args);
 
 export const platformSmsGetAccountsByNits = (args: Args<"platformSms.getAccountsByNits">) => call("platformSms.getAccountsByNits", args);
 

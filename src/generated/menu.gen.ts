@@ -262,7 +262,7 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["create"],
-        screen: null,
+        screen: "agentForm",
         icon: null,
         label: "menu.chatbot.createAgent",
         subtabs: []
@@ -280,7 +280,7 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["edit"],
-        screen: null,
+        screen: "agentForm",
         icon: null,
         label: "menu.chatbot.editAgent",
         subtabs: []

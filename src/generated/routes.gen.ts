@@ -159,6 +159,18 @@ export const routes = [
         loadScreen: () => import("./screen.companyPlan.gen.ts")
     },
     {
+        path: "/profile/companies/:id/promotional",
+        screen: "companyPromotion",
+        kind: "form",
+        access: "session",
+        layout: "default",
+        menuKey: null,
+        componentId: null,
+        title: "screens.companies.promotionTitle",
+        firstLoad: false,
+        loadScreen: () => import("./screen.companyPromotion.gen.ts")
+    },
+    {
         path: "/notActive",
         screen: "notActive",
         kind: "message",
@@ -640,51 +652,51 @@ export const routes = [
     },
     {
         path: "/Agents/agentManagement/createAgent",
-        screen: null,
-        kind: "none",
+        screen: "agentForm",
+        kind: "form",
         access: "session",
         layout: "default",
         menuKey: "chatbot.createAgent",
         componentId: 3002,
-        title: null,
+        title: "screens.agentForm.title",
         firstLoad: false,
-        loadScreen: null
+        loadScreen: () => import("./screen.agentForm.gen.ts")
     },
     {
         path: "/Agents/agentManagement/createAgent/:id",
-        screen: null,
-        kind: "none",
+        screen: "agentForm",
+        kind: "form",
         access: "session",
         layout: "default",
         menuKey: "chatbot.createAgent",
         componentId: 3002,
-        title: null,
+        title: "screens.agentForm.title",
         firstLoad: false,
-        loadScreen: null
+        loadScreen: () => import("./screen.agentForm.gen.ts")
     },
     {
         path: "/Agents/agentManagement/editAgent",
-        screen: null,
-        kind: "none",
+        screen: "agentForm",
+        kind: "form",
         access: "session",
         layout: "default",
         menuKey: "chatbot.editAgent",
         componentId: 3002,
-        title: null,
+        title: "screens.agentForm.title",
         firstLoad: false,
-        loadScreen: null
+        loadScreen: () => import("./screen.agentForm.gen.ts")
     },
     {
         path: "/Agents/agentManagement/editAgent/:id",
-        screen: null,
-        kind: "none",
+        screen: "agentForm",
+        kind: "form",
         access: "session",
         layout: "default",
         menuKey: "chatbot.editAgent",
         componentId: 3002,
-        title: null,
+        title: "screens.agentForm.title",
         firstLoad: false,
-        loadScreen: null
+        loadScreen: () => import("./screen.agentForm.gen.ts")
     },
     {
         path: "/Agents/conversations",

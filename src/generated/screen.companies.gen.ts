@@ -113,6 +113,10 @@ export const screen = {
         {
             label: "screens.companies.plan",
             to: "{id}/plan?planType={planType}"
+        },
+        {
+            label: "screens.companies.promotion",
+            to: "{id}/promotional"
         }
     ],
     export: ["csv", "xlsx"],

@@ -4322,6 +4322,49 @@ export const entitySchemas = [
         }
     },
     {
+        $id: "promotional-credit",
+        description: "Promotional credits granted to a company by the provider's staff (spec 9): for one channel type, until a date. Sending on that channel spends them before paid credits; what is left when they expire leaves the balance.",
+        type: "object",
+        required: [
+            "id",
+            "platform",
+            "amount",
+            "remaining",
+            "expiresAt",
+            "expired",
+            "createdAt"
+        ],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "integer",
+                readOnly: true
+            },
+            platform: {
+                $ref: "channel-platform#"
+            },
+            amount: {
+                type: "integer",
+                description: "credits granted"
+            },
+            remaining: {
+                type: "integer",
+                description: "credits still unspent on that channel"
+            },
+            expiresAt: {
+                type: "string",
+                format: "date-time"
+            },
+            expired: {
+                type: "boolean"
+            },
+            createdAt: {
+                type: "string",
+                format: "date-time"
+            }
+        }
+    },
+    {
         $id: "recipient-row-page",
         description: "One page of recipients rows (the list convention).",
         type: "object",
@@ -6157,6 +6200,7 @@ export const serverOperations = [
                 "spent",
                 "purchasedThisMonth",
                 "spentThisMonth",
+                "promotional",
                 "movements"
             ],
             additionalProperties: false,
@@ -6180,6 +6224,10 @@ export const serverOperations = [
                 spentThisMonth: {
                     type: "integer",
                     description: "spent since the first of this month (America/Bogota)"
+                },
+                promotional: {
+                    type: "integer",
+                    description: "promotional credits in the balance still unspent and not expired (each bound to its channel type)"
                 },
                 movements: {
                     type: "integer"
@@ -13788,6 +13836,92 @@ export const serverOperations = [
         produces: "binary",
         sandbox: false,
         errors: ["99982"]
+    },
+    {
+        id: "payments.promotions",
+        tag: "payments",
+        name: "promotions",
+        method: "GET",
+        path: "/v1/payments/promotions",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 80,
+            action: "view"
+        },
+        summary: "The company's promotional credits (spec 9: per channel type, until a date), newest first: what was granted, what is left to spend on that channel, and when it expires.",
+        params: null,
+        query: null,
+        headers: null,
+        body: null,
+        multipart: null,
+        response: {
+            type: "array",
+            maxItems: 500,
+            items: {
+                $ref: "promotional-credit#"
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982"]
+    },
+    {
+        id: "payments.grantPromotional",
+        tag: "payments",
+        name: "grantPromotional",
+        method: "POST",
+        path: "/v1/companies/{id}/promotionalCredits",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: null,
+        summary: "The provider's staff (role platform; others 99982) grant a company promotional credits for one channel type until a date (Bogot\u00E1 end of that day). They join the balance now; sending on that channel spends them first; what is left at expiry leaves the balance. A date not after today 99962.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            required: ["platform", "amount", "expiresOn"],
+            additionalProperties: false,
+            properties: {
+                platform: {
+                    $ref: "channel-platform#"
+                },
+                amount: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 100000000
+                },
+                expiresOn: {
+                    type: "string",
+                    format: "date"
+                }
+            }
+        },
+        multipart: null,
+        response: {
+            $ref: "promotional-credit#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99982",
+            "99959",
+            "99962"
+        ]
     },
     {
         id: "platformSms.getAccountsByNits",

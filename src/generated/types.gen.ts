@@ -111,6 +111,13 @@ name: string
 platform: ChannelPlatform
 }[]
 /**
+ * @maxItems 500
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "payments.promotions.Response".
+ */
+export type PaymentsPromotionsResponse = PromotionalCredit[]
+/**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "platformSms.getAccountsByNits.Response".
  */
@@ -1826,6 +1833,27 @@ name: string
 email?: string
 }
 /**
+ * Promotional credits granted to a company by the provider's staff (spec 9): for one channel type, until a date. Sending on that channel spends them before paid credits; what is left when they expire leaves the balance.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "promotional-credit".
+ */
+export interface PromotionalCredit {
+id: number
+platform: ChannelPlatform
+/**
+ * credits granted
+ */
+amount: number
+/**
+ * credits still unspent on that channel
+ */
+remaining: number
+expiresAt: string
+expired: boolean
+createdAt: string
+}
+/**
  * One page of recipients rows (the list convention).
  * 
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
@@ -2519,6 +2547,10 @@ purchasedThisMonth: number
  * spent since the first of this month (America/Bogota)
  */
 spentThisMonth: number
+/**
+ * promotional credits in the balance still unspent and not expired (each bound to its channel type)
+ */
+promotional: number
 movements: number
 }
 /**
@@ -4561,6 +4593,22 @@ signature?: string
 }
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "payments.grantPromotional.Params".
+ */
+export interface PaymentsGrantPromotionalParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "payments.grantPromotional.Body".
+ */
+export interface PaymentsGrantPromotionalBody {
+platform: ChannelPlatform
+amount: number
+expiresOn: string
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "platformSms.getAccountsByNits.Params".
  */
 export interface PlatformSmsGetAccountsByNitsParams {
@@ -6248,6 +6296,17 @@ export interface OperationTypes {
             query?: PaymentsVoucherQuery;
         };
         response: Blob;
+    };
+    "payments.promotions": {
+        args: {};
+        response: PaymentsPromotionsResponse;
+    };
+    "payments.grantPromotional": {
+        args: {
+            params: PaymentsGrantPromotionalParams;
+            body: PaymentsGrantPromotionalBody;
+        };
+        response: PromotionalCredit;
     };
     "platformSms.getAccountsByNits": {
         args: {

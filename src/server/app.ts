@@ -18,6 +18,7 @@ import { listeningOrigin } from './http/public-origin.ts';
 import { mailScheduledFiles, runDueReportSchedules } from './modules/reportCenter/report-schedules.ts';
 import { compactRollups } from '../engine/lifecycle/rollups.ts';
 import { startJobRunner } from './messaging/jobs.ts';
+import { expirePromotions } from '../engine/credits.ts';
 import { webhookSecrets } from './messaging/webhook-secrets.ts';
 import { whatsappTemplateGateway, type WhatsAppTemplateGateway } from './messaging/whatsapp-templates.ts';
 import { templateStatusSink } from './modules/templates/status.ts';
@@ -150,6 +151,8 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     app.addHook('onClose', async () => jobs.stop());
     const timer = setInterval(() => {
       void runDueCampaigns(deps, (m, d) => app.log.warn({ detail: d }, m)).catch((e) => app.log.error(e));
+      // Promotional credits whose date passed leave the balance (engine/credits.ts).
+      void expirePromotions(deps.db, deps.now()).catch((e) => app.log.error(e));
       // Scheduled reports: the runs due, then the e-mails of the files that are ready.
       void runDueReportSchedules({ db: deps.db, now: deps.now, wakeJobs: () => jobs.wake() })
         .then(() => mailScheduledFiles({ db: deps.db, now: deps.now, secrets: deps.secrets, messages: deps.messages }, listeningOrigin(app)))

@@ -91,6 +91,6 @@ describe('payments summary', () => {
   it("is the company's credits in integer COP, from its ledger (the demo's 1,000,000 granted)", async () => {
     const res = await h.op('account.paymentsSummary', { token: analista });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ balance: 1_000_000, reserved: 0, purchased: 1_000_000, spent: 0, purchasedThisMonth: expect.any(Number), spentThisMonth: 0, movements: 1 });
+    expect(res.json()).toEqual({ balance: 1_000_000, reserved: 0, purchased: 1_000_000, spent: 0, purchasedThisMonth: expect.any(Number), spentThisMonth: 0, promotional: 0, movements: 1 });
   });
 });

@@ -101,6 +101,6 @@ describe('the credits on the home', () => {
     expect(held).toMatchObject({ balance: 997_500, reserved: 2_500, purchased: 1_000_000, movements: first.movements + 1 });
     // Another company's credits are its own.
     const other = await otherCompany(h);
-    expect((await h.op('account.paymentsSummary', { token: other.token })).json()).toEqual({ balance: 0, reserved: 0, purchased: 0, spent: 0, purchasedThisMonth: 0, spentThisMonth: 0, movements: 0 });
+    expect((await h.op('account.paymentsSummary', { token: other.token })).json()).toEqual({ balance: 0, reserved: 0, purchased: 0, spent: 0, purchasedThisMonth: 0, spentThisMonth: 0, promotional: 0, movements: 0 });
   });
 });

@@ -7,7 +7,7 @@
 // order nobody confirms. The balance never goes below zero when spending and buying race.
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { balanceOf, reserve } from '../../src/engine/credits.ts';
+import { balanceOf, consume, expirePromotions, reserve } from '../../src/engine/credits.ts';
 import { JobRunner } from '../../src/engine/jobs/runner.ts';
 import { epaycoGateway, signatureOf } from '../../src/engine/payments/epayco.ts';
 import { companySendWindow } from '../../src/server/messaging/send-window.ts';
@@ -138,7 +138,7 @@ describe('buying credits through ePayco', () => {
     const back = await checkout(lostOrder.checkout.url, APPROVE);
     expect(standIn.confirmations.at(-1)?.status).toBe(0);
     expect((await payment(lostOrder.payment.invoice)).status).toBe('pending');
-    const genuine = { ...standIn.confirmations.at(-1)!.fields };
+    const genuine: Record<string, string> = { ...standIn.confirmations.at(-1)!.fields };
     const post = (fields: Record<string, string>) => h.app.inject({ method: 'POST', url: '/v1/payments/epayco/confirmation', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(fields).toString() });
     // Forged: the signature of other values, the amount reformatted (signed strings are taken as sent), no signature.
     expect((await post({ ...genuine, x_signature: genuine.x_signature.replace(/.$/, (c) => (c === '0' ? '1' : '0')) })).statusCode).toBe(400);
@@ -146,8 +146,8 @@ describe('buying credits through ePayco', () => {
     const { x_signature: _dropped, ...unsigned } = genuine;
     expect((await post(unsigned)).statusCode).toBe(400);
     // Signed, but for another amount than the order's: refused, nothing changes.
-    const cheaper = { ...genuine, x_amount: '10000' };
-    cheaper.x_signature = signatureOf(standIn.settings, cheaper);
+    const cheaper: Record<string, string> = { ...genuine, x_amount: '10000' };
+    cheaper.x_signature = signatureOf(standIn.settings, { x_ref_payco: cheaper.x_ref_payco, x_transaction_id: cheaper.x_transaction_id, x_amount: cheaper.x_amount, x_currency_code: cheaper.x_currency_code });
     expect((await post(cheaper)).statusCode).toBe(409);
     // Signed, for an invoice we never made.
     expect((await post({ ...genuine, x_id_invoice: 'CLB-0-NADA-000000' })).statusCode).toBe(404);
@@ -262,5 +262,46 @@ describe('buying credits through ePayco', () => {
     expect(end.balance).toBe(start.balance + 50_000 - reserved * spend);
     expect(end.reserved).toBe(start.reserved + reserved * spend);
     expect(reserved).toBeLessThan(15);
+  });
+});
+
+describe('promotional credits', () => {
+  it('staff grant them per channel until a date; others may not; a past date is refused', async () => {
+    const platform = (await h.as('platform')).token;
+    const grant = (token: string, body: unknown) => h.op('payments.grantPromotional', { token, params: { id: companyId }, body });
+    expect((await grant(manager, { platform: 'sms', amount: 1000, expiresOn: '2099-01-01' })).json().code).toBe('99982');
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Bogota' }).format(h.clock.now);
+    expect((await grant(platform, { platform: 'sms', amount: 1000, expiresOn: today })).json()).toMatchObject({ code: '99962', errors: [{ field: 'expiresOn' }] });
+    expect((await h.op('payments.grantPromotional', { token: platform, params: { id: 999_999 }, body: { platform: 'sms', amount: 1000, expiresOn: '2099-01-01' } })).json().code).toBe('99959');
+  });
+
+  it('only their channel reserves them, that channel spends them first, and what is left expires out of the balance once', async () => {
+    const platform = (await h.as('platform')).token;
+    const sms = await h.db.selectFrom('channels').select('id').where('company_id', '=', companyId).where('platform', '=', 'sms').orderBy('id').executeTakeFirstOrThrow();
+    // Spend the paid balance down to 500 first, so what is left is easy to follow.
+    const start = await balanceOf(h.db, companyId);
+    if (start.balance > 500) expect(await h.db.transaction().execute((trx) => reserve(trx, { companyId, amount: start.balance - 500, platform: 'sms', now: h.clock.now }))).not.toBeNull();
+    const expiresOn = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Bogota' }).format(new Date(h.clock.now.getTime() + 3 * 86_400_000));
+    const granted = await h.op('payments.grantPromotional', { token: platform, params: { id: companyId }, body: { platform: 'sms', amount: 1000, expiresOn } });
+    expect(granted.json()).toMatchObject({ platform: 'sms', amount: 1000, remaining: 1000, expired: false });
+    expect(await balance()).toBe(1500);
+    expect((await op('account.paymentsSummary')).json().promotional).toBe(1000);
+    // WhatsApp may not take the SMS promotion: 501 credits are more than its 500.
+    expect(await h.db.transaction().execute((trx) => reserve(trx, { companyId, amount: 501, platform: 'whatsapp', now: h.clock.now }))).toBeNull();
+    // SMS may: 800, and the 800 it spends come out of the promotion first.
+    expect(await h.db.transaction().execute((trx) => reserve(trx, { companyId, amount: 800, platform: 'sms', now: h.clock.now }))).not.toBeNull();
+    await h.db.transaction().execute((trx) => consume(trx, { companyId, channelId: sms.id, amount: 800, now: h.clock.now }));
+    expect((await op('payments.promotions')).json()[0]).toMatchObject({ remaining: 200, expired: false });
+    expect(await balance()).toBe(700);
+    // Past its day: the 200 left leave the balance through the ledger, once, however many sweeps run.
+    h.clock.advance(4 * 86_400_000);
+    const sweeps = await Promise.all([expirePromotions(h.db, h.clock.now), expirePromotions(h.db, h.clock.now)]);
+    expect(sweeps[0] + sweeps[1]).toBe(1);
+    expect(await balance()).toBe(500);
+    const expired = await h.db.selectFrom('credit_ledger').select(['amount']).where('company_id', '=', companyId).where('kind', '=', 'expire').execute();
+    expect(expired.map((r) => Number(r.amount))).toEqual([200]);
+    manager = (await h.as('manager')).token; // four days later: a new session
+    expect((await op('payments.promotions')).json()[0]).toMatchObject({ remaining: 0, expired: true });
+    expect((await op('account.paymentsSummary')).json().promotional).toBe(0);
   });
 });

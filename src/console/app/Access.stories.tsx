@@ -88,18 +88,18 @@ export const AnalistaCannotOpenManagerSettings: Story = {
 };
 
 export const ManagerOpensANodeWithoutScreen: Story = {
-  ...at('/Payments/History', users.manager),
+  ...at('/profile/management/ActionsMenu', users.manager),
   play: async () => {
     await expect(await screen.findByText(text('shell.notAvailable.message', 'es'))).toBeInTheDocument();
-    await expect(screen.getByRole('heading', { level: 1, name: text('menu.payments.history', 'es') })).toBeInTheDocument();
-    await expectLocation('/Payments/History');
+    await expect(screen.getByRole('heading', { level: 1, name: text('menu.settings.actionsMenu', 'es') })).toBeInTheDocument();
+    await expectLocation('/profile/management/ActionsMenu');
   },
 };
 
 export const RouteWithIdParameter: Story = {
-  ...at('/Payments/History/42', users.manager),
+  ...at('/profile/management/ActionsMenu/42', users.manager),
   play: async () => {
-    await expect(await screen.findByRole('heading', { level: 1, name: text('menu.payments.history', 'es') })).toBeInTheDocument();
+    await expect(await screen.findByRole('heading', { level: 1, name: text('menu.settings.actionsMenu', 'es') })).toBeInTheDocument();
   },
 };
 

@@ -59,7 +59,7 @@ export const notifications: Notification[] = [
 
 export const notificationList = (items: Notification[] = notifications) => ({ items, unread: items.filter((n) => n.visible).length });
 
-export const paymentsSummary = { balance: 125000, reserved: 4500, purchased: 500000, spent: 375000, movements: 7 };
+export const paymentsSummary = { balance: 125000, reserved: 4500, purchased: 500000, spent: 375000, purchasedThisMonth: 100000, spentThisMonth: 42000, promotional: 0, movements: 7 };
 /** The home's last 7 days: 40 sent on the 24th (38 delivered, 1 failed), nothing else. */
 export const lastDays = {
   days: 7,

@@ -11,7 +11,7 @@ import type { FlowDefinition } from '../../generated/types.gen.ts';
 import { companySmsChannel } from '../channels/company-sms-channel.ts';
 import { destinationOn } from '../channels/registry.ts';
 import type { Database } from '../database.ts';
-import { enqueueMessages } from '../lifecycle/enqueue.ts';
+import { enqueueMessages, sendAfter } from '../lifecycle/enqueue.ts';
 import { createJob } from '../lifecycle/jobs.ts';
 import { saveConversation, type Conversation } from './sessions.ts';
 
@@ -71,12 +71,18 @@ export async function takeTurn(trx: Transaction<Database>, c: Conversation, chan
   const outcome: TurnOutcome = { turn, sent: 0, called: false };
   if (turn.refused) return outcome;
   let timerAt = c.timerAt;
+  let previous: number | null = null;
   for (const effect of turn.effects) {
     switch (effect.kind) {
       case 'send': {
         const id = await send(trx, c, channel, c.contact, effect.text, now);
         await addTurn(trx, c, 'out', effect.text, now, effect.stepId, id);
-        if (id !== null) outcome.sent += 1;
+        if (id !== null) {
+          // The person reads the turn's replies in the order the flow sent them.
+          if (previous !== null) await sendAfter(trx, id, previous);
+          previous = id;
+          outcome.sent += 1;
+        }
         break;
       }
       case 'sendSms': {

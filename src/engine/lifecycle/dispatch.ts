@@ -31,13 +31,17 @@ export interface ClaimedRow {
  * never share a row). The ids are picked once, as an array (an InitPlan): with `id in (select …)`
  * and the statistics of a table that was small until a 100,000-row enqueue, PostgreSQL chose a
  * nested-loop semi join that ran the locking, sorting subquery once per row of the table, and two
- * workers' first claims ran for more than ten minutes (issue 13).
+ * workers' first claims ran for more than ten minutes (issue 13). A message that must follow
+ * another (a conversation's next reply, `after_message_id`) waits until that one left the queue:
+ * its submit was answered, so the SMSC takes them in order.
  */
 export async function claimQueued(db: Kysely<Database>, workerId: string, limit: number, now: Date): Promise<ClaimedRow[]> {
   const claimed = await sql<ClaimedRow>`
     update messages m set state = 'sending', worker_id = ${workerId}, claimed_at = ${now}, attempts = m.attempts + 1, updated_at = ${now}
     where m.id = any(array(
-      select id from messages where state = 'queued' and not_before <= ${now}
+      select id from messages q where state = 'queued' and not_before <= ${now}
+        and (q.after_message_id is null or not exists (
+          select 1 from messages p where p.id = q.after_message_id and p.state in ('queued', 'sending')))
       order by not_before, id limit ${limit} for update skip locked))
     returning m.id, m.company_id, m.channel_id, m.deployment_id, m.to_number, m.body, m.template, m.purpose, m.source, m.cost`.execute(db);
   return claimed.rows;
@@ -90,8 +94,9 @@ export async function recordAccepted(trx: Transaction<Database>, workerId: strin
               select * from unnest(${parts.map((p) => p.row.channel_id)}::int[], ${parts.map((p) => p.pid)}::text[], ${parts.map((p) => p.row.id)}::bigint[])
               on conflict do nothing`.execute(trx);
   }
-  for (const [companyId, list] of groupBy(accepted.map((a) => a.row).filter((r) => mine.has(String(r.id))), (r) => r.company_id)) {
-    await consume(trx, { companyId, amount: sum(list, (r) => r.cost), messageCount: list.length, deploymentId: single(list), now });
+  // Per company and channel: a channel type's promotional credits are spent first (credits.ts).
+  for (const list of groupBy(accepted.map((a) => a.row).filter((r) => mine.has(String(r.id))), (r) => `${r.company_id}:${r.channel_id}`).values()) {
+    await consume(trx, { companyId: list[0].company_id, channelId: list[0].channel_id, amount: sum(list, (r) => r.cost), messageCount: list.length, deploymentId: single(list), now });
   }
 }
 
@@ -138,7 +143,7 @@ export async function fallBackToSms(db: Kysely<Database>, row: ClaimedRow, targe
     const extra = priced.cost - row.cost;
     // The SMS may cost more parts than the RCS message: hold the difference, or fail with 81.
     if (extra > 0) {
-      const held = await reserve(trx, { companyId: row.company_id, amount: extra, messageCount: 0, reference: 'fallback to SMS costs more', now });
+      const held = await reserve(trx, { companyId: row.company_id, amount: extra, platform: 'sms', messageCount: 0, reference: 'fallback to SMS costs more', now });
       if (!held) {
         await sql`update messages set state = 'rejected', status_code = ${STATUS.insufficientCredits}, worker_id = null, done_at = ${now}, updated_at = ${now} where id = ${row.id}`.execute(trx);
         await release(trx, { companyId: row.company_id, amount: row.cost, messageCount: 1, now });

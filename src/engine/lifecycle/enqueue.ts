@@ -142,7 +142,7 @@ export async function enqueueMessages(trx: Transaction<Database>, req: EnqueueRe
   let reservedCredits = 0;
   let shortOfCredits = false;
   if (cost > 0) {
-    const held = await reserve(trx, { companyId: req.companyId, amount: cost, deploymentId: req.deploymentId, messageCount: queued, createdBy: req.createdBy, now });
+    const held = await reserve(trx, { companyId: req.companyId, amount: cost, platform: req.channel.platform, deploymentId: req.deploymentId, messageCount: queued, createdBy: req.createdBy, now });
     if (held) reservedCredits = cost;
     else if (req.onInsufficientCredits === 'throw') throw new InsufficientCreditsError(cost);
     else if (req.onInsufficientCredits === 'report') shortOfCredits = true;
@@ -165,4 +165,9 @@ export async function enqueueMessages(trx: Transaction<Database>, req: EnqueueRe
     neededCredits: cost,
     shortOfCredits,
   };
+}
+
+/** `id` is claimed only after `previous` left the queue (a conversation's replies keep their order; dispatch.ts claimQueued). */
+export async function sendAfter(trx: Transaction<Database>, id: number, previous: number): Promise<void> {
+  await trx.updateTable('messages').set({ after_message_id: previous }).where('id', '=', id).execute();
 }

@@ -118,7 +118,7 @@ export async function resendExpiredInDoubt(db: Kysely<Database>, expiry: InDoubt
 export async function adoptInDoubt(trx: Transaction<Database>, now: Date): Promise<number> {
   // `m.state = 'in_doubt'` in the UPDATE itself: PostgreSQL re-checks it on a row another
   // worker's reconcile adopted meanwhile, so a message is adopted (and billed) once.
-  const rows = await sql<{ id: number | string; company_id: number; deployment_id: number | string | null; cost: number; was_billed: boolean }>`
+  const rows = await sql<{ id: number | string; company_id: number; channel_id: number; deployment_id: number | string | null; cost: number; was_billed: boolean }>`
     with cand as (
       select m.id as mid, m.parts, o.id as oid, o.provider_message_id from orphan_receipts o
       join messages m on m.state = 'in_doubt' and o.channel_id = m.channel_id and o.destination = m.to_number and o.user_reference = ${userReferenceSql('m.id')}
@@ -132,7 +132,7 @@ export async function adoptInDoubt(trx: Transaction<Database>, now: Date): Promi
              in_doubt_since = null, updated_at = ${now}
       from pick, messages prev
       where m.id = pick.mid and prev.id = m.id and m.state = 'in_doubt'
-      returning m.id, m.company_id, m.deployment_id, m.cost, prev.billed as was_billed),
+      returning m.id, m.company_id, m.channel_id, m.deployment_id, m.cost, prev.billed as was_billed),
     ev as (
       insert into message_events (message_id, at, state, delivery_status, status_code, detail)
       select id, ${now}, 'sent', 'SENT', ${STATUS.success}, 'in doubt: its receipt names it' from upd)
@@ -140,13 +140,13 @@ export async function adoptInDoubt(trx: Transaction<Database>, now: Date): Promi
   const unbilled = rows.rows.filter((r) => !r.was_billed);
   const groups = new Map<string, typeof unbilled>();
   for (const r of unbilled) {
-    const key = `${r.company_id}|${r.deployment_id ?? ''}`;
+    const key = `${r.company_id}|${r.channel_id}|${r.deployment_id ?? ''}`;
     groups.set(key, [...(groups.get(key) ?? []), r]);
   }
   for (const list of groups.values()) {
     const first = list[0];
     await consume(trx, {
-      companyId: first.company_id, amount: list.reduce((a, r) => a + Number(r.cost), 0), messageCount: list.length,
+      companyId: first.company_id, channelId: first.channel_id, amount: list.reduce((a, r) => a + Number(r.cost), 0), messageCount: list.length,
       deploymentId: first.deployment_id === null ? null : Number(first.deployment_id), reference: 'sent before its worker died', now,
     });
   }

@@ -146,6 +146,8 @@ export interface MessagesTable {
   network: Generated<string | null>;
   /** The area (branch office) of the team member who sent it, when it was created; null without one. A snapshot, not a link: an area deleted later leaves its id. */
   area_id: Generated<number | null>;
+  /** The message this one must follow (a conversation's replies, migration 0492): claimed once that one left the queue. */
+  after_message_id: Generated<number | string | null>;
 }
 
 export interface MessageEventsTable {

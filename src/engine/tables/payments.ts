@@ -1,7 +1,7 @@
 // Row types of the payments history (migration 0490_payments). Composed into the one Database in
 // src/engine/database.ts.
 import type { Generated } from 'kysely';
-import type { PaymentKind, PaymentStatus } from '../../generated/enums.gen.ts';
+import type { ChannelPlatform, PaymentKind, PaymentStatus } from '../../generated/enums.gen.ts';
 import type { BigId, BigRef, Timestamp } from './columns.ts';
 
 export interface PaymentsTable {
@@ -39,6 +39,21 @@ export interface PaymentsTable {
   updated_at: Timestamp;
 }
 
+/** Promotional credits of one channel type, until a date (migration 0491). */
+export interface PromoCreditsTable {
+  id: BigId & Generated<number>;
+  company_id: number;
+  platform: ChannelPlatform;
+  amount: BigRef;
+  /** Still unspent on that channel; what is left at expiry leaves the balance. */
+  remaining: BigRef;
+  expires_at: Timestamp;
+  granted_by: number | null;
+  created_at: Timestamp;
+  expired_at: Timestamp | null;
+}
+
 export interface PaymentTables {
   payments: PaymentsTable;
+  promo_credits: PromoCreditsTable;
 }

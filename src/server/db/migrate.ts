@@ -35,6 +35,8 @@ import * as reportSchedules from './migrations/0460_report-schedules.ts';
 import * as rollupDays from './migrations/0470_rollup-days.ts';
 import * as conversations from './migrations/0480_conversations.ts';
 import * as payments from './migrations/0490_payments.ts';
+import * as promotionalCredits from './migrations/0491_promotional-credits.ts';
+import * as messagesInOrder from './migrations/0492_messages-in-order.ts';
 import type { Database } from '../../engine/database.ts';
 
 const migrations: Record<string, Migration> = {
@@ -71,6 +73,8 @@ const migrations: Record<string, Migration> = {
   '0470_rollup-days': rollupDays,
   '0480_conversations': conversations,
   '0490_payments': payments,
+  '0491_promotional-credits': promotionalCredits,
+  '0492_messages-in-order': messagesInOrder,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

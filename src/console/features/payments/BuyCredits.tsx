@@ -18,7 +18,7 @@ import { call, useOperation } from '../../../generated/client.gen.ts';
 import { constants } from '../../../generated/constants.gen.ts';
 import { errorText } from '../../api/errors.ts';
 import { ScreenFrame } from '../../runtime/ScreenFrame.tsx';
-import { formatCop, formatInteger } from '../../runtime/format.ts';
+import { formatCop, formatDateTime, formatInteger } from '../../runtime/format.ts';
 import type { FeatureProps } from '../registry.ts';
 import { useFeatureStrings } from '../strings.ts';
 import { openCheckout } from './checkout.ts';
@@ -36,6 +36,7 @@ export default function BuyCredits(_props: FeatureProps) {
   const { t } = useTranslation();
   const ready = useFeatureStrings('payments');
   const summary = useOperation('account.paymentsSummary', {});
+  const promotions = useOperation('payments.promotions', {});
   const [text, setText] = useState('50000');
   const [touched, setTouched] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -69,6 +70,16 @@ export default function BuyCredits(_props: FeatureProps) {
           <Typography>
             {t('payments.buy.balance')}: <strong>{summary.data ? formatCop(summary.data.balance) : '…'}</strong>
           </Typography>
+          {promotions.data?.some((p) => !p.expired && p.remaining > 0) && (
+            <Alert severity="info">
+              <strong>{t('payments.buy.promotions')}</strong>
+              <ul style={{ margin: 0, paddingInlineStart: '1.2rem' }}>
+                {promotions.data.filter((p) => !p.expired && p.remaining > 0).map((p) => (
+                  <li key={p.id}>{t('payments.buy.promotion', { remaining: formatInteger(p.remaining), platform: t(`enums.channel-platform.${p.platform}`), date: formatDateTime(p.expiresAt) })}</li>
+                ))}
+              </ul>
+            </Alert>
+          )}
           <TextField
             id="buy-amount"
             label={t('payments.buy.amount')}

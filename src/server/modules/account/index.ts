@@ -135,9 +135,11 @@ export const accountHandlers: DomainHandlers<'account'> = {
       ])
       .where('company_id', '=', me.companyId)
       .executeTakeFirstOrThrow();
+    const promo = await db.selectFrom('promo_credits').select(sql<string>`coalesce(sum(remaining), 0)`.as('left'))
+      .where('company_id', '=', me.companyId).where('remaining', '>', 0).where('expires_at', '>', ctx.deps.now()).executeTakeFirstOrThrow();
     return {
       balance, reserved, purchased: Number(sums.purchased), spent: Number(sums.spent),
-      purchasedThisMonth: Number(sums.purchasedThisMonth), spentThisMonth: Number(sums.spentThisMonth), movements: Number(sums.movements),
+      purchasedThisMonth: Number(sums.purchasedThisMonth), spentThisMonth: Number(sums.spentThisMonth), promotional: Number(promo.left), movements: Number(sums.movements),
     };
   },
 };

@@ -8,8 +8,9 @@ import { purchasable, quotePurchase } from '../../../core/payment-quote.ts';
 import { PaymentGatewayError } from '../../../core/ports/payment.ts';
 import { applyGatewayWord, abandonPayment, attachCheckoutSession, createPurchase, CREDITED, type PaymentRow } from '../../../engine/payments/payments.ts';
 import { createJob } from '../../../engine/lifecycle/jobs.ts';
+import { grantPromotional } from '../../../engine/credits.ts';
 import { constants } from '../../../generated/constants.gen.ts';
-import type { Payment } from '../../../generated/types.gen.ts';
+import type { Payment, PromotionalCredit } from '../../../generated/types.gen.ts';
 import { fail, failFields, fieldError } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
@@ -23,6 +24,13 @@ export const CONFIRMATION_PATH = '/v1/payments/epayco/confirmation';
 export const RESPONSE_PATH = '/epaycoResponse';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
+const PLATFORM_ROLE = 'platform';
+
+type PromoRow = { id: number | string; platform: PromotionalCredit['platform']; amount: number | string; remaining: number | string; expires_at: Date | string; expired_at: Date | string | null; created_at: Date | string };
+const toPromotion = (r: PromoRow, now: Date): PromotionalCredit => ({
+  id: Number(r.id), platform: r.platform, amount: Number(r.amount), remaining: Number(r.remaining), expiresAt: iso(r.expires_at),
+  expired: r.expired_at !== null || new Date(r.expires_at) <= now, createdAt: iso(r.created_at),
+});
 
 export function toPayment(r: PaymentRow): Payment {
   return {
@@ -145,5 +153,27 @@ export const paymentsHandlers: DomainHandlers<'payments'> = {
     });
     ctx.reply.header('content-disposition', `attachment; filename="comprobante-${row.invoice}.pdf"`);
     return { contentType: 'application/pdf', bytes };
+  },
+
+  'payments.promotions': async (ctx) => {
+    const rows = await ctx.deps.db.selectFrom('promo_credits').selectAll().where('company_id', '=', caller(ctx).companyId).orderBy('id', 'desc').limit(500).execute();
+    return rows.map((r) => toPromotion(r, ctx.deps.now()));
+  },
+
+  'payments.grantPromotional': async (ctx) => {
+    const me = caller(ctx);
+    if (!me.roles.includes(PLATFORM_ROLE)) throw fail('99982');
+    const { db } = ctx.deps;
+    const now = ctx.deps.now();
+    if (ctx.body.expiresOn <= calendarDate(now, TIME_ZONE)) throw failFields([fieldError('expiresOn', '99962')]);
+    const company = await db.selectFrom('companies').select('id').where('id', '=', ctx.params.id).executeTakeFirst();
+    if (!company) throw fail('99959');
+    // Until the end of that Bogotá day.
+    const expiresAt = dayAfter(ctx.body.expiresOn, TIME_ZONE);
+    const row = await db.transaction().execute(async (trx) => {
+      await grantPromotional(trx, { companyId: company.id, platform: ctx.body.platform, amount: ctx.body.amount, expiresAt, createdBy: me.userId, now });
+      return trx.selectFrom('promo_credits').selectAll().where('company_id', '=', company.id).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+    });
+    return toPromotion(row, now);
   },
 };

@@ -1,0 +1,84 @@
+// Buying credits in a real browser against the real product (issue 16): the embedded default's
+// ePayco stand-in serves the checkout with its test cards. A manager is refused 9,999 COP, buys
+// 50,000 COP with the approving card and comes back to the response page (the state read from our
+// server), downloads the voucher, and sees the credits on the home and in the history; a rejected
+// and an abandoned purchase show as such.
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { newPage, productAndBrowser, signIn } from './harness.ts';
+
+const e2e = productAndBrowser();
+
+/** The home's balance card, in pesos. */
+async function homeBalance(page: Page): Promise<number> {
+  await page.goto('/User');
+  const card = page.getByTestId('card-screens.home.balance');
+  await expect.poll(async () => /\d/.test((await card.textContent()) ?? '')).toBe(true);
+  return Number(((await card.textContent()) ?? '').replace(/\D/g, ''));
+}
+
+/** From /Payments/General to the gateway's checkout, for `amount` pesos. */
+async function startPurchase(page: Page, amount: string) {
+  await page.goto('/Payments/General');
+  const field = page.getByLabel(/^Valor a comprar/);
+  await field.fill(amount);
+  await page.getByRole('button', { name: 'Pagar con ePayco' }).click();
+  await page.waitForURL(/\/checkout\?sessionId=/);
+}
+
+describe('buying credits', () => {
+  it('refuses 9,999 COP, buys 50,000 COP with the approving card, and shows the credits, the voucher and the history', async () => {
+    const { context, page } = await newPage(e2e.browser, e2e.product);
+    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
+    const before = await homeBalance(page);
+
+    await page.goto('/Payments/General');
+    await page.getByLabel(/^Valor a comprar/).fill('9999');
+    await page.getByRole('button', { name: 'Pagar con ePayco' }).click();
+    await page.getByText(/La compra debe ser de al menos \$\s?10\.000/).first().waitFor();
+    expect(new URL(page.url()).pathname).toBe('/Payments/General');
+
+    await startPurchase(page, '50000');
+    await page.getByText(/50\.000/).first().waitFor();
+    await page.getByLabel('Número de tarjeta').fill('4575623182290326');
+    await page.getByRole('button', { name: 'Pagar', exact: true }).click();
+    await page.waitForURL(/\/epaycoResponse\?/);
+    const outcome = page.getByRole('status').filter({ hasText: 'Aprobado' });
+    await outcome.waitFor();
+    expect(await outcome.textContent()).toContain('Se sumaron 50.000 créditos');
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Descargar comprobante' }).click();
+    const voucher = await download;
+    expect(voucher.suggestedFilename()).toMatch(/^comprobante-CLB-.+\.pdf$/);
+
+    expect(await homeBalance(page)).toBe(before + 50_000);
+    await page.goto('/Payments/History');
+    await page.getByRole('row', { name: /Aprobado/ }).first().waitFor();
+    await context.close();
+  });
+
+  it('a rejected and an abandoned purchase show as such and add nothing', async () => {
+    const { context, page } = await newPage(e2e.browser, e2e.product);
+    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
+    const before = await homeBalance(page);
+
+    await startPurchase(page, '20000');
+    await page.getByLabel('Número de tarjeta').fill('4151611527583283');
+    await page.getByRole('button', { name: 'Pagar', exact: true }).click();
+    await page.waitForURL(/\/epaycoResponse\?/);
+    await page.getByRole('status').filter({ hasText: 'Rechazado' }).waitFor();
+    await page.getByRole('link', { name: 'Intentar de nuevo' }).waitFor();
+
+    await startPurchase(page, '30000');
+    await page.getByRole('button', { name: 'Cancelar y volver al comercio' }).click();
+    await page.waitForURL(/\/epaycoResponse\?/);
+    await page.getByRole('status').filter({ hasText: 'Abandonado' }).waitFor();
+
+    expect(await homeBalance(page)).toBe(before);
+    await page.goto('/Payments/History');
+    await page.getByRole('row', { name: /Rechazado/ }).first().waitFor();
+    await page.getByRole('row', { name: /Abandonado/ }).first().waitFor();
+    await context.close();
+  });
+});
