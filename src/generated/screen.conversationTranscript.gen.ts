@@ -38,6 +38,41 @@ export const screen = {
             sortable: false
         },
         {
+            field: "messageState",
+            label: "fields.messageState",
+            schema: {
+                type: "string",
+                enum: [
+                    "queued",
+                    "sending",
+                    "in_doubt",
+                    "sent",
+                    "delivered",
+                    "read",
+                    "failed",
+                    "timeout",
+                    "undefined",
+                    "rejected",
+                    "cancelled",
+                    "paused"
+                ],
+                "x-enum": "message-state"
+            },
+            width: 140,
+            sortable: false
+        },
+        {
+            field: "reason",
+            label: "fields.reason",
+            schema: {
+                type: ["object", "null"],
+                "x-display": "reason"
+            },
+            cell: "reason",
+            width: 260,
+            sortable: false
+        },
+        {
             field: "stepId",
             label: "fields.stepId",
             schema: {

@@ -2636,6 +2636,41 @@ export const entitySchemas = [
                         messageId: {
                             type: ["integer", "null"]
                         },
+                        messageState: {
+                            anyOf: [{
+                                    $ref: "message-state#"
+                                }, {
+                                    type: "null"
+                                }],
+                            description: "where the flow's message stands (an outgoing turn); null for the person's words and notes"
+                        },
+                        reason: {
+                            type: ["object", "null"],
+                            "x-display": "reason",
+                            description: "why the flow's message did not go (the lifecycle's reasonOf: a WhatsApp reply outside the 24-hour window says so, 131047); null when it went",
+                            required: [
+                                "kind",
+                                "code",
+                                "hours",
+                                "until"
+                            ],
+                            additionalProperties: false,
+                            properties: {
+                                kind: {
+                                    $ref: "message-reason#"
+                                },
+                                code: {
+                                    type: "string"
+                                },
+                                hours: {
+                                    type: ["integer", "null"]
+                                },
+                                until: {
+                                    type: ["string", "null"],
+                                    format: "date-time"
+                                }
+                            }
+                        },
                         at: {
                             type: "string",
                             format: "date-time"

@@ -1079,6 +1079,19 @@ direction: ConversationTurnDirection
 stepId?: (string | null)
 body: string
 messageId?: (number | null)
+/**
+ * where the flow's message stands (an outgoing turn); null for the person's words and notes
+ */
+messageState?: (MessageState | null)
+/**
+ * why the flow's message did not go (the lifecycle's reasonOf: a WhatsApp reply outside the 24-hour window says so, 131047); null when it went
+ */
+reason?: ({
+kind: MessageReason
+code: string
+hours: (number | null)
+until: (string | null)
+} | null)
 at: string
 }[]
 }

@@ -157,8 +157,8 @@ describe('conversations', () => {
     const from = '573157770011';
     smsc.injectMo({ from, to: '85432', text: 'saldo', systemId: `ch${channels['SMS Respuestas 85432']}` });
     await until('the greeting and the menu', () => smsTo(from).length >= 2, 30_000);
-    // The messages of one turn leave together: SMS does not promise their order.
-    expect([...smsTo(from)].sort()).toEqual(['Hola, soy el asistente de Colibri.', '¿Qué quieres hacer? 1 Pagar 2 Consultar'].sort());
+    // The messages of one turn reach the SMSC in the order the flow sent them (each waits for the one before).
+    expect(smsTo(from).slice(0, 2)).toEqual(['Hola, soy el asistente de Colibri.', '¿Qué quieres hacer? 1 Pagar 2 Consultar']);
     smsc.injectMo({ from, to: '85432', text: 'quiero pagar', systemId: `ch${channels['SMS Respuestas 85432']}` });
     await until('the balance', () => smsTo(from).length >= 3, 30_000);
     expect(smsTo(from)[2]).toBe('Tu saldo: 50.000');
@@ -175,6 +175,10 @@ describe('conversations', () => {
     expect(sent.length).toBe(3);
     await until('the replies delivered', async () => (await server.db.selectFrom('messages').select('state').where('to_number', '=', `+${from}`).execute()).every((m) => m.state === 'delivered'), 30_000);
     expect(new Set(sent.map((m) => `${m.source}/${m.purpose}`))).toEqual(new Set(['flow/transactional']));
+    // The transcript says where each reply stands.
+    const delivered = (await op('flows.conversation', { params: { id: Number(c.id) } })).json.turns as { direction: string; messageState: string | null; reason: unknown }[];
+    expect(delivered.filter((t) => t.direction === 'out').map((t) => [t.messageState, t.reason])).toEqual(Array(3).fill(['delivered', null]));
+    expect(delivered.filter((t) => t.direction === 'in').every((t) => t.messageState === null)).toBe(true);
     const stats = (await op('flows.stats', { query: { flowId } })).json;
     expect(stats.conversations).toEqual([{ state: 'completed', conversations: 1 }]);
     expect(stats.steps.map((s: { stepId: string }) => s.stepId)).toEqual(['start', 'ask', 'api', 'done', 'info', 'bye']);

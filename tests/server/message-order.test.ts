@@ -19,7 +19,7 @@ describe('messages in order', () => {
       const sent: number[] = [];
       for (const body of ['Gracias por escribirnos.', 'Menú: 1 Saldo 2 Asesor', '¿En qué más te ayudo?']) {
         const r = await enqueueMessages(trx, {
-          companyId: company.id, channel: { id: channel.id, platform: channel.platform }, purpose: 'transactional', source: 'flow',
+          companyId: company.id, channel: { id: channel.id, platform: 'sms' }, purpose: 'transactional', source: 'flow',
           items: [{ to: '573001112233', body }], duplicateWindowHours: 0, heldUntil: null, now, onInsufficientCredits: 'reject',
         });
         if (sent.length) await sendAfter(trx, r.ids[0], sent[sent.length - 1]);

@@ -6,7 +6,7 @@
 import { sql, type Kysely } from 'kysely';
 import { validateFlow } from '../../../core/flows/validate.ts';
 import type { Database } from '../../../engine/database.ts';
-import { flowStepEvents, type ConversationState, type ConversationTurnDirection, type FlowStepEvent } from '../../../generated/enums.gen.ts';
+import { flowStepEvents, type ConversationState, type ConversationTurnDirection, type FlowStepEvent, type MessageState } from '../../../generated/enums.gen.ts';
 import type { Conversation, Flow, FlowDefinition } from '../../../generated/types.gen.ts';
 import { uniqueOr } from '../../db/unique.ts';
 import { fail, failFields, fieldError } from '../../errors/api-error.ts';
@@ -14,6 +14,8 @@ import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
 import { OPEN_STATES } from '../../../engine/conversations/sessions.ts';
 import { jsonValue } from '../../../engine/tables/columns.ts';
+import { reasonOf } from '../../../engine/lifecycle/message-reason.ts';
+import { duplicateWindowHours } from '../../messaging/duplicate-window.ts';
 
 const nameTaken = () => failFields([fieldError('name', '99930')]);
 
@@ -231,12 +233,20 @@ export const flowsHandlers: DomainHandlers<'flows'> = {
     const { db } = ctx.deps;
     const row = await conversationQuery(db, me.companyId).where('c.id', '=', ctx.params.id).executeTakeFirst();
     if (!row) throw fail('99959');
-    const turns = await db.selectFrom('conversation_turns').select(['direction', 'step_id', 'body', 'message_id', 'at'])
-      .where('conversation_id', '=', row.id).where('company_id', '=', me.companyId).orderBy('id').limit(2000).execute();
+    // Each message the flow sent, with where it stands and why it did not go (a WhatsApp reply
+    // outside the 24-hour window: 131047), as the campaign's messages say it.
+    const turns = await db.selectFrom('conversation_turns as t')
+      .leftJoin('messages as m', (j) => j.onRef('m.id', '=', 't.message_id').on('m.company_id', '=', me.companyId))
+      .select(['t.direction', 't.step_id', 't.body', 't.message_id', 't.at', 'm.state', 'm.status_code', 'm.error_code', 'm.held_reason', 'm.not_before'])
+      .where('t.conversation_id', '=', row.id).where('t.company_id', '=', me.companyId).orderBy('t.id').limit(2000).execute();
+    const duplicateHours = await duplicateWindowHours(db, me.companyId);
     return {
       ...toConversation(row),
       turns: turns.map((t) => ({
-        direction: t.direction as ConversationTurnDirection, stepId: t.step_id, body: t.body, messageId: t.message_id === null ? null : Number(t.message_id), at: t.at.toISOString(),
+        direction: t.direction as ConversationTurnDirection, stepId: t.step_id, body: t.body, messageId: t.message_id === null ? null : Number(t.message_id),
+        messageState: (t.state ?? null) as MessageState | null,
+        reason: t.state ? reasonOf({ state: t.state, status_code: t.status_code!, error_code: t.error_code ?? null, held_reason: t.held_reason ?? null, not_before: t.not_before! }, duplicateHours) : null,
+        at: t.at.toISOString(),
       })),
     };
   },
