@@ -120,6 +120,22 @@ export const screen = {
                 description: "At most constants.limits.messageCharacters (4,096) characters, refused beyond with 99904, never cut; on an SMS channel at most constants.sms.maxParts (10) parts, 99903 beyond.",
                 title: "fields.content"
             },
+            flowId: {
+                type: ["integer", "null"],
+                minimum: 1,
+                "x-widget": "options",
+                "x-options": {
+                    operation: "flows.list",
+                    value: "id",
+                    label: "name",
+                    params: {
+                        pageSize: 200,
+                        published: true
+                    }
+                },
+                description: "A published flow that starts from the company (its initialPush step): the launch opens a conversation per recipient after the campaign's message; 99994 unknown or unpublished, 99968 a flow that starts only when a person writes in (99990 on a scheduled or recurring campaign)",
+                title: "fields.flowId"
+            },
             scheduledAt: {
                 type: ["string", "null"],
                 format: "date-time",
@@ -128,6 +144,7 @@ export const screen = {
             maxCompleteInteractions: {
                 type: ["integer", "null"],
                 minimum: 1,
+                description: "with a flow: once this many of the campaign's conversations completed, its others end",
                 title: "fields.maxCompleteInteractions"
             }
         }
@@ -142,6 +159,7 @@ export const screen = {
             "templateId",
             "templateMapping",
             "content",
+            "flowId",
             "scheduledAt",
             "maxCompleteInteractions",
             "*"
@@ -155,6 +173,7 @@ export const screen = {
             ["templateId"],
             ["templateMapping"],
             ["content"],
+            ["flowId"],
             ["scheduledAt", "maxCompleteInteractions"]
         ]
     },
@@ -174,6 +193,7 @@ export const screen = {
             "scheduledAt",
             "recurrence",
             "maxCompleteInteractions",
+            "flowId",
             "templateId",
             "templateMapping"
         ]

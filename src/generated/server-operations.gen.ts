@@ -1836,6 +1836,7 @@ export const entitySchemas = [
             "label",
             "editLock",
             "maxCompleteInteractions",
+            "flowId",
             "recipients",
             "createdAt",
             "updatedAt"
@@ -1923,6 +1924,10 @@ export const entitySchemas = [
             },
             maxCompleteInteractions: {
                 type: ["integer", "null"]
+            },
+            flowId: {
+                type: ["integer", "null"],
+                description: "the flow each recipient's conversation starts on after the campaign's message (its initialPush step)"
             },
             recipients: {
                 type: "integer",
@@ -7581,7 +7586,23 @@ export const serverOperations = [
                 },
                 maxCompleteInteractions: {
                     type: ["integer", "null"],
-                    minimum: 1
+                    minimum: 1,
+                    description: "with a flow: once this many of the campaign's conversations completed, its others end"
+                },
+                flowId: {
+                    type: ["integer", "null"],
+                    minimum: 1,
+                    "x-widget": "options",
+                    "x-options": {
+                        operation: "flows.list",
+                        value: "id",
+                        label: "name",
+                        params: {
+                            pageSize: 200,
+                            published: true
+                        }
+                    },
+                    description: "A published flow that starts from the company (its initialPush step): the launch opens a conversation per recipient after the campaign's message; 99994 unknown or unpublished, 99968 a flow that starts only when a person writes in (99990 on a scheduled or recurring campaign)"
                 },
                 templateId: {
                     type: ["integer", "null"],
@@ -7605,7 +7626,10 @@ export const serverOperations = [
             "99903",
             "99904",
             "99972",
-            "99982"
+            "99982",
+            "99994",
+            "99968",
+            "99990"
         ]
     },
     {
@@ -7687,7 +7711,23 @@ export const serverOperations = [
                 },
                 maxCompleteInteractions: {
                     type: ["integer", "null"],
-                    minimum: 1
+                    minimum: 1,
+                    description: "with a flow: once this many of the campaign's conversations completed, its others end"
+                },
+                flowId: {
+                    type: ["integer", "null"],
+                    minimum: 1,
+                    "x-widget": "options",
+                    "x-options": {
+                        operation: "flows.list",
+                        value: "id",
+                        label: "name",
+                        params: {
+                            pageSize: 200,
+                            published: true
+                        }
+                    },
+                    description: "A published flow that starts from the company (its initialPush step): the launch opens a conversation per recipient after the campaign's message; 99994 unknown or unpublished, 99968 a flow that starts only when a person writes in (99990 on a scheduled or recurring campaign)"
                 },
                 templateId: {
                     type: ["integer", "null"],
@@ -7726,7 +7766,10 @@ export const serverOperations = [
             "99904",
             "99984",
             "99982",
-            "99959"
+            "99959",
+            "99994",
+            "99968",
+            "99990"
         ]
     },
     {

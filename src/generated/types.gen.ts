@@ -656,6 +656,10 @@ label: CampaignLabel
 editLock: EditLock
 maxCompleteInteractions: (number | null)
 /**
+ * the flow each recipient's conversation starts on after the campaign's message (its initialPush step)
+ */
+flowId: (number | null)
+/**
  * sendable rows of the uploaded file (pass + warn)
  */
 recipients: number
@@ -2838,7 +2842,14 @@ channelId: number
 content: string
 scheduledAt?: (string | null)
 recurrence?: (CampaignRecurrence | null)
+/**
+ * with a flow: once this many of the campaign's conversations completed, its others end
+ */
 maxCompleteInteractions?: (number | null)
+/**
+ * A published flow that starts from the company (its initialPush step): the launch opens a conversation per recipient after the campaign's message; 99994 unknown or unpublished, 99968 a flow that starts only when a person writes in (99990 on a scheduled or recurring campaign)
+ */
+flowId?: (number | null)
 /**
  * An approved template of the company for the channel's type: a WhatsApp campaign sends it (others take it as a prefill of the content)
  */
@@ -2866,7 +2877,14 @@ channelId?: number
 content?: string
 scheduledAt?: (string | null)
 recurrence?: (CampaignRecurrence | null)
+/**
+ * with a flow: once this many of the campaign's conversations completed, its others end
+ */
 maxCompleteInteractions?: (number | null)
+/**
+ * A published flow that starts from the company (its initialPush step): the launch opens a conversation per recipient after the campaign's message; 99994 unknown or unpublished, 99968 a flow that starts only when a person writes in (99990 on a scheduled or recurring campaign)
+ */
+flowId?: (number | null)
 /**
  * An approved template of the company for the channel's type: a WhatsApp campaign sends it (others take it as a prefill of the content)
  */

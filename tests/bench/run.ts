@@ -19,6 +19,7 @@ import { processesBench } from './processes.ts';
 import { launchBench } from './launch.ts';
 import { reportFileBench } from './report-file.ts';
 import { reportQueriesBench } from './report-queries.ts';
+import { conversationsBench } from './conversations.ts';
 
 const resultsDir = resolve('tests/bench/results');
 mkdirSync(resultsDir, { recursive: true });
@@ -109,5 +110,7 @@ if (!only || only === 'launch') await launchBench(record, process.env.BENCH_DATA
 if (!only || only === 'report-file') await reportFileBench(record, process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test');
 // Each report screen's call over 10,000,000 messages: from the rollups vs the raw GROUP BY, same run (tests/bench/report-queries.ts).
 if (!only || only === 'report-queries') await reportQueriesBench(record, process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test');
+// Chatbot conversations: 10,000 open, turn latency (message in → reply enqueued) and 10,000 timers due at once, on PGlite and PostgreSQL (tests/bench/conversations.ts).
+if (!only || only === 'conversations') await conversationsBench(record, process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test');
 console.log(`bench: results in ${resultsDir}: ${readdirSync(resultsDir).filter((f) => f.endsWith('.json')).join(', ')}`);
 

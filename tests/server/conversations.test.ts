@@ -305,3 +305,66 @@ describe('conversations', () => {
     expect(started.flow_id).not.toBe(flowId);
   });
 });
+
+describe('a campaign that carries a flow', () => {
+  /** Confirm an appointment: the campaign's message, then the question; yes, no, or no answer. */
+  const confirm: FlowDefinition = {
+    steps: [
+      step('start', 'initialPush', { text: '' }),
+      step('ask', 'send', {
+        text: '¿Confirmas tu cita? 1 Sí 2 No', obligatoryMatch: true, noMatch: 'goToStep', maxRetries: 1, waitMinutes: 60,
+        responses: [{ id: 'yes', label: 'Sí', keywords: ['si'] }, { id: 'no', label: 'No', keywords: ['no'] }],
+      }),
+      step('ok', 'end', { text: 'Gracias, te esperamos.' }),
+      step('cancel', 'end', { text: 'Entendido, cancelamos tu cita.' }),
+    ],
+    edges: [
+      { from: 'start', output: 'next', to: 'ask' },
+      { from: 'ask', output: 'yes', to: 'ok' },
+      { from: 'ask', output: 'no', to: 'cancel' },
+      { from: 'ask', output: 'noMatch', to: 'cancel' },
+      { from: 'ask', output: 'timeout', to: 'cancel' },
+    ],
+  };
+
+  it('refuses flows a campaign cannot push (99994, 99968, 99990), opens a conversation per recipient after its message, and ends the rest at its max complete interactions', async () => {
+    const sms = channels['SMS Respuestas 85432'];
+    const callFlow = await publishedFlow('Solo entrante', menu(integrationUrl));
+    const draftOnly = (await op('flows.create', { body: { name: 'Sin publicar', draft: confirm } })).json.id as number;
+    const base = { name: 'Citas de mañana', kind: 'open', purpose: 'transactional', channelId: sms, content: 'Hola, tienes cita mañana a las 9:00.' };
+    expect((await op('campaigns.create', { body: { ...base, flowId: draftOnly } })).json).toMatchObject({ code: '99994', errors: [{ field: 'flowId' }] });
+    expect((await op('campaigns.create', { body: { ...base, flowId: callFlow } })).json).toMatchObject({ code: '99968', errors: [{ field: 'flowId' }] });
+    expect((await op('campaigns.create', { body: { ...base, kind: 'scheduled', scheduledAt: new Date(Date.now() + 86_400_000).toISOString(), flowId: callFlow } })).json)
+      .toMatchObject({ code: '99990', errors: [{ field: 'flowId' }] });
+
+    const flowId = await publishedFlow('Confirmar cita', confirm);
+    const created = await op('campaigns.create', { body: { ...base, flowId, maxCompleteInteractions: 1 } });
+    expect([created.status, created.json.flowId]).toEqual([200, flowId]);
+    const campaignId = created.json.id as number;
+    expect((await op('campaigns.pasteRecipients', { params: { id: campaignId }, body: { numbers: '3001230001\n3001230002' } })).status).toBe(200);
+    expect((await op('campaigns.launch', { params: { id: campaignId } })).status).toBe(200);
+
+    // Each number gets the campaign's message, then the flow's question, in that order.
+    for (const digits of ['573001230001', '573001230002']) {
+      await until(`both messages to ${digits}`, () => smsTo(digits).length >= 2, 30_000);
+      expect(smsTo(digits).slice(0, 2)).toEqual(['Hola, tienes cita mañana a las 9:00.', '¿Confirmas tu cita? 1 Sí 2 No']);
+    }
+    const opened = await server.db.selectFrom('conversations').select(['contact', 'state', 'step_id', 'campaign_id']).where('campaign_id', '=', campaignId).orderBy('contact').execute();
+    expect(opened).toEqual([
+      { contact: '+573001230001', state: 'waitingReply', step_id: 'ask', campaign_id: campaignId },
+      { contact: '+573001230002', state: 'waitingReply', step_id: 'ask', campaign_id: campaignId },
+    ]);
+
+    // The first answers yes: its conversation completes, and with it the campaign's one complete interaction.
+    server.messaging!.smsc!.injectMo({ from: '573001230001', to: '85432', text: 'Sí', systemId: `ch${sms}` });
+    await until('the thanks', () => smsTo('573001230001').length >= 3, 30_000);
+    expect(smsTo('573001230001')[2]).toBe('Gracias, te esperamos.');
+    const after = await server.db.selectFrom('conversations').select(['contact', 'state']).where('campaign_id', '=', campaignId).orderBy('contact').execute();
+    expect(after).toEqual([{ contact: '+573001230001', state: 'completed' }, { contact: '+573001230002', state: 'abandoned' }]);
+    const second = await server.db.selectFrom('conversations').select('id').where('campaign_id', '=', campaignId).where('contact', '=', '+573001230002').executeTakeFirstOrThrow();
+    const transcript = (await op('flows.conversation', { params: { id: Number(second.id) } })).json.turns as { direction: string; body: string }[];
+    expect(transcript.map((t) => `${t.direction}: ${t.body}`)).toEqual([
+      'out: Hola, tienes cita mañana a las 9:00.', 'out: ¿Confirmas tu cita? 1 Sí 2 No', 'note: the campaign reached its maximum of complete interactions',
+    ]);
+  });
+});

@@ -49,9 +49,9 @@ export async function lockConversation(trx: Transaction<Database>, id: number): 
 }
 
 /** A new conversation, before its first turn (which saves its real state). */
-export async function openConversation(trx: Transaction<Database>, c: Omit<Conversation, 'id' | 'timerAt'> & { agentId: number | null }, now: Date): Promise<Conversation> {
+export async function openConversation(trx: Transaction<Database>, c: Omit<Conversation, 'id' | 'timerAt'> & { agentId: number | null; campaignId?: number | null }, now: Date): Promise<Conversation> {
   const row = await trx.insertInto('conversations').values({
-    company_id: c.companyId, channel_id: c.channelId, agent_id: c.agentId, flow_id: c.flowId, flow_version: c.flowVersion, contact: c.contact,
+    company_id: c.companyId, channel_id: c.channelId, agent_id: c.agentId, campaign_id: c.campaignId ?? null, flow_id: c.flowId, flow_version: c.flowVersion, contact: c.contact,
     state: c.session.state, step_id: c.session.stepId, session: JSON.stringify(c.session), timer_at: null, started_at: now, updated_at: now,
   }).returning('id').executeTakeFirstOrThrow();
   return { ...c, id: Number(row.id), timerAt: null };
@@ -79,4 +79,26 @@ export async function lockDueTimers(trx: Transaction<Database>, now: Date, limit
   const rows = await sql<Row>`select ${COLUMNS} from conversations where timer_at <= ${now}
     order by timer_at limit ${limit} for update skip locked`.execute(trx);
   return rows.rows.map(toConversation);
+}
+
+/**
+ * A campaign's "max complete interactions" (issue 15): once that many of its conversations
+ * completed, its others still open end (abandoned, timer cleared). Rows another turn holds right
+ * now are skipped rather than waited for (two completions at once must not wait on each other);
+ * they are closed by the next completion. Answers the ids it ended.
+ */
+export async function endCampaignConversationsIfFull(trx: Transaction<Database>, conversationId: number, now: Date): Promise<number[]> {
+  const limit = await sql<{ campaign_id: number; max: number }>`
+    select c.campaign_id, k.max_complete_interactions as max from conversations c join campaigns k on k.id = c.campaign_id
+    where c.id = ${conversationId} and k.max_complete_interactions is not null`.execute(trx);
+  const campaign = limit.rows[0];
+  if (!campaign) return [];
+  const done = await sql<{ n: number | string }>`select count(*) as n from conversations where campaign_id = ${campaign.campaign_id} and state = 'completed'`.execute(trx);
+  if (Number(done.rows[0].n) < campaign.max) return [];
+  const ended = await sql<{ id: number | string }>`
+    update conversations set state = 'abandoned', timer_at = null, ended_at = ${now}, updated_at = ${now}
+    where id in (select id from conversations where campaign_id = ${campaign.campaign_id} and state in ('waitingReply', 'waitingIntegration') and id <> ${conversationId}
+                 for update skip locked)
+    returning id`.execute(trx);
+  return ended.rows.map((r) => Number(r.id));
 }

@@ -13,7 +13,7 @@ import { destinationOn } from '../channels/registry.ts';
 import type { Database } from '../database.ts';
 import { enqueueMessages, sendAfter } from '../lifecycle/enqueue.ts';
 import { createJob } from '../lifecycle/jobs.ts';
-import { saveConversation, type Conversation } from './sessions.ts';
+import { endCampaignConversationsIfFull, saveConversation, type Conversation } from './sessions.ts';
 
 /** What a turn's effects reach outside its transaction: woken after it commits. */
 export interface TurnOutcome {
@@ -66,12 +66,16 @@ async function count(trx: Transaction<Database>, c: Conversation, effects: Effec
  * effects. A refused event (a message while an integration call is out, an event after the end)
  * changes nothing but the transcript.
  */
-export async function takeTurn(trx: Transaction<Database>, c: Conversation, channel: { id: number; platform: ChannelPlatform }, flow: FlowDefinition, event: FlowEvent, now: Date): Promise<TurnOutcome> {
+export async function takeTurn(
+  trx: Transaction<Database>, c: Conversation, channel: { id: number; platform: ChannelPlatform }, flow: FlowDefinition, event: FlowEvent, now: Date,
+  /** The message the turn's replies must follow (a campaign's message, when its launch starts the conversation). */
+  after: number | null = null,
+): Promise<TurnOutcome> {
   const turn = advance(flow, c.session, event);
   const outcome: TurnOutcome = { turn, sent: 0, called: false };
   if (turn.refused) return outcome;
   let timerAt = c.timerAt;
-  let previous: number | null = null;
+  let previous: number | null = after;
   for (const effect of turn.effects) {
     switch (effect.kind) {
       case 'send': {
@@ -120,5 +124,10 @@ export async function takeTurn(trx: Transaction<Database>, c: Conversation, chan
   }
   await count(trx, c, turn.effects);
   await saveConversation(trx, c.id, turn.session, timerAt, now);
+  if (turn.session.state === 'completed') {
+    for (const id of await endCampaignConversationsIfFull(trx, c.id, now)) {
+      await addTurn(trx, { id, companyId: c.companyId }, 'note', 'the campaign reached its maximum of complete interactions', now);
+    }
+  }
   return outcome;
 }

@@ -56,6 +56,8 @@ export interface ConversationsTable {
   started_at: Timestamp;
   updated_at: Timestamp;
   ended_at: Timestamp | null;
+  /** The campaign whose launch started it (migration 0493); null when a person started it. */
+  campaign_id: Generated<number | null>;
 }
 
 export interface ConversationTurnsTable {

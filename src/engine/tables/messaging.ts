@@ -55,6 +55,8 @@ export interface CampaignsTable {
   edit_lock: Generated<string>;
   lock_requested_by: number | null;
   max_complete_interactions: number | null;
+  /** A published flow the launch starts for each recipient (migration 0493): its initialPush step follows the campaign's message. */
+  flow_id: Generated<number | null>;
   recipients_file_id: number | null;
   next_run_at: Timestamp | null;
   created_by: number | null;

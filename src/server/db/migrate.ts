@@ -37,6 +37,7 @@ import * as conversations from './migrations/0480_conversations.ts';
 import * as payments from './migrations/0490_payments.ts';
 import * as promotionalCredits from './migrations/0491_promotional-credits.ts';
 import * as messagesInOrder from './migrations/0492_messages-in-order.ts';
+import * as campaignFlows from './migrations/0493_campaign-flows.ts';
 import type { Database } from '../../engine/database.ts';
 
 const migrations: Record<string, Migration> = {
@@ -75,6 +76,7 @@ const migrations: Record<string, Migration> = {
   '0490_payments': payments,
   '0491_promotional-credits': promotionalCredits,
   '0492_messages-in-order': messagesInOrder,
+  '0493_campaign-flows': campaignFlows,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

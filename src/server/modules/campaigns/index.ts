@@ -10,7 +10,7 @@ import { paginate } from '../../http/paging.ts';
 import { loadDeployment, toDeployment } from './deployment-control.ts';
 import { launchCampaign, previewCampaign } from './launch.ts';
 import { campaignMessages } from './messages.ts';
-import { campaignQuery, checkContent, checkLength, checkSchedule, keptTemplate, toCampaign } from './records.ts';
+import { campaignQuery, checkCampaignFlow, checkContent, checkLength, checkSchedule, keptTemplate, toCampaign } from './records.ts';
 import { campaignTests, sendCampaignTest } from './campaign-tests.ts';
 import { storePastedRecipients } from './recipients-paste.ts';
 import { storeRecipientsFile, type RecipientsCampaign } from './recipients-upload.ts';
@@ -69,11 +69,12 @@ export const campaignsHandlers: DomainHandlers<'campaigns'> = {
     checkSchedule(b.kind, b.scheduledAt, b.recurrence);
     checkLength(b.content, await checkChannel(ctx.deps, me, b.channelId));
     const templateId = await keptTemplate(ctx.deps.db, me.companyId, b.channelId, b.templateId);
+    const flowId = await checkCampaignFlow(ctx.deps.db, me.companyId, b.flowId, b.kind);
     const now = ctx.deps.now();
     const row = await uniqueOr(() => ctx.deps.db.insertInto('campaigns').values({
       company_id: me.companyId, name: b.name.trim(), kind: b.kind, purpose: b.purpose ?? 'commercial', channel_id: b.channelId, content: b.content,
       variables: JSON.stringify(variablesOf(b.content)), template_id: templateId, scheduled_at: b.scheduledAt ?? null,
-      recurrence: b.recurrence ? JSON.stringify(b.recurrence) : null, max_complete_interactions: b.maxCompleteInteractions ?? null,
+      recurrence: b.recurrence ? JSON.stringify(b.recurrence) : null, max_complete_interactions: b.maxCompleteInteractions ?? null, flow_id: flowId,
       next_run_at: b.kind === 'recurring' && b.recurrence ? b.recurrence.starts : null,
       created_by: me.userId, created_at: now, updated_at: now,
     }).returning('id').executeTakeFirstOrThrow(), nameTaken);
@@ -101,6 +102,8 @@ export const campaignsHandlers: DomainHandlers<'campaigns'> = {
     if (b.scheduledAt !== undefined) set.scheduled_at = b.scheduledAt;
     if (b.recurrence !== undefined) set.recurrence = b.recurrence ? JSON.stringify(b.recurrence) : null;
     if (b.maxCompleteInteractions !== undefined) set.max_complete_interactions = b.maxCompleteInteractions;
+    // The flow against the campaign's kind as it will be (a call flow may not be scheduled: 99990).
+    if (b.flowId !== undefined || (b.kind !== undefined && current.flow_id !== null)) set.flow_id = await checkCampaignFlow(ctx.deps.db, me.companyId, b.flowId === undefined ? current.flow_id : b.flowId, b.kind ?? current.kind);
     // The template follows a new channel or a new choice (issue 12); its parameters' columns are the user's.
     if (b.templateId !== undefined || b.channelId !== undefined) set.template_id = await keptTemplate(ctx.deps.db, me.companyId, b.channelId ?? current.channel_id!, b.templateId === undefined ? current.template_id : b.templateId, b.templateId === undefined ? 'drop' : 'refuse');
     if (b.templateMapping !== undefined) set.template_mapping = JSON.stringify(b.templateMapping);

@@ -28,6 +28,9 @@ import { ApiError } from '../../errors/api-error.ts';
 import { childCodes, contentLinks, personalise, type ContentLink } from '../shortener/links.ts';
 import { whatsappLaunchItems, whatsappSummary, withTemplateValues } from './whatsapp-campaign.ts';
 import { MessageStatistics } from '../../../engine/message-statistics.ts';
+import { startCampaignConversations } from '../../../engine/conversations/campaigns.ts';
+import { flowVersions } from '../../../engine/conversations/versions.ts';
+import { checkCampaignFlow } from './records.ts';
 
 /** Rendered messages the summary shows as they would go. */
 const SAMPLES = 3;
@@ -45,6 +48,8 @@ interface LaunchCampaign {
   template_id: number | null;
   template_mapping: Record<string, string>;
   variables: string[];
+  /** A flow each recipient's conversation starts on (issue 15). */
+  flow_id?: number | null;
 }
 
 async function loadCampaign(deps: ServerDeps, me: Session, campaignId: number): Promise<LaunchCampaign> {
@@ -136,8 +141,19 @@ async function writeChunk(trx: Transaction<Database>, enqueue: Enqueue, plan: La
     ? await childCodes(trx, { companyId: plan.companyId, campaignId: campaign.id, createdBy: plan.createdBy, now: plan.now, links, phones: rows.map((r) => r.phone!) })
     : null;
   const textRows = campaign.template_id === null ? rows : rows.map((r) => ({ ...r, variables: withTemplateValues(campaign, r.variables) }));
-  return enqueue(templateItems ?? itemsOf(campaign.content, textRows, codes ? (body, phone) => personalise(body, links, codes, phone) : undefined), plan.deploymentId);
+  const result = await enqueue(templateItems ?? itemsOf(campaign.content, textRows, codes ? (body, phone) => personalise(body, links, codes, phone) : undefined), plan.deploymentId);
+  if (campaign.flow_id) {
+    // Issue 15: each recipient whose message was queued starts the flow after it (the message ids are in the rows' order).
+    const variables = new Map(result.ids.length === rows.length ? result.ids.map((id, i) => [id, rows[i].variables] as const) : []);
+    await startCampaignConversations(trx, campaignFlowVersions, {
+      companyId: plan.companyId, campaignId: campaign.id, flowId: campaign.flow_id, channel: plan.channel, messageIds: result.ids, variables, now: plan.at,
+    });
+  }
+  return result;
 }
+
+/** The published flows the launches start (a version never changes once published: cached). */
+const campaignFlowVersions = flowVersions();
 
 const sendRequest = (plan: LaunchPlan) => ({
   companyId: plan.companyId, channel: plan.channel, purpose: plan.purpose, source: 'campaign' as const, createdBy: plan.createdBy,
@@ -157,6 +173,8 @@ export async function launchCampaign(deps: ServerDeps, me: Session, campaignId: 
   const campaign = await loadCampaign(deps, me, campaignId);
   if (campaign.label !== 'Active') throw fail('99984');
   const channel = await channelOf(deps, campaign);
+  // Its flow must still be published and pushable (99994, 99968, 99990).
+  await checkCampaignFlow(deps.db, me.companyId, campaign.flow_id, campaign.kind);
   const fileId = campaign.recipients_file_id;
   if (!fileId) throw fail('99985', 'The campaign has no recipients file yet.');
   const counted = await deps.db.selectFrom('recipient_rows').select((eb) => eb.fn.countAll<string | number>().as('n'))

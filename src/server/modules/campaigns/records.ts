@@ -1,8 +1,9 @@
 // Campaign rows → the API's campaign entity, and the content rules every write checks.
 import { sql, type Kysely } from 'kysely';
 import { contentProblems, lengthProblem } from '../../../core/message-content.ts';
-import type { Campaign, CampaignRecurrence } from '../../../generated/types.gen.ts';
+import type { Campaign, CampaignRecurrence, FlowDefinition } from '../../../generated/types.gen.ts';
 import type { Database } from '../../../engine/database.ts';
+import { jsonValue } from '../../../engine/tables/columns.ts';
 import { failFields, fieldError } from '../../errors/api-error.ts';
 import { parametersOf } from './whatsapp-campaign.ts';
 
@@ -15,7 +16,7 @@ export function campaignQuery(db: Kysely<Database>, companyId: number) {
       'c.template_id', 't.name as template_name', 't.variables as template_variables', 'c.template_mapping',
       sql<string[] | null>`(select rf.headers from recipient_files rf where rf.id = c.recipients_file_id)`.as('file_columns'),
       'c.id', 'c.name', 'c.kind', 'c.purpose', 'c.channel_id', 'ch.name as channel_name', 'ch.platform', 'c.content', 'c.variables',
-      'c.scheduled_at', 'c.recurrence', 'c.label', 'c.edit_lock', 'c.max_complete_interactions', 'c.recipients_file_id', 'c.created_at', 'c.updated_at',
+      'c.scheduled_at', 'c.recurrence', 'c.label', 'c.edit_lock', 'c.max_complete_interactions', 'c.flow_id', 'c.recipients_file_id', 'c.created_at', 'c.updated_at',
       sql<number | null>`(select count(*) from recipient_rows r where r.file_id = c.recipients_file_id and r.send)`.as('recipients'),
       sql<number | string | null>`(select d.id from deployments d where d.campaign_id = c.id order by d.id desc limit 1)`.as('last_deployment_id'),
       sql<string | null>`(select d.state from deployments d where d.campaign_id = c.id order by d.id desc limit 1)`.as('last_deployment_state'),
@@ -45,6 +46,7 @@ export const toCampaign = (r: CampaignRow): Campaign => ({
   label: r.label as Campaign['label'],
   editLock: r.edit_lock as Campaign['editLock'],
   maxCompleteInteractions: r.max_complete_interactions,
+  flowId: r.flow_id,
   recipients: Number(r.recipients ?? 0),
   lastDeploymentId: r.last_deployment_id === null ? null : Number(r.last_deployment_id),
   lastDeploymentState: (r.last_deployment_state ?? null) as Campaign['lastDeploymentState'],
@@ -91,4 +93,20 @@ export async function keptTemplate(db: Kysely<Database>, companyId: number, chan
   if (!fits && misfit === 'drop') return null;
   if (!fits) throw failFields([fieldError('templateId', '99931', 'an approved template of the channel\'s type')]);
   return channel!.platform === 'whatsapp' ? templateId : null;
+}
+
+/**
+ * A flow a campaign may carry (issue 15): the company's, published (99994 otherwise), starting from
+ * the company — an initialPush step. A flow that starts only when a person writes in (initialCall)
+ * cannot be pushed: 99990 on a scheduled or recurring campaign (no scheduling of call flows), 99968
+ * otherwise (the content must be of flow type).
+ */
+export async function checkCampaignFlow(db: Kysely<Database>, companyId: number, flowId: number | null | undefined, kind: string): Promise<number | null> {
+  if (flowId === null || flowId === undefined) return null;
+  const flow = await db.selectFrom('flows').select(['id', 'published_version']).where('id', '=', flowId).where('company_id', '=', companyId).executeTakeFirst();
+  if (!flow || flow.published_version === null) throw failFields([fieldError('flowId', '99994')]);
+  const version = await db.selectFrom('flow_versions').select('definition').where('flow_id', '=', flowId).where('version', '=', flow.published_version).executeTakeFirstOrThrow();
+  const steps = jsonValue<FlowDefinition>(version.definition).steps;
+  if (steps.some((s) => s.type === 'initialPush')) return flow.id;
+  throw failFields([fieldError('flowId', kind === 'open' ? '99968' : '99990')]);
 }
