@@ -11,7 +11,7 @@ import type { Kysely } from 'kysely';
 import type { CaptchaVerifier } from '../core/ports/captcha.ts';
 import type { ChannelConnector } from '../core/ports/channel.ts';
 import type { MessageProvider } from '../core/ports/message.ts';
-import { PaymentGatewayError, type PaymentGateway } from '../core/ports/payment.ts';
+import { noPaymentGateway, type PaymentGateway } from '../core/ports/payment.ts';
 import { engineChannelConnector } from '../engine/channels/connector.ts';
 import type { Database } from '../engine/database.ts';
 import { epaycoGateway, epaycoSettingsFromEnv } from '../engine/payments/epayco.ts';
@@ -79,13 +79,6 @@ export async function startStandIns(sandbox: boolean, options: { smsc?: SandboxS
   const rbm = await startRbmSandbox(options.rbm);
   return { smsc, graph, rbm };
 }
-
-/** No gateway configured (a server without EPAYCO_* keys): buying answers 99900, and nothing is genuine. */
-const noPaymentGateway: PaymentGateway = {
-  createCheckout: async () => { throw new PaymentGatewayError('no payment gateway is configured (EPAYCO_* keys)'); },
-  readConfirmation: () => null,
-  lookup: async () => null,
-};
 
 /**
  * The sandbox's ePayco: the stand-in starts on the first purchase (most demo sessions never buy)

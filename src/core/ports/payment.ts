@@ -57,3 +57,10 @@ export interface PaymentGateway {
 }
 /** The gateway refused or could not be reached; the message never carries the merchant's keys. */
 export class PaymentGatewayError extends Error {}
+
+/** No gateway (a server without keys, a worker process): buying fails, nothing is genuine, nothing is known. */
+export const noPaymentGateway: PaymentGateway = {
+  createCheckout: async () => { throw new PaymentGatewayError('no payment gateway is configured (EPAYCO_* keys)'); },
+  readConfirmation: () => null,
+  lookup: async () => null,
+};

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { flowCallStep } from '../../engine/conversations/integration.ts';
 import { flowVersions } from '../../engine/conversations/versions.ts';
 import { paymentFollowUpStep } from '../../engine/payments/follow-up.ts';
-import type { PaymentGateway } from '../../core/ports/payment.ts';
+import { noPaymentGateway, type PaymentGateway } from '../../core/ports/payment.ts';
 import type { JobHandlers } from '../../engine/jobs/kinds.ts';
 import { JobRunner, type JobRunnerOptions } from '../../engine/jobs/runner.ts';
 import { launchStep, type LaunchDeps } from '../modules/campaigns/launch.ts';
@@ -24,12 +24,6 @@ export const JOB_LEASE_MS = 60_000;
  * a payment's follow-up the gateway (without one it can only give pending orders up).
  */
 export type JobDeps = LaunchDeps & { storage: FileStorage; allowPrivateNetworks?: boolean; payments?: PaymentGateway };
-
-const noLookup: PaymentGateway = {
-  createCheckout: async () => { throw new Error('no payment gateway'); },
-  readConfirmation: () => null,
-  lookup: async () => null,
-};
 
 /** PAYMENT_FOLLOW_UP_MS (60 s), PAYMENT_ABANDON_AFTER_MS (1 h), PAYMENT_PENDING_FOR_MS (24 h): the follow-up's times. */
 const msSetting = (name: string): number | undefined => {
@@ -47,7 +41,7 @@ export function jobHandlers(deps: JobDeps): JobHandlers {
       ...(process.env.FLOW_CALL_RETRY_MS ? { retryBaseMs: Math.max(1, Number(process.env.FLOW_CALL_RETRY_MS) || 2_000) } : {}),
     }),
     paymentFollowUp: paymentFollowUpStep({
-      db: deps.db, gateway: deps.payments ?? noLookup, now: deps.now,
+      db: deps.db, gateway: deps.payments ?? noPaymentGateway, now: deps.now,
       intervalMs: msSetting('PAYMENT_FOLLOW_UP_MS'), abandonAfterMs: msSetting('PAYMENT_ABANDON_AFTER_MS'), pendingForMs: msSetting('PAYMENT_PENDING_FOR_MS'),
     }),
   };
