@@ -56,8 +56,8 @@ export const TableGatedByPermission: Story = {
 export const CardError: Story = {
   parameters: { api: { 'account.paymentsSummary': apiError(403, '99982', 'Not enough permissions'), 'notifications.list': notificationList(), 'account.list': areas } },
   play: async () => {
-    // Both credit cards (balance and reserved) read the refused summary; each says why.
-    await expect(await screen.findAllByText(text('errors.server.notEnoughPermissions', 'es'))).toHaveLength(2);
+    // The four credit cards (balance, reserved, bought and spent this month) read the refused summary; each says why.
+    await expect(await screen.findAllByText(text('errors.server.notEnoughPermissions', 'es'))).toHaveLength(4);
   },
 };
 
