@@ -21,7 +21,8 @@ const VARIABLES = {
   batchSize: 'ENGINE_BATCH_SIZE', concurrency: 'ENGINE_CONCURRENCY', leaseMs: 'ENGINE_LEASE_MS', inDoubtGraceMs: 'ENGINE_IN_DOUBT_GRACE_MS', inDoubtMaxMs: 'ENGINE_IN_DOUBT_MAX_MS', idleMs: 'ENGINE_IDLE_MS',
 } as const;
 
-function numberFrom(env: NodeJS.ProcessEnv, name: string): number | undefined {
+/** A non-negative number from the environment, undefined when unset; anything else stops the start-up naming it. */
+export function numberFrom(env: NodeJS.ProcessEnv, name: string): number | undefined {
   const text = env[name];
   if (text === undefined || text === '') return undefined;
   const value = Number(text);

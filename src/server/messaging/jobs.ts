@@ -15,6 +15,7 @@ import { launchStep, type LaunchDeps } from '../modules/campaigns/launch.ts';
 import { reportFileStep } from '../modules/reportCenter/report-files.ts';
 import type { FileStorage } from '../storage/file-storage.ts';
 import { integrationCaller } from './flow-calls.ts';
+import { numberFrom } from './engine-settings.ts';
 
 export const JOB_LEASE_MS = 60_000;
 
@@ -26,10 +27,7 @@ export const JOB_LEASE_MS = 60_000;
 export type JobDeps = LaunchDeps & { storage: FileStorage; allowPrivateNetworks?: boolean; payments?: PaymentGateway };
 
 /** PAYMENT_FOLLOW_UP_MS (60 s), PAYMENT_ABANDON_AFTER_MS (1 h), PAYMENT_PENDING_FOR_MS (24 h): the follow-up's times. */
-const msSetting = (name: string): number | undefined => {
-  const v = process.env[name];
-  return v && Number.isInteger(Number(v)) && Number(v) > 0 ? Number(v) : undefined;
-};
+const msSetting = (name: string): number | undefined => numberFrom(process.env, name) || undefined;
 
 export function jobHandlers(deps: JobDeps): JobHandlers {
   return {

@@ -5,6 +5,7 @@
 // creation date: the same certificate gives the same document.
 import PDFDocument from 'pdfkit';
 import { constants } from '../../../generated/constants.gen.ts';
+import { field, heading, pdfBytes, printable, type Doc } from '../../files/pdf-text.ts';
 import { spanishDocumentText as text, spanishEnumLabel } from '../../i18n/spanish-labels.ts';
 import type { CertifiedMessage, Statement } from './statements.ts';
 
@@ -15,20 +16,8 @@ const TIME_ZONE = constants.sendWindow.timeZone;
 const INSTANT = new Intl.DateTimeFormat('es-CO', { timeZone: TIME_ZONE, dateStyle: 'short', timeStyle: 'medium', hourCycle: 'h23' });
 const when = (iso: string | null) => (iso === null ? text('certificate.none') : `${INSTANT.format(new Date(iso))} (${TIME_ZONE})`);
 
-// The standard PDF fonts write Windows-1252: other characters (emoji, other scripts) print as "?",
-// and the attached statement keeps the exact text, which its SHA-256 covers.
-const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
-const printable = (s: string) => [...s].map((c) => ((c >= ' ' && c <= '~') || (c >= '\u00a0' && c <= '\u00ff') || WIN_ANSI_EXTRA.has(c) || c === '\n' ? c : '?')).join('');
-
-type Doc = InstanceType<typeof PDFDocument>;
-
-function heading(doc: Doc, s: string) {
-  doc.moveDown(0.6).font('Helvetica-Bold').fontSize(12).text(printable(s)).font('Helvetica').fontSize(10);
-}
-
-function field(doc: Doc, label: string, value: string) {
-  doc.font('Helvetica-Bold').text(`${printable(label)}: `, { continued: true }).font('Helvetica').text(printable(value));
-}
+// Characters the standard fonts cannot write print as "?" (files/pdf-text.ts); the attached
+// statement keeps the exact text, which its SHA-256 covers.
 
 /** A value to be copied exactly (a hash, a signature, a key): on its own line, in a fixed-width font small enough not to wrap. */
 function code(doc: Doc, label: string, value: string) {
@@ -110,12 +99,7 @@ export function certificatePdf(signed: SignedStatement): Promise<Buffer> {
     lang: 'es-CO',
     info: { Title: title, Author: s.issuer, Subject: s.id, Keywords: `sha256:${signed.sha256}`, CreationDate: new Date(s.issuedAt) },
   });
-  const chunks: Buffer[] = [];
-  doc.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
+  const done = pdfBytes(doc);
   doc.font('Helvetica-Bold').fontSize(16).text(printable(title));
   doc.font('Helvetica').fontSize(10).moveDown(0.4).text(printable(text('certificate.intro', { issuer: s.issuer })));
   doc.moveDown(0.4);

@@ -5,14 +5,13 @@
 import PDFDocument from 'pdfkit';
 import { appSettings } from '../../../generated/app.gen.ts';
 import { constants } from '../../../generated/constants.gen.ts';
+import { field, heading, pdfBytes, printable, type Doc } from '../../files/pdf-text.ts';
 import { spanishDocumentText as text, spanishEnumLabel, spanishFieldTitle } from '../../i18n/spanish-labels.ts';
 
 const TIME_ZONE = constants.sendWindow.timeZone;
 const INSTANT = new Intl.DateTimeFormat('es-CO', { timeZone: TIME_ZONE, dateStyle: 'long', timeStyle: 'medium', hourCycle: 'h23' });
 const PESOS = new Intl.NumberFormat('es-CO', { style: 'currency', currency: 'COP', maximumFractionDigits: 0 });
 const INTEGER = new Intl.NumberFormat('es-CO');
-// The standard PDF fonts write Windows-1252 (a name in another script prints as "?").
-const printable = (s: string) => [...s].map((c) => ((c >= ' ' && c <= '~') || (c >= '\u00a0' && c <= '\u00ff') ? c : '?')).join('');
 
 export interface VoucherData {
   company: { name: string; nit: string | null; address: string | null };
@@ -24,11 +23,8 @@ export interface VoucherData {
   };
 }
 
-type Doc = InstanceType<typeof PDFDocument>;
-
-function field(doc: Doc, label: string, value: string | null | undefined) {
-  doc.font('Helvetica-Bold').text(`${printable(label)}: `, { continued: true }).font('Helvetica').text(printable(value ?? text('voucher.none')));
-}
+/** A line of the voucher; a field the gateway did not send reads as a dash. */
+const line = (doc: Doc, label: string, value: string | null | undefined) => field(doc, label, value ?? text('voucher.none'));
 
 export function voucherPdf(v: VoucherData): Promise<Buffer> {
   const p = v.payment;
@@ -36,39 +32,34 @@ export function voucherPdf(v: VoucherData): Promise<Buffer> {
     size: 'LETTER', margin: 54, lang: 'es-CO',
     info: { Title: text('voucher.title'), Author: appSettings.product.name, Subject: p.invoice, Keywords: `verification:${p.verificationId}`, CreationDate: p.confirmedAt },
   });
-  const chunks: Buffer[] = [];
-  doc.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
+  const done = pdfBytes(doc);
   doc.font('Helvetica-Bold').fontSize(16).text(printable(text('voucher.title')));
   doc.font('Helvetica').fontSize(10).moveDown(0.4).text(printable(text('voucher.intro')));
-  doc.moveDown(0.6).font('Helvetica-Bold').fontSize(12).text(printable(text('voucher.company'))).font('Helvetica').fontSize(10);
-  field(doc, text('voucher.companyName'), v.company.name);
-  field(doc, 'NIT', v.company.nit);
-  field(doc, text('voucher.address'), v.company.address);
-  doc.moveDown(0.6).font('Helvetica-Bold').fontSize(12).text(printable(text('voucher.transaction'))).font('Helvetica').fontSize(10);
-  field(doc, spanishFieldTitle('invoice'), p.invoice);
-  field(doc, spanishFieldTitle('status'), spanishEnumLabel('payment-status', p.status));
-  field(doc, spanishFieldTitle('date'), `${INSTANT.format(p.date)} (${TIME_ZONE})`);
-  field(doc, text('voucher.confirmedAt'), `${INSTANT.format(p.confirmedAt)} (${TIME_ZONE})`);
-  field(doc, text('voucher.value'), PESOS.format(p.amount - p.tax));
-  field(doc, spanishFieldTitle('tax'), PESOS.format(p.tax));
-  field(doc, text('voucher.total'), `${PESOS.format(p.amount)} ${p.currency}`);
-  field(doc, spanishFieldTitle('creditsMoved'), INTEGER.format(p.credits));
-  field(doc, spanishFieldTitle('method'), p.method);
-  field(doc, spanishFieldTitle('paymentType'), p.paymentType);
-  field(doc, spanishFieldTitle('bank'), p.bank);
-  field(doc, spanishFieldTitle('cardNumber'), p.cardNumber);
-  field(doc, spanishFieldTitle('reference'), p.reference);
-  field(doc, spanishFieldTitle('transactionId'), p.transactionId);
-  field(doc, spanishFieldTitle('gatewayText'), p.gatewayText);
-  doc.moveDown(0.6).font('Helvetica-Bold').fontSize(12).text(printable(text('voucher.buyer'))).font('Helvetica').fontSize(10);
-  field(doc, spanishFieldTitle('clientName'), p.clientName);
-  field(doc, spanishFieldTitle('documentType'), p.documentType);
-  field(doc, spanishFieldTitle('document'), p.document);
-  field(doc, spanishFieldTitle('ip'), p.ip);
+  heading(doc, text('voucher.company'));
+  line(doc, text('voucher.companyName'), v.company.name);
+  line(doc, 'NIT', v.company.nit);
+  line(doc, text('voucher.address'), v.company.address);
+  heading(doc, text('voucher.transaction'));
+  line(doc, spanishFieldTitle('invoice'), p.invoice);
+  line(doc, spanishFieldTitle('status'), spanishEnumLabel('payment-status', p.status));
+  line(doc, spanishFieldTitle('date'), `${INSTANT.format(p.date)} (${TIME_ZONE})`);
+  line(doc, text('voucher.confirmedAt'), `${INSTANT.format(p.confirmedAt)} (${TIME_ZONE})`);
+  line(doc, text('voucher.value'), PESOS.format(p.amount - p.tax));
+  line(doc, spanishFieldTitle('tax'), PESOS.format(p.tax));
+  line(doc, text('voucher.total'), `${PESOS.format(p.amount)} ${p.currency}`);
+  line(doc, spanishFieldTitle('creditsMoved'), INTEGER.format(p.credits));
+  line(doc, spanishFieldTitle('method'), p.method);
+  line(doc, spanishFieldTitle('paymentType'), p.paymentType);
+  line(doc, spanishFieldTitle('bank'), p.bank);
+  line(doc, spanishFieldTitle('cardNumber'), p.cardNumber);
+  line(doc, spanishFieldTitle('reference'), p.reference);
+  line(doc, spanishFieldTitle('transactionId'), p.transactionId);
+  line(doc, spanishFieldTitle('gatewayText'), p.gatewayText);
+  heading(doc, text('voucher.buyer'));
+  line(doc, spanishFieldTitle('clientName'), p.clientName);
+  line(doc, spanishFieldTitle('documentType'), p.documentType);
+  line(doc, spanishFieldTitle('document'), p.document);
+  line(doc, spanishFieldTitle('ip'), p.ip);
   doc.moveDown(0.8).font('Helvetica-Bold').text(printable(text('voucher.verificationId')), { continued: true }).font('Courier').text(` ${p.verificationId}`);
   doc.font('Helvetica').moveDown(0.4).text(printable(text('voucher.verificationNote')));
   doc.end();
