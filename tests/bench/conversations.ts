@@ -14,7 +14,7 @@
 //
 // Timers: the same 10,000 conversations, all waiting, get timer_at = T (a few seconds ahead, set
 // by SQL); the conversations' poller runs as the server runs it (startConversations: every 250 ms,
-// rounds of fireDueTimers, 200 a transaction). Each conversation fired when its batch committed
+// rounds of fireDueTimers, TIMER_BATCH a transaction, their turns taken together). Each conversation fired when its batch committed
 // (the poller wakes the dispatcher right after each batch); lag = that instant − T. The anchor:
 // the same 10,000 due rows fired set-based in one statement (lock, one reply row and one
 // transcript row each, sessions saved), same run.
@@ -28,7 +28,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kysely, PostgresDialect, sql, type LogEvent } from 'kysely';
 import pg from 'pg';
-import { startConversations, type Conversations } from '../../src/engine/conversations/index.ts';
+import { startConversations, TIMER_BATCH, type Conversations } from '../../src/engine/conversations/index.ts';
 import type { Database } from '../../src/engine/database.ts';
 import type { FlowDefinition } from '../../src/generated/types.gen.ts';
 import { routeInbound } from '../../src/server/messaging/inbound.ts';
@@ -374,7 +374,7 @@ async function conversationsRun(h: Harness, target: BenchDatabase, record: Recor
     const batches: number[] = [];
     const poller = startConversations({ db, wake: () => batches.push(performance.now()) });
     poller.start();
-    const batchSize = 200;
+    const batchSize = TIMER_BATCH;
     const expectedBatches = Math.ceil(waiting / batchSize);
     const deadline = Date.now() + TIMER_AHEAD_MS + 10 * 60_000;
     while (batches.length < expectedBatches && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
@@ -385,7 +385,7 @@ async function conversationsRun(h: Harness, target: BenchDatabase, record: Recor
     if (left > 0 || batches.length !== expectedBatches || firedTurns !== waiting) {
       throw new Error(`timers: ${left} still due, ${batches.length} batches committed (${expectedBatches} expected), ${firedTurns} replies of ${waiting}`);
     }
-    // Batch b (200 conversations, the last one the rest) committed at batches[b].
+    // Batch b (TIMER_BATCH conversations, the last one the rest) committed at batches[b].
     const lags: number[] = [];
     batches.forEach((at, b) => { for (let k = 0; k < Math.min(batchSize, waiting - b * batchSize); k++) lags.push(at - dueAt); });
     const lag = summary(lags);
@@ -398,7 +398,7 @@ async function conversationsRun(h: Harness, target: BenchDatabase, record: Recor
     const floor = await setBasedFire(db, flowId, new Date());
     if (floor.fired !== waiting) throw new Error(`set-based fire: ${floor.fired} of ${waiting}`);
 
-    const timerNotes = `${waiting} waiting conversations with timer_at = T (${TIMER_AHEAD_MS} ms after the poller started); the poller of startConversations (every 250 ms, fireDueTimers 200 a transaction, one round at a time) on ${target}; `
+    const timerNotes = `${waiting} waiting conversations with timer_at = T (${TIMER_AHEAD_MS} ms after the poller started); the poller of startConversations (every 250 ms, fireDueTimers ${TIMER_BATCH} a transaction with their turns taken together, one round at a time) on ${target}; `
       + `each fired when its batch committed: lag ${show(lag)}; first batch ${firstBatch.toFixed(0)} ms after T, then ${perBatch.toFixed(0)} ms a batch of ${batchSize} (${(perBatch / batchSize).toFixed(2)} ms a conversation), ${batches.length} batches; every timer fired once (a retry: one reply each). `
       + `Anchor: the same ${waiting} due rows fired set-based in one statement (lock, a reply row and a transcript row each, sessions saved): ${floor.ms.toFixed(0)} ms.`;
     record({

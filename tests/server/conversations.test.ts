@@ -221,6 +221,40 @@ describe('conversations', () => {
     expect(await server.messaging!.conversations.fireTimers()).toBe(0);
   });
 
+  it('timers that fall due together fire in one transaction: each conversation is asked again, its transcript names its own message, and credits that cover only some send those', async () => {
+    const sms = channels['SMS Respuestas 85432'];
+    const channel = { id: sms, companyId: (await server.db.selectFrom('channels').select('company_id').where('id', '=', sms).executeTakeFirstOrThrow()).company_id, platform: 'sms' as const };
+    const numbers = Array.from({ length: 12 }, (_, i) => `+5731888000${String(i).padStart(2, '0')}`);
+    for (const from of numbers) await server.messaging!.conversations.receive({ channel, from, text: 'saldo', at: new Date() });
+    const opened = await server.db.selectFrom('conversations').select(['id', 'contact']).where('contact', 'in', numbers).where('state', '=', 'waitingReply').execute();
+    expect(opened.length).toBe(12);
+    const question = await server.db.selectFrom('messages').select('cost').where('to_number', '=', numbers[0]).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const kept = await server.db.selectFrom('company_credits').select('balance').where('company_id', '=', channel.companyId).executeTakeFirstOrThrow();
+    // The balance covers five of the twelve questions asked again.
+    await server.db.updateTable('company_credits').set({ balance: 5 * question.cost }).where('company_id', '=', channel.companyId).execute();
+    const before = Number((await server.db.selectFrom('messages').select((eb) => eb.fn.max('id').as('id')).executeTakeFirstOrThrow()).id);
+    await server.db.updateTable('conversations').set({ timer_at: new Date(Date.now() - 1000) }).where('contact', 'in', numbers).execute();
+    try {
+      const fired = await fireDueTimers(server.db, flowVersions(), new Date());
+      expect([fired.fired, fired.sent]).toEqual([12, 12]);
+    } finally {
+      await server.db.updateTable('company_credits').set({ balance: kept.balance }).where('company_id', '=', channel.companyId).execute();
+    }
+    const asked = await server.db.selectFrom('messages').select(['id', 'to_number', 'body', 'state', 'status_code']).where('id', '>', before).where('to_number', 'in', numbers).orderBy('id').execute();
+    expect(asked.map((m) => m.body)).toEqual(Array(12).fill('¿Qué quieres hacer? 1 Pagar 2 Consultar'));
+    expect(new Set(asked.map((m) => m.to_number))).toEqual(new Set(numbers));
+    expect(asked.filter((m) => m.state === 'rejected').map((m) => m.status_code)).toEqual(Array(7).fill(81));
+    // Each conversation's transcript points at the message sent to its own number.
+    for (const c of opened) {
+      const last = await server.db.selectFrom('conversation_turns').select(['direction', 'message_id']).where('conversation_id', '=', c.id).orderBy('id', 'desc').executeTakeFirstOrThrow();
+      expect(last.direction).toBe('out');
+      expect(asked.find((m) => m.id === last.message_id)?.to_number).toBe(c.contact);
+    }
+    const after = await server.db.selectFrom('conversations').select(['state', 'timer_at']).where('contact', 'in', numbers).execute();
+    expect(after.every((c) => c.state === 'waitingReply' && c.timer_at!.getTime() > Date.now() + 4 * 60_000)).toBe(true);
+    expect((await fireDueTimers(server.db, flowVersions(), new Date())).fired).toBe(0);
+  });
+
   it('over Messenger, and SALIR ends the conversation and blocks the sender', async () => {
     const graph = server.messaging!.graph!;
     const psid = '7700112233445566';

@@ -22,7 +22,7 @@ describe('messages in order', () => {
           companyId: company.id, channel: { id: channel.id, platform: 'sms' }, purpose: 'transactional', source: 'flow',
           items: [{ to: '573001112233', body }], duplicateWindowHours: 0, heldUntil: null, now, onInsufficientCredits: 'reject',
         });
-        if (sent.length) await sendAfter(trx, r.ids[0], sent[sent.length - 1]);
+        if (sent.length) await sendAfter(trx, [{ id: r.ids[0], after: sent[sent.length - 1] }]);
         sent.push(r.ids[0]);
       }
       return sent;

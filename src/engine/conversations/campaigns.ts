@@ -11,7 +11,7 @@ import type { Variables } from '../../core/flows/steps.ts';
 import type { ChannelPlatform } from '../../generated/enums.gen.ts';
 import type { Database } from '../database.ts';
 import { lockOpenConversation, openConversation } from './sessions.ts';
-import { addTurn, takeTurn, type TurnOutcome } from './turns.ts';
+import { takeTurns, type TurnOutcome, type TurnRequest } from './turns.ts';
 import type { FlowVersions } from './versions.ts';
 
 export interface CampaignConversations {
@@ -35,14 +35,17 @@ export async function startCampaignConversations(trx: Transaction<Database>, ver
   if (!flow || version === null) return { started: 0, outcomes };
   const queued = await sql<{ id: number | string; to_number: string; body: string }>`
     select id, to_number, body from messages where id = any(${r.messageIds}::bigint[]) and state = 'queued' order by id`.execute(trx);
+  const requests: TurnRequest[] = [];
   for (const m of queued.rows) {
     if (await lockOpenConversation(trx, r.channel.id, m.to_number)) continue;
     const conversation = await openConversation(trx, {
       companyId: r.companyId, channelId: r.channel.id, agentId: null, campaignId: r.campaignId, flowId: r.flowId, flowVersion: version, contact: m.to_number, session: newSession(),
     }, r.now);
-    await addTurn(trx, conversation, 'out', m.body, r.now, null, Number(m.id));
     const vars = { ...(r.variables.get(Number(m.id)) ?? {}), phone: m.to_number };
-    outcomes.push(await takeTurn(trx, conversation, r.channel, flow, { kind: 'start', entry: 'initialPush', vars }, r.now, Number(m.id)));
+    requests.push({
+      conversation, channel: r.channel, flow, event: { kind: 'start', entry: 'initialPush', vars }, after: Number(m.id), lead: [{ direction: 'out', body: m.body, messageId: Number(m.id) }],
+    });
   }
+  outcomes.push(...await takeTurns(trx, requests, r.now));
   return { started: outcomes.length, outcomes };
 }

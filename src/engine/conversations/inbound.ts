@@ -9,7 +9,7 @@ import { newSession } from '../../core/flows/runtime.ts';
 import type { ChannelPlatform } from '../../generated/enums.gen.ts';
 import type { Database } from '../database.ts';
 import { lockOpenConversation, openConversation, saveConversation } from './sessions.ts';
-import { addTurn, recordIncident, takeTurn, type TurnOutcome } from './turns.ts';
+import { addTurn, recordIncident, takeTurns, type TurnOutcome } from './turns.ts';
 import type { FlowVersions } from './versions.ts';
 import { jsonValue } from '../tables/columns.ts';
 
@@ -36,13 +36,14 @@ async function agentFor(trx: Transaction<Database>, channelId: number, text: str
 export async function receiveText(trx: Transaction<Database>, versions: FlowVersions, m: InboundText): Promise<Received> {
   const open = await lockOpenConversation(trx, m.channel.id, m.from);
   if (open) {
-    await addTurn(trx, open, 'in', m.text, m.at, open.session.stepId);
     const flow = await versions(trx, open.flowId, open.flowVersion);
     if (!flow) {
+      await addTurn(trx, open, 'in', m.text, m.at, open.session.stepId);
       await recordIncident(trx, open, open.session.stepId, `flow version ${open.flowVersion} is missing`, m.at);
       return { by: 'conversation', conversationId: open.id, outcome: null };
     }
-    return { by: 'conversation', conversationId: open.id, outcome: await takeTurn(trx, open, m.channel, flow, { kind: 'messageIn', text: m.text }, m.at) };
+    const [outcome] = await takeTurns(trx, [{ conversation: open, channel: m.channel, flow, event: { kind: 'messageIn', text: m.text }, lead: [{ direction: 'in', body: m.text, stepId: open.session.stepId }] }], m.at);
+    return { by: 'conversation', conversationId: open.id, outcome };
   }
   const agent = await agentFor(trx, m.channel.id, m.text);
   if (!agent) return null;
@@ -52,8 +53,9 @@ export async function receiveText(trx: Transaction<Database>, versions: FlowVers
   const conversation = await openConversation(trx, {
     companyId: m.channel.companyId, channelId: m.channel.id, agentId: agent.id, flowId: agent.flow_id, flowVersion: version, contact: m.from, session: newSession(),
   }, m.at);
-  await addTurn(trx, conversation, 'in', m.text, m.at);
-  const outcome = await takeTurn(trx, conversation, m.channel, flow, { kind: 'start', entry: 'initialCall', vars: { phone: m.from, message: m.text } }, m.at);
+  const [outcome] = await takeTurns(trx, [{
+    conversation, channel: m.channel, flow, event: { kind: 'start', entry: 'initialCall', vars: { phone: m.from, message: m.text } }, lead: [{ direction: 'in', body: m.text }],
+  }], m.at);
   if (outcome.turn.refused) {
     // Published versions keep the rules (an entry step exists); a person is never left waiting in silence.
     await recordIncident(trx, conversation, null, 'the flow has no step that starts when a person writes in', m.at);

@@ -7,6 +7,9 @@ import { receiveText, type InboundText, type Received } from './inbound.ts';
 import { fireDueTimers } from './timers.ts';
 import { flowVersions, type FlowVersions } from './versions.ts';
 
+/** Due timers fired in one transaction (their turns taken together). */
+export const TIMER_BATCH = 1000;
+
 export interface ConversationsOptions {
   db: Kysely<Database>;
   now?: () => Date;
@@ -47,10 +50,10 @@ export function startConversations(options: ConversationsOptions): Conversations
   async function fireAll(): Promise<number> {
     let total = 0;
     for (;;) {
-      const r = await fireDueTimers(db, versions, now());
+      const r = await fireDueTimers(db, versions, now(), TIMER_BATCH);
       afterTurn(r.sent, r.called);
       total += r.fired;
-      if (r.fired < 200 || stopped) return total;
+      if (r.fired < TIMER_BATCH || stopped) return total;
     }
   }
   const fireTimers = () => (round ??= fireAll().finally(() => { round = null; }));

@@ -59,11 +59,20 @@ export async function openConversation(trx: Transaction<Database>, c: Omit<Conve
 
 /** The session after a turn, with its timer (null: none); an ended conversation has no timer. */
 export async function saveConversation(trx: Transaction<Database>, id: number, session: Session, timerAt: Date | null, now: Date): Promise<void> {
-  const ended = !isOpen(session.state);
-  await trx.updateTable('conversations').set({
-    state: session.state, step_id: session.stepId, session: JSON.stringify(session), timer_at: ended ? null : timerAt, updated_at: now,
-    ...(ended ? { ended_at: now } : {}),
-  }).where('id', '=', id).execute();
+  await saveConversations(trx, [{ id, session, timerAt }], now);
+}
+
+/** saveConversation for many conversations in one statement (the turns of one transaction). */
+export async function saveConversations(trx: Transaction<Database>, saved: readonly { id: number; session: Session; timerAt: Date | null }[], now: Date): Promise<void> {
+  if (!saved.length) return;
+  const ended = saved.map((s) => !isOpen(s.session.state));
+  await sql`update conversations c set state = v.state, step_id = v.step_id, session = v.session::jsonb,
+      timer_at = case when v.ended then null else v.timer_at end, updated_at = ${now},
+      ended_at = case when v.ended then ${now}::timestamptz else c.ended_at end
+    from unnest(${saved.map((s) => s.id)}::bigint[], ${saved.map((s) => s.session.state)}::text[], ${saved.map((s) => s.session.stepId)}::text[],
+                ${saved.map((s) => JSON.stringify(s.session))}::text[], ${saved.map((s) => s.timerAt)}::timestamptz[], ${ended}::boolean[])
+      as v(id, state, step_id, session, timer_at, ended)
+    where c.id = v.id`.execute(trx);
 }
 
 /** The person left (SALIR / CANCELAR): their open conversation on the channel ends, abandoned. Answers its id, if any. */

@@ -6,8 +6,8 @@
 import type { Kysely } from 'kysely';
 import type { ChannelPlatform } from '../../generated/enums.gen.ts';
 import type { Database } from '../database.ts';
-import { lockDueTimers, saveConversation } from './sessions.ts';
-import { recordIncident, takeTurn } from './turns.ts';
+import { lockDueTimers, saveConversation, saveConversations } from './sessions.ts';
+import { recordIncident, takeTurns, type TurnRequest } from './turns.ts';
 import type { FlowVersions } from './versions.ts';
 
 export interface FiredTimers {
@@ -18,14 +18,18 @@ export interface FiredTimers {
   called: boolean;
 }
 
-/** Fires up to `limit` due timers in one transaction. */
-export async function fireDueTimers(db: Kysely<Database>, versions: FlowVersions, now: Date, limit = 200): Promise<FiredTimers> {
+/**
+ * Fires up to `limit` due timers in one transaction, their turns taken together (turns.ts
+ * takeTurns: a few statements for the whole batch, whatever its size).
+ */
+export async function fireDueTimers(db: Kysely<Database>, versions: FlowVersions, now: Date, limit = 1000): Promise<FiredTimers> {
   return db.transaction().execute(async (trx) => {
     const due = await lockDueTimers(trx, now, limit);
     const result: FiredTimers = { fired: due.length, sent: 0, called: false };
     if (!due.length) return result;
     const channels = new Map((await trx.selectFrom('channels').select(['id', 'platform']).where('id', 'in', [...new Set(due.map((c) => c.channelId))]).execute())
       .map((r) => [r.id, { id: r.id, platform: r.platform as ChannelPlatform }]));
+    const requests: TurnRequest[] = [];
     for (const c of due) {
       const flow = await versions(trx, c.flowId, c.flowVersion);
       const channel = channels.get(c.channelId);
@@ -35,10 +39,14 @@ export async function fireDueTimers(db: Kysely<Database>, versions: FlowVersions
         continue;
       }
       // The timer is spent whatever the turn does (a turn that sets a new one writes it back).
-      const outcome = await takeTurn(trx, { ...c, timerAt: null }, channel, flow, { kind: 'noReply' }, now);
-      if (outcome.turn.refused) await saveConversation(trx, c.id, c.session, null, now);
-      result.sent += outcome.sent;
-      result.called ||= outcome.called;
+      requests.push({ conversation: { ...c, timerAt: null }, channel, flow, event: { kind: 'noReply' } });
+    }
+    const outcomes = await takeTurns(trx, requests, now);
+    const refused = requests.filter((_, i) => outcomes[i].turn.refused).map((r) => ({ id: r.conversation.id, session: r.conversation.session, timerAt: null }));
+    await saveConversations(trx, refused, now);
+    for (const o of outcomes) {
+      result.sent += o.sent;
+      result.called ||= o.called;
     }
     return result;
   });

@@ -1,19 +1,29 @@
-// One turn of a conversation: the pure runtime (src/core/flows/runtime.ts) decides, this file
-// carries out what it decided, in the transaction that holds the conversation's row: the messages
-// it sends (rows in `messages`, through the engine's enqueue: block list, credits and the rest
-// apply as to any message), the integration call (a `flowCall` job), the no-reply timer (the
-// row's `timer_at`), the transcript, and the step counts for the flow's statistics. Nothing here
+// The turns of conversations: the pure runtime (src/core/flows/runtime.ts) decides, this file
+// carries out what it decided, in the transaction that holds the conversations' rows: the messages
+// they send (rows in `messages`, through the engine's enqueue: block list, credits and the rest
+// apply as to any message), the integration calls (`flowCall` jobs), the no-reply timers (the
+// rows' `timer_at`), the transcript, and the step counts for the flows' statistics. Nothing here
 // decides a step.
+//
+// One turn or a thousand (the no-reply timers that fell due together, a campaign's launch) go the
+// same way and cost the same statements: one upsert of counts, one update of the conversations, one
+// enqueue per channel (one credit reservation), one insert of transcript rows. The credit
+// reservation locks the company's balance row until commit, and every turn of the company needs
+// it, so it comes last, with as little as possible after it (issue 15 §4: turns under load waited
+// there).
 import type { Transaction } from 'kysely';
-import { advance, type Effect, type FlowEvent, type Turn } from '../../core/flows/runtime.ts';
+import { advance, type FlowEvent, type Turn } from '../../core/flows/runtime.ts';
 import type { ChannelPlatform, ConversationTurnDirection } from '../../generated/enums.gen.ts';
 import type { FlowDefinition } from '../../generated/types.gen.ts';
 import { companySmsChannel } from '../channels/company-sms-channel.ts';
 import { destinationOn } from '../channels/registry.ts';
+import { balanceOf } from '../credits.ts';
 import type { Database } from '../database.ts';
-import { enqueueMessages, sendAfter } from '../lifecycle/enqueue.ts';
+import { enqueueMessages, messageCost, sendAfter } from '../lifecycle/enqueue.ts';
 import { createJob } from '../lifecycle/jobs.ts';
-import { endCampaignConversationsIfFull, saveConversation, type Conversation } from './sessions.ts';
+import { endCampaignConversationsIfFull, saveConversations, type Conversation } from './sessions.ts';
+
+type Channel = { id: number; platform: ChannelPlatform };
 
 /** What a turn's effects reach outside its transaction: woken after it commits. */
 export interface TurnOutcome {
@@ -22,6 +32,26 @@ export interface TurnOutcome {
   sent: number;
   /** An integration call was queued: the job runner should look. */
   called: boolean;
+}
+
+/** A transcript line written before the turn's own (the person's message in; a campaign's message out). */
+export interface TranscriptLine {
+  direction: ConversationTurnDirection;
+  body: string;
+  stepId?: string | null;
+  messageId?: number | null;
+}
+
+export interface TurnRequest {
+  /** Locked by the caller, in the same transaction. */
+  conversation: Conversation;
+  channel: Channel;
+  flow: FlowDefinition;
+  event: FlowEvent;
+  /** The message the turn's replies must follow (a campaign's message, when its launch starts the conversation). */
+  after?: number | null;
+  /** Written first, even when the runtime refuses the event. */
+  lead?: readonly TranscriptLine[];
 }
 
 export async function addTurn(trx: Transaction<Database>, c: Pick<Conversation, 'id' | 'companyId'>, direction: ConversationTurnDirection, body: string, now: Date, stepId: string | null = null, messageId: number | null = null): Promise<void> {
@@ -33,101 +63,171 @@ export async function recordIncident(trx: Transaction<Database>, c: Pick<Convers
   await addTurn(trx, c, 'note', detail, now, stepId);
 }
 
-/** Sends one message of the conversation (a reply on its channel, or an SMX step's SMS); answers its id, or null when there is no way to send it. */
-async function send(trx: Transaction<Database>, c: Conversation, channel: { id: number; platform: ChannelPlatform }, to: string, text: string, now: Date): Promise<number | null> {
-  const address = destinationOn(channel.platform, to);
-  const result = await enqueueMessages(trx, {
-    companyId: c.companyId, channel, purpose: 'transactional', source: 'flow', items: [{ to: address ?? to, body: text, invalid: address === null }],
-    // A conversation repeats itself on purpose (a question asked again): the duplicate rule is for campaigns.
-    duplicateWindowHours: 0, heldUntil: null, now, onInsufficientCredits: 'reject',
-  });
-  return result.ids[0] ?? null;
-}
+/** One message a turn sends, until the enqueue gives it an id. */
+interface Outgoing { turn: number; channel: Channel; companyId: number; to: string; text: string; id: number | null }
+/** One transcript row; `send` points at its message in the list of outgoing ones. */
+interface Line { turn: number; direction: ConversationTurnDirection; body: string; stepId: string | null; messageId: number | null; send?: number }
 
-/** Adds the turn's step counts (one upsert per step and event). */
-async function count(trx: Transaction<Database>, c: Conversation, effects: Effect[]): Promise<void> {
-  const counts = new Map<string, { step: string; event: string; n: number }>();
-  for (const e of effects) {
-    if (e.kind !== 'count') continue;
-    const key = `${e.stepId}\u0000${e.event}`;
-    const kept = counts.get(key);
-    if (kept) kept.n += 1;
-    else counts.set(key, { step: e.stepId, event: e.event, n: 1 });
-  }
-  if (!counts.size) return;
-  await trx.insertInto('flow_step_counts')
-    .values([...counts.values()].map((k) => ({ flow_id: c.flowId, version: c.flowVersion, step_id: k.step, event: k.event, count: k.n })))
-    .onConflict((oc) => oc.columns(['flow_id', 'version', 'step_id', 'event']).doUpdateSet((eb) => ({ count: eb('flow_step_counts.count', '+', eb.ref('excluded.count')) })))
-    .execute();
+/** Takes one turn (see takeTurns). */
+export async function takeTurn(
+  trx: Transaction<Database>, c: Conversation, channel: Channel, flow: FlowDefinition, event: FlowEvent, now: Date, after: number | null = null,
+): Promise<TurnOutcome> {
+  return (await takeTurns(trx, [{ conversation: c, channel, flow, event, after }], now))[0];
 }
 
 /**
- * Applies `event` to the conversation (its row locked by the caller, in `trx`) and carries out the
- * effects. A refused event (a message while an integration call is out, an event after the end)
- * changes nothing but the transcript.
+ * Applies each request's event to its conversation and carries out the effects; answers one
+ * outcome per request, in order. A refused event (a message while an integration call is out, an
+ * event after the end) changes nothing but the transcript (its lead lines).
  */
-export async function takeTurn(
-  trx: Transaction<Database>, c: Conversation, channel: { id: number; platform: ChannelPlatform }, flow: FlowDefinition, event: FlowEvent, now: Date,
-  /** The message the turn's replies must follow (a campaign's message, when its launch starts the conversation). */
-  after: number | null = null,
-): Promise<TurnOutcome> {
-  const turn = advance(flow, c.session, event);
-  const outcome: TurnOutcome = { turn, sent: 0, called: false };
-  if (turn.refused) return outcome;
-  let timerAt = c.timerAt;
-  let previous: number | null = after;
-  for (const effect of turn.effects) {
-    switch (effect.kind) {
-      case 'send': {
-        const id = await send(trx, c, channel, c.contact, effect.text, now);
-        await addTurn(trx, c, 'out', effect.text, now, effect.stepId, id);
-        if (id !== null) {
-          // The person reads the turn's replies in the order the flow sent them.
-          if (previous !== null) await sendAfter(trx, id, previous);
-          previous = id;
-          outcome.sent += 1;
-        }
-        break;
-      }
-      case 'sendSms': {
-        const sms = await companySmsChannel(trx, c.companyId);
-        if (!sms) {
-          await recordIncident(trx, c, effect.stepId, `no SMS channel to send to ${effect.to}`, now);
+export async function takeTurns(trx: Transaction<Database>, requests: readonly TurnRequest[], now: Date): Promise<TurnOutcome[]> {
+  const outcomes: TurnOutcome[] = requests.map((r) => ({ turn: advance(r.flow, r.conversation.session, r.event), sent: 0, called: false }));
+  const lines: Line[] = [];
+  const outgoing: Outgoing[] = [];
+  /** Which outgoing messages keep their order (a turn's replies on its channel, after `after`). */
+  const chained = new Set<number>();
+  const counts = new Map<string, StepCount>();
+  const saved: { id: number; session: Turn['session']; timerAt: Date | null }[] = [];
+  const smsChannels = new Map<number, Channel | null>();
+
+  for (const [i, r] of requests.entries()) {
+    const c = r.conversation;
+    for (const l of r.lead ?? []) lines.push({ turn: i, direction: l.direction, body: l.body, stepId: l.stepId ?? null, messageId: l.messageId ?? null });
+    const { turn } = outcomes[i];
+    if (turn.refused) continue;
+    let timerAt = c.timerAt;
+    for (const effect of turn.effects) {
+      switch (effect.kind) {
+        case 'send':
+          chained.add(outgoing.length);
+          lines.push({ turn: i, direction: 'out', body: effect.text, stepId: effect.stepId, messageId: null, send: outgoing.length });
+          outgoing.push({ turn: i, channel: r.channel, companyId: c.companyId, to: c.contact, text: effect.text, id: null });
+          break;
+        case 'sendSms': {
+          if (!smsChannels.has(c.companyId)) smsChannels.set(c.companyId, await companySmsChannel(trx, c.companyId));
+          const sms = smsChannels.get(c.companyId);
+          if (!sms) {
+            const detail = `no SMS channel to send to ${effect.to}`;
+            await trx.insertInto('flow_incidents').values({ company_id: c.companyId, flow_id: c.flowId, conversation_id: c.id, step_id: effect.stepId, detail, at: now }).execute();
+            lines.push({ turn: i, direction: 'note', body: detail, stepId: effect.stepId, messageId: null });
+            break;
+          }
+          lines.push({ turn: i, direction: 'note', body: `SMS → ${effect.to}: ${effect.text}`, stepId: effect.stepId, messageId: null, send: outgoing.length });
+          outgoing.push({ turn: i, channel: sms, companyId: c.companyId, to: effect.to, text: effect.text, id: null });
           break;
         }
-        const id = await send(trx, c, sms, effect.to, effect.text, now);
-        await addTurn(trx, c, 'note', `SMS → ${effect.to}: ${effect.text}`, now, effect.stepId, id);
-        if (id !== null) outcome.sent += 1;
-        break;
-      }
-      case 'http':
-        await createJob(trx, 'flowCall', {
-          conversationId: c.id, companyId: c.companyId, stepId: effect.stepId,
-          request: { method: effect.method, url: effect.url, contentType: effect.contentType, body: effect.body, timeoutSeconds: effect.timeoutSeconds },
-        }, now);
-        outcome.called = true;
-        break;
-      case 'setTimer':
-        timerAt = new Date(now.getTime() + effect.minutes * 60_000);
-        break;
-      case 'cancelTimer':
-        timerAt = null;
-        break;
-      case 'assign':
-      case 'count':
-        break; // the session holds the variables; counts are added together below
-      default: {
-        const unhandled: never = effect;
-        throw new Error(`unhandled effect ${JSON.stringify(unhandled)}`);
+        case 'http':
+          await createJob(trx, 'flowCall', {
+            conversationId: c.id, companyId: c.companyId, stepId: effect.stepId,
+            request: { method: effect.method, url: effect.url, contentType: effect.contentType, body: effect.body, timeoutSeconds: effect.timeoutSeconds },
+          }, now);
+          outcomes[i].called = true;
+          break;
+        case 'setTimer':
+          timerAt = new Date(now.getTime() + effect.minutes * 60_000);
+          break;
+        case 'cancelTimer':
+          timerAt = null;
+          break;
+        case 'count': {
+          const shard = c.id % COUNT_SHARDS;
+          const key = `${c.flowId}\u0000${c.flowVersion}\u0000${effect.stepId}\u0000${effect.event}\u0000${shard}`;
+          const kept = counts.get(key);
+          if (kept) kept.n += 1;
+          else counts.set(key, { flowId: c.flowId, version: c.flowVersion, stepId: effect.stepId, event: effect.event, shard, n: 1 });
+          break;
+        }
+        case 'assign':
+          break; // the session holds the variables
+        default: {
+          const unhandled: never = effect;
+          throw new Error(`unhandled effect ${JSON.stringify(unhandled)}`);
+        }
       }
     }
+    saved.push({ id: c.id, session: turn.session, timerAt });
   }
-  await count(trx, c, turn.effects);
-  await saveConversation(trx, c.id, turn.session, timerAt, now);
-  if (turn.session.state === 'completed') {
+
+  await addCounts(trx, [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, k]) => k));
+  await saveConversations(trx, saved, now);
+  await send(trx, outgoing, now);
+  for (const line of lines) if (line.send !== undefined) line.messageId = outgoing[line.send].id;
+  if (lines.length) {
+    await trx.insertInto('conversation_turns').values(lines.map((l) => ({
+      conversation_id: requests[l.turn].conversation.id, company_id: requests[l.turn].conversation.companyId, direction: l.direction, step_id: l.stepId, body: l.body, message_id: l.messageId, at: now,
+    }))).execute();
+  }
+  // The person reads each turn's replies in the order the flow sent them.
+  const previous = new Map<number, number | null>(requests.map((r, i) => [i, r.after ?? null]));
+  const pairs: { id: number; after: number }[] = [];
+  for (const [k, o] of outgoing.entries()) {
+    if (o.id === null) continue;
+    outcomes[o.turn].sent += 1;
+    if (!chained.has(k)) continue;
+    const before = previous.get(o.turn) ?? null;
+    if (before !== null) pairs.push({ id: o.id, after: before });
+    previous.set(o.turn, o.id);
+  }
+  await sendAfter(trx, pairs);
+  for (const [i, o] of outcomes.entries()) {
+    if (o.turn.refused || o.turn.session.state !== 'completed') continue;
+    const c = requests[i].conversation;
     for (const id of await endCampaignConversationsIfFull(trx, c.id, now)) {
       await addTurn(trx, { id, companyId: c.companyId }, 'note', 'the campaign reached its maximum of complete interactions', now);
     }
   }
-  return outcome;
+  return outcomes;
+}
+
+/**
+ * Rows a step and event's count is spread over (migration 0494), by conversation: concurrent turns
+ * of one flow add to different rows instead of waiting for each other's commit; readers sum them.
+ */
+const COUNT_SHARDS = 16;
+type StepCount = { flowId: number; version: number; stepId: string; event: string; shard: number; n: number };
+
+/** Adds the turns' step counts: one upsert, rows in a fixed order (two transactions never wait on each other crosswise). */
+async function addCounts(trx: Transaction<Database>, rows: StepCount[]): Promise<void> {
+  if (!rows.length) return;
+  await trx.insertInto('flow_step_counts')
+    .values(rows.map((k) => ({ flow_id: k.flowId, version: k.version, step_id: k.stepId, event: k.event, shard: k.shard, count: k.n })))
+    .onConflict((oc) => oc.columns(['flow_id', 'version', 'step_id', 'event', 'shard']).doUpdateSet((eb) => ({ count: eb('flow_step_counts.count', '+', eb.ref('excluded.count')) })))
+    .execute();
+}
+
+/**
+ * Enqueues the turns' messages, one enqueue per company and channel (one credit reservation). When
+ * the balance cannot cover a group, its messages go one by one, so those it covers still leave (a
+ * reply refused for credits is status 81, like any message).
+ */
+async function send(trx: Transaction<Database>, outgoing: Outgoing[], now: Date): Promise<void> {
+  const groups = new Map<string, number[]>();
+  for (const [k, o] of outgoing.entries()) {
+    const key = `${o.companyId}:${o.channel.id}`;
+    const group = groups.get(key);
+    if (group) group.push(k);
+    else groups.set(key, [k]);
+  }
+  for (const group of groups.values()) {
+    const first = outgoing[group[0]];
+    let parts: number[][] = [group];
+    if (group.length > 1) {
+      const cost = group.reduce((sum, k) => sum + messageCost(first.channel.platform, outgoing[k].text).cost, 0);
+      if ((await balanceOf(trx, first.companyId)).balance < cost) parts = group.map((k) => [k]);
+    }
+    for (const part of parts) {
+      const items = part.map((k) => {
+        const address = destinationOn(first.channel.platform, outgoing[k].to);
+        return { to: address ?? outgoing[k].to, body: outgoing[k].text, invalid: address === null };
+      });
+      const result = await enqueueMessages(trx, {
+        companyId: first.companyId, channel: first.channel, purpose: 'transactional', source: 'flow', items,
+        // A conversation repeats itself on purpose (a question asked again): the duplicate rule is for campaigns.
+        duplicateWindowHours: 0, heldUntil: null, now, onInsufficientCredits: 'reject',
+      });
+      // Identities follow the items' order (enqueue inserts them `order by` the item's position).
+      const ids = [...result.ids].sort((a, b) => a - b);
+      part.forEach((k, n) => { outgoing[k].id = ids[n] ?? null; });
+    }
+  }
 }

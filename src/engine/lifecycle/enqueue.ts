@@ -167,7 +167,9 @@ export async function enqueueMessages(trx: Transaction<Database>, req: EnqueueRe
   };
 }
 
-/** `id` is claimed only after `previous` left the queue (a conversation's replies keep their order; dispatch.ts claimQueued). */
-export async function sendAfter(trx: Transaction<Database>, id: number, previous: number): Promise<void> {
-  await trx.updateTable('messages').set({ after_message_id: previous }).where('id', '=', id).execute();
+/** Each `id` is claimed only after its `after` left the queue (a conversation's replies keep their order; dispatch.ts claimQueued). */
+export async function sendAfter(trx: Transaction<Database>, pairs: readonly { id: number; after: number }[]): Promise<void> {
+  if (!pairs.length) return;
+  await sql`update messages m set after_message_id = v.after
+    from unnest(${pairs.map((p) => p.id)}::bigint[], ${pairs.map((p) => p.after)}::bigint[]) as v(id, after) where m.id = v.id`.execute(trx);
 }

@@ -77,6 +77,8 @@ export interface FlowStepCountsTable {
   version: number;
   step_id: string;
   event: string;
+  /** Which of the step and event's rows (migration 0494: concurrent turns add to different rows). */
+  shard: number;
   count: BigCount;
 }
 

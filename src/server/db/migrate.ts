@@ -38,6 +38,7 @@ import * as payments from './migrations/0490_payments.ts';
 import * as promotionalCredits from './migrations/0491_promotional-credits.ts';
 import * as messagesInOrder from './migrations/0492_messages-in-order.ts';
 import * as campaignFlows from './migrations/0493_campaign-flows.ts';
+import * as flowStepCountShards from './migrations/0494_flow-step-count-shards.ts';
 import type { Database } from '../../engine/database.ts';
 
 const migrations: Record<string, Migration> = {
@@ -77,6 +78,7 @@ const migrations: Record<string, Migration> = {
   '0491_promotional-credits': promotionalCredits,
   '0492_messages-in-order': messagesInOrder,
   '0493_campaign-flows': campaignFlows,
+  '0494_flow-step-count-shards': flowStepCountShards,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -179,7 +179,8 @@ export const flowsHandlers: DomainHandlers<'flows'> = {
     if (version === null) return { flowId: flow.id, version: null, conversations: [], steps: [] };
     const states = await db.selectFrom('conversations').select(['state', (eb) => eb.fn.countAll<string>().as('n')])
       .where('company_id', '=', me.companyId).where('flow_id', '=', flow.id).where('flow_version', '=', version).groupBy('state').orderBy('state').execute();
-    const counts = await db.selectFrom('flow_step_counts').select(['step_id', 'event', 'count']).where('flow_id', '=', flow.id).where('version', '=', version).execute();
+    const counts = await db.selectFrom('flow_step_counts').select(['step_id', 'event', (eb) => eb.fn.sum<string>('count').as('count')])
+      .where('flow_id', '=', flow.id).where('version', '=', version).groupBy(['step_id', 'event']).execute();
     const definition = await db.selectFrom('flow_versions').select('definition').where('flow_id', '=', flow.id).where('version', '=', version).executeTakeFirst();
     const byStep = new Map<string, Partial<Record<FlowStepEvent, number>>>();
     for (const c of counts) byStep.set(c.step_id, { ...byStep.get(c.step_id), [c.event]: Number(c.count) });
