@@ -13,7 +13,13 @@
 // until their date: a reservation for a channel may not take another channel's unspent promotional
 // credits; consumption on a channel spends its promotional credits first (the oldest to expire
 // first); at expiry what is left leaves the balance (expirePromotions).
+// Subscription plans (companies.plan_type 'subscription', issue 16 §3) do not buy credits: the
+// provider's staff grant each period's quota as promotional credits of the plan's channels, valid
+// until the period ends. When they do not cover a message, its status says why in the plan's
+// words (shortfallStatus): 82 sent-message limit while a period runs, 83 subscription expired once
+// none does; a pilot company's message says 81 insufficient credits.
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { smsStateByName, type ChannelPlatform } from '../generated/enums.gen.ts';
 import type { Database } from './database.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -82,6 +88,15 @@ export async function reserve(db: Db, m: Movement): Promise<CreditBalance | null
 }
 
 /** Spends reserved credits for messages the provider accepted. */
+/** The status of a message its company's credits do not cover (see the top of this file). */
+export async function shortfallStatus(db: Db, companyId: number, platform: ChannelPlatform, now: Date): Promise<number> {
+  const row = await db.selectFrom('companies').select(['plan_type']).where('id', '=', companyId)
+    .select((eb) => eb.exists(eb.selectFrom('promo_credits').select('id').where('promo_credits.company_id', '=', companyId).where('promo_credits.platform', '=', platform).where('promo_credits.expires_at', '>', now)).as('period'))
+    .executeTakeFirst();
+  if (row?.plan_type !== 'subscription') return smsStateByName.insufficientCredits;
+  return row.period ? smsStateByName.sentMessageLimit : smsStateByName.subscriptionExpired;
+}
+
 export async function consume(db: Db, m: Movement): Promise<void> {
   if (m.amount === 0) return;
   if (m.channelId !== undefined) await spendPromotional(db, m.companyId, m.channelId, m.amount, m.now);

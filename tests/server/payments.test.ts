@@ -304,4 +304,32 @@ describe('promotional credits', () => {
     expect((await op('payments.promotions')).json()[0]).toMatchObject({ remaining: 0, expired: true });
     expect((await op('account.paymentsSummary')).json().promotional).toBe(0);
   });
+
+  it("a subscription plan's sending is bounded by its period's quota: 82 once it is spent, 83 once no period runs", async () => {
+    const plan = await h.addCompany('Plan Mensual S.A.S.', [{ email: 'gerente@planmensual.co', roles: ['manager'] }]);
+    await h.db.updateTable('companies').set({ plan_type: 'subscription' }).where('id', '=', plan.companyId).execute();
+    const channel = await h.db.insertInto('channels').values({ company_id: plan.companyId, name: 'SMS', platform: 'sms', type: 'MT', sender: '+573159990003', tags: '[]', keywords: '[]', priority: 5, account_sids: '[]', enabled: true, created_at: new Date(), updated_at: new Date() }).returning('id').executeTakeFirstOrThrow();
+    let token = (await h.signin('gerente@planmensual.co')).token;
+    const send = async (to: string) => {
+      const res = await h.op('messages.send', { token, body: { channelId: channel.id, to, text: 'Su pedido salió hoy' } });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().messages[0] as { state: string; statusCode: number };
+    };
+    // No period granted: the subscription is not running.
+    expect(await send('3001230001')).toMatchObject({ state: 'rejected', statusCode: 83 });
+    // This period's quota: two SMS (one credit each) until three days from now.
+    const expiresOn = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Bogota' }).format(new Date(h.clock.now.getTime() + 3 * 86_400_000));
+    const staff = (await h.as('platform')).token;
+    expect((await h.op('payments.grantPromotional', { token: staff, params: { id: plan.companyId }, body: { platform: 'sms', amount: 2, expiresOn } })).statusCode).toBe(200);
+    expect([await send('3001230002'), await send('3001230003')].map((m) => m.statusCode)).toEqual([1, 1]);
+    expect(await send('3001230004')).toMatchObject({ state: 'rejected', statusCode: 82 });
+    // The period ends: what is sent after it says the subscription expired.
+    h.clock.advance(4 * 86_400_000);
+    await expirePromotions(h.db, h.clock.now);
+    token = (await h.signin('gerente@planmensual.co')).token; // four days later: a new session
+    expect(await send('3001230005')).toMatchObject({ state: 'rejected', statusCode: 83 });
+    // A pilot company's shortfall is still 81.
+    await h.db.updateTable('companies').set({ plan_type: 'pilot' }).where('id', '=', plan.companyId).execute();
+    expect(await send('3001230006')).toMatchObject({ state: 'rejected', statusCode: 81 });
+  });
 });

@@ -1,14 +1,14 @@
 // Turning requests into message rows (ARCHITECTURE 5): a message is a row before it is anything
 // else. Everything that can be decided before sending is decided here, set-based, in the same
 // transaction that inserts the rows: the refusal rules (refusal-rules.ts: the block list 5, the
-// duplicate rule 93, …), the credits (reserved now; 81 when they do not cover the request) and
+// duplicate rule 93, …), the credits (reserved now; 81 when they do not cover the request, 82 / 83 for a subscription plan) and
 // the send window (commercial messages outside it wait for the next allowed slot: held, never
 // dropped).
 import { sql, type Transaction } from 'kysely';
 import type { ChannelPlatform, TemplateRef } from '../channel-adapter.ts';
 import { perMessagePrice, type MessagePrice } from '../channels/definition.ts';
 import { channelDefinition } from '../channels/registry.ts';
-import { reserve } from '../credits.ts';
+import { reserve, shortfallStatus } from '../credits.ts';
 import { STATUS } from './message-states.ts';
 import { refusalRules } from './refusal-rules.ts';
 import type { Database } from '../database.ts';
@@ -147,7 +147,9 @@ export async function enqueueMessages(trx: Transaction<Database>, req: EnqueueRe
     else if (req.onInsufficientCredits === 'throw') throw new InsufficientCreditsError(cost);
     else if (req.onInsufficientCredits === 'report') shortOfCredits = true;
     else {
-      await sql`update messages m set state = 'rejected', status_code = ${STATUS.insufficientCredits}, done_at = ${now}, updated_at = ${now} where ${mine}`.execute(trx);
+      // 81, or the plan's 82 / 83 for a subscription (credits.ts shortfallStatus).
+      const status = await shortfallStatus(trx, req.companyId, req.channel.platform, now);
+      await sql`update messages m set state = 'rejected', status_code = ${status}, done_at = ${now}, updated_at = ${now} where ${mine}`.execute(trx);
       insufficientCredits = queued;
     }
   }
