@@ -50,3 +50,16 @@ export function maskDestination(to: string): string {
   }
   return to.length > 7 ? `${to.slice(0, 6)}***${to.slice(-4)}` : '***';
 }
+
+/**
+ * The forms a number may be stored in, from one as people write it (+57 300 123 4567,
+ * 573001234567, 3001234567): channels give contacts as they come (WhatsApp's wa_id is digits, SMPP
+ * gives +57…), so a lookup by number asks for each form.
+ */
+export function numberForms(input: string): string[] {
+  const digits = input.replace(/\D/g, '');
+  if (!digits) return [input.trim()];
+  const forms = new Set([input.trim(), digits, `+${digits}`]);
+  if (digits.length === 10 && digits.startsWith('3')) for (const f of [`57${digits}`, `+57${digits}`]) forms.add(f);
+  return [...forms];
+}

@@ -149,6 +149,81 @@ export const screen = {
     export: ["csv", "xlsx"],
     exportName: "number-history",
     empty: "screens.reportsCallCenter.empty",
+    sections: [{
+            label: "screens.reportsCallCenter.conversations",
+            itemsPath: "turns",
+            columns: [
+                {
+                    field: "at",
+                    label: "fields.at",
+                    schema: {
+                        type: "string",
+                        format: "date-time"
+                    },
+                    width: 180,
+                    sortable: false
+                },
+                {
+                    field: "account",
+                    label: "fields.account",
+                    schema: {
+                        type: "string"
+                    },
+                    sortable: false
+                },
+                {
+                    field: "flow",
+                    label: "fields.flow",
+                    schema: {
+                        type: "string"
+                    },
+                    sortable: false
+                },
+                {
+                    field: "direction",
+                    label: "fields.direction",
+                    schema: {
+                        type: "string",
+                        enum: ["in", "out", "note"],
+                        "x-enum": "conversation-turn-direction"
+                    },
+                    cell: "enum",
+                    sortable: false
+                },
+                {
+                    field: "body",
+                    label: "fields.text",
+                    schema: {
+                        type: "string"
+                    },
+                    width: 420,
+                    sortable: false
+                },
+                {
+                    field: "messageState",
+                    label: "fields.messageState",
+                    schema: {
+                        "x-enum": "message-state"
+                    },
+                    cell: "enum",
+                    sortable: false
+                },
+                {
+                    field: "reason",
+                    label: "fields.reason",
+                    schema: {
+                        type: ["object", "null"],
+                        "x-display": "reason"
+                    },
+                    cell: "reason",
+                    width: 260,
+                    sortable: false
+                }
+            ],
+            export: ["csv", "xlsx"],
+            exportName: "number-conversations",
+            empty: "screens.reportsCallCenter.noConversations"
+        }],
     schema: {
         type: "object",
         required: ["phone"],

@@ -1258,6 +1258,76 @@ export const entitySchemas = [
         }
     },
     {
+        $id: "call-center-turn",
+        description: "One line of a chatbot conversation with the number a support agent looks up (/Reports/QueryCallCenter, issue 15 \u00A73): when, on which account (channel) and flow, who spoke (the person, the flow, a note), the words, and for the flow's messages where each stands and why it did not go.",
+        type: "object",
+        required: [
+            "conversationId",
+            "at",
+            "account",
+            "flow",
+            "direction",
+            "body",
+            "messageState",
+            "reason"
+        ],
+        additionalProperties: false,
+        properties: {
+            conversationId: {
+                type: "integer"
+            },
+            at: {
+                type: "string",
+                format: "date-time"
+            },
+            account: {
+                type: "string"
+            },
+            flow: {
+                type: "string"
+            },
+            direction: {
+                $ref: "conversation-turn-direction#"
+            },
+            body: {
+                type: "string"
+            },
+            messageState: {
+                anyOf: [{
+                        $ref: "message-state#"
+                    }, {
+                        type: "null"
+                    }]
+            },
+            reason: {
+                type: ["object", "null"],
+                "x-display": "reason",
+                required: [
+                    "kind",
+                    "code",
+                    "hours",
+                    "until"
+                ],
+                additionalProperties: false,
+                properties: {
+                    kind: {
+                        $ref: "message-reason#"
+                    },
+                    code: {
+                        type: "string"
+                    },
+                    hours: {
+                        type: ["integer", "null"]
+                    },
+                    until: {
+                        type: ["string", "null"],
+                        format: "date-time"
+                    }
+                }
+            }
+        }
+    },
+    {
         $id: "campaign-clicker-page",
         description: "One page of the recipients who clicked a campaign's links (the list convention).",
         type: "object",
@@ -14809,7 +14879,7 @@ export const serverOperations = [
             component: 4011,
             action: "report"
         },
-        summary: "One number's history with the company, for a support agent: every message to it between two Bogot\u00E1 days (the report history's days by default), newest first, at most 500 (`truncated` says more matched). The number as people write it (3001234567, +57 300 123 4567); none answers 99960, one that is not Colombian 99963.",
+        summary: "One number's history with the company, for a support agent: every message to it between two Bogot\u00E1 days (the report history's days by default), newest first, at most 500 (`truncated` says more matched), and the transcripts of its chatbot conversations started in those days (`turns`, in the order they happened, the latest 500 lines). The number as people write it (3001234567, +57 300 123 4567); none answers 99960, one that is not Colombian 99963.",
         params: null,
         query: null,
         headers: null,
@@ -14835,7 +14905,12 @@ export const serverOperations = [
         multipart: null,
         response: {
             type: "object",
-            required: ["phone", "items", "truncated"],
+            required: [
+                "phone",
+                "items",
+                "truncated",
+                "turns"
+            ],
             additionalProperties: false,
             properties: {
                 phone: {
@@ -14849,6 +14924,12 @@ export const serverOperations = [
                 },
                 truncated: {
                     type: "boolean"
+                },
+                turns: {
+                    type: "array",
+                    items: {
+                        $ref: "call-center-turn#"
+                    }
                 }
             }
         },

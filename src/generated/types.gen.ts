@@ -502,6 +502,27 @@ operator: (string | null)
 basis: OperatorBasis
 }
 /**
+ * One line of a chatbot conversation with the number a support agent looks up (/Reports/QueryCallCenter, issue 15 §3): when, on which account (channel) and flow, who spoke (the person, the flow, a note), the words, and for the flow's messages where each stands and why it did not go.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "call-center-turn".
+ */
+export interface CallCenterTurn {
+conversationId: number
+at: string
+account: string
+flow: string
+direction: ConversationTurnDirection
+body: string
+messageState: (MessageState | null)
+reason: ({
+kind: MessageReason
+code: string
+hours: (number | null)
+until: (string | null)
+} | null)
+}
+/**
  * One page of the recipients who clicked a campaign's links (the list convention).
  * 
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
@@ -4800,6 +4821,7 @@ export interface ReportCenterQueryCallCenterResponse {
 phone: string
 items: CallCenterMessage[]
 truncated: boolean
+turns: CallCenterTurn[]
 }
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema

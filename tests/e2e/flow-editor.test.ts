@@ -3,7 +3,7 @@
 // Publish button held back, connects the outputs, undoes and redoes, tries it in the preview (the
 // same runtime as the server), publishes it, puts it on an agent on the WhatsApp channel, and a
 // customer's messages through the sandbox (POST /v1/sandbox/inbound) hold a conversation whose
-// transcript the conversations screen shows.
+// transcript the conversations screen and the call-center query show.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { choose, newPage, productAndBrowser, sessionToken, signIn } from './harness.ts';
@@ -114,6 +114,18 @@ describe('the flow editor', () => {
     await page.getByRole('row', { name: /573004440123/ }).first().click();
     await page.getByText('Lamentamos oírlo; un asesor te escribirá.').waitFor();
     expect(await page.getByText('Encuesta', { exact: true }).count()).toBeGreaterThan(0);
+
     await context.close();
+
+    // A support agent (the platform's developer) looking the number up in the call-center query reads the same transcript.
+    const agent = await newPage(e2e.browser, e2e.product);
+    await signIn(agent.page, 'develop@demo.colibri.co');
+    await agent.page.goto('/Reports/QueryCallCenter');
+    await agent.page.getByLabel(/^Número de celular/).fill('300 444 0123');
+    await agent.page.getByRole('button', { name: 'Consultar' }).click();
+    const transcript = agent.page.getByRole('table', { name: 'Conversaciones con los chatbots' });
+    await transcript.getByRole('row').filter({ hasText: 'Lamentamos oírlo; un asesor te escribirá.' }).waitFor();
+    expect(await transcript.getByRole('row').filter({ hasText: 'Encuesta' }).first().textContent()).toContain('Persona');
+    await agent.context.close();
   });
 });

@@ -186,6 +186,15 @@ describe('conversations', () => {
     expect(stats.steps[4]).toMatchObject({ entered: 0 });
     // The call-center view finds it by the number as a person types it.
     expect((await op('flows.conversations', { query: { contact: '+57 315 777 0011' } })).json.items.map((i: { id: number }) => i.id)).toEqual([Number(c.id)]);
+    // So does the call-center query (a support agent's), transcript and all, under the number's messages.
+    const develop = decodeSession((await op('clientAuth.signin', { body: { email: demoEmail('develop'), password: TEST_PASSWORD } })).json.clientToken)!.token;
+    const lookup = await fetch(`${server.url}/v1/colibri/reportCenter/queryCallCenter`, {
+      method: 'POST', headers: { 'content-type': 'application/json', 'x-auth-token': develop }, body: JSON.stringify({ phone: '315 777 0011' }),
+    });
+    const history = (await lookup.json()) as { items: unknown[]; turns: { conversationId: number; account: string; flow: string; direction: string; body: string; messageState: string | null }[] };
+    expect([lookup.status, history.items.length]).toEqual([200, 3]);
+    expect(history.turns.map((t) => `${t.direction}: ${t.body}`)).toEqual(detail.json.turns.map((t: { direction: string; body: string }) => `${t.direction}: ${t.body}`));
+    expect(history.turns[1]).toMatchObject({ conversationId: Number(c.id), account: 'SMS Respuestas 85432', flow: 'Saldo', messageState: 'delivered' });
   });
 
   it('over WhatsApp: no reply fires the timer once (a retry), then the timeout says goodbye; the transcript keeps it all', async () => {

@@ -3,6 +3,7 @@
 // and only a template goes. This file owns the rule and its SQL: the adapter asks it before
 // sending free text, and a campaign's summary and launch ask it for every recipient at once.
 import { sql, type Kysely } from 'kysely';
+import { numberForms } from '../../../core/phone.ts';
 import type { Database } from '../../database.ts';
 
 /** How long a user's message keeps the window open. */
@@ -10,12 +11,6 @@ export const CUSTOMER_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /** Meta's code for free text outside the window (config/errors.yaml, whatsapp). */
 export const OUTSIDE_WINDOW_CODE = '131047';
-
-/** A number as WhatsApp gives it (wa_id, digits only) and as we store it (+57…): both are looked up. */
-const forms = (phone: string) => {
-  const digits = phone.replace(/^\+/, '');
-  return [`+${digits}`, digits];
-};
 
 /**
  * Of `phones`, those whose window on the channel is closed: no inbound message from them on that
@@ -26,7 +21,7 @@ export async function outsideCustomerWindow(db: Kysely<Database>, channelId: num
   if (!wanted.length) return new Set();
   const since = new Date(now.getTime() - CUSTOMER_WINDOW_MS);
   const rows = await db.selectFrom('inbound_messages').select(sql<string>`distinct regexp_replace(from_number, '^\\+', '')`.as('digits'))
-    .where('channel_id', '=', channelId).where('from_number', 'in', wanted.flatMap(forms)).where('received_at', '>', since)
+    .where('channel_id', '=', channelId).where('from_number', 'in', wanted.flatMap(numberForms)).where('received_at', '>', since)
     .execute();
   const open = new Set(rows.map((r) => r.digits));
   return new Set(wanted.filter((p) => !open.has(p.replace(/^\+/, ''))));

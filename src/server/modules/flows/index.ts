@@ -6,7 +6,7 @@
 import { sql, type Kysely } from 'kysely';
 import { validateFlow } from '../../../core/flows/validate.ts';
 import type { Database } from '../../../engine/database.ts';
-import { flowStepEvents, type ConversationState, type ConversationTurnDirection, type FlowStepEvent, type MessageState } from '../../../generated/enums.gen.ts';
+import { flowStepEvents, type ConversationState, type FlowStepEvent } from '../../../generated/enums.gen.ts';
 import type { Conversation, Flow, FlowDefinition } from '../../../generated/types.gen.ts';
 import { uniqueOr } from '../../db/unique.ts';
 import { fail, failFields, fieldError } from '../../errors/api-error.ts';
@@ -14,8 +14,8 @@ import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
 import { OPEN_STATES } from '../../../engine/conversations/sessions.ts';
 import { jsonValue } from '../../../engine/tables/columns.ts';
-import { reasonOf } from '../../../engine/lifecycle/message-reason.ts';
-import { duplicateWindowHours } from '../../messaging/duplicate-window.ts';
+import { transcriptOf } from './transcript.ts';
+import { numberForms } from '../../../core/phone.ts';
 
 const nameTaken = () => failFields([fieldError('name', '99930')]);
 
@@ -74,15 +74,6 @@ function conversationQuery(db: Kysely<Database>, companyId: number) {
     .select(['c.id', 'c.contact', 'c.channel_id', 'ch.name as channel', 'c.agent_id', 'c.flow_id', 'f.name as flow', 'c.flow_version', 'c.state', 'c.step_id', 'c.session', 'c.started_at', 'c.updated_at', 'c.ended_at'])
     .where('c.company_id', '=', companyId);
 }
-
-/** The digits of a number as people write it (+57 300 123 4567, 573001234567): a contact is stored as the channel gave it. */
-const contactForms = (contact: string) => {
-  const digits = contact.replace(/\D/g, '');
-  if (!digits) return [contact.trim()];
-  const forms = new Set([contact.trim(), digits, `+${digits}`]);
-  if (digits.length === 10 && digits.startsWith('3')) for (const f of [`57${digits}`, `+57${digits}`]) forms.add(f);
-  return [...forms];
-};
 
 export const flowsHandlers: DomainHandlers<'flows'> = {
   'flows.list': async (ctx) => {
@@ -216,7 +207,7 @@ export const flowsHandlers: DomainHandlers<'flows'> = {
   'flows.conversations': async (ctx) => {
     const me = caller(ctx);
     let qb = conversationQuery(ctx.deps.db, me.companyId);
-    if (ctx.query.contact) qb = qb.where('c.contact', 'in', contactForms(ctx.query.contact));
+    if (ctx.query.contact) qb = qb.where('c.contact', 'in', numberForms(ctx.query.contact));
     if (ctx.query.flowId) qb = qb.where('c.flow_id', '=', ctx.query.flowId);
     if (ctx.query.agentId) qb = qb.where('c.agent_id', '=', ctx.query.agentId);
     if (ctx.query.state) qb = qb.where('c.state', '=', ctx.query.state);
@@ -234,21 +225,7 @@ export const flowsHandlers: DomainHandlers<'flows'> = {
     const { db } = ctx.deps;
     const row = await conversationQuery(db, me.companyId).where('c.id', '=', ctx.params.id).executeTakeFirst();
     if (!row) throw fail('99959');
-    // Each message the flow sent, with where it stands and why it did not go (a WhatsApp reply
-    // outside the 24-hour window: 131047), as the campaign's messages say it.
-    const turns = await db.selectFrom('conversation_turns as t')
-      .leftJoin('messages as m', (j) => j.onRef('m.id', '=', 't.message_id').on('m.company_id', '=', me.companyId))
-      .select(['t.direction', 't.step_id', 't.body', 't.message_id', 't.at', 'm.state', 'm.status_code', 'm.error_code', 'm.held_reason', 'm.not_before'])
-      .where('t.conversation_id', '=', row.id).where('t.company_id', '=', me.companyId).orderBy('t.id').limit(2000).execute();
-    const duplicateHours = await duplicateWindowHours(db, me.companyId);
-    return {
-      ...toConversation(row),
-      turns: turns.map((t) => ({
-        direction: t.direction as ConversationTurnDirection, stepId: t.step_id, body: t.body, messageId: t.message_id === null ? null : Number(t.message_id),
-        messageState: (t.state ?? null) as MessageState | null,
-        reason: t.state ? reasonOf({ state: t.state, status_code: t.status_code!, error_code: t.error_code ?? null, held_reason: t.held_reason ?? null, not_before: t.not_before! }, duplicateHours) : null,
-        at: t.at.toISOString(),
-      })),
-    };
+    const turns = await transcriptOf(db, me.companyId, [Number(row.id)], 2000);
+    return { ...toConversation(row), turns: turns.map(({ conversationId: _, ...turn }) => turn) };
   },
 };

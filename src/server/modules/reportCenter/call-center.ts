@@ -1,15 +1,17 @@
 // queryCallCenter (/Reports/QueryCallCenter): one number's history with the company for a support
 // agent. A lookup of one recipient's rows, not a report over many: it reads `messages` through
 // their (company_id, to_number, created_at) index, newest first, and says for each why it did not
-// go (the lifecycle's reasonOf) and which operator served it (the rollups' own rule, in SQL).
+// go (the lifecycle's reasonOf) and which operator served it (the rollups' own rule, in SQL); and
+// the transcripts of the number's chatbot conversations (flows/transcript.ts).
 import { sql } from 'kysely';
 import { addDays, formatYmd, parseYmd } from '../../../core/bogota-time.ts';
 import { calendarDate, dayAfter, dayStart } from '../../../core/date-range.ts';
-import { normalizeColombianPhone } from '../../../core/phone.ts';
+import { normalizeColombianPhone, numberForms } from '../../../core/phone.ts';
 import { reasonOf } from '../../../engine/lifecycle/message-reason.ts';
 import { operatorSql } from '../../../engine/lifecycle/rollups.ts';
 import { constants } from '../../../generated/constants.gen.ts';
-import type { CallCenterMessage } from '../../../generated/types.gen.ts';
+import type { CallCenterMessage, CallCenterTurn } from '../../../generated/types.gen.ts';
+import { transcriptOf } from '../flows/transcript.ts';
 import { failFields, fieldError } from '../../errors/api-error.ts';
 import { caller, type HandlerContext } from '../../http/handler.ts';
 import { duplicateWindowHours } from '../../messaging/duplicate-window.ts';
@@ -59,5 +61,15 @@ export async function callCenterHistory(ctx: HandlerContext<'reportCenter.queryC
     reason: reasonOf(r, duplicateHours), parts: r.parts, credits: Number(r.credits), sentAt: iso(r.sent_at), doneAt: iso(r.done_at),
     operator: r.operator, basis: r.basis as CallCenterMessage['basis'],
   }));
-  return { phone, items, truncated: rows.rows.length > CALL_CENTER_ROWS };
+  // The number's chatbot conversations started in those days: their transcripts, as the conversation's page reads them.
+  const conversations = await db.selectFrom('conversations as c').innerJoin('channels as ch', 'ch.id', 'c.channel_id').innerJoin('flows as f', 'f.id', 'c.flow_id')
+    .select(['c.id', 'ch.name as account', 'f.name as flow'])
+    .where('c.company_id', '=', me.companyId).where('c.contact', 'in', numberForms(phone))
+    .where('c.started_at', '>=', dayStart(dateStart, TIME_ZONE)).where('c.started_at', '<', dayAfter(dateEnd, TIME_ZONE))
+    .orderBy('c.id', 'desc').limit(CALL_CENTER_ROWS).execute();
+  const of = new Map(conversations.map((c) => [Number(c.id), c]));
+  const turns = (await transcriptOf(db, me.companyId, [...of.keys()], CALL_CENTER_ROWS)).map(({ conversationId, at, direction, body, messageState, reason }): CallCenterTurn => ({
+    conversationId, at, account: of.get(conversationId)!.account, flow: of.get(conversationId)!.flow, direction, body, messageState, reason,
+  }));
+  return { phone, items, truncated: rows.rows.length > CALL_CENTER_ROWS, turns };
 }

@@ -1,0 +1,33 @@
+// A conversation's transcript as people read it (issue 15 §3): what the person wrote, what the flow
+// sent with where each message stands and why it did not go (the lifecycle's reasonOf, as the
+// campaigns' messages say it), and the notes. One reading for the conversation's own page and the
+// call-center query, which shows the transcripts of the number it looks up.
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../engine/database.ts';
+import { reasonOf } from '../../../engine/lifecycle/message-reason.ts';
+import type { ConversationTurnDirection, MessageState } from '../../../generated/enums.gen.ts';
+import type { Conversation } from '../../../generated/types.gen.ts';
+import { duplicateWindowHours } from '../../messaging/duplicate-window.ts';
+
+export type TranscriptTurn = Required<NonNullable<Conversation['turns']>[number]> & { conversationId: number };
+
+/**
+ * The turns of `conversationIds` (the caller's company's), in the order they happened; with
+ * `last`, only the latest that many (still in order).
+ */
+export async function transcriptOf(db: Kysely<Database>, companyId: number, conversationIds: readonly number[], last: number): Promise<TranscriptTurn[]> {
+  if (!conversationIds.length) return [];
+  const rows = await db.selectFrom('conversation_turns as t')
+    .leftJoin('messages as m', (j) => j.onRef('m.id', '=', 't.message_id').on('m.company_id', '=', companyId))
+    .select(['t.id', 't.conversation_id', 't.direction', 't.step_id', 't.body', 't.message_id', 't.at', 'm.state', 'm.status_code', 'm.error_code', 'm.held_reason', 'm.not_before'])
+    .where('t.conversation_id', 'in', conversationIds).where('t.company_id', '=', companyId)
+    .orderBy('t.id', 'desc').limit(last).execute();
+  const duplicateHours = await duplicateWindowHours(db, companyId);
+  return rows.reverse().map((t) => ({
+    conversationId: Number(t.conversation_id),
+    direction: t.direction as ConversationTurnDirection, stepId: t.step_id, body: t.body, messageId: t.message_id === null ? null : Number(t.message_id),
+    messageState: (t.state ?? null) as MessageState | null,
+    reason: t.state ? reasonOf({ state: t.state, status_code: t.status_code!, error_code: t.error_code ?? null, held_reason: t.held_reason ?? null, not_before: t.not_before! }, duplicateHours) : null,
+    at: t.at.toISOString(),
+  }));
+}
