@@ -4,11 +4,15 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../database.ts';
 import { receiveText, type InboundText, type Received } from './inbound.ts';
+import { nextTimerAt } from './sessions.ts';
 import { fireDueTimers } from './timers.ts';
 import { flowVersions, type FlowVersions } from './versions.ts';
 
 /** Due timers fired in one transaction (their turns taken together). */
 export const TIMER_BATCH = 1000;
+/** Transactions of due timers fired side by side. */
+const TIMER_ROUNDS = 2;
+const MIN_SLEEP_MS = 20;
 
 export interface ConversationsOptions {
   db: Kysely<Database>;
@@ -17,7 +21,7 @@ export interface ConversationsOptions {
   wake: () => void;
   /** An integration call was queued (the job runner, when this process runs one). */
   wakeJobs?: () => void;
-  /** How often due timers are looked for; default 250 ms (a timer fires within that of its time). */
+  /** How often due timers are looked for at most; default 250 ms. Between looks the poller sleeps until the earliest timer, so one fires on time. */
   pollMs?: number;
   log?: (message: string, detail?: unknown) => void;
 }
@@ -50,20 +54,30 @@ export function startConversations(options: ConversationsOptions): Conversations
   async function fireAll(): Promise<number> {
     let total = 0;
     for (;;) {
-      const r = await fireDueTimers(db, versions, now(), TIMER_BATCH);
-      afterTurn(r.sent, r.called);
-      total += r.fired;
-      if (r.fired < TIMER_BATCH || stopped) return total;
+      // Rounds side by side take different rows (SKIP LOCKED); on PGlite's one connection they take turns.
+      const rounds = await Promise.all(Array.from({ length: TIMER_ROUNDS }, () => fireDueTimers(db, versions, now(), TIMER_BATCH)));
+      for (const r of rounds) {
+        afterTurn(r.sent, r.called);
+        total += r.fired;
+      }
+      if (rounds.every((r) => r.fired < TIMER_BATCH) || stopped) return total;
     }
   }
   const fireTimers = () => (round ??= fireAll().finally(() => { round = null; }));
 
-  const schedule = () => {
+  const schedule = (delay: number) => {
     if (stopped) return;
     timer = setTimeout(() => {
       timer = null;
-      fireTimers().catch((e: Error) => options.log?.('conversations: timers failed, retried at the next poll', e.message)).finally(schedule);
-    }, pollMs);
+      fireTimers()
+        // The next look: when the earliest timer falls due, at most pollMs away (a turn may set an
+        // earlier one meanwhile); never sooner than MIN_SLEEP_MS (a due row another turn holds is
+        // skipped, and must not make this a busy loop).
+        .then(() => nextTimerAt(db))
+        .then((next) => (next === null ? pollMs : Math.min(pollMs, Math.max(MIN_SLEEP_MS, next.getTime() - now().getTime()))))
+        .catch((e: Error) => { options.log?.('conversations: timers failed, retried at the next poll', e.message); return pollMs; })
+        .then(schedule);
+    }, delay);
     timer.unref?.();
   };
 
@@ -86,7 +100,8 @@ export function startConversations(options: ConversationsOptions): Conversations
     start() {
       if (!stopped) return;
       stopped = false;
-      schedule();
+      // Timers that fell due while no process ran fire at once.
+      schedule(0);
     },
     async stop() {
       stopped = true;

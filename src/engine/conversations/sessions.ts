@@ -3,7 +3,7 @@
 // transaction that locks the conversation's row (FOR UPDATE), so a message in, the no-reply timer
 // and an integration's answer for one conversation never interleave; the timer is the `timer_at`
 // column, claimed with FOR UPDATE SKIP LOCKED by whichever process gets it first.
-import { sql, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Session } from '../../core/flows/runtime.ts';
 import type { ConversationState } from '../../generated/enums.gen.ts';
 import type { Database } from '../database.ts';
@@ -88,6 +88,13 @@ export async function lockDueTimers(trx: Transaction<Database>, now: Date, limit
   const rows = await sql<Row>`select ${COLUMNS} from conversations where timer_at <= ${now}
     order by timer_at limit ${limit} for update skip locked`.execute(trx);
   return rows.rows.map(toConversation);
+}
+
+/** The earliest timer of any conversation (the poller sleeps until it), or null. */
+export async function nextTimerAt(db: Kysely<Database>): Promise<Date | null> {
+  const row = await sql<{ at: Date | string | null }>`select min(timer_at) as at from conversations where timer_at is not null`.execute(db);
+  const at = row.rows[0]?.at ?? null;
+  return at === null ? null : new Date(at);
 }
 
 /**

@@ -11,7 +11,7 @@
 // reservation locks the company's balance row until commit, and every turn of the company needs
 // it, so it comes last, with as little as possible after it (issue 15 §4: turns under load waited
 // there).
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { advance, type FlowEvent, type Turn } from '../../core/flows/runtime.ts';
 import type { ChannelPlatform, ConversationTurnDirection } from '../../generated/enums.gen.ts';
 import type { FlowDefinition } from '../../generated/types.gen.ts';
@@ -152,11 +152,7 @@ export async function takeTurns(trx: Transaction<Database>, requests: readonly T
   await saveConversations(trx, saved, now);
   await send(trx, outgoing, now);
   for (const line of lines) if (line.send !== undefined) line.messageId = outgoing[line.send].id;
-  if (lines.length) {
-    await trx.insertInto('conversation_turns').values(lines.map((l) => ({
-      conversation_id: requests[l.turn].conversation.id, company_id: requests[l.turn].conversation.companyId, direction: l.direction, step_id: l.stepId, body: l.body, message_id: l.messageId, at: now,
-    }))).execute();
-  }
+  await addLines(trx, lines.map((l) => ({ ...l, conversationId: requests[l.turn].conversation.id, companyId: requests[l.turn].conversation.companyId })), now);
   // The person reads each turn's replies in the order the flow sent them.
   const previous = new Map<number, number | null>(requests.map((r, i) => [i, r.after ?? null]));
   const pairs: { id: number; after: number }[] = [];
@@ -177,6 +173,17 @@ export async function takeTurns(trx: Transaction<Database>, requests: readonly T
     }
   }
   return outcomes;
+}
+
+/** The transcript lines of the turns, in order: one statement (arrays, not a parameter per value). */
+async function addLines(trx: Transaction<Database>, lines: (Line & { conversationId: number; companyId: number })[], now: Date): Promise<void> {
+  if (!lines.length) return;
+  await sql`insert into conversation_turns (conversation_id, company_id, direction, step_id, body, message_id, at)
+    select t.conversation_id, t.company_id, t.direction, t.step_id, t.body, t.message_id, ${now}::timestamptz
+    from unnest(${lines.map((l) => l.conversationId)}::bigint[], ${lines.map((l) => l.companyId)}::int[], ${lines.map((l) => l.direction)}::text[],
+                ${lines.map((l) => l.stepId)}::text[], ${lines.map((l) => l.body)}::text[], ${lines.map((l) => l.messageId)}::bigint[])
+         with ordinality as t(conversation_id, company_id, direction, step_id, body, message_id, n)
+    order by t.n`.execute(trx);
 }
 
 /**

@@ -4,6 +4,7 @@
 // `reason` cell shows them with the code beside, in the campaign's messages and in their export.
 import type { MessageReason, MessageState } from '../../generated/enums.gen.ts';
 import { STATUS } from './message-states.ts';
+import { OUTSIDE_WINDOW_CODE } from '../channels/whatsapp/customer-window.ts';
 
 export interface ReasonOf {
   kind: MessageReason;
@@ -23,8 +24,6 @@ export interface ReasonSource {
   not_before: Date | string;
 }
 
-/** The channel error code that says the WhatsApp customer-service window is closed. */
-const WHATSAPP_WINDOW_CLOSED = '131047';
 /** Codes with words of their own. */
 const BY_STATUS: ReadonlyMap<number, MessageReason> = new Map([
   [STATUS.blacklisted, 'blockList'], [STATUS.duplicate, 'duplicate'], [STATUS.insufficientCredits, 'insufficientCredits'], [STATUS.invalid, 'invalidNumber'],
@@ -37,7 +36,7 @@ export function reasonOf(m: ReasonSource, duplicateHours: number): ReasonOf | nu
   const none = { hours: null, until: null };
   if (m.state === 'queued' && m.held_reason) return { kind: 'sendWindow', code: 'held', hours: null, until: new Date(m.not_before).toISOString() };
   if (!ENDED_BADLY.includes(m.state as MessageState)) return null;
-  if (m.error_code === WHATSAPP_WINDOW_CLOSED) return { kind: 'whatsappWindow', code: m.error_code, ...none };
+  if (m.error_code === OUTSIDE_WINDOW_CODE) return { kind: 'whatsappWindow', code: m.error_code, ...none };
   const byStatus = BY_STATUS.get(m.status_code);
   if (byStatus === 'duplicate') return { kind: byStatus, code: String(m.status_code), hours: duplicateHours, until: null };
   if (byStatus) return { kind: byStatus, code: String(m.status_code), ...none };

@@ -6,6 +6,7 @@ import { postToGraph } from '../shared/graph-send.ts';
 import { ConcurrencyLimit, DEFAULT_MAX_CONCURRENT, DEFAULT_TIMEOUT_MS, drain, type HttpAdapterOptions } from '../shared/http-client.ts';
 import { STATUS_DISPATCH_ERROR, STATUS_REQUEST_ERROR, TOKEN_EXPIRED, whatsappRefusal } from './errors.ts';
 import { buildWhatsAppRequest } from './payload.ts';
+import { OUTSIDE_WINDOW_CODE } from './customer-window.ts';
 
 export const GRAPH_BASE_URL = 'https://graph.facebook.com/v23.0';
 
@@ -36,7 +37,7 @@ export function createWhatsAppAdapter(config: WhatsAppAdapterConfig): ChannelAda
     const built = buildWhatsAppRequest(message);
     if (!built.ok) return { kind: 'failed', statusCode: STATUS_REQUEST_ERROR, reason: built.reason };
     if (built.request.type === 'text' && config.customerWindow && (await config.customerWindow(message.to)) === false) {
-      return { kind: 'failed', statusCode: STATUS_DISPATCH_ERROR, errorCode: '131047', reason: 'outside the 24-hour customer service window: send a template' };
+      return { kind: 'failed', statusCode: STATUS_DISPATCH_ERROR, errorCode: OUTSIDE_WINDOW_CODE, reason: 'outside the 24-hour customer service window: send a template' };
     }
     const sent = await postToGraph({ url, token: config.accessToken, body: built.request, timeoutMs, messageIdOf: (body) => (body as { messages?: { id?: unknown }[] } | null)?.messages?.[0]?.id });
     if ('outcome' in sent) return sent.outcome;
