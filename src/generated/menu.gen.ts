@@ -374,7 +374,7 @@ export const menuNodes = [
         flags: [],
         hidden: false,
         noId: false,
-        planExclude: [],
+        planExclude: ["subscription"],
         actions: ["view", "create"],
         screen: "paymentsBuy",
         icon: null,
@@ -397,6 +397,24 @@ export const menuNodes = [
         screen: "payments",
         icon: null,
         label: "menu.payments.history",
+        subtabs: []
+    },
+    {
+        key: "payments.promotions",
+        id: 8003,
+        componentId: 8003,
+        path: "/Payments/Promotions",
+        parentKey: "payments",
+        roles: null,
+        manageRoles: null,
+        flags: [],
+        hidden: false,
+        noId: false,
+        planExclude: [],
+        actions: ["view", "download"],
+        screen: "paymentsPromotions",
+        icon: null,
+        label: "menu.payments.promotions",
         subtabs: []
     },
     {
@@ -1396,12 +1414,13 @@ export const componentIds = [
     7002,
     8001,
     8002,
+    8003,
     200101,
     200102
 ] as const;
 
-export type ComponentId = 10 | 20 | 30 | 40 | 50 | 60 | 70 | 80 | 2001 | 2002 | 3001 | 3002 | 4001 | 4002 | 4003 | 4004 | 4005 | 4006 | 4007 | 4008 | 4009 | 4010 | 4011 | 4012 | 4013 | 4014 | 5001 | 5002 | 6001 | 6002 | 6003 | 6004 | 6005 | 6006 | 6007 | 7001 | 7002 | 8001 | 8002 | 200101 | 200102;
+export type ComponentId = 10 | 20 | 30 | 40 | 50 | 60 | 70 | 80 | 2001 | 2002 | 3001 | 3002 | 4001 | 4002 | 4003 | 4004 | 4005 | 4006 | 4007 | 4008 | 4009 | 4010 | 4011 | 4012 | 4013 | 4014 | 5001 | 5002 | 6001 | 6002 | 6003 | 6004 | 6005 | 6006 | 6007 | 7001 | 7002 | 8001 | 8002 | 8003 | 200101 | 200102;
 
-export type MenuKey = "dashboard" | "stats" | "charts" | "campaigns" | "campaigns.deploy" | "campaigns.templates" | "campaigns.events" | "campaigns.history" | "campaigns.personalizedDetail" | "chatbot" | "chatbot.management" | "chatbot.createAgent" | "chatbot.editAgent" | "chatbot.conversations" | "chatbot.flows" | "chatbot.incidents" | "payments" | "payments.general" | "payments.history" | "payments.epaycoResponse" | "reports" | "reports.general" | "reports.campaign" | "reports.billingDashboard" | "reports.deployments" | "reports.deploymentsOld" | "reports.flows" | "reports.smsxDashboard" | "reports.mt" | "reports.efficacy" | "reports.certificates" | "reports.certificateDocs" | "reports.rcs" | "reports.advancedQueries" | "reports.callCenter" | "reports.monthSummary" | "reports.whatsapp" | "reports.logs" | "reports.scheduled" | "smsPlatformTools" | "smsPlatformTools.fileProcessor" | "smsPlatformTools.deploySms" | "smsPlatformTools.reportsSms" | "smsPlatformTools.ftpQueries" | "shortener" | "shortener.shorten" | "shortener.statistics" | "settings" | "settings.areas" | "settings.areaList" | "settings.costCenters" | "settings.users" | "settings.actionsMenu" | "settings.associationsAdd" | "settings.associationsUpdate" | "settings.responsibleSmsOption" | "settings.channels" | "settings.company" | "settings.companies" | "settings.apiPermissions" | "settings.messagingSettings" | "settings.blockList" | "settings.quota" | "settings.roles" | "security" | "security.editProfile" | "security.changePassword" | "notifications" | "help";
+export type MenuKey = "dashboard" | "stats" | "charts" | "campaigns" | "campaigns.deploy" | "campaigns.templates" | "campaigns.events" | "campaigns.history" | "campaigns.personalizedDetail" | "chatbot" | "chatbot.management" | "chatbot.createAgent" | "chatbot.editAgent" | "chatbot.conversations" | "chatbot.flows" | "chatbot.incidents" | "payments" | "payments.general" | "payments.history" | "payments.promotions" | "payments.epaycoResponse" | "reports" | "reports.general" | "reports.campaign" | "reports.billingDashboard" | "reports.deployments" | "reports.deploymentsOld" | "reports.flows" | "reports.smsxDashboard" | "reports.mt" | "reports.efficacy" | "reports.certificates" | "reports.certificateDocs" | "reports.rcs" | "reports.advancedQueries" | "reports.callCenter" | "reports.monthSummary" | "reports.whatsapp" | "reports.logs" | "reports.scheduled" | "smsPlatformTools" | "smsPlatformTools.fileProcessor" | "smsPlatformTools.deploySms" | "smsPlatformTools.reportsSms" | "smsPlatformTools.ftpQueries" | "shortener" | "shortener.shorten" | "shortener.statistics" | "settings" | "settings.areas" | "settings.areaList" | "settings.costCenters" | "settings.users" | "settings.actionsMenu" | "settings.associationsAdd" | "settings.associationsUpdate" | "settings.responsibleSmsOption" | "settings.channels" | "settings.company" | "settings.companies" | "settings.apiPermissions" | "settings.messagingSettings" | "settings.blockList" | "settings.quota" | "settings.roles" | "security" | "security.editProfile" | "security.changePassword" | "notifications" | "help";
 
 export type { Action } from "./enums.gen.ts";

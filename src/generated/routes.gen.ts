@@ -867,6 +867,30 @@ export const routes = [
         loadScreen: () => import("./screen.paymentDetail.gen.ts")
     },
     {
+        path: "/Payments/Promotions",
+        screen: "paymentsPromotions",
+        kind: "list",
+        access: "session",
+        layout: "default",
+        menuKey: "payments.promotions",
+        componentId: 8003,
+        title: "menu.payments.promotions",
+        firstLoad: false,
+        loadScreen: () => import("./screen.paymentsPromotions.gen.ts")
+    },
+    {
+        path: "/Payments/Promotions/:id",
+        screen: "paymentsPromotions",
+        kind: "list",
+        access: "session",
+        layout: "default",
+        menuKey: "payments.promotions",
+        componentId: 8003,
+        title: "menu.payments.promotions",
+        firstLoad: false,
+        loadScreen: () => import("./screen.paymentsPromotions.gen.ts")
+    },
+    {
         path: "/epaycoResponse",
         screen: "paymentsResponse",
         kind: "feature",

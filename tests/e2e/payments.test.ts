@@ -2,10 +2,11 @@
 // ePayco stand-in serves the checkout with its test cards. A manager is refused 9,999 COP, buys
 // 50,000 COP with the approving card and comes back to the response page (the state read from our
 // server), downloads the voucher, and sees the credits on the home and in the history; a rejected
-// and an abandoned purchase show as such.
+// and an abandoned purchase show as such. The provider's staff grant promotional credits from the
+// companies list, and the company reads them in /Payments/Promotions.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { newPage, productAndBrowser, signIn } from './harness.ts';
+import { choose, newPage, productAndBrowser, signIn } from './harness.ts';
 
 const e2e = productAndBrowser();
 
@@ -79,6 +80,41 @@ describe('buying credits', () => {
     await page.goto('/Payments/History');
     await page.getByRole('row', { name: /Rechazado/ }).first().waitFor();
     await page.getByRole('row', { name: /Abandonado/ }).first().waitFor();
+    await context.close();
+  });
+
+  it("staff grant promotional credits from the companies list, and the company's manager reads them", async () => {
+    const staff = await newPage(e2e.browser, e2e.product);
+    await signIn(staff.page, 'platform@demo.colibri.co');
+    await staff.page.goto('/profile/companies');
+    await staff.page.getByRole('searchbox', { name: 'Buscar' }).fill('Demo S.A.S.');
+    // The row's actions beyond those that fit wait in its "Más acciones" menu.
+    const demo = staff.page.getByRole('row', { name: /Demo S\.A\.S\./ }).first();
+    const direct = demo.getByRole('button', { name: 'Créditos promocionales' });
+    if (await direct.count()) await direct.click();
+    else {
+      await demo.getByRole('button', { name: 'Más acciones' }).click();
+      await staff.page.getByRole('menuitem', { name: 'Créditos promocionales' }).click();
+    }
+    await staff.page.waitForURL(/\/profile\/companies\/\d+\/promotional$/);
+    await choose(staff.page, /^Tipo de canal/, 'WhatsApp');
+    await staff.page.getByLabel(/^Valor/).fill('7777');
+    const inAMonth = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Bogota' }).format(new Date(Date.now() + 30 * 86_400_000));
+    await staff.page.getByLabel(/^Vencen el/).fill(inAMonth);
+    await staff.page.getByRole('button', { name: 'Guardar' }).click();
+    await staff.page.getByText('Créditos promocionales otorgados.').waitFor();
+    await staff.context.close();
+
+    const { context, page } = await newPage(e2e.browser, e2e.product);
+    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
+    const nav = page.getByRole('navigation', { name: 'Menú principal' });
+    const payments = nav.getByRole('button', { name: 'Pagos' });
+    if ((await payments.getAttribute('aria-expanded')) !== 'true') await payments.click();
+    await nav.getByRole('link', { name: 'Créditos promocionales', exact: true }).click();
+    await page.waitForURL('**/Payments/Promotions');
+    const row = page.getByRole('row').filter({ hasText: '7.777' });
+    await row.first().waitFor();
+    expect(await row.first().textContent()).toContain('WhatsApp');
     await context.close();
   });
 });

@@ -46,6 +46,13 @@ describe('chainAllows', () => {
     expect(chainAllows(history, { roles: ['admin'], productKey: 'colibri' })).toBe(true);
     expect(chainAllows(history, { roles: ['admin'], planType: 'subscription', productKey: 'colibri' })).toBe(false);
   });
+
+  it('a subscription plan neither buys nor reads the purchase history, and sees its quota as promotional credits', () => {
+    const node = (key: string) => menuNodes.find((n) => n.key === key)!;
+    const subscription = { roles: ['manager'], planType: 'subscription', productKey: 'colibri' } as const;
+    expect(['payments.general', 'payments.history', 'payments.promotions'].map((k) => chainAllows(node(k), subscription))).toEqual([false, false, true]);
+    expect(['payments.general', 'payments.history', 'payments.promotions'].map((k) => chainAllows(node(k), { ...subscription, planType: 'pilot' }))).toEqual([true, true, true]);
+  });
 });
 
 describe('defaultGrants', () => {
