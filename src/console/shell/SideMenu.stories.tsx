@@ -67,8 +67,10 @@ export const Superadmin: Story = {
 export const SubscriptionPlan: Story = {
   args: { user: makeUser(['manager'], { company: { id: 1, name: 'Demo S.A.S.', state: 'active', planType: 'subscription' } }) },
   play: async () => {
+    // A subscription plan does not buy credits: its quota shows as promotional credits.
     await openGroup('menu.payments');
-    await expect(entry('menu.payments.general')).toBeInTheDocument();
+    await expect(entry('menu.payments.promotions')).toBeInTheDocument();
+    await expect(entry('menu.payments.general')).not.toBeInTheDocument();
     await expect(entry('menu.payments.history')).not.toBeInTheDocument();
   },
 };
