@@ -341,8 +341,28 @@ describe('conversations', () => {
     const stats = (await op('flows.stats', { query: { flowId } })).json;
     expect(stats.steps.find((s: { stepId: string }) => s.stepId === 'api')).toMatchObject({ entered: 1, integrationFailed: 1 });
 
+    // Someone is in the middle of its menu when the agent is switched off.
+    const midway = '+573004440068';
+    await graph.injectWhatsAppInbound({ phoneNumberId: 'WABA102030405060', from: midway, text: 'caido' });
+    const before = await until('the conversation at the menu', async () => (await server.db.selectFrom('conversations').select(['id', 'state', 'flow_id'])
+      .where('contact', 'in', [midway, midway.slice(1)]).where('state', '=', 'waitingReply').executeTakeFirst()) ?? null, 30_000);
+    expect(before.flow_id).toBe(flowId);
+
     // Switched off, the agent starts nothing more: its keyword goes to the channel's catch-all agent.
     expect((await op('agents.update', { params: { id: created.json.id }, body: { active: false } })).json.active).toBe(false);
+    // And its open conversation does not go on: the bot and the sender no longer match (1001); the
+    // answer is routed as a new message, to the channel's catch-all agent.
+    await graph.injectWhatsAppInbound({ phoneNumberId: 'WABA102030405060', from: midway, text: '1' });
+    const ended = await until('the old conversation ended', async () => {
+      const row = await server.db.selectFrom('conversations').select('state').where('id', '=', before.id).executeTakeFirstOrThrow();
+      return row.state === 'abandoned' ? row : null;
+    }, 30_000);
+    expect(ended.state).toBe('abandoned');
+    const mismatch = (await op('flows.incidents', { query: { flowId } })).json.items as { detail: string }[];
+    expect(mismatch.map((i) => i.detail)).toContain('1001 bot and sender mismatch: its agent was switched off; the conversation ended');
+    const next = await until('a new conversation', async () => (await server.db.selectFrom('conversations').select(['flow_id', 'state'])
+      .where('contact', 'in', [midway, midway.slice(1)]).where('id', '<>', before.id).executeTakeFirst()) ?? null, 30_000);
+    expect(next.flow_id).not.toBe(flowId);
     await graph.injectWhatsAppInbound({ phoneNumberId: 'WABA102030405060', from: '+573004440067', text: 'caido' });
     const started = await until('a conversation', async () => (await server.db.selectFrom('conversations').select('flow_id').where('contact', 'in', ['+573004440067', '573004440067']).executeTakeFirst()) ?? null, 30_000);
     expect(started.flow_id).not.toBe(flowId);

@@ -1,7 +1,9 @@
 // A person's message on a two-way channel, as the conversations see it (issue 15 §2): it continues
 // the number's open conversation on that channel; else it starts the agent of that channel whose
 // keyword it carries (an agent without keywords answers whatever else comes in: a WhatsApp or
-// Messenger bot); else it is not the conversations' (the channel's keyword routes keep it).
+// Messenger bot); else it is not the conversations' (the channel's keyword routes keep it). An
+// open conversation whose agent was switched off, deleted, moved or given another flow ends first
+// (an incident with 1001, bot and sender mismatch), and the message is routed as a new one.
 // SALIR / CANCELAR are handled before this by the inbound router: the opt-out always wins.
 import type { Transaction } from 'kysely';
 import { isKeyword } from '../../core/flows/matching.ts';
@@ -20,6 +22,9 @@ export interface InboundText {
   at: Date;
 }
 
+/** The spec's WhatsApp code for a conversation whose bot no longer answers on its channel (config/errors.yaml). */
+const BOT_MISMATCH_CODE = '1001';
+
 export type Received = { by: 'conversation' | 'agent'; conversationId: number; outcome: TurnOutcome | null } | null;
 
 /** The agent this message starts, if any: one whose keyword it is, else the channel's agent without keywords. */
@@ -32,9 +37,34 @@ async function agentFor(trx: Transaction<Database>, channelId: number, text: str
   return agents.find((a) => keywordsOf(a).length > 0 && isKeyword(keywordsOf(a), text)) ?? agents.find((a) => keywordsOf(a).length === 0) ?? null;
 }
 
+/**
+ * Why an open conversation's bot no longer answers on its channel — its agent was switched off,
+ * deleted, moved to another channel or now runs another flow — or null when it still does. The
+ * spec's WhatsApp code 1001 ("bot and sender mismatch", Gupshup's "last mapped bot") names this.
+ * A campaign's conversation has no agent: its bot is the campaign's flow.
+ */
+async function botMismatch(trx: Transaction<Database>, conversationId: number): Promise<string | null> {
+  const row = await trx.selectFrom('conversations as c').leftJoin('agents as a', 'a.id', 'c.agent_id')
+    .select(['c.campaign_id', 'c.channel_id', 'c.flow_id', 'a.id as agent', 'a.active', 'a.channel_id as agent_channel', 'a.flow_id as agent_flow'])
+    .where('c.id', '=', conversationId).executeTakeFirstOrThrow();
+  if (row.campaign_id !== null) return null;
+  if (row.agent === null) return 'its agent was deleted';
+  if (!row.active) return 'its agent was switched off';
+  if (row.agent_channel !== row.channel_id) return 'its agent moved to another channel';
+  if (row.agent_flow !== row.flow_id) return 'its agent now runs another flow';
+  return null;
+}
+
 /** Hands the message to the conversations, in the caller's transaction; null: none took it. */
 export async function receiveText(trx: Transaction<Database>, versions: FlowVersions, m: InboundText): Promise<Received> {
-  const open = await lockOpenConversation(trx, m.channel.id, m.from);
+  let open = await lockOpenConversation(trx, m.channel.id, m.from);
+  const mismatch = open && (await botMismatch(trx, open.id));
+  if (open && mismatch) {
+    // The old bot does not answer: its conversation ends, and the message is routed as a new one.
+    await recordIncident(trx, open, open.session.stepId, `${BOT_MISMATCH_CODE} bot and sender mismatch: ${mismatch}; the conversation ended`, m.at);
+    await saveConversation(trx, open.id, { ...open.session, state: 'abandoned' }, null, m.at);
+    open = null;
+  }
   if (open) {
     const flow = await versions(trx, open.flowId, open.flowVersion);
     if (!flow) {
