@@ -58,3 +58,35 @@ export function whatsappBodyProblem(content: string, category: TemplateCategory)
   if (/^\{\{[^{}]*\}\}/.test(trimmed) || /\{\{[^{}]*\}\}$/.test(trimmed)) return { code: 'parameterAtEdge', detail: 'the text cannot begin or end with a variable' };
   return null;
 }
+
+const TOKEN = /\{\{\s*([^{}]*?)\s*\}\}/g;
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The parameters that make a template's content read as `text` — its words as written (spaces
+ * loose), each {{variable}} standing for some text — or null when it does not (Gupshup's "template
+ * matching", the spec's 1005 when nothing matches). Positional templates answer the values in the
+ * order of their numbers, named ones by name; a variable used twice must stand for the same text.
+ */
+export function matchTemplateText(content: string, text: string): string[] | Record<string, string> | null {
+  const names: string[] = [];
+  let pattern = '';
+  let last = 0;
+  for (const m of content.matchAll(TOKEN)) {
+    pattern += escapeRegExp(content.slice(last, m.index)).replace(/\s+/g, '\\s+');
+    pattern += '(.+?)';
+    names.push(m[1]);
+    last = m.index + m[0].length;
+  }
+  pattern += escapeRegExp(content.slice(last)).replace(/\s+/g, '\\s+');
+  const found = new RegExp(`^\\s*${pattern}\\s*$`, 'su').exec(text);
+  if (!found) return null;
+  const values = new Map<string, string>();
+  for (const [i, name] of names.entries()) {
+    const value = found[i + 1].trim();
+    if (!value || (values.has(name) && values.get(name) !== value)) return null;
+    values.set(name, value);
+  }
+  if (parameterFormat([...values.keys()]) === 'positional') return [...values.entries()].sort(([a], [b]) => Number(a) - Number(b)).map(([, v]) => v);
+  return Object.fromEntries(values);
+}

@@ -330,13 +330,14 @@ export const messagePurposes = ["commercial", "transactional", "otp"] as const;
 
 export type MessagePurpose = (typeof messagePurposes)[number];
 
-/** Why a message of a campaign did not go, or not yet (issue 12), in the words a person reads beside its code: blockList (5), duplicate (93, already sent within the company's window of N hours), sendWindow (held until the next allowed instant), insufficientCredits (81), whatsappWindow (131047, the 24-hour customer-service window is closed), invalidNumber (94), channelError (the channel refused it with its own code), status (any other spec status code: its sms-state label). src/engine/lifecycle/message-reason.ts picks one per message. (schemas/enums/message-reason.yaml) */
+/** Why a message of a campaign did not go, or not yet (issue 12), in the words a person reads beside its code: blockList (5), duplicate (93, already sent within the company's window of N hours), sendWindow (held until the next allowed instant), insufficientCredits (81), whatsappWindow (131047, the 24-hour customer-service window is closed), whatsappTemplateMismatch (1005, the window is closed and no approved template reads as the text), invalidNumber (94), channelError (the channel refused it with its own code), status (any other spec status code: its sms-state label). src/engine/lifecycle/message-reason.ts picks one per message. (schemas/enums/message-reason.yaml) */
 export const messageReasons = [
     "blockList",
     "duplicate",
     "sendWindow",
     "insufficientCredits",
     "whatsappWindow",
+    "whatsappTemplateMismatch",
     "invalidNumber",
     "channelError",
     "status"
@@ -753,9 +754,10 @@ export const userStates = [
 
 export type UserState = (typeof userStates)[number];
 
-/** Error codes of Meta's WhatsApp Cloud API a message may end with (the report shows their meaning; any other code is shown as written): 131047 more than 24 hours since the customer last wrote (only a template may go), 131026 undeliverable, 131049 held back by Meta to keep engagement healthy, 131050 the person stopped marketing messages, 131051 unsupported message type, 131021 the recipient is the sender, 131042 payment problem of the business account, 131008 a required parameter is missing, 131009 a parameter is invalid, 130429 the throughput limit, 131056 too many messages to one person, 132000 wrong number of template parameters, 132001 the template does not exist, 132012 a template parameter's format. (schemas/enums/whatsapp-error-code.yaml) */
+/** Error codes of Meta's WhatsApp Cloud API a message may end with (the report shows their meaning; any other code is shown as written): 131047 more than 24 hours since the customer last wrote (only a template may go), 1005 the same, and no approved template of the channel reads as the text (ours, before Meta is asked: the spec's Gupshup code), 131026 undeliverable, 131049 held back by Meta to keep engagement healthy, 131050 the person stopped marketing messages, 131051 unsupported message type, 131021 the recipient is the sender, 131042 payment problem of the business account, 131008 a required parameter is missing, 131009 a parameter is invalid, 130429 the throughput limit, 131056 too many messages to one person, 132000 wrong number of template parameters, 132001 the template does not exist, 132012 a template parameter's format. (schemas/enums/whatsapp-error-code.yaml) */
 export const whatsappErrorCodes = [
     "131047",
+    "1005",
     "131026",
     "131049",
     "131050",

@@ -225,7 +225,7 @@ describe('traffic reports', () => {
     await context.close();
   });
 
-  it('a developer reads the WhatsApp report: the template delivered, the free text refused with 131047 in words', async () => {
+  it('a developer reads the WhatsApp report: the template delivered, the free text refused with 1005 in words', async () => {
     const { context: sending, page: manager } = await newPage(e2e.browser, e2e.product);
     await signIn(manager, 'manager@demo.colibri.co', { lands: '**/User' });
     const token = await sessionToken(manager);
@@ -235,7 +235,7 @@ describe('traffic reports', () => {
       channelId,
       messages: [
         { to: '+573175550501', template: { name: 'colibri_aviso', language: 'es_CO', parameters: ['Ana', 'A-1'] } },
-        // Free text to someone who never wrote: outside the 24-hour window, refused (131047).
+        // Free text to someone who never wrote: outside the 24-hour window, and no approved template reads as it (1005).
         { to: '+573175550502', text: 'Hola, ¿cómo vas?' },
       ],
     })) as { messages: { id: string }[] };
@@ -256,8 +256,8 @@ describe('traffic reports', () => {
     await page.getByRole('button', { name: 'Generar reporte' }).click();
     await page.getByRole('table', { name: 'Reporte de WhatsApp' }).getByRole('row').filter({ hasText: 'WhatsApp Atención' }).first().waitFor();
     const why = page.getByRole('region', { name: 'Por qué no salieron' });
-    await why.getByRole('row').filter({ hasText: 'Pasaron más de 24 horas desde el último mensaje de la persona' }).waitFor();
-    expect(await why.textContent()).not.toContain('131047');
+    await why.getByRole('row').filter({ hasText: 'Pasaron más de 24 horas desde el último mensaje de la persona y ninguna plantilla aprobada coincide con el texto' }).waitFor();
+    expect(await why.textContent()).not.toContain('1005');
     expect(await seriousViolations(page)).toEqual([]);
     await context.close();
   });

@@ -116,12 +116,19 @@ describe('HTTP channels through the stand-ins and our webhook routes', () => {
   });
   let callbackSecret = '';
 
-  it('WhatsApp: free text outside the 24-hour window fails with 131047 without a request to Graph', async () => {
+  it('WhatsApp: free text outside the 24-hour window goes as the approved template it reads as, else fails with 1005 without a request to Graph', async () => {
     const res = await send({ channel: 'whatsapp', to: '3004440001', text: 'Hola, ¿en qué podemos ayudarte?' });
     expect(res.status).toBe(200);
     const row = await reaches(res.json.messages[0].id, 'failed');
-    expect(row.error_code).toBe('131047');
+    expect(row.error_code).toBe('1005');
     expect(server.messaging!.graph!.requests.filter((r) => JSON.stringify(r.body).includes('573004440001'))).toEqual([]);
+    // The channel's approved notice, written out: it goes as that template, its variables read from the text.
+    const notice = await send({ channel: 'whatsapp', to: '3004440001', text: 'Hola Ana,  tu pedido 4521 va en camino. Gracias por comprar con nosotros.' });
+    await until('the notice accepted by Graph', async () => (['sent', 'delivered', 'read'].includes((await messageRow(notice.json.messages[0].id)).state) ? true : null));
+    const posted = server.messaging!.graph!.requests.filter((r) => (r.body as { to?: string }).to === '573004440001').map((r) => r.body);
+    expect(posted).toEqual([expect.objectContaining({
+      type: 'template', template: { name: 'colibri_aviso', language: { policy: 'deterministic', code: 'es_CO' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ana' }, { type: 'text', text: '4521' }] }] },
+    })]);
   });
 
   it('WhatsApp: after the customer writes, a text reaches READ through signed webhooks', async () => {

@@ -3,7 +3,7 @@
 // carry only the code) and the category a purpose implies; and the request our engine builds from
 // a template (src/engine/channels/whatsapp/templates.ts).
 import { describe, expect, it } from 'vitest';
-import { categoryForPurpose, parameterFormat, whatsappBodyProblem } from '../../src/core/whatsapp-template.ts';
+import { categoryForPurpose, matchTemplateText, parameterFormat, whatsappBodyProblem } from '../../src/core/whatsapp-template.ts';
 import { buildTemplateCreateRequest, templateComponents } from '../../src/engine/channels/whatsapp/templates.ts';
 
 describe('whatsappBodyProblem', () => {
@@ -62,5 +62,22 @@ describe('the template request', () => {
       category: 'AUTHENTICATION',
       components: [{ type: 'BODY', add_security_recommendation: true }, { type: 'BUTTONS', buttons: [{ type: 'OTP', otp_type: 'COPY_CODE' }] }],
     });
+  });
+});
+
+describe('matchTemplateText (free text outside the window goes as the template it reads as; else 1005)', () => {
+  it.each<[string, string, string[] | Record<string, string> | null]>([
+    ['Hola {{1}}, tu pedido {{2}} va en camino.', 'Hola Ana, tu pedido 4521 va en camino.', ['Ana', '4521']],
+    ['Hola {{1}}, tu pedido {{2}} va en camino.', '  Hola Ana María,\ntu pedido  A-77 va en camino. ', ['Ana María', 'A-77']],
+    ['Pedido {{2}} para {{1}}.', 'Pedido 9 para Luis.', ['Luis', '9']],
+    ['Hola {{nombre}}, su cita es el {{fecha}} (sede {{sede}}).', 'Hola Eva, su cita es el 3/12 (sede Norte).', { nombre: 'Eva', fecha: '3/12', sede: 'Norte' }],
+    ['Hola {{1}}, otra vez {{1}}.', 'Hola Eva, otra vez Eva.', ['Eva']],
+    ['Hola {{1}}, otra vez {{1}}.', 'Hola Eva, otra vez Ana.', null],
+    ['Gracias por escribirnos. ¿Precio? $5.000*', 'Gracias por escribirnos. ¿Precio? $5.000*', {}],
+    ['Gracias por escribirnos.', 'Gracias por escribirnos. Adiós.', null],
+    ['Hola {{1}}, tu pedido {{2}} va en camino.', 'Hola , tu pedido 1 va en camino.', null],
+    ['Hola {{1}}, tu pedido {{2}} va en camino.', 'Buenas, ¿en qué podemos ayudarte?', null],
+  ])('%s ← %j', (content, text, expected) => {
+    expect(matchTemplateText(content, text)).toEqual(expected);
   });
 });

@@ -76,6 +76,21 @@ describe('WhatsApp adapter', () => {
     expect(graph.requests.length).toBe(before);
   });
 
+  it('free text to a closed window goes as the approved template it reads as; none matching fails with 1005 without a request', async () => {
+    const before = graph.requests.length;
+    const closed = { customerWindow: () => false as const };
+    const [mismatch] = await adapter({ ...closed, templateFor: async () => 'mismatch' }).submit([{ id: '107', to: '+573001234567', text: 'Hola' }]);
+    expect([failed(mismatch).errorCode, failed(mismatch).statusCode]).toEqual(['1005', 92]);
+    expect(graph.requests.length).toBe(before);
+    const [none] = await adapter({ ...closed, templateFor: async () => null }).submit([{ id: '108', to: '+573001234567', text: 'Hola' }]);
+    expect(failed(none).errorCode).toBe('131047');
+    const asked: string[] = [];
+    const [matched] = await adapter({ ...closed, templateFor: async (text) => { asked.push(text); return { name: 'pedido_listo', language: 'es_CO', parameters: ['Juan', 'A-77'] }; } })
+      .submit([{ id: '109', to: '+573001234567', text: 'Hola Juan, tu pedido A-77 está listo.' }]);
+    expect([matched.kind, asked]).toEqual(['accepted', ['Hola Juan, tu pedido A-77 está listo.']]);
+    expect(graph.requests.at(-1)?.body).toMatchObject({ type: 'template', template: { name: 'pedido_listo', components: [{ type: 'body', parameters: [{ type: 'text', text: 'Juan' }, { type: 'text', text: 'A-77' }] }] } });
+  });
+
   it('a window that has expired after 24 h is closed again', async () => {
     await graph.injectWhatsAppInbound({ phoneNumberId: NUMBER_ID, from: '+573007770001', text: 'Hola' });
     clock += 24 * 60 * 60 * 1000 + 1;

@@ -7,6 +7,7 @@ import { ConcurrencyLimit, DEFAULT_MAX_CONCURRENT, DEFAULT_TIMEOUT_MS, drain, ty
 import { STATUS_DISPATCH_ERROR, STATUS_REQUEST_ERROR, TOKEN_EXPIRED, whatsappRefusal } from './errors.ts';
 import { buildWhatsAppRequest } from './payload.ts';
 import { OUTSIDE_WINDOW_CODE } from './customer-window.ts';
+import { TEMPLATE_MISMATCH_CODE, type TemplateMatch } from './template-match.ts';
 
 export const GRAPH_BASE_URL = 'https://graph.facebook.com/v23.0';
 
@@ -23,6 +24,8 @@ export interface WhatsAppAdapterConfig extends HttpAdapterOptions {
    * Meta would) without a request; when unknown, Meta decides.
    */
   customerWindow?: (to: string) => boolean | undefined | Promise<boolean | undefined>;
+  /** For free text to a closed window: the channel's approved template it reads as (template-match.ts); absent, such text fails with 131047. */
+  templateFor?: (text: string) => Promise<TemplateMatch>;
 }
 
 export function createWhatsAppAdapter(config: WhatsAppAdapterConfig): ChannelAdapter {
@@ -36,10 +39,17 @@ export function createWhatsAppAdapter(config: WhatsAppAdapterConfig): ChannelAda
     if (closed) return { kind: 'retry', reason: 'the WhatsApp adapter is closing' };
     const built = buildWhatsAppRequest(message);
     if (!built.ok) return { kind: 'failed', statusCode: STATUS_REQUEST_ERROR, reason: built.reason };
-    if (built.request.type === 'text' && config.customerWindow && (await config.customerWindow(message.to)) === false) {
-      return { kind: 'failed', statusCode: STATUS_DISPATCH_ERROR, errorCode: OUTSIDE_WINDOW_CODE, reason: 'outside the 24-hour customer service window: send a template' };
+    let request = built.request;
+    if (request.type === 'text' && config.customerWindow && (await config.customerWindow(message.to)) === false) {
+      // Outside the window only a template goes: the approved one whose words the text is (template-match.ts).
+      const match = (await config.templateFor?.(request.text.body)) ?? null;
+      if (match === 'mismatch') return { kind: 'failed', statusCode: STATUS_DISPATCH_ERROR, errorCode: TEMPLATE_MISMATCH_CODE, reason: 'outside the 24-hour customer service window, and no approved template reads as the text' };
+      if (match === null) return { kind: 'failed', statusCode: STATUS_DISPATCH_ERROR, errorCode: OUTSIDE_WINDOW_CODE, reason: 'outside the 24-hour customer service window: send a template' };
+      const asTemplate = buildWhatsAppRequest({ id: message.id, to: message.to, template: match });
+      if (!asTemplate.ok) return { kind: 'failed', statusCode: STATUS_REQUEST_ERROR, reason: asTemplate.reason };
+      request = asTemplate.request;
     }
-    const sent = await postToGraph({ url, token: config.accessToken, body: built.request, timeoutMs, messageIdOf: (body) => (body as { messages?: { id?: unknown }[] } | null)?.messages?.[0]?.id });
+    const sent = await postToGraph({ url, token: config.accessToken, body: request, timeoutMs, messageIdOf: (body) => (body as { messages?: { id?: unknown }[] } | null)?.messages?.[0]?.id });
     if ('outcome' in sent) return sent.outcome;
     const { error } = sent;
     if (error.code === TOKEN_EXPIRED && !alerted) {

@@ -6,6 +6,7 @@ import type { ChannelEndpoint } from '../../../core/ports/channel.ts';
 import { setting, webhookUrlOf, type ChannelContext, type ChannelDefinition } from '../definition.ts';
 import { createWhatsAppAdapter, GRAPH_BASE_URL } from './adapter.ts';
 import { customerWindowOpen } from './customer-window.ts';
+import { templateForText } from './template-match.ts';
 import { metaWebhook } from '../shared/meta-webhook.ts';
 import type { GraphAccount } from './templates.ts';
 import { parseWhatsAppWebhook } from './webhook.ts';
@@ -48,7 +49,9 @@ export const whatsappChannel: ChannelDefinition = {
     const accessToken = channel.secrets.authorizationToken ?? '';
     if (!phoneNumberId || !accessToken) return null;
     const baseUrl = setting(channel, 'baseUrl') ?? (standIn ? context.standIns.graph!.url : GRAPH_BASE_URL);
-    return createWhatsAppAdapter({ ...context.http, baseUrl, phoneNumberId, accessToken, customerWindow: customerWindow(context, channel.id) });
+    return createWhatsAppAdapter({
+      ...context.http, baseUrl, phoneNumberId, accessToken, customerWindow: customerWindow(context, channel.id), templateFor: (text) => templateForText(context.db, channel.id, text),
+    });
   },
 };
 
