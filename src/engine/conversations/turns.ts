@@ -55,11 +55,17 @@ export interface TurnRequest {
 }
 
 export async function addTurn(trx: Transaction<Database>, c: Pick<Conversation, 'id' | 'companyId'>, direction: ConversationTurnDirection, body: string, now: Date, stepId: string | null = null, messageId: number | null = null): Promise<void> {
-  await trx.insertInto('conversation_turns').values({ conversation_id: c.id, company_id: c.companyId, direction, step_id: stepId, body, message_id: messageId, at: now }).execute();
+  await addLines(trx, [{ conversationId: c.id, companyId: c.companyId, direction, body, stepId, messageId }], now);
 }
 
-export async function recordIncident(trx: Transaction<Database>, c: Pick<Conversation, 'id' | 'companyId' | 'flowId'>, stepId: string | null, detail: string, now: Date): Promise<void> {
+/** An incident of the conversation's flow (the incidents report), without its transcript note. */
+async function addIncident(trx: Transaction<Database>, c: Pick<Conversation, 'id' | 'companyId' | 'flowId'>, stepId: string | null, detail: string, now: Date): Promise<void> {
   await trx.insertInto('flow_incidents').values({ company_id: c.companyId, flow_id: c.flowId, conversation_id: c.id, step_id: stepId, detail, at: now }).execute();
+}
+
+/** An incident, and the same words as a note in the conversation's transcript. */
+export async function recordIncident(trx: Transaction<Database>, c: Pick<Conversation, 'id' | 'companyId' | 'flowId'>, stepId: string | null, detail: string, now: Date): Promise<void> {
+  await addIncident(trx, c, stepId, detail, now);
   await addTurn(trx, c, 'note', detail, now, stepId);
 }
 
@@ -108,7 +114,8 @@ export async function takeTurns(trx: Transaction<Database>, requests: readonly T
           const sms = smsChannels.get(c.companyId);
           if (!sms) {
             const detail = `no SMS channel to send to ${effect.to}`;
-            await trx.insertInto('flow_incidents').values({ company_id: c.companyId, flow_id: c.flowId, conversation_id: c.id, step_id: effect.stepId, detail, at: now }).execute();
+            // Its note goes with the turn's other lines, in order.
+            await addIncident(trx, c, effect.stepId, detail, now);
             lines.push({ turn: i, direction: 'note', body: detail, stepId: effect.stepId, messageId: null });
             break;
           }
@@ -176,7 +183,7 @@ export async function takeTurns(trx: Transaction<Database>, requests: readonly T
 }
 
 /** The transcript lines of the turns, in order: one statement (arrays, not a parameter per value). */
-async function addLines(trx: Transaction<Database>, lines: (Line & { conversationId: number; companyId: number })[], now: Date): Promise<void> {
+async function addLines(trx: Transaction<Database>, lines: readonly (Omit<Line, 'turn' | 'send'> & { conversationId: number; companyId: number })[], now: Date): Promise<void> {
   if (!lines.length) return;
   await sql`insert into conversation_turns (conversation_id, company_id, direction, step_id, body, message_id, at)
     select t.conversation_id, t.company_id, t.direction, t.step_id, t.body, t.message_id, ${now}::timestamptz
