@@ -18,7 +18,10 @@ export interface Operation {
   summary: string; params: Schema | null; query: Schema | null; body: Schema | null;
   /** Request headers the operation reads, each optional, by their usual spelling (Idempotency-Key). */
   headers: Schema | null;
-  multipart: string[] | null; response: Schema | null; produces: 'json' | 'binary';
+  multipart: string[] | null;
+  /** A multipart operation's file limit: a constants uploads key (null: uploads.campaignFileBytes). */
+  uploadLimit: string | null;
+  response: Schema | null; produces: 'json' | 'binary';
   sandbox: boolean; errors: string[];
   /** x-list: the list convention's sortable, filter and search fields (list operations only). */
   list: { sortable: string[]; filters: string[]; search: string[] } | null;
@@ -159,6 +162,9 @@ export function buildModel(root: string): Model {
         throw new DeclarationError(l.file, `/operations/${name}/params`, `path parameters {${pathParams.join(', ')}} must each be declared under params`, l.lineOf(['operations', name]));
       }
       for (const part of ['params', 'query', 'headers', 'body', 'response'] as const) checkRefs(l, ['operations', name, part], o[part] ?? null);
+      if (o.uploadLimit !== undefined && (!o.multipart || typeof (constantsLoaded.data as { uploads?: Record<string, unknown> }).uploads?.[o.uploadLimit] !== 'number')) {
+        throw new DeclarationError(l.file, `/operations/${name}/uploadLimit`, `uploadLimit must name a number under uploads in config/constants.yaml, on a multipart operation`, l.lineOf(['operations', name, 'uploadLimit']));
+      }
       // A throttled operation names its account by a required field of its body.
       if (o.throttle && !(o.body?.required ?? []).includes(o.throttle.account)) {
         throw new DeclarationError(l.file, `/operations/${name}/throttle`, `throttle.account ${o.throttle.account} must be a required field of the body`, l.lineOf(['operations', name]));
@@ -179,6 +185,7 @@ export function buildModel(root: string): Model {
         headers: o.headers ? { type: 'object', properties: o.headers } : null,
         body: o.body ?? null,
         multipart: o.multipart ?? null,
+        uploadLimit: o.uploadLimit ?? null,
         response: o.response ?? null,
         produces: o.produces ?? 'json',
         sandbox: o.sandbox ?? false,

@@ -23,7 +23,7 @@ export function emitServerOperations(model: Model): string {
   const rows = model.operations.map((o) => ({
     id: o.id, tag: o.tag, name: o.name, method: o.method, path: o.path, access: o.access, credentials: o.credentials, throttle: o.throttle,
     permission: o.permission, summary: o.summary, params: o.params, query: o.query, headers: o.headers, body: o.body,
-    multipart: o.multipart, response: o.response, produces: o.produces, sandbox: o.sandbox, errors: o.errors,
+    multipart: o.multipart, uploadLimit: o.uploadLimit, response: o.response, produces: o.produces, sandbox: o.sandbox, errors: o.errors,
   }));
   const entities = [...model.entities.values()];
   const allSchemas: Json[] = [...entities, ...model.operations.flatMap((o) => [o.params, o.query, o.headers, o.body, o.response].filter(Boolean) as Json[])];

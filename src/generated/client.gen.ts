@@ -94,6 +94,9 @@ export const pathParams: {
     "flows.update": ["id"],
     "flows.publish": ["id"],
     "flows.delete": ["id"],
+    "flows.uploadTraining": ["id"],
+    "flows.training": ["id"],
+    "flows.clearTraining": ["id"],
     "flows.conversation": ["id"],
     "geography.regions": ["country"],
     "geography.cities": ["country", "region"],
@@ -445,6 +448,14 @@ export const flowsUpdate = (args: Args<"flows.update">) => call("flows.update", 
 export const flowsPublish = (args: Args<"flows.publish">) => call("flows.publish", args);
 
 export const flowsDelete = (args: Args<"flows.delete">) => call("flows.delete", args);
+
+export const flowsUploadTraining = (args: Args<"flows.uploadTraining">) => call("flows.uploadTraining", args);
+
+export const flowsTraining = (args: Args<"flows.training">) => call("flows.training", args);
+
+export const useFlowsTraining = (args: Args<"flows.training"> | null, config?: SWRConfiguration<Result<"flows.training">>) => useOperation("flows.training", args, config);
+
+export const flowsClearTraining = (args: Args<"flows.clearTraining">) => call("flows.clearTraining", args);
 
 export const flowsStats = (args: Args<"flows.stats">) => call("flows.stats", args);
 

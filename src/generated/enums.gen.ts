@@ -723,6 +723,17 @@ export const templateStatuses = [
 
 export type TemplateStatus = (typeof templateStatuses)[number];
 
+/** Why a row of a flow's training file was not kept: a cell cannot be read, the phrase or the response it means is empty, the phrase is longer than an answer is read (1,000 characters) or has no letters or digits, or the response is none of the flow's (by label or keyword). (schemas/enums/training-rejection.yaml) */
+export const trainingRejections = [
+    "unreadable",
+    "emptyPhrase",
+    "emptyMeaning",
+    "invalidPhrase",
+    "unknownMeaning"
+] as const;
+
+export type TrainingRejection = (typeof trainingRejections)[number];
+
 /** Why a URL was not shortened (src/core/short-code.ts): empty, tooLong (over 2048), invalid (not a URL, spaces or hidden characters), scheme (not http or https: javascript:, data:, ftp:…), credentials (user:password@), lookAlike (mixed-script or look-alike international host), ownShortener (it points at our own short links), aliasTaken. (schemas/enums/url-problem.yaml) */
 export const urlProblems = [
     "empty",
@@ -829,6 +840,7 @@ export const enumValues = {
     "spreadsheet-format": spreadsheetFormats,
     "template-category": templateCategories,
     "template-status": templateStatuses,
+    "training-rejection": trainingRejections,
     "url-problem": urlProblems,
     "user-scope": userScopes,
     "user-state": userStates,

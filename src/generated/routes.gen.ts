@@ -771,6 +771,30 @@ export const routes = [
         loadScreen: () => import("./screen.flowEditor.gen.ts")
     },
     {
+        path: "/Agents/ManagerChatbot/training",
+        screen: "flowTraining",
+        kind: "list",
+        access: "session",
+        layout: "default",
+        menuKey: "chatbot.flowTraining",
+        componentId: 3001,
+        title: "screens.flowTraining.title",
+        firstLoad: false,
+        loadScreen: () => import("./screen.flowTraining.gen.ts")
+    },
+    {
+        path: "/Agents/ManagerChatbot/training/:id",
+        screen: "flowTraining",
+        kind: "list",
+        access: "session",
+        layout: "default",
+        menuKey: "chatbot.flowTraining",
+        componentId: 3001,
+        title: "screens.flowTraining.title",
+        firstLoad: false,
+        loadScreen: () => import("./screen.flowTraining.gen.ts")
+    },
+    {
         path: "/Reports/Agents/Incidents",
         screen: "flowIncidents",
         kind: "list",

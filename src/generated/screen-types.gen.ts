@@ -54,7 +54,7 @@ export type CellSchema = Record<string, unknown>;
 export interface ScreenColumn {
     field: string;
     label: string;
-    cell?: "text" | "integer" | "cop" | "date" | "datetime" | "boolean" | "enum" | "roles" | "chips" | "secret" | "status" | "progress" | "reason" | "lines" | "rowProblems";
+    cell?: "text" | "integer" | "cop" | "date" | "datetime" | "boolean" | "enum" | "roles" | "chips" | "secret" | "status" | "progress" | "reason" | "lines" | "rowProblems" | "rejections";
     enum?: string;
     width?: number;
     colors?: Record<string, "default" | "primary" | "secondary" | "success" | "warning" | "error" | "info">;

@@ -45,6 +45,14 @@ export const screen = {
             sortable: false
         },
         {
+            field: "trainingPhrases",
+            label: "fields.trainingPhrases",
+            schema: {
+                type: "integer"
+            },
+            sortable: false
+        },
+        {
             field: "updatedAt",
             label: "fields.updatedAt",
             schema: {
@@ -61,7 +69,8 @@ export const screen = {
     },
     form: "flowForm",
     detail: "flowEditor",
-    rowActions: [{
+    rowActions: [
+        {
             label: "screens.flows.publish",
             operation: "flows.publish",
             notify: "screens.flows.published",
@@ -70,10 +79,16 @@ export const screen = {
                 component: 3001,
                 action: "deploy"
             }
-        }, {
+        },
+        {
             label: "menu.reports.flows",
             to: "/Reports/Flows?flowId={id}"
-        }, {
+        },
+        {
+            label: "menu.chatbot.flowTraining",
+            to: "/Agents/ManagerChatbot/training/{id}"
+        },
+        {
             label: "enums.action.delete",
             operation: "flows.delete",
             confirm: "screens.flows.deleteConfirm",
@@ -82,7 +97,8 @@ export const screen = {
                 component: 3001,
                 action: "delete"
             }
-        }],
+        }
+    ],
     export: ["csv", "xlsx"],
     exportName: "flows",
     empty: "screens.flows.empty",

@@ -541,6 +541,18 @@ export const entitySchemas = [
         ]
     },
     {
+        $id: "training-rejection",
+        description: "Why a row of a flow's training file was not kept: a cell cannot be read, the phrase or the response it means is empty, the phrase is longer than an answer is read (1,000 characters) or has no letters or digits, or the response is none of the flow's (by label or keyword).",
+        type: "string",
+        enum: [
+            "unreadable",
+            "emptyPhrase",
+            "emptyMeaning",
+            "invalidPhrase",
+            "unknownMeaning"
+        ]
+    },
+    {
         $id: "url-problem",
         description: "Why a URL was not shortened (src/core/short-code.ts): empty, tooLong (over 2048), invalid (not a URL, spaces or hidden characters), scheme (not http or https: javascript:, data:, ftp:\u2026), credentials (user:password@), lookAlike (mixed-script or look-alike international host), ownShortener (it points at our own short links), aliasTaken.",
         type: "string",
@@ -3805,6 +3817,118 @@ export const entitySchemas = [
         }
     },
     {
+        $id: "flow-training-phrase-page",
+        description: "One page of a flow's training phrases (the list convention).",
+        type: "object",
+        required: [
+            "items",
+            "total",
+            "page",
+            "pageSize"
+        ],
+        additionalProperties: false,
+        properties: {
+            items: {
+                type: "array",
+                items: {
+                    $ref: "flow-training-phrase#"
+                }
+            },
+            total: {
+                type: "integer",
+                description: "rows matching the filters and search",
+                "all pages": null
+            },
+            page: {
+                type: "integer"
+            },
+            pageSize: {
+                type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
+            }
+        }
+    },
+    {
+        $id: "flow-training-phrase",
+        description: "A phrase of a flow's training file and the response it means (a response's label or keyword): an answer written this way chooses that response when it matches nothing as written.",
+        type: "object",
+        required: ["row", "phrase", "meaning"],
+        additionalProperties: false,
+        properties: {
+            row: {
+                type: "integer",
+                description: "its row in the file"
+            },
+            phrase: {
+                type: "string"
+            },
+            meaning: {
+                type: "string",
+                description: "the response it means, by label or keyword"
+            }
+        }
+    },
+    {
+        $id: "flow-training-result",
+        description: "What a training file left: the rows read, the phrases the flow now has, and the rows refused (the first 200 listed, all counted) with why.",
+        type: "object",
+        required: [
+            "fileName",
+            "rows",
+            "phrases",
+            "rejected",
+            "rejectedTotal"
+        ],
+        additionalProperties: false,
+        properties: {
+            fileName: {
+                type: "string"
+            },
+            rows: {
+                type: "integer",
+                description: "rows read (a header row is not counted)"
+            },
+            phrases: {
+                type: "integer",
+                description: "phrases the flow now has (a phrase written twice with the same response counts once)"
+            },
+            rejected: {
+                type: "array",
+                "x-display": "rejections",
+                items: {
+                    type: "object",
+                    required: ["position", "value", "reason"],
+                    additionalProperties: false,
+                    properties: {
+                        position: {
+                            type: "integer"
+                        },
+                        value: {
+                            type: "string"
+                        },
+                        reason: {
+                            $ref: "training-rejection#"
+                        }
+                    }
+                }
+            },
+            rejectedTotal: {
+                type: "integer"
+            }
+        }
+    },
+    {
         $id: "flow",
         description: "A chatbot flow of the company (/Agents/ManagerChatbot, component 3001): its draft as the editor last saved it (it may break the rules while it is being drawn: `problems` lists them, from the same validator the editor runs), and its published versions. Conversations run a published version; publishing makes a new one (numbered from 1) and never changes a conversation under way.",
         type: "object",
@@ -3852,6 +3976,14 @@ export const entitySchemas = [
             agents: {
                 type: "integer",
                 description: "agents that run this flow"
+            },
+            trainingPhrases: {
+                type: "integer",
+                description: "phrases of its training file (0: answers are matched as written only)"
+            },
+            trainingFile: {
+                type: ["string", "null"],
+                description: "the training file's name"
             },
             updatedAt: {
                 type: "string",
@@ -6002,6 +6134,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "array",
             items: {
@@ -6043,6 +6176,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "area#"
         },
@@ -6102,6 +6236,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "area-page#"
         },
@@ -6150,6 +6285,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "area#"
         },
@@ -6191,6 +6327,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["ok"],
@@ -6231,6 +6368,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["url"],
@@ -6273,6 +6411,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: ["file"],
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["url"],
@@ -6303,6 +6442,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: [
@@ -6413,6 +6553,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "agent-page#"
         },
@@ -6449,6 +6590,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "agent#"
         },
@@ -6529,6 +6671,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "agent#"
         },
@@ -6626,6 +6769,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "agent#"
         },
@@ -6672,6 +6816,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["ok"],
@@ -6717,6 +6862,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "array",
             items: {
@@ -6797,6 +6943,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "array",
             items: {
@@ -6870,6 +7017,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "association-detail#"
         },
@@ -6915,6 +7063,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "association-detail#"
         },
@@ -6984,6 +7133,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "association-detail#"
         },
@@ -7029,6 +7179,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["ok"],
@@ -7072,6 +7223,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "array",
             items: {
@@ -7110,6 +7262,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "array",
             items: {
@@ -7149,6 +7302,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "array",
             items: {
@@ -7189,6 +7343,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "array",
             items: {
@@ -7282,6 +7437,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "audit-entry-page#"
         },
@@ -7352,6 +7508,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "block-list-page#"
         },
@@ -7388,6 +7545,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "block-list-result#"
         },
@@ -7420,6 +7578,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: ["file"],
+        uploadLimit: null,
         response: {
             $ref: "block-list-result#"
         },
@@ -7462,6 +7621,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["ok"],
@@ -7540,6 +7700,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "campaign-page#"
         },
@@ -7576,6 +7737,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "campaign#"
         },
@@ -7684,6 +7846,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "campaign#"
         },
@@ -7824,6 +7987,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "campaign#"
         },
@@ -7873,6 +8037,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["ok"],
@@ -7917,6 +8082,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: ["file"],
+        uploadLimit: null,
         response: {
             $ref: "recipient-summary#"
         },
@@ -7973,6 +8139,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "recipient-summary#"
         },
@@ -8052,6 +8219,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "recipient-row-page#"
         },
@@ -8134,6 +8302,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "campaign-message-page#"
         },
@@ -8170,6 +8339,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "campaign-preview#"
         },
@@ -8206,6 +8376,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "deployment#"
         },
@@ -8264,6 +8435,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "campaign-test-result#"
         },
@@ -8342,6 +8514,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "campaign-test-message-page#"
         },
@@ -8387,6 +8560,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "campaign#"
         },
@@ -8423,6 +8597,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "campaign#"
         },
@@ -8491,6 +8666,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "certificate#"
         },
@@ -8546,6 +8722,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "certificate#"
         },
@@ -8585,6 +8762,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "certificate#"
         },
@@ -8619,6 +8797,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "array",
             items: {
@@ -8697,6 +8876,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "certificate-page#"
         },
@@ -8735,6 +8915,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["url", "expiresAt"],
@@ -8797,6 +8978,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: null,
         produces: "binary",
         sandbox: false,
@@ -8829,6 +9011,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "certificate-verification#"
         },
@@ -8905,6 +9088,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "channel-page#"
         },
@@ -8932,6 +9116,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["platforms"],
@@ -8979,6 +9164,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "channel#"
         },
@@ -9131,6 +9317,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "channel#"
         },
@@ -9302,6 +9489,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "channel#"
         },
@@ -9354,6 +9542,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["ok"],
@@ -9399,6 +9588,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "channel#"
         },
@@ -9443,6 +9633,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "channel#"
         },
@@ -9480,6 +9671,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "channel-stats#"
         },
@@ -9535,6 +9727,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "channel-try-result#"
         },
@@ -9580,6 +9773,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["exists", "state", "captchaRequired"],
@@ -9641,6 +9835,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["clientToken"],
@@ -9745,6 +9940,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["idUser", "state", "email"],
@@ -9791,6 +9987,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["ok"],
@@ -9845,6 +10042,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["sent", "changed"],
@@ -9903,6 +10101,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: [
@@ -9968,6 +10167,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["valid", "state"],
@@ -10021,6 +10221,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "user#"
         },
@@ -10102,6 +10303,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "user#"
         },
@@ -10146,6 +10348,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["url"],
@@ -10190,6 +10393,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: ["file"],
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["url"],
@@ -10234,6 +10438,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "user-node#"
         },
@@ -10260,6 +10465,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "array",
             items: {
@@ -10289,6 +10495,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "company#"
         },
@@ -10371,6 +10578,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "company#"
         },
@@ -10402,6 +10610,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: ["file"],
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["url"],
@@ -10477,6 +10686,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "company-page#"
         },
@@ -10519,6 +10729,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "company#"
         },
@@ -10566,6 +10777,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "company#"
         },
@@ -10626,6 +10838,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "cost-center-page#"
         },
@@ -10662,6 +10875,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "cost-center#"
         },
@@ -10705,6 +10919,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "cost-center#"
         },
@@ -10763,6 +10978,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "cost-center#"
         },
@@ -10805,6 +11021,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["ok"],
@@ -10875,6 +11092,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "credential-page#"
         },
@@ -10913,6 +11131,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "credential-issued#"
         },
@@ -10949,6 +11168,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "credential-issued#"
         },
@@ -10985,6 +11205,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["ok"],
@@ -11019,6 +11240,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "api-settings#"
         },
@@ -11107,6 +11329,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "api-settings#"
         },
@@ -11133,6 +11356,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "credit-balance#"
         },
@@ -11199,6 +11423,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "deployment-page#"
         },
@@ -11236,6 +11461,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "deployment#"
         },
@@ -11277,6 +11503,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "deployment#"
         },
@@ -11314,6 +11541,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["ok"],
@@ -11382,6 +11610,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["changed"],
@@ -11445,6 +11674,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "deployment-history#"
         },
@@ -11527,6 +11757,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "event-page#"
         },
@@ -11563,6 +11794,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "event#"
         },
@@ -11647,6 +11879,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "event#"
         },
@@ -11748,6 +11981,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "event#"
         },
@@ -11793,6 +12027,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["ok"],
@@ -11903,6 +12138,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["event", "messages"],
@@ -11989,6 +12225,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "flow-page#"
         },
@@ -12025,6 +12262,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "flow#"
         },
@@ -12070,6 +12308,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "flow#"
         },
@@ -12129,6 +12368,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "flow#"
         },
@@ -12171,6 +12411,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "flow#"
         },
@@ -12207,6 +12448,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["ok"],
@@ -12221,6 +12463,163 @@ export const serverOperations = [
         produces: "json",
         sandbox: false,
         errors: ["99982", "99994", "99992"]
+    },
+    {
+        id: "flows.uploadTraining",
+        tag: "flows",
+        name: "uploadTraining",
+        method: "POST",
+        path: "/v1/flows/{id}/training",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 3001,
+            action: "edit"
+        },
+        summary: "The flow's training file (multipart `file`: CSV with comma or semicolon, XLS or XLSX, 200 MB at most): column 1 an example phrase, column 2 the response it means (a response's label or keyword); it replaces the flow's phrases.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        headers: null,
+        body: null,
+        multipart: ["file"],
+        uploadLimit: "flowTrainingFileBytes",
+        response: {
+            $ref: "flow-training-result#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99932",
+            "99937",
+            "99982",
+            "99994"
+        ]
+    },
+    {
+        id: "flows.training",
+        tag: "flows",
+        name: "training",
+        method: "GET",
+        path: "/v1/flows/{id}/training",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 3001,
+            action: "view"
+        },
+        summary: "The phrases of the flow's training file, in file order (list convention); q searches the phrase.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                page: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 1000000,
+                    default: 1
+                },
+                pageSize: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 200,
+                    default: 50
+                },
+                after: {
+                    $ref: "list-cursor#"
+                },
+                sort: {
+                    type: "string",
+                    enum: ["row"]
+                },
+                order: {
+                    type: "string",
+                    enum: ["asc", "desc"],
+                    default: "asc"
+                },
+                q: {
+                    type: "string",
+                    maxLength: 100
+                }
+            }
+        },
+        headers: null,
+        body: null,
+        multipart: null,
+        uploadLimit: null,
+        response: {
+            $ref: "flow-training-phrase-page#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99994"]
+    },
+    {
+        id: "flows.clearTraining",
+        tag: "flows",
+        name: "clearTraining",
+        method: "DELETE",
+        path: "/v1/flows/{id}/training",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 3001,
+            action: "edit"
+        },
+        summary: "Remove the flow's training file: answers are matched as written again.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        headers: null,
+        body: null,
+        multipart: null,
+        uploadLimit: null,
+        response: {
+            type: "object",
+            required: ["ok"],
+            additionalProperties: false,
+            properties: {
+                ok: {
+                    type: "boolean",
+                    const: true
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99994"]
     },
     {
         id: "flows.stats",
@@ -12255,6 +12654,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: [
@@ -12377,6 +12777,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["items"],
@@ -12495,6 +12896,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "conversation-page#"
         },
@@ -12531,6 +12933,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "conversation#"
         },
@@ -12554,6 +12957,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "array",
             items: {
@@ -12590,6 +12994,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "array",
             items: {
@@ -12630,6 +13035,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "array",
             items: {
@@ -12727,6 +13133,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["messages"],
@@ -12780,6 +13187,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "message-days#"
         },
@@ -12816,6 +13224,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "message-status#"
         },
@@ -12842,6 +13251,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "messaging-settings#"
         },
@@ -12903,6 +13313,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "messaging-settings#"
         },
@@ -12929,6 +13340,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "array",
             items: {
@@ -12992,6 +13404,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "traffic-report#"
         },
@@ -13037,6 +13450,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "array",
             items: {
@@ -13090,6 +13504,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "client-nit#"
         },
@@ -13116,6 +13531,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "array",
             items: {
@@ -13179,6 +13595,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "traffic-report#"
         },
@@ -13224,6 +13641,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "array",
             items: {
@@ -13277,6 +13695,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "client-nit#"
         },
@@ -13310,6 +13729,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["items", "unread"],
@@ -13369,6 +13789,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["unread"],
@@ -13430,6 +13851,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "traffic-report#"
         },
@@ -13491,6 +13913,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "traffic-report#"
         },
@@ -13552,6 +13975,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "traffic-report#"
         },
@@ -13613,6 +14037,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "traffic-report#"
         },
@@ -13674,6 +14099,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "traffic-report#"
         },
@@ -13724,6 +14150,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "payment-checkout#"
         },
@@ -13802,6 +14229,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "payment-page#"
         },
@@ -13838,6 +14266,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "payment#"
         },
@@ -13886,6 +14315,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "payment#"
         },
@@ -13922,6 +14352,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["url", "expiresAt"],
@@ -13982,6 +14413,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: null,
         produces: "binary",
         sandbox: false,
@@ -14006,6 +14438,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "array",
             maxItems: 500,
@@ -14061,6 +14494,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "promotional-credit#"
         },
@@ -14103,6 +14537,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "array",
             items: {
@@ -14148,6 +14583,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "array",
             items: {
@@ -14177,6 +14613,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "array",
             items: {
@@ -14203,6 +14640,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "array",
             items: {
@@ -14246,6 +14684,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "array",
             items: {
@@ -14298,6 +14737,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "sms-account#"
         },
@@ -14347,6 +14787,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: null,
         produces: "binary",
         sandbox: false,
@@ -14368,6 +14809,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "array",
             items: {
@@ -14407,6 +14849,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "sms-client-data#"
         },
@@ -14430,6 +14873,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "array",
             items: {
@@ -14506,6 +14950,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "sms-account-page#"
         },
@@ -14553,6 +14998,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "sms-account#"
         },
@@ -14613,6 +15059,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "traffic-report#"
         },
@@ -14681,6 +15128,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "traffic-report#"
         },
@@ -14749,6 +15197,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "traffic-report#"
         },
@@ -14779,6 +15228,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "array",
             items: {
@@ -14805,6 +15255,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "array",
             items: {
@@ -14855,6 +15306,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "traffic-report#"
         },
@@ -14905,6 +15357,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: [
@@ -14974,6 +15427,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "array",
             items: {
@@ -15044,6 +15498,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "traffic-report#"
         },
@@ -15103,6 +15558,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "traffic-report#"
         },
@@ -15164,6 +15620,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "traffic-report#"
         },
@@ -15225,6 +15682,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "traffic-report#"
         },
@@ -15293,6 +15751,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "traffic-report#"
         },
@@ -15360,6 +15819,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: null,
         produces: "binary",
         sandbox: false,
@@ -15454,6 +15914,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "report-file#"
         },
@@ -15523,6 +15984,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "report-file-page#"
         },
@@ -15549,6 +16011,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "array",
             items: {
@@ -15613,6 +16076,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "array",
             items: {
@@ -15652,6 +16116,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["url", "expiresAt"],
@@ -15713,6 +16178,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: null,
         produces: "binary",
         sandbox: false,
@@ -15773,6 +16239,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "report-schedule-page#"
         },
@@ -15810,6 +16277,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "report-schedule#"
         },
@@ -15904,6 +16372,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "report-schedule#"
         },
@@ -15997,6 +16466,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "report-schedule#"
         },
@@ -16039,6 +16509,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["ok"],
@@ -16073,6 +16544,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "array",
             items: {
@@ -16124,6 +16596,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "array",
             items: {
@@ -16180,6 +16653,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "report-file#"
         },
@@ -16216,6 +16690,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "array",
             items: {
@@ -16259,6 +16734,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "report-file#"
         },
@@ -16301,6 +16777,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["url", "expiresAt"],
@@ -16377,6 +16854,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "role-detail-page#"
         },
@@ -16413,6 +16891,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "role-detail#"
         },
@@ -16461,6 +16940,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "role-detail#"
         },
@@ -16523,6 +17003,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "role-detail#"
         },
@@ -16566,6 +17047,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["ok"],
@@ -16605,6 +17087,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "array",
             items: {
@@ -16668,6 +17151,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "short-link#"
         },
@@ -16735,6 +17219,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "short-link#"
         },
@@ -16768,6 +17253,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: ["file"],
+        uploadLimit: null,
         response: {
             $ref: "short-link-upload#"
         },
@@ -16840,6 +17326,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "short-link-page#"
         },
@@ -16877,6 +17364,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "short-link#"
         },
@@ -16914,6 +17402,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["ok"],
@@ -16973,6 +17462,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "short-link-stats#"
         },
@@ -17014,6 +17504,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "campaign-opens#"
         },
@@ -17083,6 +17574,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "campaign-clicker-page#"
         },
@@ -17106,6 +17598,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["status"],
@@ -17149,6 +17642,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: null,
         produces: "binary",
         sandbox: false,
@@ -17179,6 +17673,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "array",
             items: {
@@ -17226,6 +17721,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["ok"],
@@ -17329,6 +17825,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "team-member-page#"
         },
@@ -17366,6 +17863,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "team-member#"
         },
@@ -17482,6 +17980,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "team-member#"
         },
@@ -17604,6 +18103,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "team-member#"
         },
@@ -17647,6 +18147,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["ok"],
@@ -17731,6 +18232,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "template-page#"
         },
@@ -17767,6 +18269,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "template#"
         },
@@ -17844,6 +18347,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "template#"
         },
@@ -17924,6 +18428,7 @@ export const serverOperations = [
             }
         },
         multipart: null,
+        uploadLimit: null,
         response: {
             $ref: "template#"
         },
@@ -17973,6 +18478,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: null,
+        uploadLimit: null,
         response: {
             type: "object",
             required: ["ok"],

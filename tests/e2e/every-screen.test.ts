@@ -90,11 +90,12 @@ async function demoIds(): Promise<{ ids: Ids; names: string[] }> {
   const accounts = items(await api(develop, 'GET', '/v1/quota'));
   const superadminId = team.find((u) => u.email === 'superadmin@demo.colibri.co')!.id;
   const associations = items(await api(superadmin, 'GET', `/v1/colibri/plataformSms/User/${superadminId}/Associations`));
+  const flows = items(await api(manager, 'GET', '/v1/flows'));
   const ids: Ids = {
     campaign: campaign.id, event: event.id, link: link.id, channel: sms.id, template: templates[0].id,
     member: team.find((u) => u.email === 'analista@demo.colibri.co')!.id, superadmin: superadminId,
     role: roles.find((r) => !r.readOnly)!.id, area: areas[0].id, costCenter: costCenters[0].id,
-    company: companies[0].id, account: accounts[0].id, association: associations[0].id,
+    company: companies[0].id, account: accounts[0].id, association: associations[0].id, flow: flows[0].id,
   };
   // People's and records' names are data, not vocabulary: "Demo admin" is a user's name.
   const names = [...team, ...channels, ...templates, ...areas, ...costCenters, ...companies, ...accounts, ...roles.filter((r) => !r.readOnly)]
@@ -120,6 +121,7 @@ function concretePath(path: string, ids: Ids): string {
     [/^\/profile\/management\/:id/, 'member'],
     [/^\/profile\/Roles\/:id/, 'role'],
     [/^\/Shortener\/shorten\/:id/, 'link'],
+    [/^\/Agents\/ManagerChatbot\/training\/:id/, 'flow'],
   ];
   const rule = rules.find(([re]) => re.test(path));
   // A menu node's `…/:id` variant (the legacy address with a component id) shows the node's screen.

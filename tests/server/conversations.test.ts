@@ -431,3 +431,94 @@ describe('a campaign that carries a flow', () => {
     ]);
   });
 });
+
+describe("a flow's training file", () => {
+  /** Bills: pay or ask the amount; "Reembolso" is no response of this flow. */
+  const bills: FlowDefinition = {
+    steps: [
+      step('start', 'initialCall', { keywords: ['factura'], text: 'Facturas Colibri.' }),
+      step('ask', 'send', {
+        text: '¿Pagar o consultar?', obligatoryMatch: true, noMatch: 'retry', nonMatchMessage: 'No entendí, escribe pagar o consultar.', maxRetries: 2, waitMinutes: 30,
+        responses: [{ id: 'pay', label: 'Pagar', keywords: ['pago'] }, { id: 'query', label: 'Consultar', keywords: ['valor'] }],
+      }),
+      step('paid', 'end', { text: 'Te enviamos el enlace de pago.' }),
+      step('amount', 'end', { text: 'Tu factura es de $120.000.' }),
+      step('bye', 'end', { text: 'Hasta pronto.' }),
+    ],
+    edges: [
+      { from: 'start', output: 'next', to: 'ask' },
+      { from: 'ask', output: 'pay', to: 'paid' },
+      { from: 'ask', output: 'query', to: 'amount' },
+      { from: 'ask', output: 'noMatch', to: 'bye' },
+      { from: 'ask', output: 'timeout', to: 'bye' },
+    ],
+  };
+  let flowId = 0;
+  const sms = () => channels['SMS Respuestas 85432'];
+  const say = (from: string, text: string) => server.messaging!.smsc!.injectMo({ from, to: '85432', text, systemId: `ch${sms()}` });
+
+  /** The file as the console sends it: multipart, field `file`. */
+  async function upload(id: number, name: string, content: string | Buffer) {
+    const form = new FormData();
+    form.append('file', new Blob([typeof content === 'string' ? content : new Uint8Array(content)]), name);
+    const path = serverOperations.find((o) => o.id === 'flows.uploadTraining')!.path.replace('{id}', String(id));
+    const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'x-auth-token': token }, body: form });
+    return { status: response.status, json: (await response.json()) as Record<string, any> };
+  }
+
+  beforeAll(async () => {
+    flowId = await publishedFlow('Facturas', bills);
+    expect((await op('agents.create', { body: { name: 'Facturas SMS', channelId: sms(), flowId, keywords: ['FACTURA'] } })).status).toBe(200);
+  });
+
+  it('reads the file (header, refused rows with why), lists its phrases, and an answer written as a phrase chooses the response it means; removed, it is matched as written again', async () => {
+    expect((await op('flows.uploadTraining', { params: { id: flowId } })).json.code).toBe('99932');
+    const file = 'Frase;Respuesta\nMe gustaría cancelar la deuda;Pagar\n¿cuánto debo este mes?;valor\n;Pagar\nhola;Reembolso\nme gustaría cancelar la deuda;pagar\n';
+    const read = await upload(flowId, 'entrenamiento.csv', file);
+    expect(read.status).toBe(200);
+    expect(read.json).toEqual({
+      fileName: 'entrenamiento.csv', rows: 5, phrases: 3, rejectedTotal: 2,
+      rejected: [{ position: 4, value: '', reason: 'emptyPhrase' }, { position: 5, value: 'hola', reason: 'unknownMeaning' }],
+    });
+    const listed = await op('flows.training', { params: { id: flowId }, query: { q: 'deuda' } });
+    expect(listed.json.items).toEqual([
+      { row: 2, phrase: 'Me gustaría cancelar la deuda', meaning: 'Pagar' }, { row: 6, phrase: 'me gustaría cancelar la deuda', meaning: 'pagar' },
+    ]);
+    expect((await op('flows.get', { params: { id: flowId } })).json).toMatchObject({ trainingPhrases: 3, trainingFile: 'entrenamiento.csv' });
+
+    const from = '573158880021';
+    say(from, 'factura');
+    await until('the question', () => smsTo(from).length >= 2, 30_000);
+    say(from, 'ME GUSTARÍA cancelar la deuda!');
+    await until('the payment link', () => smsTo(from).length >= 3, 30_000);
+    expect(smsTo(from)[2]).toBe('Te enviamos el enlace de pago.');
+    expect((await conversationOf(`+${from}`))!.step_id).toBe('paid');
+
+    // Without the file the same words match nothing: the question comes again.
+    expect((await op('flows.clearTraining', { params: { id: flowId } })).json).toEqual({ ok: true });
+    expect((await op('flows.training', { params: { id: flowId } })).json.items).toEqual([]);
+    const other = '573158880022';
+    say(other, 'factura');
+    await until('the question', () => smsTo(other).length >= 2, 30_000);
+    say(other, 'me gustaría cancelar la deuda');
+    await until('asked again', () => smsTo(other).length >= 3, 30_000);
+    expect(smsTo(other)[2]).toBe('No entendí, escribe pagar o consultar.');
+  });
+
+  it('takes files past the recipients limit (20 MB) up to its own, replaces the phrases only once a file is read whole, and refuses files it cannot read', async () => {
+    await upload(flowId, 'base.csv', 'frase,respuesta\nquiero pagar ya,Pagar\n');
+    // 21 MB, every row refused (no response of the flow): read to the end, stored nothing.
+    const big = Buffer.from('frase,respuesta\n' + 'una frase cualquiera,Reembolso\n'.repeat(Math.ceil((21 * 1024 * 1024) / 31)));
+    const answer = await upload(flowId, 'grande.csv', big);
+    expect([answer.status, answer.json.rejectedTotal, answer.json.rejected.length, answer.json.phrases]).toEqual([200, answer.json.rows, 200, 0]);
+    expect(answer.json.rows).toBeGreaterThan(700_000);
+    // A file that cannot be read changes nothing: the phrases of the last good file stay.
+    await upload(flowId, 'base.csv', 'frase,respuesta\nquiero pagar ya,Pagar\n');
+    const broken = await upload(flowId, 'roto.xlsx', Buffer.from('PK\u0003\u0004 no es un libro'));
+    expect([broken.status, broken.json.code]).toEqual([415, '99932']);
+    expect((await op('flows.training', { params: { id: flowId } })).json.items).toEqual([{ row: 2, phrase: 'quiero pagar ya', meaning: 'Pagar' }]);
+    expect((await upload(999_999, 'base.csv', 'frase,respuesta\nquiero pagar ya,Pagar\n')).json.code).toBe('99994');
+    // Only the phrases of the flow's current file remain stored.
+    expect((await server.db.selectFrom('flow_training_phrases').select('upload').distinct().where('flow_id', '=', flowId).execute()).length).toBe(1);
+  }, 120_000);
+});

@@ -67,6 +67,17 @@ describe('the step machine', () => {
     expect(counts(effects)).toEqual(['start:entered', 'ask:entered', 'ask:answered', 'ask:matched', 'done:entered']);
   });
 
+  it("an answer that matches nothing as written chooses what the training file says it means (the first meaning that is a response here); the words as written still win", () => {
+    const trained = run(menuFlow(), [{ kind: 'start', entry: 'initialCall' }, { kind: 'messageIn', text: 'me gustaría ver lo que debo', meant: ['Reembolso', 'saldo'] }]);
+    expect(trained.session).toMatchObject({ state: 'completed', stepId: 'done', vars: { opcion: 'Consultar' } });
+    expect(counts(trained.effects)).toContain('ask:matched');
+    // No meaning the step offers: not matched, asked again.
+    const unknown = run(menuFlow(), [{ kind: 'start', entry: 'initialCall' }, { kind: 'messageIn', text: 'me gustaría ver lo que debo', meant: ['Reembolso'] }]);
+    expect(unknown.session).toMatchObject({ state: 'waitingReply', stepId: 'ask', retries: 1 });
+    // "pagar" as written is Pagar whatever the file says.
+    expect(run(menuFlow(), [{ kind: 'start', entry: 'initialCall' }, { kind: 'messageIn', text: 'pagar', meant: ['Consultar'] }]).session.vars.opcion).toBe('Pagar');
+  });
+
   it('obligatory match retries with the non-match message, then leaves by noMatch', () => {
     const { session, effects } = run(menuFlow(), [{ kind: 'start', entry: 'initialCall' }, { kind: 'messageIn', text: 'x' }, { kind: 'messageIn', text: 'y' }, { kind: 'messageIn', text: 'z' }]);
     expect(sends(effects).filter((t) => t === 'No entendí.')).toHaveLength(2);

@@ -30,7 +30,8 @@ export type EntryKind = Extract<FlowStepType, 'initialPush' | 'initialCall'>;
 
 export type FlowEvent =
   | { kind: 'start'; entry: EntryKind; vars?: Variables }
-  | { kind: 'messageIn'; text: string }
+  /** `meant`: what the flow's training file says this answer means (responses by label or keyword), tried when the answer matches nothing as written. */
+  | { kind: 'messageIn'; text: string; meant?: readonly string[] }
   | { kind: 'noReply' }
   | { kind: 'integrationAnswer'; status: number; body: unknown }
   | { kind: 'integrationFailed'; reason: string };
@@ -160,7 +161,7 @@ export function advance(flow: FlowDefinition, session: Session, event: FlowEvent
   if (event.kind === 'messageIn') {
     if (session.state !== 'waitingReply' || !kind.reply) return refuse(session, 'notWaiting');
     m.effects.push({ kind: 'cancelTimer' }, { kind: 'count', stepId: step.id, event: 'answered' });
-    const r = kind.reply(step.settings, event.text);
+    const r = kind.reply(step.settings, event.text, event.meant ?? []);
     if ('again' in r) {
       m.effects.push({ kind: 'count', stepId: step.id, event: 'notMatched' });
       if (session.retries < (step.settings.maxRetries ?? 0)) m.retry(step, true);

@@ -34,8 +34,8 @@ export interface StepKind {
   outputs(s: FlowStepSettings): string[];
   /** Reaching the step. `render` fills {{variables}}. */
   enter(s: FlowStepSettings, render: (text: string) => string, vars: Variables): EnterResult;
-  /** An answer while the step waits: leave by an output, or ask again (a retry). */
-  reply?(s: FlowStepSettings, answer: string): { go: string; assign?: Variables; matched: boolean } | { again: true };
+  /** An answer while the step waits: leave by an output, or ask again (a retry). `meant`: the training file's meanings of the answer. */
+  reply?(s: FlowStepSettings, answer: string, meant: readonly string[]): { go: string; assign?: Variables; matched: boolean } | { again: true };
   /** An integration's answer (status and parsed body), or its failure (status null). */
   answer?(s: FlowStepSettings, status: number | null, body: unknown): { go: string; assign?: Variables; failed: boolean };
 }
@@ -80,8 +80,10 @@ export const stepKinds: { [K in FlowStepType]: StepKind } = {
     required: (s) => (waitsForResponses(s) ? ['text', 'waitMinutes', 'maxRetries'] : ['text']),
     outputs: (s) => (waitsForResponses(s) ? [...s.responses!.map((r) => r.id), 'noMatch', 'timeout'] : ['next']),
     enter: (s, render) => ({ actions: text(s, render), move: waitsForResponses(s) ? { waitReply: true } : { go: 'next' } }),
-    reply: (s, answer) => {
-      const chosen: FlowResponse | null = matchResponse(s.responses ?? [], answer);
+    reply: (s, answer, meant) => {
+      const responses = s.responses ?? [];
+      // As written first; then what the training file says the answer means ("quiero cancelar mi plan" → "Cancelar").
+      const chosen: FlowResponse | null = matchResponse(responses, answer) ?? meant.map((m) => matchResponse(responses, m)).find((r) => r !== null) ?? null;
       if (chosen) return { go: chosen.id, matched: true, ...(s.assignTo ? { assign: { [s.assignTo]: chosen.label } } : {}) };
       const miss = noMatch(s);
       return 'again' in miss ? miss : { ...miss, ...(s.assignTo ? { assign: { [s.assignTo]: answer.slice(0, MATCH_INPUT_LIMIT) } } : {}) };

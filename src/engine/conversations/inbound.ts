@@ -10,7 +10,8 @@ import { isKeyword } from '../../core/flows/matching.ts';
 import { newSession } from '../../core/flows/runtime.ts';
 import type { ChannelPlatform } from '../../generated/enums.gen.ts';
 import type { Database } from '../database.ts';
-import { lockOpenConversation, openConversation, saveConversation } from './sessions.ts';
+import { lockOpenConversation, openConversation, saveConversation, type Conversation, type ConversationBot } from './sessions.ts';
+import { trainedMeanings } from './training.ts';
 import { addTurn, recordIncident, takeTurns, type TurnOutcome } from './turns.ts';
 import type { FlowVersions } from './versions.ts';
 import { jsonValue } from '../tables/columns.ts';
@@ -43,22 +44,20 @@ async function agentFor(trx: Transaction<Database>, channelId: number, text: str
  * spec's WhatsApp code 1001 ("bot and sender mismatch", Gupshup's "last mapped bot") names this.
  * A campaign's conversation has no agent: its bot is the campaign's flow.
  */
-async function botMismatch(trx: Transaction<Database>, conversationId: number): Promise<string | null> {
-  const row = await trx.selectFrom('conversations as c').leftJoin('agents as a', 'a.id', 'c.agent_id')
-    .select(['c.campaign_id', 'c.channel_id', 'c.flow_id', 'a.id as agent', 'a.active', 'a.channel_id as agent_channel', 'a.flow_id as agent_flow'])
-    .where('c.id', '=', conversationId).executeTakeFirstOrThrow();
-  if (row.campaign_id !== null) return null;
-  if (row.agent === null) return 'its agent was deleted';
-  if (!row.active) return 'its agent was switched off';
-  if (row.agent_channel !== row.channel_id) return 'its agent moved to another channel';
-  if (row.agent_flow !== row.flow_id) return 'its agent now runs another flow';
+function botMismatch(open: Conversation & { bot: ConversationBot }): string | null {
+  const { bot } = open;
+  if (bot.campaignId !== null) return null;
+  if (bot.agent === null) return 'its agent was deleted';
+  if (!bot.agent.active) return 'its agent was switched off';
+  if (bot.agent.channelId !== open.channelId) return 'its agent moved to another channel';
+  if (bot.agent.flowId !== open.flowId) return 'its agent now runs another flow';
   return null;
 }
 
 /** Hands the message to the conversations, in the caller's transaction; null: none took it. */
 export async function receiveText(trx: Transaction<Database>, versions: FlowVersions, m: InboundText): Promise<Received> {
   let open = await lockOpenConversation(trx, m.channel.id, m.from);
-  const mismatch = open && (await botMismatch(trx, open.id));
+  const mismatch = open && botMismatch(open);
   if (open && mismatch) {
     // The old bot does not answer: its conversation ends, and the message is routed as a new one.
     await recordIncident(trx, open, open.session.stepId, `${BOT_MISMATCH_CODE} bot and sender mismatch: ${mismatch}; the conversation ended`, m.at);
@@ -72,7 +71,9 @@ export async function receiveText(trx: Transaction<Database>, versions: FlowVers
       await recordIncident(trx, open, open.session.stepId, `flow version ${open.flowVersion} is missing`, m.at);
       return { by: 'conversation', conversationId: open.id, outcome: null };
     }
-    const [outcome] = await takeTurns(trx, [{ conversation: open, channel: m.channel, flow, event: { kind: 'messageIn', text: m.text }, lead: [{ direction: 'in', body: m.text, stepId: open.session.stepId }] }], m.at);
+    // What the flow's training file says the answer means, when it has one (read only then).
+    const meant = open.bot.trainingUpload === null ? undefined : await trainedMeanings(trx, open.flowId, open.bot.trainingUpload, m.text);
+    const [outcome] = await takeTurns(trx, [{ conversation: open, channel: m.channel, flow, event: { kind: 'messageIn', text: m.text, ...(meant?.length ? { meant } : {}) }, lead: [{ direction: 'in', body: m.text, stepId: open.session.stepId }] }], m.at);
     return { by: 'conversation', conversationId: open.id, outcome };
   }
   const agent = await agentFor(trx, m.channel.id, m.text);

@@ -32,14 +32,37 @@ const toConversation = (r: Row): Conversation => ({
   session: jsonValue<Session>(r.session), timerAt: r.timer_at,
 });
 
+/** Who answers an open conversation now, read with its lock (inbound.ts decides 1001 from it). */
+export interface ConversationBot {
+  campaignId: number | null;
+  /** Its agent as it is now: null when it was deleted (or the conversation is a campaign's). */
+  agent: { active: boolean; channelId: number; flowId: number } | null;
+  /** The flow's current training file (migration 0495); null: answers are matched as written. */
+  trainingUpload: number | null;
+}
+
+type BotRow = Row & { campaign_id: number | null; agent: number | null; agent_active: boolean | null; agent_channel: number | null; agent_flow: number | null; training_upload: number | null };
+
 /**
- * The number's open conversation on the channel, locked for this turn. The states are written out
+ * The number's open conversation on the channel, locked for this turn, with who answers it now
+ * (one statement: a message in reads nothing else before its turn). The states are written out
  * (OPEN_STATES as literals) so PostgreSQL can prove the partial unique index's predicate and use it.
  */
-export async function lockOpenConversation(trx: Transaction<Database>, channelId: number, contact: string): Promise<Conversation | null> {
-  const rows = await sql<Row>`select ${COLUMNS} from conversations
-    where channel_id = ${channelId} and contact = ${contact} and state in ('waitingReply', 'waitingIntegration') for update`.execute(trx);
-  return rows.rows[0] ? toConversation(rows.rows[0]) : null;
+export async function lockOpenConversation(trx: Transaction<Database>, channelId: number, contact: string): Promise<(Conversation & { bot: ConversationBot }) | null> {
+  const rows = await sql<BotRow>`select c.id, c.company_id, c.channel_id, c.flow_id, c.flow_version, c.contact, c.session, c.timer_at, c.campaign_id,
+      a.id as agent, a.active as agent_active, a.channel_id as agent_channel, a.flow_id as agent_flow, f.training_upload
+    from conversations c left join agents a on a.id = c.agent_id join flows f on f.id = c.flow_id
+    where c.channel_id = ${channelId} and c.contact = ${contact} and c.state in ('waitingReply', 'waitingIntegration') for update of c`.execute(trx);
+  const r = rows.rows[0];
+  if (!r) return null;
+  return {
+    ...toConversation(r),
+    bot: {
+      campaignId: r.campaign_id,
+      agent: r.agent === null ? null : { active: !!r.agent_active, channelId: r.agent_channel!, flowId: r.agent_flow! },
+      trainingUpload: r.training_upload,
+    },
+  };
 }
 
 /** A conversation by id, locked for this turn (an integration's answer finds its conversation so). */

@@ -12,16 +12,11 @@
 // strings; the sheet is inflated and scanned as a stream. XLS is read whole by SheetJS (≤ 20 MB).
 import type { Readable } from 'node:stream';
 import { constants } from '../../generated/constants.gen.ts';
-import { csvSeparator } from '../../core/phone-list.ts';
-import { allBytes, countedBytes, peekBytes, type ByteCounter } from './byte-source.ts';
-import { CsvTokenizer, type CsvRecord } from './csv-stream.ts';
-import { checkContent, formatFromName } from './detect.ts';
-import { invalidFile, invalidHeaders, tooLarge } from './errors.ts';
+import { invalidFile, invalidHeaders } from './errors.ts';
+import { fileRows } from './file-rows.ts';
 import { planColumns, type ColumnPlan, type PlanOptions } from './headers.ts';
 import { PhoneSet } from './phone-set.ts';
-import { StreamingTextDecoder } from './text-decode.ts';
 import { validateRow, type RawRow, type RowContext } from './validate-row.ts';
-import { openXlsx } from './xlsx-stream.ts';
 import type { IngestLimits, IngestOptions, IngestSummary, RowResult } from './types.ts';
 
 export interface RecipientsIngest extends AsyncIterable<RowResult> {
@@ -30,8 +25,6 @@ export interface RecipientsIngest extends AsyncIterable<RowResult> {
   /** Live while reading; final when `done`. */
   readonly summary: IngestSummary;
 }
-
-const HEAD_BYTES = 8;
 
 export function ingestLimits(partial: Partial<IngestLimits> = {}): IngestLimits {
   return {
@@ -70,80 +63,30 @@ export function ingestRecipients(input: AsyncIterable<Uint8Array> | Readable, op
 
 async function* run(input: AsyncIterable<Uint8Array> | Readable, options: IngestOptions, summary: IngestSummary): AsyncGenerator<RowResult[]> {
   const limits = ingestLimits(options.limits);
-  const format = formatFromName(options.fileName);
-  summary.format = format;
-  const total = options.declaredBytes ?? null;
-  if (total !== null && total > limits.maxBytes) throw tooLarge(limits.maxBytes);
-  const counter: ByteCounter = { bytes: 0 };
-  const source = countedBytes(input, limits.maxBytes, counter, total, options.onProgress);
-  try {
-    const { head, rest } = await peekBytes(source, HEAD_BYTES);
-    if (head.length === 0) throw invalidFile('the file is empty');
-    checkContent(format, head);
-    const planOptions: PlanOptions = {
-      variables: options.variables ?? [],
-      optionalVariables: options.optionalVariables ?? [],
-      phoneColumn: options.phoneColumn ?? 'auto',
-      scheduleColumn: options.scheduleColumn === undefined ? 'auto' : options.scheduleColumn,
-      urlVariables: options.urlVariables ?? 'auto',
-      keepColumns: options.keepColumns ?? false,
-    };
-    const judge = new RowJudge(summary, planOptions, {
-      seen: new PhoneSet(),
-      allowFixedLines: options.allowFixedLines ?? false,
-      maxCellChars: limits.maxCellChars,
-      now: options.now ?? new Date(),
-      encodingWarning: false,
-    });
-    if (format === 'csv') {
-      yield* csvRows(rest, summary, judge, limits.maxCellChars);
-    } else {
-      const bytes = await allBytes(rest);
-      // SheetJS is loaded only for XLS files.
-      const book = format === 'xlsx' ? await openXlsx(bytes, limits, options.sheet) : (await import('./xls.ts')).openXls(bytes, limits.maxCellChars, options.sheet);
-      summary.sheet = book.sheet;
-      for await (const rows of book.rows) {
-        const out = judge.judge(rows);
-        if (out.length) yield out;
-      }
-    }
-    if (summary.totalRows === 0) throw invalidFile(judge.planned ? 'the file has a header row but no recipients' : 'the file has no rows');
-    summary.bytes = counter.bytes;
-    summary.done = true;
-  } finally {
-    summary.bytes = counter.bytes;
-    await source.return(undefined);
-  }
-}
-
-async function* csvRows(bytes: AsyncIterable<Uint8Array>, summary: IngestSummary, judge: RowJudge, maxCellChars: number): AsyncGenerator<RowResult[]> {
-  const decoder = new StreamingTextDecoder();
-  let tokenizer: CsvTokenizer | null = null;
-  let pending = '';
-  const records: CsvRecord[] = [];
-  const feed = (text: string, final: boolean): RowResult[] => {
-    if (!tokenizer) {
-      // The separator comes from the first record: wait for its line end (or the file's end).
-      pending += text;
-      if (!final && !/[\r\n]/.test(pending.replace(/"[^"]*"/g, '')) && pending.length < 1024 * 1024) return [];
-      summary.separator = csvSeparator(pending);
-      tokenizer = new CsvTokenizer(summary.separator, maxCellChars);
-      text = pending;
-      pending = '';
-    }
-    records.length = 0;
-    tokenizer.push(text, records);
-    if (final) tokenizer.end(records);
-    summary.encoding = decoder.encoding;
-    if (decoder.uncertain) { summary.encodingUncertain = true; judge.ctx.encodingWarning = true; }
-    return judge.judge(records as RawRow[]);
+  const planOptions: PlanOptions = {
+    variables: options.variables ?? [],
+    optionalVariables: options.optionalVariables ?? [],
+    phoneColumn: options.phoneColumn ?? 'auto',
+    scheduleColumn: options.scheduleColumn === undefined ? 'auto' : options.scheduleColumn,
+    urlVariables: options.urlVariables ?? 'auto',
+    keepColumns: options.keepColumns ?? false,
   };
-  for await (const chunk of bytes) {
-    const out = feed(decoder.decode(chunk), false);
+  const judge = new RowJudge(summary, planOptions, {
+    seen: new PhoneSet(),
+    allowFixedLines: options.allowFixedLines ?? false,
+    maxCellChars: limits.maxCellChars,
+    now: options.now ?? new Date(),
+    encodingWarning: false,
+  });
+  // The summary is the reader's facts too (format, encoding, separator, sheet, bytes), live.
+  for await (const rows of fileRows(input, { fileName: options.fileName, declaredBytes: options.declaredBytes, sheet: options.sheet, onProgress: options.onProgress, limits }, summary)) {
+    // A CSV that switched from UTF-8 to Windows-1252 part-way: the rows after carry the warning.
+    if (summary.encodingUncertain) judge.ctx.encodingWarning = true;
+    const out = judge.judge(rows);
     if (out.length) yield out;
   }
-  const out = feed(decoder.decode(new Uint8Array(0), true), true);
-  if (out.length) yield out;
+  if (summary.totalRows === 0) throw invalidFile(judge.planned ? 'the file has a header row but no recipients' : 'the file has no rows');
+  summary.done = true;
 }
 
 /** Plans the columns from the first non-blank row, then judges and counts the others. */

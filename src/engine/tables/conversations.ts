@@ -16,6 +16,26 @@ export interface FlowsTable {
   created_by: number | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Training files read so far (migration 0495): each upload takes the next number. */
+  training_uploads: Generated<number>;
+  /** The upload the flow answers with; null: answers are matched as written only. */
+  training_upload: number | null;
+  training_phrases: Generated<number>;
+  training_file: string | null;
+  training_at: Timestamp | null;
+}
+
+/** A training file's row: an example phrase and the response it means (by label or keyword). */
+export interface FlowTrainingPhrasesTable {
+  flow_id: number;
+  company_id: number;
+  upload: number;
+  /** The phrase as answers are compared (normalizeAnswer). */
+  phrase_key: string;
+  phrase: string;
+  meaning: string;
+  /** Its row in the file. */
+  row: number;
 }
 
 export interface FlowVersionsTable {
@@ -100,4 +120,5 @@ export interface ConversationTables {
   conversation_turns: ConversationTurnsTable;
   flow_step_counts: FlowStepCountsTable;
   flow_incidents: FlowIncidentsTable;
+  flow_training_phrases: FlowTrainingPhrasesTable;
 }

@@ -39,6 +39,7 @@ import * as promotionalCredits from './migrations/0491_promotional-credits.ts';
 import * as messagesInOrder from './migrations/0492_messages-in-order.ts';
 import * as campaignFlows from './migrations/0493_campaign-flows.ts';
 import * as flowStepCountShards from './migrations/0494_flow-step-count-shards.ts';
+import * as flowTraining from './migrations/0495_flow-training.ts';
 import type { Database } from '../../engine/database.ts';
 
 const migrations: Record<string, Migration> = {
@@ -79,6 +80,7 @@ const migrations: Record<string, Migration> = {
   '0492_messages-in-order': messagesInOrder,
   '0493_campaign-flows': campaignFlows,
   '0494_flow-step-count-shards': flowStepCountShards,
+  '0495_flow-training': flowTraining,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -60,6 +60,12 @@ async function callerOf(deps: ServerDeps, request: FastifyRequest): Promise<Sess
   return apiKey ? resolveApiKey(deps.db, apiKey, request.ip, deps.now()) : null;
 }
 
+/** The largest file a multipart operation takes (its YAML's uploadLimit, a constants.uploads key). */
+export function uploadLimitOf(op: { uploadLimit: string | null }): number {
+  const limit = op.uploadLimit ? (constants.uploads as Record<string, unknown>)[op.uploadLimit] : undefined;
+  return typeof limit === 'number' ? limit : constants.uploads.campaignFileBytes;
+}
+
 export function registerOperations(app: FastifyInstance, deps: ServerDeps, handlers: HandlerMap, throttleHookFor: ThrottleHookFor = () => null): void {
   assertHandlersComplete(handlers);
   for (const op of operationsFor(deps.sandbox)) {
@@ -71,9 +77,10 @@ export function registerOperations(app: FastifyInstance, deps: ServerDeps, handl
       url: fastifyPath(op.path),
       schema: schemaOf(op),
       config: { operationId: op.id },
-      // Multipart uploads stream past the JSON body limit; each handler limits its file (pictures
-      // 2 MB, campaign and block-list files 20 MB).
-      ...(op.multipart ? { bodyLimit: constants.uploads.campaignFileBytes + 64 * 1024 } : {}),
+      // Multipart uploads stream past the JSON body limit, up to the operation's declared
+      // uploadLimit (default the campaign file's 20 MB; a flow's training file 200 MB); each
+      // handler limits its own file within it (pictures 2 MB).
+      ...(op.multipart ? { bodyLimit: uploadLimitOf(op) + 64 * 1024 } : {}),
       // Who may call is decided before the body is read or validated.
       onRequest: async (request) => {
         if (op.access === 'public' && !op.sandbox) return;

@@ -58,6 +58,9 @@ export function cellText(t: TFunction, exists: (k: string) => boolean, key: stri
       return (value as unknown[]).join('\n');
     case 'reason':
       return reasonText(t, exists, value as MessageReasonValue);
+    case 'rejections':
+      // Exported and read aloud as "row 3: value (reason)", one per line.
+      return (value as { position: number; value: string; reason: string }[]).map((r) => `${t('common.upload.row')} ${r.position}: ${r.value} (${enumLabel(t, enumId, r.reason, exists)})`).join('\n');
     case 'rowProblems':
       return (value as RowProblemValue[]).map((p) => rowProblemText(t, exists, p)).join('; ') || EMPTY;
     case 'progress':

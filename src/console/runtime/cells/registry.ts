@@ -6,6 +6,7 @@ import { always, and, bestKey, formatIs, hasEnum, itemsAre, nameIs, NOT_APPLICAB
 import type { ScreenColumn } from '../screen-types.ts';
 import { ProgressCell } from './ProgressCell.tsx';
 import { CopyCell } from './CopyCell.tsx';
+import { RejectionsCell } from './RejectionsTable.tsx';
 import { BooleanCell, ChipsCell, CopCell, PercentCell, DateCell, DateTimeCell, EnumCell, IntegerCell, JsonCell, LinesCell, ReasonCell, RowProblemsCell, RoleChipsCell, SecretCell, StatusCell, TextCell, WhatsAppCodeCell, type CellProps } from './cells.tsx';
 
 const isSecret: Tester = (s) => s['x-secret'] === true || s.writeOnly === true;
@@ -33,6 +34,7 @@ export const cellEntries: RankedEntry<ComponentType<CellProps>>[] = [
   { key: 'json', tester: rankWith(7, xDisplayIs('json')), component: JsonCell },
   // A recipients-file row's problems in words, with the column (x-display: rowProblems).
   { key: 'rowProblems', tester: rankWith(7, xDisplayIs('rowProblems')), component: RowProblemsCell },
+  { key: 'rejections', tester: rankWith(7, xDisplayIs('rejections')), component: RejectionsCell },
   // A short link, wherever it shows (lists, result boxes, details): with its Copy button.
   { key: 'copy', tester: rankWith(7, or(nameIs('shortUrl'), xDisplayIs('copy'))), component: CopyCell },
   // Named only (`cell: progress`): an object of counts as one stacked bar.

@@ -16,6 +16,9 @@ import { OPEN_STATES } from '../../../engine/conversations/sessions.ts';
 import { jsonValue } from '../../../engine/tables/columns.ts';
 import { transcriptOf } from './transcript.ts';
 import { numberForms } from '../../../core/phone.ts';
+import { clearTraining, storeTrainingFile } from '../../../engine/conversations/training.ts';
+import { constants } from '../../../generated/constants.gen.ts';
+import { asUploadError, openUpload } from '../../files/intake.ts';
 
 const nameTaken = () => failFields([fieldError('name', '99930')]);
 
@@ -30,20 +33,24 @@ export const blankFlow = (): FlowDefinition => ({
 
 function flowQuery(db: Kysely<Database>, companyId: number) {
   return db.selectFrom('flows as f')
-    .select(['f.id', 'f.name', 'f.description', 'f.draft', 'f.published_version', 'f.updated_at'])
+    .select(['f.id', 'f.name', 'f.description', 'f.draft', 'f.published_version', 'f.updated_at', 'f.training_phrases', 'f.training_file'])
     .select((eb) => [
       eb.selectFrom('flow_versions as v').select('v.published_at').whereRef('v.flow_id', '=', 'f.id').whereRef('v.version', '=', 'f.published_version').as('published_at'),
       eb.selectFrom('agents as a').select((e) => e.fn.countAll<string>().as('n')).whereRef('a.flow_id', '=', 'f.id').as('agents'),
     ])
     .where('f.company_id', '=', companyId);
 }
-type FlowRow = { id: number; name: string; description: string | null; draft: unknown; published_version: number | null; updated_at: Date; published_at: Date | null; agents: string | number | null };
+type FlowRow = {
+  id: number; name: string; description: string | null; draft: unknown; published_version: number | null; updated_at: Date; published_at: Date | null; agents: string | number | null;
+  training_phrases: number; training_file: string | null;
+};
 
 export function toFlow(r: FlowRow): Flow {
   const draft = jsonValue<FlowDefinition>(r.draft);
   return {
     id: r.id, name: r.name, description: r.description, draft, problems: validateFlow(draft), publishedVersion: r.published_version,
     publishedAt: r.published_at ? new Date(r.published_at).toISOString() : null, agents: Number(r.agents ?? 0), updatedAt: r.updated_at.toISOString(),
+    trainingPhrases: r.training_phrases, trainingFile: r.training_file,
   };
 }
 
@@ -157,6 +164,37 @@ export const flowsHandlers: DomainHandlers<'flows'> = {
       await trx.deleteFrom('conversations').where('flow_id', '=', flow.id).execute();
       await trx.deleteFrom('flows').where('id', '=', flow.id).execute();
     });
+    return { ok: true as const };
+  },
+
+  'flows.uploadTraining': async (ctx) => {
+    const me = caller(ctx);
+    const upload = await openUpload(ctx.request, constants.uploads.flowTrainingFileBytes);
+    try {
+      return await storeTrainingFile(ctx.deps.db, { companyId: me.companyId, flowId: ctx.params.id }, upload.bytes, { fileName: upload.fileName, declaredBytes: null }, ctx.deps.now(), () => fail('99994'));
+    } catch (error) {
+      throw asUploadError(error, constants.uploads.flowTrainingFileBytes);
+    }
+  },
+
+  'flows.training': async (ctx) => {
+    const me = caller(ctx);
+    const { db } = ctx.deps;
+    const flow = await db.selectFrom('flows').select(['id', 'training_upload']).where('company_id', '=', me.companyId).where('id', '=', ctx.params.id).executeTakeFirst();
+    if (!flow) throw fail('99994');
+    const qb = db.selectFrom('flow_training_phrases as t').select(['t.row', 't.phrase', 't.meaning'])
+      .where('t.flow_id', '=', flow.id).where('t.upload', '=', flow.training_upload ?? -1);
+    return paginate(qb, ctx.query, {
+      sortable: { row: 't.row' },
+      defaultSort: { column: 't.row', order: 'asc' },
+      tieBreaker: 't.row',
+      search: ['t.phrase'],
+      map: (r) => ({ row: r.row, phrase: r.phrase, meaning: r.meaning }),
+    });
+  },
+
+  'flows.clearTraining': async (ctx) => {
+    await clearTraining(ctx.deps.db, { companyId: caller(ctx).companyId, flowId: ctx.params.id }, () => fail('99994'));
     return { ok: true as const };
   },
 

@@ -3,7 +3,7 @@
 // then uploaded through the declared operation with a progress bar; the answer's url (or id)
 // becomes the field's value. A field the form's operation does not take (an area's picture) waits
 // for the form's Save instead (upload.ts, DeferredUploads).
-import { useId, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -18,6 +18,7 @@ import ImageOutlined from '@mui/icons-material/ImageOutlined';
 import UploadFile from '@mui/icons-material/UploadFile';
 import type { WidgetProps } from '@rjsf/utils';
 import { useTranslation } from 'react-i18next';
+import { Rejections } from '../../cells/RejectionsTable.tsx';
 import { useParams } from 'react-router-dom';
 import { call, type OperationId } from '../../../../generated/client.gen.ts';
 import { buildArgs } from '../../../api/args.ts';
@@ -25,7 +26,6 @@ import { errorText } from '../../../api/errors.ts';
 import { useSession } from '../../../api/session.ts';
 import { resolveObject } from '../../expressions.ts';
 import { acceptAttribute, deferredFor, fileProblem, INVALID_FILE_KEY, rejectionsOf, uploadedValue, uploadRules, uploadSpec, type Rejection } from '../upload.ts';
-import { enumLabel } from '../../cells/cells.tsx';
 
 function UploadWidget(props: WidgetProps & { image: boolean }) {
   const { t } = useTranslation();
@@ -120,42 +120,6 @@ function UploadWidget(props: WidgetProps & { image: boolean }) {
       <FormHelperText role={problem ? 'alert' : undefined}>{problem ?? t('validation.file.rules', uploadRules(spec))}</FormHelperText>
       {rejected && rejected.total > 0 && <Rejections {...rejected} enumId={spec.rejected?.enum} />}
     </FormControl>
-  );
-}
-
-/** The rows of the file that were refused: row number, value and the reason, translated. */
-function Rejections({ rows, total, enumId }: { rows: Rejection[]; total: number; enumId?: string }) {
-  const { t, i18n } = useTranslation();
-  const heading = useId();
-  return (
-    <Box component="section" sx={{ mt: 1.5 }} data-testid="upload-rejections">
-      <Typography id={heading} variant="subtitle2" component="h3" color="warning.main">
-        {t('common.upload.rejectedTitle', { count: total })}
-      </Typography>
-      {rows.length < total && (
-        <Typography variant="body2" color="text.secondary">
-          {t('common.upload.rejectedShown', { shown: rows.length, total })}
-        </Typography>
-      )}
-      <Box component="table" aria-labelledby={heading} sx={{ mt: 1, borderCollapse: 'collapse', fontSize: '0.875rem', '& th, & td': { textAlign: 'left', px: 1.5, py: 0.5, borderBottom: 1, borderColor: 'divider' } }}>
-        <thead>
-          <tr>
-            <th scope="col">{t('common.upload.row')}</th>
-            <th scope="col">{t('common.upload.value')}</th>
-            <th scope="col">{t('common.upload.reason')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={`${r.position}:${r.value}`}>
-              <td>{r.position}</td>
-              <td>{r.value}</td>
-              <td>{enumId ? enumLabel(t, enumId, r.reason, (k) => i18n.exists(k)) : r.reason}</td>
-            </tr>
-          ))}
-        </tbody>
-      </Box>
-    </Box>
   );
 }
 
