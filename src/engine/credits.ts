@@ -1,7 +1,8 @@
 // Credits (ARCHITECTURE 4): integers (1 credit = 1 COP), moved only through the ledger.
-//   reserve   balance → reserved, when a deployment starts or an API request is accepted; a
-//             conditional update, so concurrent deployments can never take the balance below
-//             zero (and the check constraint would refuse it anyway).
+//   reserve   balance → reserved, when a deployment starts or an API request is accepted, or
+//             when the dispatcher claims a conversation's replies (lifecycle/dispatch.ts
+//             payClaimed, a batch at once); a conditional update, so concurrent deployments can
+//             never take the balance below zero (and the check constraint would refuse it anyway).
 //   consume   reserved → spent, when the provider accepts a message (settled per message, written
 //             per claimed batch so 100,000 messages are not 100,000 ledger rows).
 //   release   reserved → balance, for messages that will never be sent (blocked, duplicate,

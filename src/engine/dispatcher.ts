@@ -149,8 +149,9 @@ export class Dispatcher {
   /** One claim → send → record cycle; answers how many rows it claimed. */
   async runOnce(): Promise<number> {
     const now = this.options.now();
-    const rows = await claimQueued(this.db, this.workerId, this.options.batchSize, now);
-    if (!rows.length) return 0;
+    const { rows, refused } = await claimQueued(this.db, this.workerId, this.options.batchSize, now);
+    // A batch its company's credits did not cover was still work: look again at once.
+    if (!rows.length) return refused;
     this.stats.claimed += rows.length;
     void this.statistics.note(rows.length);
     const sendable = await this.holdOutsideWindow(rows, now);

@@ -237,6 +237,8 @@ describe('conversations', () => {
     for (const from of numbers) await server.messaging!.conversations.receive({ channel, from, text: 'saldo', at: new Date() });
     const opened = await server.db.selectFrom('conversations').select(['id', 'contact']).where('contact', 'in', numbers).where('state', '=', 'waitingReply').execute();
     expect(opened.length).toBe(12);
+    // The greetings and questions so far have been claimed (and paid for) before the balance is cut.
+    await until('the first replies claimed', async () => (await server.db.selectFrom('messages').select('id').where('to_number', 'in', numbers).where('state', '=', 'queued').execute()).length === 0, 30_000);
     const question = await server.db.selectFrom('messages').select('cost').where('to_number', '=', numbers[0]).orderBy('id', 'desc').executeTakeFirstOrThrow();
     const kept = await server.db.selectFrom('company_credits').select('balance').where('company_id', '=', channel.companyId).executeTakeFirstOrThrow();
     // The balance covers five of the twelve questions asked again.
@@ -246,6 +248,9 @@ describe('conversations', () => {
     try {
       const fired = await fireDueTimers(server.db, flowVersions(), new Date());
       expect([fired.fired, fired.sent]).toEqual([12, 12]);
+      // The replies' credits are reserved when the dispatcher claims them (migration 0496).
+      server.messaging!.dispatcher.wake();
+      await until('the questions claimed', async () => (await server.db.selectFrom('messages').select('id').where('id', '>', before).where('to_number', 'in', numbers).where('state', '=', 'queued').execute()).length === 0, 30_000);
     } finally {
       await server.db.updateTable('company_credits').set({ balance: kept.balance }).where('company_id', '=', channel.companyId).execute();
     }

@@ -28,15 +28,15 @@ describe('messages in order', () => {
       return sent;
     });
     // Two workers claim at once: only the first reply is theirs to send.
-    const [a, b] = await Promise.all([claimQueued(h.db, 'w1', 10, now), claimQueued(h.db, 'w2', 10, now)]);
+    const [a, b] = (await Promise.all([claimQueued(h.db, 'w1', 10, now), claimQueued(h.db, 'w2', 10, now)])).map((c) => c.rows);
     const first = [...a, ...b].filter((r) => ids.includes(Number(r.id)));
     expect(first.map((r) => Number(r.id))).toEqual([ids[0]]);
     // Still being submitted: the next one waits.
-    expect((await claimQueued(h.db, 'w2', 10, now)).filter((r) => ids.includes(Number(r.id)))).toEqual([]);
+    expect((await claimQueued(h.db, 'w2', 10, now)).rows.filter((r) => ids.includes(Number(r.id)))).toEqual([]);
     // The SMSC answered: the second may go, the third still waits for it.
     const holder = a.some((r) => Number(r.id) === ids[0]) ? 'w1' : 'w2';
     await h.db.transaction().execute((trx) => recordAccepted(trx, holder, [{ row: first[0], pid: 'smsc-1' }], now));
-    const second = (await claimQueued(h.db, 'w1', 10, now)).filter((r) => ids.includes(Number(r.id)));
+    const second = (await claimQueued(h.db, 'w1', 10, now)).rows.filter((r) => ids.includes(Number(r.id)));
     expect(second.map((r) => Number(r.id))).toEqual([ids[1]]);
   });
 });

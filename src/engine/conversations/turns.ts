@@ -7,19 +7,17 @@
 //
 // One turn or a thousand (the no-reply timers that fell due together, a campaign's launch) go the
 // same way and cost the same statements: one upsert of counts, one update of the conversations, one
-// enqueue per channel (one credit reservation), one insert of transcript rows. The credit
-// reservation locks the company's balance row until commit, and every turn of the company needs
-// it, so it comes last, with as little as possible after it (issue 15 §4: turns under load waited
-// there).
+// enqueue per channel, one insert of transcript rows. The replies' credits are reserved when the
+// dispatcher claims them (migration 0496), not here: the reservation locks the company's balance
+// row until commit, and every turn of the company waited there for the others (issue 15 §4).
 import { sql, type Transaction } from 'kysely';
 import { advance, type FlowEvent, type Turn } from '../../core/flows/runtime.ts';
 import type { ChannelPlatform, ConversationTurnDirection } from '../../generated/enums.gen.ts';
 import type { FlowDefinition } from '../../generated/types.gen.ts';
 import { companySmsChannel } from '../channels/company-sms-channel.ts';
 import { destinationOn } from '../channels/registry.ts';
-import { balanceOf } from '../credits.ts';
 import type { Database } from '../database.ts';
-import { enqueueMessages, messageCost, sendAfter } from '../lifecycle/enqueue.ts';
+import { enqueueMessages, sendAfter } from '../lifecycle/enqueue.ts';
 import { createJob } from '../lifecycle/jobs.ts';
 import { endCampaignConversationsIfFull, saveConversations, type Conversation } from './sessions.ts';
 
@@ -210,9 +208,10 @@ async function addCounts(trx: Transaction<Database>, rows: StepCount[]): Promise
 }
 
 /**
- * Enqueues the turns' messages, one enqueue per company and channel (one credit reservation). When
- * the balance cannot cover a group, its messages go one by one, so those it covers still leave (a
- * reply refused for credits is status 81, like any message).
+ * Enqueues the turns' messages, one enqueue per company and channel. Their credits are reserved
+ * when the dispatcher claims them (enqueue's `creditsAt: 'claim'`), for its whole batch: a turn
+ * never waits on its company's balance row, which every concurrent turn of the company would
+ * otherwise take in turn until its commit. A reply the credits do not cover is refused there (81).
  */
 async function send(trx: Transaction<Database>, outgoing: Outgoing[], now: Date): Promise<void> {
   const groups = new Map<string, number[]>();
@@ -224,24 +223,17 @@ async function send(trx: Transaction<Database>, outgoing: Outgoing[], now: Date)
   }
   for (const group of groups.values()) {
     const first = outgoing[group[0]];
-    let parts: number[][] = [group];
-    if (group.length > 1) {
-      const cost = group.reduce((sum, k) => sum + messageCost(first.channel.platform, outgoing[k].text).cost, 0);
-      if ((await balanceOf(trx, first.companyId)).balance < cost) parts = group.map((k) => [k]);
-    }
-    for (const part of parts) {
-      const items = part.map((k) => {
-        const address = destinationOn(first.channel.platform, outgoing[k].to);
-        return { to: address ?? outgoing[k].to, body: outgoing[k].text, invalid: address === null };
-      });
-      const result = await enqueueMessages(trx, {
-        companyId: first.companyId, channel: first.channel, purpose: 'transactional', source: 'flow', items,
-        // A conversation repeats itself on purpose (a question asked again): the duplicate rule is for campaigns.
-        duplicateWindowHours: 0, heldUntil: null, now, onInsufficientCredits: 'reject',
-      });
-      // Identities follow the items' order (enqueue inserts them `order by` the item's position).
-      const ids = [...result.ids].sort((a, b) => a - b);
-      part.forEach((k, n) => { outgoing[k].id = ids[n] ?? null; });
-    }
+    const items = group.map((k) => {
+      const address = destinationOn(first.channel.platform, outgoing[k].to);
+      return { to: address ?? outgoing[k].to, body: outgoing[k].text, invalid: address === null };
+    });
+    const result = await enqueueMessages(trx, {
+      companyId: first.companyId, channel: first.channel, purpose: 'transactional', source: 'flow', items,
+      // A conversation repeats itself on purpose (a question asked again): the duplicate rule is for campaigns.
+      duplicateWindowHours: 0, heldUntil: null, now, onInsufficientCredits: 'reject', creditsAt: 'claim',
+    });
+    // Identities follow the items' order (enqueue inserts them `order by` the item's position).
+    const ids = [...result.ids].sort((a, b) => a - b);
+    group.forEach((k, n) => { outgoing[k].id = ids[n] ?? null; });
   }
 }

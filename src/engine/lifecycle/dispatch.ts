@@ -6,7 +6,7 @@
 // (../dispatcher.ts) decides which applies; the rows change only here.
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { ChannelPlatform, TemplateRef } from '../channel-adapter.ts';
-import { consume, release, reserve } from '../credits.ts';
+import { consume, release, reserve, shortfallStatus } from '../credits.ts';
 import type { Database } from '../database.ts';
 import { groupBy } from '../group-by.ts';
 import { messageCost } from './enqueue.ts';
@@ -34,17 +34,58 @@ export interface ClaimedRow {
  * workers' first claims ran for more than ten minutes (issue 13). A message that must follow
  * another (a conversation's next reply, `after_message_id`) waits until that one left the queue:
  * its submit was answered, so the SMSC takes them in order.
+ *
+ * Messages queued unpaid (a conversation's replies, enqueue's `creditsAt: 'claim'`) are paid for in
+ * the same transaction (payClaimed): a message being sent is always one whose credits are reserved,
+ * whatever crashes when. `rows` are the messages to send; `refused` those the credits did not cover.
  */
-export async function claimQueued(db: Kysely<Database>, workerId: string, limit: number, now: Date): Promise<ClaimedRow[]> {
-  const claimed = await sql<ClaimedRow>`
-    update messages m set state = 'sending', worker_id = ${workerId}, claimed_at = ${now}, attempts = m.attempts + 1, updated_at = ${now}
-    where m.id = any(array(
-      select id from messages q where state = 'queued' and not_before <= ${now}
-        and (q.after_message_id is null or not exists (
-          select 1 from messages p where p.id = q.after_message_id and p.state in ('queued', 'sending')))
-      order by not_before, id limit ${limit} for update skip locked))
-    returning m.id, m.company_id, m.channel_id, m.deployment_id, m.to_number, m.body, m.template, m.purpose, m.source, m.cost`.execute(db);
-  return claimed.rows;
+export async function claimQueued(db: Kysely<Database>, workerId: string, limit: number, now: Date): Promise<{ rows: ClaimedRow[]; refused: number }> {
+  return db.transaction().execute(async (trx) => {
+    const claimed = await sql<ClaimedRow & { unpaid: boolean; platform: ChannelPlatform }>`
+      update messages m set state = 'sending', worker_id = ${workerId}, claimed_at = ${now}, attempts = m.attempts + 1, updated_at = ${now}
+      where m.id = any(array(
+        select id from messages q where state = 'queued' and not_before <= ${now}
+          and (q.after_message_id is null or not exists (
+            select 1 from messages p where p.id = q.after_message_id and p.state in ('queued', 'sending')))
+        order by not_before, id limit ${limit} for update skip locked))
+      returning m.id, m.company_id, m.channel_id, m.deployment_id, m.to_number, m.body, m.template, m.purpose, m.source, m.cost, m.unpaid,
+        (select c.platform from channels c where c.id = m.channel_id) as platform`.execute(trx);
+    const refused = await payClaimed(trx, claimed.rows.filter((r) => r.unpaid), now);
+    const rows = claimed.rows.filter((r) => !refused.has(String(r.id))).map(({ unpaid: _u, platform: _p, ...row }) => row);
+    return { rows, refused: refused.size };
+  });
+}
+
+/**
+ * Reserves the credits of claimed messages that were queued unpaid: one reservation per company
+ * and channel type for the batch; when the balance cannot cover it, one by one in order, so those
+ * it covers still go. The others are refused — 81, or the plan's 82 / 83 (credits.ts
+ * shortfallStatus) — as an API message the credits do not cover is. Answers the refused ids.
+ */
+async function payClaimed(trx: Transaction<Database>, unpaid: readonly (ClaimedRow & { platform: ChannelPlatform })[], now: Date): Promise<Set<string>> {
+  const refused = new Set<string>();
+  if (!unpaid.length) return refused;
+  const refusedStatus = new Map<string, number>();
+  for (const list of groupBy(unpaid, (r) => `${r.company_id}:${r.platform}`).values()) {
+    const { company_id: companyId, platform } = list[0];
+    const cost = sum(list, (r) => r.cost);
+    if (await reserve(trx, { companyId, amount: cost, platform, messageCount: list.length, now })) continue;
+    for (const row of [...list].sort((a, b) => Number(a.id) - Number(b.id))) {
+      if (await reserve(trx, { companyId, amount: row.cost, platform, messageCount: 1, now })) continue;
+      refused.add(String(row.id));
+      refusedStatus.set(String(row.id), await shortfallStatus(trx, companyId, platform, now));
+    }
+  }
+  const ids = unpaid.map((r) => String(r.id));
+  await sql`update messages set unpaid = false where id = any(${ids}::bigint[])`.execute(trx);
+  if (refused.size) {
+    const out = [...refused];
+    await sql`update messages m set state = 'rejected', status_code = v.status, worker_id = null, done_at = ${now}, updated_at = ${now}
+      from unnest(${out}::bigint[], ${out.map((id) => refusedStatus.get(id)!)}::int[]) as v(id, status) where m.id = v.id`.execute(trx);
+    await sql`insert into message_events (message_id, at, state, status_code, detail)
+      select id, ${now}, state, status_code, 'credits reserved at the claim' from messages where id = any(${out}::bigint[])`.execute(trx);
+  }
+  return refused;
 }
 
 /**

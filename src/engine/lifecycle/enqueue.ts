@@ -66,6 +66,13 @@ export interface EnqueueRequest {
   /** Deployments refuse to start without credits (99986); API requests get 81 per message; a
    *  campaign's preview (a launch rolled back) only reports it (shortOfCredits). */
   onInsufficientCredits: 'throw' | 'reject' | 'report';
+  /**
+   * When the credits are reserved: now (default), or when the dispatcher claims the messages
+   * (dispatch.ts claimQueued, for a whole batch at once) — a conversation's replies, so that one
+   * company's concurrent turns do not wait for each other on its balance row. A reply its credits
+   * do not cover is then refused at the claim (81, or the plan's 82 / 83).
+   */
+  creditsAt?: 'enqueue' | 'claim';
 }
 
 export interface EnqueueResult {
@@ -111,11 +118,11 @@ export async function enqueueMessages(trx: Transaction<Database>, req: EnqueueRe
     const priced = slice.map((item) => (item.invalid ? { parts: 0, encoding: null, cost: 0 } : messageCost(req.channel.platform, item.body)));
     const rows = await sql<{ id: number | string }>`
       insert into messages (company_id, area_id, deployment_id, channel_id, source, purpose, to_number, body, template, parts, encoding, cost,
-                            state, status_code, not_before, held_reason, client_ref, api_credential_id, event_id, test_campaign_id, created_at, updated_at)
+                            state, status_code, not_before, held_reason, client_ref, api_credential_id, event_id, test_campaign_id, unpaid, created_at, updated_at)
       select ${req.companyId}, (select u.area_id from users u where u.id = ${req.createdBy ?? null}::int and u.company_id = ${req.companyId}), ${req.deploymentId ?? null}::bigint, ${req.channel.id}, ${req.source}, ${req.purpose}, t.to_number, t.body,
              t.template::jsonb, t.parts, t.encoding, t.cost, case when t.invalid then 'rejected' else 'queued' end,
              case when t.invalid then ${STATUS.invalid}::int else ${STATUS.scheduled}::int end, ${notBefore}::timestamptz,
-             ${heldUntil ? 'sendWindow' : null}::text, t.client_ref, ${req.apiCredentialId ?? null}::text, ${req.eventId ?? null}::int, ${req.testCampaignId ?? null}::int, ${now}::timestamptz, ${now}::timestamptz
+             ${heldUntil ? 'sendWindow' : null}::text, t.client_ref, ${req.apiCredentialId ?? null}::text, ${req.eventId ?? null}::int, ${req.testCampaignId ?? null}::int, ${req.creditsAt === 'claim'}::boolean, ${now}::timestamptz, ${now}::timestamptz
       from unnest(${slice.map((i) => i.to)}::text[], ${slice.map((i) => i.body ?? null)}::text[],
                   ${slice.map((i) => (i.template ? JSON.stringify(i.template) : null))}::text[], ${priced.map((p) => p.parts)}::int[],
                   ${priced.map((p) => p.encoding)}::text[], ${priced.map((p) => p.cost)}::int[], ${slice.map((i) => i.clientRef ?? null)}::text[],
@@ -141,7 +148,7 @@ export async function enqueueMessages(trx: Transaction<Database>, req: EnqueueRe
   let insufficientCredits = 0;
   let reservedCredits = 0;
   let shortOfCredits = false;
-  if (cost > 0) {
+  if (cost > 0 && req.creditsAt !== 'claim') {
     const held = await reserve(trx, { companyId: req.companyId, amount: cost, platform: req.channel.platform, deploymentId: req.deploymentId, messageCount: queued, createdBy: req.createdBy, now });
     if (held) reservedCredits = cost;
     else if (req.onInsufficientCredits === 'throw') throw new InsufficientCreditsError(cost);

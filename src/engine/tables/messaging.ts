@@ -150,6 +150,8 @@ export interface MessagesTable {
   area_id: Generated<number | null>;
   /** The message this one must follow (a conversation's replies, migration 0492): claimed once that one left the queue. */
   after_message_id: Generated<number | string | null>;
+  /** Queued with its credits still to reserve: the claim reserves them (a conversation's replies, migration 0496). */
+  unpaid: Generated<boolean>;
 }
 
 export interface MessageEventsTable {

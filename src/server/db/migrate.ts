@@ -40,6 +40,7 @@ import * as messagesInOrder from './migrations/0492_messages-in-order.ts';
 import * as campaignFlows from './migrations/0493_campaign-flows.ts';
 import * as flowStepCountShards from './migrations/0494_flow-step-count-shards.ts';
 import * as flowTraining from './migrations/0495_flow-training.ts';
+import * as messagesPaidAtClaim from './migrations/0496_messages-paid-at-claim.ts';
 import type { Database } from '../../engine/database.ts';
 
 const migrations: Record<string, Migration> = {
@@ -81,6 +82,7 @@ const migrations: Record<string, Migration> = {
   '0493_campaign-flows': campaignFlows,
   '0494_flow-step-count-shards': flowStepCountShards,
   '0495_flow-training': flowTraining,
+  '0496_messages-paid-at-claim': messagesPaidAtClaim,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
