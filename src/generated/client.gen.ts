@@ -96,6 +96,7 @@ export const pathParams: {
     "flows.delete": ["id"],
     "flows.uploadTraining": ["id"],
     "flows.training": ["id"],
+    "flows.trainingMeanings": ["id"],
     "flows.clearTraining": ["id"],
     "flows.conversation": ["id"],
     "geography.regions": ["country"],
@@ -454,6 +455,10 @@ export const flowsUploadTraining = (args: Args<"flows.uploadTraining">) => call(
 export const flowsTraining = (args: Args<"flows.training">) => call("flows.training", args);
 
 export const useFlowsTraining = (args: Args<"flows.training"> | null, config?: SWRConfiguration<Result<"flows.training">>) => useOperation("flows.training", args, config);
+
+export const flowsTrainingMeanings = (args: Args<"flows.trainingMeanings">) => call("flows.trainingMeanings", args);
+
+export const useFlowsTrainingMeanings = (args: Args<"flows.trainingMeanings"> | null, config?: SWRConfiguration<Result<"flows.trainingMeanings">>) => useOperation("flows.trainingMeanings", args, config);
 
 export const flowsClearTraining = (args: Args<"flows.clearTraining">) => call("flows.clearTraining", args);
 

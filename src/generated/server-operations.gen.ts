@@ -12577,6 +12577,62 @@ export const serverOperations = [
         errors: ["99982", "99994"]
     },
     {
+        id: "flows.trainingMeanings",
+        tag: "flows",
+        name: "trainingMeanings",
+        method: "GET",
+        path: "/v1/flows/{id}/training/meanings",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 3001,
+            action: "view"
+        },
+        summary: "What the flow's training file says an answer means (the responses, by label or keyword, of the phrases written as it is): the editor's preview asks it as the server's conversations do.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                text: {
+                    type: "string",
+                    maxLength: 4096
+                }
+            }
+        },
+        headers: null,
+        body: null,
+        multipart: null,
+        uploadLimit: null,
+        response: {
+            type: "object",
+            required: ["meanings"],
+            additionalProperties: false,
+            properties: {
+                meanings: {
+                    type: "array",
+                    items: {
+                        type: "string"
+                    }
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99994"]
+    },
+    {
         id: "flows.clearTraining",
         tag: "flows",
         name: "clearTraining",

@@ -4356,6 +4356,27 @@ q?: string
 }
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "flows.trainingMeanings.Params".
+ */
+export interface FlowsTrainingMeaningsParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "flows.trainingMeanings.Query".
+ */
+export interface FlowsTrainingMeaningsQuery {
+text?: string
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "flows.trainingMeanings.Response".
+ */
+export interface FlowsTrainingMeaningsResponse {
+meanings: string[]
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "flows.clearTraining.Params".
  */
 export interface FlowsClearTrainingParams {
@@ -6282,6 +6303,13 @@ export interface OperationTypes {
             query?: FlowsTrainingQuery;
         };
         response: FlowTrainingPhrasePage;
+    };
+    "flows.trainingMeanings": {
+        args: {
+            params: FlowsTrainingMeaningsParams;
+            query?: FlowsTrainingMeaningsQuery;
+        };
+        response: FlowsTrainingMeaningsResponse;
     };
     "flows.clearTraining": {
         args: {

@@ -490,6 +490,9 @@ describe("a flow's training file", () => {
       { row: 2, phrase: 'Me gustaría cancelar la deuda', meaning: 'Pagar' }, { row: 6, phrase: 'me gustaría cancelar la deuda', meaning: 'pagar' },
     ]);
     expect((await op('flows.get', { params: { id: flowId } })).json).toMatchObject({ trainingPhrases: 3, trainingFile: 'entrenamiento.csv' });
+    // The editor's preview asks what an answer means, as the conversations do.
+    expect((await op('flows.trainingMeanings', { params: { id: flowId }, query: { text: '¿Cuánto debo este MES?' } })).json).toEqual({ meanings: ['valor'] });
+    expect((await op('flows.trainingMeanings', { params: { id: flowId }, query: { text: 'otra cosa' } })).json).toEqual({ meanings: [] });
 
     const from = '573158880021';
     say(from, 'factura');
@@ -502,6 +505,7 @@ describe("a flow's training file", () => {
     // Without the file the same words match nothing: the question comes again.
     expect((await op('flows.clearTraining', { params: { id: flowId } })).json).toEqual({ ok: true });
     expect((await op('flows.training', { params: { id: flowId } })).json.items).toEqual([]);
+    expect((await op('flows.trainingMeanings', { params: { id: flowId }, query: { text: 'me gustaría cancelar la deuda' } })).json).toEqual({ meanings: [] });
     const other = '573158880022';
     say(other, 'factura');
     await until('the question', () => smsTo(other).length >= 2, 30_000);

@@ -1,7 +1,7 @@
 // The conversations of an engine process (ARCHITECTURE 2 `conversations/`): a person's message in
 // (inbound.ts), the no-reply timers (timers.ts, polled here), and the integration calls
 // (integration.ts, a job kind the job runner runs). One FlowVersions memory per process.
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../database.ts';
 import { receiveText, type InboundText, type Received } from './inbound.ts';
 import { nextTimerAt } from './sessions.ts';
@@ -28,13 +28,25 @@ export interface ConversationsOptions {
 
 export interface Conversations {
   versions: FlowVersions;
-  /** A message in, in its own transaction (after the inbound row is stored); null: no conversation took it. */
-  receive(m: InboundText): Promise<Received>;
+  /**
+   * A message in, in its own transaction; null: no conversation took it (or `inTransaction.store`
+   * said it was a replay). The inbound router stores the message's row in the same transaction
+   * (`store`, first) and marks it taken there (`taken`): one commit for the message and its turn.
+   */
+  receive(m: InboundText, inTransaction?: InboundHooks): Promise<Received>;
   /** Fires the due timers now (tests); answers how many fired. */
   fireTimers(): Promise<number>;
   /** Starts polling the timers. */
   start(): void;
   stop(): Promise<void>;
+}
+
+/** What the inbound router does in the turn's transaction (routeInbound). */
+export interface InboundHooks {
+  /** Stores the message's row; false: it was stored before (a provider's replay), nothing more happens. */
+  store(trx: Transaction<Database>): Promise<boolean>;
+  /** A conversation took it. */
+  taken(trx: Transaction<Database>): Promise<void>;
 }
 
 export function startConversations(options: ConversationsOptions): Conversations {
@@ -83,12 +95,17 @@ export function startConversations(options: ConversationsOptions): Conversations
 
   return {
     versions,
-    async receive(m) {
+    async receive(m, inTransaction) {
       // Two messages of one number at once: the second waits for the first's row lock; if both
       // would open a conversation, the unique index refuses one, which then continues the other's.
       for (let attempt = 0; ; attempt++) {
         try {
-          const received = await db.transaction().execute((trx) => receiveText(trx, versions, m));
+          const received = await db.transaction().execute(async (trx) => {
+            if (inTransaction && !(await inTransaction.store(trx))) return null;
+            const taken = await receiveText(trx, versions, m);
+            if (taken && inTransaction) await inTransaction.taken(trx);
+            return taken;
+          });
           if (received?.outcome) afterTurn(received.outcome.sent, received.outcome.called);
           return received;
         } catch (error) {

@@ -83,7 +83,7 @@ export interface EnqueueResult {
   /** Rows each refusal rule refused (refusal-rules.ts, by name) and those the credits did not cover (81). */
   rejected: { blacklisted: number; duplicate: number; insufficientCredits: number; [rule: string]: number };
   reservedCredits: number;
-  /** Credits the rows still going cost (what a launch reserves). */
+  /** Credits the rows still going cost (what a launch reserves); 0 when they are paid at the claim. */
   neededCredits: number;
   /** 'report' only: the balance does not cover neededCredits (nothing was refused for it). */
   shortOfCredits: boolean;
@@ -141,14 +141,17 @@ export async function enqueueMessages(trx: Transaction<Database>, req: EnqueueRe
   const rejected: Record<string, number> = {};
   for (const rule of refusalRules) rejected[rule.name] = await rule.apply(trx, { req, now, mine });
 
-  const due = await sql<{ n: number | string; cost: number | string | null }>`
-    select count(*) as n, sum(cost) as cost from messages m where ${mine}`.execute(trx);
-  const queued = Number(due.rows[0].n);
-  const cost = Number(due.rows[0].cost ?? 0);
+  // Paid at the claim: what is still going is what no rule refused, and nothing is reserved now.
+  const paidLater = req.creditsAt === 'claim';
+  const due = paidLater
+    ? { n: ids.length - req.items.filter((i) => i.invalid === true).length - Object.values(rejected).reduce((a, n) => a + n, 0), cost: 0 }
+    : (await sql<{ n: number | string; cost: number | string | null }>`select count(*) as n, sum(cost) as cost from messages m where ${mine}`.execute(trx)).rows[0];
+  const queued = Number(due.n);
+  const cost = Number(due.cost ?? 0);
   let insufficientCredits = 0;
   let reservedCredits = 0;
   let shortOfCredits = false;
-  if (cost > 0 && req.creditsAt !== 'claim') {
+  if (cost > 0) {
     const held = await reserve(trx, { companyId: req.companyId, amount: cost, platform: req.channel.platform, deploymentId: req.deploymentId, messageCount: queued, createdBy: req.createdBy, now });
     if (held) reservedCredits = cost;
     else if (req.onInsufficientCredits === 'throw') throw new InsufficientCreditsError(cost);

@@ -43,6 +43,8 @@ function Editor({ flow: loaded }: { flow: Flow }) {
   const [selected, setSelected] = useState<string | null>(null);
   const [saveState, setSaveState] = useState<SaveState>('saved');
   const [published, setPublished] = useState(loaded.publishedVersion);
+  // The preview's answers are looked up in the flow's training file, when it has one.
+  const meaningsOf = useCallback(async (text: string) => (await call('flows.trainingMeanings', { params: { id: loaded.id }, query: { text } })).meanings, [loaded.id]);
   const [error, setError] = useState<string | null>(null);
   const [previewing, setPreviewing] = useState(false);
   const flow = history.present;
@@ -174,7 +176,7 @@ function Editor({ flow: loaded }: { flow: Flow }) {
           </ReactFlow>
         </Box>
         <Box>
-          {previewing ? <Preview flow={flow} /> : current ? (
+          {previewing ? <Preview flow={flow} meanings={loaded.trainingPhrases ? meaningsOf : undefined} /> : current ? (
             <SettingsPanel
               step={current}
               problems={problems.filter((p) => p.stepId === current.id)}

@@ -1,6 +1,7 @@
 // The editor's preview as a fixture (issue 15 §3): it runs the draft with the same pure runtime as
 // the server (src/core/flows/runtime.ts) — a matching answer goes down its output, a word it does
-// not know is asked again, and "no reply" spends the retry and then leaves by the timeout.
+// not know is asked again, "no reply" spends the retry and then leaves by the timeout, and an
+// answer the training file knows goes where the file says it means.
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, screen, userEvent, waitFor, within } from 'storybook/test';
 import type { FlowDefinition } from '../../../generated/types.gen.ts';
@@ -61,5 +62,17 @@ export const NoReplyRetriesThenTimesOut: Story = {
     await waitFor(() => expect(log().getAllByText('¿Qué necesitas? 1 Saldo 2 Asesor')).toHaveLength(2));
     await userEvent.click(screen.getByRole('button', { name: 'Simular que no responde' }));
     await waitFor(() => expect(log().getByText('Hasta pronto.')).toBeInTheDocument());
+  },
+};
+
+/** A flow with a training file: an answer the step does not know as written goes where the file says it means. */
+export const TrainedPhraseChoosesItsResponse: Story = {
+  args: { meanings: async (text: string) => (text.toLowerCase().includes('hablar con alguien') ? ['asesor'] : []) },
+  play: async () => {
+    await userEvent.click(await screen.findByRole('button', { name: 'Iniciar conversación' }));
+    await userEvent.type(screen.getByLabelText('Tu respuesta'), 'Necesito hablar con alguien');
+    await userEvent.click(screen.getByRole('button', { name: 'Enviar' }));
+    await waitFor(() => expect(log().getByText('Un asesor te escribirá.')).toBeInTheDocument());
+    await expect(log().queryByText('No entendí.')).not.toBeInTheDocument();
   },
 };

@@ -1,6 +1,8 @@
 // The editor's preview: the draft run by the same runtime as the server's conversations
 // (src/core/flows/runtime.ts), in the browser. The person types as a customer would; "No reply"
-// fires the step's timer; an integration step waits for the tester to say how the call went.
+// fires the step's timer; an integration step waits for the tester to say how the call went. An
+// answer goes with what the flow's training file says it means (`meanings`, asked of the server,
+// which holds the file), as the server's conversations hand it to the runtime.
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
@@ -13,7 +15,7 @@ import type { FlowDefinition } from '../../../generated/types.gen.ts';
 
 type Line = { from: 'person' | 'flow' | 'note'; text: string };
 
-export function Preview({ flow }: { flow: FlowDefinition }) {
+export function Preview({ flow, meanings }: { flow: FlowDefinition; meanings?: (text: string) => Promise<string[]> }) {
   const { t } = useTranslation();
   const [session, setSession] = useState<Session | null>(null);
   const [lines, setLines] = useState<Line[]>([]);
@@ -36,10 +38,13 @@ export function Preview({ flow }: { flow: FlowDefinition }) {
     setLines([]);
     apply(newSession(), { kind: 'start', entry: flow.steps.some((s) => s.type === 'initialCall') ? 'initialCall' : 'initialPush', vars: { phone: '+573001234567' } });
   };
-  const send = () => {
+  const send = async () => {
     if (!session || !text.trim()) return;
-    apply(session, { kind: 'messageIn', text }, [{ from: 'person', text }]);
+    const said = text;
     setText('');
+    // Without an answer from the server the words are matched as written (as a flow without a file).
+    const meant = meanings ? await meanings(said).catch(() => []) : [];
+    apply(session, { kind: 'messageIn', text: said, ...(meant.length ? { meant } : {}) }, [{ from: 'person', text: said }]);
   };
   const waiting = session?.state === 'waitingReply' || session?.state === 'waitingIntegration';
   const step = flow.steps.find((s) => s.id === session?.stepId);
@@ -60,8 +65,8 @@ export function Preview({ flow }: { flow: FlowDefinition }) {
       {session?.state === 'waitingReply' && (
         <>
           <Stack direction="row" spacing={1}>
-            <TextField size="small" label={t('flowEditor.answer')} value={text} onChange={(e) => setText(e.target.value)} onKeyDown={(e) => { if (e.key === 'Enter') send(); }} />
-            <Button onClick={send}>{t('flowEditor.send')}</Button>
+            <TextField size="small" label={t('flowEditor.answer')} value={text} onChange={(e) => setText(e.target.value)} onKeyDown={(e) => { if (e.key === 'Enter') void send(); }} />
+            <Button onClick={() => void send()}>{t('flowEditor.send')}</Button>
           </Stack>
           <Button size="small" onClick={() => apply(session, { kind: 'noReply' }, [{ from: 'note', text: t('flowEditor.noReplyNote') }])}>{t('flowEditor.noReply')}</Button>
         </>

@@ -16,7 +16,7 @@ import { OPEN_STATES } from '../../../engine/conversations/sessions.ts';
 import { jsonValue } from '../../../engine/tables/columns.ts';
 import { transcriptOf } from './transcript.ts';
 import { numberForms } from '../../../core/phone.ts';
-import { clearTraining, storeTrainingFile } from '../../../engine/conversations/training.ts';
+import { clearTraining, storeTrainingFile, trainedMeanings } from '../../../engine/conversations/training.ts';
 import { constants } from '../../../generated/constants.gen.ts';
 import { asUploadError, openUpload } from '../../files/intake.ts';
 
@@ -191,6 +191,13 @@ export const flowsHandlers: DomainHandlers<'flows'> = {
       search: ['t.phrase'],
       map: (r) => ({ row: r.row, phrase: r.phrase, meaning: r.meaning }),
     });
+  },
+
+  'flows.trainingMeanings': async (ctx) => {
+    const me = caller(ctx);
+    const flow = await ctx.deps.db.selectFrom('flows').select(['id', 'training_upload']).where('company_id', '=', me.companyId).where('id', '=', ctx.params.id).executeTakeFirst();
+    if (!flow) throw fail('99994');
+    return { meanings: flow.training_upload === null ? [] : await trainedMeanings(ctx.deps.db, flow.id, flow.training_upload, ctx.query.text ?? '') };
   },
 
   'flows.clearTraining': async (ctx) => {
