@@ -8,7 +8,8 @@
 // menu once, CONCURRENCY messages in flight — the measured turns. Each message goes through
 // routeInbound with the engine's conversations, as the server's inbound path hands it over; a turn
 // counts from that call until the turn's transaction committed (its reply is then a queued row in
-// `messages`, the engine's queue: the operator is excluded, no dispatcher runs). The anchor: a
+// `messages`, the engine's queue: the operator is excluded, no dispatcher runs; the reply's credits
+// are reserved when the dispatcher claims it, migration 0496). The anchor: a
 // hand-written minimal turn (lock the conversation, insert one reply row, save the session,
 // commit) on the same pool, at the same concurrency, same run.
 //
@@ -342,9 +343,9 @@ async function conversationsRun(h: Harness, target: BenchDatabase, record: Recor
       }
     }
 
-    const turnNotes = `${CONVERSATIONS} conversations of one flow on the demo company's two-way SMS channel (${target}${target === 'PGlite' ? ' on disk, one connection' : ', pool of 10'}), ${CONCURRENCY} messages in flight, each through routeInbound with the engine's conversations (inbound row stored, turn taken, reply enqueued as a queued message; no dispatcher). `
+    const turnNotes = `${CONVERSATIONS} conversations of one flow on the demo company's two-way SMS channel (${target}${target === 'PGlite' ? ' on disk, one connection' : ', pool of 10'}), ${CONCURRENCY} messages in flight, each through routeInbound with the engine's conversations (inbound row stored, turn taken and reply enqueued as a queued message, in one transaction; its credits are reserved when the dispatcher claims it, which does not run here). `
       + `Measured ${measuredCount} turns in ${seconds.toFixed(1)} s (${Math.round(perSecond)} turns/s): ${show(measured)} (each answered the menu: one reply, the answer step's question). `
-      + `Until routeInbound returned (plus the inbound row's action update): ${show(measuredRouted)}. `
+      + `Until routeInbound returned: ${show(measuredRouted)}. `
       + `Opening: ${OPENED_THROUGH_INBOUND} by their keyword through the same path (2 replies each) ${show(opened.turn)}, ${Math.round(opened.perSecond)} turns/s; the other ${CONVERSATIONS - OPENED_THROUGH_INBOUND} copied from the first by SQL in ${(bulkMs / 1000).toFixed(1)} s (conversation, transcript, inbound row). `
       + `One at a time (${REFERENCE_TURNS} turns, concurrency 1): ${show(single.turn)}. `
       + `Anchor, ${ANCHOR_TURNS} minimal turn transactions at concurrency ${CONCURRENCY}: ${show(anchor.s)}, ${Math.round(anchor.perSecond)}/s. `
