@@ -3,7 +3,8 @@
 // Publish button held back, connects the outputs, undoes and redoes, tries it in the preview (the
 // same runtime as the server), publishes it, puts it on an agent on the WhatsApp channel, and a
 // customer's messages through the sandbox (POST /v1/sandbox/inbound) hold a conversation whose
-// transcript the conversations screen and the call-center query show.
+// transcript the conversations screen and the call-center query show. Then a training file is
+// uploaded from the demo flow's row, and a way of saying "asesor" the flow never listed reaches it.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { choose, newPage, productAndBrowser, sessionToken, signIn } from './harness.ts';
@@ -127,5 +128,45 @@ describe('the flow editor', () => {
     await transcript.getByRole('row').filter({ hasText: 'Lamentamos oírlo; un asesor te escribirá.' }).waitFor();
     expect(await transcript.getByRole('row').filter({ hasText: 'Encuesta' }).first().textContent()).toContain('Persona');
     await agent.context.close();
+  });
+  it("a training file read from the flows list makes a way of saying it reach its response in a conversation", async () => {
+    const { context, page } = await newPage(e2e.browser, e2e.product);
+    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
+    await page.goto('/Agents/ManagerChatbot');
+    // The row's actions beyond those that fit wait in its "Más acciones" menu.
+    const row = page.getByRole('row', { name: /Menú de atención/ }).first();
+    await row.waitFor();
+    const direct = row.getByRole('button', { name: 'Frases de entrenamiento' });
+    if (await direct.count()) await direct.click();
+    else {
+      await row.getByRole('button', { name: 'Más acciones' }).click();
+      await page.getByRole('menuitem', { name: 'Frases de entrenamiento' }).click();
+    }
+    await page.waitForURL(/\/Agents\/ManagerChatbot\/training\/\d+$/);
+    await page.getByText('Este flujo aún no tiene archivo de entrenamiento.').waitFor();
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Subir archivo de entrenamiento' }).click()]);
+    await chooser.setFiles({ name: 'entrenamiento.csv', mimeType: 'text/csv', buffer: Buffer.from('frase;respuesta\nquiero hablar con una persona;Asesor\nhola;Reembolso\n') });
+    const result = page.getByTestId('action-result');
+    await result.waitFor();
+    expect(await result.locator('dd[data-field="phrases"]').textContent()).toBe('1');
+    // The refused row, its reason in words.
+    await result.getByRole('cell', { name: 'La respuesta no es una del flujo' }).waitFor();
+    await page.getByRole('cell', { name: 'quiero hablar con una persona' }).waitFor();
+
+    // A customer writes MENU on the two-way SMS channel, then the phrase: the advisor's branch.
+    const token = await sessionToken(page);
+    const channels = await (await fetch(`${e2e.product.url}/v1/channels?platform=sms`, { headers: { 'x-auth-token': token } })).json() as { items: { id: number; name: string }[] };
+    const sms = channels.items.find((c) => c.name === 'SMS Respuestas 85432')!;
+    const write = async (text: string) => {
+      const answer = await fetch(`${e2e.product.url}/v1/sandbox/inbound`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ channelId: sms.id, from: '+573004440188', text }) });
+      expect(answer.status).toBe(200);
+    };
+    const conversation = async () => ((await (await fetch(`${e2e.product.url}/v1/conversations?contact=%2B573004440188`, { headers: { 'x-auth-token': token } })).json()) as { items: { id: number; state: string; stepId: string | null }[] }).items[0];
+    await write('MENU');
+    await expect.poll(async () => (await conversation())?.stepId, { timeout: 20_000 }).toBe('menu');
+    await write('Quiero hablar con una PERSONA');
+    await expect.poll(async () => (await conversation())?.state, { timeout: 20_000 }).toBe('completed');
+    expect((await conversation())?.stepId).toBe('asesor');
+    await context.close();
   });
 });
