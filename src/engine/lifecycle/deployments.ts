@@ -91,12 +91,13 @@ export async function playDeployment(db: Kysely<Database>, deployment: { id: num
 
 /** Cancels the deployment's not-yet-sent messages (those to `numbers` only, when given) and gives their credits back. */
 export async function cancelUnsentMessages(trx: Transaction<Database>, companyId: number, deploymentId: number, now: Date, numbers?: string[]): Promise<number> {
-  const cancelled = await sql<{ cost: number }>`
+  const cancelled = await sql<{ cost: number; unpaid: boolean }>`
     update messages set state = 'cancelled', status_code = ${STATUS.cancelled}, worker_id = null, done_at = ${now}, updated_at = ${now}
     where deployment_id = ${deploymentId} and state in ${sql.raw(UNSENT_SQL)}
       ${numbers ? sql`and to_number = any(${numbers}::text[])` : sql``}
-    returning cost`.execute(trx);
-  const amount = cancelled.rows.reduce((a, r) => a + Number(r.cost), 0);
+    returning cost, unpaid`.execute(trx);
+  // A message queued unpaid (its credits reserved at the claim, migration 0496) gives nothing back.
+  const amount = cancelled.rows.reduce((a, r) => a + (r.unpaid ? 0 : Number(r.cost)), 0);
   await release(trx, { companyId, amount, deploymentId, messageCount: cancelled.rows.length, reference: 'cancelled', now });
   return cancelled.rows.length;
 }
