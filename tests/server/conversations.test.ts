@@ -527,6 +527,11 @@ describe("a flow's training file", () => {
     expect([broken.status, broken.json.code]).toEqual([415, '99932']);
     expect((await op('flows.training', { params: { id: flowId } })).json.items).toEqual([{ row: 2, phrase: 'quiero pagar ya', meaning: 'Pagar' }]);
     expect((await upload(999_999, 'base.csv', 'frase,respuesta\nquiero pagar ya,Pagar\n')).json.code).toBe('99994');
+    // An XLS is parsed whole: past the recipients' 20 MB it is refused (CSV or XLSX then), naming the limit.
+    const ole = Buffer.alloc(21 * 1024 * 1024);
+    Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]).copy(ole);
+    const xls = await upload(flowId, 'viejo.xls', ole);
+    expect([xls.status, xls.json.code]).toEqual([413, '99937']);
     // Only the phrases of the flow's current file remain stored.
     expect((await server.db.selectFrom('flow_training_phrases').select('upload').distinct().where('flow_id', '=', flowId).execute()).length).toBe(1);
   }, 120_000);

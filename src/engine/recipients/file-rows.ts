@@ -4,9 +4,10 @@
 // size before a byte is read, else at the first byte past it), 99932 for an empty file or content
 // that is not what its name says. CSV memory is constant whatever the size; an XLSX keeps its
 // compressed bytes and shared strings while its sheet is inflated as a stream; an XLS is read
-// whole by SheetJS.
+// whole by SheetJS, so it may not pass uploads.campaignFileBytes (20 MB) whatever the upload's limit.
 import type { Readable } from 'node:stream';
 import { csvSeparator } from '../../core/phone-list.ts';
+import { constants } from '../../generated/constants.gen.ts';
 import { allBytes, countedBytes, peekBytes, type ByteCounter } from './byte-source.ts';
 import { CsvTokenizer, type CsvRecord } from './csv-stream.ts';
 import { checkContent, formatFromName } from './detect.ts';
@@ -48,6 +49,9 @@ export async function* fileRows(input: AsyncIterable<Uint8Array> | Readable, opt
       yield* csvRows(rest, facts, limits.maxCellChars);
     } else {
       const bytes = await allBytes(rest);
+      // An XLS is parsed whole by SheetJS (memory several times its size): past the recipients'
+      // 20 MB it is refused, whatever the upload's own limit (a 200 MB training file): CSV or XLSX then.
+      if (format === 'xls' && bytes.length > constants.uploads.campaignFileBytes) throw tooLarge(constants.uploads.campaignFileBytes);
       // SheetJS is loaded only for XLS files.
       const book = format === 'xlsx' ? await openXlsx(bytes, limits, options.sheet) : (await import('./xls.ts')).openXls(bytes, limits.maxCellChars, options.sheet);
       facts.sheet = book.sheet;
