@@ -86,13 +86,11 @@ export async function storeTrainingFile(
   now: Date,
   missingFlow: () => Error,
 ): Promise<TrainingResult> {
-  const claimed = await db.transaction().execute(async (trx) => {
-    const flow = await sql<{ draft: unknown; published: unknown; upload: number }>`
-      update flows f set training_uploads = training_uploads + 1
-      where f.id = ${target.flowId} and f.company_id = ${target.companyId}
-      returning f.draft, (select v.definition from flow_versions v where v.flow_id = f.id and v.version = f.published_version) as published, f.training_uploads as upload`.execute(trx);
-    return flow.rows[0] ?? null;
-  });
+  // The next upload number, and what the flow's responses are (draft and published version).
+  const claimed = (await sql<{ draft: unknown; published: unknown; upload: number }>`
+    update flows f set training_uploads = training_uploads + 1
+    where f.id = ${target.flowId} and f.company_id = ${target.companyId}
+    returning f.draft, (select v.definition from flow_versions v where v.flow_id = f.id and v.version = f.published_version) as published, f.training_uploads as upload`.execute(db)).rows[0];
   if (!claimed) throw missingFlow();
   const offered = meaningsOffered([jsonValue<FlowDefinition>(claimed.draft), ...(claimed.published ? [jsonValue<FlowDefinition>(claimed.published)] : [])]);
   const upload = claimed.upload;
@@ -124,9 +122,8 @@ export async function storeTrainingFile(
     // The flow takes the new phrases at once (a later upload that finished first is not undone).
     const done = await sql`update flows set training_upload = ${upload}, training_phrases = ${result.phrases}, training_file = ${file.fileName}, training_at = ${now}
       where id = ${target.flowId} and company_id = ${target.companyId} and (training_upload is null or training_upload < ${upload})`.execute(db);
-    const swapped = Number(done.numAffectedRows ?? 0) > 0;
-    await dropOtherUploads(db, target.flowId, swapped ? upload : null);
-    if (!swapped) await dropUpload(db, target.flowId, upload);
+    if (Number(done.numAffectedRows ?? 0) > 0) await dropUploadsBelow(db, target.flowId, upload);
+    else await dropUpload(db, target.flowId, upload);
     return result;
   } catch (error) {
     await dropUpload(db, target.flowId, upload);
@@ -154,12 +151,10 @@ async function dropUpload(db: Kysely<Database>, flowId: number, upload: number) 
   }
 }
 
-/** Deletes every upload of the flow but `keep` (older files, and any left by a crash). */
-async function dropOtherUploads(db: Kysely<Database>, flowId: number, keep: number | null) {
-  const uploads = await db.selectFrom('flow_training_phrases').select('upload').distinct()
-    .where('flow_id', '=', flowId).$if(keep !== null, (q) => q.where('upload', '!=', keep!)).execute();
-  // Not a running one (a larger number than ours, still being read): only older ones go.
-  for (const u of uploads) if (keep !== null && u.upload < keep) await dropUpload(db, flowId, u.upload);
+/** Deletes the flow's uploads numbered below `upload` (older files, and any left by a crash); a later one may still be being read. */
+async function dropUploadsBelow(db: Kysely<Database>, flowId: number, upload: number) {
+  const older = await db.selectFrom('flow_training_phrases').select('upload').distinct().where('flow_id', '=', flowId).where('upload', '<', upload).execute();
+  for (const u of older) await dropUpload(db, flowId, u.upload);
 }
 
 /** What the flow's training file says an answer means (its current upload), for the runtime to try. */
@@ -177,5 +172,5 @@ export async function clearTraining(db: Kysely<Database>, target: { companyId: n
   const row = await db.updateTable('flows').set({ training_upload: null, training_phrases: 0, training_file: null, training_at: null })
     .where('id', '=', target.flowId).where('company_id', '=', target.companyId).returning('training_uploads').executeTakeFirst();
   if (!row) throw missingFlow();
-  await dropOtherUploads(db, target.flowId, row.training_uploads + 1);
+  await dropUploadsBelow(db, target.flowId, row.training_uploads + 1);
 }

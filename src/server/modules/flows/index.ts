@@ -66,6 +66,13 @@ async function assertNameFree(db: Kysely<Database>, companyId: number, name: str
   if (await q.executeTakeFirst()) throw nameTaken();
 }
 
+/** The company's flow with the training upload it answers with (null: none); 99994 when it is not the company's. */
+async function trainingOf(db: Kysely<Database>, companyId: number, id: number): Promise<{ id: number; training_upload: number | null }> {
+  const flow = await db.selectFrom('flows').select(['id', 'training_upload']).where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+  if (!flow) throw fail('99994');
+  return flow;
+}
+
 type ConversationRow = {
   id: number | string; contact: string; channel_id: number; channel: string; agent_id: number | null; flow_id: number; flow: string; flow_version: number;
   state: string; step_id: string | null; session: unknown; started_at: Date; updated_at: Date; ended_at: Date | null;
@@ -178,10 +185,8 @@ export const flowsHandlers: DomainHandlers<'flows'> = {
   },
 
   'flows.training': async (ctx) => {
-    const me = caller(ctx);
     const { db } = ctx.deps;
-    const flow = await db.selectFrom('flows').select(['id', 'training_upload']).where('company_id', '=', me.companyId).where('id', '=', ctx.params.id).executeTakeFirst();
-    if (!flow) throw fail('99994');
+    const flow = await trainingOf(db, caller(ctx).companyId, ctx.params.id);
     const qb = db.selectFrom('flow_training_phrases as t').select(['t.row', 't.phrase', 't.meaning'])
       .where('t.flow_id', '=', flow.id).where('t.upload', '=', flow.training_upload ?? -1);
     return paginate(qb, ctx.query, {
@@ -194,9 +199,7 @@ export const flowsHandlers: DomainHandlers<'flows'> = {
   },
 
   'flows.trainingMeanings': async (ctx) => {
-    const me = caller(ctx);
-    const flow = await ctx.deps.db.selectFrom('flows').select(['id', 'training_upload']).where('company_id', '=', me.companyId).where('id', '=', ctx.params.id).executeTakeFirst();
-    if (!flow) throw fail('99994');
+    const flow = await trainingOf(ctx.deps.db, caller(ctx).companyId, ctx.params.id);
     return { meanings: flow.training_upload === null ? [] : await trainedMeanings(ctx.deps.db, flow.id, flow.training_upload, ctx.query.text ?? '') };
   },
 
