@@ -1,6 +1,7 @@
 // Every screen, in Spanish and in English (issue 12, items 4 and 6): each route of the generated
 // route table that a demo user can open is visited as that user; once the screen has settled the
-// test asks that no i18n key was missing (the console records them when the suite sets the
+// test asks that the Content-Security-Policy refused nothing (no eval, no inline script), that no
+// i18n key was missing (the console records them when the suite sets the
 // `i18nReportMissing` flag), that no raw enum value, role key or i18n key shows as text, that no
 // date is written the other language's way, and that axe-core finds no serious or critical
 // violation. One browser, one product; each role signs in once and moves through its routes with
@@ -46,7 +47,7 @@ const labelWords = Object.fromEntries(languages.map((lang) => {
 const componentIds = (menuNodes.map((n) => n.id) as (number | null)[]).filter((id): id is number => id !== null && id >= 1000)
   .map((id) => `${Math.floor(id / 1000)}.${String(id % 1000).padStart(3, '0')}`);
 
-interface Finding { route: string; lang: Lang; kind: 'missingKey' | 'rawValue' | 'date' | 'axe'; detail: string }
+interface Finding { route: string; lang: Lang; kind: 'missingKey' | 'rawValue' | 'date' | 'axe' | 'csp'; detail: string }
 const findings: Finding[] = [];
 /** axe's serious and critical violations (rules, and the nodes they hit) per screen and language. */
 const axeCounts = new Map<string, { rules: number; nodes: number }>();
@@ -241,6 +242,10 @@ async function check(page: Page, route: { path: string; screen: string | null; k
   for (const k of seen.missing) findings.push({ route: visited, lang, kind: 'missingKey', detail: k });
   for (const v of seen.raw) findings.push({ route: visited, lang, kind: 'rawValue', detail: v });
   for (const d of seen.dates) findings.push({ route: visited, lang, kind: 'date', detail: d });
+  // What the Content-Security-Policy refused on the way (an eval, an inline script): the screen
+  // would be broken under the policy the product sends.
+  const refused = await page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations?.splice(0) ?? []);
+  for (const v of refused) findings.push({ route: visited, lang, kind: 'csp', detail: v });
   const key = `${screenOf(route)}|${lang}`;
   if (axeDone.has(key)) return;
   axeDone.add(key);
@@ -254,6 +259,11 @@ async function freshPage() {
   const { context, page } = await newPage(e2e.browser, e2e.product);
   await context.addInitScript(() => sessionStorage.setItem('i18nReportMissing', '1'));
   await context.addInitScript(countRequests);
+  await context.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
+    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+  });
   return { context, page };
 }
 

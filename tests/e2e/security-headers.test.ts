@@ -1,7 +1,7 @@
 // Security headers in a real browser (issue 13, item 4): every page of the console comes with a
-// Content-Security-Policy that allows no inline script, and the console runs under it: signing in,
-// the home and a page of charts (Vega) raise no `securitypolicyviolation` and no CSP error in the
-// console. The product runs with the default throttling limits: using the console as a person
+// Content-Security-Policy that allows no inline script and no eval, and the console runs under it:
+// a schema form's checks, signing in, the home and a page of charts (Vega) raise no
+// `securitypolicyviolation` and no CSP error in the console. The product runs with the default throttling limits: using the console as a person
 // does never meets them.
 import { describe, expect, it } from 'vitest';
 import { newPage, productAndBrowser, signIn } from './harness.ts';
@@ -31,6 +31,8 @@ describe('the Content-Security-Policy', () => {
     const scripts = directive(policy, 'script-src')!;
     expect(scripts).toContain("'self'");
     expect(scripts).not.toContain("'unsafe-inline'");
+    // No eval either: the schema forms validate by interpreting the schema (schema-validator.ts).
+    expect(scripts).not.toContain("'unsafe-eval'");
     expect(directive(policy, 'script-src-attr')).toEqual(["'none'"]);
     expect(directive(policy, 'frame-ancestors')).toEqual(["'none'"]);
     expect(directive(policy, 'object-src')).toEqual(["'none'"]);
@@ -48,6 +50,17 @@ describe('the Content-Security-Policy', () => {
     const refused = await page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations.splice(0));
     expect(refused.some((v) => v.startsWith('script-src'))).toBe(true);
     consoleErrors.length = 0;
+
+    // A schema form checks its values in the page under the policy: a repeat that differs, a
+    // missing name and a malformed e-mail are refused in words before anything is sent.
+    await page.goto('/register');
+    await page.getByLabel(/^Correo corporativo/).fill('no-es-un-correo');
+    await page.getByLabel(/^Contraseña/).fill('Andinas#2026');
+    await page.getByLabel(/^Repite la contraseña/).fill('Andinas#2027');
+    await page.getByRole('button', { name: 'Registrarme' }).click();
+    await page.getByText('No coincide con Contraseña.').waitFor();
+    await expect.poll(() => page.getByText('Este campo es obligatorio.').count()).toBeGreaterThan(0);
+    expect(new URL(page.url()).pathname).toBe('/register');
 
     await signIn(page, 'admin@demo.colibri.co', { lands: '**/User' });
     await page.getByRole('heading', { level: 1, name: 'Inicio' }).waitFor();

@@ -24,6 +24,7 @@ describe('security headers', () => {
     const policy = headers['content-security-policy'];
     expect(policy).toContain("default-src 'self'");
     expect(policy).toContain("script-src 'self'");
+    expect(policy).not.toContain('unsafe-eval');
     expect(policy).toContain("script-src-attr 'none'");
     expect(policy).toContain("frame-ancestors 'none'");
     expect(policy).not.toContain('upgrade-insecure-requests');

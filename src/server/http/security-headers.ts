@@ -2,9 +2,9 @@
 // of the console (clickjacking), no full URLs to other sites, and a Content-Security-Policy the
 // console passes (checked in the browser suite, tests/e2e/security-headers.test.ts):
 //   - scripts only from our own origin: no inline script, so an injected <script> or on* attribute
-//     does not run. 'unsafe-eval' stays for now: the console's forms validate with Ajv
-//     (@rjsf/validator-ajv8), which compiles each schema with new Function; precompiled validators
-//     would let it go. Charts need no eval (Vega's expression interpreter, VegaView `ast: true`).
+//     does not run, and no eval: the console's forms validate by interpreting their schemas
+//     (src/console/runtime/form/schema-validator.ts, not Ajv's compiled code) and charts use Vega's
+//     expression interpreter (VegaView `ast: true`).
 //   - styles from our origin and inline: MUI's emotion and vega-embed insert <style> elements.
 //   - images from our origin, data: (the favicon, small icons) and blob: (downloads, previews).
 //   - calls only to our own API; no plugins; no <base> elsewhere; forms post here only.
@@ -23,7 +23,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export const CONTENT_SECURITY_POLICY = {
   defaultSrc: ["'self'"],
-  scriptSrc: ["'self'", "'unsafe-eval'"],
+  scriptSrc: ["'self'"],
   styleSrc: ["'self'", "'unsafe-inline'"],
   imgSrc: ["'self'", 'data:', 'blob:'],
   fontSrc: ["'self'", 'data:'],

@@ -1,15 +1,14 @@
 // The plain form's rules (issue 13, the sign-in first load): which declared forms it can draw and
 // how it checks them. A form qualifies when every field is a one-line text (text, e-mail, password,
 // the captcha box) checked only by `required`, `minLength`, `maxLength`, `pattern` and `format`;
-// anything else (pickers, lists, cross-field rules, modes) stays with the schema form (rjsf + Ajv).
-// The checks follow Ajv's meaning of each keyword (lengths in code points, patterns with the `u`
-// flag, the formats of ajv-formats and of src/core/formats.ts, as the schema form's validator has
-// them) and give Ajv-shaped errors, worded by the same messages (messages.ts);
-// tests/console/plain-form.test.tsx compares both validators on the qualifying screens.
+// anything else (pickers, lists, cross-field rules, modes) stays with the schema form (rjsf and its
+// validator, schema-validator.ts). The checks follow Ajv's meaning of each keyword (lengths in code
+// points, patterns with the `u` flag, the formats of formats.ts, the schema form's) and give
+// Ajv-shaped errors, worded by the same messages (messages.ts); tests/console/plain-form.test.tsx
+// compares both validators on the qualifying screens.
 import type { TFunction } from 'i18next';
 import type { ErrorSchema, RJSFSchema, RJSFValidationError, UiSchema } from '@rjsf/utils';
-import { fullFormats } from 'ajv-formats/dist/formats.js';
-import { customFormats } from '../../../core/formats.ts';
+import { FORMATS, formatHolds } from './formats.ts';
 import { makeTransformErrors } from './messages.ts';
 
 type Prop = Record<string, unknown>;
@@ -23,25 +22,13 @@ const PLAIN_WIDGETS = new Set([undefined, 'password', 'captcha']);
 const TEXT_FORMATS = new Set([undefined, 'email', 'corporate-email', 'password-policy', 'uri', 'cidr', 'nit-co']);
 const UI_KEYS = new Set(['ui:order', 'ui:submitButtonOptions']);
 
-type Format = (v: string) => boolean;
-const formatChecks: Record<string, Format> = { ...customFormats };
-for (const [name, def] of Object.entries(fullFormats)) {
-  if (name in formatChecks) continue;
-  if (def instanceof RegExp) formatChecks[name] = (v) => def.test(v);
-  else if (typeof def === 'function') formatChecks[name] = def as Format;
-  else if (def && typeof def === 'object' && 'validate' in def) {
-    const validate = def.validate;
-    formatChecks[name] = validate instanceof RegExp ? (v) => validate.test(v) : (validate as Format);
-  }
-}
-
 /** Whether the plain form can draw this declared form (else the schema form does). */
 export function plainFormFits(schema: RJSFSchema, uiSchema?: UiSchema): boolean {
   if (schema.type !== 'object' || !schema.properties) return false;
   if (Object.keys(schema).some((k) => !['type', 'required', 'properties', 'title', 'description', 'additionalProperties'].includes(k))) return false;
   if (Object.keys(uiSchema ?? {}).some((k) => !UI_KEYS.has(k))) return false;
   return Object.values(schema.properties as Record<string, Prop>).every(
-    (p) => p.type === 'string' && Object.keys(p).every((k) => FIELD_KEYS.has(k)) && PLAIN_WIDGETS.has(p['x-widget'] as string | undefined) && TEXT_FORMATS.has(p.format as string | undefined) && (p.format === undefined || String(p.format) in formatChecks),
+    (p) => p.type === 'string' && Object.keys(p).every((k) => FIELD_KEYS.has(k)) && PLAIN_WIDGETS.has(p['x-widget'] as string | undefined) && TEXT_FORMATS.has(p.format as string | undefined) && (p.format === undefined || String(p.format) in FORMATS),
   );
 }
 
@@ -74,7 +61,7 @@ export function plainValidate(schema: RJSFSchema, data: Data): RJSFValidationErr
     if (typeof p.maxLength === 'number' && codePoints(v) > p.maxLength) add(field, 'maxLength', { limit: p.maxLength });
     if (typeof p.minLength === 'number' && codePoints(v) < p.minLength) add(field, 'minLength', { limit: p.minLength });
     if (typeof p.pattern === 'string' && !new RegExp(p.pattern, 'u').test(v)) add(field, 'pattern', { pattern: p.pattern });
-    if (typeof p.format === 'string' && !formatChecks[p.format]?.(v)) add(field, 'format', { format: p.format });
+    if (typeof p.format === 'string' && !formatHolds(p.format, v)) add(field, 'format', { format: p.format });
   }
   return errors;
 }

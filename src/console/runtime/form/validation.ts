@@ -1,24 +1,23 @@
-// Validation of the schema forms: the rjsf Ajv 8 validator with OUR formats (src/core/formats.ts,
-// the same the server uses), messages translated to validation.* keys, and the cross-field rule
-// `x-sameAs` (password repeat).
+// Validation of the schema forms: an interpreting validator (schema-validator.ts: no eval, so the
+// CSP needs no 'unsafe-eval') with Ajv's meaning and OUR formats (src/core/formats.ts, the same the
+// server uses), messages translated to validation.* keys, and the cross-field rules below.
 import type { TFunction } from 'i18next';
 import type { CustomValidator, ErrorSchema, FormValidation, RJSFSchema } from '@rjsf/utils';
-import { customizeValidator } from '@rjsf/validator-ajv8';
-import { customFormats } from '../../../core/formats.ts';
 import { lengthProblem } from '../../../core/message-content.ts';
 import { serverErrors } from '../../../generated/errors.gen.ts';
 import { rowApplies } from '../expressions.ts';
 import type { RowCondition } from '../screen-types.ts';
 import { rangeProblem, today } from './date-rules.ts';
 import { makeTransformErrors } from './messages.ts';
+import { InterpretingValidator } from './schema-validator.ts';
 
-// The messages live apart (messages.ts) so the plain form (plain-form.ts) shares them without Ajv.
+// The messages live apart (messages.ts) so the plain form (plain-form.ts) shares them.
 export { errorField, listItemOwner, makeTransformErrors, messageKeys, passwordPolicyValues } from './messages.ts';
 
 type T = TFunction;
 
-/** One validator for the whole console: Ajv caches each compiled schema. */
-export const validator = customizeValidator({ customFormats });
+/** One validator for the whole console. */
+export const validator = new InterpretingValidator();
 
 /**
  * Cross-field rules declared in the schema: `x-sameAs: other` must equal the other field; a date
