@@ -4,6 +4,7 @@
 // channel type and day (pOption 1); the SMS accounts' outcomes per day, account and operator
 // (pOption 2) — the workbook twin with the same figures, and the refusals: another client or
 // account (99961), another company's user (99959), a month to come (99962), a missing option (99999).
+import { readFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calendarDateOf, formatYmd } from '../../src/core/bogota-time.ts';
@@ -98,6 +99,18 @@ describe('the workbook twin', () => {
     expect(rows.at(-1)).toEqual(['Total', '', 5, 6, 44]);
     const smsBook = await h.op('reportCenter.connectinExcelInfoBillingBoard', { token, params: { product }, query: { pOption: 2, pYear: year, pMonth: month } });
     expect(String(smsBook.headers['content-disposition'])).toContain('tablero-sms-');
+  });
+
+  it('is titled in the language of whoever asks (Accept-Language)', async () => {
+    const res = await h.op('reportCenter.connectinExcelInfoBillingBoard', { token, params: { product }, headers: { 'accept-language': 'en-GB,en;q=0.8' }, query: { pOption: 1, pYear: year, pMonth: month } });
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const rows = book.getWorksheet('recipient')!.getSheetValues().filter(Boolean).map((r) => (r as unknown[]).slice(1));
+    const enFields = JSON.parse(readFileSync('locales/en/fields.json', 'utf8')) as Record<string, string>;
+    expect(rows[0][0]).toBe(enFields.account);
+    expect(rows[0]).not.toContain('Cuenta');
+    expect(rows.slice(1, -1).map((r) => r[1]).sort()).toEqual(['SMS', 'WhatsApp']);
+    expect(rows.at(-1)![0]).toBe('Total');
   });
 });
 

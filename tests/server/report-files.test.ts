@@ -48,6 +48,33 @@ beforeAll(async () => {
 afterAll(async () => { await h?.close(); });
 
 describe('a requested report file', () => {
+  it('is written in the language of whoever asked (Accept-Language): titles, states and sheets in English', async () => {
+    const english = { 'accept-language': 'en-US,en;q=0.9,es;q=0.8' };
+    const csv = (await h.op('reportCenter.generateReport', { token, params: product, headers: english, body: { ReportsTypeId: 1, ClientsIds: [account], DateStart: yesterday, DateEnd: today } })).json();
+    const xlsx = (await h.op('reportCenter.generateReport', { token, params: product, headers: english, body: { ReportsTypeId: 1, ClientsIds: [account], DateStart: yesterday, DateEnd: today, format: 'xlsx' } })).json();
+    // A language we do not have gives the default (Spanish).
+    const other = (await h.op('reportCenter.generateReport', { token, params: product, headers: { 'accept-language': 'fr-FR, de;q=0.5' }, body: { ReportsTypeId: 2, DateStart: yesterday, DateEnd: today } })).json();
+    await drain();
+    const body = async (processId: number) => {
+      const { url } = (await link(processId)).json();
+      return h.app.inject({ method: 'GET', url });
+    };
+    const text = (await body(csv.processId)).body;
+    expect(text.startsWith('\ufeffDate (Bogotá),Account,Number,State,Status code,Operator,Parts,Credits,Campaign,Deployment\r\n')).toBe(true);
+    expect(text.split('\r\n').filter((l) => l.includes(',Delivered,'))).toHaveLength(6);
+    expect(text).not.toContain('Entregado');
+    const { default: ExcelJS } = await import('exceljs');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load((await body(xlsx.processId)).rawPayload as unknown as ArrayBuffer);
+    expect(workbook.worksheets[0].name).toBe('messages');
+    // Four rows a sheet here (drain): the next sheets are named and titled in English too.
+    expect(workbook.worksheets.map((w) => w.name)).toEqual(['messages', 'messages (2)']);
+    const sheets = workbook.worksheets.map((w) => (w.getSheetValues() as unknown[][]).filter(Boolean).map((r) => r.slice(1)));
+    for (const rows of sheets) expect(rows[0]).toEqual(['Date (Bogotá)', 'Account', 'Number', 'State', 'Status code', 'Operator', 'Parts', 'Credits', 'Campaign', 'Deployment']);
+    expect(sheets.flatMap((rows) => rows.slice(1)).filter((r) => r[3] === 'Delivered')).toHaveLength(6);
+    expect((await body(other.processId)).body.startsWith('\ufeffFecha (Bogotá),Usuario,IP,Método,Ruta')).toBe(true);
+  });
+
   it('answers at once, is written in chunks by the job, and downloads through a signed link without a session', async () => {
     const res = await request({ ClientsIds: [account], DateStart: yesterday, DateEnd: today });
     expect(res.statusCode, res.body).toBe(200);

@@ -147,4 +147,29 @@ describe('a scheduled report', () => {
     // Its files stay in the report center.
     expect(await h.db.selectFrom('report_files').select('schedule_id').where('id', '=', made.id).executeTakeFirst()).toEqual({ schedule_id: null });
   });
+
+  it('writes its files and e-mails in the language of whoever saved it', async () => {
+    const english = { 'accept-language': 'en' };
+    const res = await h.op('reportCenter.createSchedule', { token, params: product, headers: english, body: { name: 'Daily traffic', ClientsIds: [account], frequency: 'daily', hour: 5, emails: ['mary@tienda.co'] } });
+    expect(res.statusCode, res.body).toBe(200);
+    const schedule = res.json();
+    h.clock.advance(new Date(schedule.nextRunAt).getTime() - h.clock.now.getTime() + 1000);
+    await signIn();
+    expect(await tick()).toBeGreaterThanOrEqual(1);
+    await drain();
+    expect(await mail()).toBeGreaterThanOrEqual(1);
+    const [message] = await h.outbox('mary@tienda.co');
+    expect(message.subject).toContain('Scheduled report “Daily traffic”');
+    expect(message.body).toContain('is ready');
+    const file = await h.db.selectFrom('report_files').select(['id', 'language']).where('schedule_id', '=', schedule.id).executeTakeFirstOrThrow();
+    expect(file.language).toBe('en');
+    const link = new URL(/https:\/\/sms\.example\.co(\S+)/.exec(message.body)![0]);
+    const download = await h.op('reportCenter.downloadReportFile', {
+      params: { ...product, processId: Number(file.id) }, query: { expires: link.searchParams.get('expires')!, signature: link.searchParams.get('signature')! },
+    });
+    expect(download.body.startsWith('\ufeffDate (Bogotá),Account,Number,State')).toBe(true);
+    // Saved again by someone working in Spanish: its next files are Spanish.
+    await h.op('reportCenter.updateSchedule', { token, params: { ...product, id: schedule.id }, headers: { 'accept-language': 'es-CO' }, body: { enabled: false } });
+    expect((await h.db.selectFrom('report_schedules').select('language').where('id', '=', schedule.id).executeTakeFirstOrThrow()).language).toBe('es');
+  });
 });

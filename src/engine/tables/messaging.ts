@@ -264,6 +264,8 @@ export interface ReportFilesTable {
   finished_at: Timestamp | null;
   schedule_id: Generated<number | null>;
   mailed_at: Generated<Timestamp | null>;
+  /** The language its words are written in (migration 0497; src/server/i18n/document-words.ts). */
+  language: Generated<string>;
 }
 
 export interface ReportSchedulesTable {
@@ -282,6 +284,8 @@ export interface ReportSchedulesTable {
   created_by: number | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** The language of its files and e-mails: whoever saved it last (migration 0497). */
+  language: Generated<string>;
 }
 
 /** A report rollup row (migration 0410; the rule is src/engine/lifecycle/rollups.ts): one hour's key and its sums. */

@@ -41,6 +41,7 @@ import * as campaignFlows from './migrations/0493_campaign-flows.ts';
 import * as flowStepCountShards from './migrations/0494_flow-step-count-shards.ts';
 import * as flowTraining from './migrations/0495_flow-training.ts';
 import * as messagesPaidAtClaim from './migrations/0496_messages-paid-at-claim.ts';
+import * as reportFileLanguage from './migrations/0497_report-file-language.ts';
 import type { Database } from '../../engine/database.ts';
 
 const migrations: Record<string, Migration> = {
@@ -83,6 +84,7 @@ const migrations: Record<string, Migration> = {
   '0494_flow-step-count-shards': flowStepCountShards,
   '0495_flow-training': flowTraining,
   '0496_messages-paid-at-claim': messagesPaidAtClaim,
+  '0497_report-file-language': reportFileLanguage,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

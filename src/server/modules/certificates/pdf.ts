@@ -6,7 +6,12 @@
 import PDFDocument from 'pdfkit';
 import { constants } from '../../../generated/constants.gen.ts';
 import { field, heading, pdfBytes, printable, type Doc } from '../../files/pdf-text.ts';
-import { spanishDocumentText as text, spanishEnumLabel } from '../../i18n/spanish-labels.ts';
+import { wordsFor } from '../../i18n/document-words.ts';
+
+// Issued in Spanish whatever the reader's language: the company's evidence and its accounting
+// documents are Colombian documents (as the DIAN's invoices are).
+const es = wordsFor('es');
+const text = es.text;
 import type { CertifiedMessage, Statement } from './statements.ts';
 
 export interface SignedStatement { statement: Statement; canonical: string; sha256: string; signature: string; keyId: string; publicKey: string; verifyUrl: string }
@@ -26,12 +31,12 @@ function code(doc: Doc, label: string, value: string) {
 
 function message(doc: Doc, m: CertifiedMessage) {
   heading(doc, text('certificate.message', { id: m.id }));
-  field(doc, text('certificate.account'), `${m.account.name} (${spanishEnumLabel('channel-platform', m.account.platform)})`);
+  field(doc, text('certificate.account'), `${m.account.name} (${es.enumLabel('channel-platform', m.account.platform)})`);
   field(doc, text('certificate.sender'), m.account.sender ?? text('certificate.none'));
   field(doc, text('certificate.phone'), m.recipient);
   field(doc, text('certificate.content'), m.content);
   field(doc, text('certificate.contentSha256'), m.contentSha256);
-  field(doc, text('certificate.state'), `${spanishEnumLabel('message-state', m.state)}${m.deliveryStatus ? ` · ${spanishEnumLabel('delivery-status', m.deliveryStatus)}` : ''} · ${m.statusCode}`);
+  field(doc, text('certificate.state'), `${es.enumLabel('message-state', m.state)}${m.deliveryStatus ? ` · ${es.enumLabel('delivery-status', m.deliveryStatus)}` : ''} · ${m.statusCode}`);
   field(doc, text('certificate.operator'), m.operator ?? text('certificate.none'));
   field(doc, text('certificate.submittedAt'), when(m.submittedAt));
   field(doc, text('certificate.acceptedAt'), when(m.acceptedAt));
@@ -39,7 +44,7 @@ function message(doc: Doc, m: CertifiedMessage) {
   if (m.receipts.length) {
     doc.font('Helvetica-Bold').text(text('certificate.receipts')).font('Helvetica');
     for (const r of m.receipts) {
-      doc.text(printable(`• ${when(r.at)} · ${spanishEnumLabel('message-state', r.state)}${r.deliveryStatus ? ` · ${spanishEnumLabel('delivery-status', r.deliveryStatus)}` : ''}${r.statusCode !== null ? ` · ${r.statusCode}` : ''}${r.detail ? ` · ${r.detail}` : ''}`), { indent: 12 });
+      doc.text(printable(`• ${when(r.at)} · ${es.enumLabel('message-state', r.state)}${r.deliveryStatus ? ` · ${es.enumLabel('delivery-status', r.deliveryStatus)}` : ''}${r.statusCode !== null ? ` · ${r.statusCode}` : ''}${r.detail ? ` · ${r.detail}` : ''}`), { indent: 12 });
     }
   }
   if (m.clicks.length) {
@@ -63,14 +68,14 @@ function body(doc: Doc, s: Statement) {
     case 'campaign': {
       field(doc, text('certificate.campaign'), `${s.subject.name} (${s.subject.campaignId})`);
       if (s.subject.deploymentId) field(doc, text('certificate.deployment'), String(s.subject.deploymentId));
-      if (s.campaign.account) field(doc, text('certificate.account'), `${s.campaign.account.name} (${spanishEnumLabel('channel-platform', s.campaign.account.platform)})`);
+      if (s.campaign.account) field(doc, text('certificate.account'), `${s.campaign.account.name} (${es.enumLabel('channel-platform', s.campaign.account.platform)})`);
       field(doc, text('certificate.sender'), s.campaign.account?.sender ?? text('certificate.none'));
       field(doc, text('certificate.content'), s.campaign.content);
       field(doc, text('certificate.contentSha256'), s.campaign.contentSha256);
       heading(doc, text('certificate.deployments'));
-      for (const d of s.deployments) doc.text(printable(`• ${d.id} · ${spanishEnumLabel('deployment-state', d.state)} · ${when(d.startedAt)} – ${when(d.finishedAt)} · ${d.total} ${text('certificate.total')}`), { indent: 12 });
+      for (const d of s.deployments) doc.text(printable(`• ${d.id} · ${es.enumLabel('deployment-state', d.state)} · ${when(d.startedAt)} – ${when(d.finishedAt)} · ${d.total} ${text('certificate.total')}`), { indent: 12 });
       heading(doc, text('certificate.outcome'));
-      for (const [state, count] of Object.entries(s.outcome.byState)) doc.text(printable(`• ${spanishEnumLabel('message-state', state)}: ${count}`), { indent: 12 });
+      for (const [state, count] of Object.entries(s.outcome.byState)) doc.text(printable(`• ${es.enumLabel('message-state', state)}: ${count}`), { indent: 12 });
       field(doc, text('certificate.rowsDigest', { count: s.rows.count, columns: s.rows.columns.join(',') }), s.rows.sha256);
       return;
     }
@@ -79,7 +84,7 @@ function body(doc: Doc, s: Statement) {
       doc.moveDown(0.4).text(text(s.entry ? 'certificate.listed' : 'certificate.notListed'));
       if (s.entry) {
         field(doc, text('certificate.addedAt'), when(s.entry.addedAt));
-        field(doc, text('certificate.source'), spanishEnumLabel('block-list-source', s.entry.source));
+        field(doc, text('certificate.source'), es.enumLabel('block-list-source', s.entry.source));
         field(doc, text('certificate.effectiveAt'), when(s.entry.effectiveAt));
         if (s.entry.removalRequestedAt) field(doc, text('certificate.removalRequestedAt'), when(s.entry.removalRequestedAt));
         if (s.entry.removalEffectiveAt) field(doc, text('certificate.removalEffectiveAt'), when(s.entry.removalEffectiveAt));

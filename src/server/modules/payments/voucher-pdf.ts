@@ -6,7 +6,12 @@ import PDFDocument from 'pdfkit';
 import { appSettings } from '../../../generated/app.gen.ts';
 import { constants } from '../../../generated/constants.gen.ts';
 import { field, heading, pdfBytes, printable, type Doc } from '../../files/pdf-text.ts';
-import { spanishDocumentText as text, spanishEnumLabel, spanishFieldTitle } from '../../i18n/spanish-labels.ts';
+import { wordsFor } from '../../i18n/document-words.ts';
+
+// Issued in Spanish whatever the reader's language: the company's evidence and its accounting
+// documents are Colombian documents (as the DIAN's invoices are).
+const es = wordsFor('es');
+const text = es.text;
 
 const TIME_ZONE = constants.sendWindow.timeZone;
 const INSTANT = new Intl.DateTimeFormat('es-CO', { timeZone: TIME_ZONE, dateStyle: 'long', timeStyle: 'medium', hourCycle: 'h23' });
@@ -40,26 +45,26 @@ export function voucherPdf(v: VoucherData): Promise<Buffer> {
   line(doc, 'NIT', v.company.nit);
   line(doc, text('voucher.address'), v.company.address);
   heading(doc, text('voucher.transaction'));
-  line(doc, spanishFieldTitle('invoice'), p.invoice);
-  line(doc, spanishFieldTitle('status'), spanishEnumLabel('payment-status', p.status));
-  line(doc, spanishFieldTitle('date'), `${INSTANT.format(p.date)} (${TIME_ZONE})`);
+  line(doc, es.fieldTitle('invoice'), p.invoice);
+  line(doc, es.fieldTitle('status'), es.enumLabel('payment-status', p.status));
+  line(doc, es.fieldTitle('date'), `${INSTANT.format(p.date)} (${TIME_ZONE})`);
   line(doc, text('voucher.confirmedAt'), `${INSTANT.format(p.confirmedAt)} (${TIME_ZONE})`);
   line(doc, text('voucher.value'), PESOS.format(p.amount - p.tax));
-  line(doc, spanishFieldTitle('tax'), PESOS.format(p.tax));
+  line(doc, es.fieldTitle('tax'), PESOS.format(p.tax));
   line(doc, text('voucher.total'), `${PESOS.format(p.amount)} ${p.currency}`);
-  line(doc, spanishFieldTitle('creditsMoved'), INTEGER.format(p.credits));
-  line(doc, spanishFieldTitle('method'), p.method);
-  line(doc, spanishFieldTitle('paymentType'), p.paymentType);
-  line(doc, spanishFieldTitle('bank'), p.bank);
-  line(doc, spanishFieldTitle('cardNumber'), p.cardNumber);
-  line(doc, spanishFieldTitle('reference'), p.reference);
-  line(doc, spanishFieldTitle('transactionId'), p.transactionId);
-  line(doc, spanishFieldTitle('gatewayText'), p.gatewayText);
+  line(doc, es.fieldTitle('creditsMoved'), INTEGER.format(p.credits));
+  line(doc, es.fieldTitle('method'), p.method);
+  line(doc, es.fieldTitle('paymentType'), p.paymentType);
+  line(doc, es.fieldTitle('bank'), p.bank);
+  line(doc, es.fieldTitle('cardNumber'), p.cardNumber);
+  line(doc, es.fieldTitle('reference'), p.reference);
+  line(doc, es.fieldTitle('transactionId'), p.transactionId);
+  line(doc, es.fieldTitle('gatewayText'), p.gatewayText);
   heading(doc, text('voucher.buyer'));
-  line(doc, spanishFieldTitle('clientName'), p.clientName);
-  line(doc, spanishFieldTitle('documentType'), p.documentType);
-  line(doc, spanishFieldTitle('document'), p.document);
-  line(doc, spanishFieldTitle('ip'), p.ip);
+  line(doc, es.fieldTitle('clientName'), p.clientName);
+  line(doc, es.fieldTitle('documentType'), p.documentType);
+  line(doc, es.fieldTitle('document'), p.document);
+  line(doc, es.fieldTitle('ip'), p.ip);
   doc.moveDown(0.8).font('Helvetica-Bold').text(printable(text('voucher.verificationId')), { continued: true }).font('Courier').text(` ${p.verificationId}`);
   doc.font('Helvetica').moveDown(0.4).text(printable(text('voucher.verificationNote')));
   doc.end();

@@ -10,10 +10,9 @@ import { calendarDate } from '../../../core/date-range.ts';
 import { safeCell } from '../../../core/export-safety.ts';
 import { constants } from '../../../generated/constants.gen.ts';
 import type { TrafficReport, TrafficRow } from '../../../generated/types.gen.ts';
-import esScreens from '../../../../locales/es/screens.json' with { type: 'json' };
 import { fail, failFields, fieldError, type FieldError } from '../../errors/api-error.ts';
 import { caller, type HandlerContext } from '../../http/handler.ts';
-import { spanishEnumLabel, spanishFieldTitle } from '../../i18n/spanish-labels.ts';
+import { requestLanguage, wordsFor, type Words } from '../../i18n/document-words.ts';
 import { monthDays, reportScope } from './report-scope.ts';
 import { emptyRow, trafficSets } from './traffic.ts';
 
@@ -62,11 +61,11 @@ export async function billingBoard<K extends BoardOperation>(ctx: HandlerContext
 
 const BILLING_COLUMNS = ['account', 'platform', 'messages', 'parts', 'credits'] as const;
 const SMS_COLUMNS = ['period', 'messages', 'delivered', 'failed', 'sent', 'pending', 'blocked', 'successRate', 'credits'] as const;
-// The titles the dashboards' tables show (their YAML's column labels), in Spanish.
-const TITLES: Record<string, string> = { credits: esScreens['reportsGeneral.credits'], parts: esScreens['billingBoard.parts'] };
-const label = (field: string) => TITLES[field] ?? spanishFieldTitle(field);
-const cellOf = (row: TrafficRow, field: string) => {
-  if (field === 'platform') return row.platform ? spanishEnumLabel('channel-platform', row.platform) : '';
+// The titles the dashboards' tables show (their YAML's column labels), in the asker's language.
+const SCREEN_TITLES: Record<string, string> = { credits: 'reportsGeneral.credits', parts: 'billingBoard.parts' };
+const label = (words: Words, field: string) => (SCREEN_TITLES[field] ? words.screenText(SCREEN_TITLES[field]) : words.fieldTitle(field));
+const cellOf = (words: Words, row: TrafficRow, field: string) => {
+  if (field === 'platform') return row.platform ? words.enumLabel('channel-platform', row.platform) : '';
   return (row as unknown as Record<string, unknown>)[field] ?? '';
 };
 
@@ -75,11 +74,12 @@ export async function billingBoardWorkbook<K extends BoardOperation>(ctx: Handle
   const board = await billingBoard(ctx);
   const sms = (ctx.query as BoardQuery).pOption === 2;
   const columns: readonly string[] = sms ? SMS_COLUMNS : BILLING_COLUMNS;
+  const words = wordsFor(requestLanguage(ctx.request.headers['accept-language']));
   const book = new ExcelJS.Workbook();
   const sheet = book.addWorksheet(constants.reports.xlsxSheetName);
-  sheet.addRow(columns.map(label));
-  for (const row of board.items) sheet.addRow(columns.map((c) => safeCell(cellOf(row, c))));
-  sheet.addRow(columns.map((c, i) => (i === 0 ? 'Total' : c === 'platform' || c === 'period' || c === 'account' ? '' : safeCell(cellOf(board.totals, c)))));
+  sheet.addRow(columns.map((c) => label(words, c)));
+  for (const row of board.items) sheet.addRow(columns.map((c) => safeCell(cellOf(words, row, c))));
+  sheet.addRow(columns.map((c, i) => (i === 0 ? words.text('reportFile.total') : c === 'platform' || c === 'period' || c === 'account' ? '' : safeCell(cellOf(words, board.totals, c)))));
   const q = ctx.query as BoardQuery;
   const name = `${sms ? 'tablero-sms' : 'tablero-facturacion'}-${q.pYear ?? board.periods?.[0]?.period?.slice(0, 4) ?? 'actual'}${q.pMonth ? `-${String(q.pMonth).padStart(2, '0')}` : ''}.xlsx`;
   ctx.reply.header('content-disposition', `attachment; filename="${name}"`);

@@ -1,5 +1,6 @@
-// What each kind of report file holds (ReportsTypeId, schemas/enums/report-type.yaml): its Spanish
-// header, its rows after a cursor (the last id written, in id order, so the job can write them in
+// What each kind of report file holds (ReportsTypeId, schemas/enums/report-type.yaml): its columns
+// (their words in locales/<language>/documents.json, reportFile.*: the file is written in the
+// language of whoever asked for it), its rows after a cursor (the last id written, in id order, so the job can write them in
 // bounded steps and resume) and each row's cells. One entry per report type: a type without its
 // source is a type error, and the job (report-files.ts) never needs to know which it is writing.
 import { sql, type Kysely } from 'kysely';
@@ -7,7 +8,12 @@ import type { Database } from '../../../engine/database.ts';
 import { operatorSql } from '../../../engine/lifecycle/rollups.ts';
 import { constants } from '../../../generated/constants.gen.ts';
 import type { ReportType } from '../../../generated/enums.gen.ts';
-import { spanishEnumLabel } from '../../i18n/spanish-labels.ts';
+import { wordsFor, type DocumentKey, type DocumentLanguage, type Words } from '../../i18n/document-words.ts';
+
+/** A report file's column or sheet: documents.json has its words (reportFile.*). */
+type FileWord<Prefix extends string> = DocumentKey extends infer K ? (K extends `${Prefix}${infer C}` ? C : never) : never;
+type Column = Exclude<FileWord<'reportFile.'>, `sheet.${string}`>;
+type Sheet = FileWord<'reportFile.sheet.'>;
 
 const TIME_ZONE = constants.sendWindow.timeZone;
 
@@ -22,12 +28,20 @@ interface FileSource<R extends { id: number | string }> {
    * run may narrow. False: the company's whole activity, which takes no accounts, campaigns or run (99931).
    */
   byAccounts: boolean;
-  /** The workbook's sheet (format xlsx). */
-  sheetName: string;
-  header: string[];
+  /** The workbook's sheet (format xlsx): documents.json reportFile.sheet.<this>. */
+  sheet: Sheet;
+  /** The columns, in order: documents.json reportFile.<column> titles them. */
+  columns: readonly Column[];
   after(db: Kysely<Database>, companyId: number, p: FileParams, cursor: number, limit: number): Promise<R[]>;
-  cells(row: R): unknown[];
+  cells(row: R, words: Words): unknown[];
 }
+
+/** A file's first row, in its language. */
+export const headerOf = (source: Pick<FileSource<never>, 'columns'>, language: DocumentLanguage): string[] =>
+  source.columns.map((c) => wordsFor(language).text(`reportFile.${c}`));
+
+/** A file's sheet name, in its language. */
+export const sheetNameOf = (source: Pick<FileSource<never>, 'sheet'>, language: DocumentLanguage): string => wordsFor(language).text(`reportFile.sheet.${source.sheet}`);
 
 type MessageRow = {
   id: number | string; at: string; account: string; to_number: string; state: string; status_code: number; operator: string | null;
@@ -37,8 +51,8 @@ type MessageRow = {
 const messages: FileSource<MessageRow> = {
   fileName: 'reporte-mensajes',
   byAccounts: true,
-  sheetName: 'mensajes',
-  header: ['Fecha (Bogotá)', 'Cuenta', 'Número', 'Estado', 'Código de estado', 'Operador', 'Partes', 'Créditos', 'Campaña', 'Envío'],
+  sheet: 'messages',
+  columns: ['at', 'account', 'number', 'state', 'statusCode', 'operator', 'parts', 'credits', 'campaign', 'deployment'],
   async after(db, companyId, p, cursor, limit) {
     const op = operatorSql('m');
     const rows = await sql<MessageRow>`
@@ -57,7 +71,7 @@ const messages: FileSource<MessageRow> = {
       limit ${limit}`.execute(db);
     return rows.rows;
   },
-  cells: (r) => [r.at, r.account, r.to_number, spanishEnumLabel('message-state', r.state), r.status_code, r.operator ?? '', r.parts, Number(r.credits), r.campaign ?? '', r.deployment_id ?? ''],
+  cells: (r, words) => [r.at, r.account, r.to_number, words.enumLabel('message-state', r.state), r.status_code, r.operator ?? '', r.parts, Number(r.credits), r.campaign ?? '', r.deployment_id ?? ''],
 };
 
 type LogEventRow = {
@@ -68,8 +82,8 @@ type LogEventRow = {
 const logEvents: FileSource<LogEventRow> = {
   fileName: 'eventos-registro',
   byAccounts: false,
-  sheetName: 'eventos',
-  header: ['Fecha (Bogotá)', 'Usuario', 'IP', 'Método', 'Ruta', 'Operación', 'Componente', 'Nombre del componente', 'Acción', 'Estado HTTP'],
+  sheet: 'logEvents',
+  columns: ['at', 'user', 'ip', 'method', 'path', 'operation', 'component', 'componentName', 'action', 'httpStatus'],
   async after(db, companyId, p, cursor, limit) {
     const rows = await sql<LogEventRow>`
       select a.id, to_char(a.created_at at time zone ${TIME_ZONE}, 'YYYY-MM-DD HH24:MI:SS') as at, a.user_email, a.ip, a.method, a.path, a.operation_id,

@@ -13,12 +13,13 @@ import type { Job } from '../../../engine/jobs/kinds.ts';
 import { advanceJob, finishJob, lockJob } from '../../../engine/lifecycle/jobs.ts';
 import type { ReportType } from '../../../generated/enums.gen.ts';
 import type { FileStorage } from '../../storage/file-storage.ts';
-import { fileSources, type FileParams } from './report-file-sources.ts';
+import { storedLanguage, wordsFor } from '../../i18n/document-words.ts';
+import { fileSources, headerOf, sheetNameOf, type FileParams } from './report-file-sources.ts';
 
 /** Excel's rows per sheet, less the header. */
 export const XLSX_ROWS_PER_SHEET = 1_048_575;
 
-interface XlsxFile { id: number | string; company_id: number; report_type_id: number; params: unknown; storage_key: string }
+interface XlsxFile { id: number | string; company_id: number; report_type_id: number; params: unknown; storage_key: string; language: string }
 
 /** Appends what the workbook writer emits to the stored file, in order, from an empty file. */
 function storageWriter(storage: FileStorage, key: string): { out: Writable; length: () => number } {
@@ -54,8 +55,12 @@ export async function writeXlsxFile(
   const { default: excel } = await import('exceljs');
   const book = new excel.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
   let sheetNo = 0;
-  let sheet = book.addWorksheet(source.sheetName);
-  sheet.addRow(source.header).commit();
+  const language = storedLanguage(file.language);
+  const words = wordsFor(language);
+  const header = headerOf(source, language);
+  const sheetName = sheetNameOf(source, language);
+  let sheet = book.addWorksheet(sheetName);
+  sheet.addRow(header).commit();
   let inSheet = 0;
   let rows = 0;
   let cursor = 0;
@@ -65,11 +70,11 @@ export async function writeXlsxFile(
       if (inSheet === perSheet) {
         sheet.commit();
         sheetNo += 1;
-        sheet = book.addWorksheet(`${source.sheetName} (${sheetNo + 1})`);
-        sheet.addRow(source.header).commit();
+        sheet = book.addWorksheet(`${sheetName} (${sheetNo + 1})`);
+        sheet.addRow(header).commit();
         inSheet = 0;
       }
-      sheet.addRow(source.cells(r).map((c) => safeCell(c))).commit();
+      sheet.addRow(source.cells(r, words).map((c) => safeCell(c))).commit();
       inSheet += 1;
     }
     rows += chunk.length;

@@ -23,7 +23,8 @@ import { paginate } from '../../http/paging.ts';
 import type { SecretBox } from '../../security/secrets.ts';
 import { linkHolds, signLink } from '../../security/signed-links.ts';
 import type { FileStorage } from '../../storage/file-storage.ts';
-import { fileSources, type FileParams } from './report-file-sources.ts';
+import { requestLanguage, storedLanguage, wordsFor, type DocumentLanguage } from '../../i18n/document-words.ts';
+import { fileSources, headerOf, type FileParams } from './report-file-sources.ts';
 import { writeXlsxFile } from './report-file-xlsx.ts';
 import { dateProblems, reportScope } from './report-scope.ts';
 
@@ -69,7 +70,7 @@ export interface FileRequest {
  * one run (99931 otherwise); a type of the company's whole activity takes no narrowing. The answer
  * goes back at once.
  */
-export async function requestReportFile(ctx: Pick<HandlerContext<'reportCenter.generateReport'>, 'session' | 'deps'>, r: FileRequest): Promise<ReportFile> {
+export async function requestReportFile(ctx: Pick<HandlerContext<'reportCenter.generateReport'>, 'session' | 'deps' | 'request'>, r: FileRequest): Promise<ReportFile> {
   const me = caller(ctx);
   const db = ctx.deps.db;
   const now = ctx.deps.now();
@@ -101,7 +102,7 @@ export async function requestReportFile(ctx: Pick<HandlerContext<'reportCenter.g
     dateStart: r.dateStart, dateEnd: r.dateEnd, from: scope.from.toISOString(), to: scope.to.toISOString(),
   };
   const id = await db.transaction().execute((trx) =>
-    enlistReportFile(trx, { companyId: me.companyId, requestedBy: me.userId, reportTypeId: r.reportTypeId, applicationId: r.applicationId, params, now, format: r.format }));
+    enlistReportFile(trx, { companyId: me.companyId, requestedBy: me.userId, reportTypeId: r.reportTypeId, applicationId: r.applicationId, params, now, format: r.format, language: requestLanguage(ctx.request.headers['accept-language']) }));
   ctx.deps.messaging.wakeJobs?.();
   return toReportFile(await fileOf(db, me.companyId, id));
 }
@@ -117,11 +118,11 @@ export async function generateReport(ctx: HandlerContext<'reportCenter.generateR
 /** A report file row (enlist) and its job, in the caller's transaction: a request's and a schedule's run alike. */
 export async function enlistReportFile(
   trx: Transaction<Database>,
-  f: { companyId: number; requestedBy: number | null; reportTypeId: number; applicationId: number; params: FileParams; now: Date; scheduleId?: number; format?: SpreadsheetFormat },
+  f: { companyId: number; requestedBy: number | null; reportTypeId: number; applicationId: number; params: FileParams; now: Date; scheduleId?: number; format?: SpreadsheetFormat; language: DocumentLanguage },
 ): Promise<number> {
   const row = await trx.insertInto('report_files').values({
     company_id: f.companyId, report_type_id: f.reportTypeId, application_id: f.applicationId, requested_by: f.requestedBy,
-    params: JSON.stringify(f.params), format: f.format ?? 'csv', rows: 0, bytes: 0, storage_key: '', created_at: f.now, ...(f.scheduleId ? { schedule_id: f.scheduleId } : {}),
+    params: JSON.stringify(f.params), format: f.format ?? 'csv', rows: 0, bytes: 0, storage_key: '', created_at: f.now, language: f.language, ...(f.scheduleId ? { schedule_id: f.scheduleId } : {}),
   }).returning('id').executeTakeFirstOrThrow();
   const fileId = Number(row.id);
   await trx.updateTable('report_files').set({ storage_key: storageKey(f.companyId, fileId, f.format ?? 'csv') }).where('id', '=', fileId).execute();
@@ -232,8 +233,10 @@ export function reportFileStep(deps: { db: Kysely<Database>; now: () => Date; st
     try {
       const source = fileSources[file.report_type_id as ReportType];
       const rows = await source.after(db, file.company_id, file.params as FileParams, cursor, limit);
-      let text = rows.map((r) => csvLine(source.cells(r))).join('');
-      if (offset === 0) text = BOM + csvLine(source.header) + text;
+      const language = storedLanguage(file.language);
+      const words = wordsFor(language);
+      let text = rows.map((r) => csvLine(source.cells(r, words))).join('');
+      if (offset === 0) text = BOM + csvLine(headerOf(source, language)) + text;
       const length = await deps.storage.writeAt(file.storage_key, offset, Buffer.from(text, 'utf8'));
       return await db.transaction().execute(async (trx) => {
         const locked = await lockJob(trx, job.id);

@@ -15,7 +15,7 @@ import { constants } from '../../../generated/constants.gen.ts';
 import type { ReportFrequency } from '../../../generated/enums.gen.ts';
 import type { ReportSchedule } from '../../../generated/types.gen.ts';
 import { fail, failFields, fieldError, type FieldError } from '../../errors/api-error.ts';
-import { spanishDocumentText, spanishEnumLabel } from '../../i18n/spanish-labels.ts';
+import { requestLanguage, storedLanguage, wordsFor } from '../../i18n/document-words.ts';
 import { caller, type HandlerContext } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
 import type { SecretBox } from '../../security/secrets.ts';
@@ -28,6 +28,8 @@ const TIME_ZONE = constants.sendWindow.timeZone;
 type ScheduleRow = {
   id: number; company_id: number; name: string; report_type_id: number; account_ids: unknown; frequency: string; day: number | null; hour: number;
   emails: unknown; enabled: boolean; next_run_at: Date | null; last_run_at: Date | null; created_by: number | null; created_at: Date;
+  /** The language of its files and e-mails (document-words.ts). */
+  language: string;
 };
 
 const list = <T>(v: unknown): T[] => jsonValue<T[]>(v);
@@ -83,7 +85,7 @@ export async function createSchedule(ctx: HandlerContext<'reportCenter.createSch
   const row = await db.insertInto('report_schedules').values({
     company_id: me.companyId, name: b.name.trim(), report_type_id: b.ReportsTypeId ?? 1, account_ids: JSON.stringify(b.ClientsIds), frequency: b.frequency, day, hour,
     emails: JSON.stringify(b.emails.map((e) => e.trim().toLowerCase())), enabled, next_run_at: enabled ? nextOccurrence({ frequency: b.frequency, day, hour }, now, TIME_ZONE) : null,
-    created_by: me.userId, created_at: now, updated_at: now,
+    created_by: me.userId, created_at: now, updated_at: now, language: requestLanguage(ctx.request.headers['accept-language']),
   }).returningAll().executeTakeFirstOrThrow();
   return toSchedule(row as ScheduleRow);
 }
@@ -105,6 +107,7 @@ export async function updateSchedule(ctx: HandlerContext<'reportCenter.updateSch
     ...(b.ClientsIds ? { account_ids: JSON.stringify(b.ClientsIds) } : {}),
     ...(b.emails ? { emails: JSON.stringify(b.emails.map((e) => e.trim().toLowerCase())) } : {}),
     frequency, day, hour, enabled, next_run_at: enabled ? nextOccurrence({ frequency, day, hour }, now, TIME_ZONE) : null, updated_at: now,
+    language: requestLanguage(ctx.request.headers['accept-language']),
   }).where('id', '=', current.id).returningAll().executeTakeFirstOrThrow();
   return toSchedule(row as ScheduleRow);
 }
@@ -143,6 +146,7 @@ export async function runDueReportSchedules(deps: { db: Kysely<Database>; now: (
       };
       await enlistReportFile(trx, {
         companyId: s.company_id, requestedBy: s.created_by, reportTypeId: s.report_type_id, applicationId: constants.reports.advancedQueryApplicationId, params, now, scheduleId: s.id,
+        language: storedLanguage(s.language),
       });
       await trx.updateTable('report_schedules').set({ next_run_at: nextOccurrence(rule, now, TIME_ZONE), last_run_at: to, updated_at: now })
         .where('id', '=', s.id).execute();
@@ -162,21 +166,22 @@ export async function runDueReportSchedules(deps: { db: Kysely<Database>; now: (
  */
 export async function mailScheduledFiles(deps: { db: Kysely<Database>; now: () => Date; secrets: SecretBox; messages: MessageProvider }, origin: string): Promise<number> {
   const now = deps.now();
-  const claimed = await sql<{ id: string | number; company_id: number; state: string; rows: string | number; params: unknown; error: string | null; name: string | null; emails: unknown }>`
+  const claimed = await sql<{ id: string | number; company_id: number; state: string; rows: string | number; params: unknown; error: string | null; name: string | null; emails: unknown; language: string }>`
     update report_files f set mailed_at = ${now}
     from report_schedules s
     where f.id in (select id from report_files where schedule_id is not null and mailed_at is null and state <> 'enlist' order by id limit 50 for update skip locked)
       and s.id = f.schedule_id
-    returning f.id, f.company_id, f.state, f.rows, f.params, f.error, s.name, s.emails`.execute(deps.db);
+    returning f.id, f.company_id, f.state, f.rows, f.params, f.error, s.name, s.emails, f.language`.execute(deps.db);
   for (const f of claimed.rows) {
     const p = jsonValue<FileParams>(f.params);
-    const vars = { name: f.name ?? '', start: p.dateStart, end: p.dateEnd, rows: Number(f.rows), state: spanishEnumLabel('report-file-state', f.state), error: f.error ?? '' };
+    const words = wordsFor(storedLanguage(f.language));
+    const vars = { name: f.name ?? '', start: p.dateStart, end: p.dateEnd, rows: Number(f.rows), state: words.enumLabel('report-file-state', f.state), error: f.error ?? '' };
     const link = f.state === 'ready' ? fileLink(deps.secrets, Number(f.id), f.company_id, now, constants.reports.scheduledLinkDays * 24 * 60) : null;
     const body = link
-      ? spanishDocumentText('scheduledReport.ready', { ...vars, url: `${origin}${link.url}`, days: constants.reports.scheduledLinkDays })
-      : spanishDocumentText('scheduledReport.failed', vars);
+      ? words.text('scheduledReport.ready', { ...vars, url: `${origin}${link.url}`, days: constants.reports.scheduledLinkDays })
+      : words.text('scheduledReport.failed', vars);
     for (const to of list<string>(f.emails)) {
-      await deps.messages.send({ channel: 'email', to, subject: spanishDocumentText('scheduledReport.subject', vars), body, companyId: f.company_id });
+      await deps.messages.send({ channel: 'email', to, subject: words.text('scheduledReport.subject', vars), body, companyId: f.company_id });
     }
   }
   return claimed.rows.length;

@@ -18,12 +18,11 @@ import { addressOrigin } from '../../../http/public-origin.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { isShortCode, shortUrlOf } from '../../../../core/short-code.ts';
-import esScreens from '../../../../../locales/es/screens.json' with { type: 'json' };
-import enScreens from '../../../../../locales/en/screens.json' with { type: 'json' };
 import type { Database } from '../../../../engine/database.ts';
 import { deviceClass } from './bots.ts';
 import { LinkCache, type CachedLink, type LinkCacheOptions } from './cache.ts';
 import { ClickQueue, databaseClickWriter, type ClickQueueOptions, type ClickWriter } from './clicks.ts';
+import { wordsFor } from '../../../i18n/document-words.ts';
 
 export interface ShortenerOptions {
   db: Kysely<Database>;
@@ -74,10 +73,7 @@ function parseBase(raw: string): URL {
   return u;
 }
 
-const text = (key: string) => ({
-  es: (esScreens as Record<string, string>)[key] ?? key,
-  en: (enScreens as Record<string, string>)[key] ?? key,
-});
+const text = (key: string) => ({ es: wordsFor('es').screenText(key), en: wordsFor('en').screenText(key) });
 
 function page(titleKey: string, hintKey: string): string {
   const title = text(titleKey);
