@@ -3,7 +3,7 @@
 // transaction that locks the conversation's row (FOR UPDATE), so a message in, the no-reply timer
 // and an integration's answer for one conversation never interleave; the timer is the `timer_at`
 // column, claimed with FOR UPDATE SKIP LOCKED by whichever process gets it first.
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { Session } from '../../core/flows/runtime.ts';
 import type { ConversationState } from '../../generated/enums.gen.ts';
 import type { Database } from '../database.ts';
@@ -86,16 +86,23 @@ export async function saveConversation(trx: Transaction<Database>, id: number, s
 }
 
 /** saveConversation for many conversations in one statement (the turns of one transaction). */
-export async function saveConversations(trx: Transaction<Database>, saved: readonly { id: number; session: Session; timerAt: Date | null }[], now: Date): Promise<void> {
-  if (!saved.length) return;
+export async function saveConversations(trx: Transaction<Database>, saved: readonly SavedConversation[], now: Date): Promise<void> {
+  await saveConversationsSql(saved, now)?.execute(trx);
+}
+
+export interface SavedConversation { id: number; session: Session; timerAt: Date | null }
+
+/** The UPDATE that saves conversations (null when there are none): a turn runs it with its other writes (one-statement.ts). */
+export function saveConversationsSql(saved: readonly SavedConversation[], now: Date): RawBuilder<unknown> | null {
+  if (!saved.length) return null;
   const ended = saved.map((s) => !isOpen(s.session.state));
-  await sql`update conversations c set state = v.state, step_id = v.step_id, session = v.session::jsonb,
+  return sql`update conversations c set state = v.state, step_id = v.step_id, session = v.session::jsonb,
       timer_at = case when v.ended then null else v.timer_at end, updated_at = ${now},
       ended_at = case when v.ended then ${now}::timestamptz else c.ended_at end
     from unnest(${saved.map((s) => s.id)}::bigint[], ${saved.map((s) => s.session.state)}::text[], ${saved.map((s) => s.session.stepId)}::text[],
                 ${saved.map((s) => JSON.stringify(s.session))}::text[], ${saved.map((s) => s.timerAt)}::timestamptz[], ${ended}::boolean[])
       as v(id, state, step_id, session, timer_at, ended)
-    where c.id = v.id`.execute(trx);
+    where c.id = v.id`;
 }
 
 /** The person left (SALIR / CANCELAR): their open conversation on the channel ends, abandoned. Answers its id, if any. */

@@ -6,20 +6,22 @@
 // decides a step.
 //
 // One turn or a thousand (the no-reply timers that fell due together, a campaign's launch) go the
-// same way and cost the same statements: one upsert of counts, one update of the conversations, one
-// enqueue per channel, one insert of transcript rows. The replies' credits are reserved when the
+// same way and cost the same statements: one enqueue per channel, then ONE statement for the rest
+// (one-statement.ts: the upsert of counts, the transcript rows, the replies' order and the update of
+// the conversations, as data-modifying WITH parts). The replies' credits are reserved when the
 // dispatcher claims them (migration 0496), not here: the reservation locks the company's balance
 // row until commit, and every turn of the company waited there for the others (issue 15 §4).
-import { sql, type Transaction } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
 import { advance, type FlowEvent, type Turn } from '../../core/flows/runtime.ts';
 import type { ChannelPlatform, ConversationTurnDirection } from '../../generated/enums.gen.ts';
 import type { FlowDefinition } from '../../generated/types.gen.ts';
 import { companySmsChannel } from '../channels/company-sms-channel.ts';
 import { destinationOn } from '../channels/registry.ts';
 import type { Database } from '../database.ts';
-import { enqueueMessages, sendAfter } from '../lifecycle/enqueue.ts';
+import { enqueueMessages, sendAfterSql } from '../lifecycle/enqueue.ts';
+import { inOneStatement } from '../one-statement.ts';
 import { createJob } from '../lifecycle/jobs.ts';
-import { endCampaignConversationsIfFull, saveConversations, type Conversation } from './sessions.ts';
+import { endCampaignConversationsIfFull, saveConversationsSql, type Conversation } from './sessions.ts';
 
 type Channel = { id: number; platform: ChannelPlatform };
 
@@ -53,7 +55,7 @@ export interface TurnRequest {
 }
 
 export async function addTurn(trx: Transaction<Database>, c: Pick<Conversation, 'id' | 'companyId'>, direction: ConversationTurnDirection, body: string, now: Date, stepId: string | null = null, messageId: number | null = null): Promise<void> {
-  await addLines(trx, [{ conversationId: c.id, companyId: c.companyId, direction, body, stepId, messageId }], now);
+  await linesSql([{ conversationId: c.id, companyId: c.companyId, direction, body, stepId, messageId }], now)?.execute(trx);
 }
 
 /** An incident of the conversation's flow (the incidents report), without its transcript note. */
@@ -153,11 +155,9 @@ export async function takeTurns(trx: Transaction<Database>, requests: readonly T
     saved.push({ id: c.id, session: turn.session, timerAt });
   }
 
-  await addCounts(trx, [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, k]) => k));
-  await saveConversations(trx, saved, now);
+  // The replies first (the transcript points at them), then the turns' own writes in one statement.
   await send(trx, outgoing, now);
   for (const line of lines) if (line.send !== undefined) line.messageId = outgoing[line.send].id;
-  await addLines(trx, lines.map((l) => ({ ...l, conversationId: requests[l.turn].conversation.id, companyId: requests[l.turn].conversation.companyId })), now);
   // The person reads each turn's replies in the order the flow sent them.
   const previous = new Map<number, number | null>(requests.map((r, i) => [i, r.after ?? null]));
   const pairs: { id: number; after: number }[] = [];
@@ -169,7 +169,12 @@ export async function takeTurns(trx: Transaction<Database>, requests: readonly T
     if (before !== null) pairs.push({ id: o.id, after: before });
     previous.set(o.turn, o.id);
   }
-  await sendAfter(trx, pairs);
+  await inOneStatement(trx, [
+    countsSql([...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, k]) => k)),
+    linesSql(lines.map((l) => ({ ...l, conversationId: requests[l.turn].conversation.id, companyId: requests[l.turn].conversation.companyId })), now),
+    sendAfterSql(pairs),
+    saveConversationsSql(saved, now),
+  ]);
   for (const [i, o] of outcomes.entries()) {
     if (o.turn.refused || o.turn.session.state !== 'completed') continue;
     const c = requests[i].conversation;
@@ -180,15 +185,15 @@ export async function takeTurns(trx: Transaction<Database>, requests: readonly T
   return outcomes;
 }
 
-/** The transcript lines of the turns, in order: one statement (arrays, not a parameter per value). */
-async function addLines(trx: Transaction<Database>, lines: readonly (Omit<Line, 'turn' | 'send'> & { conversationId: number; companyId: number })[], now: Date): Promise<void> {
-  if (!lines.length) return;
-  await sql`insert into conversation_turns (conversation_id, company_id, direction, step_id, body, message_id, at)
+/** The transcript lines of the turns, in order (arrays, not a parameter per value); null when there are none. */
+function linesSql(lines: readonly (Omit<Line, 'turn' | 'send'> & { conversationId: number; companyId: number })[], now: Date): RawBuilder<unknown> | null {
+  if (!lines.length) return null;
+  return sql`insert into conversation_turns (conversation_id, company_id, direction, step_id, body, message_id, at)
     select t.conversation_id, t.company_id, t.direction, t.step_id, t.body, t.message_id, ${now}::timestamptz
     from unnest(${lines.map((l) => l.conversationId)}::bigint[], ${lines.map((l) => l.companyId)}::int[], ${lines.map((l) => l.direction)}::text[],
                 ${lines.map((l) => l.stepId)}::text[], ${lines.map((l) => l.body)}::text[], ${lines.map((l) => l.messageId)}::bigint[])
          with ordinality as t(conversation_id, company_id, direction, step_id, body, message_id, n)
-    order by t.n`.execute(trx);
+    order by t.n`;
 }
 
 /**
@@ -198,13 +203,16 @@ async function addLines(trx: Transaction<Database>, lines: readonly (Omit<Line, 
 const COUNT_SHARDS = 16;
 type StepCount = { flowId: number; version: number; stepId: string; event: string; shard: number; n: number };
 
-/** Adds the turns' step counts: one upsert, rows in a fixed order (two transactions never wait on each other crosswise). */
-async function addCounts(trx: Transaction<Database>, rows: StepCount[]): Promise<void> {
-  if (!rows.length) return;
-  await trx.insertInto('flow_step_counts')
-    .values(rows.map((k) => ({ flow_id: k.flowId, version: k.version, step_id: k.stepId, event: k.event, shard: k.shard, count: k.n })))
-    .onConflict((oc) => oc.columns(['flow_id', 'version', 'step_id', 'event', 'shard']).doUpdateSet((eb) => ({ count: eb('flow_step_counts.count', '+', eb.ref('excluded.count')) })))
-    .execute();
+/** The turns' step counts: one upsert, rows in a fixed order (two transactions never wait on each other crosswise); null when there are none. */
+function countsSql(rows: StepCount[]): RawBuilder<unknown> | null {
+  if (!rows.length) return null;
+  return sql`insert into flow_step_counts (flow_id, version, step_id, event, shard, count)
+    select k.flow_id, k.version, k.step_id, k.event, k.shard, k.count
+    from unnest(${rows.map((k) => k.flowId)}::int[], ${rows.map((k) => k.version)}::int[], ${rows.map((k) => k.stepId)}::text[],
+                ${rows.map((k) => k.event)}::text[], ${rows.map((k) => k.shard)}::smallint[], ${rows.map((k) => k.n)}::bigint[])
+         with ordinality as k(flow_id, version, step_id, event, shard, count, n)
+    order by k.n
+    on conflict (flow_id, version, step_id, event, shard) do update set count = flow_step_counts.count + excluded.count`;
 }
 
 /**

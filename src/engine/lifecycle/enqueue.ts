@@ -4,7 +4,7 @@
 // duplicate rule 93, …), the credits (reserved now; 81 when they do not cover the request, 82 / 83 for a subscription plan) and
 // the send window (commercial messages outside it wait for the next allowed slot: held, never
 // dropped).
-import { sql, type Transaction } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { ChannelPlatform, TemplateRef } from '../channel-adapter.ts';
 import { perMessagePrice, type MessagePrice } from '../channels/definition.ts';
 import { channelDefinition } from '../channels/registry.ts';
@@ -181,7 +181,12 @@ export async function enqueueMessages(trx: Transaction<Database>, req: EnqueueRe
 
 /** Each `id` is claimed only after its `after` left the queue (a conversation's replies keep their order; dispatch.ts claimQueued). */
 export async function sendAfter(trx: Transaction<Database>, pairs: readonly { id: number; after: number }[]): Promise<void> {
-  if (!pairs.length) return;
-  await sql`update messages m set after_message_id = v.after
-    from unnest(${pairs.map((p) => p.id)}::bigint[], ${pairs.map((p) => p.after)}::bigint[]) as v(id, after) where m.id = v.id`.execute(trx);
+  await sendAfterSql(pairs)?.execute(trx);
+}
+
+/** sendAfter's UPDATE (null when there is nothing to chain), for a caller that runs it with other writes (one-statement.ts). */
+export function sendAfterSql(pairs: readonly { id: number; after: number }[]): RawBuilder<unknown> | null {
+  if (!pairs.length) return null;
+  return sql`update messages m set after_message_id = v.after
+    from unnest(${pairs.map((p) => p.id)}::bigint[], ${pairs.map((p) => p.after)}::bigint[]) as v(id, after) where m.id = v.id`;
 }
