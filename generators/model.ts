@@ -42,6 +42,11 @@ export interface Model {
   app: Record<string, any>;
   constants: Record<string, any>;
   entities: Map<string, Schema>;
+  /**
+   * Fields several screens declare alike (config/screen-fields: a report's account picker, a date
+   * range), referenced from a screen as `$ref: "<id>#"` and inlined there; never part of the API.
+   */
+  screenFields: Map<string, Schema>;
   /** schemas/enums in file order, with the facts x-meta / x-values declare about each value. */
   enums: EnumDecl[];
   operations: Operation[];
@@ -249,6 +254,18 @@ export function buildModel(root: string): Model {
     walkCodes(op.body);
   }
 
+  // Fields shared by screens: entity-shaped, their own ids (a clash with an entity is refused).
+  const screenFields = new Map<string, Schema>();
+  for (const p of listYaml(join(root, 'config/screen-fields'))) {
+    const l = load(p);
+    check('entity', l);
+    const s = l.data as Schema;
+    const id = s.$id as string;
+    if (entities.has(id) || screenFields.has(id)) throw new DeclarationError(l.file, '/$id', `duplicate $id "${id}"`, l.lineOf(['$id']));
+    checkRefs(l, [], s);
+    screenFields.set(id, s);
+  }
+
   // Screens
   const screens: Screen[] = [];
   const opIds = new Set(operations.map((o) => o.id));
@@ -257,6 +274,9 @@ export function buildModel(root: string): Model {
     check('screen', l);
     const s = l.data as Screen;
     if (screens.some((x) => x.id === s.id)) throw new DeclarationError(l.file, '/id', `screen ${s.id} declared twice`, l.lineOf(['id']));
+    for (const ref of refsOf(s as unknown as Json)) {
+      if (!entities.has(ref) && !screenFields.has(ref)) throw new DeclarationError(l.file, '/', `unknown $ref "${ref}#" (neither an entity nor a screen field)`);
+    }
     const opRefs: [string, (string | number)[]][] = [];
     if (s.operation) opRefs.push([s.operation as string, ['operation']]);
     if ((s.load as any)?.operation) opRefs.push([(s.load as any).operation, ['load', 'operation']]);
@@ -311,5 +331,5 @@ export function buildModel(root: string): Model {
   }
 
   if (!existsSync(join(root, 'locales'))) throw new DeclarationError('locales', '', 'folder missing');
-  return { root, productKey, app, constants: constantsLoaded.data as Record<string, any>, entities, enums: [...enums.values()], operations, menu, errors, screens };
+  return { root, productKey, app, constants: constantsLoaded.data as Record<string, any>, entities, screenFields, enums: [...enums.values()], operations, menu, errors, screens };
 }

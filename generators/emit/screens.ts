@@ -43,6 +43,14 @@ export function derefForScreen(schema: Json, entities: Map<string, Schema>, seen
   return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, derefForScreen(v, entities, seen)]));
 }
 
+/** What a screen's `$ref` may name: the entities and enums, and the shared screen fields (config/screen-fields). */
+const schemasCache = new WeakMap<Model, Map<string, Schema>>();
+function screenSchemas(model: Model): Map<string, Schema> {
+  let all = schemasCache.get(model);
+  if (!all) schemasCache.set(model, (all = new Map([...model.entities, ...model.screenFields])));
+  return all;
+}
+
 const opById = (model: Model, id: string) => model.operations.find((o) => o.id === id);
 
 /** Every `x-options.operation` inside a schema must be declared. */
@@ -104,7 +112,7 @@ export function formSchema(model: Model, screen: Screen, fields: string[], opId:
   const properties: Record<string, Json> = {};
   const uiSchema: Record<string, Json> = { 'ui:order': [...fields, '*'], 'ui:submitButtonOptions': { norender: true } };
   for (const name of fields) {
-    const p = nonNull(derefForScreen(props[name] as Json, model.entities) as Schema);
+    const p = nonNull(derefForScreen(props[name] as Json, screenSchemas(model)) as Schema);
     properties[name] = { ...p, title: (p.title as string | undefined) ?? `fields.${name}` };
   }
   if (Array.isArray(screen.rows)) uiSchema['ui:rows'] = screen.rows as Json;
@@ -192,7 +200,7 @@ function compileList(model: Model, s: Screen, fail: (p: Where, r: string) => nev
   const filterNames = (s.filters as string[] | undefined) ?? list?.filters ?? [];
   const filters = filterNames.map((name, i) => {
     if (!(name in query)) fail(['filters', i], `filter "${name}" is not a query param of ${op.id}`);
-    const p = derefForScreen(query[name], model.entities) as Schema;
+    const p = derefForScreen(query[name], screenSchemas(model)) as Schema;
     return { field: name, label: `fields.${name}`, schema: cellSchema(p) };
   });
   // Subtab presets set filters the list shows.
@@ -357,7 +365,7 @@ function compileChart(model: Model, c: Schema, fail: (p: Where, r: string) => ne
 
 function compileReport(model: Model, s: Screen, fail: (p: Where, r: string) => never) {
   const op = opById(model, s.operation as string)!;
-  const filters = derefForScreen(s.filters as Json, model.entities) as Schema;
+  const filters = derefForScreen(s.filters as Json, screenSchemas(model)) as Schema;
   const fprops = (filters.properties as Schema) ?? {};
   const properties = Object.fromEntries(Object.entries(fprops).map(([k, p]) => [k, { ...(p as Schema), title: ((p as Schema).title as string | undefined) ?? `fields.${k}` }]));
   for (const ref of formRefs(s.payload)) if (!(ref in fprops)) fail(['payload'], `$f.${ref} is not a filter`);

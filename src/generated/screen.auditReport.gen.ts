@@ -131,7 +131,6 @@ export const screen = {
         properties: {
             range: {
                 type: "object",
-                title: "screens.auditReport.range",
                 "x-widget": "dateRange",
                 required: ["start", "end"],
                 properties: {
@@ -143,7 +142,8 @@ export const screen = {
                         type: "string",
                         format: "date"
                     }
-                }
+                },
+                title: "screens.auditReport.range"
             },
             q: {
                 type: "string",

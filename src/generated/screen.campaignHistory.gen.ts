@@ -217,7 +217,6 @@ export const screen = {
         properties: {
             range: {
                 type: "object",
-                title: "screens.campaignHistory.range",
                 "x-widget": "dateRange",
                 required: ["start", "end"],
                 properties: {
@@ -229,7 +228,8 @@ export const screen = {
                         type: "string",
                         format: "date"
                     }
-                }
+                },
+                title: "screens.campaignHistory.range"
             },
             campaignId: {
                 type: "integer",

@@ -155,7 +155,6 @@ export const screen = {
             },
             range: {
                 type: "object",
-                title: "screens.reportsGeneral.range",
                 "x-widget": "dateRange",
                 required: ["start", "end"],
                 properties: {
@@ -167,7 +166,8 @@ export const screen = {
                         type: "string",
                         format: "date"
                     }
-                }
+                },
+                title: "screens.reportsGeneral.range"
             }
         }
     },

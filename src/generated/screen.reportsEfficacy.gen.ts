@@ -543,7 +543,6 @@ export const screen = {
             },
             range: {
                 type: "object",
-                title: "screens.reportsGeneral.range",
                 "x-widget": "dateRange",
                 required: ["start", "end"],
                 properties: {
@@ -555,7 +554,8 @@ export const screen = {
                         type: "string",
                         format: "date"
                     }
-                }
+                },
+                title: "screens.reportsGeneral.range"
             },
             Purpose: {
                 type: "string",

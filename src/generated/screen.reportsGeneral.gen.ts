@@ -589,7 +589,6 @@ export const screen = {
             },
             range: {
                 type: "object",
-                title: "screens.reportsGeneral.range",
                 "x-widget": "dateRange",
                 required: ["start", "end"],
                 properties: {
@@ -601,7 +600,8 @@ export const screen = {
                         type: "string",
                         format: "date"
                     }
-                }
+                },
+                title: "screens.reportsGeneral.range"
             },
             AggregationLevel: {
                 type: "integer",

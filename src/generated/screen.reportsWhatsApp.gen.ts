@@ -230,7 +230,6 @@ export const screen = {
             },
             range: {
                 type: "object",
-                title: "screens.reportsGeneral.range",
                 "x-widget": "dateRange",
                 required: ["start", "end"],
                 properties: {
@@ -242,7 +241,8 @@ export const screen = {
                         type: "string",
                         format: "date"
                     }
-                }
+                },
+                title: "screens.reportsGeneral.range"
             },
             AggregationLevel: {
                 type: "integer",

@@ -90,7 +90,6 @@ export const screen = {
         properties: {
             range: {
                 type: "object",
-                title: "screens.shortenerStatistics.range",
                 "x-widget": "dateRange",
                 required: ["start", "end"],
                 properties: {
@@ -102,7 +101,8 @@ export const screen = {
                         type: "string",
                         format: "date"
                     }
-                }
+                },
+                title: "screens.shortenerStatistics.range"
             },
             groupBy: {
                 type: "string",

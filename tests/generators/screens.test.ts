@@ -4,7 +4,9 @@ import { describe, expect, it, beforeAll } from 'vitest';
 import { buildModel, type Model } from '../../generators/model.ts';
 import { compileScreen, derefForScreen, nonNull } from '../../generators/emit/screens.ts';
 import { emitRoutes } from '../../generators/emit/routes.ts';
-import { miniProject } from './mini-project.ts';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fixture, miniProject } from './mini-project.ts';
 
 let model: Model;
 const compiled = (id: string) => compileScreen(model, model.screens.find((s) => s.id === id)!) as Record<string, any>;
@@ -123,4 +125,40 @@ describe('x-options.fill', () => {
     [['name'], {}, /must be an object/],
     [{ name: 'name' }, { type: 'array', items: { type: 'integer' } }, /needs a single choice/],
   ])('refuses %j (%j)', (fill, extra, reason) => expect(withPicker(fill, extra)).toThrow(reason));
+});
+
+describe('screen fields (config/screen-fields): one declaration for a field several screens ask alike', () => {
+  const withFiles = (files: Record<string, string>) => {
+    const dir = miniProject();
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(dir, dirname(path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+    return dir;
+  };
+  const report = (range: string) => readFileSync(join(fixture, 'config/screens/thing-report.yaml'), 'utf8')
+    .replace(/ {4}range: .*\n/, `    range: ${range}\n`);
+  const dayRange = '$id: day-range\ntype: object\nx-widget: dateRange\nrequired: [start, end]\nproperties:\n  start: { type: string, format: date }\n  end: { type: string, format: date }\n';
+
+  it('is inlined where a screen refers to it, with the screen\'s own keywords over it, and stays out of the API', () => {
+    const m = buildModel(withFiles({ 'config/screen-fields/day-range.yaml': dayRange, 'config/screens/thing-report.yaml': report('{ $ref: "day-range#", title: screens.things.title }') }));
+    const s = compileScreen(m, m.screens.find((x) => x.id === 'thingReport')!) as Record<string, any>;
+    expect(s.schema.properties.range).toEqual({ type: 'object', 'x-widget': 'dateRange', required: ['start', 'end'], properties: { start: { type: 'string', format: 'date' }, end: { type: 'string', format: 'date' } }, title: 'screens.things.title' });
+    expect(m.screenFields.has('day-range')).toBe(true);
+    // Entities are the API's (OpenAPI components, types): a screen field is not one of them.
+    expect(m.entities.has('day-range')).toBe(false);
+  });
+
+  it('refuses a reference to nothing, and a screen field that takes an entity\'s id', () => {
+    expect(() => buildModel(withFiles({ 'config/screens/thing-report.yaml': report('{ $ref: "day-rnage#" }') }))).toThrow(/unknown \$ref "day-rnage#"/);
+    expect(() => buildModel(withFiles({ 'config/screen-fields/color.yaml': dayRange.replace('day-range', 'color') }))).toThrow(/duplicate \$id "color"/);
+  });
+
+  it('serves the product\'s reports: the account picker and the date range are declared once', () => {
+    const m = buildModel(resolve('.'));
+    expect([...m.screenFields.keys()].sort()).toEqual(['date-range', 'report-accounts']);
+    const general = compileScreen(m, m.screens.find((x) => x.id === 'reportsGeneral')!) as Record<string, any>;
+    expect(general.schema.properties.ClientsIds).toMatchObject({ type: 'array', minItems: 1, maxItems: 200, 'x-widget': 'options', 'x-options': { operation: 'reportCenter.getAccounts' } });
+    expect(general.schema.properties.range).toMatchObject({ 'x-widget': 'dateRange', required: ['start', 'end'], title: 'screens.reportsGeneral.range' });
+  });
 });
