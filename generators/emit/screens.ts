@@ -53,7 +53,19 @@ function screenSchemas(model: Model): Map<string, Schema> {
 
 const opById = (model: Model, id: string) => model.operations.find((o) => o.id === id);
 
-/** Every `x-options.operation` inside a schema must be declared. */
+/**
+ * The file size a screen's upload allows is the operation's (its YAML's `uploadLimit`, else the
+ * server's default, uploads.campaignFileBytes: src/server/http/operations.ts uploadLimitOf): filled
+ * in here, so the console refuses a file over it before sending, from the same declaration the
+ * server's body limit reads. A screen that names another limit is refused.
+ */
+function withOperationLimit(upload: Schema, op: Model['operations'][number], fail: (r: string) => never): Schema {
+  const limit = op.uploadLimit ?? 'campaignFileBytes';
+  if (upload.maxBytes !== undefined && upload.maxBytes !== limit) fail(`maxBytes "${String(upload.maxBytes)}" is not ${op.id}'s limit ("${limit}"): leave it out, the operation's uploadLimit is the one`);
+  return { ...upload, maxBytes: limit };
+}
+
+/** Every `x-options.operation` and `x-upload.operation` inside a schema must be declared; an upload gets its operation's file limit. */
 function checkOptions(model: Model, schema: Json, fail: (p: Where, r: string) => never, at: Where) {
   const walk = (s: Json, path: Where) => {
     if (Array.isArray(s)) return s.forEach((x, i) => walk(x, [...path, i]));
@@ -61,7 +73,12 @@ function checkOptions(model: Model, schema: Json, fail: (p: Where, r: string) =>
     const opts = s['x-options'] as Schema | undefined;
     if (opts && typeof opts.operation === 'string' && !opById(model, opts.operation)) fail(path, `x-options: unknown operation "${opts.operation}"`);
     const upload = s['x-upload'] as Schema | undefined;
-    if (upload && typeof upload.operation === 'string' && !opById(model, upload.operation)) fail(path, `x-upload: unknown operation "${upload.operation}"`);
+    if (upload && typeof upload.operation === 'string') {
+      const op = opById(model, upload.operation);
+      if (!op) fail(path, `x-upload: unknown operation "${upload.operation}"`);
+      // The schema is the screen's own copy (derefForScreen builds new objects): filled in place.
+      (s as Schema)['x-upload'] = withOperationLimit(upload, op!, (r) => fail([...path, 'x-upload'], `x-upload: ${r}`));
+    }
     for (const [k, v] of Object.entries(s)) if (k !== 'x-options' && k !== 'x-upload') walk(v, [...path, k]);
   };
   walk(schema, at);
@@ -175,6 +192,7 @@ function compileActions(model: Model, list: unknown, fail: (p: Where, r: string)
       if (a.confirm === undefined && op!.method === 'DELETE') out.confirm = true;
       // An upload action needs an operation that takes a file.
       if (a.upload && !op!.multipart?.length) fail([at, i, 'upload'], `${op!.id} takes no file (multipart)`);
+      if (a.upload) out.upload = withOperationLimit(a.upload as Schema, op!, (r) => fail([at, i, 'upload', 'maxBytes'], r)) as Json;
       // `result`: answer fields shown after the action, each with the cell its schema calls for.
       if (Array.isArray(a.result)) {
         const answer = itemSchema(model, op)?.properties as Schema | undefined;
@@ -366,10 +384,11 @@ function compileChart(model: Model, c: Schema, fail: (p: Where, r: string) => ne
 function compileReport(model: Model, s: Screen, fail: (p: Where, r: string) => never) {
   const op = opById(model, s.operation as string)!;
   const filters = derefForScreen(s.filters as Json, screenSchemas(model)) as Schema;
+  // First: it fills each upload's file limit in place, which the copies below then carry.
+  checkOptions(model, filters, fail, ['filters']);
   const fprops = (filters.properties as Schema) ?? {};
   const properties = Object.fromEntries(Object.entries(fprops).map(([k, p]) => [k, { ...(p as Schema), title: ((p as Schema).title as string | undefined) ?? `fields.${k}` }]));
   for (const ref of formRefs(s.payload)) if (!(ref in fprops)) fail(['payload'], `$f.${ref} is not a filter`);
-  checkOptions(model, filters, fail, ['filters']);
   const uiSchema: Record<string, Json> = { 'ui:order': [...Object.keys(fprops), '*'], 'ui:submitButtonOptions': { norender: true } };
   if (Array.isArray(s.rows)) uiSchema['ui:rows'] = s.rows as Json;
   const props = itemSchema(model, op, s.itemsPath as string | undefined)?.properties as Schema | undefined;

@@ -24,7 +24,8 @@ export const screen = {
                     operation: "account.uploadPicture",
                     params: {
                         id: "$record.id"
-                    }
+                    },
+                    maxBytes: "profilePictureBytes"
                 },
                 title: "fields.urlPicture"
             }

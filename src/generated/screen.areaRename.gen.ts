@@ -41,7 +41,8 @@ export const screen = {
                     operation: "account.uploadPicture",
                     params: {
                         id: "$route.id"
-                    }
+                    },
+                    maxBytes: "profilePictureBytes"
                 },
                 title: "fields.urlPicture"
             }

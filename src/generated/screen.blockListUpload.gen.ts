@@ -68,13 +68,13 @@ export const screen = {
                 "x-upload": {
                     operation: "blockList.upload",
                     accept: "campaignFileExtensions",
-                    maxBytes: "campaignFileBytes",
                     value: "added",
                     rejected: {
                         field: "rejected",
                         total: "rejectedTotal",
                         enum: "phone-rejection"
-                    }
+                    },
+                    maxBytes: "campaignFileBytes"
                 }
             }
         }

@@ -97,7 +97,8 @@ export const screen = {
                 type: "string",
                 "x-widget": "image",
                 "x-upload": {
-                    operation: "company.uploadLogo"
+                    operation: "company.uploadLogo",
+                    maxBytes: "profilePictureBytes"
                 },
                 title: "fields.logoUrl"
             }

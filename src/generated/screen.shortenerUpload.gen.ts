@@ -53,13 +53,13 @@ export const screen = {
                 "x-upload": {
                     operation: "shortener.upload",
                     accept: "campaignFileExtensions",
-                    maxBytes: "campaignFileBytes",
                     value: "batch",
                     rejected: {
                         field: "rejected",
                         total: "rejectedTotal",
                         enum: "url-problem"
-                    }
+                    },
+                    maxBytes: "campaignFileBytes"
                 }
             }
         }

@@ -6411,7 +6411,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: ["file"],
-        uploadLimit: null,
+        uploadLimit: "profilePictureBytes",
         response: {
             type: "object",
             required: ["url"],
@@ -10393,7 +10393,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: ["file"],
-        uploadLimit: null,
+        uploadLimit: "profilePictureBytes",
         response: {
             type: "object",
             required: ["url"],
@@ -10610,7 +10610,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: ["file"],
-        uploadLimit: null,
+        uploadLimit: "profilePictureBytes",
         response: {
             type: "object",
             required: ["url"],

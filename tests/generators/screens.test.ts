@@ -4,7 +4,8 @@ import { describe, expect, it, beforeAll } from 'vitest';
 import { buildModel, type Model } from '../../generators/model.ts';
 import { compileScreen, derefForScreen, nonNull } from '../../generators/emit/screens.ts';
 import { emitRoutes } from '../../generators/emit/routes.ts';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fixture, miniProject } from './mini-project.ts';
 
@@ -160,5 +161,33 @@ describe('screen fields (config/screen-fields): one declaration for a field seve
     const general = compileScreen(m, m.screens.find((x) => x.id === 'reportsGeneral')!) as Record<string, any>;
     expect(general.schema.properties.ClientsIds).toMatchObject({ type: 'array', minItems: 1, maxItems: 200, 'x-widget': 'options', 'x-options': { operation: 'reportCenter.getAccounts' } });
     expect(general.schema.properties.range).toMatchObject({ 'x-widget': 'dateRange', required: ['start', 'end'], title: 'screens.reportsGeneral.range' });
+  });
+});
+
+describe("an upload's file limit is its operation's", () => {
+  const project = (edit?: (dir: string) => void) => {
+    const dir = mkdtempSync(join(tmpdir(), 'colibri-upload-'));
+    for (const part of ['schemas', 'config', 'locales', 'package.json']) cpSync(resolve(part), join(dir, part), { recursive: true });
+    edit?.(dir);
+    return buildModel(dir);
+  };
+  const screen = (m: Model, id: string) => compileScreen(m, m.screens.find((x) => x.id === id)!) as Record<string, any>;
+
+  it('is filled in from the operation (its uploadLimit, else the server default), so the console and the server say one thing', () => {
+    const m = project();
+    const limitOf = (opId: string) => m.operations.find((o) => o.id === opId)!.uploadLimit ?? 'campaignFileBytes';
+    expect(screen(m, 'blockListUpload').schema.properties.file['x-upload'].maxBytes).toBe(limitOf('blockList.upload'));
+    expect(limitOf('flows.uploadTraining')).toBe('flowTrainingFileBytes');
+    const training = screen(m, 'flowTraining');
+    expect([...(training.bulkActions ?? []), ...(training.rowActions ?? [])].find((a: { upload?: unknown }) => a.upload)?.upload.maxBytes).toBe('flowTrainingFileBytes');
+    expect(screen(m, 'companyForm').schema.properties.logoUrl['x-upload'].maxBytes).toBe('profilePictureBytes');
+  });
+
+  it('refuses a screen that names another limit than its operation', () => {
+    const edit = (dir: string) => {
+      const file = join(dir, 'config/screens/block-list-upload.yaml');
+      writeFileSync(file, readFileSync(file, 'utf8').replace('accept: campaignFileExtensions,', 'accept: campaignFileExtensions, maxBytes: attachmentBytes,'));
+    };
+    expect(() => screen(project(edit), 'blockListUpload')).toThrow(/maxBytes "attachmentBytes" is not blockList.upload's limit \("campaignFileBytes"\)/);
   });
 });
