@@ -19,7 +19,7 @@ export interface Operation {
   /** Request headers the operation reads, each optional, by their usual spelling (Idempotency-Key). */
   headers: Schema | null;
   multipart: string[] | null;
-  /** A multipart operation's file limit: a constants uploads key (null: uploads.campaignFileBytes). */
+  /** A multipart operation's file limit: a constants uploads key (its YAML's, else campaignFileBytes); null when it takes no file. */
   uploadLimit: string | null;
   response: Schema | null; produces: 'json' | 'binary';
   sandbox: boolean; errors: string[];
@@ -190,7 +190,8 @@ export function buildModel(root: string): Model {
         headers: o.headers ? { type: 'object', properties: o.headers } : null,
         body: o.body ?? null,
         multipart: o.multipart ?? null,
-        uploadLimit: o.uploadLimit ?? null,
+        // A multipart operation without its own limit takes the campaign file's (20 MB): resolved once here, read by the server's body limit and the screens.
+        uploadLimit: o.uploadLimit ?? (o.multipart ? 'campaignFileBytes' : null),
         response: o.response ?? null,
         produces: o.produces ?? 'json',
         sandbox: o.sandbox ?? false,

@@ -55,12 +55,12 @@ const opById = (model: Model, id: string) => model.operations.find((o) => o.id =
 
 /**
  * The file size a screen's upload allows is the operation's (its YAML's `uploadLimit`, else the
- * server's default, uploads.campaignFileBytes: src/server/http/operations.ts uploadLimitOf): filled
+ * campaign file's, resolved in model.ts; the server's body limit reads the same): filled
  * in here, so the console refuses a file over it before sending, from the same declaration the
  * server's body limit reads. A screen that names another limit is refused.
  */
 function withOperationLimit(upload: Schema, op: Model['operations'][number], fail: (r: string) => never): Schema {
-  const limit = op.uploadLimit ?? 'campaignFileBytes';
+  const limit = op.uploadLimit!; // a multipart operation always has one (model.ts)
   if (upload.maxBytes !== undefined && upload.maxBytes !== limit) fail(`maxBytes "${String(upload.maxBytes)}" is not ${op.id}'s limit ("${limit}"): leave it out, the operation's uploadLimit is the one`);
   return { ...upload, maxBytes: limit };
 }

@@ -7578,7 +7578,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: ["file"],
-        uploadLimit: null,
+        uploadLimit: "campaignFileBytes",
         response: {
             $ref: "block-list-result#"
         },
@@ -8082,7 +8082,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: ["file"],
-        uploadLimit: null,
+        uploadLimit: "campaignFileBytes",
         response: {
             $ref: "recipient-summary#"
         },
@@ -17309,7 +17309,7 @@ export const serverOperations = [
         headers: null,
         body: null,
         multipart: ["file"],
-        uploadLimit: null,
+        uploadLimit: "campaignFileBytes",
         response: {
             $ref: "short-link-upload#"
         },

@@ -138,13 +138,18 @@ async function paced(count: number, rate: number, work: (i: number, arrival: num
   return (performance.now() - start) / 1000;
 }
 
+/** A load: so many in flight at once (closed loop), or arrivals at a rate (open loop, `paced`). */
+type Load = number | { rate: number };
+const drive = (count: number, load: Load, work: (i: number, arrival?: number) => Promise<void>): Promise<number> =>
+  typeof load === 'number' ? inFlight(count, load, (k) => work(k)) : paced(count, load.rate, work);
+
 interface TurnRun { turn: ReturnType<typeof summary>; routed: ReturnType<typeof summary>; samples: { turn: number[]; routed: number[] }; perSecond: number; seconds: number; replies: number }
 
 /**
  * Messages in from phone(first … first+count-1) through routeInbound; per message the time until
  * the conversations' transaction committed (turn) and until routeInbound returned (routed).
  */
-async function turns(db: Kysely<Database>, conversations: Conversations, channelId: number, tag: string, count: number, concurrency: number | { rate: number }, text: (i: number) => string, first = 0): Promise<TurnRun> {
+async function turns(db: Kysely<Database>, conversations: Conversations, channelId: number, tag: string, count: number, concurrency: Load, text: (i: number) => string, first = 0): Promise<TurnRun> {
   const turn: number[] = [];
   const routed: number[] = [];
   let replies = 0;
@@ -171,13 +176,13 @@ async function turns(db: Kysely<Database>, conversations: Conversations, channel
     routed.push(end - start);
     replies += sent;
   };
-  const seconds = typeof concurrency === 'number' ? await inFlight(count, concurrency, (k) => one(k)) : await paced(count, concurrency.rate, one);
+  const seconds = await drive(count, concurrency, one);
   console.log(`bench conversations: ${tag}: ${count} turns in ${seconds.toFixed(1)} s, ${show(summary(turn))}`);
   return { turn: summary(turn), routed: summary(routed), samples: { turn, routed }, perSecond: count / seconds, seconds, replies };
 }
 
 /** The floor of a turn on this database: lock the conversation, insert one reply row, save the session, commit. */
-async function minimalTurns(db: Kysely<Database>, companyId: number, channelId: number, count: number, concurrency: number | { rate: number }): Promise<{ s: ReturnType<typeof summary>; perSecond: number }> {
+async function minimalTurns(db: Kysely<Database>, companyId: number, channelId: number, count: number, concurrency: Load): Promise<{ s: ReturnType<typeof summary>; perSecond: number }> {
   const ms: number[] = [];
   const one = async (k: number, arrival?: number) => {
     const contact = phone(k % CONVERSATIONS);
@@ -193,7 +198,7 @@ async function minimalTurns(db: Kysely<Database>, companyId: number, channelId: 
     });
     ms.push(performance.now() - start);
   };
-  const seconds = typeof concurrency === 'number' ? await inFlight(count, concurrency, (k) => one(k)) : await paced(count, concurrency.rate, one);
+  const seconds = await drive(count, concurrency, one);
   return { s: summary(ms), perSecond: count / seconds };
 }
 

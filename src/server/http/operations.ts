@@ -60,10 +60,11 @@ async function callerOf(deps: ServerDeps, request: FastifyRequest): Promise<Sess
   return apiKey ? resolveApiKey(deps.db, apiKey, request.ip, deps.now()) : null;
 }
 
-/** The largest file a multipart operation takes (its YAML's uploadLimit, a constants.uploads key). */
+/** The largest file a multipart operation takes: its generated uploadLimit (a constants.uploads key, the default resolved by the generator). */
 export function uploadLimitOf(op: { uploadLimit: string | null }): number {
   const limit = op.uploadLimit ? (constants.uploads as Record<string, unknown>)[op.uploadLimit] : undefined;
-  return typeof limit === 'number' ? limit : constants.uploads.campaignFileBytes;
+  if (typeof limit !== 'number') throw new Error(`upload limit "${op.uploadLimit}" is not a number under uploads`);
+  return limit;
 }
 
 export function registerOperations(app: FastifyInstance, deps: ServerDeps, handlers: HandlerMap, throttleHookFor: ThrottleHookFor = () => null): void {

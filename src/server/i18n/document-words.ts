@@ -36,7 +36,8 @@ export const storedLanguage = (v: unknown): DocumentLanguage => (isLanguage(v) ?
  * The language an HTTP request asks for: the first tag of Accept-Language (by weight) whose
  * language we have ("en-US" → en); the default when none is (the console sends its own language).
  */
-export function requestLanguage(acceptLanguage: string | string[] | undefined): DocumentLanguage {
+export function requestLanguage(request: { headers: { 'accept-language'?: string | string[] } }): DocumentLanguage {
+  const acceptLanguage = request.headers['accept-language'];
   const header = Array.isArray(acceptLanguage) ? acceptLanguage.join(',') : (acceptLanguage ?? '');
   const tags = header.split(',').map((part, i) => {
     const [tag, ...params] = part.trim().split(';');

@@ -74,7 +74,7 @@ export async function billingBoardWorkbook<K extends BoardOperation>(ctx: Handle
   const board = await billingBoard(ctx);
   const sms = (ctx.query as BoardQuery).pOption === 2;
   const columns: readonly string[] = sms ? SMS_COLUMNS : BILLING_COLUMNS;
-  const words = wordsFor(requestLanguage(ctx.request.headers['accept-language']));
+  const words = wordsFor(requestLanguage(ctx.request));
   const book = new ExcelJS.Workbook();
   const sheet = book.addWorksheet(constants.reports.xlsxSheetName);
   sheet.addRow(columns.map((c) => label(words, c)));

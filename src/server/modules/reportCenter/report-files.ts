@@ -102,7 +102,7 @@ export async function requestReportFile(ctx: Pick<HandlerContext<'reportCenter.g
     dateStart: r.dateStart, dateEnd: r.dateEnd, from: scope.from.toISOString(), to: scope.to.toISOString(),
   };
   const id = await db.transaction().execute((trx) =>
-    enlistReportFile(trx, { companyId: me.companyId, requestedBy: me.userId, reportTypeId: r.reportTypeId, applicationId: r.applicationId, params, now, format: r.format, language: requestLanguage(ctx.request.headers['accept-language']) }));
+    enlistReportFile(trx, { companyId: me.companyId, requestedBy: me.userId, reportTypeId: r.reportTypeId, applicationId: r.applicationId, params, now, format: r.format, language: requestLanguage(ctx.request) }));
   ctx.deps.messaging.wakeJobs?.();
   return toReportFile(await fileOf(db, me.companyId, id));
 }

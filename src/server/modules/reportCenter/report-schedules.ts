@@ -85,7 +85,7 @@ export async function createSchedule(ctx: HandlerContext<'reportCenter.createSch
   const row = await db.insertInto('report_schedules').values({
     company_id: me.companyId, name: b.name.trim(), report_type_id: b.ReportsTypeId ?? 1, account_ids: JSON.stringify(b.ClientsIds), frequency: b.frequency, day, hour,
     emails: JSON.stringify(b.emails.map((e) => e.trim().toLowerCase())), enabled, next_run_at: enabled ? nextOccurrence({ frequency: b.frequency, day, hour }, now, TIME_ZONE) : null,
-    created_by: me.userId, created_at: now, updated_at: now, language: requestLanguage(ctx.request.headers['accept-language']),
+    created_by: me.userId, created_at: now, updated_at: now, language: requestLanguage(ctx.request),
   }).returningAll().executeTakeFirstOrThrow();
   return toSchedule(row as ScheduleRow);
 }
@@ -107,7 +107,7 @@ export async function updateSchedule(ctx: HandlerContext<'reportCenter.updateSch
     ...(b.ClientsIds ? { account_ids: JSON.stringify(b.ClientsIds) } : {}),
     ...(b.emails ? { emails: JSON.stringify(b.emails.map((e) => e.trim().toLowerCase())) } : {}),
     frequency, day, hour, enabled, next_run_at: enabled ? nextOccurrence({ frequency, day, hour }, now, TIME_ZONE) : null, updated_at: now,
-    language: requestLanguage(ctx.request.headers['accept-language']),
+    language: requestLanguage(ctx.request),
   }).where('id', '=', current.id).returningAll().executeTakeFirstOrThrow();
   return toSchedule(row as ScheduleRow);
 }
