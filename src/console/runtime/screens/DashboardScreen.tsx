@@ -25,6 +25,7 @@ import { useSession } from '../../api/session.ts';
 import { cellFor, valueAt } from '../cells/registry.ts';
 import { interpolate, pick, resolveObject } from '../expressions.ts';
 import { formatValue } from '../format.ts';
+import { displayRows } from '../chart/display-rows.ts';
 import { Chart } from '../chart/Chart.tsx';
 import { ScreenFrame } from '../ScreenFrame.tsx';
 import { resolveScreen, type Permission, type ScreenCard, type ScreenChart, type ScreenProps, type ScreenTable } from '../screen-types.ts';
@@ -57,18 +58,6 @@ function DashboardCard({ card }: { card: ScreenCard }) {
     </CardContent>
   );
   return <Card variant="outlined">{card.to ? <CardActionArea component={RouterLink} to={card.to}>{body}</CardActionArea> : body}</Card>;
-}
-
-/** The rows a chart draws: enum values as their translation, values in their display format. */
-function displayRows(rows: readonly Record<string, unknown>[], chart: ScreenChart, t: (k: string) => string): Record<string, unknown>[] {
-  const translate = Object.entries(chart.translate ?? {});
-  const formats = Object.entries(chart.formats ?? {});
-  if (!translate.length && !formats.length) return rows as Record<string, unknown>[];
-  return rows.map((r) => ({
-    ...r,
-    ...Object.fromEntries(translate.map(([field, prefix]) => [field, r[field] == null ? r[field] : t(`${prefix}.${String(r[field])}`)])),
-    ...Object.fromEntries(formats.map(([field, format]) => [field, r[field] == null ? r[field] : formatValue(r[field], format)])),
-  }));
 }
 
 function DashboardChart({ chart }: { chart: ScreenChart }) {
