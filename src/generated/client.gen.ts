@@ -700,6 +700,8 @@ export const reportCenterGetLinkDownloadLogEventFile = (args: Args<"reportCenter
 
 export const useReportCenterGetLinkDownloadLogEventFile = (args: Args<"reportCenter.getLinkDownloadLogEventFile"> | null, config?: SWRConfiguration<Result<"reportCenter.getLinkDownloadLogEventFile">>) => useOperation("reportCenter.getLinkDownloadLogEventFile", args, config);
 
+export const reportCenterGetImpFtpReport = (args: Args<"reportCenter.getImpFtpReport">) => call("reportCenter.getImpFtpReport", args);
+
 export const rolesV3List = (args: Args<"rolesV3.list">) => call("rolesV3.list", args);
 
 export const useRolesV3List = (args: Args<"rolesV3.list"> | null, config?: SWRConfiguration<Result<"rolesV3.list">>) => useOperation("rolesV3.list", args, config);

@@ -134,6 +134,11 @@ export const constants = {
             deliveryOver: 60
         }
     },
+    ftp: {
+        visitSeconds: 60,
+        timeoutSeconds: 30,
+        filesPerVisit: 20
+    },
     security: {
         passwordHistory: 5,
         passwordMaxAgeDays: 90,

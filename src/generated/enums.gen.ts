@@ -313,6 +313,11 @@ export const flowStepTypeMeta = {
     }
 } as const;
 
+/** Where a file the FTP intake met stands: reading (being read and launched; a visit that was cut leaves it so and the next one reads it again), imported (its deployment was launched), refused (the file, its campaign or the credits were refused; the code says why). (schemas/enums/ftp-import-state.yaml) */
+export const ftpImportStates = ["reading", "imported", "refused"] as const;
+
+export type FtpImportState = (typeof ftpImportStates)[number];
+
 /** Where a message ended, for reports (the sending history): pending (not handed to a channel yet), sent (accepted, no final receipt), delivered (or read), failed (failed, timeout, undefined), blocked (refused before sending: block list, duplicate, credits), cancelled. (schemas/enums/message-outcome.yaml) */
 export const messageOutcomes = [
     "pending",
@@ -814,6 +819,7 @@ export const enumValues = {
     "flow-rule": flowRules,
     "flow-step-event": flowStepEvents,
     "flow-step-type": flowStepTypes,
+    "ftp-import-state": ftpImportStates,
     "message-outcome": messageOutcomes,
     "message-purpose": messagePurposes,
     "message-reason": messageReasons,

@@ -2067,6 +2067,30 @@ export const routes = [
         loadScreen: () => import("./screen.messagingSettings.gen.ts")
     },
     {
+        path: "/profile/apiPermissions/ftp",
+        screen: "ftpImports",
+        kind: "report",
+        access: "session",
+        layout: "default",
+        menuKey: "settings.ftpImports",
+        componentId: 6004,
+        title: "screens.ftpImports.title",
+        firstLoad: false,
+        loadScreen: () => import("./screen.ftpImports.gen.ts")
+    },
+    {
+        path: "/profile/apiPermissions/ftp/:id",
+        screen: "ftpImports",
+        kind: "report",
+        access: "session",
+        layout: "default",
+        menuKey: "settings.ftpImports",
+        componentId: 6004,
+        title: "screens.ftpImports.title",
+        firstLoad: false,
+        loadScreen: () => import("./screen.ftpImports.gen.ts")
+    },
+    {
         path: "/profile/blockList",
         screen: "blockList",
         kind: "list",

@@ -18,6 +18,9 @@ export const screen = {
     links: [{
             to: "/profile/apiPermissions",
             label: "menu.settings.apiPermissions"
+        }, {
+            to: "/profile/apiPermissions/ftp",
+            label: "menu.settings.ftpImports"
         }],
     schema: {
         type: "object",

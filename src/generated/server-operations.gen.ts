@@ -265,6 +265,12 @@ export const entitySchemas = [
         ]
     },
     {
+        $id: "ftp-import-state",
+        description: "Where a file the FTP intake met stands: reading (being read and launched; a visit that was cut leaves it so and the next one reads it again), imported (its deployment was launched), refused (the file, its campaign or the credits were refused; the code says why).",
+        type: "string",
+        enum: ["reading", "imported", "refused"]
+    },
+    {
         $id: "message-outcome",
         description: "Where a message ended, for reports (the sending history): pending (not handed to a channel yet), sent (accepted, no final receipt), delivered (or read), failed (failed, timeout, undefined), blocked (refused before sending: block list, duplicate, credits), cancelled.",
         type: "string",
@@ -3987,6 +3993,80 @@ export const entitySchemas = [
             },
             updatedAt: {
                 type: "string",
+                format: "date-time"
+            }
+        }
+    },
+    {
+        $id: "ftp-import",
+        description: "A file the FTP intake met in the company's folder (getImpFtpReport): its name, size and when it was met, the campaign its name starts with, where it stands, the deployment it became, its rows (all, sendable, refused by row) and, when refused, the catalogue code and the detail.",
+        type: "object",
+        required: [
+            "id",
+            "fileName",
+            "bytes",
+            "modifiedAt",
+            "campaignId",
+            "campaign",
+            "state",
+            "deploymentId",
+            "rows",
+            "sendable",
+            "refused",
+            "code",
+            "detail",
+            "createdAt",
+            "finishedAt"
+        ],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "integer"
+            },
+            fileName: {
+                type: "string"
+            },
+            bytes: {
+                type: "integer"
+            },
+            modifiedAt: {
+                type: ["string", "null"],
+                format: "date-time"
+            },
+            campaignId: {
+                type: ["integer", "null"]
+            },
+            campaign: {
+                type: ["string", "null"]
+            },
+            state: {
+                $ref: "ftp-import-state#"
+            },
+            deploymentId: {
+                type: ["integer", "null"]
+            },
+            rows: {
+                type: "integer"
+            },
+            sendable: {
+                type: "integer"
+            },
+            refused: {
+                type: "integer"
+            },
+            code: {
+                type: ["string", "null"],
+                "x-display": "errorCode"
+            },
+            detail: {
+                type: ["string", "null"]
+            },
+            createdAt: {
+                type: "string",
+                format: "date-time"
+            },
+            finishedAt: {
+                type: ["string", "null"],
                 format: "date-time"
             }
         }
@@ -16851,6 +16931,90 @@ export const serverOperations = [
         produces: "json",
         sandbox: false,
         errors: ["99927", "99959"]
+    },
+    {
+        id: "reportCenter.getImpFtpReport",
+        tag: "reportCenter",
+        name: "getImpFtpReport",
+        method: "POST",
+        path: "/v1/colibri/reportCenter/getImpFtpReport",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 6004,
+            action: "view"
+        },
+        summary: "The files the FTP intake met in the company's folder (the FTP settings of /profile/apiPermissions/settings) between two Bogot\u00E1 days (the last 30 by default), newest first, at most 500 (`truncated` says more matched): each file's state, the campaign its name starts with, the deployment it became or the code it was refused with; and the folder's last visit (`folder`: when, what it met when it could not be read, when the next one is). Days as every report's (99958, 99962).",
+        params: null,
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                DateStart: {
+                    type: "string",
+                    format: "date"
+                },
+                DateEnd: {
+                    type: "string",
+                    format: "date"
+                }
+            }
+        },
+        multipart: null,
+        uploadLimit: null,
+        response: {
+            type: "object",
+            required: ["items", "truncated", "folder"],
+            additionalProperties: false,
+            properties: {
+                items: {
+                    type: "array",
+                    items: {
+                        $ref: "ftp-import#"
+                    }
+                },
+                truncated: {
+                    type: "boolean"
+                },
+                folder: {
+                    type: "object",
+                    required: [
+                        "configured",
+                        "visitedAt",
+                        "nextVisitAt",
+                        "lastError"
+                    ],
+                    additionalProperties: false,
+                    properties: {
+                        configured: {
+                            type: "boolean"
+                        },
+                        visitedAt: {
+                            type: ["string", "null"],
+                            format: "date-time"
+                        },
+                        nextVisitAt: {
+                            type: ["string", "null"],
+                            format: "date-time"
+                        },
+                        lastError: {
+                            type: ["string", "null"]
+                        }
+                    }
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99931",
+            "99982",
+            "99958",
+            "99962"
+        ]
     },
     {
         id: "rolesV3.list",

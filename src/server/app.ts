@@ -14,6 +14,7 @@ import type { Database } from '../engine/database.ts';
 import type { ComponentHeaders, MessagingHooks, ServerDeps } from './context.ts';
 import { companySendWindow } from './messaging/send-window.ts';
 import { runDueCampaigns } from './messaging/scheduler.ts';
+import { visitDueFtpFolders } from './messaging/ftp-intake.ts';
 import { listeningOrigin } from './http/public-origin.ts';
 import { mailScheduledFiles, runDueReportSchedules } from './modules/reportCenter/report-schedules.ts';
 import { compactRollups } from '../engine/lifecycle/rollups.ts';
@@ -72,6 +73,8 @@ export interface BuildServerOptions {
   trustProxy?: TrustProxy;
   /** Where report files are kept; default DATA_DIR/files. */
   storage?: FileStorage;
+  /** How often, with a running engine, the due recurring campaigns, scheduled reports and FTP folders are looked for (SCHEDULER_ROUND_MS; default 30 s). */
+  roundMs?: number;
 }
 
 const COMPONENT_HEADER_MAX = 100;
@@ -142,14 +145,15 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   registerAuditLog(app, deps);
   registerOperations(app, deps, options.handlers ?? defaultHandlers, throttleHookFor);
   // With a running engine, big launches are written by its job runner (issue 13), recurring
-  // campaigns launch their due runs and scheduled reports make theirs (checked every 30 s).
+  // campaigns launch their due runs, scheduled reports make theirs and the FTP folders due are
+  // visited (checked every 30 s).
   if (options.messaging) {
     const jobs = startJobRunner({ ...deps, allowPrivateNetworks: deps.sandbox }, { log: (m, d) => app.log.warn({ detail: d }, m) });
     deps.messaging.wakeJobs = () => jobs.wake();
     // The engine's conversations queue integration calls too: they wake this runner through the engine's hooks.
     options.messaging.wakeJobs = deps.messaging.wakeJobs;
     app.addHook('onClose', async () => jobs.stop());
-    const timer = setInterval(() => {
+    const round = () => {
       void runDueCampaigns(deps, (m, d) => app.log.warn({ detail: d }, m)).catch((e) => app.log.error(e));
       // Promotional credits whose date passed leave the balance (engine/credits.ts).
       void expirePromotions(deps.db, deps.now()).catch((e) => app.log.error(e));
@@ -157,7 +161,10 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
       void runDueReportSchedules({ db: deps.db, now: deps.now, wakeJobs: () => jobs.wake() })
         .then(() => mailScheduledFiles({ db: deps.db, now: deps.now, secrets: deps.secrets, messages: deps.messages }, listeningOrigin(app)))
         .catch((e) => app.log.error(e));
-    }, 30_000);
+      // Company FTP folders due a visit: their recipients files become deployments (messaging/ftp-intake.ts).
+      void visitDueFtpFolders({ ...deps, allowPrivateNetworks: deps.sandbox, log: (m, d) => app.log.warn({ detail: d }, m) }).catch((e) => app.log.error(e));
+    };
+    const timer = setInterval(round, options.roundMs ?? 30_000);
     app.addHook('onClose', async () => clearInterval(timer));
   }
   // Report rollups: the deltas every message change appends are folded into the totals every

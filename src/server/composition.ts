@@ -6,7 +6,8 @@
 // service is chosen here when it lands. Payments: the real ePayco when its keys are set (EPAYCO_*,
 // engine/payments/epayco.ts), else in sandbox mode the ePayco stand-in (started on first use),
 // else none (buying answers 99900). A caller may pass its own (tests do).
-// The messaging engine's sandbox stand-ins (SMSC, Graph, RBM) are started from here too.
+// The messaging engine's sandbox stand-ins (SMSC, Graph, RBM) and the demo's FTP drop box are
+// started from here too.
 import type { Kysely } from 'kysely';
 import type { CaptchaVerifier } from '../core/ports/captcha.ts';
 import type { ChannelConnector } from '../core/ports/channel.ts';
@@ -22,6 +23,9 @@ import { startGraphSandbox, type GraphSandbox, type GraphSandboxOptions } from '
 import { sandboxMessageProvider, type OutboxStore } from '../sandbox/outbox.ts';
 import { startRbmSandbox, type RbmSandbox, type RbmSandboxOptions } from '../sandbox/rbm/index.ts';
 import { startSandboxSmsc, type SandboxSmsc, type SandboxSmscOptions } from '../sandbox/smsc/index.ts';
+import { startSandboxFtp, type SandboxFtp } from '../sandbox/ftp/server.ts';
+import { DEMO_FTP_USER, demoFtpPassword, ensureDemoFtpFolder } from './db/demo-ftp.ts';
+import type { SecretBox } from './security/secrets.ts';
 
 export { SANDBOX_DEFAULT_TEMPLATES } from '../sandbox/graph/index.ts';
 export type { GraphSandbox, GraphSandboxOptions, RbmSandbox, RbmSandboxOptions, SandboxSmsc, SandboxSmscOptions };
@@ -105,4 +109,19 @@ export function paymentGateway(sandbox: boolean): ClosablePaymentGateway {
   const settings = epaycoSettingsFromEnv(process.env);
   if (settings) return epaycoGateway(settings);
   return sandbox ? sandboxPaymentGateway() : noPaymentGateway;
+}
+
+/**
+ * The demo's FTP drop box: the sandbox FTP server on loopback over `home`, and the demo company's
+ * FTP settings pointed at it (db/demo-ftp.ts); `pointed` is false when they name another server.
+ */
+export async function startDemoFtpBox(db: Kysely<Database>, secrets: SecretBox, home: string): Promise<{ server: SandboxFtp; pointed: boolean }> {
+  const password = demoFtpPassword();
+  const server = await startSandboxFtp({ accounts: [{ user: DEMO_FTP_USER, password, home }] });
+  try {
+    return { server, pointed: await ensureDemoFtpFolder(db, secrets, { port: server.port, password }) };
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
 }

@@ -3,7 +3,8 @@
 //   0.0.0.0 as a server with DATABASE_URL; HOST=0.0.0.0 listens on every interface), DATA_DIR (./.data, embedded PGlite), DATABASE_URL (PostgreSQL),
 //   DEMO_PASSWORD, DEMO_API_KEY (an API key ck_<id>.<secret> for the demo company), LOG_LEVEL
 //   (info), CONSOLE_DIR (dist/console, the console's build), SANDBOX_TEMPLATE_REVIEW_MS (3000: how
-//   long the sandbox's Meta takes to review a WhatsApp template);
+//   long the sandbox's Meta takes to review a WhatsApp template), SCHEDULER_ROUND_MS (30000: how often due
+//   recurring campaigns, scheduled reports and FTP folders are looked for);
 //   ENGINE_IN_SERVER (on; off when `npm run worker` processes send: README, "Several processes on one
 //   PostgreSQL"), DATABASE_SCHEMA (the schema that holds the tables, as the worker reads it);
 //   flag --demo seeds the demo company on PostgreSQL too.
@@ -51,6 +52,8 @@ async function main() {
   const password = env.DEMO_PASSWORD || generateDemoPassword();
   const reviewMs = env.SANDBOX_TEMPLATE_REVIEW_MS ? Number(env.SANDBOX_TEMPLATE_REVIEW_MS) : undefined;
   if (reviewMs !== undefined && !(Number.isInteger(reviewMs) && reviewMs >= 0)) throw new Error(`SANDBOX_TEMPLATE_REVIEW_MS must be a whole number of milliseconds, got ${env.SANDBOX_TEMPLATE_REVIEW_MS}`);
+  const roundMs = env.SCHEDULER_ROUND_MS ? Number(env.SCHEDULER_ROUND_MS) : undefined;
+  if (roundMs !== undefined && !(Number.isInteger(roundMs) && roundMs >= 100)) throw new Error(`SCHEDULER_ROUND_MS must be a whole number of milliseconds (100 or more), got ${env.SCHEDULER_ROUND_MS}`);
   const engine = engineSettings(env);
   const dispatch = serverRunsEngine(env);
   // Abuse throttling (THROTTLE_*, REDIS_URL; counters shared through the database with DATABASE_URL).
@@ -70,6 +73,9 @@ async function main() {
     // The dispatcher's settings (ENGINE_IN_DOUBT_GRACE_MS…), read as `npm run worker` reads them.
     throttle,
     trustProxy,
+    // The demo's FTP drop box: files dropped here are sent by the FTP intake (README, "FTP intake").
+    sandboxFtpHome: resolve(env.DATA_DIR || './.data', 'ftp'),
+    roundMs,
     messaging: { dispatcher: engine, dispatch, ...(reviewMs !== undefined ? { graph: { templateReviewMs: reviewMs } } : {}) },
   });
   if (stopSignal) {
@@ -87,6 +93,7 @@ async function main() {
     if (server.demoCreated && !env.DEMO_PASSWORD) console.log(`Demo password (shown once, on this first start): ${password}`);
     else if (env.DEMO_PASSWORD && server.demoCreated) console.log('Demo password: the value of DEMO_PASSWORD');
     else console.log('Demo password: the one printed on the first start (or DEMO_PASSWORD then).');
+    if (server.sandboxFtp) console.log(`FTP drop box (sandbox): a file named <campaign id>_<anything>.csv (or .xlsx) put in ${server.sandboxFtp.home} is sent as that campaign within a minute; the report is under Settings › API › Files by FTP.`);
     // The key id is public (the credentials list shows it); the key itself is never printed.
     if (server.demoApiKey?.revoked) console.log(`DEMO_API_KEY: credential ${server.demoApiKey.id} was revoked in the console and stays revoked.`);
     else if (server.demoApiKey) console.log(`DEMO_API_KEY is active: credential ${server.demoApiKey.id} of Demo S.A.S. (Authorization: Bearer $DEMO_API_KEY on POST /v1/messages; authorised IPs in the API settings, loopback by default).`);

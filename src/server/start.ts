@@ -10,6 +10,7 @@ import { prepareDatabase } from './db/prepare.ts';
 import type { Database } from '../engine/database.ts';
 import { startMessaging, type MessagingOptions, type MessagingRuntime } from './messaging/runtime.ts';
 import { defaultSecretBox } from './security/secrets.ts';
+import { startDemoFtpBox } from './composition.ts';
 import type { ThrottleSettings } from './security/throttle-settings.ts';
 
 export interface StartOptions {
@@ -29,6 +30,10 @@ export interface StartOptions {
   throttle?: ThrottleSettings;
   /** TRUST_PROXY (main.ts: from the environment); default: no proxy trusted. */
   trustProxy?: TrustProxy;
+  /** SCHEDULER_ROUND_MS (main.ts): how often due recurring campaigns, scheduled reports and FTP folders are looked for. */
+  roundMs?: number;
+  /** Sandbox with the demo company: the folder its FTP drop box serves (main.ts: DATA_DIR/ftp). */
+  sandboxFtpHome?: string;
 }
 
 export interface RunningServer {
@@ -40,6 +45,8 @@ export interface RunningServer {
   /** The demo API key's credential id (never its secret), when one was given. */
   demoApiKey: { id: string; revoked: boolean } | null;
   messaging: MessagingRuntime | null;
+  /** The demo's FTP drop box (its folder), when the demo company's settings point at it. */
+  sandboxFtp: { home: string } | null;
   close(): Promise<void>;
 }
 
@@ -54,7 +61,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     const messaging = options.messaging === false ? null : await startMessaging({
       db: handle.db, secrets, sandbox, ...(typeof options.messaging === 'object' ? options.messaging : {}),
     });
-    const app = await buildServer({ db: handle.db, sandbox, consoleRoot: options.consoleRoot, logger: options.logger, secrets, messaging: messaging?.hooks, receiptSink: messaging?.sink, throttle: options.throttle, trustProxy: options.trustProxy });
+    const app = await buildServer({ db: handle.db, sandbox, consoleRoot: options.consoleRoot, logger: options.logger, secrets, messaging: messaging?.hooks, receiptSink: messaging?.sink, throttle: options.throttle, trustProxy: options.trustProxy, roundMs: options.roundMs });
     const host = options.host ?? '127.0.0.1';
     await app.listen({ port: options.port ?? 0, host });
     const address = app.server.address();
@@ -62,9 +69,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     const url = `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`;
     // The sandbox stand-ins post their signed webhooks to our real routes.
     await messaging?.setPublicUrl(`http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${port}`);
+    const ftp = sandbox && options.demoPassword && options.sandboxFtpHome ? await startDemoFtpBox(handle.db, secrets, options.sandboxFtpHome) : null;
     let closing: Promise<void> | null = null;
-    const close = () => (closing ??= app.close().then(() => messaging?.close()).then(() => handle.close()));
-    return { url, app, db: handle.db, demoCreated, demoApiKey, messaging, close };
+    const close = () => (closing ??= app.close().then(() => ftp?.server.close()).then(() => messaging?.close()).then(() => handle.close()));
+    return { url, app, db: handle.db, demoCreated, demoApiKey, messaging, sandboxFtp: ftp?.pointed ? { home: options.sandboxFtpHome! } : null, close };
   } catch (error) {
     await handle.close().catch(() => {});
     throw error;

@@ -22,7 +22,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-export interface Product { url: string; stop(): Promise<void>; output(): string }
+export interface Product { url: string; stop(): Promise<void>; output(): string; /** Its DATA_DIR (the demo's FTP drop box is its ftp/ folder). */ dataDir: string }
 
 export async function startProduct(options: { pinCore?: number; root?: string; env?: Record<string, string> } = {}): Promise<Product> {
   const root = resolve(options.root ?? '.');
@@ -54,6 +54,7 @@ export async function startProduct(options: { pinCore?: number; root?: string; e
   if (health.status !== 200) throw new Error(`health answered ${health.status}`);
   return {
     url,
+    dataDir,
     output: () => out,
     async stop() {
       if (child.exitCode === null) {

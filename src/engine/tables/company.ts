@@ -3,7 +3,7 @@
 // them. Column names are snake_case in SQL and here; handlers map rows to the camelCase API
 // entities of schemas/entities. Composed into the one Database in src/engine/database.ts.
 import type { ColumnType, Generated } from 'kysely';
-import type { CreatedAt, Timestamp } from './columns.ts';
+import type { BigRef, CreatedAt, Timestamp } from './columns.ts';
 
 export interface CompaniesTable {
   id: Generated<number>;
@@ -280,6 +280,32 @@ export interface ApiSettingsTable {
   /** Sealed. */
   ftp_password: string | null;
   updated_at: Timestamp;
+  /** When the FTP intake visits the folder next (null: at its next round); messaging/ftp-intake.ts. */
+  ftp_next_visit_at: Timestamp | null;
+  ftp_visited_at: Timestamp | null;
+  /** What the last visit met when it could not read the folder (null: it could). */
+  ftp_last_error: string | null;
+}
+
+/** A file the FTP intake met (migration 0498): one row per name, size and modification instant. */
+export interface FtpImportsTable {
+  id: Generated<number>;
+  company_id: number;
+  file_name: string;
+  bytes: BigRef;
+  modified_at: Timestamp | null;
+  campaign_id: number | null;
+  deployment_id: BigRef | null;
+  /** reading → imported | refused (enums ftp-import-state). */
+  state: string;
+  /** The catalogue code a refusal answered. */
+  code: string | null;
+  detail: string | null;
+  rows: Generated<number>;
+  sendable: Generated<number>;
+  refused: Generated<number>;
+  created_at: Timestamp;
+  finished_at: Timestamp | null;
 }
 
 export interface BlockListTable {
@@ -348,6 +374,7 @@ export interface CompanyTables {
   channel_messages: ChannelMessagesTable;
   api_credentials: ApiCredentialsTable;
   api_settings: ApiSettingsTable;
+  ftp_imports: FtpImportsTable;
   block_list: BlockListTable;
   sms_operators: SmsOperatorsTable;
   sms_states: SmsStatesTable;

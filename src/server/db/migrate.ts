@@ -42,6 +42,7 @@ import * as flowStepCountShards from './migrations/0494_flow-step-count-shards.t
 import * as flowTraining from './migrations/0495_flow-training.ts';
 import * as messagesPaidAtClaim from './migrations/0496_messages-paid-at-claim.ts';
 import * as reportFileLanguage from './migrations/0497_report-file-language.ts';
+import * as ftpImports from './migrations/0498_ftp-imports.ts';
 import type { Database } from '../../engine/database.ts';
 
 const migrations: Record<string, Migration> = {
@@ -85,6 +86,7 @@ const migrations: Record<string, Migration> = {
   '0495_flow-training': flowTraining,
   '0496_messages-paid-at-claim': messagesPaidAtClaim,
   '0497_report-file-language': reportFileLanguage,
+  '0498_ftp-imports': ftpImports,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -6,7 +6,7 @@ import Box from '@mui/material/Box';
 import { useTheme } from '@mui/material/styles';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import { whatsappErrors } from '../../../generated/errors.gen.ts';
+import { serverErrors, whatsappErrors } from '../../../generated/errors.gen.ts';
 import { formatCop, formatDate, formatDateTime, formatInteger, formatPercent } from '../format.ts';
 import type { ScreenColumn } from '../screen-types.ts';
 
@@ -53,6 +53,13 @@ export function cellText(t: TFunction, exists: (k: string) => boolean, key: stri
       const entry = (whatsappErrors as Record<string, { key: string } | undefined>)[code];
       const words = entry ? t(entry.key) : '';
       return !words ? code : words.includes(code) ? words : `${code} · ${words}`;
+    }
+    case 'errorCode': {
+      // A catalogue code (a refused file's reason) in words, then the code: the server's, or the file processor's.
+      const code = String(value);
+      const entry = (serverErrors as Record<string, { key: string } | undefined>)[code];
+      const key = entry?.key ?? (exists(`errors.fileProcessor.${code}`) ? `errors.fileProcessor.${code}` : null);
+      return key ? `${t(key)} (${code})` : code;
     }
     case 'lines':
       return (value as unknown[]).join('\n');
@@ -111,6 +118,7 @@ export const DateCell = (p: CellProps) => <Box component="span" sx={{ whiteSpace
 export const DateTimeCell = (p: CellProps) => <Box component="span" sx={{ whiteSpace: 'nowrap' }}>{useText('datetime', p)}</Box>;
 export const EnumCell = (p: CellProps) => <>{useText('enum', p)}</>;
 export const WhatsAppCodeCell = (p: CellProps) => <>{useText('whatsappCode', p)}</>;
+export const ErrorCodeCell = (p: CellProps) => <>{useText('errorCode', p)}</>;
 export const ReasonCell = (p: CellProps) => <>{useText('reason', p)}</>;
 export const RowProblemsCell = (p: CellProps) => <>{useText('rowProblems', p)}</>;
 /** A list of texts, one per line (a summary's rendered messages). */

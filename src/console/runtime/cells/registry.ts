@@ -7,7 +7,7 @@ import type { ScreenColumn } from '../screen-types.ts';
 import { ProgressCell } from './ProgressCell.tsx';
 import { CopyCell } from './CopyCell.tsx';
 import { RejectionsCell } from './RejectionsTable.tsx';
-import { BooleanCell, ChipsCell, CopCell, PercentCell, DateCell, DateTimeCell, EnumCell, IntegerCell, JsonCell, LinesCell, ReasonCell, RowProblemsCell, RoleChipsCell, SecretCell, StatusCell, TextCell, WhatsAppCodeCell, type CellProps } from './cells.tsx';
+import { BooleanCell, ChipsCell, CopCell, PercentCell, DateCell, DateTimeCell, EnumCell, IntegerCell, JsonCell, LinesCell, ReasonCell, RowProblemsCell, RoleChipsCell, ErrorCodeCell, SecretCell, StatusCell, TextCell, WhatsAppCodeCell, type CellProps } from './cells.tsx';
 
 const isSecret: Tester = (s) => s['x-secret'] === true || s.writeOnly === true;
 const rolesEnum: Tester = (s) => s['x-enum'] === 'role';
@@ -27,6 +27,8 @@ export const cellEntries: RankedEntry<ComponentType<CellProps>>[] = [
   { key: 'status', tester: rankWith(6, xDisplayIs('status')), component: StatusCell },
   // A WhatsApp error code (`x-display: whatsappCode`) with its meaning in words.
   { key: 'whatsappCode', tester: rankWith(6, xDisplayIs('whatsappCode')), component: WhatsAppCodeCell },
+  // A catalogue code (`x-display: errorCode`: a refused FTP file's reason) in words, with the code.
+  { key: 'errorCode', tester: rankWith(6, xDisplayIs('errorCode')), component: ErrorCodeCell },
   { key: 'secret', tester: rankWith(8, or(isSecret, xDisplayIs('secret'), xWidgetIs('secret'))), component: SecretCell },
   // A message's reason in words with its code (x-display: reason); texts one per line (x-display: lines).
   { key: 'reason', tester: rankWith(7, xDisplayIs('reason')), component: ReasonCell },

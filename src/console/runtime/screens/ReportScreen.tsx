@@ -20,6 +20,7 @@ import { ApiError, errorText, problemText, serverEntry } from '../../api/errors.
 import { operationById } from '../../api/transport.ts';
 import { useSession } from '../../api/session.ts';
 import { Chart } from '../chart/Chart.tsx';
+import { displayRows } from '../chart/display-rows.ts';
 import { formatInteger } from '../format.ts';
 import { pick, resolveObject, resolveValue, type ExpressionContext } from '../expressions.ts';
 import { SchemaForm } from '../form/SchemaForm.tsx';
@@ -178,13 +179,14 @@ function ReportResult({ part, answer, title, heading }: { part: ReportPart; answ
   const columns = part.columns;
   const rows = useMemo(() => {
     const items = pick(answer, part.itemsPath);
+    // A part may name one object of the answer (getImpFtpReport's folder): shown as its one row.
+    if (items && typeof items === 'object' && !Array.isArray(items)) return [items as Row];
     return Array.isArray(items) ? (items as Row[]).filter(Boolean) : [];
   }, [answer, part.itemsPath]);
   const chartRows = useMemo(() => {
     const picked = chart?.itemsPath ? pick(answer, chart.itemsPath) : rows;
     const list = Array.isArray(picked) ? (picked as Row[]).filter(Boolean) : [];
-    const translate = Object.entries(chart?.translate ?? {});
-    const translated = translate.length ? list.map((r) => ({ ...r, ...Object.fromEntries(translate.map(([field, prefix]) => [field, r[field] == null ? r[field] : t(`${prefix}.${String(r[field])}`)])) })) : list;
+    const translated = chart ? displayRows(list, chart, t) : list;
     const fold = chart?.fold;
     // Folded here, not by Vega's fold: the legend then reads each field's label, in the user's language.
     return fold ? translated.flatMap((r) => fold.fields.map((f) => ({ ...r, [fold.key]: t(`fields.${f}`), [fold.value]: r[f] }))) : translated;

@@ -13,7 +13,8 @@ import { campaignMessages } from './messages.ts';
 import { campaignQuery, checkCampaignFlow, checkContent, checkLength, checkSchedule, keptTemplate, toCampaign } from './records.ts';
 import { campaignTests, sendCampaignTest } from './campaign-tests.ts';
 import { storePastedRecipients } from './recipients-paste.ts';
-import { storeRecipientsFile, type RecipientsCampaign } from './recipients-upload.ts';
+import { storeRecipientsFile } from './recipients-upload.ts';
+import { editable, recipientsTarget } from './recipients-target.ts';
 
 const nameTaken = () => failFields([fieldError('name', '99926')]);
 
@@ -28,21 +29,6 @@ async function checkChannel(deps: ServerDeps, me: Session, channelId: number): P
   const channel = await deps.db.selectFrom('channels').select(['id', 'platform']).where('id', '=', channelId).where('company_id', '=', me.companyId).executeTakeFirst();
   if (!channel) throw failFields([fieldError('channelId', '99972')]);
   return channel.platform;
-}
-
-/** Edits need the campaign unlocked (a lock, or a pending change of it, freezes it: 99984). */
-async function editable(deps: ServerDeps, me: Session, id: number) {
-  const row = await deps.db.selectFrom('campaigns').selectAll().where('id', '=', id).where('company_id', '=', me.companyId).executeTakeFirst();
-  if (!row) throw fail('99959');
-  if (row.edit_lock !== 'unlockedForEdit') throw fail('99984');
-  return row;
-}
-
-/** The campaign whose recipients are replaced (unlocked), with its channel's type (fixed lines). */
-async function recipientsTarget(deps: ServerDeps, me: Session, id: number): Promise<RecipientsCampaign> {
-  const row = await editable(deps, me, id);
-  const channel = row.channel_id ? await deps.db.selectFrom('channels').select('platform').where('id', '=', row.channel_id).executeTakeFirst() : null;
-  return { id: row.id, company_id: me.companyId, content: row.content, platform: channel?.platform ?? null, templateId: row.template_id };
 }
 
 export const campaignsHandlers: DomainHandlers<'campaigns'> = {

@@ -169,7 +169,12 @@ const sendRequest = (plan: LaunchPlan) => ({
  * runs at once): a launch the credits do not cover from its first chunk is refused (99986, nothing
  * created); one they stop covering mid-way is cancelled with that reason (launchStep).
  */
-export async function launchCampaign(deps: ServerDeps, me: Session, campaignId: number): Promise<number> {
+/**
+ * Launches the campaign as `me`; answers the deployment's id. `withDeployment` runs in the
+ * transaction that creates the deployment (the FTP intake records its file's outcome there, so a
+ * file is launched once whatever crashes when).
+ */
+export async function launchCampaign(deps: ServerDeps, me: Session, campaignId: number, withDeployment?: (trx: Transaction<Database>, deploymentId: number) => Promise<void>): Promise<number> {
   const campaign = await loadCampaign(deps, me, campaignId);
   if (campaign.label !== 'Active') throw fail('99984');
   const channel = await channelOf(deps, campaign);
@@ -193,6 +198,7 @@ export async function launchCampaign(deps: ServerDeps, me: Session, campaignId: 
   try {
     const deploymentId = await sendMessages(deps, sendRequest(plan), async (trx, enqueue) => {
       const id = await createDeployment(trx, { companyId: me.companyId, campaignId: campaign.id, channelId: channel.id, purpose: plan.purpose, at: plan.at, createdBy: me.userId, now, preparing: preparing ? { total } : undefined });
+      await withDeployment?.(trx, id);
       const result = await writeChunk(trx, enqueue, { ...plan, deploymentId: id }, rows, templateItems);
       if (!preparing) {
         await recordDeploymentTotals(trx, id, result.ids.length, result.reservedCredits);

@@ -14,11 +14,12 @@ import { issueKey } from '../../security/api-keys.ts';
 import { maskOrNull, nextSealed, openSealed } from '../../security/secret-writes.ts';
 import type { Selectable } from 'kysely';
 import { ensureApiUser, lockSettings } from './api-user.ts';
+import { ftpPasswordContext } from './ftp-settings.ts';
 
 type CredentialRow = Selectable<ApiCredentialsTable>;
 type SettingsRow = Selectable<ApiSettingsTable>;
 
-const ftpContext = (companyId: number) => `api_settings.ftp_password:${companyId}`;
+const ftpContext = ftpPasswordContext;
 
 const toCredential = (r: CredentialRow): Credential => ({
   id: r.id,
@@ -153,6 +154,10 @@ export const credentialsHandlers: DomainHandlers<'credentials'> = {
           ftp_user: ftp.user,
           ftp_directory: ftp.directory,
           ftp_password: password.sealed,
+          // Saved settings are tried at the FTP intake's next round (a person who just fixed them, or
+          // dropped a file, sees the outcome at once), and the last visit's error is theirs no more.
+          ftp_next_visit_at: null,
+          ftp_last_error: null,
           updated_at: now(),
         })
         .where('company_id', '=', me.companyId)

@@ -8,6 +8,7 @@ import { billingBoard, billingBoardWorkbook } from './billing-board.ts';
 import { callCenterHistory } from './call-center.ts';
 import { downloadReportFile, generateReport, linkDownloadFile, reportFileList, reportFilesPage } from './report-files.ts';
 import { deploymentsSummary, platformTraffic } from './deployments-and-platforms.ts';
+import { ftpImportReport } from './ftp-imports.ts';
 import { getPackages, getReportsByPackageId, logEventFileLink, logEventFiles, mtMessagesFromBatch, requestLogEvents } from './report-packages.ts';
 import { createSchedule, deleteSchedule, scheduleGet, schedulesPage, updateSchedule } from './report-schedules.ts';
 import { companyAccounts, reportScope, yearMonths, type Level } from './report-scope.ts';
@@ -77,6 +78,7 @@ export const reportCenterHandlers: DomainHandlers<'reportCenter'> = {
   'reportCenter.getItLogEventReportFileList': logEventFiles,
   'reportCenter.getItLogEvent': requestLogEvents,
   'reportCenter.getLinkDownloadLogEventFile': logEventFileLink,
+  'reportCenter.getImpFtpReport': ftpImportReport,
 
   'reportCenter.schedules': schedulesPage,
   'reportCenter.schedule': scheduleGet,

@@ -1,0 +1,49 @@
+// getImpFtpReport: the files the FTP intake (messaging/ftp-intake.ts) met in the company's folder,
+// newest first, with the folder's last visit, so a person can tell a file that was refused (and
+// why) from one that was never seen (the folder could not be read: `folder.lastError`).
+import { addDays, formatYmd, parseYmd } from '../../../core/bogota-time.ts';
+import { calendarDate, dayAfter, dayStart } from '../../../core/date-range.ts';
+import { constants } from '../../../generated/constants.gen.ts';
+import type { FtpImport } from '../../../generated/types.gen.ts';
+import { failFields } from '../../errors/api-error.ts';
+import { caller, type HandlerContext } from '../../http/handler.ts';
+import { dateProblems } from './report-scope.ts';
+
+const TIME_ZONE = constants.sendWindow.timeZone;
+/** The most files one answer lists (newest first). */
+export const FTP_IMPORT_ROWS = 500;
+/** The days shown when none are asked. */
+const DEFAULT_DAYS = 30;
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+export async function ftpImportReport(ctx: HandlerContext<'reportCenter.getImpFtpReport'>) {
+  const me = caller(ctx);
+  const db = ctx.deps.db;
+  const now = ctx.deps.now();
+  const today = calendarDate(now, TIME_ZONE);
+  const dateEnd = ctx.body.DateEnd ?? today;
+  const dateStart = ctx.body.DateStart ?? formatYmd(addDays(parseYmd(dateEnd < today ? dateEnd : today), -(DEFAULT_DAYS - 1)));
+  const problems = dateProblems(dateStart, dateEnd, now);
+  if (problems.length) throw failFields(problems);
+  const rows = await db.selectFrom('ftp_imports as f').leftJoin('campaigns as c', (j) => j.onRef('c.id', '=', 'f.campaign_id').onRef('c.company_id', '=', 'f.company_id'))
+    .select(['f.id', 'f.file_name', 'f.bytes', 'f.modified_at', 'f.campaign_id', 'c.name as campaign', 'f.state', 'f.deployment_id', 'f.rows', 'f.sendable', 'f.refused', 'f.code', 'f.detail', 'f.created_at', 'f.finished_at'])
+    .where('f.company_id', '=', me.companyId)
+    .where('f.created_at', '>=', dayStart(dateStart, TIME_ZONE)).where('f.created_at', '<', dayAfter(dateEnd, TIME_ZONE))
+    .orderBy('f.created_at', 'desc').orderBy('f.id', 'desc').limit(FTP_IMPORT_ROWS + 1).execute();
+  const settings = await db.selectFrom('api_settings').select(['ftp_host', 'ftp_user', 'ftp_password', 'ftp_visited_at', 'ftp_next_visit_at', 'ftp_last_error'])
+    .where('company_id', '=', me.companyId).executeTakeFirst();
+  const items = rows.slice(0, FTP_IMPORT_ROWS).map((r): FtpImport => ({
+    id: r.id, fileName: r.file_name, bytes: Number(r.bytes), modifiedAt: iso(r.modified_at), campaignId: r.campaign_id, campaign: r.campaign ?? null,
+    state: r.state as FtpImport['state'], deploymentId: r.deployment_id === null ? null : Number(r.deployment_id), rows: r.rows, sendable: r.sendable, refused: r.refused, code: r.code, detail: r.detail,
+    createdAt: new Date(r.created_at).toISOString(), finishedAt: iso(r.finished_at),
+  }));
+  return {
+    items,
+    truncated: rows.length > FTP_IMPORT_ROWS,
+    folder: {
+      configured: Boolean(settings?.ftp_host && settings.ftp_user && settings.ftp_password),
+      visitedAt: iso(settings?.ftp_visited_at ?? null), nextVisitAt: iso(settings?.ftp_next_visit_at ?? null), lastError: settings?.ftp_last_error ?? null,
+    },
+  };
+}

@@ -1,0 +1,201 @@
+// The FTP intake (issue 14, getImpFtpReport) against a real FTP server on loopback (the sandbox's):
+// a recipients file named after a campaign becomes one deployment of it and moves to processed/;
+// a file it cannot take is refused with its catalogue code and moves to refused/; other files stay;
+// a file is launched once, also when it is met again or a visit was cut before its launch; a
+// folder that cannot be read says why; outside the sandbox a private host is not visited.
+// PGlite, or PostgreSQL with DATABASE_URL.
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandboxFtp, type SandboxFtp } from '../../src/sandbox/ftp/server.ts';
+import type { ServerDeps } from '../../src/server/context.ts';
+import { visitDueFtpFolders, type FtpIntakeDeps } from '../../src/server/messaging/ftp-intake.ts';
+import { companySendWindow } from '../../src/server/messaging/send-window.ts';
+import { defaultSecretBox } from '../../src/server/security/secrets.ts';
+import { constants } from '../../src/generated/constants.gen.ts';
+import { createHarness, type Harness } from './harness.ts';
+
+let h: Harness;
+let manager: string;
+let companyId: number;
+let smsChannelId: number;
+let ftp: SandboxFtp;
+let home: string;
+const PASSWORD = 'clave-ftp-2026';
+
+beforeAll(async () => {
+  h = await createHarness();
+  const signed = await h.as('manager');
+  manager = signed.token;
+  companyId = (await h.db.selectFrom('users').select('company_id').where('id', '=', signed.session.idUser).executeTakeFirstOrThrow()).company_id;
+  smsChannelId = (await h.op('channels.list', { token: manager, query: { platform: 'sms', enabled: 'true' } })).json().items[0].id;
+  home = mkdtempSync(join(tmpdir(), 'colibri-ftp-'));
+  ftp = await startSandboxFtp({ accounts: [{ user: 'empresa', password: PASSWORD, home }] });
+});
+afterAll(async () => {
+  await ftp.close();
+  rmSync(home, { recursive: true, force: true });
+  await h.close();
+});
+
+const deps = (allowPrivateNetworks = true): FtpIntakeDeps => ({
+  db: h.db, now: () => h.clock.now, secrets: defaultSecretBox(), sandbox: true, allowPrivateNetworks,
+  messaging: { wake: () => {}, sendWindow: companySendWindow(h.db), shortBaseUrls: [] },
+} as unknown as ServerDeps & { allowPrivateNetworks: boolean });
+
+async function saveFolder(ftpSettings: Record<string, unknown>) {
+  const res = await h.op('credentials.updateSettings', { token: manager, body: { allowedIps: [], notificationEmail: null, ftp: ftpSettings } });
+  expect(res.statusCode).toBe(200);
+}
+
+const folder = (password = PASSWORD, host = '127.0.0.1') => ({ host, port: ftp.port, user: 'empresa', directory: '/', password });
+
+let base = 3104000000;
+async function campaign(name: string) {
+  const res = await h.op('campaigns.create', { token: manager, body: { kind: 'open', purpose: 'transactional', channelId: smsChannelId, name, content: 'Hola {{nombre}}, tu pedido salió hoy' } });
+  expect(res.statusCode).toBe(200);
+  return res.json() as { id: number };
+}
+function recipients(n: number): string {
+  base += 1000;
+  return `telefono;nombre\n${Array.from({ length: n }, (_, i) => `${base + i};Cliente ${i}`).join('\n')}\n`;
+}
+
+const report = async (body: Record<string, unknown> = {}) => {
+  const res = await h.op('reportCenter.getImpFtpReport', { token: manager, body });
+  expect(res.statusCode).toBe(200);
+  return res.json() as { items: { fileName: string; state: string; code: string | null; campaignId: number | null; deploymentId: number | null; rows: number; sendable: number; refused: number }[]; truncated: boolean; folder: { configured: boolean; visitedAt: string | null; lastError: string | null } };
+};
+const deploymentsOf = async (campaignId: number) => (await h.db.selectFrom('deployments').select('id').where('campaign_id', '=', campaignId).execute()).map((d) => ({ id: Number(d.id) }));
+const messagesOf = async (deploymentId: number) => Number((await sql<{ n: string | number }>`select count(*) as n from messages where deployment_id = ${deploymentId}`.execute(h.db)).rows[0].n);
+/** Moves the clock past the next visit. */
+const later = () => h.clock.advance((constants.ftp.visitSeconds + 1) * 1000);
+
+beforeEach(async () => {
+  for (const entry of readdirSync(home)) rmSync(join(home, entry), { recursive: true, force: true });
+  await h.db.deleteFrom('ftp_imports').execute();
+  later();
+});
+
+describe('the FTP intake', () => {
+  it('launches a file named after a campaign, refuses what it cannot take, and moves both out of the way', async () => {
+    await saveFolder(folder());
+    const sale = await campaign('Pedidos por FTP');
+    writeFileSync(join(home, `${sale.id}_pedidos-noviembre.csv`), recipients(3) + 'abc;Sin número\n');
+    writeFileSync(join(home, 'sin-campania.csv'), recipients(2));
+    writeFileSync(join(home, '99999999_otra-empresa.csv'), recipients(2));
+    writeFileSync(join(home, 'leeme.txt'), 'no es un archivo de destinatarios');
+    const other = await campaign('Columnas que faltan');
+    writeFileSync(join(home, `${other.id}-sin-nombre.csv`), 'telefono\n3001112233\n');
+
+    expect(await visitDueFtpFolders(deps())).toBe(1);
+
+    const [deployment] = await deploymentsOf(sale.id);
+    expect(deployment).toBeDefined();
+    expect(await messagesOf(deployment.id)).toBe(3);
+    expect(await deploymentsOf(other.id)).toEqual([]);
+    const { items, folder: seen } = await report();
+    const byName = Object.fromEntries(items.map((i) => [i.fileName, i]));
+    expect(byName[`${sale.id}_pedidos-noviembre.csv`]).toMatchObject({ state: 'imported', campaignId: sale.id, deploymentId: deployment.id, rows: 4, sendable: 3, refused: 1, code: null });
+    expect(byName['sin-campania.csv']).toMatchObject({ state: 'refused', code: '99985', deploymentId: null });
+    // Another company's campaign, or none: the same answer (nothing about other companies shows).
+    expect(byName['99999999_otra-empresa.csv']).toMatchObject({ state: 'refused', code: '99985', campaignId: 99999999 });
+    // The content's {{nombre}} has no column: the upload's own refusal.
+    expect(byName[`${other.id}-sin-nombre.csv`]).toMatchObject({ state: 'refused', code: '99955' });
+    expect(items).toHaveLength(4);
+    expect(seen).toMatchObject({ configured: true, lastError: null });
+    expect(seen.visitedAt).not.toBeNull();
+
+    // Launched → processed/, refused → refused/, each named after its import; other files stay.
+    const id = (name: string) => (items.find((i) => i.fileName === name) as unknown as { id: number }).id;
+    expect(readdirSync(home).sort()).toEqual(['leeme.txt', 'processed', 'refused']);
+    expect(readdirSync(join(home, 'processed'))).toEqual([`${id(`${sale.id}_pedidos-noviembre.csv`)}-${sale.id}_pedidos-noviembre.csv`]);
+    expect(readdirSync(join(home, 'refused')).sort()).toHaveLength(3);
+
+    // Not due again until its interval passed; then nothing new to do.
+    expect(await visitDueFtpFolders(deps())).toBe(0);
+    later();
+    expect(await visitDueFtpFolders(deps())).toBe(1);
+    expect(await deploymentsOf(sale.id)).toHaveLength(1);
+  });
+
+  it('launches a file once: met again it is only moved, and a visit cut before the launch reads it again', async () => {
+    await saveFolder(folder());
+    const c = await campaign('Una sola vez');
+    const name = `${c.id}_una-vez.csv`;
+    const file = join(home, name);
+    writeFileSync(file, recipients(2));
+    const instant = new Date('2026-11-20T10:00:00Z');
+    utimesSync(file, instant, instant);
+    expect(await visitDueFtpFolders(deps())).toBe(1);
+    expect(await deploymentsOf(c.id)).toHaveLength(1);
+
+    // The same file (name, size, instant) back in the folder, as when the move after a launch failed: moved, not sent again.
+    const [moved] = readdirSync(join(home, 'processed'));
+    writeFileSync(file, readFileSync(join(home, 'processed', moved)));
+    utimesSync(file, instant, instant);
+    later();
+    await visitDueFtpFolders(deps());
+    expect(await deploymentsOf(c.id)).toHaveLength(1);
+    expect(existsSync(file)).toBe(false);
+
+    // A visit cut after the file was recorded and before its launch committed: the next visit launches it, once.
+    const cut = `${c.id}_cortado.csv`;
+    writeFileSync(join(home, cut), recipients(2));
+    const cutAt = new Date('2026-11-21T10:00:00Z');
+    utimesSync(join(home, cut), cutAt, cutAt);
+    const size = Buffer.byteLength(readFileSync(join(home, cut)));
+    await h.db.insertInto('ftp_imports').values({ company_id: companyId, file_name: cut, bytes: size, modified_at: cutAt, state: 'reading', created_at: h.clock.now }).execute();
+    later();
+    await visitDueFtpFolders(deps());
+    expect(await deploymentsOf(c.id)).toHaveLength(2);
+    const rows = await h.db.selectFrom('ftp_imports').select(['file_name', 'state']).where('file_name', '=', cut).execute();
+    expect(rows).toEqual([{ file_name: cut, state: 'imported' }]);
+  });
+
+  it('refuses a file over the upload limit from its listed size, without reading it', async () => {
+    await saveFolder(folder());
+    const c = await campaign('Archivo enorme');
+    const big = join(home, `${c.id}_enorme.csv`);
+    writeFileSync(big, 'telefono;nombre\n');
+    truncateSync(big, constants.uploads.campaignFileBytes + 1);
+    await visitDueFtpFolders(deps());
+    const [item] = (await report()).items;
+    expect(item).toMatchObject({ state: 'refused', code: '99937' });
+    expect(await deploymentsOf(c.id)).toEqual([]);
+  });
+
+  it('says why a folder could not be read, and visits it at once when its settings change', async () => {
+    const c = await campaign('Clave equivocada');
+    writeFileSync(join(home, `${c.id}_espera.csv`), recipients(1));
+    await saveFolder(folder('otra-clave'));
+    expect(await visitDueFtpFolders(deps())).toBe(1);
+    const wrong = await report();
+    expect(wrong.items).toEqual([]);
+    expect(wrong.folder.lastError).toMatch(/530/);
+    // Fixed settings are visited at the next round, not after the interval, and the old error goes.
+    await saveFolder(folder());
+    expect((await report()).folder.lastError).toBeNull();
+    expect(await visitDueFtpFolders(deps())).toBe(1);
+    expect((await report()).items).toMatchObject([{ state: 'imported', campaignId: c.id }]);
+  });
+
+  it('outside the sandbox, does not visit a folder on a private address', async () => {
+    const c = await campaign('Red privada');
+    writeFileSync(join(home, `${c.id}_privado.csv`), recipients(1));
+    await saveFolder(folder(PASSWORD, '127.0.0.1'));
+    expect(await visitDueFtpFolders(deps(false))).toBe(1);
+    const seen = await report();
+    expect(seen.items).toEqual([]);
+    expect(seen.folder.lastError).toMatch(/refused/);
+    expect(existsSync(join(home, `${c.id}_privado.csv`))).toBe(true);
+  });
+
+  it('refuses report days in the future or reversed, with their codes', async () => {
+    const res = await h.op('reportCenter.getImpFtpReport', { token: manager, body: { DateStart: '2026-11-20', DateEnd: '2026-11-10' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors.map((e: { code: string }) => e.code)).toContain('99958');
+  });
+});
