@@ -113,6 +113,9 @@ export const SigninStartsSessionByState: Story = {
 
 // ---------------------------------------------------------------- register
 
+/** The schema form comes with its own chunk (the sign-in page does not carry it): its fields show once it has loaded. */
+const formDrawn = () => waitFor(() => expect(screen.queryByRole('progressbar')).toBeNull(), { timeout: 10_000 });
+
 const fillRegister = async (overrides: Record<string, string> = {}) => {
   const v = { name: 'Ana Ruiz', email: 'ana@acme.com.co', phone: '3001234567', company: 'ACME S.A.S.', nit: '900123456-7', password: 'Segura#2025', repeat: 'Segura#2025', ...overrides };
   await userEvent.type(field(/nombre completo/i), v.name);
@@ -128,6 +131,7 @@ export const Register: Story = {
   args: { screenId: 'register' },
   parameters: { route: { path: '/register' }, api: { 'clientAuth.register': { idUser: 9, state: 'pending', email: 'ana@acme.com.co' } } },
   play: async () => {
+    await formDrawn();
     await fillRegister();
     await userEvent.click(screen.getByLabelText(/acepto los términos/i));
     await userEvent.click(screen.getByLabelText('No soy un robot'));
@@ -142,6 +146,7 @@ export const RegisterValidation: Story = {
   args: { screenId: 'register' },
   parameters: { route: { path: '/register' } },
   play: async () => {
+    await formDrawn();
     await fillRegister({ email: 'ana@gmail.com', phone: '12345', password: 'corta', repeat: 'otra' });
     await submit('Registrarme');
     await expect(await screen.findByText(/Usa tu correo corporativo/)).toBeInTheDocument();
@@ -159,6 +164,7 @@ export const RegisterValidationEnglish: Story = {
   globals: { locale: 'en' },
   parameters: { route: { path: '/register' } },
   play: async () => {
+    await formDrawn();
     const f = (key: string) => field(new RegExp(`^${text(`fields.${key}`, 'en')}`, 'i'));
     await userEvent.type(f('email'), 'ana@hotmail.com');
     await userEvent.type(f('password'), 'password');
@@ -175,6 +181,7 @@ export const RegisterValidatesOnBlur: Story = {
   args: { screenId: 'register' },
   parameters: { route: { path: '/register' } },
   play: async () => {
+    await formDrawn();
     await userEvent.type(field(/correo/i), 'ana@yahoo.com');
     await expect(screen.queryByText(/Usa tu correo corporativo/)).not.toBeInTheDocument();
     await userEvent.tab();
@@ -191,6 +198,7 @@ export const RegisterDomainRejectedByServer: Story = {
   args: { screenId: 'register' },
   parameters: { route: { path: '/register' }, api: { 'clientAuth.register': apiError(400, '99947', 'Domain not allowed') } },
   play: async () => {
+    await formDrawn();
     await fillRegister({ email: 'ana@acme-mail.co' });
     await userEvent.click(screen.getByLabelText(/acepto los términos/i));
     await userEvent.click(screen.getByLabelText('No soy un robot'));
@@ -205,6 +213,7 @@ export const RegisterUnknownFailure: Story = {
   args: { screenId: 'register' },
   parameters: { route: { path: '/register' }, api: { 'clientAuth.register': apiError(500, 'm1', 'boom') } },
   play: async () => {
+    await formDrawn();
     await fillRegister();
     await userEvent.click(screen.getByLabelText(/acepto los términos/i));
     await userEvent.click(screen.getByLabelText('No soy un robot'));
@@ -336,6 +345,37 @@ export const Profile: Story = {
     await waitFor(() => expect(callsTo('clients.patch')).toHaveLength(1));
     await expect((callsTo('clients.patch')[0].body as Record<string, unknown>).fullName).toBe('Ana Analista');
     await expect(callsTo('clients.patch')[0].headers['X-Auth-Token']).toBe(users.analista.token);
+  },
+};
+
+/** A single form waits for its load: drawn on its defaults, its Save would wipe the settings it replaces whole. */
+let releaseSettings: () => void = () => {};
+const storedSettings = { allowedIps: ['190.0.0.0/16'], notificationEmail: 'ti@acme.com.co', ftp: { host: 'ftp.acme.com.co', port: 21, user: 'colibri', directory: '/envios', password: '••••••••1234' } };
+export const SettingsSaveWaitsForTheirLoad: Story = {
+  args: { screenId: 'apiSettings', menuKey: null },
+  parameters: {
+    session: users.manager,
+    route: { path: '/profile/apiPermissions/settings' },
+    api: {
+      'credentials.getSettings': () => new Promise((resolve) => {
+        releaseSettings = () => resolve(storedSettings);
+      }),
+      'credentials.updateSettings': (req: { body: unknown }) => req.body,
+      'account.list': areas,
+      'notifications.list': notificationList(),
+      'account.paymentsSummary': paymentsSummary,
+    },
+  },
+  play: async () => {
+    // While the settings are on their way the form is not drawn: there is no Save to press.
+    await expect(await screen.findByRole('progressbar', { name: text('common.loading', 'es') })).toBeInTheDocument();
+    await expect(screen.queryByRole('button', { name: text('common.save', 'es') })).toBeNull();
+    releaseSettings();
+    // Drawn with what was stored, not with the schema's defaults; saved as it is, it keeps it.
+    const save = await screen.findByRole('button', { name: text('common.save', 'es') }, { timeout: 10_000 });
+    await userEvent.click(save);
+    await waitFor(() => expect(callsTo('credentials.updateSettings')).toHaveLength(1));
+    await expect(callsTo('credentials.updateSettings')[0].body).toMatchObject({ allowedIps: ['190.0.0.0/16'], notificationEmail: 'ti@acme.com.co', ftp: { host: 'ftp.acme.com.co', port: 21, user: 'colibri', directory: '/envios' } });
   },
 };
 

@@ -316,6 +316,8 @@ function FormView({ screen }: { screen: ScreenDef }) {
 
   const submit = async (data: Data) => {
     if (!screen.operation || mode === 'view') return;
+    // Before its record has loaded a form saves nothing (it is not drawn either: waitsForLoad below).
+    if (withLoad && !filled && !loaded.error) return;
     const editing = mode === 'edit' && !!screen.edit;
     const operation = editing ? screen.edit!.operation : screen.operation;
     setBusy('submit');
@@ -394,8 +396,11 @@ function FormView({ screen }: { screen: ScreenDef }) {
 
   const viewing = mode === 'view';
   const fixedFields = useMemo(() => (mode === 'edit' && screen.edit?.readonly?.length ? new Set(screen.edit.readonly) : undefined), [mode, screen.edit]);
-  // A record to edit or show waits for its load; a single form (own profile) fills in when it comes.
-  const waitsForLoad = withLoad && mode !== 'single';
+  // A form with a record (to edit, to show, or a single form's own settings) is drawn once it has
+  // loaded. A single form drawn before would hold its schema defaults, which then won over the
+  // loaded values, and its Save, which replaces the whole record (the API settings: the authorised
+  // IPs, the FTP folder), would wipe what was stored.
+  const waitsForLoad = withLoad;
   const loading = waitsForLoad && !loaded.error && !filled;
   const title = t(screen.title);
   const formButtons = (
