@@ -166,6 +166,14 @@ export const screen = {
                     sortable: false
                 },
                 {
+                    field: "encrypted",
+                    label: "screens.ftpImports.encrypted",
+                    schema: {
+                        type: ["boolean", "null"]
+                    },
+                    sortable: false
+                },
+                {
                     field: "nextVisitAt",
                     label: "screens.ftpImports.nextVisitAt",
                     schema: {

@@ -754,7 +754,7 @@ export const entitySchemas = [
     },
     {
         $id: "api-settings",
-        description: "The company's API and FTP settings (spec 3 \"FTP/API settings\"): the authorised IPs (CIDR, IPv4 or IPv6; an API key works only from these, and an empty list admits nobody), the e-mail told about credential changes, and the FTP drop box. The FTP password is answered masked.",
+        description: "The company's API and FTP settings (spec 3 \"FTP/API settings\"): the authorised IPs (CIDR, IPv4 or IPv6; an API key works only from these, and an empty list admits nobody), the e-mail told about changes (credentials, refused FTP files), and the FTP folder the FTP intake takes recipients files from (files named after a campaign, sent with it; getImpFtpReport reports them). The FTP password is answered masked.",
         type: "object",
         required: ["allowedIps", "notificationEmail", "ftp"],
         additionalProperties: false,
@@ -16945,7 +16945,7 @@ export const serverOperations = [
             component: 6004,
             action: "view"
         },
-        summary: "The files the FTP intake met in the company's folder (the FTP settings of /profile/apiPermissions/settings) between two Bogot\u00E1 days (the last 30 by default), newest first, at most 500 (`truncated` says more matched): each file's state, the campaign its name starts with, the deployment it became or the code it was refused with; and the folder's last visit (`folder`: when, what it met when it could not be read, when the next one is). Days as every report's (99958, 99962).",
+        summary: "The files the FTP intake met in the company's folder (the FTP settings of /profile/apiPermissions/settings) between two Bogot\u00E1 days (the last 30 by default), newest first, at most 500 (`truncated` says more matched): each file's state, the campaign its name starts with, the deployment it became or the code it was refused with; and the folder's last visit (`folder`: when, whether it was encrypted, what it met when it could not be read, when the next one is). Days as every report's (99958, 99962).",
         params: null,
         query: null,
         headers: null,
@@ -16985,12 +16985,17 @@ export const serverOperations = [
                         "configured",
                         "visitedAt",
                         "nextVisitAt",
-                        "lastError"
+                        "lastError",
+                        "encrypted"
                     ],
                     additionalProperties: false,
                     properties: {
                         configured: {
                             type: "boolean"
+                        },
+                        encrypted: {
+                            type: ["boolean", "null"],
+                            description: "whether the last visit logged in over TLS (explicit FTPS, used whenever the server offers it); null before any"
                         },
                         visitedAt: {
                             type: ["string", "null"],

@@ -287,7 +287,7 @@ message?: string
 }[]
 }
 /**
- * The company's API and FTP settings (spec 3 "FTP/API settings"): the authorised IPs (CIDR, IPv4 or IPv6; an API key works only from these, and an empty list admits nobody), the e-mail told about credential changes, and the FTP drop box. The FTP password is answered masked.
+ * The company's API and FTP settings (spec 3 "FTP/API settings"): the authorised IPs (CIDR, IPv4 or IPv6; an API key works only from these, and an empty list admits nobody), the e-mail told about changes (credentials, refused FTP files), and the FTP folder the FTP intake takes recipients files from (files named after a campaign, sent with it; getImpFtpReport reports them). The FTP password is answered masked.
  * 
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "api-settings".
@@ -5287,6 +5287,10 @@ items: FtpImport[]
 truncated: boolean
 folder: {
 configured: boolean
+/**
+ * whether the last visit logged in over TLS (explicit FTPS, used whenever the server offers it); null before any
+ */
+encrypted: (boolean | null)
 visitedAt: (string | null)
 nextVisitAt: (string | null)
 lastError: (string | null)

@@ -93,7 +93,7 @@ async function main() {
     if (server.demoCreated && !env.DEMO_PASSWORD) console.log(`Demo password (shown once, on this first start): ${password}`);
     else if (env.DEMO_PASSWORD && server.demoCreated) console.log('Demo password: the value of DEMO_PASSWORD');
     else console.log('Demo password: the one printed on the first start (or DEMO_PASSWORD then).');
-    if (server.sandboxFtp) console.log(`FTP drop box (sandbox): a file named <campaign id>_<anything>.csv (or .xlsx) put in ${server.sandboxFtp.home} is sent as that campaign within a minute; the report is under Settings › API › Files by FTP.`);
+    if (server.sandboxFtp) console.log(`FTP drop box (sandbox): a file named <campaign id>_<anything>.csv (or .xlsx) put in ${server.sandboxFtp.home} is sent as that campaign within a minute; the report is under Settings › API permissions › Files by FTP.`);
     // The key id is public (the credentials list shows it); the key itself is never printed.
     if (server.demoApiKey?.revoked) console.log(`DEMO_API_KEY: credential ${server.demoApiKey.id} was revoked in the console and stays revoked.`);
     else if (server.demoApiKey) console.log(`DEMO_API_KEY is active: credential ${server.demoApiKey.id} of Demo S.A.S. (Authorization: Bearer $DEMO_API_KEY on POST /v1/messages; authorised IPs in the API settings, loopback by default).`);

@@ -27,7 +27,7 @@ describe('files dropped in the FTP folder', () => {
     const box = join(e2e.product.dataDir, 'ftp');
     writeFileSync(join(box, name), 'telefono;nombre\n3157770001;Ana\n3157770002;Luis\n');
 
-    // Saving the settings (the password kept masked) asks for a visit now.
+    // Saving the settings as they are (drawn once loaded, the password kept masked) asks for a visit now.
     await page.goto('/profile/apiPermissions/settings');
     await page.getByRole('button', { name: 'Guardar' }).click();
     await page.getByText('Cambios guardados').first().waitFor();

@@ -14,6 +14,8 @@ import type { ServerDeps } from '../../src/server/context.ts';
 import { visitDueFtpFolders, type FtpIntakeDeps } from '../../src/server/messaging/ftp-intake.ts';
 import { companySendWindow } from '../../src/server/messaging/send-window.ts';
 import { defaultSecretBox } from '../../src/server/security/secrets.ts';
+import { databaseOutboxStore } from '../../src/server/composition.ts';
+import { sandboxMessageProvider } from '../../src/sandbox/outbox.ts';
 import { constants } from '../../src/generated/constants.gen.ts';
 import { createHarness, type Harness } from './harness.ts';
 
@@ -40,13 +42,13 @@ afterAll(async () => {
   await h.close();
 });
 
-const deps = (allowPrivateNetworks = true): FtpIntakeDeps => ({
-  db: h.db, now: () => h.clock.now, secrets: defaultSecretBox(), sandbox: true, allowPrivateNetworks,
+const deps = (allowPrivateNetworks = true, tlsCa?: Buffer): FtpIntakeDeps => ({
+  db: h.db, now: () => h.clock.now, secrets: defaultSecretBox(), sandbox: true, allowPrivateNetworks, tlsCa, messages: sandboxMessageProvider(databaseOutboxStore(h.db)),
   messaging: { wake: () => {}, sendWindow: companySendWindow(h.db), shortBaseUrls: [] },
 } as unknown as ServerDeps & { allowPrivateNetworks: boolean });
 
-async function saveFolder(ftpSettings: Record<string, unknown>) {
-  const res = await h.op('credentials.updateSettings', { token: manager, body: { allowedIps: [], notificationEmail: null, ftp: ftpSettings } });
+async function saveFolder(ftpSettings: Record<string, unknown>, notificationEmail: string | null = null) {
+  const res = await h.op('credentials.updateSettings', { token: manager, body: { allowedIps: [], notificationEmail, ftp: ftpSettings } });
   expect(res.statusCode).toBe(200);
 }
 
@@ -66,7 +68,7 @@ function recipients(n: number): string {
 const report = async (body: Record<string, unknown> = {}) => {
   const res = await h.op('reportCenter.getImpFtpReport', { token: manager, body });
   expect(res.statusCode).toBe(200);
-  return res.json() as { items: { fileName: string; state: string; code: string | null; campaignId: number | null; deploymentId: number | null; rows: number; sendable: number; refused: number }[]; truncated: boolean; folder: { configured: boolean; visitedAt: string | null; lastError: string | null } };
+  return res.json() as { items: { fileName: string; state: string; code: string | null; campaignId: number | null; deploymentId: number | null; rows: number; sendable: number; refused: number }[]; truncated: boolean; folder: { configured: boolean; visitedAt: string | null; lastError: string | null; encrypted: boolean | null } };
 };
 const deploymentsOf = async (campaignId: number) => (await h.db.selectFrom('deployments').select('id').where('campaign_id', '=', campaignId).execute()).map((d) => ({ id: Number(d.id) }));
 const messagesOf = async (deploymentId: number) => Number((await sql<{ n: string | number }>`select count(*) as n from messages where deployment_id = ${deploymentId}`.execute(h.db)).rows[0].n);
@@ -81,7 +83,7 @@ beforeEach(async () => {
 
 describe('the FTP intake', () => {
   it('launches a file named after a campaign, refuses what it cannot take, and moves both out of the way', async () => {
-    await saveFolder(folder());
+    await saveFolder(folder(), 'integraciones@demo.colibri.co');
     const sale = await campaign('Pedidos por FTP');
     writeFileSync(join(home, `${sale.id}_pedidos-noviembre.csv`), recipients(3) + 'abc;Sin número\n');
     writeFileSync(join(home, 'sin-campania.csv'), recipients(2));
@@ -105,7 +107,8 @@ describe('the FTP intake', () => {
     // The content's {{nombre}} has no column: the upload's own refusal.
     expect(byName[`${other.id}-sin-nombre.csv`]).toMatchObject({ state: 'refused', code: '99955' });
     expect(items).toHaveLength(4);
-    expect(seen).toMatchObject({ configured: true, lastError: null });
+    // The sandbox offers no TLS: read in plain FTP, and the report says so.
+    expect(seen).toMatchObject({ configured: true, lastError: null, encrypted: false });
     expect(seen.visitedAt).not.toBeNull();
 
     // Launched → processed/, refused → refused/, each named after its import; other files stay.
@@ -114,11 +117,19 @@ describe('the FTP intake', () => {
     expect(readdirSync(join(home, 'processed'))).toEqual([`${id(`${sale.id}_pedidos-noviembre.csv`)}-${sale.id}_pedidos-noviembre.csv`]);
     expect(readdirSync(join(home, 'refused')).sort()).toHaveLength(3);
 
+    // Each refusal is e-mailed once to the notification address, in words with its code.
+    const notices = await h.outbox('integraciones@demo.colibri.co');
+    expect(notices).toHaveLength(3);
+    const notice = notices.find((n) => n.subject.includes('sin-campania.csv'))!;
+    expect(notice.body).toContain('(99985)');
+    expect(notice.body).toContain(`refused/${id('sin-campania.csv')}-sin-campania.csv`);
+
     // Not due again until its interval passed; then nothing new to do.
     expect(await visitDueFtpFolders(deps())).toBe(0);
     later();
     expect(await visitDueFtpFolders(deps())).toBe(1);
     expect(await deploymentsOf(sale.id)).toHaveLength(1);
+    expect(await h.outbox('integraciones@demo.colibri.co')).toHaveLength(3);
   });
 
   it('launches a file once: met again it is only moved, and a visit cut before the launch reads it again', async () => {
@@ -191,6 +202,33 @@ describe('the FTP intake', () => {
     expect(seen.items).toEqual([]);
     expect(seen.folder.lastError).toMatch(/refused/);
     expect(existsSync(join(home, `${c.id}_privado.csv`))).toBe(true);
+  });
+
+  it('logs in over TLS when the server offers it, and never past a certificate it cannot verify', async () => {
+    const cert = readFileSync('tests/fixtures/ftp-tls/cert.pem');
+    const secureHome = mkdtempSync(join(tmpdir(), 'colibri-ftps-'));
+    const secure = await startSandboxFtp({ accounts: [{ user: 'empresa', password: PASSWORD, home: secureHome }], tls: { cert, key: readFileSync('tests/fixtures/ftp-tls/key.pem') } });
+    try {
+      const c = await campaign('Por FTPS');
+      writeFileSync(join(secureHome, `${c.id}_cifrado.csv`), recipients(2));
+      await saveFolder({ ...folder(), port: secure.port });
+      // A certificate nobody vouches for: no visit, and no falling back to plain FTP either.
+      expect(await visitDueFtpFolders(deps())).toBe(1);
+      const untrusted = await report();
+      expect(untrusted.items).toEqual([]);
+      expect(untrusted.folder).toMatchObject({ encrypted: null });
+      expect(untrusted.folder.lastError).toMatch(/self[- ]signed|certificate/i);
+      expect(existsSync(join(secureHome, `${c.id}_cifrado.csv`))).toBe(true);
+      // Trusted: the file travels encrypted and is sent.
+      later();
+      expect(await visitDueFtpFolders(deps(true, cert))).toBe(1);
+      const trusted = await report();
+      expect(trusted.folder).toMatchObject({ encrypted: true, lastError: null });
+      expect(trusted.items).toMatchObject([{ state: 'imported', campaignId: c.id, sendable: 2 }]);
+    } finally {
+      await secure.close();
+      rmSync(secureHome, { recursive: true, force: true });
+    }
   });
 
   it('refuses report days in the future or reversed, with their codes', async () => {

@@ -285,6 +285,8 @@ export interface ApiSettingsTable {
   ftp_visited_at: Timestamp | null;
   /** What the last visit met when it could not read the folder (null: it could). */
   ftp_last_error: string | null;
+  /** Whether the last visit logged in over TLS (null: it did not get that far). */
+  ftp_encrypted: boolean | null;
 }
 
 /** A file the FTP intake met (migration 0498): one row per name, size and modification instant. */

@@ -7,7 +7,9 @@
 //   - MLSD listings (basic-ftp prefers them when FEAT advertises MLST), LIST and NLST; RETR, STOR,
 //     RNFR/RNTO, MKD, DELE, RMD, SIZE, MDTM;
 //   - limits a server on the internet would need too: no path leaves the home, long lines and idle
-//     clients are cut, a filesystem error is a 550, a client gone mid-transfer ends its session only.
+//     clients are cut, a filesystem error is a 550, a client gone mid-transfer ends its session only;
+//   - explicit TLS (RFC 4217: AUTH TLS, PBSZ, PROT) when started with a key and certificate, as
+//     basic-ftp tries first; without them AUTH is a 502 and the client goes on in plain FTP.
 import type { Stats } from 'node:fs';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readdir, rename, rmdir, stat, unlink } from 'node:fs/promises';
@@ -15,12 +17,19 @@ import { createServer, type AddressInfo, type Server, type Socket } from 'node:n
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { createSecureContext, TLSSocket, type SecureContext } from 'node:tls';
 
 export interface SandboxFtpAccount {
   user: string;
   password: string;
   /** absolute folder this user sees as "/" */
   home: string;
+}
+
+/** The server's TLS identity (PEM), for explicit TLS. */
+export interface SandboxFtpTls {
+  key: string | Buffer;
+  cert: string | Buffer;
 }
 
 export interface SandboxFtp {
@@ -34,21 +43,26 @@ const HOST = '127.0.0.1';
 const MAX_LINE_BYTES = 2048;
 /** A silent control connection, or a data connection nobody opens or feeds, is cut after this. */
 const IDLE_MS = 60_000;
-/** Commands served before login: enough to greet, negotiate and log in (RFC 959 §4.1.1, RFC 2389). */
-const BEFORE_LOGIN = new Set(['QUIT', 'USER', 'PASS', 'FEAT', 'SYST', 'OPTS', 'NOOP']);
+/** Commands served before login: enough to greet, negotiate, secure (RFC 4217 §4) and log in (RFC 959 §4.1.1, RFC 2389). */
+const BEFORE_LOGIN = new Set(['QUIT', 'USER', 'PASS', 'FEAT', 'SYST', 'OPTS', 'NOOP', 'AUTH', 'PBSZ', 'PROT']);
 /** FEAT lines (RFC 2389); "MLST" makes basic-ftp list with MLSD, the starred facts are the ones sent. */
 const FEATURES = ['MLST type*;size*;modify*;', 'SIZE', 'MDTM', 'UTF8', 'EPSV', 'PASV'];
+/** FEAT lines added when the server has a certificate (RFC 4217 §6). */
+const TLS_FEATURES = ['AUTH TLS', 'PBSZ', 'PROT'];
 /** Sessions reading commands faster than they are answered stop being read past this many waiting lines. */
 const MAX_WAITING_LINES = 32;
 
-/** Starts the sandbox FTP server on 127.0.0.1; resolves once it listens. */
-export async function startSandboxFtp(options: { accounts: SandboxFtpAccount[]; port?: number }): Promise<SandboxFtp> {
+/** Starts the sandbox FTP server on 127.0.0.1; resolves once it listens. With `tls` it offers explicit TLS. */
+export async function startSandboxFtp(options: { accounts: SandboxFtpAccount[]; port?: number; tls?: SandboxFtpTls }): Promise<SandboxFtp> {
   const accounts = new Map(options.accounts.map((a) => [a.user, { ...a, home: path.resolve(a.home) }]));
+  // One context for every connection: a data connection resumes the control connection's TLS
+  // session (basic-ftp offers it, as RFC 4217 advises), and session tickets are sealed with its keys.
+  const secureContext = options.tls ? createSecureContext({ key: options.tls.key, cert: options.tls.cert }) : null;
   // A fresh data folder (the demo's first start) has no homes yet: an account starts with an empty one.
   for (const { home } of accounts.values()) await mkdir(home, { recursive: true });
   const sessions = new Set<Session>();
   const listener = createServer((socket) => {
-    const session = openSession(socket, accounts);
+    const session = openSession(socket, accounts, secureContext);
     sessions.add(session);
     socket.once('close', () => sessions.delete(session));
   });
@@ -97,7 +111,14 @@ interface DataWork {
 type Handler = (arg: string) => void | Promise<void>;
 
 /** Serves one control connection: commands are answered one at a time, in order. */
-function openSession(control: Socket, accounts: ReadonlyMap<string, SandboxFtpAccount>): Session {
+function openSession(socket: Socket, accounts: ReadonlyMap<string, SandboxFtpAccount>, secureContext: SecureContext | null): Session {
+  /** The control connection; after AUTH TLS, the TLS socket over it. */
+  let control = socket;
+  let encrypted = false;
+  /** PBSZ received (RFC 4217: it comes before PROT). */
+  let bufferSizeSet = false;
+  /** PROT P: the context data connections are wrapped with; PROT C (the default): null. */
+  let dataProtection: SecureContext | null = null;
   let account: SandboxFtpAccount | null = null;
   let userName: string | null = null;
   let cwd = '/';
@@ -110,20 +131,61 @@ function openSession(control: Socket, accounts: ReadonlyMap<string, SandboxFtpAc
   const lines: string[] = [];
   let running = false;
 
-  // A client that vanishes (reset, broken pipe) is a closed session, never an uncaught error.
-  control.on('error', () => control.destroy());
-  control.once('close', () => {
+  control.setNoDelay(true);
+  watch(control);
+  reply(220, 'Sandbox FTP ready');
+
+  /** Reads commands from `from` (the plain socket, later the TLS one) under the idle limit. */
+  function watch(from: Socket) {
+    // A client that vanishes (reset, broken pipe, failed handshake) is a closed session, never an uncaught error.
+    from.on('error', () => from.destroy());
+    from.once('close', onClose);
+    from.setTimeout(IDLE_MS);
+    from.on('timeout', onTimeout);
+    from.on('data', onData);
+  }
+
+  function onClose() {
     closing = true;
     door?.close();
     door = null;
     transferring?.close();
-  });
-  control.setNoDelay(true);
-  control.setTimeout(IDLE_MS);
+  }
+
   // First silence: say why and hang up; if the client does not even read that, drop it.
-  control.on('timeout', () => (closing ? control.destroy() : goodbye(421, 'Idle too long, closing control connection')));
-  control.on('data', onData);
-  reply(220, 'Sandbox FTP ready');
+  function onTimeout() {
+    if (closing) control.destroy();
+    else goodbye(421, 'Idle too long, closing control connection');
+  }
+
+  /**
+   * AUTH TLS (RFC 4217 §4): 234 in clear, then the same connection speaks TLS. What the client sent
+   * after AUTH before the handshake is dropped unread (it could be injected by someone on the path),
+   * and the session starts over: USER/PASS again (RFC 2228 §3), PBSZ/PROT again, no open door.
+   */
+  function startTls(context: SecureContext) {
+    const plain = control;
+    plain.off('data', onData);
+    plain.off('timeout', onTimeout);
+    plain.setTimeout(0);
+    // Bytes arriving from now on (the ClientHello) wait in the socket for the TLS layer to read.
+    plain.pause();
+    lines.length = 0;
+    pending = Buffer.alloc(0);
+    reply(234, 'Proceed with TLS negotiation');
+    // The reply still being written is sent before the handshake (Node waits for the old owner's writes).
+    const secure = new TLSSocket(plain, { isServer: true, secureContext: context });
+    control = secure;
+    encrypted = true;
+    account = null;
+    userName = null;
+    cwd = '/';
+    bufferSizeSet = false;
+    dataProtection = null;
+    door?.close();
+    door = null;
+    watch(secure);
+  }
 
   function reply(code: number, text: string) {
     if (!closing && control.writable) control.write(`${code} ${oneLine(text)}\r\n`);
@@ -223,6 +285,8 @@ function openSession(control: Socket, accounts: ReadonlyMap<string, SandboxFtpAc
       } catch {
         return reply(425, "Can't open data connection");
       }
+      // PROT P: the client starts a TLS handshake on the data connection (resuming the control one's session).
+      if (dataProtection) data = taken.protect(dataProtection);
       reply(150, work.opening);
       // The data connection carries the activity now; it gets the idle limit instead.
       control.setTimeout(0);
@@ -275,7 +339,8 @@ function openSession(control: Socket, accounts: ReadonlyMap<string, SandboxFtpAc
     NOOP: () => reply(200, 'OK'),
     SYST: () => reply(215, 'UNIX Type: L8'),
     FEAT: () => {
-      if (!closing && control.writable) control.write(['211-Features:', ...FEATURES.map((f) => ` ${f}`), '211 End', ''].join('\r\n'));
+      const features = secureContext ? [...FEATURES, ...TLS_FEATURES] : FEATURES;
+      if (!closing && control.writable) control.write(['211-Features:', ...features.map((f) => ` ${f}`), '211 End', ''].join('\r\n'));
     },
     OPTS: (arg) => {
       const option = arg.trim().toUpperCase();
@@ -385,6 +450,31 @@ function openSession(control: Socket, accounts: ReadonlyMap<string, SandboxFtpAc
       await rmdir(where.real);
       reply(250, 'Directory removed');
     },
+    // Without a certificate these three stay out: 502, and basic-ftp goes on in plain FTP.
+    ...(secureContext && {
+      AUTH: (arg: string) => {
+        const mechanism = arg.trim().toUpperCase();
+        if (mechanism !== 'TLS' && mechanism !== 'SSL') return reply(504, 'Only AUTH TLS');
+        if (encrypted) return reply(503, 'Already using TLS');
+        startTls(secureContext);
+      },
+      PBSZ: (arg: string) => {
+        if (!encrypted) return reply(503, 'AUTH TLS first');
+        if (!/^\d+$/.test(arg.trim())) return reply(501, 'PBSZ takes a number');
+        bufferSizeSet = true;
+        // TLS has no protection buffer: 0 whatever was asked (RFC 4217).
+        reply(200, 'PBSZ=0');
+      },
+      PROT: (arg: string) => {
+        if (!bufferSizeSet) return reply(503, 'PBSZ first');
+        const level = arg.trim().toUpperCase();
+        if (level === 'P') dataProtection = secureContext;
+        else if (level === 'C') dataProtection = null;
+        else if (level === 'S' || level === 'E') return reply(536, 'Only PROT C and P');
+        else return reply(504, 'Unknown protection level');
+        reply(200, `Protection level set to ${level}`);
+      },
+    }),
   };
 
   return { end: () => control.destroy() };
@@ -407,6 +497,8 @@ interface PassiveDoor {
   port: number;
   /** The data connection, once the client opens it; rejects after IDLE_MS or when the door closes. */
   connection: Promise<Socket>;
+  /** The opened data connection wrapped in TLS (server side), closed with the door. */
+  protect(context: SecureContext): Socket;
   close(): void;
 }
 
@@ -439,8 +531,16 @@ async function openPassiveDoor(): Promise<PassiveDoor> {
     accepted?.destroy();
     fail(new Error('passive door closed'));
   }
+  function protect(context: SecureContext): Socket {
+    if (!accepted) throw new Error('no data connection to protect');
+    const secure = new TLSSocket(accepted, { isServer: true, secureContext: context });
+    // A failed handshake (or a client gone) fails the transfer, never the process.
+    secure.on('error', () => secure.destroy());
+    accepted = secure;
+    return secure;
+  }
   await listen(server, 0);
-  return { port: (server.address() as AddressInfo).port, connection, close };
+  return { port: (server.address() as AddressInfo).port, connection, protect, close };
 }
 
 function closed(socket: Socket): Promise<void> {

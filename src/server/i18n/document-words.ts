@@ -1,5 +1,5 @@
 // The words the server writes into what people open outside the console — report files (CSV,
-// workbooks), scheduled reports' e-mails, PDFs, the short-link pages — read from the console's own
+// workbooks), scheduled reports' e-mails, PDFs, the short-link pages, error answers' messages — read from the console's own
 // catalogues (locales/<language>), so a file and the screen say the same thing, in the language of
 // whoever asked for it. A key missing in a language falls back to the default language (Spanish),
 // then to the key or value as written.
@@ -13,6 +13,9 @@ import esFields from '../../../locales/es/fields.json' with { type: 'json' };
 import enFields from '../../../locales/en/fields.json' with { type: 'json' };
 import esScreens from '../../../locales/es/screens.json' with { type: 'json' };
 import enScreens from '../../../locales/en/screens.json' with { type: 'json' };
+import esErrors from '../../../locales/es/errors.json' with { type: 'json' };
+import enErrors from '../../../locales/en/errors.json' with { type: 'json' };
+import { serverErrors } from '../../generated/errors.gen.ts';
 
 /** A line of locales/<language>/documents.json: a key it does not have is a type error. */
 export type DocumentKey = I18nKey extends infer K ? (K extends `documents.${infer D}` ? D : never) : never;
@@ -22,9 +25,9 @@ export const LANGUAGES = appSettings.i18n.languages as readonly DocumentLanguage
 export const DEFAULT_LANGUAGE = appSettings.i18n.default as DocumentLanguage;
 
 type Catalogue = Record<string, string>;
-const catalogues: Record<DocumentLanguage, { enums: Catalogue; documents: Catalogue; fields: Catalogue; screens: Catalogue }> = {
-  es: { enums: esEnums, documents: esDocuments, fields: esFields, screens: esScreens },
-  en: { enums: enEnums, documents: enDocuments, fields: enFields, screens: enScreens },
+const catalogues: Record<DocumentLanguage, { enums: Catalogue; documents: Catalogue; fields: Catalogue; screens: Catalogue; errors: Catalogue }> = {
+  es: { enums: esEnums, documents: esDocuments, fields: esFields, screens: esScreens, errors: esErrors },
+  en: { enums: enEnums, documents: enDocuments, fields: enFields, screens: enScreens, errors: enErrors },
 };
 
 export const isLanguage = (v: unknown): v is DocumentLanguage => typeof v === 'string' && (LANGUAGES as readonly string[]).includes(v);
@@ -58,6 +61,8 @@ export interface Words {
   screenText(key: string): string;
   /** A line of a document (locales/<language>/documents.json), its {{name}} slots filled. */
   text(key: DocumentKey, vars?: Record<string, string | number>): string;
+  /** A catalogue code's words (config/errors.yaml → locales/<language>/errors.json), or null for a code it does not have. */
+  errorText(code: string): string | null;
 }
 
 const lookup = (language: DocumentLanguage, part: keyof (typeof catalogues)['es'], key: string): string | undefined =>
@@ -74,6 +79,10 @@ export function wordsFor(language: DocumentLanguage = DEFAULT_LANGUAGE): Words {
       fieldTitle: (field) => lookup(language, 'fields', field) ?? field,
       screenText: (key) => lookup(language, 'screens', key) ?? key,
       text: (key, vars = {}) => (lookup(language, 'documents', key) ?? key).replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(vars[name] ?? '')),
+      errorText: (code) => {
+        const key = (serverErrors as Record<string, { key: string } | undefined>)[code]?.key;
+        return key ? (lookup(language, 'errors', key.replace(/^errors\./, '')) ?? key) : null;
+      },
     };
     made.set(language, words);
   }

@@ -13,17 +13,20 @@
 // Folders are claimed with SKIP LOCKED and their next visit moved on first: several server
 // processes never visit one folder at once.
 //
+// The connection is encrypted (explicit FTPS) whenever the server offers it (logIn).
 // Outside the sandbox the folder must be on the public Internet (the company types the host):
 // the name is resolved once, every address must be public, and the connection goes to the address
 // checked; transfers go to that same host (basic-ftp refuses another one in PASV answers).
 import { lookup } from 'node:dns/promises';
 import { PassThrough, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Client, type FileInfo } from 'basic-ftp';
+import { isIP } from 'node:net';
+import { Client, FTPError, type FileInfo } from 'basic-ftp';
 import { sql } from 'kysely';
 import { constants } from '../../generated/constants.gen.ts';
 import type { ServerDeps, Session } from '../context.ts';
 import { ApiError } from '../errors/api-error.ts';
+import { wordsFor } from '../i18n/document-words.ts';
 import { launchCampaign } from '../modules/campaigns/launch.ts';
 import { recipientsTarget } from '../modules/campaigns/recipients-target.ts';
 import { storeRecipients } from '../modules/campaigns/recipients-upload.ts';
@@ -40,6 +43,8 @@ export interface FtpIntakeDeps extends ServerDeps {
   /** The sandbox's folders are on this machine; elsewhere only public hosts are visited. */
   allowPrivateNetworks: boolean;
   log?: (message: string, detail?: unknown) => void;
+  /** Certificates trusted besides the system's for FTPS (tests: the sandbox's self-signed one). */
+  tlsCa?: string | Buffer;
 }
 
 /** A file's outcome that is not an import: a catalogue code (the server's, or the file processor's) and its detail. */
@@ -57,13 +62,14 @@ export async function visitDueFtpFolders(deps: FtpIntakeDeps): Promise<number> {
     const access = ftpAccessOf(deps.secrets, due);
     if (!access) continue;
     let error: string | null = null;
+    let encrypted: boolean | null = null;
     try {
-      await visitFolder(deps, due.company_id, access);
+      encrypted = await visitFolder(deps, due.company_id, access);
     } catch (e) {
       error = folderError(e);
       deps.log?.(`ftp intake: company ${due.company_id}'s folder could not be read`, error);
     }
-    await deps.db.updateTable('api_settings').set({ ftp_visited_at: deps.now(), ftp_last_error: error }).where('company_id', '=', due.company_id).execute();
+    await deps.db.updateTable('api_settings').set({ ftp_visited_at: deps.now(), ftp_last_error: error, ftp_encrypted: encrypted }).where('company_id', '=', due.company_id).execute();
   }
 }
 
@@ -96,15 +102,38 @@ async function addressOf(host: string, allowPrivate: boolean): Promise<string> {
   return addresses[0].address;
 }
 
-async function visitFolder(deps: FtpIntakeDeps, companyId: number, access: FtpAccess): Promise<void> {
+/**
+ * Connects and logs in, over explicit TLS (AUTH TLS) whenever the server offers it, so the
+ * password and the files do not cross the Internet in clear; answers whether it is encrypted. A
+ * server without TLS answers AUTH with a 5xx and is read in plain FTP, as it offers; a certificate
+ * that does not verify is an error, never waved through.
+ */
+async function logIn(client: Client, address: string, access: FtpAccess, ca?: string | Buffer): Promise<boolean> {
+  await client.connect(address, access.port);
+  let encrypted = true;
+  try {
+    await client.useTLS({ host: address, ...(isIP(access.host) ? {} : { servername: access.host }), ...(ca ? { ca } : {}) });
+  } catch (error) {
+    if (!(error instanceof FTPError && error.code >= 500)) throw error;
+    encrypted = false;
+  }
+  await client.sendIgnoringError('OPTS UTF8 ON');
+  await client.login(access.user, access.password);
+  await client.useDefaultSettings();
+  return encrypted;
+}
+
+/** One visit: the folder's recipients files, oldest first; answers whether the connection was encrypted. */
+async function visitFolder(deps: FtpIntakeDeps, companyId: number, access: FtpAccess): Promise<boolean> {
   const client = new Client(constants.ftp.timeoutSeconds * 1000);
   try {
-    await client.access({ host: await addressOf(access.host, deps.allowPrivateNetworks), port: access.port, user: access.user, password: access.password });
+    const encrypted = await logIn(client, await addressOf(access.host, deps.allowPrivateNetworks), access, deps.tlsCa);
     await client.cd(access.directory);
     const files = (await client.list()).filter((f) => f.isFile && DATA_FILE.test(f.name))
       .sort((a, b) => (a.modifiedAt?.getTime() ?? 0) - (b.modifiedAt?.getTime() ?? 0) || a.name.localeCompare(b.name))
       .slice(0, constants.ftp.filesPerVisit);
     for (const file of files) await importFile(deps, client, companyId, file);
+    return encrypted;
   } finally {
     client.close();
   }
@@ -121,7 +150,10 @@ async function importFile(deps: FtpIntakeDeps, client: Client, companyId: number
     .where('bytes', '=', file.size).where(sql<boolean>`coalesce(modified_at, 'epoch'::timestamptz) = coalesce(${modified}::timestamptz, 'epoch'::timestamptz)`)
     .executeTakeFirstOrThrow();
   // Met before and finished (the move after it failed): only the move is left.
-  if (row.state !== 'reading') return moveAway(client, row.id, file.name, row.state === 'imported' ? PROCESSED : REFUSED);
+  if (row.state !== 'reading') {
+    await moveAway(client, row.id, file.name, row.state === 'imported' ? PROCESSED : REFUSED);
+    return;
+  }
   try {
     await launchFile(deps, client, companyId, row.id, file);
     await moveAway(client, row.id, file.name, PROCESSED);
@@ -129,9 +161,29 @@ async function importFile(deps: FtpIntakeDeps, client: Client, companyId: number
     const refusal = refusalOf(error);
     // Not the file's fault (the connection, the database): it stays 'reading' and is tried again at the next visit.
     if (!refusal) throw error;
-    await db.updateTable('ftp_imports').set({ state: 'refused', code: refusal.code, detail: refusal.message.slice(0, 500), finished_at: deps.now() })
-      .where('id', '=', row.id).where('state', '=', 'reading').execute();
-    await moveAway(client, row.id, file.name, REFUSED);
+    const refused = await db.updateTable('ftp_imports').set({ state: 'refused', code: refusal.code, detail: refusal.message.slice(0, 500), finished_at: deps.now() })
+      .where('id', '=', row.id).where('state', '=', 'reading').executeTakeFirst();
+    const moved = await moveAway(client, row.id, file.name, REFUSED);
+    // Told once (the visit that refused it), to whoever the company named for such notices.
+    if (Number(refused.numUpdatedRows) > 0) await tellRefused(deps, companyId, file.name, refusal, moved);
+  }
+}
+
+/**
+ * A refused file is e-mailed to the API settings' notification address, when there is one: a file
+ * dropped by another system is seldom watched by a person, and a refusal otherwise waits in the
+ * report. In Spanish, the product's language (the company has no language of its own). A notice
+ * that cannot be sent is logged and does not undo anything.
+ */
+async function tellRefused(deps: FtpIntakeDeps, companyId: number, fileName: string, refusal: Refusal, movedTo: string): Promise<void> {
+  const settings = await deps.db.selectFrom('api_settings').select('notification_email').where('company_id', '=', companyId).executeTakeFirst();
+  if (!settings?.notification_email) return;
+  const words = wordsFor();
+  const vars = { file: fileName, code: refusal.code, reason: words.errorText(refusal.code) ?? refusal.message, detail: refusal.message, moved: movedTo };
+  try {
+    await deps.messages.send({ channel: 'email', to: settings.notification_email, companyId, subject: words.text('ftpRefused.subject', vars), body: words.text('ftpRefused.body', vars) });
+  } catch (error) {
+    deps.log?.(`ftp intake: the notice of a refused file could not be sent (company ${companyId})`, (error as Error).message);
   }
 }
 
@@ -187,10 +239,12 @@ function refusalOf(error: unknown): Refusal | null {
   return null;
 }
 
-/** Moves a finished file into `processed/` or `refused/` (made when missing), as `<import id>-<name>`. */
-async function moveAway(client: Client, importId: number, name: string, folder: string): Promise<void> {
+/** Moves a finished file into `processed/` or `refused/` (made when missing), as `<import id>-<name>`; answers where. */
+async function moveAway(client: Client, importId: number, name: string, folder: string): Promise<string> {
+  const target = `${folder}/${importId}-${name}`;
   await client.sendIgnoringError(`MKD ${folder}`);
-  await client.rename(name, `${folder}/${importId}-${name}`);
+  await client.rename(name, target);
+  return target;
 }
 
 /** What a visit met, for the report: the server's own words where it answered, never the password. */

@@ -29,6 +29,7 @@ const statements = [
   'alter table api_settings add column ftp_next_visit_at timestamptz',
   'alter table api_settings add column ftp_visited_at timestamptz',
   'alter table api_settings add column ftp_last_error text',
+  'alter table api_settings add column ftp_encrypted boolean',
 ];
 
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -36,6 +37,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql.raw('alter table api_settings drop column ftp_encrypted').execute(db);
   await sql.raw('alter table api_settings drop column ftp_last_error').execute(db);
   await sql.raw('alter table api_settings drop column ftp_visited_at').execute(db);
   await sql.raw('alter table api_settings drop column ftp_next_visit_at').execute(db);

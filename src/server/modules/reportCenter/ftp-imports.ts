@@ -31,7 +31,7 @@ export async function ftpImportReport(ctx: HandlerContext<'reportCenter.getImpFt
     .where('f.company_id', '=', me.companyId)
     .where('f.created_at', '>=', dayStart(dateStart, TIME_ZONE)).where('f.created_at', '<', dayAfter(dateEnd, TIME_ZONE))
     .orderBy('f.created_at', 'desc').orderBy('f.id', 'desc').limit(FTP_IMPORT_ROWS + 1).execute();
-  const settings = await db.selectFrom('api_settings').select(['ftp_host', 'ftp_user', 'ftp_password', 'ftp_visited_at', 'ftp_next_visit_at', 'ftp_last_error'])
+  const settings = await db.selectFrom('api_settings').select(['ftp_host', 'ftp_user', 'ftp_password', 'ftp_visited_at', 'ftp_next_visit_at', 'ftp_last_error', 'ftp_encrypted'])
     .where('company_id', '=', me.companyId).executeTakeFirst();
   const items = rows.slice(0, FTP_IMPORT_ROWS).map((r): FtpImport => ({
     id: r.id, fileName: r.file_name, bytes: Number(r.bytes), modifiedAt: iso(r.modified_at), campaignId: r.campaign_id, campaign: r.campaign ?? null,
@@ -44,6 +44,7 @@ export async function ftpImportReport(ctx: HandlerContext<'reportCenter.getImpFt
     folder: {
       configured: Boolean(settings?.ftp_host && settings.ftp_user && settings.ftp_password),
       visitedAt: iso(settings?.ftp_visited_at ?? null), nextVisitAt: iso(settings?.ftp_next_visit_at ?? null), lastError: settings?.ftp_last_error ?? null,
+      encrypted: settings?.ftp_encrypted ?? null,
     },
   };
 }
