@@ -137,7 +137,8 @@ export const constants = {
     ftp: {
         visitSeconds: 60,
         timeoutSeconds: 30,
-        filesPerVisit: 20
+        filesPerVisit: 20,
+        settleSeconds: 10
     },
     security: {
         passwordHistory: 5,

@@ -39,7 +39,7 @@ describe('files dropped in the FTP folder', () => {
     await expect.poll(async () => {
       await page.getByRole('button', { name: 'Consultar' }).click();
       return row.filter({ hasText: 'Enviado' }).count();
-    }, { timeout: 20_000 }).toBe(1);
+    }, { timeout: 40_000 }).toBe(1);
     await expect.poll(() => row.textContent()).toContain('Pedidos por FTP e2e');
     // The chart of files per day by state is drawn.
     await page.getByRole('img', { name: 'Archivos por día y estado' }).locator('svg .mark-rect path').first().waitFor();

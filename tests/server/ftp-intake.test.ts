@@ -72,8 +72,13 @@ const report = async (body: Record<string, unknown> = {}) => {
 };
 const deploymentsOf = async (campaignId: number) => (await h.db.selectFrom('deployments').select('id').where('campaign_id', '=', campaignId).execute()).map((d) => ({ id: Number(d.id) }));
 const messagesOf = async (deploymentId: number) => Number((await sql<{ n: string | number }>`select count(*) as n from messages where deployment_id = ${deploymentId}`.execute(h.db)).rows[0].n);
-/** Moves the clock past the next visit. */
-const later = () => h.clock.advance((constants.ftp.visitSeconds + 1) * 1000);
+/**
+ * Moves the clock past the next visit, and ahead of the real time the files get as their
+ * modification instant, so the files a test writes have settled (constants.ftp.settleSeconds).
+ */
+const later = () => {
+  h.clock.now = new Date(Math.max(h.clock.now.getTime(), Date.now()) + (constants.ftp.visitSeconds + 1) * 1000);
+};
 
 beforeEach(async () => {
   for (const entry of readdirSync(home)) rmSync(join(home, entry), { recursive: true, force: true });
@@ -164,6 +169,27 @@ describe('the FTP intake', () => {
     expect(await deploymentsOf(c.id)).toHaveLength(2);
     const rows = await h.db.selectFrom('ftp_imports').select(['file_name', 'state']).where('file_name', '=', cut).execute();
     expect(rows).toEqual([{ file_name: cut, state: 'imported' }]);
+  });
+
+  it('leaves a file still being written until it has been still long enough, then takes it at once', async () => {
+    await saveFolder(folder());
+    const c = await campaign('Archivo en camino');
+    const file = join(home, `${c.id}_subiendo.csv`);
+    writeFileSync(file, recipients(2));
+    // Modified "now": it may still be on its way up.
+    const now = new Date(Math.floor(h.clock.now.getTime() / 1000) * 1000);
+    utimesSync(file, now, now);
+    expect(await visitDueFtpFolders(deps())).toBe(1);
+    expect(existsSync(file)).toBe(true);
+    expect((await report()).items).toEqual([]);
+    // Its next visit is when it will have been still long enough, not a whole interval later.
+    const settings = await h.db.selectFrom('api_settings').select('ftp_next_visit_at').where('company_id', '=', companyId).executeTakeFirstOrThrow();
+    expect(new Date(settings.ftp_next_visit_at!).getTime()).toBe(now.getTime() + constants.ftp.settleSeconds * 1000);
+    h.clock.advance(constants.ftp.settleSeconds * 1000 - 1000);
+    expect(await visitDueFtpFolders(deps())).toBe(0);
+    h.clock.advance(1000);
+    expect(await visitDueFtpFolders(deps())).toBe(1);
+    expect((await report()).items).toMatchObject([{ state: 'imported', campaignId: c.id }]);
   });
 
   it('refuses a file over the upload limit from its listed size, without reading it', async () => {

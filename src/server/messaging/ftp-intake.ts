@@ -62,14 +62,20 @@ export async function visitDueFtpFolders(deps: FtpIntakeDeps): Promise<number> {
     const access = ftpAccessOf(deps.secrets, due);
     if (!access) continue;
     let error: string | null = null;
-    let encrypted: boolean | null = null;
+    let visit: Visit | null = null;
     try {
-      encrypted = await visitFolder(deps, due.company_id, access);
+      visit = await visitFolder(deps, due.company_id, access);
     } catch (e) {
       error = folderError(e);
       deps.log?.(`ftp intake: company ${due.company_id}'s folder could not be read`, error);
     }
-    await deps.db.updateTable('api_settings').set({ ftp_visited_at: deps.now(), ftp_last_error: error, ftp_encrypted: encrypted }).where('company_id', '=', due.company_id).execute();
+    const settles = visit?.settlesAt ?? null;
+    await deps.db.updateTable('api_settings').set({
+      ftp_visited_at: deps.now(), ftp_last_error: error, ftp_encrypted: visit?.encrypted ?? null,
+      // A file still being written is taken as soon as it has been still long enough, not a whole interval later
+      // (null, settings saved meanwhile, already means the next round).
+      ...(settles ? { ftp_next_visit_at: sql<Date>`case when ftp_next_visit_at is null then null else least(ftp_next_visit_at, ${settles}) end` } : {}),
+    }).where('company_id', '=', due.company_id).execute();
   }
 }
 
@@ -123,17 +129,31 @@ async function logIn(client: Client, address: string, access: FtpAccess, ca?: st
   return encrypted;
 }
 
-/** One visit: the folder's recipients files, oldest first; answers whether the connection was encrypted. */
-async function visitFolder(deps: FtpIntakeDeps, companyId: number, access: FtpAccess): Promise<boolean> {
+/** What a visit met: whether it was encrypted, and when the files it left because they were still being written will have settled. */
+interface Visit { encrypted: boolean; settlesAt: Date | null }
+
+/**
+ * One visit: the folder's recipients files, oldest first. A file modified within the last
+ * `constants.ftp.settleSeconds` may still be on its way up (a client writing it under its final
+ * name): it is left for a visit once it has been still that long — read half-written, it would be
+ * sent in part, and again whole once its size changed. A server that gives no modification
+ * instant (LIST without MLSD) cannot be told apart: its files are taken as listed.
+ */
+async function visitFolder(deps: FtpIntakeDeps, companyId: number, access: FtpAccess): Promise<Visit> {
   const client = new Client(constants.ftp.timeoutSeconds * 1000);
   try {
     const encrypted = await logIn(client, await addressOf(access.host, deps.allowPrivateNetworks), access, deps.tlsCa);
     await client.cd(access.directory);
-    const files = (await client.list()).filter((f) => f.isFile && DATA_FILE.test(f.name))
+    const settleMs = constants.ftp.settleSeconds * 1000;
+    const now = deps.now().getTime();
+    const listed = (await client.list()).filter((f) => f.isFile && DATA_FILE.test(f.name));
+    const settling = listed.filter((f) => f.modifiedAt && now - f.modifiedAt.getTime() < settleMs);
+    const files = listed.filter((f) => !settling.includes(f))
       .sort((a, b) => (a.modifiedAt?.getTime() ?? 0) - (b.modifiedAt?.getTime() ?? 0) || a.name.localeCompare(b.name))
       .slice(0, constants.ftp.filesPerVisit);
     for (const file of files) await importFile(deps, client, companyId, file);
-    return encrypted;
+    const settled = settling.map((f) => Math.max(f.modifiedAt!.getTime() + settleMs, now + 1000));
+    return { encrypted, settlesAt: settled.length ? new Date(Math.min(...settled)) : null };
   } finally {
     client.close();
   }
