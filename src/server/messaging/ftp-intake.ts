@@ -24,7 +24,8 @@ import { isIP } from 'node:net';
 import { Client, FTPError, type FileInfo } from 'basic-ftp';
 import { sql } from 'kysely';
 import { constants } from '../../generated/constants.gen.ts';
-import type { ServerDeps, Session } from '../context.ts';
+import type { ServerDeps } from '../context.ts';
+import { authorSession } from './author-session.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { wordsFor } from '../i18n/document-words.ts';
 import { launchCampaign } from '../modules/campaigns/launch.ts';
@@ -34,8 +35,10 @@ import { ftpAccessOf, type FtpAccess } from '../modules/credentials/ftp-settings
 import { isPublicAddress, privateHostReason } from './public-address.ts';
 
 /** A recipients file's name: the campaign's id, then anything, then its extension. */
-const FILE_NAME = new RegExp(`^(\\d{1,9})(?:[-_ .][^/]*)?\\.(${constants.uploads.campaignFileExtensions.join('|')})$`, 'i');
-const DATA_FILE = new RegExp(`\\.(${constants.uploads.campaignFileExtensions.join('|')})$`, 'i');
+const EXTENSIONS = constants.uploads.campaignFileExtensions.join('|');
+const FILE_NAME = new RegExp(`^(\\d{1,9})(?:[-_ .][^/]*)?\\.(${EXTENSIONS})$`, 'i');
+/** A recipients file at all (the upload's extensions); the others in the folder are left alone. */
+const DATA_FILE = new RegExp(`\\.(${EXTENSIONS})$`, 'i');
 const PROCESSED = 'processed';
 const REFUSED = 'refused';
 
@@ -217,7 +220,7 @@ async function launchFile(deps: FtpIntakeDeps, client: Client, companyId: number
   const campaign = await deps.db.selectFrom('campaigns').select(['id', 'created_by']).where('id', '=', campaignId).where('company_id', '=', companyId).executeTakeFirst();
   if (!campaign) throw new Refusal('99985', `the company has no campaign ${campaignId}`);
   if (!campaign.created_by) throw new Refusal('99985', `campaign ${campaignId}'s author is no longer a user`);
-  const author: Session = { tokenId: 0, userId: campaign.created_by, companyId, state: 'active', companyState: 'active', roles: [], grants: [], expiresAt: deps.now() };
+  const author = authorSession(campaign.created_by, companyId, deps.now());
   const target = await recipientsTarget(deps, author, campaignId);
   // Streamed from the FTP data connection into the recipients intake; a server that sends more than it listed is cut at the limit.
   const input = new PassThrough();

@@ -7,7 +7,8 @@
 import { sql } from 'kysely';
 import { nextRun, type RecurrenceRule, type RecurrenceUnit } from '../../core/recurrence.ts';
 import type { CampaignRecurrence } from '../../generated/types.gen.ts';
-import type { ServerDeps, Session } from '../context.ts';
+import type { ServerDeps } from '../context.ts';
+import { authorSession } from './author-session.ts';
 import { launchCampaign } from '../modules/campaigns/launch.ts';
 
 const UNITS: Record<CampaignRecurrence['unit'], RecurrenceUnit> = { days: 'day', weeks: 'week', months: 'month', years: 'year' };
@@ -40,7 +41,7 @@ export async function runDueCampaigns(deps: ServerDeps, log: (m: string, d?: unk
       log(`recurring campaign ${due.id}: its author is gone, run skipped`);
       continue;
     }
-    const actor: Session = { tokenId: 0, userId: due.created_by, companyId: due.company_id, state: 'active', companyState: 'active', roles: [], grants: [], expiresAt: now };
+    const actor = authorSession(due.created_by, due.company_id, now);
     try {
       await launchCampaign(deps, actor, due.id);
       launched++;

@@ -15,7 +15,7 @@ import { transcriptOf } from '../flows/transcript.ts';
 import { failFields, fieldError } from '../../errors/api-error.ts';
 import { caller, type HandlerContext } from '../../http/handler.ts';
 import { duplicateWindowHours } from '../../messaging/duplicate-window.ts';
-import { dateProblems } from './report-scope.ts';
+import { dateProblems, isoOrNull } from './report-scope.ts';
 
 const TIME_ZONE = constants.sendWindow.timeZone;
 /** The most messages one lookup shows (newest first). */
@@ -53,12 +53,11 @@ export async function callCenterHistory(ctx: HandlerContext<'reportCenter.queryC
       and m.created_at >= ${dayStart(dateStart, TIME_ZONE)} and m.created_at < ${dayAfter(dateEnd, TIME_ZONE)}
     order by m.created_at desc, m.id desc
     limit ${CALL_CENTER_ROWS + 1}`.execute(db);
-  const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
   const items = rows.rows.slice(0, CALL_CENTER_ROWS).map((r): CallCenterMessage => ({
     id: Number(r.id), createdAt: new Date(r.created_at).toISOString(), accountId: r.channel_id, account: r.channel_name, platform: r.platform as CallCenterMessage['platform'],
     source: r.source, purpose: r.purpose as CallCenterMessage['purpose'], campaign: r.campaign, body: r.body, state: r.state as CallCenterMessage['state'],
     deliveryStatus: (r.delivery_status ?? null) as CallCenterMessage['deliveryStatus'], statusCode: r.status_code, errorCode: r.error_code,
-    reason: reasonOf(r, duplicateHours), parts: r.parts, credits: Number(r.credits), sentAt: iso(r.sent_at), doneAt: iso(r.done_at),
+    reason: reasonOf(r, duplicateHours), parts: r.parts, credits: Number(r.credits), sentAt: isoOrNull(r.sent_at), doneAt: isoOrNull(r.done_at),
     operator: r.operator, basis: r.basis as CallCenterMessage['basis'],
   }));
   // The number's chatbot conversations started in those days: their transcripts, as the conversation's page reads them.

@@ -7,7 +7,7 @@ import { constants } from '../../../generated/constants.gen.ts';
 import type { FtpImport } from '../../../generated/types.gen.ts';
 import { failFields } from '../../errors/api-error.ts';
 import { caller, type HandlerContext } from '../../http/handler.ts';
-import { dateProblems } from './report-scope.ts';
+import { dateProblems, isoOrNull } from './report-scope.ts';
 
 const TIME_ZONE = constants.sendWindow.timeZone;
 /** The most files one answer lists (newest first). */
@@ -15,7 +15,6 @@ export const FTP_IMPORT_ROWS = 500;
 /** The days shown when none are asked. */
 const DEFAULT_DAYS = 30;
 
-const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 export async function ftpImportReport(ctx: HandlerContext<'reportCenter.getImpFtpReport'>) {
   const me = caller(ctx);
@@ -34,16 +33,16 @@ export async function ftpImportReport(ctx: HandlerContext<'reportCenter.getImpFt
   const settings = await db.selectFrom('api_settings').select(['ftp_host', 'ftp_user', 'ftp_password', 'ftp_visited_at', 'ftp_next_visit_at', 'ftp_last_error', 'ftp_encrypted'])
     .where('company_id', '=', me.companyId).executeTakeFirst();
   const items = rows.slice(0, FTP_IMPORT_ROWS).map((r): FtpImport => ({
-    id: r.id, fileName: r.file_name, bytes: Number(r.bytes), modifiedAt: iso(r.modified_at), campaignId: r.campaign_id, campaign: r.campaign ?? null,
+    id: r.id, fileName: r.file_name, bytes: Number(r.bytes), modifiedAt: isoOrNull(r.modified_at), campaignId: r.campaign_id, campaign: r.campaign ?? null,
     state: r.state as FtpImport['state'], deploymentId: r.deployment_id === null ? null : Number(r.deployment_id), rows: r.rows, sendable: r.sendable, refused: r.refused, code: r.code, detail: r.detail,
-    createdAt: new Date(r.created_at).toISOString(), finishedAt: iso(r.finished_at),
+    createdAt: new Date(r.created_at).toISOString(), finishedAt: isoOrNull(r.finished_at),
   }));
   return {
     items,
     truncated: rows.length > FTP_IMPORT_ROWS,
     folder: {
       configured: Boolean(settings?.ftp_host && settings.ftp_user && settings.ftp_password),
-      visitedAt: iso(settings?.ftp_visited_at ?? null), nextVisitAt: iso(settings?.ftp_next_visit_at ?? null), lastError: settings?.ftp_last_error ?? null,
+      visitedAt: isoOrNull(settings?.ftp_visited_at ?? null), nextVisitAt: isoOrNull(settings?.ftp_next_visit_at ?? null), lastError: settings?.ftp_last_error ?? null,
       encrypted: settings?.ftp_encrypted ?? null,
     },
   };

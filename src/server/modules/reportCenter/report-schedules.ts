@@ -20,7 +20,7 @@ import { caller, type HandlerContext } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
 import type { SecretBox } from '../../security/secrets.ts';
 import { enlistReportFile, fileLink, type FileParams } from './report-files.ts';
-import { companyAccounts, foreignAccounts } from './report-scope.ts';
+import { companyAccounts, foreignAccounts, isoOrNull } from './report-scope.ts';
 import { jsonValue } from '../../../engine/tables/columns.ts';
 
 const TIME_ZONE = constants.sendWindow.timeZone;
@@ -33,11 +33,10 @@ type ScheduleRow = {
 };
 
 const list = <T>(v: unknown): T[] => jsonValue<T[]>(v);
-const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 const toSchedule = (r: ScheduleRow): ReportSchedule => ({
   id: r.id, name: r.name, reportTypeId: r.report_type_id as ReportSchedule['reportTypeId'], accountIds: list<number>(r.account_ids), frequency: r.frequency as ReportFrequency,
-  day: r.day, hour: r.hour, emails: list<string>(r.emails), enabled: r.enabled, nextRunAt: iso(r.next_run_at), lastRunAt: iso(r.last_run_at), createdAt: new Date(r.created_at).toISOString(),
+  day: r.day, hour: r.hour, emails: list<string>(r.emails), enabled: r.enabled, nextRunAt: isoOrNull(r.next_run_at), lastRunAt: isoOrNull(r.last_run_at), createdAt: new Date(r.created_at).toISOString(),
 });
 
 const ruleOf = (r: { frequency: string; day: number | null; hour: number }): ScheduleRule => ({ frequency: r.frequency as ReportFrequency, day: r.day, hour: r.hour });

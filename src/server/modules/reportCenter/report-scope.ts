@@ -127,3 +127,6 @@ export function monthDays(year: number, month: number | undefined, now: Date): {
   const start = dayNumber(first) < dayNumber(oldest) && dayNumber(end) >= dayNumber(oldest) ? oldest : first;
   return { dateStart: formatYmd(start), dateEnd: formatYmd(end), level: 1 };
 }
+
+/** An instant as the answers write it, or null. */
+export const isoOrNull = (d: Date | string | null): string | null => (d ? new Date(d).toISOString() : null);
