@@ -9,8 +9,8 @@ import { newPage, DEMO_PASSWORD, productAndBrowser } from './harness.ts';
 
 const e2e = productAndBrowser();
 
-/** What /signin loads today, KB gzip (423.9 before issue 13's first-load work); the goal is 200. */
-const BUDGET_KB = 250;
+/** What /signin may load, KB gzip (423.9 before issue 13's first-load work, 235.8 with the sign-in's strings alone); the goal is 200. */
+const BUDGET_KB = 240;
 
 describe('the sign-in first load', () => {
   it(`fetches at most ${BUDGET_KB} KB gzip of scripts, without the schema form, the shell or English`, async () => {
@@ -29,7 +29,7 @@ describe('the sign-in first load', () => {
     const kb = [...scripts.values()].reduce((a, b) => a + b, 0) / 1024;
     // Not the schema form (rjsf + Ajv and its pickers), not the shell, not another kind of screen.
     expect(names.filter((n) => /^(SchemaForm|validation|DefaultLayout|ReducedLayout|ListScreen|DetailScreen|VegaView|xlsx|MenuItem)-/.test(n))).toEqual([]);
-    // English loads only when chosen (its locale files are chunks named by namespace; Spanish is in the entry).
+    // English loads only when chosen, and Spanish's deferred namespaces with the first other route (locale files are chunks named by namespace).
     expect(names.filter((n) => /^(common|screens|fields|errors|enums|menu|shell|validation)-[\w-]+\.js$/.test(n))).toEqual([]);
     expect(kb, `${names.length} scripts: ${names.join(', ')}`).toBeLessThanOrEqual(BUDGET_KB);
     await context.close();

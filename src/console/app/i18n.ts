@@ -12,6 +12,7 @@ import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { appSettings } from '../../generated/app.gen.ts';
 import { constants } from '../../generated/constants.gen.ts';
+import { firstLoadStrings } from '../../generated/first-load-strings.gen.ts';
 import { formatInteger } from '../runtime/format.ts';
 import { readItem, storageKeys, writeItem } from '../api/storage.ts';
 
@@ -28,10 +29,12 @@ type Bundle = Record<string, string>;
 // A feature's own namespace (flowEditor.json: the flow editor's palette, panel and preview) is not
 // bundled either: the feature loads it with its chunk (features/strings.ts; payments.json likewise), so the
 // first load does not carry it; another language's copy comes with that language's files.
-// The enum labels (enums.json, the largest namespace) are deferred too: the sign-in page shows none,
-// so they load with the first route that is not the sign-in (RouteScreen waits for stringsReady).
-const bundledFiles = import.meta.glob<Bundle>(['../../../locales/es/*.json', '!../../../locales/*/documents.json', '!../../../locales/*/flowEditor.json', '!../../../locales/*/payments.json', '!../../../locales/es/enums.json'], { eager: true, import: 'default' });
-const deferredFiles = import.meta.glob<Bundle>(['../../../locales/es/enums.json'], { import: 'default' });
+// The namespaces the sign-in page barely uses are deferred too (issue 13, first load): the enum
+// labels (the largest), the screens' and fields' strings and the menu. The first-load screens' own
+// strings come instead in firstLoadStrings (generated from their declarations); the rest loads with
+// the first route that is not the sign-in and with the session layouts (both wait for stringsReady).
+const bundledFiles = import.meta.glob<Bundle>(['../../../locales/es/*.json', '!../../../locales/*/documents.json', '!../../../locales/*/flowEditor.json', '!../../../locales/*/payments.json', '!../../../locales/es/{enums,screens,fields,menu}.json'], { eager: true, import: 'default' });
+const deferredFiles = import.meta.glob<Bundle>(['../../../locales/es/{enums,screens,fields,menu}.json'], { import: 'default' });
 let deferred: Promise<void> | null = null;
 const lazyFiles = import.meta.glob<Bundle>(['../../../locales/*/*.json', '!../../../locales/es/*.json', '!../../../locales/*/documents.json'], { import: 'default' });
 if (defaultLanguage !== 'es') throw new Error(`i18n: the bundled locale is es, the default is ${defaultLanguage}`);
@@ -45,6 +48,8 @@ export function localeResources(): Record<string, Record<string, Bundle>> {
     const m = fileParts(path);
     if (m) (resources[m[1]] ??= {})[m[2]] = data;
   }
+  const own = (resources[defaultLanguage] ??= {});
+  for (const [ns, data] of Object.entries(firstLoadStrings)) own[ns] = { ...data, ...own[ns] };
   return resources;
 }
 
@@ -61,10 +66,9 @@ export async function loadLanguage(lng: string, instance: I18n = i18n): Promise<
 /** The default language's deferred namespaces (once per instance; the app's instance keeps its promise). */
 async function loadDeferred(instance: I18n): Promise<void> {
   const load = async () => {
-    for (const [path, file] of Object.entries(deferredFiles)) {
-      const ns = fileParts(path)![2];
-      if (!instance.hasResourceBundle(defaultLanguage, ns)) instance.addResourceBundle(defaultLanguage, ns, await file(), true, true);
-    }
+    // Added whole over the first-load strings a namespace may already hold (deep, overwriting).
+    const files = await Promise.all(Object.entries(deferredFiles).map(async ([path, file]) => [fileParts(path)![2], await file()] as const));
+    for (const [ns, data] of files) instance.addResourceBundle(defaultLanguage, ns, data, true, true);
   };
   if (instance !== i18n) return load();
   deferred ??= load();
@@ -110,7 +114,7 @@ export function createI18n(lng: Language = savedLanguage()): I18n {
     lng,
     fallbackLng: defaultLanguage,
     supportedLngs: [...languages],
-    ns: [...Object.keys(resources[defaultLanguage] ?? {}), 'enums'],
+    ns: [...new Set([...Object.keys(resources[defaultLanguage] ?? {}), ...Object.keys(deferredFiles).map((path) => fileParts(path)![2])])],
     defaultNS: 'common',
     nsSeparator: '.',
     keySeparator: '.',

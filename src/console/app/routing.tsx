@@ -14,10 +14,13 @@ import { OfflineIndicator } from '../shell/OfflineIndicator.tsx';
 import type { AppRoute, RouteHandle } from '../shell/route-info.ts';
 import { RouteScreen } from '../shell/RouteScreen.tsx';
 import { withChunkReload } from './chunk-reload.ts';
+import { stringsReady } from './i18n.ts';
 import { Notifier } from './notify.tsx';
 
-const DefaultLayout = lazy(withChunkReload(() => import('../shell/layouts/DefaultLayout.tsx')));
-const ReducedLayout = lazy(withChunkReload(() => import('../shell/layouts/ReducedLayout.tsx')));
+// The session layouts show the menu and the screens' strings, which the sign-in's first load does
+// not carry: each waits for every string of the language (stringsReady) as its screens do.
+const DefaultLayout = lazy(withChunkReload(() => Promise.all([import('../shell/layouts/DefaultLayout.tsx'), stringsReady()]).then(([layout]) => layout)));
+const ReducedLayout = lazy(withChunkReload(() => Promise.all([import('../shell/layouts/ReducedLayout.tsx'), stringsReady()]).then(([layout]) => layout)));
 
 /** Registers the router's navigation for the 401 rule, and hosts app-wide notices. */
 export function AppFrame() {
