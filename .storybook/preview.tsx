@@ -4,7 +4,7 @@
 import type { Preview } from '@storybook/react-vite';
 import { AppProviders } from '../src/console/app/providers.tsx';
 import { setLanguage, type Language } from '../src/console/app/i18n.ts';
-import { clearExpiredFlag } from '../src/console/api/transport.ts';
+import { clearExpiredFlag, operationsReady } from '../src/console/api/transport.ts';
 import { sessionChanged } from '../src/console/api/session.ts';
 import { storageKeys } from '../src/console/api/storage.ts';
 import { resetAction, setComponent } from '../src/console/api/component.ts';
@@ -15,6 +15,11 @@ import { installStubApi, type Handlers } from '../src/console/stories/stub-api.t
 import { StoryRouter, type StoryRoute } from '../src/console/stories/StoryRouter.tsx';
 import { provideScreens, type ScreenDef } from '../src/console/runtime/screen-types.ts';
 import { screens } from '../src/generated/screens.gen.ts';
+import { installNavigation } from '../src/console/runtime/navigation.tsx';
+import { routerNavigation } from '../src/console/app/router-navigation.ts';
+
+// Stories render inside a memory router (StoryRouter): the runtime reads it through its seam.
+installNavigation(routerNavigation);
 
 // Stories name screens by id; in the product each route hands its screen to the renderer.
 provideScreens(screens as unknown as Record<string, ScreenDef>);
@@ -47,7 +52,8 @@ const preview: Preview = {
     resetAction();
     sessionChanged();
     installStubApi(p.api ?? {});
-    await setLanguage(((globals.locale as string) ?? 'es') as Language, false);
+    // As a route of the console waits for them: every string and the operation table.
+    await Promise.all([setLanguage(((globals.locale as string) ?? 'es') as Language, false), operationsReady()]);
   },
   decorators: [
     (Story, { parameters }) => (

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { buildModel } from './model.ts';
 import { emitTypes } from './emit/types.ts';
 import { emitEnums } from './emit/enums.ts';
-import { emitOperations, emitServerOperations, emitMenu, emitErrors, emitConstants, emitApp, emitI18nKeys, emitFirstLoadStrings, emitOpenApi } from './emit/tables.ts';
+import { emitOperations, emitServerOperations, emitMenu, emitErrors, emitConstants, emitApp, emitI18nKeys, emitOpenApi } from './emit/tables.ts';
 import { emitScreens, emitScreenModules } from './emit/screens.ts';
-import { emitRoutes } from './emit/routes.ts';
+import { emitFirstLoad, emitRoutes } from './emit/routes.ts';
 import { emitScreenTypes } from './emit/screen-types.ts';
 import { emitClient } from './emit/client.ts';
 import { checkLocales, firstLoadStrings } from './i18n.ts';
@@ -31,7 +31,7 @@ export async function generate(root: string): Promise<Output> {
     ['constants.gen.ts', emitConstants(model)],
     ['app.gen.ts', emitApp(model)],
     ['i18n-keys.gen.ts', emitI18nKeys(keys)],
-    ['first-load-strings.gen.ts', emitFirstLoadStrings(firstLoadStrings(model))],
+    ['first-load.gen.ts', emitFirstLoad(model, firstLoadStrings(model))],
     ['openapi.gen.json', emitOpenApi(model, version)],
   ]);
   for (const [name, content] of emitScreenModules(model)) files.set(name, content);

@@ -13,7 +13,7 @@ import { f, ts, printFile, toExpr, raw, exportConst } from '../ts.ts';
 const screenModule = (id: string | null) => (id ? raw(f.createArrowFunction(undefined, undefined, [], undefined, f.createToken(ts.SyntaxKind.EqualsGreaterThanToken),
   f.createCallExpression(f.createToken(ts.SyntaxKind.ImportKeyword) as unknown as ts.Expression, undefined, [f.createStringLiteral(`./screen.${id}.gen.ts`)]))) : null);
 
-export function emitRoutes(model: Model): string {
+function routeEntries(model: Model): Record<string, unknown>[] {
   const byId = new Map<string, Screen>(model.screens.map((s) => [s.id, s]));
   const kindOf = (screenId: string | null) => (screenId ? (byId.get(screenId)!.kind as string) : 'none');
   const routes: Record<string, unknown>[] = [];
@@ -37,5 +37,22 @@ export function emitRoutes(model: Model): string {
     if (detail) routes.push(at(`${n.path}/:id`, detail));
     else if (!n.noId) routes.push(at(`${n.path}/:id`, n.screen));
   }
-  return printFile([exportConst('routes', toExpr(routes))]);
+  return routes;
+}
+
+export function emitRoutes(model: Model): string {
+  return printFile([exportConst('routes', toExpr(routeEntries(model)))]);
+}
+
+/**
+ * What a first-load page needs (issue 13): the routes drawn without the rest of the console (the
+ * sign-in: src/console/app/first-load.tsx) and their default-language strings
+ * (generators/i18n.ts firstLoadStrings), so the page carries neither the route table nor whole
+ * locale namespaces.
+ */
+export function emitFirstLoad(model: Model, strings: Record<string, Record<string, string>>): string {
+  return printFile([
+    exportConst('firstLoadRoutes', toExpr(routeEntries(model).filter((r) => r.firstLoad === true))),
+    exportConst('firstLoadStrings', toExpr(strings)),
+  ]);
 }

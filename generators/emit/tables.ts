@@ -81,11 +81,6 @@ export function emitApp(model: Model): string {
   return printFile([exportConst('appSettings', toExpr(visible))]);
 }
 
-/** The default language's strings of the first-load screens (generators/i18n.ts firstLoadStrings). */
-export function emitFirstLoadStrings(strings: Record<string, Record<string, string>>): string {
-  return printFile([exportConst('firstLoadStrings', toExpr(strings))]);
-}
-
 export function emitI18nKeys(keys: string[]): string {
   return printFile([
     exportType('I18nKey', stringUnion(keys)),

@@ -2,7 +2,7 @@
 // this file turns the operation table into requests, adds the auth and component headers
 // (spec 7), turns error answers into ApiError, and applies the 401 rule (spec 8).
 import { setTransport, type Transport } from '../../generated/client.gen.ts';
-import { operations } from '../../generated/operations.gen.ts';
+import type { operations } from '../../generated/operations.gen.ts';
 import { getComponent, resetAction } from './component.ts';
 import { ApiError, NETWORK, type FieldProblem } from './errors.ts';
 import { dropSession, getSession } from './session.ts';
@@ -17,9 +17,28 @@ export interface RequestArgs {
 }
 
 type Operation = (typeof operations)[number];
-const byId = new Map<string, Operation>(operations.map((o) => [o.id, o]));
 
-export const operationById = (id: string): Operation | undefined => byId.get(id);
+// The operation table loads with the first call, or with the first route that is not a first-load
+// page (RouteScreen awaits operationsReady): the sign-in page draws before it (issue 13).
+let byId: Map<string, Operation> | null = null;
+let loading: Promise<Map<string, Operation>> | null = null;
+
+function table(): Promise<Map<string, Operation>> {
+  loading ??= import('../../generated/operations.gen.ts').then(({ operations: all }) => (byId = new Map<string, Operation>(all.map((o) => [o.id, o]))));
+  return loading;
+}
+
+/** Resolves once the operation table is at hand (operationById may be called from then on). */
+export const operationsReady = (): Promise<void> => table().then(() => undefined);
+
+/**
+ * An operation's entry, once the table has loaded. Before, this throws rather than answer
+ * "unknown": a permission read from a missing entry would be no permission at all.
+ */
+export function operationById(id: string): Operation | undefined {
+  if (!byId) throw new Error(`operation table not loaded yet (${id}): await operationsReady() first`);
+  return byId.get(id);
+}
 
 /** Calls that answer 401 for a wrong password rather than an expired session. */
 const NOT_SESSION_CALLS = new Set(['clientAuth.validate', 'clientAuth.signin']);
@@ -133,7 +152,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
   const baseUrl = options.baseUrl ?? '';
   const pathname = options.pathname ?? (() => (typeof window === 'undefined' ? '/' : window.location.pathname));
   const run = async (id: string, rawArgs: unknown): Promise<unknown> => {
-    const op = byId.get(id);
+    const op = (await table()).get(id);
     if (!op) throw new Error(`Unknown operation ${id}`);
     const args = (rawArgs ?? {}) as RequestArgs;
     const url = baseUrl + buildUrl(op.path, args.params, args.query);

@@ -12,7 +12,7 @@ import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { appSettings } from '../../generated/app.gen.ts';
 import { constants } from '../../generated/constants.gen.ts';
-import { firstLoadStrings } from '../../generated/first-load-strings.gen.ts';
+import { firstLoadStrings } from '../../generated/first-load.gen.ts';
 import { formatInteger } from '../runtime/format.ts';
 import { readItem, storageKeys, writeItem } from '../api/storage.ts';
 

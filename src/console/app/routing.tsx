@@ -60,11 +60,13 @@ export function appRoutes(table: readonly AppRoute[] = routes): RouteObject[] {
       element: <AppFrame />,
       children: [
         { index: true, element: <HomeRedirect /> },
-        { element: <PlainLayout />, children: group(isPublic) },
+        { element: <PlainLayout><Outlet /></PlainLayout>, children: group(isPublic) },
         {
           element: (
             <SessionGate mode="full">
-              <PlainLayout />
+              <PlainLayout>
+                <Outlet />
+              </PlainLayout>
             </SessionGate>
           ),
           children: group(session('plain')),

@@ -8,7 +8,7 @@
 // loads lazily so the sign-in page stays small.
 import { useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate } from './navigation.tsx';
 import { errorText } from '../api/errors.ts';
 import { notify } from '../app/notify.tsx';
 import { actionText } from './action-text.ts';

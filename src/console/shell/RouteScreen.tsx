@@ -1,7 +1,7 @@
 // One route of the table: records the component for the request headers, checks the menu
 // permission and renders the lazily loaded screen renderer for the route's kind (from the
 // console's screen registry) with the route's compiled screen (its own module, loaded with it) and,
-// but for the sign-in page, the deferred strings (enum labels).
+// but for the sign-in page, the deferred strings and the operation table.
 import { Component, createElement, lazy, Suspense, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { getComponent, setComponent } from '../api/component.ts';
 import { withChunkReload } from '../app/chunk-reload.ts';
 import { stringsReady } from '../app/i18n.ts';
+import { operationsReady } from '../api/transport.ts';
 import { screenRenderers } from '../runtime/screen-registry.ts';
 import type { ScreenDef, ScreenProps } from '../runtime/screen-types.ts';
 import { MenuGate } from './guards.tsx';
@@ -24,7 +25,7 @@ function screenFor(route: AppRoute): LazyExoticComponent<ComponentType<ScreenPro
   if (!screen) {
     const loadScreen = route.loadScreen as (() => Promise<{ screen: unknown }>) | null;
     const load = () =>
-      Promise.all([screenRenderers[route.kind](), loadScreen ? loadScreen() : null, route.firstLoad ? null : stringsReady()]).then(([renderer, compiled]) => ({
+      Promise.all([screenRenderers[route.kind](), loadScreen ? loadScreen() : null, route.firstLoad ? null : stringsReady(), route.firstLoad ? null : operationsReady()]).then(([renderer, compiled]) => ({
         default: (props: ScreenProps) => createElement(renderer.default, { ...props, screen: compiled?.screen as ScreenDef | undefined }),
       }));
     screen = lazy(withChunkReload(load));

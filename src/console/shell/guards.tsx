@@ -2,7 +2,7 @@
 // sign-in); a user is sent where their state says (src/core/access.ts); the full app needs both
 // user and company active; a menu route needs the node in the user's menu.
 import { useEffect, type ReactNode } from 'react';
-import { Navigate, useLocation } from 'react-router-dom';
+import { Redirect, useLocation } from '../runtime/navigation.tsx';
 import { allowedWhileRedirected, landingFor } from '../../core/access.ts';
 import { isSessionExpired, useSession } from '../api/session.ts';
 import { expireSession, isClientPath, sessionWasExpired } from '../api/transport.ts';
@@ -33,23 +33,23 @@ export function SessionGate({ mode, children }: { mode: GateMode; children: Reac
   const { pathname } = useLocation();
   if (user && isSessionExpired(user)) return <Expire />;
   const to = redirectFor(user, pathname, mode);
-  if (to === '__home__') return <Navigate to={homeFor(user!)} replace />;
-  if (to) return <Navigate to={to} replace />;
+  if (to === '__home__') return <Redirect to={homeFor(user!)} />;
+  if (to) return <Redirect to={to} />;
   return <>{children}</>;
 }
 
 /** A menu route the user's permissions do not include goes to the user's home. */
 export function MenuGate({ menuKey, screenless = false, children }: { menuKey: string | null; screenless?: boolean; children: ReactNode }) {
   const user = useSession();
-  if (menuKey && user && !landingFor(user) && !canOpenMenuKey(user, menuKey)) return <Navigate to={homeFor(user)} replace />;
+  if (menuKey && user && !landingFor(user) && !canOpenMenuKey(user, menuKey)) return <Redirect to={homeFor(user)} />;
   // A route with no screen of its own (a group's address, /Campaigns) opens its first working entry.
   const working = screenless && menuKey && user && !landingFor(user) ? workingPathFor(user, menuKey) : null;
-  if (working) return <Navigate to={working} replace />;
+  if (working) return <Redirect to={working} />;
   return <>{children}</>;
 }
 
 /** "/" sends a signed-in user home, anyone else to the sign-in page. */
 export function HomeRedirect() {
   const user = useSession();
-  return <Navigate to={user ? homeFor(user) : '/signin'} replace />;
+  return <Redirect to={user ? homeFor(user) : '/signin'} />;
 }

@@ -1,5 +1,5 @@
 // The route table entry of the page being shown, as the layouts see it (router `handle`).
-import { useMatches } from 'react-router-dom';
+import { useRouteHandles } from '../runtime/navigation.tsx';
 import { menuNodes } from '../../generated/menu.gen.ts';
 import type { routes } from '../../generated/routes.gen.ts';
 import type { MenuNode } from './home.ts';
@@ -8,9 +8,9 @@ export type AppRoute = (typeof routes)[number];
 export interface RouteHandle { route: AppRoute }
 
 export function useCurrentRoute(): AppRoute | undefined {
-  const matches = useMatches();
-  for (let i = matches.length - 1; i >= 0; i--) {
-    const handle = matches[i].handle as RouteHandle | undefined;
+  const handles = useRouteHandles();
+  for (let i = handles.length - 1; i >= 0; i--) {
+    const handle = handles[i] as RouteHandle | undefined;
     if (handle?.route) return handle.route;
   }
   return undefined;

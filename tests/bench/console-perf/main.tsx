@@ -9,6 +9,9 @@ import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { setTransport, type Transport } from '../../../src/generated/client.gen.ts';
 import { encodeSession } from '../../../src/core/session-codec.ts';
 import { AppProviders } from '../../../src/console/app/providers.tsx';
+import { installNavigation } from '../../../src/console/runtime/navigation.tsx';
+import { operationsReady } from '../../../src/console/api/transport.ts';
+import { routerNavigation } from '../../../src/console/app/router-navigation.ts';
 import { storageKeys } from '../../../src/console/api/storage.ts';
 import { SchemaForm } from '../../../src/console/runtime/form/SchemaForm.tsx';
 import ListScreen from '../../../src/console/runtime/screens/ListScreen.tsx';
@@ -17,6 +20,8 @@ import { teamMembers } from '../../../src/console/stories/data.ts';
 import { listAnswer } from '../../../src/console/stories/list-stub.ts';
 import { fx } from '../../../src/console/stories/screens.ts';
 import { users } from '../../../src/console/stories/fixtures.ts';
+
+installNavigation(routerNavigation);
 
 declare global {
   interface Window {
@@ -84,7 +89,8 @@ if (mode === 'list') {
   }) as unknown as Transport;
   setTransport(stub);
   const router = createMemoryRouter([{ path: '/profile/management', element: <ListScreen screenId="fxTeamMembers" menuKey="settings.users" screen={fx.fxTeamMembers} /> }], { initialEntries: ['/profile/management'] });
-  void measure(() => root.render(<AppProviders><RouterProvider router={router} /></AppProviders>), () => document.querySelectorAll('tbody tr:not([data-loading]):not([aria-hidden])').length > 10);
+  // As a console route waits for the operation table before its screen draws.
+  void operationsReady().then(() => measure(() => root.render(<AppProviders><RouterProvider router={router} /></AppProviders>), () => document.querySelectorAll('tbody tr:not([data-loading]):not([aria-hidden])').length > 10));
   window.__scroll = (ms, px) => scroll(document.querySelector('table')!.parentElement as HTMLElement, ms, px);
 }
 

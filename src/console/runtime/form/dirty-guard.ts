@@ -2,7 +2,7 @@
 // until the user confirms, and closing or reloading the tab gets the browser's own question.
 // `allowLeave()` lets a successful save navigate away without asking.
 import { useCallback, useEffect, useRef } from 'react';
-import { useBlocker } from 'react-router-dom';
+import { useBlocker } from '../navigation.tsx';
 
 export interface DirtyGuard {
   /** The router is holding a navigation: ask the user. */

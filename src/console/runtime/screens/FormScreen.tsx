@@ -14,11 +14,10 @@ import Typography from '@mui/material/Typography';
 import type { ErrorSchema, RJSFSchema } from '@rjsf/utils';
 import { useTranslation } from 'react-i18next';
 import LinearProgress from '@mui/material/LinearProgress';
-import { Link as RouterLink, useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { RouteLink, useLocation, useNavigate, useParams, useSearchParams } from '../navigation.tsx';
 import { useSWRConfig } from 'swr';
 import { landingFor } from '../../../core/access.ts';
 import { call, useOperation, type OperationId } from '../../../generated/client.gen.ts';
-import { routes } from '../../../generated/routes.gen.ts';
 import type { SessionUser } from '../../../generated/types.gen.ts';
 import { buildArgs, fillPathParams } from '../../api/args.ts';
 import { setComponent } from '../../api/component.ts';
@@ -130,7 +129,7 @@ function FormView({ screen }: { screen: ScreenDef }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { pathname } = useLocation();
-  const [query] = useSearchParams();
+  const query = useSearchParams();
   const routeParams = useParams();
   const session = useSession();
   const { mutate } = useSWRConfig();
@@ -288,7 +287,8 @@ function FormView({ screen }: { screen: ScreenDef }) {
         const user = startSession(String(answer.clientToken ?? ''));
         if (!user) return setFormError(errorText(t, null));
         clearExpiredFlag();
-        const clientHome = effect.tokenKind === 'client' ? routes.find((r) => isClientPath(r.path) && !r.path.includes(':'))?.path : undefined;
+        // The route table only for a client sign-in: the sign-in page's first load does not carry it.
+        const clientHome = effect.tokenKind === 'client' ? (await import('../../../generated/routes.gen.ts')).routes.find((r) => isClientPath(r.path) && !r.path.includes(':'))?.path : undefined;
         navigate(landingFor(user) ? homeFor(user) : (clientHome ?? homeFor(user)), { replace: true });
         return;
       }
@@ -439,7 +439,7 @@ function FormView({ screen }: { screen: ScreenDef }) {
             </Button>
           )}
           {viewing && base !== pathname && (
-            <Button component={RouterLink} to={base}>
+            <Button component={RouteLink} to={base}>
               {t('common.back')}
             </Button>
           )}
@@ -493,7 +493,7 @@ function FormView({ screen }: { screen: ScreenDef }) {
       {!!screen.links?.length && (
         <Box component="nav" sx={{ display: 'flex', flexDirection: 'column', gap: 0.5, mt: 3 }}>
           {screen.links.map((l) => (
-            <Link key={l.to} component={RouterLink} to={interpolate(l.to, { ...routeParams, ...formData })}>
+            <Link key={l.to} component={RouteLink} to={interpolate(l.to, { ...routeParams, ...formData })}>
               {t(l.label)}
             </Link>
           ))}

@@ -3,7 +3,7 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Construction from '@mui/icons-material/Construction';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink } from 'react-router-dom';
+import { RouteLink } from '../navigation.tsx';
 import { menuNodes } from '../../../generated/menu.gen.ts';
 import { ScreenFrame } from '../ScreenFrame.tsx';
 import type { ScreenProps } from '../screen-types.ts';
@@ -16,7 +16,7 @@ export default function NotAvailableScreen({ menuKey }: ScreenProps) {
       <Alert severity="info" icon={<Construction />} role="status" sx={{ mb: 2 }}>
         {t('shell.notAvailable.message')}
       </Alert>
-      <Button component={RouterLink} to="/" variant="outlined">
+      <Button component={RouteLink} to="/" variant="outlined">
         {t('shell.goHome')}
       </Button>
     </ScreenFrame>

@@ -7,17 +7,17 @@ import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import { Outlet, useSearchParams } from 'react-router-dom';
 import { appSettings } from '../../../generated/app.gen.ts';
 import { brand } from '../../app/theme.ts';
 import { LanguageSwitch } from '../LanguageSwitch.tsx';
 import { Loading } from '../Loading.tsx';
+import { useSearchParams } from '../../runtime/navigation.tsx';
 import { useCurrentRoute } from '../route-info.ts';
 import { CONTENT_ID, SkipLink } from '../SkipLink.tsx';
 
 export default function PlainLayout({ children }: { children?: ReactNode }) {
   const { t } = useTranslation();
-  const [params] = useSearchParams();
+  const params = useSearchParams();
   const maxWidth = useCurrentRoute()?.kind === 'detail' ? 880 : 520;
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', alignItems: 'center', background: `linear-gradient(160deg, #FFF8E1 0%, #FFE0B2 100%)`, px: 2, py: 4 }} data-layout="plain">
@@ -34,7 +34,7 @@ export default function PlainLayout({ children }: { children?: ReactNode }) {
             {t('errors.client.sessionExpired')}
           </Alert>
         )}
-        <Suspense fallback={<Loading />}>{children ?? <Outlet />}</Suspense>
+        <Suspense fallback={<Loading />}>{children}</Suspense>
       </Paper>
     </Box>
   );

@@ -1,0 +1,13 @@
+// The console's navigation: react-router's hooks behind the runtime's seam (runtime/navigation.tsx).
+import { Link, useBlocker, useLocation, useMatches, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import type { NavigationHooks } from '../runtime/navigation.tsx';
+
+export const routerNavigation: NavigationHooks = {
+  useLocation,
+  useParams,
+  useSearchParams: () => useSearchParams()[0],
+  useNavigate,
+  useBlocker,
+  useRouteHandles: () => useMatches().map((m) => m.handle),
+  Link,
+};
