@@ -16,6 +16,15 @@ const consoleRules = {
   ],
 };
 
+/**
+ * The runtime and the features read the router through its seam (src/console/runtime/navigation.tsx),
+ * so that a first-load page draws their screens without react-router (issue 13); only the app's
+ * wiring (src/console/app), the shell around the routes and the stories import it.
+ */
+const runtimeRules = {
+  patterns: [...consoleRules.patterns, { group: ['react-router', 'react-router-dom'], message: 'Read the router through src/console/runtime/navigation.tsx.' }],
+};
+
 /** src/server: src/core, src/generated, src/engine; src/sandbox only from the composition root. Never React or the console. */
 const serverRules = (sandbox) => ({
   patterns: [
@@ -86,6 +95,7 @@ export default tseslint.config(
     },
   },
   { files: ['src/console/**'], rules: { 'no-restricted-imports': ['error', consoleRules] } },
+  { files: ['src/console/runtime/**', 'src/console/features/**'], ignores: ['**/*.stories.tsx'], rules: { 'no-restricted-imports': ['error', runtimeRules] } },
   { files: ['src/server/**'], rules: { 'no-restricted-imports': ['error', serverRules(false)] } },
   { files: SERVER_FILES_WIRING_THE_SANDBOX, rules: { 'no-restricted-imports': ['error', serverRules(true)] } },
   { files: ['src/engine/**'], rules: { 'no-restricted-imports': ['error', engineRules] } },

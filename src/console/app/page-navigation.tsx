@@ -4,7 +4,7 @@
 // Nothing is ever held: a first-load page has no unsaved work to lose but what the person typed,
 // and the browser asks before leaving a dirty form (the dirty guard's beforeunload).
 import { forwardRef } from 'react';
-import type { Blocker, NavigationHooks, RouteLinkProps } from '../runtime/navigation.tsx';
+import type { Blocker, NavigationHooks, RouteLinkProps, SetSearchParams } from '../runtime/navigation.tsx';
 
 const NOTHING_HELD: Blocker = { state: 'unblocked' };
 const NO_PARAMS = Object.freeze({});
@@ -16,6 +16,11 @@ function searchParams(): URLSearchParams {
   return searched[1];
 }
 
+const setSearchParams: SetSearchParams = (next, options) => {
+  const query = typeof next === 'function' ? next(searchParams()) : next;
+  go(`${window.location.pathname}?${query.toString()}`, options);
+};
+
 const go = (to: string, options?: { replace?: boolean }) => (options?.replace ? window.location.replace(to) : window.location.assign(to));
 
 const PageLink = forwardRef<HTMLAnchorElement, RouteLinkProps>(function PageLink({ to, replace: _replace, ...props }, ref) {
@@ -26,7 +31,7 @@ export function pageNavigation(handles: readonly unknown[]): NavigationHooks {
   return {
     useLocation: () => ({ pathname: window.location.pathname, search: window.location.search }),
     useParams: () => NO_PARAMS,
-    useSearchParams: searchParams,
+    useSearchParams: () => [searchParams(), setSearchParams] as const,
     useNavigate: () => go,
     useBlocker: () => NOTHING_HELD,
     useRouteHandles: () => handles,

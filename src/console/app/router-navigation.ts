@@ -5,7 +5,7 @@ import type { NavigationHooks } from '../runtime/navigation.tsx';
 export const routerNavigation: NavigationHooks = {
   useLocation,
   useParams,
-  useSearchParams: () => useSearchParams()[0],
+  useSearchParams,
   useNavigate,
   useBlocker,
   useRouteHandles: () => useMatches().map((m) => m.handle),

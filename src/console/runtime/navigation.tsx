@@ -9,6 +9,8 @@ import { forwardRef, useEffect, type AnchorHTMLAttributes, type ComponentType, t
 
 export interface NavigateOptions { replace?: boolean }
 export type Navigate = (to: string, options?: NavigateOptions) => void;
+/** Replaces the query (react-router's setSearchParams): a navigation to the same path. */
+export type SetSearchParams = (next: URLSearchParams | ((previous: URLSearchParams) => URLSearchParams), options?: NavigateOptions) => void;
 
 /** A navigation held by the dirty guard: 'blocked' until the person stays or leaves. */
 export type Blocker =
@@ -25,7 +27,7 @@ export interface RouteLinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElem
 export interface NavigationHooks {
   useLocation(): { pathname: string; search: string };
   useParams(): Readonly<Record<string, string | undefined>>;
-  useSearchParams(): URLSearchParams;
+  useSearchParams(): readonly [URLSearchParams, SetSearchParams];
   useNavigate(): Navigate;
   useBlocker(when: BlockWhen): Blocker;
   /** The handles of the matched routes, outermost first (the route table's entry is one). */

@@ -15,7 +15,7 @@ import {
 } from '@xyflow/react';
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router-dom';
+import { useParams } from '../../runtime/navigation.tsx';
 import { validateFlow } from '../../../core/flows/validate.ts';
 import { flowStepTypeMeta, flowStepTypes, type FlowStepType } from '../../../generated/enums.gen.ts';
 import { call } from '../../../generated/client.gen.ts';

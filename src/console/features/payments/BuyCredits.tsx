@@ -12,7 +12,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink } from 'react-router-dom';
+import { RouteLink } from '../../runtime/navigation.tsx';
 import { purchasable, quotePurchase } from '../../../core/payment-quote.ts';
 import { call, useOperation } from '../../../generated/client.gen.ts';
 import { constants } from '../../../generated/constants.gen.ts';
@@ -109,7 +109,7 @@ export default function BuyCredits(_props: FeatureProps) {
           {busy && <LinearProgress aria-label={t('payments.buy.opening')} />}
           <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
             <Button type="submit" variant="contained" disabled={busy}>{t('payments.buy.pay')}</Button>
-            <Button component={RouterLink} to="/Payments/History">{t('payments.buy.history')}</Button>
+            <Button component={RouteLink} to="/Payments/History">{t('payments.buy.history')}</Button>
           </Stack>
           <Typography variant="body2" color="text.secondary">{t('payments.buy.secure')}</Typography>
         </Stack>

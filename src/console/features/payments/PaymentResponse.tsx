@@ -9,7 +9,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useSearchParams } from 'react-router-dom';
+import { RouteLink, useSearchParams } from '../../runtime/navigation.tsx';
 import { call, useOperation } from '../../../generated/client.gen.ts';
 import type { PaymentStatus } from '../../../generated/enums.gen.ts';
 import { errorText } from '../../api/errors.ts';
@@ -73,10 +73,10 @@ export default function PaymentResponse(_props: FeatureProps) {
                 <Button variant="contained" onClick={() => void voucher(payment.id)}>{t('payments.response.voucher')}</Button>
               )}
               {payment.status !== 'approved' && payment.status !== 'pending' && (
-                <Button variant="contained" component={RouterLink} to="/Payments/General">{t('payments.response.tryAgain')}</Button>
+                <Button variant="contained" component={RouteLink} to="/Payments/General">{t('payments.response.tryAgain')}</Button>
               )}
-              <Button component={RouterLink} to="/Payments/History">{t('payments.response.history')}</Button>
-              <Button component={RouterLink} to="/User">{t('payments.response.home')}</Button>
+              <Button component={RouteLink} to="/Payments/History">{t('payments.response.history')}</Button>
+              <Button component={RouteLink} to="/User">{t('payments.response.home')}</Button>
             </Stack>
           </>
         )}

@@ -3,7 +3,7 @@
 // A change of what is listed (sort, search, a filter, the page size) is a new history entry and
 // starts at page 1; the page a scroll reaches replaces the current entry.
 import { useCallback, useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useSearchParams } from '../navigation.tsx';
 
 export interface ListState {
   page: number;

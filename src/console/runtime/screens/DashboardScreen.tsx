@@ -17,7 +17,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { RouteLink, useNavigate, useParams, useSearchParams } from '../navigation.tsx';
 import { useOperation, type OperationId } from '../../../generated/client.gen.ts';
 import { buildArgs } from '../../api/args.ts';
 import { errorText } from '../../api/errors.ts';
@@ -57,7 +57,7 @@ function DashboardCard({ card }: { card: ScreenCard }) {
       )}
     </CardContent>
   );
-  return <Card variant="outlined">{card.to ? <CardActionArea component={RouterLink} to={card.to}>{body}</CardActionArea> : body}</Card>;
+  return <Card variant="outlined">{card.to ? <CardActionArea component={RouteLink} to={card.to}>{body}</CardActionArea> : body}</Card>;
 }
 
 function DashboardChart({ chart }: { chart: ScreenChart }) {
@@ -130,9 +130,9 @@ function DashboardTable({ table }: { table: ScreenTable }) {
                       return (
                         <TableCell key={c.field}>
                           {to && j === 0 ? (
-                            <RouterLink to={to} onClick={(e) => e.stopPropagation()}>
+                            <RouteLink to={to} onClick={(e) => e.stopPropagation()}>
                               {cell}
-                            </RouterLink>
+                            </RouteLink>
                           ) : (
                             cell
                           )}

@@ -9,7 +9,7 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { useLocation, useNavigate, useParams, useSearchParams } from '../navigation.tsx';
 import { useOperation, type OperationId } from '../../../generated/client.gen.ts';
 import { buildArgs, fillPathParams } from '../../api/args.ts';
 import { errorText } from '../../api/errors.ts';

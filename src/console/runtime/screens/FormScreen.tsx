@@ -129,7 +129,7 @@ function FormView({ screen }: { screen: ScreenDef }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { pathname } = useLocation();
-  const query = useSearchParams();
+  const [query] = useSearchParams();
   const routeParams = useParams();
   const session = useSession();
   const { mutate } = useSWRConfig();

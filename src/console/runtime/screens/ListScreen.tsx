@@ -13,7 +13,7 @@ import TablePagination from '@mui/material/TablePagination';
 import Typography from '@mui/material/Typography';
 import Add from '@mui/icons-material/Add';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { useLocation, useNavigate, useParams, useSearchParams } from '../navigation.tsx';
 import { useSWRConfig } from 'swr';
 import { useOperation, type OperationId } from '../../../generated/client.gen.ts';
 import { menuNodes } from '../../../generated/menu.gen.ts';

@@ -12,7 +12,7 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { ErrorSchema } from '@rjsf/utils';
 import { useTranslation } from 'react-i18next';
-import { useParams, useSearchParams } from 'react-router-dom';
+import { useParams, useSearchParams } from '../navigation.tsx';
 import { call, type OperationId } from '../../../generated/client.gen.ts';
 import { buildArgs } from '../../api/args.ts';
 import { setComponent } from '../../api/component.ts';

@@ -15,7 +15,7 @@ import Stepper from '@mui/material/Stepper';
 import Typography from '@mui/material/Typography';
 import type { ErrorSchema, RJSFSchema } from '@rjsf/utils';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { useLocation, useNavigate, useParams, useSearchParams } from '../navigation.tsx';
 import { call, type OperationId } from '../../../generated/client.gen.ts';
 import { buildArgs } from '../../api/args.ts';
 import { setComponent } from '../../api/component.ts';

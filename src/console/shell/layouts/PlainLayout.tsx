@@ -17,7 +17,7 @@ import { CONTENT_ID, SkipLink } from '../SkipLink.tsx';
 
 export default function PlainLayout({ children }: { children?: ReactNode }) {
   const { t } = useTranslation();
-  const params = useSearchParams();
+  const [params] = useSearchParams();
   const maxWidth = useCurrentRoute()?.kind === 'detail' ? 880 : 520;
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', alignItems: 'center', background: `linear-gradient(160deg, #FFF8E1 0%, #FFE0B2 100%)`, px: 2, py: 4 }} data-layout="plain">

@@ -19,7 +19,7 @@ import UploadFile from '@mui/icons-material/UploadFile';
 import type { WidgetProps } from '@rjsf/utils';
 import { useTranslation } from 'react-i18next';
 import { Rejections } from '../../cells/RejectionsTable.tsx';
-import { useParams } from 'react-router-dom';
+import { useParams } from '../../navigation.tsx';
 import { call, type OperationId } from '../../../../generated/client.gen.ts';
 import { buildArgs } from '../../../api/args.ts';
 import { errorText } from '../../../api/errors.ts';
