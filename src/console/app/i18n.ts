@@ -33,6 +33,7 @@ type Bundle = Record<string, string>;
 // labels (the largest), the screens' and fields' strings and the menu. The first-load screens' own
 // strings come instead in firstLoadStrings (generated from their declarations); the rest loads with
 // the first route that is not the sign-in and with the session layouts (both wait for stringsReady).
+// Vite needs literal patterns, so the deferred set is written in both globs below (keep them alike).
 const bundledFiles = import.meta.glob<Bundle>(['../../../locales/es/*.json', '!../../../locales/*/documents.json', '!../../../locales/*/flowEditor.json', '!../../../locales/*/payments.json', '!../../../locales/es/{enums,screens,fields,menu}.json'], { eager: true, import: 'default' });
 const deferredFiles = import.meta.glob<Bundle>(['../../../locales/es/{enums,screens,fields,menu}.json'], { import: 'default' });
 let deferred: Promise<void> | null = null;

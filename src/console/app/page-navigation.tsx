@@ -1,4 +1,4 @@
-// The navigation of a first-load page (the sign-in, app/first-load.tsx): the page is the one route
+// The navigation of a first-load page (the sign-in, app/FirstLoadPage.tsx): the page is the one route
 // it was opened at, so its location is the browser's, its parameters none, and going anywhere else
 // is a page load into the full console (which then brings the router and the other screens).
 // Nothing is ever held: a first-load page has no unsaved work to lose but what the person typed,
@@ -16,12 +16,12 @@ function searchParams(): URLSearchParams {
   return searched[1];
 }
 
+const go = (to: string, options?: { replace?: boolean }) => (options?.replace ? window.location.replace(to) : window.location.assign(to));
+
 const setSearchParams: SetSearchParams = (next, options) => {
   const query = typeof next === 'function' ? next(searchParams()) : next;
   go(`${window.location.pathname}?${query.toString()}`, options);
 };
-
-const go = (to: string, options?: { replace?: boolean }) => (options?.replace ? window.location.replace(to) : window.location.assign(to));
 
 const PageLink = forwardRef<HTMLAnchorElement, RouteLinkProps>(function PageLink({ to, replace: _replace, ...props }, ref) {
   return <a ref={ref} href={to} {...props} />;

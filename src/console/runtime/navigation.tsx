@@ -1,10 +1,10 @@
 // The router as the runtime sees it: where the page is, its parameters, how to go elsewhere, how
-// to hold a navigation and how to link. The screens on the sign-in's path (the form screen, the
-// plain layout, the screen actions, the dirty guard) read the router through these hooks and not
-// through react-router, so that the sign-in's first load does not carry the router (issue 13).
+// to hold a navigation and how to link. The runtime's screens, the features and the plain layout
+// read the router through these hooks and never through react-router (lint holds it), so that the
+// sign-in's first load does not carry the router (issue 13).
 // The entry installs one implementation before the first render, as it installs the transport:
 // react-router's in the console (app/router-navigation.ts), the browser's own on a first-load
-// page (app/page-navigation.ts), where any navigation is a page load into the full console.
+// page (app/page-navigation.tsx), where any navigation is a page load into the full console.
 import { forwardRef, useEffect, type AnchorHTMLAttributes, type ComponentType, type ReactNode, type Ref } from 'react';
 
 export interface NavigateOptions { replace?: boolean }
