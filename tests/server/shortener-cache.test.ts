@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { deviceClass, isBot } from '../../src/server/modules/shortener/redirect/bots.ts';
 import { LinkCache, type CachedLink } from '../../src/server/modules/shortener/redirect/cache.ts';
-import { ClickQueue, type Click } from '../../src/server/modules/shortener/redirect/clicks.ts';
+import { ClickQueue, type Click, type ClickFacts } from '../../src/server/modules/shortener/redirect/clicks.ts';
+import { visitorOf } from '../../src/server/modules/shortener/redirect/visitor.ts';
 
 const link = (code: string): CachedLink => ({ linkId: code.length, rootId: 1, companyId: 1, campaignId: null, url: `https://example.com/${code}`, expiresAt: null, gone: false });
 
@@ -74,7 +75,7 @@ describe('LinkCache', () => {
 });
 
 describe('ClickQueue', () => {
-  const click = (n: number): Click => ({ linkId: n, rootId: n, companyId: 1, campaignId: null, at: new Date(0), bot: false, device: 'mobile', referrer: null, visitor: 'v' });
+  const click = (n: number): ClickFacts => ({ linkId: n, rootId: n, companyId: 1, campaignId: null, at: 0, device: 'mobile', ip: '181.49.2.17', userAgent: 'Mozilla/5.0', referer: null });
 
   it('counts what it drops when full instead of growing, and writes batches in order', async () => {
     const written: number[][] = [];
@@ -86,6 +87,101 @@ describe('ClickQueue', () => {
     expect(queue.stats.dropped).toBe(3);
     await queue.close();
     expect(written).toEqual([[1, 2], [3, 4], [5]]);
+  });
+
+  it('writes the visitor digest and the referrer host worked out from what the redirect kept, long headers too', async () => {
+    const rows: Click[] = [];
+    const queue = new ClickQueue(async (batch) => {
+      rows.push(...batch);
+    }, { intervalMs: 3_600_000 });
+    const longAgent = `Mozilla/5.0 ${'x'.repeat(600)}`;
+    const longReferer = `https://www.facebook.com/${'p'.repeat(600)}`;
+    queue.push({ ...click(1), referer: 'https://www.facebook.com/some/post', device: 'bot' });
+    queue.push({ ...click(2), ip: '181.49.2.99' }); // the same /24: the same visitor
+    queue.push({ ...click(3), ip: '2800:e2:1:2::7', userAgent: longAgent, referer: longReferer, campaignId: 9, at: 1_700_000_000_000 });
+    queue.push({ ...click(4), referer: 'not a url' });
+    await queue.flush();
+    expect(rows.map((r) => [r.linkId, r.visitor, r.referrer, r.bot, r.campaignId])).toEqual([
+      [1, visitorOf('181.49.2.17', 'Mozilla/5.0'), 'facebook.com', true, null],
+      [2, visitorOf('181.49.2.17', 'Mozilla/5.0'), null, false, null],
+      [3, visitorOf('2800:e2:1:2::7', longAgent), 'facebook.com', false, 9],
+      [4, visitorOf('181.49.2.17', 'Mozilla/5.0'), null, false, null],
+    ]);
+    expect(rows[2].at.toISOString()).toBe('2023-11-14T22:13:20.000Z');
+    expect(visitorOf('181.49.2.17', 'Mozilla/5.0')).not.toBe(visitorOf('181.49.3.17', 'Mozilla/5.0'));
+  });
+
+  // The pacing rules with a clock and a load reading of the test's own: a write costs msPerRow on
+  // the clock (PGlite takes about 0.012 ms a row), the timer never fires by itself.
+  const paced = (options: { load: number; maxDelayMs?: number; maxQueued?: number; msPerRow?: number }) => {
+    let now = 0;
+    let load = options.load;
+    const batches: number[][] = [];
+    const queue = new ClickQueue(async (batch) => {
+      batches.push(batch.map((c) => c.linkId));
+      now += batch.length * (options.msPerRow ?? 0.01);
+    }, { intervalMs: 3_600_000, clock: () => now, load: () => load, maxDelayMs: options.maxDelayMs, maxQueued: options.maxQueued });
+    return {
+      queue, batches,
+      written: () => batches.flat().length,
+      advance: (ms: number) => { now += ms; },
+      setLoad: (value: number) => { load = value; },
+    };
+  };
+
+  it('writes everything held within a tick or two when the server is quiet, oldest first', async () => {
+    const q = paced({ load: 0.1 });
+    for (let i = 1; i <= 2500; i++) q.queue.push(click(i));
+    q.advance(100);
+    await q.queue.tick();
+    expect(q.written()).toBe(2500);
+    expect(q.batches.map((b) => b.length)).toEqual([1000, 1000, 500]);
+    expect(q.batches.flat()).toEqual(Array.from({ length: 2500 }, (_, i) => i + 1));
+    expect(q.queue.size).toBe(0);
+  });
+
+  it('takes at most its share of a busy server\'s time and holds the rest until the load passes', async () => {
+    const q = paced({ load: 0.95, msPerRow: 0.1 });
+    for (let i = 1; i <= 20_000; i++) q.queue.push(click(i));
+    for (let t = 0; t < 50; t++) { // five seconds of a saturated server
+      q.advance(100);
+      await q.queue.tick();
+    }
+    // 3 % of 5 s = 150 ms of writing at 0.1 ms a row: 1,500 rows, plus at most one batch over.
+    expect(q.written()).toBeGreaterThanOrEqual(1250);
+    expect(q.written()).toBeLessThanOrEqual(1750);
+    expect(q.batches.every((b) => b.length <= 250)).toBe(true);
+    expect(q.queue.size).toBe(20_000 - q.written());
+    expect(q.queue.stats.quietTicks).toBe(0);
+    q.setLoad(0.05); // the load passes: a reading without a write says so within two ticks
+    for (let t = 0; t < 2; t++) {
+      q.advance(100);
+      await q.queue.tick();
+    }
+    expect(q.queue.stats.quietTicks).toBeGreaterThanOrEqual(1);
+    for (let t = 0; t < 200 && q.queue.size; t++) {
+      q.advance(100);
+      await q.queue.tick();
+    }
+    expect(q.queue.size).toBe(0);
+    expect(q.queue.stats.busyTicks).toBeGreaterThanOrEqual(50);
+  });
+
+  it('writes held clicks whatever the load once they are overdue or the queue is half full', async () => {
+    const late = paced({ load: 0.95, maxDelayMs: 1000 });
+    for (let i = 1; i <= 3000; i++) late.queue.push(click(i));
+    late.advance(100);
+    await late.queue.tick();
+    const whileFresh = late.written();
+    expect(whileFresh).toBeLessThan(3000);
+    late.advance(1000);
+    await late.queue.tick();
+    expect(late.written()).toBe(3000); // overdue: a slice of 50 ms holds all of them at 0.01 ms a row
+    const full = paced({ load: 0.95, maxQueued: 4000 });
+    for (let i = 1; i <= 2500; i++) full.queue.push(click(i));
+    full.advance(100);
+    await full.queue.tick();
+    expect(full.written()).toBe(2500);
   });
 });
 

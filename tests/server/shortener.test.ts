@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { calendarDate } from '../../src/core/date-range.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildServer } from '../../src/server/app.ts';
 import { createHarness, multipart, type Harness } from './harness.ts';
 import { otherCompany, userWithGrants } from './messaging-fixtures.ts';
@@ -336,6 +336,24 @@ describe('a slow database and shutdown', () => {
     await app.close();
     expect(written).toEqual([10, 10, 5]);
     expect(app.shortener.clicks.size).toBe(0);
+  });
+
+  it('writes the clicks of a quiet server on its own within a few ticks, and holds them while it is busy', async () => {
+    const quiet = await buildServer({ db: h.db, now: () => h.clock.now, shortener: { clicks: { intervalMs: 20 } } });
+    const link = (await shorten({ url: 'https://example.com/tranquilo' })).json();
+    for (let i = 0; i < 3; i++) await visit(quiet, link.code);
+    // The real timer and the real event-loop reading: no flush here.
+    await vi.waitFor(() => expect(quiet.shortener.clicks.stats.written).toBe(3), { timeout: 10_000, interval: 20 });
+    expect((await h.op('shortener.get', { token: platform, params: { id: link.id } })).json().clicks).toBe(3);
+    await quiet.close();
+    // A server that reads as saturated and whose writer may take none of its time holds them.
+    const busy = await buildServer({ db: h.db, now: () => h.clock.now, shortener: { clicks: { intervalMs: 20, load: () => 0.95, busyShare: 0 } } });
+    for (let i = 0; i < 5; i++) await visit(busy, link.code);
+    await vi.waitFor(() => expect(busy.shortener.clicks.stats.busyTicks).toBeGreaterThanOrEqual(5), { timeout: 10_000, interval: 20 });
+    expect(busy.shortener.clicks.stats.written).toBe(0);
+    expect(busy.shortener.clicks.size).toBe(5);
+    await busy.close(); // shutdown writes what is held
+    expect((await h.op('shortener.get', { token: platform, params: { id: link.id } })).json().clicks).toBe(8);
   });
 
   it('writes to the database on close what the queue still holds', async () => {

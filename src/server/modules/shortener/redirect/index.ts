@@ -9,7 +9,8 @@
 // Redirect: 302 (never 301: browsers cache a 301 and repeat clicks would go uncounted), no body,
 // `cache-control: no-store`, `referrer-policy: no-referrer` (the target never sees the code). A
 // hit is answered from the cache without touching the database; the click is pushed onto the
-// queue and written later in batches. Bots are recorded, marked and left out of the counts.
+// queue (what it knows: the address, user agent and Referer are digested when written) and
+// written later in batches, off the hot path (clicks.ts). Bots are recorded, marked and left out of the counts.
 // HEAD requests (link previews) are answered but not counted. Unknown, expired and deleted codes
 // get the same plain 404 page in Spanish and English: it names no company, and nothing in the
 // answer tells an expired code from one that never existed. When a miss cannot reach the
@@ -96,41 +97,6 @@ function plainPage(reply: FastifyReply, status: number, html: string): FastifyRe
     .send(html);
 }
 
-/**
- * A visitor: the anonymised address and the user agent, digested (53-bit cyrb53, base 36). Not a
- * secret: like any unsalted digest of a /24 and a user agent it could be guessed back to the /24,
- * which is all it holds; it only tells visitors apart for the unique counts.
- */
-function visitorOf(ip: string, userAgent: string): string {
-  const text = `${anonymisedIp(ip)}\n${userAgent}`;
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
-}
-
-/** IPv4 /24 or IPv6 /48: a visitor is told apart without storing their address. */
-function anonymisedIp(ip: string): string {
-  if (ip.includes('.')) return ip.replace(/^(?:::ffff:)?(\d+\.\d+\.\d+)\.\d+$/, '$1.0');
-  return ip.split(':').slice(0, 3).join(':');
-}
-
-function referrerHost(referer: string | undefined): string | null {
-  if (!referer) return null;
-  try {
-    const host = new URL(referer).hostname.replace(/^www\./, '');
-    return host ? host.slice(0, 255) : null;
-  } catch {
-    return null;
-  }
-}
-
 export function createShortener(options: ShortenerOptions): Shortener {
   const now = options.now ?? (() => new Date());
   const db = options.db;
@@ -166,11 +132,9 @@ export function createShortener(options: ShortenerOptions): Shortener {
     if (!link || link.gone || (link.expiresAt !== null && link.expiresAt <= at.getTime())) return plainPage(reply, 404, NOT_FOUND);
     if (track && request.method === 'GET') {
       const ua = request.headers['user-agent'];
-      const device = deviceClass(ua);
       clicks.push({
-        linkId: link.linkId, rootId: link.rootId, companyId: link.companyId, campaignId: link.campaignId, at,
-        bot: device === 'bot', device, referrer: referrerHost(request.headers.referer),
-        visitor: visitorOf(request.ip, ua ?? ''),
+        linkId: link.linkId, rootId: link.rootId, companyId: link.companyId, campaignId: link.campaignId, at: at.getTime(),
+        device: deviceClass(ua), ip: request.ip, userAgent: ua ?? '', referer: request.headers.referer ?? null,
       });
     }
     return reply.code(302).header('location', link.url).header('cache-control', 'private, no-store').header('referrer-policy', 'no-referrer').send();
