@@ -5,7 +5,7 @@
 // Spanish titles and one row per message in scope; the link works without a session, for its
 // file only, until it expires; another company's file is not found; the list shows each file's state.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, calendarDateOf, formatYmd } from '../../src/core/bogota-time.ts';
+import { addDays, calendarDateOf, formatYmd, wallTimeOf } from '../../src/core/bogota-time.ts';
 import { JobRunner } from '../../src/engine/jobs/runner.ts';
 import { companySendWindow } from '../../src/server/messaging/send-window.ts';
 import { jobHandlers } from '../../src/server/messaging/jobs.ts';
@@ -36,6 +36,10 @@ beforeAll(async () => {
   h = await createHarness();
   const mine = await otherCompany(h, ['sms']);
   ({ companyId, token } = mine);
+  // The dates are computed once here and the tests move the clock by minutes: a run that starts
+  // in Bogotá's last hour of the day starts past its midnight instead (it failed at 23:50).
+  const wall = wallTimeOf(h.clock.now);
+  if (wall.hour === 23) h.clock.advance((60 - wall.minute + 30) * 60_000);
   today = formatYmd(calendarDateOf(h.clock.now));
   yesterday = formatYmd(addDays(calendarDateOf(h.clock.now), -1));
   account = await newChannel(h, companyId, 'Archivo Medellín', 'sms');
