@@ -7,7 +7,8 @@ import { createI18n, i18n } from '../../src/console/app/i18n.ts';
 import { isChunkLoadError, reloadOnceForChunkError, withChunkReload } from '../../src/console/app/chunk-reload.ts';
 import { interpolate, pick, resolveObject } from '../../src/console/runtime/expressions.ts';
 import { formatCop, formatDateTime } from '../../src/console/runtime/format.ts';
-import { FALLBACK_HOME, homeFor } from '../../src/console/shell/home.ts';
+import { FALLBACK_HOME, homeAfterSignIn, homeFor } from '../../src/console/shell/home.ts';
+import { routes } from '../../src/generated/routes.gen.ts';
 import { flattenTree, menuTree } from '../../src/console/shell/menu-tree.ts';
 import { redirectFor } from '../../src/console/shell/guards.tsx';
 import { makeUser, stateUsers, users } from '../../src/console/stories/fixtures.ts';
@@ -25,6 +26,13 @@ describe('where a user lands', () => {
     // A default module that is a group leads to its first working child, never "not available yet".
     expect(homeFor(makeUser(['develop'], { permissions: { ...makeUser(['develop']).permissions, defaultModule: '/Campaigns' } }))).toBe('/Campaigns/campaigns');
     expect(homeFor(makeUser(['analista'], { permissions: { menu: [], defaultModule: '' } }))).toBe(FALLBACK_HOME);
+  });
+
+  it('a sign-in lands where homeFor says (the state landing first); a client sign-in on the first client route, when there is one', async () => {
+    expect(await homeAfterSignIn(stateUsers.pending, 'client')).toBe('/userValidation?email=analista%40demo.colibri.co');
+    expect(await homeAfterSignIn(users.manager, undefined)).toBe('/User');
+    const clientRoute = routes.find((r) => r.path.startsWith('/Client/') && !r.path.includes(':'))?.path;
+    expect(await homeAfterSignIn(users.manager, 'client')).toBe(clientRoute ?? '/User');
   });
 
   it('guards: session, landing, reduced screen', () => {

@@ -80,7 +80,7 @@ describe('ClickQueue', () => {
   it('counts what it drops when full instead of growing, and writes batches in order', async () => {
     const written: number[][] = [];
     const queue = new ClickQueue(async (batch) => {
-      written.push(batch.map((c) => c.linkId));
+      written.push(batch.clicks().map((c) => c.linkId));
     }, { maxQueued: 5, maxBatch: 2, intervalMs: 3_600_000 });
     for (let i = 1; i <= 8; i++) queue.push(click(i));
     expect(queue.size).toBe(5);
@@ -92,7 +92,7 @@ describe('ClickQueue', () => {
   it('writes the visitor digest and the referrer host worked out from what the redirect kept, long headers too', async () => {
     const rows: Click[] = [];
     const queue = new ClickQueue(async (batch) => {
-      rows.push(...batch);
+      rows.push(...batch.clicks());
     }, { intervalMs: 3_600_000 });
     const longAgent = `Mozilla/5.0 ${'x'.repeat(600)}`;
     const longReferer = `https://www.facebook.com/${'p'.repeat(600)}`;
@@ -118,7 +118,7 @@ describe('ClickQueue', () => {
     let load = options.load;
     const batches: number[][] = [];
     const queue = new ClickQueue(async (batch) => {
-      batches.push(batch.map((c) => c.linkId));
+      batches.push(batch.clicks().map((c) => c.linkId));
       now += batch.length * (options.msPerRow ?? 0.01);
     }, { intervalMs: 3_600_000, clock: () => now, load: () => load, maxDelayMs: options.maxDelayMs, maxQueued: options.maxQueued });
     return {

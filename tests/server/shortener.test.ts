@@ -8,6 +8,8 @@ import { sql } from 'kysely';
 import { calendarDate } from '../../src/core/date-range.ts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildServer } from '../../src/server/app.ts';
+import { ClickQueue, databaseClickWriter } from '../../src/server/modules/shortener/redirect/clicks.ts';
+import { referrerHost, visitorOf } from '../../src/server/modules/shortener/redirect/visitor.ts';
 import { createHarness, multipart, type Harness } from './harness.ts';
 import { otherCompany, userWithGrants } from './messaging-fixtures.ts';
 
@@ -137,6 +139,36 @@ describe('redirect', () => {
     const byReferrer = (await h.op('shortener.statistics', { token: platform, query: { groupBy: 'referrer', linkId: link.id } })).json();
     expect(byReferrer.items).toContainEqual({ key: 'facebook.com', clicks: 1, unique: 1, bots: 0 });
     expect(byReferrer.totals).toEqual({ clicks: 3, unique: 2, bots: 3 });
+  });
+
+  it('writes every column of a batch as it was held: any referrer host, no campaign, batches that span chunks', async () => {
+    // The database writer sends each column as an array literal and the strings as one text[]:
+    // a host with quotes, commas and braces, and the text NULL, come back as sent.
+    const queue = new ClickQueue(databaseClickWriter(h.db), { intervalMs: 3_600_000, maxBatch: 7_000 });
+    const linkId = 9_000_000_001;
+    const referers = ['foo://a"b,}{NULL/p', 'foo://NULL/p', 'https://www.señal.co/p', null];
+    const at = Date.parse('2026-03-01T15:04:05.678Z');
+    const n = 8_192 + 50; // two chunks, two batches, one of them across the chunks' seam
+    for (let i = 0; i < n; i++) {
+      queue.push({
+        linkId: linkId + (i % 3), rootId: linkId, companyId: 1, campaignId: i % 5 === 0 ? 77 : null, at: at + i,
+        device: i % 2 ? 'bot' : 'mobile', ip: `181.49.${i % 7}.9`, userAgent: 'Mozilla/5.0', referer: referers[i % referers.length],
+      });
+    }
+    await queue.close();
+    expect(queue.stats.written).toBe(n);
+    expect(referers.map(referrerHost)).toEqual(['a"b,}{NULL', 'NULL', 'xn--seal-hqa.co', null]);
+    const rows = await sql<{ link_id: string; campaign_id: number | null; at: Date; bot: boolean; device: string; referrer: string | null; visitor: string }>`
+      select link_id, campaign_id, at, bot, device, referrer, visitor from short_link_clicks where root_id = ${linkId} order by at`.execute(h.db);
+    expect(rows.rows).toHaveLength(n);
+    for (const i of [0, 1, 2, 3, 4, 5, 6999, 7000, 8191, 8192, n - 1]) {
+      const row = rows.rows[i];
+      expect({ ...row, link_id: Number(row.link_id), at: row.at.getTime() }, `row ${i}`).toEqual({
+        link_id: linkId + (i % 3), campaign_id: i % 5 === 0 ? 77 : null, at: at + i, bot: i % 2 === 1,
+        device: i % 2 ? 'bot' : 'mobile', referrer: referrerHost(referers[i % referers.length]), visitor: visitorOf(`181.49.${i % 7}.9`, 'Mozilla/5.0'),
+      });
+    }
+    await sql`delete from short_link_clicks where root_id = ${linkId}`.execute(h.db);
   });
 
   it('answers the same plain 404 page in Spanish and English for unknown, malformed, expired and deleted codes', async () => {

@@ -3,6 +3,7 @@
 // screen of its own (a group) leads to its first working child, never to "not available yet".
 import { landingFor } from '../../core/access.ts';
 import { firstWorkingPath, visibleMenu, workingPathOf, type Viewer } from '../../core/permissions.ts';
+import { isClientPath } from '../api/transport.ts';
 import { appSettings } from '../../generated/app.gen.ts';
 import { menuNodes } from '../../generated/menu.gen.ts';
 import type { SessionUser } from '../../generated/types.gen.ts';
@@ -40,6 +41,17 @@ export function homeFor(user: SessionUser): string {
     if (path) return path;
   }
   return firstWorkingPath(visible) ?? FALLBACK_HOME;
+}
+
+/**
+ * Where a sign-in lands: the state landing first; a client credential's sign-in (the client
+ * portal) then goes to the first client route without parameters; everyone else to homeFor.
+ * The route table is loaded only for a client sign-in: the sign-in page's first load does not carry it.
+ */
+export async function homeAfterSignIn(user: SessionUser, tokenKind: string | undefined): Promise<string> {
+  if (tokenKind !== 'client' || landingFor(user)) return homeFor(user);
+  const { routes } = await import('../../generated/routes.gen.ts');
+  return routes.find((r) => isClientPath(r.path) && !r.path.includes(':'))?.path ?? homeFor(user);
 }
 
 /** Where a menu entry without a screen of its own sends the user: its first working entry, if any. */

@@ -23,9 +23,9 @@ import { buildArgs, fillPathParams } from '../../api/args.ts';
 import { setComponent } from '../../api/component.ts';
 import { ApiError, errorText, problemText, serverEntry } from '../../api/errors.ts';
 import { getSession, startSession, updateSession, useSession } from '../../api/session.ts';
-import { clearExpiredFlag, isClientPath } from '../../api/transport.ts';
+import { clearExpiredFlag } from '../../api/transport.ts';
 import { notify } from '../../app/notify.tsx';
-import { homeFor } from '../../shell/home.ts';
+import { homeAfterSignIn, homeFor } from '../../shell/home.ts';
 import { interpolate, resolveObject, rowApplies, type ExpressionContext } from '../expressions.ts';
 import { allows, permissionOf } from '../access.ts';
 import { readsAffectedBy } from '../cache.ts';
@@ -287,9 +287,7 @@ function FormView({ screen }: { screen: ScreenDef }) {
         const user = startSession(String(answer.clientToken ?? ''));
         if (!user) return setFormError(errorText(t, null));
         clearExpiredFlag();
-        // The route table only for a client sign-in: the sign-in page's first load does not carry it.
-        const clientHome = effect.tokenKind === 'client' ? (await import('../../../generated/routes.gen.ts')).routes.find((r) => isClientPath(r.path) && !r.path.includes(':'))?.path : undefined;
-        navigate(landingFor(user) ? homeFor(user) : (clientHome ?? homeFor(user)), { replace: true });
+        navigate(await homeAfterSignIn(user, effect.tokenKind), { replace: true });
         return;
       }
       case 'navigate':
