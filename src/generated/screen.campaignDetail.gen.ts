@@ -388,6 +388,22 @@ export const screen = {
                     sortable: false
                 },
                 {
+                    field: "estimated",
+                    label: "fields.estimated",
+                    schema: {
+                        type: "boolean"
+                    },
+                    sortable: false
+                },
+                {
+                    field: "staged",
+                    label: "fields.staged",
+                    schema: {
+                        type: "integer"
+                    },
+                    sortable: false
+                },
+                {
                     field: "goNow",
                     label: "fields.goNow",
                     schema: {

@@ -1623,10 +1623,12 @@ export const entitySchemas = [
     },
     {
         $id: "campaign-preview",
-        description: "What a launch would do now: how many messages go now, how many wait for the send window and until when, how many are refused and why, what it costs and whether the credits cover it. It is the launch itself run in a transaction that is rolled back (issue 12), so every count is the launch's own decision; the cost is summed over each rendered message.",
+        description: "What a launch would do now: how many messages go now, how many wait for the send window and until when, how many are refused and why, what it costs and whether the credits cover it. It is the launch itself run in a transaction that is rolled back (issue 12), so every count is the launch's own decision; the cost is summed over each rendered message. A file of more rows than the summary stages is staged on its first rows and the counts scaled (estimated).",
         type: "object",
         required: [
             "recipients",
+            "staged",
+            "estimated",
             "goNow",
             "wait",
             "waitUntil",
@@ -1653,6 +1655,14 @@ export const entitySchemas = [
         properties: {
             recipients: {
                 type: "integer"
+            },
+            staged: {
+                type: "integer",
+                description: "the recipients the launch was staged on: all of them, or the file's first rows when it has more than the summary stages (PREVIEW_STAGED_MAX: 500 on PGlite, 2,000 on PostgreSQL)"
+            },
+            estimated: {
+                type: "boolean",
+                description: "the counts were scaled from the staged rows to the whole file (the file's own counts stay exact)"
             },
             goNow: {
                 type: "integer"

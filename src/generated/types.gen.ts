@@ -703,13 +703,21 @@ ends?: (string | null)
 expires?: (string | null)
 }
 /**
- * What a launch would do now: how many messages go now, how many wait for the send window and until when, how many are refused and why, what it costs and whether the credits cover it. It is the launch itself run in a transaction that is rolled back (issue 12), so every count is the launch's own decision; the cost is summed over each rendered message.
+ * What a launch would do now: how many messages go now, how many wait for the send window and until when, how many are refused and why, what it costs and whether the credits cover it. It is the launch itself run in a transaction that is rolled back (issue 12), so every count is the launch's own decision; the cost is summed over each rendered message. A file of more rows than the summary stages is staged on its first rows and the counts scaled (estimated).
  * 
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "campaign-preview".
  */
 export interface CampaignPreview {
 recipients: number
+/**
+ * the recipients the launch was staged on: all of them, or the file's first rows when it has more than the summary stages (PREVIEW_STAGED_MAX: 500 on PGlite, 2,000 on PostgreSQL)
+ */
+staged: number
+/**
+ * the counts were scaled from the staged rows to the whole file (the file's own counts stay exact)
+ */
+estimated: boolean
 goNow: number
 wait: number
 waitUntil: (string | null)

@@ -34,7 +34,7 @@ describe('the summary is the launch, rolled back', () => {
   it('predicts a relaunch within the duplicate window as all duplicates, and the launch refuses exactly those (93)', async () => {
     const id = await campaignWith('Recordatorio', 'Recuerda tu cita de mañana', 'telefono\n3001110001\n3001110002\n3001110003\n');
     const first = await preview(id);
-    expect(first).toMatchObject({ recipients: 3, goNow: 3, duplicates: 0, credits: 3, duplicateHours: 24 });
+    expect(first).toMatchObject({ recipients: 3, staged: 3, estimated: false, goNow: 3, duplicates: 0, credits: 3, duplicateHours: 24 });
     const sent = await launch(id);
     expect(sent).toMatchObject({ total: 3, going: 3, reservedCredits: first.credits, refused: { duplicate: 0 } });
 
@@ -49,6 +49,24 @@ describe('the summary is the launch, rolled back', () => {
     // The preview left nothing behind: only the two launches' deployments exist.
     const runs = (await h.op('deployments.list', { token: manager, query: { campaignId: id } })).json();
     expect(runs.total).toBe(2);
+  });
+
+  it('stages a file bigger than PREVIEW_STAGED_MAX on its first rows only and scales the counts, saying so; the file\'s own counts stay exact', async () => {
+    // 11 rows: one repeats a number (exact: 1 duplicate), one is not a number (exact: 1 invalid),
+    // the blocked number is among the first four (staged: 1 of 4 blocked, scaled to 10 sendable).
+    const numbers = ['3001110101', '3001112233', '3001110103', '3001110104', '3001110105', '3001110106', '3001110107', '3001110108', '3001110109', '3001110110', '3001110101', 'abc'];
+    const id = await campaignWith('Grande', 'Nuevo catálogo', `telefono\n${numbers.join('\n')}\n`);
+    process.env.PREVIEW_STAGED_MAX = '4';
+    try {
+      const estimated = await preview(id);
+      expect(estimated).toMatchObject({ recipients: 10, staged: 4, estimated: true, blocked: 3, goNow: 8, credits: 8, duplicates: 1, invalid: 1 });
+      expect(estimated.samples).toHaveLength(3); // the first rendered messages, as always
+    } finally {
+      delete process.env.PREVIEW_STAGED_MAX;
+    }
+    expect(await preview(id)).toMatchObject({ recipients: 10, staged: 10, estimated: false, blocked: 1, goNow: 9, credits: 9, duplicates: 1, invalid: 1 });
+    const runs = (await h.op('deployments.list', { token: manager, query: { campaignId: id } })).json();
+    expect(runs.total).toBe(0);
   });
 
   it('predicts the block list (5) as the launch applies it', async () => {

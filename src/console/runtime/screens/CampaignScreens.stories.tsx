@@ -187,7 +187,7 @@ export const UploadActionWithResult: Story = {
 export const DetailTabLoad: Story = {
   parameters: {
     route: { path: '/Campaigns/campaigns/7?tab=2', pattern: '/Campaigns/campaigns/:id' },
-    api: { 'campaigns.preview': { recipients: 4, goNow: 2, wait: 1, waitUntil: '2026-06-02T12:00:00Z', blocked: 1, duplicates: 0, duplicateHours: 24, invalid: 1,
+    api: { 'campaigns.preview': { recipients: 4, staged: 4, estimated: false, goNow: 2, wait: 1, waitUntil: '2026-06-02T12:00:00Z', blocked: 1, duplicates: 0, duplicateHours: 24, invalid: 1,
       parts: 3, partsMin: 1, partsMax: 2, encoding: 'GSM-7 + UCS-2', ucs2Characters: ['í'], ucs2Rows: 1,
       samples: ['+573001234701: Hola Ana', '+573001234702: Hola María'], credits: 3, balance: 1000000, enough: true, refusedLinks: [] } },
   },
@@ -199,6 +199,7 @@ export const DetailTabLoad: Story = {
     await expect(panel.querySelector('dd[data-field="blocked"]')).toHaveTextContent('1');
     await expect(panel.querySelector('dd[data-field="balance"]')).toHaveTextContent('1.000.000');
     await expect(panel.querySelector('dd[data-field="enough"]')).toHaveTextContent(es('common.yes'));
+    await expect(panel.querySelector('dd[data-field="estimated"]')).toHaveTextContent(es('common.no'));
     // Issue 12: the parts' spread, the characters that force UCS-2 and the rendered messages, one per line.
     await expect(panel.querySelector('dd[data-field="partsMax"]')).toHaveTextContent('2');
     await expect(panel.querySelector('dd[data-field="ucs2Characters"]')).toHaveTextContent('í');

@@ -23,7 +23,7 @@ import type { MessagingHooks, ServerDeps, Session } from '../../context.ts';
 import { fail } from '../../errors/api-error.ts';
 import { duplicateWindowHours } from '../../messaging/duplicate-window.ts';
 import { sendMessages, type Enqueue } from '../../messaging/send-messages.ts';
-import { launchChunkSize } from '../../messaging/engine-settings.ts';
+import { launchChunkSize, previewStagedMax } from '../../messaging/engine-settings.ts';
 import { ApiError } from '../../errors/api-error.ts';
 import { childCodes, contentLinks, personalise, type ContentLink } from '../shortener/links.ts';
 import { whatsappLaunchItems, whatsappSummary, withTemplateValues } from './whatsapp-campaign.ts';
@@ -66,10 +66,8 @@ export async function channelOf(deps: ServerDeps, campaign: LaunchCampaign): Pro
   return { id: channel.id, platform: channel.platform as ChannelPlatform };
 }
 
-async function sendableRows(db: Kysely<Database>, fileId: number) {
-  return db.selectFrom('recipient_rows').select(['phone', 'variables']).where('file_id', '=', fileId).where('send', '=', true)
-    .where('phone', 'is not', null).orderBy('row_no').execute();
-}
+/** A sendable row of the recipients file, as the launch renders it. */
+type RecipientRow = { phone: string | null; variables: Record<string, string> };
 
 function itemsOf(content: string, rows: { phone: string | null; variables: Record<string, string> }[], perRecipient?: (body: string, phone: string) => string): EnqueueItem[] {
   return rows.map((r) => {
@@ -87,7 +85,7 @@ const plannedAt = (campaign: LaunchCampaign, now: Date) =>
  * records the totals and commits; the preview reads the rows back and rolls back.
  */
 async function runLaunch<T>(
-  deps: ServerDeps, me: Session, campaign: LaunchCampaign, rows: Awaited<ReturnType<typeof sendableRows>>,
+  deps: ServerDeps, me: Session, campaign: LaunchCampaign, rows: RecipientRow[],
   onInsufficientCredits: 'throw' | 'report',
   /** A WhatsApp template campaign's messages (whatsapp-campaign.ts), or null: the content rendered per row. */
   templateItems: EnqueueItem[] | null,
@@ -354,7 +352,7 @@ async function readBack(trx: Transaction<Database>, result: EnqueueResult, now: 
 }
 
 /** Every launch run to the end and rolled back: what it would write, as it would write it. */
-async function stagedLaunch(deps: ServerDeps, me: Session, campaign: LaunchCampaign, rows: Awaited<ReturnType<typeof sendableRows>>): Promise<Staged> {
+async function stagedLaunch(deps: ServerDeps, me: Session, campaign: LaunchCampaign, rows: RecipientRow[]): Promise<Staged> {
   // A WhatsApp campaign the launch would refuse (99907, 99908) is still priced: the summary names why it would be refused.
   const templateItems = await whatsappLaunchItems(deps, campaign, await channelOf(deps, campaign), rows).catch((error: unknown) => {
     if (error instanceof ApiError && (error.code === '99907' || error.code === '99908')) return null;
@@ -384,41 +382,58 @@ function ucs2FromValues(content: string, bodies: readonly string[]): { character
   return { characters: [...characters], rows };
 }
 
-/** What a launch now would do, without doing it: the launch itself, rolled back. */
+/**
+ * What a launch now would do, without doing it: the launch itself, rolled back. A file of more
+ * sendable rows than previewStagedMax() is staged on its first rows only and the counts scaled to
+ * the whole file (`estimated`): staging a million rows in one transaction would hold the embedded
+ * database, and every other request, for as long as the launch itself (issue 13, item 1). The
+ * file's own counts (recipients, invalid rows, repeats within the file) are always exact.
+ */
 export async function previewCampaign(deps: ServerDeps, me: Session, campaignId: number): Promise<CampaignPreview> {
   const db = deps.db;
   const campaign = await loadCampaign(deps, me, campaignId);
   const channel = await channelOf(deps, campaign);
   const file = campaign.recipients_file_id;
-  const all = file ? await db.selectFrom('recipient_rows').select(['send', 'result']).where('file_id', '=', file).execute() : [];
-  const invalid = all.filter((r) => r.result === 'fail' || r.result === 'error').length;
-  const duplicatesInFile = all.filter((r) => !r.send && (r.result === 'pass' || r.result === 'warn')).length;
-  const rows = file ? await sendableRows(db, file) : [];
+  const counts = file
+    ? (await sql<{ sendable: string | number; invalid: string | number; repeated: string | number }>`
+        select count(*) filter (where send and phone is not null) as sendable,
+               count(*) filter (where result in ('fail', 'error')) as invalid,
+               count(*) filter (where not send and result in ('pass', 'warn')) as repeated
+        from recipient_rows where file_id = ${file}`.execute(db)).rows[0]
+    : { sendable: 0, invalid: 0, repeated: 0 };
+  const recipients = Number(counts.sendable);
+  const max = previewStagedMax();
+  const rows = file && recipients ? await sendableChunk(db, file, 0, Math.min(recipients, max)) : [];
   const staged = rows.length ? await stagedLaunch(deps, me, campaign, rows) : null;
+  // Counts of the staged rows, scaled to the whole file when only its first rows were staged.
+  const scale = rows.length && recipients > rows.length ? recipients / rows.length : 1;
+  const scaled = (n: number) => Math.round(n * scale);
   const ucs2 = channel.platform === 'sms' && staged ? ucs2FromValues(campaign.content, staged.ucs2Bodies) : { characters: [], rows: 0 };
-  const credits = staged?.credits ?? 0;
+  const credits = Math.ceil((staged?.credits ?? 0) * scale);
   const { balance } = await balanceOf(db, me.companyId);
   return {
-    recipients: rows.length,
-    goNow: staged?.goNow ?? 0,
-    wait: staged?.wait ?? 0,
+    recipients,
+    staged: rows.length,
+    estimated: scale !== 1,
+    goNow: scaled(staged?.goNow ?? 0),
+    wait: scaled(staged?.wait ?? 0),
     waitUntil: staged?.waitUntil?.toISOString() ?? null,
-    blocked: staged?.blocked ?? 0,
-    duplicates: duplicatesInFile + (staged?.duplicates ?? 0),
+    blocked: scaled(staged?.blocked ?? 0),
+    duplicates: Number(counts.repeated) + scaled(staged?.duplicates ?? 0),
     duplicateHours: await duplicateWindowHours(db, me.companyId),
-    invalid,
-    parts: staged?.parts ?? 0,
+    invalid: Number(counts.invalid),
+    parts: scaled(staged?.parts ?? 0),
     partsMin: staged?.partsMin ?? 0,
     partsMax: staged?.partsMax ?? 0,
     encoding: staged?.encodings.length ? staged.encodings.join(' + ') : null,
     ucs2Characters: ucs2.characters,
-    ucs2Rows: ucs2.rows,
+    ucs2Rows: scaled(ucs2.rows),
     samples: staged?.samples ?? [],
     credits,
     balance,
-    enough: !staged?.shortOfCredits && balance >= credits,
+    enough: (scale === 1 ? !staged?.shortOfCredits : true) && balance >= credits,
     refusedLinks: refusedLinks(campaign.content, deps.messaging.shortBaseUrls).map((l) => l.url),
     // WhatsApp (issue 12): recipients outside the 24-hour window for free text, template parameters without a column.
-    ...(await whatsappSummary(deps, campaign, channel, rows.map((r) => r.phone!))),
+    ...await whatsappSummary(deps, campaign, channel, rows.map((r) => r.phone!)).then((w) => ({ ...w, outsideWindow: scaled(w.outsideWindow) })),
   };
 }
