@@ -259,7 +259,10 @@ export async function redirectBench(record: Record): Promise<void> {
   });
   record({
     name: 'redirect-tracking-cpu', value: us(cpu(hits)), unit: 'µs of the server process\'s CPU per tracked redirect (median of the rounds)', anchor: 'the same for the untracked redirects (µs)', anchor_value: us(cpu(untrackedHits)),
-    goal: 'ratio <= 1.11 (the same 10 %, as CPU time: a figure the shared machine\'s neighbours do not move)', notes: `${common}; process.cpuUsage() of the measured server around its burst; PGlite's writes are in it, the writes of what was held at the end are not (${heldNote(hits)})`,
+    // Not the issue's goal (that is the throughput, redirect-tracking-cost): the whole CPU cost of
+    // tracking, the writes a busy server allows itself included. It was meant as a steadier figure
+    // than throughput; three runs of one day gave 0.90–1.16 with the same code.
+    goal: 'measured: tracking\'s whole CPU cost, its writes at 3 % of a busy server included (the goal is the throughput ratio)', notes: `${common}; process.cpuUsage() of the measured server around its burst; PGlite's writes are in it, the writes of what was held at the end are not (${heldNote(hits)})`,
   });
   record({
     name: 'redirect-tracking-cost-sustained', value: Number(sustained.rps.toFixed(0)), unit: 'redirects/s with click tracking', anchor: 'the same cached redirects without tracking (redirects/s)', anchor_value: Number(sustainedUntracked.rps.toFixed(0)),
