@@ -70,22 +70,25 @@ export function serverRunsEngine(env: NodeJS.ProcessEnv): boolean {
  */
 export const DEFAULT_LAUNCH_CHUNK_SIZE = { pglite: 100, postgresql: 500 } as const;
 
-// On PGlite the staging holds the one database thread: 500 rows took 78 ms (2,000: 143 ms; a
-// whole 20,000-row file 1.25 s), inside the 100-ms p99 that the launch's chunks keep.
-export const DEFAULT_PREVIEW_STAGED_MAX = { pglite: 500, postgresql: 2_000 } as const;
-
-/**
- * The most sendable rows the campaign summary stages (the launch run and rolled back in one
- * transaction); a bigger file is staged on its first rows and its counts scaled (PREVIEW_STAGED_MAX).
- */
-export function previewStagedMax(env: NodeJS.ProcessEnv = process.env): number {
-  const value = numberFrom(env, 'PREVIEW_STAGED_MAX');
-  if (value && value >= 1) return Math.floor(value);
-  return databaseFromEnv(env).kind === 'postgres' ? DEFAULT_PREVIEW_STAGED_MAX.postgresql : DEFAULT_PREVIEW_STAGED_MAX.pglite;
+export function launchChunkSize(env: NodeJS.ProcessEnv = process.env): number {
+  return rowsByDatabase(env, 'LAUNCH_CHUNK_SIZE', DEFAULT_LAUNCH_CHUNK_SIZE);
 }
 
-export function launchChunkSize(env: NodeJS.ProcessEnv = process.env): number {
-  const value = numberFrom(env, 'LAUNCH_CHUNK_SIZE');
+/**
+ * PREVIEW_STAGED_MAX (issue 13): the most sendable rows the campaign summary stages (the launch
+ * run and rolled back in one transaction); a bigger file is staged on its first rows and its
+ * counts scaled. On PGlite the staging holds the one database thread: 500 rows took 78 ms (2,000:
+ * 143 ms; a whole 20,000-row file 1.25 s), inside the 100-ms p99 that the launch's chunks keep.
+ */
+export const DEFAULT_PREVIEW_STAGED_MAX = { pglite: 500, postgresql: 2_000 } as const;
+
+export function previewStagedMax(env: NodeJS.ProcessEnv = process.env): number {
+  return rowsByDatabase(env, 'PREVIEW_STAGED_MAX', DEFAULT_PREVIEW_STAGED_MAX);
+}
+
+/** A row count from the environment (at least 1), else the default of the database it runs on. */
+function rowsByDatabase(env: NodeJS.ProcessEnv, name: string, defaults: { pglite: number; postgresql: number }): number {
+  const value = numberFrom(env, name);
   if (value && value >= 1) return Math.floor(value);
-  return databaseFromEnv(env).kind === 'postgres' ? DEFAULT_LAUNCH_CHUNK_SIZE.postgresql : DEFAULT_LAUNCH_CHUNK_SIZE.pglite;
+  return databaseFromEnv(env).kind === 'postgres' ? defaults.postgresql : defaults.pglite;
 }

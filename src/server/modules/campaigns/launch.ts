@@ -7,7 +7,7 @@
 // is then rolled back (issue 12): every decision it shows (block list, duplicates against what was
 // already sent, the send window, the credits, the parts of each rendered message) is the one the
 // launch would make, read from the rows the launch itself wrote.
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import { refusedLinks, render } from '../../../core/message-content.ts';
 import { nonGsmCharacters } from '../../../core/sms-parts.ts';
 import { createDeployment, finishPreparing, recordDeploymentTotals, recordLaunchChunk, stopPreparing } from '../../../engine/lifecycle/deployments.ts';
@@ -69,7 +69,20 @@ export async function channelOf(deps: ServerDeps, campaign: LaunchCampaign): Pro
 /** A sendable row of the recipients file, as the launch renders it. */
 type RecipientRow = { phone: string | null; variables: Record<string, string> };
 
-function itemsOf(content: string, rows: { phone: string | null; variables: Record<string, string> }[], perRecipient?: (body: string, phone: string) => string): EnqueueItem[] {
+/** A row the launch sends: kept by the file's checks (not a repeat, not failed) and with a number. */
+const isSendable = (eb: ExpressionBuilder<Database, 'recipient_rows'>) => eb.and([eb('send', '=', true), eb('phone', 'is not', null)]);
+
+/** The file's own counts, in one pass: rows the launch sends, rows that cannot be sent, numbers repeated within the file. */
+async function fileCounts(db: Kysely<Database>, fileId: number): Promise<{ sendable: number; invalid: number; repeated: number }> {
+  const counts = await db.selectFrom('recipient_rows').where('file_id', '=', fileId).select((eb) => [
+    eb.fn.countAll<string | number>().filterWhere(isSendable).as('sendable'),
+    eb.fn.countAll<string | number>().filterWhere('result', 'in', ['fail', 'error']).as('invalid'),
+    eb.fn.countAll<string | number>().filterWhere((w) => w.and([w('send', '=', false), w('result', 'in', ['pass', 'warn'])])).as('repeated'),
+  ]).executeTakeFirstOrThrow();
+  return { sendable: Number(counts.sendable), invalid: Number(counts.invalid), repeated: Number(counts.repeated) };
+}
+
+function itemsOf(content: string, rows: RecipientRow[], perRecipient?: (body: string, phone: string) => string): EnqueueItem[] {
   return rows.map((r) => {
     const body = render(content, r.variables, { allowEmpty: true });
     return { to: r.phone!, body: perRecipient ? perRecipient(body, r.phone!) : body };
@@ -128,12 +141,12 @@ export interface LaunchPlan {
 
 /** The sendable rows after `cursor` (a row_no), in file order, at most `limit`. */
 async function sendableChunk(db: Kysely<Database>, fileId: number, cursor: number, limit: number) {
-  return db.selectFrom('recipient_rows').select(['row_no', 'phone', 'variables']).where('file_id', '=', fileId).where('send', '=', true)
-    .where('phone', 'is not', null).where('row_no', '>', cursor).orderBy('row_no').limit(limit).execute();
+  return db.selectFrom('recipient_rows').select(['row_no', 'phone', 'variables']).where('file_id', '=', fileId).where(isSendable)
+    .where('row_no', '>', cursor).orderBy('row_no').limit(limit).execute();
 }
 
 /** One chunk's messages, written in the caller's transaction: the recipients' short codes, then the enqueue (every decision). */
-async function writeChunk(trx: Transaction<Database>, enqueue: Enqueue, plan: LaunchPlan, rows: { phone: string | null; variables: Record<string, string> }[], templateItems: EnqueueItem[] | null): Promise<EnqueueResult> {
+async function writeChunk(trx: Transaction<Database>, enqueue: Enqueue, plan: LaunchPlan, rows: RecipientRow[], templateItems: EnqueueItem[] | null): Promise<EnqueueResult> {
   const { campaign, links } = plan;
   const codes = links.length
     ? await childCodes(trx, { companyId: plan.companyId, campaignId: campaign.id, createdBy: plan.createdBy, now: plan.now, links, phones: rows.map((r) => r.phone!) })
@@ -181,7 +194,7 @@ export async function launchCampaign(deps: ServerDeps, me: Session, campaignId: 
   const fileId = campaign.recipients_file_id;
   if (!fileId) throw fail('99985', 'The campaign has no recipients file yet.');
   const counted = await deps.db.selectFrom('recipient_rows').select((eb) => eb.fn.countAll<string | number>().as('n'))
-    .where('file_id', '=', fileId).where('send', '=', true).where('phone', 'is not', null).executeTakeFirstOrThrow();
+    .where('file_id', '=', fileId).where(isSendable).executeTakeFirstOrThrow();
   const total = Number(counted.n);
   if (!total) throw fail('99985', 'The recipients file has no sendable rows.');
   const chunk = launchChunkSize();
@@ -394,14 +407,8 @@ export async function previewCampaign(deps: ServerDeps, me: Session, campaignId:
   const campaign = await loadCampaign(deps, me, campaignId);
   const channel = await channelOf(deps, campaign);
   const file = campaign.recipients_file_id;
-  const counts = file
-    ? (await sql<{ sendable: string | number; invalid: string | number; repeated: string | number }>`
-        select count(*) filter (where send and phone is not null) as sendable,
-               count(*) filter (where result in ('fail', 'error')) as invalid,
-               count(*) filter (where not send and result in ('pass', 'warn')) as repeated
-        from recipient_rows where file_id = ${file}`.execute(db)).rows[0]
-    : { sendable: 0, invalid: 0, repeated: 0 };
-  const recipients = Number(counts.sendable);
+  const counts = file ? await fileCounts(db, file) : { sendable: 0, invalid: 0, repeated: 0 };
+  const recipients = counts.sendable;
   const max = previewStagedMax();
   const rows = file && recipients ? await sendableChunk(db, file, 0, Math.min(recipients, max)) : [];
   const staged = rows.length ? await stagedLaunch(deps, me, campaign, rows) : null;
@@ -411,17 +418,18 @@ export async function previewCampaign(deps: ServerDeps, me: Session, campaignId:
   const ucs2 = channel.platform === 'sms' && staged ? ucs2FromValues(campaign.content, staged.ucs2Bodies) : { characters: [], rows: 0 };
   const credits = Math.ceil((staged?.credits ?? 0) * scale);
   const { balance } = await balanceOf(db, me.companyId);
+  const whatsapp = await whatsappSummary(deps, campaign, channel, rows.map((r) => r.phone!));
   return {
     recipients,
     staged: rows.length,
-    estimated: scale !== 1,
+    estimated: rows.length < recipients,
     goNow: scaled(staged?.goNow ?? 0),
     wait: scaled(staged?.wait ?? 0),
     waitUntil: staged?.waitUntil?.toISOString() ?? null,
     blocked: scaled(staged?.blocked ?? 0),
-    duplicates: Number(counts.repeated) + scaled(staged?.duplicates ?? 0),
+    duplicates: counts.repeated + scaled(staged?.duplicates ?? 0),
     duplicateHours: await duplicateWindowHours(db, me.companyId),
-    invalid: Number(counts.invalid),
+    invalid: counts.invalid,
     parts: scaled(staged?.parts ?? 0),
     partsMin: staged?.partsMin ?? 0,
     partsMax: staged?.partsMax ?? 0,
@@ -431,9 +439,10 @@ export async function previewCampaign(deps: ServerDeps, me: Session, campaignId:
     samples: staged?.samples ?? [],
     credits,
     balance,
-    enough: (scale === 1 ? !staged?.shortOfCredits : true) && balance >= credits,
+    enough: !staged?.shortOfCredits && balance >= credits,
     refusedLinks: refusedLinks(campaign.content, deps.messaging.shortBaseUrls).map((l) => l.url),
     // WhatsApp (issue 12): recipients outside the 24-hour window for free text, template parameters without a column.
-    ...await whatsappSummary(deps, campaign, channel, rows.map((r) => r.phone!)).then((w) => ({ ...w, outsideWindow: scaled(w.outsideWindow) })),
+    ...whatsapp,
+    outsideWindow: scaled(whatsapp.outsideWindow),
   };
 }

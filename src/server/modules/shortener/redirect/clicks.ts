@@ -187,7 +187,7 @@ class ClickChunk {
   }
 
   get(i: number): Click {
-    const device = this.strings[this.device[i]];
+    const device = this.deviceOf(i);
     return {
       linkId: this.linkId[i], rootId: this.rootId[i], companyId: this.companyId[i], campaignId: this.campaignId[i] || null,
       at: new Date(this.at[i]), bot: device === 'bot', device, referrer: this.referrerOf(i), visitor: this.visitorOf(i),
