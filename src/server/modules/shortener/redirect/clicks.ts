@@ -332,6 +332,11 @@ export class ClickQueue {
     return this.held - this.inFlight;
   }
 
+  /** Clicks held, the batch being written included: with stats.written it counts every click taken. */
+  get pending(): number {
+    return this.held;
+  }
+
   push(click: ClickFacts): void {
     if (this.held >= this.maxQueued) {
       this.stats.dropped++;
