@@ -1,7 +1,7 @@
-// Buying credits end to end (issue 16), on PGlite or PostgreSQL (DATABASE_URL): a real server
+// Buying credits end to end, on PGlite or PostgreSQL (DATABASE_URL): a real server
 // listening on loopback, the ePayco stand-in (a real HTTP server speaking ePayco's protocol, with
-// its test cards) and the same client the real ePayco gets. The confirmation webhook is the only
-// source of truth: credits are added once (replays, 20 concurrent confirmations), forged
+// its test cards) and the same client the real ePayco gets. A confirmation only names a
+// transaction; what the gateway answers of it is the only source of truth: credits are added once (replays, 20 concurrent confirmations), forged
 // signatures and amounts that are not the order's change nothing, a reversal takes credits back
 // once, the response page's read asks the gateway by reference, and the follow-up gives up an
 // order nobody confirms. The balance never goes below zero when spending and buying race.
@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { balanceOf, consume, expirePromotions, reserve } from '../../src/engine/credits.ts';
 import { JobRunner } from '../../src/engine/jobs/runner.ts';
+import { PaymentGatewayError } from '../../src/core/ports/payment.ts';
+import { confirmByGateway } from '../../src/engine/payments/confirmed.ts';
 import { epaycoGateway, signatureOf } from '../../src/engine/payments/epayco.ts';
 import { companySendWindow } from '../../src/server/messaging/send-window.ts';
 import { jobHandlers } from '../../src/server/messaging/jobs.ts';
@@ -145,12 +147,12 @@ describe('buying credits through ePayco', () => {
     expect((await post({ ...genuine, x_amount: `${genuine.x_amount}.00` })).statusCode).toBe(400);
     const { x_signature: _dropped, ...unsigned } = genuine;
     expect((await post(unsigned)).statusCode).toBe(400);
-    // Signed, but for another amount than the order's: refused, nothing changes.
+    // Signed, but for another amount than the gateway states for the transaction: refused, nothing changes.
     const cheaper: Record<string, string> = { ...genuine, x_amount: '10000' };
     cheaper.x_signature = signatureOf(standIn.settings, { x_ref_payco: cheaper.x_ref_payco, x_transaction_id: cheaper.x_transaction_id, x_amount: cheaper.x_amount, x_currency_code: cheaper.x_currency_code });
-    expect((await post(cheaper)).statusCode).toBe(409);
-    // Signed, for an invoice we never made.
-    expect((await post({ ...genuine, x_id_invoice: 'CLB-0-NADA-000000' })).statusCode).toBe(404);
+    expect((await post(cheaper)).statusCode).toBe(400);
+    // Signed, with its unsigned invoice changed to one we never made: the gateway names another.
+    expect((await post({ ...genuine, x_id_invoice: 'CLB-0-NADA-000000' })).statusCode).toBe(400);
     expect((await payment(lostOrder.payment.invoice)).status).toBe('pending');
     expect(await balance()).toBe(before);
     // The buyer's return asks the gateway by reference: an edited ref_payco of another order counts for nothing…
@@ -167,6 +169,56 @@ describe('buying credits through ePayco', () => {
     expect(await purchaseMovements(lostOrder.payment.invoice)).toBe(1);
     void ordered;
     void session;
+  });
+
+  it('credits only money the gateway confirms: unsigned state and invoice changed, replays onto other orders and forged reversals change nothing', async () => {
+    const post = (fields: Record<string, string>) => h.app.inject({ method: 'POST', url: '/v1/payments/epayco/confirmation', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(fields).toString() });
+    const ledgerSize = async () => Number((await h.db.selectFrom('credit_ledger').select((eb) => eb.fn.countAll().as('n')).where('company_id', '=', companyId).executeTakeFirstOrThrow()).n);
+    // A real rejected card payment: its signed fields are what the buyer can read from the gateway's validation answer.
+    const rejected = await order(10_000);
+    const rejectedRef = (await checkout(rejected.checkout.url, REJECT)).searchParams.get('ref_payco')!;
+    await until('the rejection applied', async () => (await payment(rejected.payment.invoice)).status === 'rejected');
+    const validation = (await (await fetch(`${standIn.url}/validation/v1/reference/${rejectedRef}`)).json()) as { data: Record<string, string> };
+    const rejectedFields = validation.data;
+    expect(rejectedFields.x_cod_transaction_state).toBe('2');
+    // One real approval of 10,000 COP.
+    const paid = await order(10_000);
+    const paidRef = (await checkout(paid.checkout.url, APPROVE)).searchParams.get('ref_payco')!;
+    await until('the approval applied', async () => (await payment(paid.payment.invoice)).status === 'approved');
+    const approvedFields = { ...standIn.transactions().find((t) => t.gatewayRef === paidRef)!.fields };
+    const before = await balance();
+    const movements = await ledgerSize();
+    // Three new unpaid orders of the same amount (never paid at the gateway).
+    const unpaid = [];
+    for (let i = 0; i < 3; i++) unpaid.push((await op('payments.create', { body: { amount: 10_000 }, headers: { host: '127.0.0.1:9' } })).json() as { payment: { invoice: string } });
+    // The rejected payment's signed fields, its state changed to approved, on its own order and on a new unpaid one.
+    expect((await post({ ...rejectedFields, x_cod_transaction_state: '1', x_cod_response: '1', x_response: 'Aceptada' })).statusCode).toBe(200);
+    expect((await payment(rejected.payment.invoice)).status).toBe('rejected');
+    expect((await post({ ...rejectedFields, x_cod_transaction_state: '1', x_cod_response: '1', x_id_invoice: unpaid[0].payment.invoice })).statusCode).toBe(400);
+    // The real approval replayed with the invoices of the three new orders.
+    for (const { payment: p } of unpaid) expect((await post({ ...approvedFields, x_id_invoice: p.invoice })).statusCode).toBe(400);
+    for (const { payment: p } of unpaid) expect((await payment(p.invoice)).status).toBe('pending');
+    // A forged reversal: the approval's signed fields with the state of a reversal.
+    expect((await post({ ...approvedFields, x_cod_transaction_state: '6', x_cod_response: '6', x_response: 'Reversada' })).statusCode).toBe(200);
+    expect(await h.db.selectFrom('payments').select('id').where('reversal_of', '=', paid.payment.id).execute()).toHaveLength(0);
+    // The buyer's return with the approved payment's reference, on a new order: not this order's transaction.
+    expect((await op('payments.byInvoice', { params: { invoice: unpaid[1].payment.invoice }, query: { ref_payco: paidRef } })).json().status).toBe('pending');
+    expect(await balance()).toBe(before);
+    expect(await ledgerSize()).toBe(movements);
+    // The gateway's own reversal of the real payment still takes its credits back, once.
+    await standIn.reverse(paidRef);
+    expect(await balance()).toBe(before - 10_000);
+    // One transaction pays for one order, whatever writes the row.
+    await expect(h.db.updateTable('payments').set({ gateway_ref: paidRef }).where('invoice', '=', unpaid[2].payment.invoice).execute()).rejects.toThrow();
+  });
+
+  it('a confirmation is held, not applied, while the gateway cannot be asked', async () => {
+    const lost = (await h.op('payments.create', { token: manager, body: { amount: 11_000 }, headers: { host: '127.0.0.1:9' } })).json() as { payment: { invoice: string }; checkout: { url: string } };
+    await checkout(lost.checkout.url, APPROVE);
+    const word = epaycoGateway(standIn.settings).readConfirmation(standIn.confirmations.at(-1)!.fields)!;
+    const unreachable = epaycoGateway({ ...standIn.settings, secureUrl: 'http://127.0.0.1:9' });
+    await expect(confirmByGateway(h.db, unreachable, { gatewayRef: word.gatewayRef, invoice: word.reference }, new Date())).rejects.toBeInstanceOf(PaymentGatewayError);
+    expect((await payment(lost.payment.invoice)).status).toBe('pending');
   });
 
   it('20 concurrent first confirmations of one order add its credits once', async () => {

@@ -1,4 +1,4 @@
-// The follow-up of a pending purchase (issue 16; ARCHITECTURE 5 "payment follow-ups"), a job so it
+// The follow-up of a pending purchase (ARCHITECTURE 5 "payment follow-ups"), a job so it
 // survives restarts and runs once across processes. The confirmation webhook is the normal path;
 // this is for the one that never comes (the gateway could not reach us, the buyer closed the
 // tab): every `intervalMs` the order is validated by reference with the gateway (when we know its
@@ -11,7 +11,8 @@ import type { PaymentGateway } from '../../core/ports/payment.ts';
 import type { Database } from '../database.ts';
 import type { JobHandler } from '../jobs/kinds.ts';
 import { finishJob, postponeJob } from '../lifecycle/jobs.ts';
-import { abandonPayment, applyGatewayWord } from './payments.ts';
+import { confirmByGateway } from './confirmed.ts';
+import { abandonPayment } from './payments.ts';
 
 export interface PaymentFollowUpDeps {
   db: Kysely<Database>;
@@ -35,8 +36,7 @@ export function paymentFollowUpStep(deps: PaymentFollowUpDeps): JobHandler<'paym
     let order = await read(job.payload.paymentId);
     if (order?.status === 'pending' && order.gateway_ref) {
       try {
-        const word = await deps.gateway.lookup(order.gateway_ref);
-        if (word && word.reference === order.invoice) await applyGatewayWord(deps.db, word, deps.now());
+        await confirmByGateway(deps.db, deps.gateway, { gatewayRef: order.gateway_ref, invoice: order.invoice }, deps.now());
       } catch (error) {
         deps.log?.(`payment ${order.invoice}: validation by reference failed`, (error as Error).message);
       }

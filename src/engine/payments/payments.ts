@@ -1,6 +1,6 @@
-// Every state change of a payments-history movement (issue 16), with its SQL: the order created
-// pending before the buyer leaves for the checkout, the gateway's word applied (the confirmation
-// webhook, or validation by reference), a pending order given up. The gateway's word is the only
+// Every state change of a payments-history movement, with its SQL: the order created pending
+// before the buyer leaves for the checkout, the gateway's word applied (only as the gateway itself
+// answered it: confirmed.ts), a pending order given up. The gateway's word is the only
 // source of truth, and it is applied under the order's row lock, so replayed, reordered or
 // concurrent confirmations change the order once: only a pending order (or one we gave up on,
 // abandoned: a late approval still counts) moves; approval adds its credits to the ledger in the
@@ -13,6 +13,7 @@ import type { GatewayTransaction } from '../../core/ports/payment.ts';
 import type { PaymentStatus } from '../../generated/enums.gen.ts';
 import { addCredits, takeCredits } from '../credits.ts';
 import type { Database, PaymentsTable } from '../database.ts';
+import type { ConfirmedTransaction } from './confirmed.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 export type PaymentRow = Selectable<PaymentsTable>;
@@ -68,7 +69,7 @@ export function sameAmount(order: { amount: number | string; currency: string },
 
 export type WordOutcome =
   | { kind: 'unknown' }                        // no order with that invoice
-  | { kind: 'mismatch'; payment: PaymentRow }  // amount or currency is not the order's: nothing changes
+  | { kind: 'mismatch'; payment: PaymentRow }  // amount or currency is not the order's, or a reversal of another transaction: nothing changes
   | { kind: 'unchanged'; payment: PaymentRow } // already final, or the same pending word again
   | { kind: 'applied'; payment: PaymentRow; credited: number }
   | { kind: 'reversed'; payment: PaymentRow; taken: number };
@@ -90,9 +91,10 @@ const gatewayColumns = (w: GatewayTransaction, keepIp: string | null) => ({
 
 /**
  * Applies what the gateway says of one of our orders (its invoice is `word.reference`), once: under
- * the order's row lock, in one transaction with the credits it adds or takes.
+ * the order's row lock, in one transaction with the credits it adds or takes. Only a transaction the
+ * gateway itself stated reaches here (confirmByGateway), so the invoice and the state are the gateway's.
  */
-export async function applyGatewayWord(db: Kysely<Database>, word: GatewayTransaction, now: Date): Promise<WordOutcome> {
+export async function applyGatewayWord(db: Kysely<Database>, word: ConfirmedTransaction, now: Date): Promise<WordOutcome> {
   return db.transaction().execute(async (trx) => {
     const order = await trx.selectFrom('payments').selectAll().where('invoice', '=', word.reference).where('kind', '=', 'purchase').forUpdate().executeTakeFirst();
     if (!order) return { kind: 'unknown' } as const;
@@ -101,6 +103,8 @@ export async function applyGatewayWord(db: Kysely<Database>, word: GatewayTransa
 
     if (next === 'reversed') {
       if (!CREDITED.includes(order.status) || !order.credited_at) return { kind: 'unchanged', payment: order } as const;
+      // Only the transaction that paid for the order can take its credits back.
+      if (order.gateway_ref !== word.gatewayRef) return { kind: 'mismatch', payment: order } as const;
       const reversal = await trx.insertInto('payments').values({
         company_id: order.company_id, kind: 'reversal', invoice: `${order.invoice}-R`, status: 'debit', amount: order.amount, tax: order.tax, credits: 0,
         gateway: order.gateway, ...gatewayColumns(word, order.ip), reversal_of: order.id, verification_id: randomBytes(16).toString('hex'),

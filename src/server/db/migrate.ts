@@ -22,6 +22,7 @@ import * as outboxCompany from './migrations/0360_outbox-company.ts';
 import * as campaignTests from './migrations/0370_campaign-tests.ts';
 import * as campaignTemplate from './migrations/0380_campaign-template.ts';
 import * as signinAttempts from './migrations/0395_signin-attempts.ts';
+import * as signinLocks from './migrations/0396_signin-locks.ts';
 import * as serviceUsers from './migrations/0398_service-users.ts';
 import * as throttleCounters from './migrations/0399_throttle-counters.ts';
 import * as launchJobs from './migrations/0400_launch-jobs.ts';
@@ -43,6 +44,7 @@ import * as flowTraining from './migrations/0495_flow-training.ts';
 import * as messagesPaidAtClaim from './migrations/0496_messages-paid-at-claim.ts';
 import * as reportFileLanguage from './migrations/0497_report-file-language.ts';
 import * as ftpImports from './migrations/0498_ftp-imports.ts';
+import * as paymentsOneTransaction from './migrations/0499_payments-one-transaction.ts';
 import type { Database } from '../../engine/database.ts';
 
 const migrations: Record<string, Migration> = {
@@ -66,6 +68,7 @@ const migrations: Record<string, Migration> = {
   '0370_campaign-tests': campaignTests,
   '0380_campaign-template': campaignTemplate,
   '0395_signin-attempts': signinAttempts,
+  '0396_signin-locks': signinLocks,
   '0398_service-users': serviceUsers,
   '0399_throttle-counters': throttleCounters,
   '0400_launch-jobs': launchJobs,
@@ -87,6 +90,7 @@ const migrations: Record<string, Migration> = {
   '0496_messages-paid-at-claim': messagesPaidAtClaim,
   '0497_report-file-language': reportFileLanguage,
   '0498_ftp-imports': ftpImports,
+  '0499_payments-one-transaction': paymentsOneTransaction,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -6,7 +6,8 @@
 import { calendarDate, dateRangeProblem, dayAfter, dayStart } from '../../../core/date-range.ts';
 import { purchasable, quotePurchase } from '../../../core/payment-quote.ts';
 import { PaymentGatewayError } from '../../../core/ports/payment.ts';
-import { applyGatewayWord, abandonPayment, attachCheckoutSession, createPurchase, CREDITED, type PaymentRow } from '../../../engine/payments/payments.ts';
+import { confirmByGateway } from '../../../engine/payments/confirmed.ts';
+import { abandonPayment, attachCheckoutSession, createPurchase, CREDITED, type PaymentRow } from '../../../engine/payments/payments.ts';
 import { createJob } from '../../../engine/lifecycle/jobs.ts';
 import { grantPromotional } from '../../../engine/credits.ts';
 import { constants } from '../../../generated/constants.gen.ts';
@@ -122,9 +123,8 @@ export const paymentsHandlers: DomainHandlers<'payments'> = {
     const ref = ctx.query.ref_payco;
     if (row.status !== 'pending' || !ref) return toPayment(row);
     try {
-      const word = await ctx.deps.payments.lookup(ref);
       // The gateway's answer counts for this order only (the reference came from an address anyone can edit).
-      if (word && word.reference === row.invoice) await applyGatewayWord(db, word, ctx.deps.now());
+      await confirmByGateway(db, ctx.deps.payments, { gatewayRef: ref, invoice: row.invoice }, ctx.deps.now());
     } catch (error) {
       ctx.request.log.warn({ invoice: row.invoice, error: (error as Error).message }, 'validation by reference failed; the confirmation or the follow-up will tell');
     }
