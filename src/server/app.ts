@@ -49,6 +49,8 @@ export interface BuildServerOptions {
   /** Sandbox/demo mode: sandbox-only operations (the outbox) are registered. */
   sandbox?: boolean;
   now?: () => Date;
+  /** SANDBOX_OUTBOX_OPEN (auth/sandbox-door.ts): the outbox open to this machine without a session; default off. */
+  sandboxOutboxOpen?: boolean;
   messages?: MessageProvider;
   captcha?: CaptchaVerifier;
   channels?: ChannelConnector;
@@ -93,6 +95,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     now,
     sandbox: options.sandbox ?? false,
     ...composePorts({ db: options.db, now, sandbox: options.sandbox ?? false, messages: options.messages, captcha: options.captcha, channels: options.channels, payments: options.payments }),
+    sandboxOutboxOpen: options.sandboxOutboxOpen ?? false,
     secrets,
     messaging: {
       wake: options.messaging?.wake ?? (() => {}),

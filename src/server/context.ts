@@ -27,6 +27,12 @@ export interface ServerDeps {
   secrets: SecretBox;
   /** Sandbox/demo mode: sandbox-only operations exist (system.outbox). */
   sandbox: boolean;
+  /**
+   * SANDBOX_OUTBOX_OPEN: the sandbox outbox answers a client of this machine without a session (a
+   * loopback peer no proxy header names someone else for). Off by default: behind a local proxy
+   * (nginx, ssh -L, socat) every outside client looks like this machine.
+   */
+  sandboxOutboxOpen?: boolean;
   /** The messaging engine as handlers see it: wake the dispatcher, the companies' send windows. */
   messaging: MessagingHooks;
   /** The link shortener: its base URL and the redirect's cache (src/server/shortener). */

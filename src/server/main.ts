@@ -7,6 +7,9 @@
 //   recurring campaigns, scheduled reports and FTP folders are looked for);
 //   ENGINE_IN_SERVER (on; off when `npm run worker` processes send: README, "Several processes on one
 //   PostgreSQL"), DATABASE_SCHEMA (the schema that holds the tables, as the worker reads it);
+//   SANDBOX_OUTBOX_OPEN (false: the sandbox outbox needs a platform or develop session; true: a client
+//   of this machine reads it without one, as behind no proxy), SANDBOX_PRIVATE_TARGETS (host:port
+//   list: local receivers a company's callback, flow integration or FTP folder may reach in the sandbox);
 //   flag --demo seeds the demo company on PostgreSQL too.
 // Embedded mode (no DATABASE_URL) is the sandbox: demo company, sandbox outbox and captcha.
 import { resolve } from 'node:path';
@@ -54,6 +57,8 @@ async function main() {
   if (reviewMs !== undefined && !(Number.isInteger(reviewMs) && reviewMs >= 0)) throw new Error(`SANDBOX_TEMPLATE_REVIEW_MS must be a whole number of milliseconds, got ${env.SANDBOX_TEMPLATE_REVIEW_MS}`);
   const roundMs = env.SCHEDULER_ROUND_MS ? Number(env.SCHEDULER_ROUND_MS) : undefined;
   if (roundMs !== undefined && !(Number.isInteger(roundMs) && roundMs >= 100)) throw new Error(`SCHEDULER_ROUND_MS must be a whole number of milliseconds (100 or more), got ${env.SCHEDULER_ROUND_MS}`);
+  const outboxOpen = (env.SANDBOX_OUTBOX_OPEN ?? '').trim().toLowerCase();
+  if (!['', 'true', 'false'].includes(outboxOpen)) throw new Error(`SANDBOX_OUTBOX_OPEN must be true or false, got ${env.SANDBOX_OUTBOX_OPEN}`);
   const engine = engineSettings(env);
   const dispatch = serverRunsEngine(env);
   // Abuse throttling (THROTTLE_*, REDIS_URL; counters shared through the database with DATABASE_URL).
@@ -66,6 +71,7 @@ async function main() {
     host: env.HOST || (demo ? '127.0.0.1' : '0.0.0.0'),
     database: databaseFromEnv(env),
     sandbox: demo,
+    sandboxOutboxOpen: demo && outboxOpen === 'true',
     demoPassword: demo ? password : undefined,
     demoApiKey: demo ? env.DEMO_API_KEY || undefined : undefined,
     consoleRoot: consoleReady ? consoleRoot : null,

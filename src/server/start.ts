@@ -18,6 +18,8 @@ export interface StartOptions {
   host?: string;
   database?: DatabaseOptions; // default: PGlite in memory
   sandbox?: boolean; // default true
+  /** SANDBOX_OUTBOX_OPEN (main.ts): the sandbox outbox open to this machine without a session; default off. */
+  sandboxOutboxOpen?: boolean;
   /** Seed the demo company with this password (first start only). */
   demoPassword?: string;
   /** DEMO_API_KEY: with demoPassword, this key becomes an API credential of the demo company. */
@@ -61,7 +63,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     const messaging = options.messaging === false ? null : await startMessaging({
       db: handle.db, secrets, sandbox, ...(typeof options.messaging === 'object' ? options.messaging : {}),
     });
-    const app = await buildServer({ db: handle.db, sandbox, consoleRoot: options.consoleRoot, logger: options.logger, secrets, messaging: messaging?.hooks, receiptSink: messaging?.sink, throttle: options.throttle, trustProxy: options.trustProxy, roundMs: options.roundMs });
+    const app = await buildServer({ db: handle.db, sandbox, sandboxOutboxOpen: options.sandboxOutboxOpen, consoleRoot: options.consoleRoot, logger: options.logger, secrets, messaging: messaging?.hooks, receiptSink: messaging?.sink, throttle: options.throttle, trustProxy: options.trustProxy, roundMs: options.roundMs });
     const host = options.host ?? '127.0.0.1';
     await app.listen({ port: options.port ?? 0, host });
     const address = app.server.address();

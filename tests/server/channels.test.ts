@@ -283,7 +283,7 @@ describe('try, statistics and delete', () => {
     const ok = await h.op('channels.try', { token: manager, params: { id: ch.id }, body: { to: '300 123 4567', message: 'Hola desde la prueba' } });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toMatchObject({ channelId: ch.id, to: '+573001234567', status: 'DELIVERED', error: null });
-    const outbox = (await h.op('system.outbox', { query: { to: '+573001234567' } })).json();
+    const outbox = await h.outbox('+573001234567');
     expect(outbox[0]).toMatchObject({ channel: 'sms', body: 'Hola desde la prueba' });
 
     const failed = await h.op('channels.try', { token: manager, params: { id: ch.id }, body: { to: '3001230000' } });

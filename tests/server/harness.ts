@@ -8,7 +8,7 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { decodeSession } from '../../src/core/session-codec.ts';
 import type { OperationId } from '../../src/generated/operations.gen.ts';
@@ -169,9 +169,12 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   };
 
   const outbox: Harness['outbox'] = async (to) => {
-    const res = await op('system.outbox', { query: { to } });
-    return res.json();
+    const rows = await db.selectFrom('sandbox_outbox').select(['channel', 'to_address', 'subject', 'body'])
+      .where(sql<string>`lower(to_address)`, '=', to.trim().toLowerCase()).orderBy('id', 'desc').limit(200).execute();
+    return rows.map((r) => ({ channel: r.channel, to: r.to_address, subject: r.subject, body: r.body }));
   };
+  // What the sandbox providers sent to `to`, newest first, read from its table: the codes a test
+  // needs, without a session of its own (tests/server/sandbox-door.test.ts tests the door).
 
   return {
     app,

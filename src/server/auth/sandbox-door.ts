@@ -1,9 +1,13 @@
-// Who may open the sandbox's doors (issue 10). The sandbox outbox holds every company's one-time
-// codes, so in demo mode it must not be a way into accounts:
-//   - a person at the machine itself (a loopback client, not forwarded by a proxy) may read it
-//     without signing in: that is how the local demo registers and recovers passwords;
-//   - a client from any other address needs a platform or develop session;
-//   - a signed-in company user sees only their own company's mail; platform staff see all.
+// Who may open the sandbox's doors. The sandbox outbox holds every company's one-time codes, so
+// in demo mode it must not be a way into accounts:
+//   - the outbox needs a signed-in platform or develop session, from any address: a loopback peer
+//     proves nothing, since behind a local proxy (nginx, ssh -L, socat) every outside client is
+//     "this machine", and a company's own outbound call (a flow's integration step) comes from it;
+//   - an operator may open it to this machine without a session with SANDBOX_OUTBOX_OPEN=true
+//     (a loopback client no proxy header names someone else for);
+//   - the other sandbox operations (a customer writing in through a channel's stand-in) stay open
+//     to this machine; from elsewhere they need a platform or develop session;
+//   - a develop user sees only their own company's mail; platform staff see all.
 import type { FastifyRequest } from 'fastify';
 import type { Session } from '../context.ts';
 import { fail } from '../errors/api-error.ts';
@@ -25,9 +29,12 @@ export function fromThisMachine(request: FastifyRequest): boolean {
   return h['x-forwarded-for'] === undefined && h.forwarded === undefined && h['x-real-ip'] === undefined;
 }
 
-/** Throws 99953 (no session) or 99982 (a session without a sandbox role) for a client from elsewhere. */
-export function openSandboxDoor(request: FastifyRequest, session: Session | null): void {
-  if (fromThisMachine(request)) return;
+/**
+ * Throws 99953 (no session) or 99982 (a session without a sandbox role) unless the caller may use
+ * the operation: `openToMachine` lets a client of this machine in without a session.
+ */
+export function openSandboxDoor(request: FastifyRequest, session: Session | null, openToMachine: boolean): void {
+  if (openToMachine && fromThisMachine(request)) return;
   if (!session) throw fail('99953');
   if (session.state !== 'active' || !session.roles.some((r) => sandboxRemoteRoles.includes(r))) throw fail('99982');
 }
