@@ -35,7 +35,7 @@ import pg from 'pg';
 import { startConversations, TIMER_BATCH, type Conversations } from '../../src/engine/conversations/index.ts';
 import type { Database } from '../../src/engine/database.ts';
 import type { FlowDefinition } from '../../src/generated/types.gen.ts';
-import { routeInbound } from '../../src/server/messaging/inbound.ts';
+import { routeInbound } from '../../src/engine/inbound.ts';
 import { step } from '../unit/flows-fixtures.ts';
 import type { Harness } from '../server/harness.ts';
 import { onEachDatabase, type BenchDatabase } from './databases.ts';

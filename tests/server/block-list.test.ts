@@ -3,6 +3,7 @@
 import * as XLSX from '@e965/xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isBlocked } from '../../src/core/block-list.ts';
+import { routeInbound } from '../../src/engine/inbound.ts';
 import { createHarness, multipart, PNG_1x1, type Harness } from './harness.ts';
 import { counts, demoCompanyId, otherCompany } from './messaging-fixtures.ts';
 
@@ -104,6 +105,24 @@ describe('typed numbers and the 24-hour rule', () => {
     expect(await entryOf('+573001234567')).toMatchObject({ status: 'effective', pendingAction: null, removalEffectiveAt: null, effectiveAt: entry.effectiveAt });
   });
 
+  it('a removed number that answers SALIR is blocked again, through the same writer as the screen', async () => {
+    const companyId = await demoCompanyId(h);
+    const channel = await h.db.selectFrom('channels').select('id').where('company_id', '=', companyId).where('platform', '=', 'sms').orderBy('id').executeTakeFirstOrThrow();
+    expect((await add('3157654321')).json().added).toBe(1);
+    await later(DAY);
+    await h.op('blockList.remove', { token: manager, params: { id: (await entryOf('+573157654321')).id } });
+    await later(DAY);
+    expect(await entryOf('+573157654321')).toBeUndefined();
+    // The person writes SALIR: on the list again, pending for 24 hours like any addition, then blocking.
+    await routeInbound(h.db, channel.id, { from: '573157654321', to: '890123', text: 'Salir', providerMessageId: 'salir-after-removal', at: h.clock.now }, null, () => h.clock.now);
+    expect(await entryOf('+573157654321')).toMatchObject({ status: 'pending', pendingAction: 'add', removalEffectiveAt: null });
+    await later(DAY);
+    expect(isBlocked(await entries(), '3157654321', h.clock.now)).toBe(true);
+    // CANCELAR while a removal is pending cancels the removal.
+    await h.op('blockList.remove', { token: manager, params: { id: (await entryOf('+573157654321')).id } });
+    await routeInbound(h.db, channel.id, { from: '573157654321', to: '890123', text: 'cancelar', providerMessageId: 'cancelar-pending-removal', at: h.clock.now }, null, () => h.clock.now);
+    expect(await entryOf('+573157654321')).toMatchObject({ status: 'effective', pendingAction: null, removalEffectiveAt: null });
+  });
 });
 
 describe('bad typed input changes nothing', () => {

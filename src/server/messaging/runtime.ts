@@ -18,7 +18,7 @@ import { startStandIns, type GraphSandbox, type GraphSandboxOptions, type RbmSan
 import type { SecretBox } from '../security/secrets.ts';
 import type { MessagingHooks } from '../context.ts';
 import { startCallbackDeliverer, type CallbackDeliverer, type CallbackDelivererOptions } from './callbacks.ts';
-import { routeInbound } from './inbound.ts';
+import { routeInbound } from '../../engine/inbound.ts';
 import { startConversations, type Conversations } from '../../engine/conversations/index.ts';
 import { companySmsChannel } from '../../engine/channels/company-sms-channel.ts';
 import { whatsappTemplateGateway } from './whatsapp-templates.ts';

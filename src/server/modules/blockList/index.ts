@@ -7,11 +7,11 @@ import { judgePhones, parsePhoneList, type PhoneListResult } from '../../../core
 import { constants } from '../../../generated/constants.gen.ts';
 import type { BlockListEntry, BlockListResult, BlockListSource } from '../../../generated/types.gen.ts';
 import type { ServerDeps, Session } from '../../context.ts';
+import { blockNumbers } from '../../../engine/block-list-writer.ts';
 import type { BlockListTable } from '../../../engine/database.ts';
 import { fail, failFields, fieldError } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
-import { addNumbers } from './store.ts';
 import { readNumberColumn } from './upload.ts';
 
 const REJECTED_SHOWN = 100;
@@ -40,7 +40,7 @@ async function addJudged(deps: ServerDeps, me: Session, judged: PhoneListResult,
     if (judged.rejected.every((r) => r.reason === 'emptyPhone')) throw failFields([fieldError(field, '99960')]);
     throw failFields(judged.rejected.slice(0, 20).map((r) => fieldError(field, '99963', `${r.position}: ${r.value}`)));
   }
-  const { added, effectiveAt } = await addNumbers(deps.db, me.companyId, me.userId, judged.valid.map((v) => v.phone), source, deps.now());
+  const { added, effectiveAt } = await blockNumbers(deps.db, { companyId: me.companyId, userId: me.userId, phones: judged.valid.map((v) => v.phone), source, now: deps.now() });
   const rejected = [
     ...judged.rejected,
     ...judged.valid.filter((v) => !added.has(v.phone)).map((v) => ({ position: v.position, value: v.phone, reason: 'alreadyListed' as const })),
