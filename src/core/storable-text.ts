@@ -36,26 +36,49 @@ export function unstorableReason(text: string, name = false): UnstorableReason |
   return null;
 }
 
-/** The first string (value or property name) anywhere in `value` that cannot be stored, depth first. */
-export function findUnstorableString(value: unknown, path: string[] = []): UnstorableString | null {
-  if (typeof value === 'string') {
-    const key = path.at(-1);
-    const reason = unstorableReason(value, key !== undefined && isNameProperty(key));
-    return reason ? { path, reason } : null;
-  }
-  if (value === null || typeof value !== 'object') return null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findUnstorableString(value[i], [...path, String(i)]);
-      if (found) return found;
+/** One value met while walking: its property name (or index) and where it hangs, for the path. */
+interface Visit {
+  value: unknown;
+  key: string | undefined;
+  /** A property's name is checked before its value (an array index needs no check). */
+  checkKey: boolean;
+  parent: Visit | null;
+}
+
+function pathOf(visit: Visit): string[] {
+  const path: string[] = [];
+  for (let v: Visit | null = visit; v && v.key !== undefined; v = v.parent) path.push(v.key);
+  return path.reverse();
+}
+
+/**
+ * The first string (value or property name) anywhere in `value` that cannot be stored, depth
+ * first. Walked with a stack of its own rather than by recursion, and each value keeps only a
+ * link to its parent (the path is spelled out once, for the string at fault): a hostile body
+ * nested thousands of levels deep costs time in proportion to its size and never the call stack.
+ */
+export function findUnstorableString(value: unknown): UnstorableString | null {
+  const stack: Visit[] = [{ value, key: undefined, checkKey: false, parent: null }];
+  while (stack.length) {
+    const visit = stack.pop()!;
+    if (visit.checkKey) {
+      const keyReason = unstorableReason(visit.key!);
+      if (keyReason) return { path: pathOf(visit), reason: keyReason };
     }
-    return null;
-  }
-  for (const [key, item] of Object.entries(value)) {
-    const keyReason = unstorableReason(key);
-    if (keyReason) return { path: [...path, key], reason: keyReason };
-    const found = findUnstorableString(item, [...path, key]);
-    if (found) return found;
+    const v = visit.value;
+    if (typeof v === 'string') {
+      const reason = unstorableReason(v, visit.key !== undefined && isNameProperty(visit.key));
+      if (reason) return { path: pathOf(visit), reason };
+      continue;
+    }
+    if (v === null || typeof v !== 'object') continue;
+    // Children go on the stack last first, so they are visited in their own order.
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], key: String(i), checkKey: false, parent: visit });
+      continue;
+    }
+    const entries = Object.entries(v);
+    for (let i = entries.length - 1; i >= 0; i--) stack.push({ value: entries[i][1], key: entries[i][0], checkKey: true, parent: visit });
   }
   return null;
 }

@@ -32,6 +32,7 @@ import { registerAuditLog } from './audit/hook.ts';
 import { ApiError } from './errors/api-error.ts';
 import { registerConsole, trySpaFallback } from './http/console-static.ts';
 import { installErrorHandler } from './http/error-handler.ts';
+import { registerJsonBodyParser } from './http/json-body.ts';
 import type { TrustProxy } from './http/trust-proxy.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import type { HandlerMap } from './http/handler.ts';
@@ -138,6 +139,8 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   });
 
   installErrorHandler(app);
+  // JSON bodies nested deeper than JSON_DEPTH_MAX are refused before anything walks them.
+  registerJsonBodyParser(app);
   // Security headers and the Content-Security-Policy on every answer (http/security-headers.ts).
   await registerSecurityHeaders(app);
   // Before any route, so the global per-IP limit covers every one (issue 13).
