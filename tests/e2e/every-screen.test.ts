@@ -7,7 +7,7 @@
 // violation. One browser, one product; each role signs in once and moves through its routes with
 // the router (no reload), so the suite stays near two minutes.
 //
-// Routes not visited, and why (also in the README, "Every screen in both languages"):
+// Routes not visited, and why (also in docs/testing.md, "Every screen in both languages"):
 // - /signin, /register, /resetPassword, /clientSignin and /userValidation are visited signed out;
 //   /validation and /notActive as the demo users in those states (validation@, disabled@).
 // - A route whose menu node no demo role sees would be listed in `unreachable` below and the test

@@ -1,5 +1,5 @@
-// The product-owner path (issue 3 §3): in a temporary copy of the project, add a screen and a
-// report as YAML files (tests/fixtures/product-owner, the README's worked example) plus their
+// The product-owner path: in a temporary copy of the project, add a screen and a
+// report as YAML files (tests/fixtures/product-owner, the worked example of docs/product-owner-guide.md) plus their
 // texts, run the generator and the build, and check in the browser that both appear in the menu
 // for the roles they name, and work.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
