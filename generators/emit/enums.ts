@@ -11,7 +11,7 @@ const camel = (id: string) => { const p = pascal(id); return p[0].toLowerCase() 
 /** channel-platform → channelPlatforms, delivery-status → deliveryStatuses. */
 const plural = (word: string) => (/(s|x|sh|ch)$/.test(word) ? `${word}es` : /[^aeiou]y$/.test(word) ? `${word.slice(0, -1)}ies` : `${word}s`);
 
-/** The names an enum's exports take (also read by tests and by the README's example). */
+/** The names an enum's exports take (also read by tests and by docs/console.md's example). */
 export function enumNames(id: string) {
   return { values: plural(camel(id)), type: pascal(id), meta: `${camel(id)}Meta`, byName: `${camel(id)}ByName` };
 }

@@ -4,7 +4,7 @@
 // browser (rjsf #1961) and a declaration error is found at generation time, not in the browser.
 // A field's widget is not chosen here: the schema keeps what the YAML said (`x-widget`, formats)
 // and the console's ranked widget registry (src/console/runtime/form/widgets) chooses.
-// README "How it is built → Screen kinds" documents the vocabulary (schemas/_meta/screen.schema.yaml).
+// docs/console.md "Screen kinds" documents the vocabulary (schemas/_meta/screen.schema.yaml).
 import { join } from 'node:path';
 import type { Model, Schema, Json, Screen, Operation } from '../model.ts';
 import { DeclarationError, loadYaml } from '../load.ts';
