@@ -215,7 +215,7 @@ export const entitySchemas = [
     },
     {
         $id: "flow-rule",
-        description: "A flow rule a draft breaks (spec 4 and 5), found by the one validator the editor and the server share (src/core/flows/validate.ts): noEntry (no initial step), twoEntries (two initial steps of one kind), outputTwice (an output with more than one connection), outputOpen (an output not connected), stepAlone (a step nothing leads to), unknownStep (a connection to a step that does not exist), responseRequired (obligatory match without a response), responseTwice (two responses with one label or keyword), retriesAboveZero, waitAboveZero, regexInvalid, keywordRequired (keywords used elsewhere in the flow but none on this send step), fieldRequired (a required setting empty), selfLoop (a step connected to itself without waiting for the person), textInvalid (a text's {{variables}} badly written).",
+        description: "A flow rule a draft breaks (spec 4 and 5), found by the one validator the editor and the server share (src/core/flows/validate.ts): noEntry (no initial step), twoEntries (two initial steps of one kind), outputTwice (an output with more than one connection), outputOpen (an output not connected), stepAlone (a step nothing leads to), unknownStep (a connection to a step that does not exist), responseRequired (obligatory match without a response), responseTwice (two responses with one label or keyword), retriesAboveZero, waitAboveZero, regexInvalid, regexUnsupported (an expression the linear-time engine cannot run: backreferences, lookaround, repetitions over 1000), keywordRequired (keywords used elsewhere in the flow but none on this send step), fieldRequired (a required setting empty), selfLoop (a step connected to itself without waiting for the person), textInvalid (a text's {{variables}} badly written).",
         type: "string",
         enum: [
             "noEntry",
@@ -229,6 +229,7 @@ export const entitySchemas = [
             "retriesAboveZero",
             "waitAboveZero",
             "regexInvalid",
+            "regexUnsupported",
             "keywordRequired",
             "fieldRequired",
             "selfLoop",

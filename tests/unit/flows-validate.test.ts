@@ -23,6 +23,7 @@ const table: [FlowRule, Break, Where, FlowProblem[]?][] = [
   ['retriesAboveZero', (f) => { ask(f).settings.maxRetries = 0; }, { stepId: 'ask', field: 'maxRetries' }],
   ['waitAboveZero', (f) => { ask(f).settings.waitMinutes = 0; }, { stepId: 'ask', field: 'waitMinutes' }],
   ['regexInvalid', (f) => { ask(f).settings.responses![0].pattern = '(unclosed'; }, { stepId: 'ask', field: 'responses.0' }],
+  ['regexUnsupported', (f) => { ask(f).settings.responses![0].pattern = '(a)\\1'; }, { stepId: 'ask', field: 'responses.0' }],
   ['keywordRequired', (f) => {
     f.steps.push(step('more', 'send', { text: '¿Algo más?', maxRetries: 1, waitMinutes: 1, responses: [{ id: 'y', label: 'Sí', keywords: [] }] }));
     f.edges = f.edges.map((e) => (e.from === 'ask' && e.output === 'query' ? { ...e, to: 'more' } : e));

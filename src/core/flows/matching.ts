@@ -2,8 +2,10 @@
 // conversations and the editor's preview. People answer "Sí", "si", " SI " or "1" for the first
 // option: case, accents, spaces and the option's number do not matter; a keyword counts as a
 // whole word of the answer ("quiero pagar" chooses the response with keyword "pagar"); a
-// response's regular expression is tried as written (case-insensitive).
+// response's regular expression is tried as written (case-insensitive), by the linear-time engine
+// of core/user-pattern.ts.
 import type { FlowResponse } from '../../generated/types.gen.ts';
+import { compileUserPattern, type UserPattern } from '../user-pattern.ts';
 
 /** Answers longer than this are cut before matching: an expression never runs over a whole essay. */
 export const MATCH_INPUT_LIMIT = 1000;
@@ -20,13 +22,9 @@ export function normalizeAnswer(text: string): string {
     .replace(/^[\s¡¿.,;:!?]+|[\s.,;:!?]+$/g, '');
 }
 
-/** The expression compiled as the flows use it, or null when it is not a valid one. */
-export function compilePattern(pattern: string): RegExp | null {
-  try {
-    return new RegExp(pattern, 'iu');
-  } catch {
-    return null;
-  }
+/** The expression compiled as the flows use it, or null when it cannot be used (core/user-pattern.ts). */
+export function compilePattern(pattern: string): UserPattern | null {
+  return compileUserPattern(pattern);
 }
 
 const words = (normalized: string) => normalized.split(/[^\p{L}\p{N}]+/u).filter(Boolean);

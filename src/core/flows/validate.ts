@@ -5,7 +5,8 @@
 import { flowStepTypeMeta, type FlowRule } from '../../generated/enums.gen.ts';
 import type { FlowDefinition, FlowStep, FlowStepSettings } from '../../generated/types.gen.ts';
 import { validateTemplate } from '../message-content.ts';
-import { compilePattern, normalizeAnswer } from './matching.ts';
+import { patternProblem } from '../user-pattern.ts';
+import { normalizeAnswer } from './matching.ts';
 import { stepKinds, stepWaits, type Setting } from './steps.ts';
 
 export interface FlowProblem {
@@ -21,6 +22,9 @@ function filled(v: FlowStepSettings[Setting]): boolean {
   if (Array.isArray(v)) return v.length > 0;
   return true;
 }
+
+/** A pattern that cannot be used: not an expression (regexInvalid), or one RE2 does not run (regexUnsupported). */
+const patternRule = (pattern: string): FlowRule => (patternProblem(pattern) === 'unsupported' ? 'regexUnsupported' : 'regexInvalid');
 
 function stepProblems(step: FlowStep, usesKeywords: boolean): FlowProblem[] {
   const s = step.settings;
@@ -43,10 +47,10 @@ function stepProblems(step: FlowStep, usesKeywords: boolean): FlowProblem[] {
     const words = [`id:${r.id}`, `w:${normalizeAnswer(r.label)}`, ...r.keywords.map((k) => `w:${normalizeAnswer(k)}`)];
     if (words.some((w) => seen.has(w))) problems.push({ rule: 'responseTwice', ...at, field: `responses.${i}` });
     for (const w of new Set(words)) seen.add(w);
-    if (r.pattern && !compilePattern(r.pattern)) problems.push({ rule: 'regexInvalid', ...at, field: `responses.${i}` });
+    if (r.pattern && patternProblem(r.pattern)) problems.push({ rule: patternRule(r.pattern), ...at, field: `responses.${i}` });
   });
-  if (kind.settings.includes('pattern') && s.pattern && !compilePattern(s.pattern)) problems.push({ rule: 'regexInvalid', ...at, field: 'pattern' });
-  if (step.type === 'conditional' && s.operator === 'matches' && s.value && !compilePattern(s.value)) problems.push({ rule: 'regexInvalid', ...at, field: 'value' });
+  if (kind.settings.includes('pattern') && s.pattern && patternProblem(s.pattern)) problems.push({ rule: patternRule(s.pattern), ...at, field: 'pattern' });
+  if (step.type === 'conditional' && s.operator === 'matches' && s.value && patternProblem(s.value)) problems.push({ rule: patternRule(s.value), ...at, field: 'value' });
   // Keywords used on the flow's send steps: every send step that waits says its own.
   if (step.type === 'send' && usesKeywords && responses.length && !filled(s.keywords) && responses.every((r) => !r.keywords.length)) {
     problems.push({ rule: 'keywordRequired', ...at, field: 'keywords' });
