@@ -13,7 +13,7 @@ export default defineConfig({
   test: {
     projects: [
       { test: { name: 'unit', include: ['tests/unit/**/*.test.ts', 'tests/generators/**/*.test.ts'], environment: 'node' } },
-      { test: { name: 'server', include: ['tests/server/**/*.test.ts'], exclude: [...configDefaults.exclude, ...POSTGRES_ONLY, ...REDIS_ONLY], environment: 'node', testTimeout: 30000, hookTimeout: 60000, fileParallelism: false } },
+      { test: { name: 'server', include: ['tests/server/**/*.test.ts'], exclude: [...configDefaults.exclude, ...POSTGRES_ONLY, ...REDIS_ONLY], environment: 'node', globalSetup: ['tests/server/global-setup.ts'], testTimeout: 30000, hookTimeout: 60000, fileParallelism: false } },
       {
         plugins: [react()],
         test: { name: 'console', include: ['src/console/**/*.test.tsx', 'tests/console/**/*.test.tsx'], environment: 'happy-dom', setupFiles: ['tests/console/setup.ts'], testTimeout: 20000 },

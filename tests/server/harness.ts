@@ -25,6 +25,7 @@ import type { HandlerMap } from '../../src/server/http/handler.ts';
 import { hashPassword } from '../../src/server/security/passwords.ts';
 import type { ThrottleSettings } from '../../src/server/security/throttle-settings.ts';
 import { folderStorage, type FileStorage } from '../../src/server/storage/file-storage.ts';
+import { snapshotBlob } from './pglite-snapshot.ts';
 
 /** The demo users' password in tests (the product never has a fixed one: see main.ts). */
 export const TEST_PASSWORD = 'Prueba#2025x';
@@ -103,7 +104,8 @@ export const STATE_TABLES = ['companies', 'users', 'user_roles', 'password_histo
 export async function testDatabase(pgliteDir?: string): Promise<{ options: DatabaseOptions; drop: () => Promise<void> }> {
   const url = process.env.DATABASE_URL;
   if (!url && pgliteDir) return { options: { kind: 'pglite', dataDir: pgliteDir }, drop: async () => rm(pgliteDir, { recursive: true, force: true }) };
-  if (!url) return { options: { kind: 'memory' }, drop: async () => {} };
+  // The run's migrated snapshot when the global setup made one (pglite-snapshot.ts), else an empty initdb.
+  if (!url) return { options: { kind: 'memory', loadDataDir: snapshotBlob() }, drop: async () => {} };
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
@@ -143,6 +145,8 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     throttle: testThrottle(handle.kind, options.throttle),
     payments: options.payments,
   });
+  // Compiles every route's schemas now, inside the caller's beforeAll and its hook timeout, rather than in its first test.
+  await app.ready();
   const db = handle.db;
 
   const op: Harness['op'] = async (id, args = {}) => {

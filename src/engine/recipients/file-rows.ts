@@ -52,8 +52,8 @@ export async function* fileRows(input: AsyncIterable<Uint8Array> | Readable, opt
       // An XLS is parsed whole by SheetJS (memory several times its size): past the recipients'
       // 20 MB it is refused, whatever the upload's own limit (a 200 MB training file): CSV or XLSX then.
       if (format === 'xls' && bytes.length > constants.uploads.campaignFileBytes) throw tooLarge(constants.uploads.campaignFileBytes);
-      // SheetJS is loaded only for XLS files.
-      const book = format === 'xlsx' ? await openXlsx(bytes, limits, options.sheet) : (await import('./xls.ts')).openXls(bytes, limits.maxCellChars, options.sheet);
+      // SheetJS is loaded only for XLS files, in a worker thread (xls.ts).
+      const book = format === 'xlsx' ? await openXlsx(bytes, limits, options.sheet) : await (await import('./xls.ts')).openXls(bytes, limits.maxCellChars, options.sheet);
       facts.sheet = book.sheet;
       for await (const rows of book.rows) if (rows.length) yield rows;
     }

@@ -5,6 +5,8 @@
 // Declared sizes can lie, so entries are then inflated as streams that count the real bytes and
 // stop at the first byte past the declared size or the total cap.
 // Encrypted entries, methods other than stored/deflate, ZIP64 and damaged archives are refused.
+// A reader that inflates the archive itself (SheetJS) gets it only after checkInflation has
+// inflated every entry through these guards, so its real sizes are the declared ones.
 import { createInflateRaw } from 'node:zlib';
 import { invalidFile } from './errors.ts';
 
@@ -130,4 +132,15 @@ export async function entryText(buf: Uint8Array, entry: ZipEntry, budget: Inflat
     if (text.length > maxChars) throw invalidFile(`the workbook part ${entry.name} is too large`);
   }
   return text + decoder.decode();
+}
+
+/**
+ * Inflates every entry as a stream, counting and discarding: refused (99932) at the first byte past
+ * an entry's declared size or the archive's total, before a reader that trusts the sizes sees it.
+ */
+export async function checkInflation(buf: Uint8Array, limits: ZipLimits): Promise<void> {
+  const budget = new InflateBudget(limits.maxInflatedBytes);
+  for (const entry of readZipDirectory(buf, limits).values()) {
+    for await (const chunk of inflateEntry(buf, entry, budget)) void chunk;
+  }
 }

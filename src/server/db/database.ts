@@ -10,7 +10,8 @@ import pg from 'pg';
 import type { Database } from '../../engine/database.ts';
 
 export type DatabaseOptions =
-  | { kind: 'memory' }
+  /** In memory; `loadDataDir` starts it from a PGlite data-folder dump instead of an empty initdb (the tests' migrated snapshot). */
+  | { kind: 'memory'; loadDataDir?: Blob }
   | { kind: 'pglite'; dataDir: string }
   | { kind: 'postgres'; url: string; schema?: string; poolSize?: number };
 
@@ -57,7 +58,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
     mkdirSync(dir, { recursive: true });
     pglite = new PGlite(dir, { extensions: { pg_trgm }, startParams: PGLITE_START });
   } else {
-    pglite = new PGlite({ extensions: { pg_trgm }, startParams: PGLITE_START });
+    pglite = new PGlite({ extensions: { pg_trgm }, startParams: PGLITE_START, ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) });
   }
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
   return { db, kind: options.kind, close: () => db.destroy() };

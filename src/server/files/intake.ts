@@ -8,7 +8,9 @@
 //  - Text is decoded by the recipients' decoder (UTF-8, UTF-16 with or without BOM, Windows-1252);
 //    binary content named as text is refused, as the recipients file refuses it.
 //  - An XLSX is a ZIP: its directory is checked by the recipients' zip guard before anything is
-//    inflated, so a zip bomb is refused as one, naming it (99932), whatever sizes it forges.
+//    inflated, and each entry is then inflated as a counted stream, so a zip bomb is refused as one,
+//    naming it (99932), whatever sizes it forges. The recipients' and training files get the same
+//    guard from their streaming reader (engine/recipients/xlsx-stream.ts).
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -18,7 +20,7 @@ import type { FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
 import { invalidFile, RecipientsFileError, tooLarge } from '../../engine/recipients/errors.ts';
 import { StreamingTextDecoder } from '../../engine/recipients/text-decode.ts';
-import { readZipDirectory, type ZipLimits } from '../../engine/recipients/zip-guard.ts';
+import { checkInflation, type ZipLimits } from '../../engine/recipients/zip-guard.ts';
 import { fail, failFields, fieldError } from '../errors/api-error.ts';
 
 /** Room for the multipart envelope around the file (boundaries, part headers, small fields). */
@@ -160,10 +162,13 @@ export function decodeUploadText(bytes: Uint8Array): string | null {
   }
 }
 
-/** Refuses an XLSX whose directory declares a zip bomb (or a damaged archive), naming why (99932). */
-export function checkWorkbookArchive(bytes: Uint8Array, limits: ZipLimits): void {
+/**
+ * Refuses an XLSX that is a zip bomb (declared sizes, entry count, ratio, then the real inflated
+ * sizes counted as each entry streams) or a damaged archive, naming why (99932).
+ */
+export async function checkWorkbookArchive(bytes: Uint8Array, limits: ZipLimits): Promise<void> {
   try {
-    readZipDirectory(bytes, limits);
+    await checkInflation(bytes, limits);
   } catch (error) {
     if (error instanceof RecipientsFileError) throw failFields([fieldError('file', '99932', error.message)]);
     throw error;
