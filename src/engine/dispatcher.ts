@@ -15,7 +15,8 @@ import {
   type Accepted, type ClaimedRow, type Refused, type Retry,
 } from './lifecycle/dispatch.ts';
 import { heldBySendWindow, type SendWindow } from './lifecycle/enqueue.ts';
-import { IN_DOUBT_MAX_MS, markDeadWorkersRowsInDoubt, markOwnRowsInDoubt, resendExpiredInDoubt } from './lifecycle/in-doubt.ts';
+import { IN_DOUBT_MAX_MS, markDeadWorkersRowsInDoubt, markOwnRowsInDoubt, markStrandedRowsInDoubt, resendExpiredInDoubt } from './lifecycle/in-doubt.ts';
+import { isRetryableDatabaseError } from './database-errors.ts';
 import { STATUS } from './lifecycle/message-states.ts';
 import { reconcileOrphans } from './receipts.ts';
 import type { Database } from './database.ts';
@@ -36,6 +37,9 @@ export interface AdapterRegistry {
  * ENGINE_IN_DOUBT_GRACE_MS changes it for `npm start` and `npm run worker` alike.
  */
 export const IN_DOUBT_GRACE_MS = 2 * 60_000;
+
+/** Tries of the write that records a batch's submit answers (see retryingWrite). */
+const RECORD_ATTEMPTS = 5;
 
 export interface DispatcherOptions {
   db: Kysely<Database>;
@@ -77,6 +81,8 @@ export class Dispatcher {
   private maintenance: NodeJS.Timeout | null = null;
   /** Adapters connected for the receipts their rows wait for (once each: no bind storm after a refusal). */
   private readonly attached = new WeakSet<ChannelAdapter>();
+  /** Ids of the rows this worker's batches hold now (claimed, not yet recorded): the others it claimed are stranded. */
+  private readonly inFlight = new Set<string>();
   private readonly options: Required<Omit<DispatcherOptions, 'workerId' | 'log'>> & { log: (m: string, d?: unknown) => void };
   /** Counters the tests and the benchmark read. */
   readonly stats = { claimed: 0, accepted: 0, retried: 0, failed: 0, fellBack: 0 };
@@ -152,12 +158,20 @@ export class Dispatcher {
     const { rows, refused } = await claimQueued(this.db, this.workerId, this.options.batchSize, now);
     // A batch its company's credits did not cover was still work: look again at once.
     if (!rows.length) return refused;
-    this.stats.claimed += rows.length;
-    void this.statistics.note(rows.length);
-    const sendable = await this.holdOutsideWindow(rows, now);
-    const byChannel = groupBy(sendable, (r) => r.channel_id);
-    await Promise.all([...byChannel].map(([channelId, list]) => this.sendChannel(channelId, list)));
-    return rows.length;
+    const ids = rows.map((r) => String(r.id));
+    for (const id of ids) this.inFlight.add(id);
+    try {
+      this.stats.claimed += rows.length;
+      void this.statistics.note(rows.length);
+      const sendable = await this.holdOutsideWindow(rows, now);
+      const byChannel = groupBy(sendable, (r) => r.channel_id);
+      await Promise.all([...byChannel].map(([channelId, list]) => this.sendChannel(channelId, list)));
+      return rows.length;
+    } finally {
+      // Whatever failed on the way, the rows are no longer held here: what is still 'sending'
+      // under this worker goes in doubt at the next maintenance round (markStrandedRowsInDoubt).
+      for (const id of ids) this.inFlight.delete(id);
+    }
   }
 
   /** Commercial messages claimed outside their company's window go back to wait (a deployment can run past 19:00). */
@@ -215,16 +229,36 @@ export class Dispatcher {
       else if (o.kind === 'failed') failed.push({ row, code: o.statusCode, error: o.errorCode ?? null });
       else fallback.push(row);
     });
-    await this.db.transaction().execute(async (trx) => {
+    // The answers exist only in memory: a lost connection or a deadlock must not lose them.
+    // Each write checks the row is still ours in 'sending' (or in doubt), so a retry after a
+    // commit whose answer was lost changes nothing twice.
+    await this.retryingWrite(() => this.db.transaction().execute(async (trx) => {
       await recordAccepted(trx, this.workerId, accepted, now);
       await requeueForRetry(trx, this.workerId, retry, now);
       await recordRefused(trx, this.workerId, failed, now);
-    });
+    }));
     if (fallback.length) await this.fallBack(fallback, now);
     this.stats.accepted += accepted.length;
     this.stats.retried += retry.length;
     this.stats.failed += failed.length;
     if (accepted.length) await reconcileOrphans(this.db, now);
+  }
+
+  /**
+   * Runs a write again when the database aborted it without writing (RECORD_ATTEMPTS in all,
+   * 100 ms doubling between them: a dropped connection is replaced at once, a deadlock's other
+   * side commits). Still failing, the error goes up; the rows are then stranded, see runOnce.
+   */
+  private async retryingWrite(write: () => Promise<void>): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await write();
+      } catch (error) {
+        if (attempt >= RECORD_ATTEMPTS || !isRetryableDatabaseError(error)) throw error;
+        this.options.log(`recording a batch failed (attempt ${attempt} of ${RECORD_ATTEMPTS}), trying again`, error);
+        await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** (attempt - 1)));
+      }
+    }
   }
 
   /** RCS numbers that are not RCS-capable go by SMS on the company's fallback channel. */
@@ -275,6 +309,8 @@ export class Dispatcher {
     const staleBefore = new Date(now.getTime() - this.options.leaseMs);
     const dead = await this.db.deleteFrom('engine_workers').where('heartbeat_at', '<', staleBefore).where('id', '<>', this.workerId).returning('id').execute();
     await markDeadWorkersRowsInDoubt(this.db, this.workerId, now);
+    const stranded = await markStrandedRowsInDoubt(this.db, this.workerId, [...this.inFlight], staleBefore, now);
+    if (stranded > 0) this.options.log(`${stranded} row(s) of a batch that failed after its claim went in doubt`);
     if (dead.length) this.options.log(`recovered the rows of ${dead.length} dead worker(s)`);
     await this.attachAwaiting();
     await reconcileOrphans(this.db, now);

@@ -19,6 +19,23 @@ export async function markOwnRowsInDoubt(db: Kysely<Database>, workerId: string,
             where state = 'sending' and worker_id = ${workerId}`.execute(db);
 }
 
+/**
+ * Rows this live worker claimed but holds in no batch any more (`inFlight` are those it does): a
+ * batch that failed after its claim (the connection dropped, the claim's commit answer or the
+ * record of the submit answers was lost, a deadlock) left them 'sending' under a heartbeat that
+ * stays fresh, so no other worker would ever recover them. They may have been submitted, so
+ * they go in doubt like a dead worker's rows; their receipts adopt those that left. Only rows
+ * claimed before `claimedBefore` (a lease ago): a claim that committed but whose rows are not
+ * yet in `inFlight` is younger; were one older, the fencing check before the submit
+ * (stillClaimed) keeps it from going out.
+ */
+export async function markStrandedRowsInDoubt(db: Kysely<Database>, workerId: string, inFlight: readonly string[], claimedBefore: Date, now: Date): Promise<number> {
+  const result = await sql`update messages set state = 'in_doubt', in_doubt_since = ${now}, worker_id = null, updated_at = ${now}
+            where state = 'sending' and worker_id = ${workerId} and claimed_at < ${claimedBefore}
+              and not (id = any(${inFlight}::bigint[]))`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
 /** Rows claimed by a worker that is gone (dead, or its heartbeat row deleted as stale): they may have been sent. */
 export async function markDeadWorkersRowsInDoubt(db: Kysely<Database>, workerId: string, now: Date): Promise<void> {
   await sql`update messages set state = 'in_doubt', in_doubt_since = ${now}, worker_id = null, updated_at = ${now}
@@ -44,13 +61,17 @@ export const RECEIPT_ORDER_SLACK_MS = 5_000;
  * Notes how far the channel's receipts have come: the latest claim time among the messages these
  * receipts named, and that receipts came now. Written by the receipt sink after it stored them
  * (its orphans too), so a receipt that would have named an in-doubt row claimed earlier is stored
- * before this passes it.
+ * before this passes it. Each receipt's message is found through the provider-id index one at a
+ * time (the lateral subquery with OFFSET 0, as applyStatuses does): written as `provider_message_id
+ * = any(…)`, PostgreSQL used the index for the channel only and filtered every message of the
+ * channel on every flush, which made a 100,000-message dispatch quadratic.
  */
 export async function recordReceiptProgress(db: Kysely<Database>, channelId: number, providerIds: string[], now: Date): Promise<void> {
   await sql`
     insert into receipt_progress (channel_id, through, received_at)
-    select ${channelId}, max(m.claimed_at), ${now}::timestamptz from messages m
-    where m.channel_id = ${channelId} and m.provider_message_id = any(${providerIds}::text[])
+    select ${channelId}, max(m.claimed_at), ${now}::timestamptz
+    from unnest(${providerIds}::text[]) as v(pid)
+    cross join lateral (select x.claimed_at from messages x where x.channel_id = ${channelId} and x.provider_message_id = v.pid offset 0) m
     on conflict (channel_id) do update set received_at = excluded.received_at,
       through = case when receipt_progress.through is null or receipt_progress.through < excluded.through then excluded.through else receipt_progress.through end`.execute(db);
 }
