@@ -37,6 +37,7 @@ import type { TrustProxy } from './http/trust-proxy.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import type { HandlerMap } from './http/handler.ts';
 import { registerOperations } from './http/operations.ts';
+import { memoisedSerializers } from './http/serializer-cache.ts';
 import { compileValidator } from './http/validation.ts';
 import { handlers as defaultHandlers } from './modules/index.ts';
 import { defaultSecretBox, type SecretBox } from './security/secrets.ts';
@@ -121,6 +122,8 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     logger: options.logger ?? false,
     bodyLimit: constants.limits.bodyBytes,
     return503OnClosing: true,
+    // Each distinct response schema compiled once per process (http/serializer-cache.ts).
+    schemaController: { compilersFactory: { buildSerializer: memoisedSerializers } },
     // A hop count trusts that many proxies in front (proxy-addr's meaning of a number).
     trustProxy: typeof options.trustProxy === 'number' ? ((hops) => (_address: string, hop: number) => hop < hops)(options.trustProxy) : (options.trustProxy ?? false),
   });
