@@ -1,6 +1,6 @@
 // npm run bench: one JSON file per benchmark under tests/bench/results/<name>.json with
 // name, value, unit, anchor (measured in the same run), anchor_value, ratio, goal, cores.
-// Benchmarks measure; they never fail a build.
+// Benchmarks measure; they never fail a build, but the last lines name every result below its goal.
 import { writeFileSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -20,13 +20,17 @@ import { launchBench } from './launch.ts';
 import { reportFileBench } from './report-file.ts';
 import { reportQueriesBench } from './report-queries.ts';
 import { conversationsBench } from './conversations.ts';
+import { goalMet } from './goal.ts';
 
 const resultsDir = resolve('tests/bench/results');
 mkdirSync(resultsDir, { recursive: true });
 
-interface Result { name: string; value: number; unit: string; anchor: string; anchor_value: number; ratio: number; goal: string; cores: number; notes?: string }
-function record(r: Omit<Result, 'cores' | 'ratio'> & { ratio?: number }) {
-  const full: Result = { ...r, ratio: r.ratio ?? Number((r.value / r.anchor_value).toFixed(3)), cores: cpus().length };
+interface Result { name: string; value: number; unit: string; anchor: string; anchor_value: number; ratio: number; goal: string; met: boolean | null; cores: number; notes?: string }
+const missed: Result[] = [];
+function record(r: Omit<Result, 'cores' | 'ratio' | 'met'> & { ratio?: number }) {
+  const ratio = r.ratio ?? Number((r.value / r.anchor_value).toFixed(3));
+  const full: Result = { ...r, ratio, met: goalMet({ value: r.value, ratio, goal: r.goal }), cores: cpus().length };
+  if (full.met === false) missed.push(full);
   writeFileSync(join(resultsDir, `${r.name}.json`), JSON.stringify(full, null, 2) + '\n');
   console.log(JSON.stringify(full));
 }
@@ -112,5 +116,7 @@ if (!only || only === 'report-file') await reportFileBench(record, process.env.B
 if (!only || only === 'report-queries') await reportQueriesBench(record, process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test');
 // Chatbot conversations: 10,000 open, turn latency (message in → reply enqueued) and 10,000 timers due at once, on PGlite and PostgreSQL (tests/bench/conversations.ts).
 if (!only || only === 'conversations') await conversationsBench(record, process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test');
+for (const r of missed) console.log(`bench: BELOW GOAL ${r.name}: ${r.value} ${r.unit}, ratio ${r.ratio} (goal: ${r.goal})`);
+console.log(missed.length ? `bench: ${missed.length} result(s) below their goal` : 'bench: every checked goal met');
 console.log(`bench: results in ${resultsDir}: ${readdirSync(resultsDir).filter((f) => f.endsWith('.json')).join(', ')}`);
 
