@@ -55,6 +55,13 @@ export interface ThrottleCountersTable {
 export interface SigninAttemptsTable {
   email_digest: string;
   failures: number;
+  updated_at: Timestamp;
+}
+
+export interface SigninLocksTable {
+  email_digest: string;
+  address: string;
+  failures: number;
   locked_until: Timestamp | null;
   updated_at: Timestamp;
 }
@@ -351,6 +358,7 @@ export interface CompanyTables {
   users: UsersTable;
   password_history: PasswordHistoryTable;
   signin_attempts: SigninAttemptsTable;
+  signin_locks: SigninLocksTable;
   throttle_counters: ThrottleCountersTable;
   roles: RolesTable;
   user_roles: UserRolesTable;

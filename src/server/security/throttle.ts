@@ -1,10 +1,16 @@
 // Abuse throttling (issue 13), with @fastify/rate-limit: a generous global limit per client IP on
 // every request, and on the operations that declare `throttle:` (sign-in, register, password
-// recovery, one-time codes) two more limits of their class: per client IP, so guesses spread over
+// recovery, one-time codes) more limits of their class: per client IP, so guesses spread over
 // many accounts from one address are slowed, and per account, so guesses at one account from many
 // addresses are too. Past a limit the answer is 429 with the catalogue's 99933 in the usual error
 // shape, and Retry-After in seconds. The counters live in memory (embedded PGlite, one process),
 // in the database (DATABASE_URL: shared by every API process) or in Redis (REDIS_URL).
+//
+// The sign-in class (validate, signin) must never let a guesser lock the owner out: a refusal
+// counted per account from every address would answer the owner 429 too. There the per-account
+// limit refuses per (account, client IP), and the account-wide count past the same limit only
+// asks for the captcha (captchaDemanded): a script guessing from many addresses meets a captcha
+// on every try, while the owner with the right password and the captcha signs in.
 import { createHash } from 'node:crypto';
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
@@ -19,6 +25,17 @@ import { databaseStore } from './throttle-store.ts';
 export type ThrottleHookFor = (op: ServerOperation) => preValidationAsyncHookHandler | null;
 
 const tooMany = () => new ApiError('99933');
+
+/** The classes whose account-wide count asks for the captcha instead of refusing. */
+const CAPTCHA_CLASSES: ReadonlySet<string> = new Set(['signin']);
+
+/** The client's address as every counter keys it (an IPv6 client by its /64, as the library does). */
+export const clientAddress = (request: FastifyRequest) => normalizeIP(request.ip);
+
+const demanded = new WeakSet<FastifyRequest>();
+
+/** Whether the account this request names has been tried more than its limit allows, from any address: sign-in must ask for the captcha. */
+export const captchaDemanded = (request: FastifyRequest) => demanded.has(request);
 
 /** The account a body names, normalised and digested: addresses people mistype are not kept. */
 const accountKey = (value: unknown) => (typeof value === 'string' ? createHash('sha256').update(value.trim().toLowerCase()).digest('hex') : null);
@@ -65,33 +82,39 @@ export async function registerThrottle(app: FastifyInstance, db: Kysely<Database
     errorResponseBuilder: tooMany,
   });
 
-  const limiters = new Map(Object.entries(settings.classes).map(([cls, limit]) => [cls, {
-    ip: app.createRateLimit({ max: limit.perIp, timeWindow: limit.windowMs, allowList: () => false, keyGenerator: (request) => `${cls}:ip:${normalizeIP(request.ip)}` }),
-    account: (field: string) => app.createRateLimit({
-      max: limit.perAccount, timeWindow: limit.windowMs, allowList: () => false,
-      keyGenerator: (request) => `${cls}:account:${accountKey((request.body as Record<string, unknown> | null)?.[field])}`,
-    }),
-  }]));
+  // One limiter per class and field, shared by the class's operations (validate and signin count
+  // together): the memory store keeps a limiter's counters to itself.
+  const limiters = new Map<string, ReturnType<typeof app.createRateLimit>>();
+  const limiterOf = (key: string, max: number, windowMs: number, keyOf: (request: FastifyRequest) => string) => {
+    if (!limiters.has(key)) limiters.set(key, app.createRateLimit({ max, timeWindow: windowMs, allowList: () => false, keyGenerator: keyOf }));
+    return limiters.get(key)!;
+  };
 
   return (op) => {
     if (!op.throttle) return null;
-    const limiter = limiters.get(op.throttle.class)!;
+    const cls = op.throttle.class;
+    const limit = settings.classes[cls];
     const field = op.throttle.account;
-    const account = limiter.account(field);
-    const checks = [
-      limiter.ip,
-      // A body without the field is refused by validation next; it counts against the IP only.
-      async (request: FastifyRequest) => (accountKey((request.body as Record<string, unknown> | null)?.[field]) ? account(request) : { isAllowed: true as const, key: '' }),
-    ];
+    const accountOf = (request: FastifyRequest) => accountKey((request.body as Record<string, unknown> | null)?.[field]);
+    const ip = limiterOf(`${cls}:ip`, limit.perIp, limit.windowMs, (request) => `${cls}:ip:${clientAddress(request)}`);
+    const account = limiterOf(`${cls}:account:${field}`, limit.perAccount, limit.windowMs, (request) => `${cls}:account:${accountOf(request)}`);
+    const accountAtIp = limiterOf(`${cls}:account-ip:${field}`, limit.perAccount, limit.windowMs, (request) => `${cls}:account-ip:${accountOf(request)}:${clientAddress(request)}`);
+    const captchaInstead = CAPTCHA_CLASSES.has(cls);
     // After the body is read (the account is in it), before it is validated or handled.
     return async (request, reply) => {
-      for (const check of checks) {
-        const result = await check(request);
+      const refuseIfExceeded = (result: Awaited<ReturnType<typeof account>>) => {
         if (!result.isAllowed && result.isExceeded) {
           reply.header('retry-after', result.ttlInSeconds);
           throw tooMany();
         }
-      }
+      };
+      refuseIfExceeded(await ip(request));
+      // A body without the field is refused by validation next; it counts against the IP only.
+      if (accountOf(request) === null) return;
+      if (!captchaInstead) return refuseIfExceeded(await account(request));
+      refuseIfExceeded(await accountAtIp(request));
+      const wide = await account(request);
+      if (!wide.isAllowed && wide.isExceeded) demanded.add(request);
     };
   };
 }

@@ -3,6 +3,7 @@ import { constants } from '../../../generated/constants.gen.ts';
 import { revokeToken } from '../../auth/session-store.ts';
 import { fail } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
+import { captchaDemanded } from '../../security/throttle.ts';
 import { findUserByEmail } from './users.ts';
 import { saveOtp, validateOtp } from './otp.ts';
 import { recoverPassword } from './recover-password.ts';
@@ -10,15 +11,14 @@ import { register } from './register.ts';
 import { signin } from './signin.ts';
 
 export const clientAuthHandlers: DomainHandlers<'clientAuth'> = {
-  'clientAuth.validate': async ({ body, deps }) => {
+  'clientAuth.validate': async ({ body, deps, request }) => {
     const user = await findUserByEmail(deps.db, body.email);
     if (!user) throw fail('99997');
-    // An expired lock resets the failure count at the next sign-in, so no captcha then.
-    const lockOver = user.locked_until !== null && user.locked_until <= deps.now();
+    // The same two reasons sign-in asks for it (signin.ts): the account's failures, or its tries from many addresses.
     return {
       exists: true,
       state: user.state as 'active',
-      captchaRequired: !lockOver && user.failed_logins >= constants.security.captchaAfterFailures,
+      captchaRequired: user.failed_logins >= constants.security.captchaAfterFailures || captchaDemanded(request),
     };
   },
   'clientAuth.signin': signin,

@@ -1,13 +1,14 @@
 // POST /v1/clientAuth/recoverPassword, two steps on one path (the wire contract):
 //   { email }                  -> a 6-digit code goes to the user's e-mail
 //   { email, code, password }  -> the code is checked and the password set (policy 99938 by the
-//                                 schema, reuse 99939); the lock is cleared, a user told to renew
+//                                 schema, reuse 99939); every sign-in lock on the account is cleared, a user told to renew
 //                                 their password becomes active, and every session ends.
 import { revokeUserTokens } from '../../auth/session-store.ts';
 import { fail, messageFor } from '../../errors/api-error.ts';
 import type { Handler } from '../../http/handler.ts';
 import { consumeOtp, issueOtp } from './otp-service.ts';
 import { assertNotRecent, setNewPassword } from './password-change.ts';
+import { clearAccount } from './signin-locks.ts';
 import { findUserByEmail } from './users.ts';
 
 export const recoverPassword: Handler<'clientAuth.recoverPassword'> = async ({ body, deps }) => {
@@ -29,6 +30,7 @@ export const recoverPassword: Handler<'clientAuth.recoverPassword'> = async ({ b
   await assertNotRecent(db, user.id, body.password!);
   await consumeOtp(db, user, 'recovery', body.code!, now);
   await setNewPassword(db, user.id, body.password!, now, { reuseChecked: true });
+  await clearAccount(db, user.email);
   await revokeUserTokens(db, user.id, now);
   return { sent: false, changed: true };
 };
