@@ -32,6 +32,7 @@ import { registerAuditLog } from './audit/hook.ts';
 import { ApiError } from './errors/api-error.ts';
 import { registerConsole, trySpaFallback } from './http/console-static.ts';
 import { installErrorHandler } from './http/error-handler.ts';
+import { frameworkErrors } from './http/framework-errors.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import type { TrustProxy } from './http/trust-proxy.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
@@ -122,6 +123,8 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     logger: options.logger ?? false,
     bodyLimit: constants.limits.bodyBytes,
     return503OnClosing: true,
+    // The router's refusals (a too-long path parameter, broken percent-encoding) in the catalogue's shape.
+    frameworkErrors,
     // Each distinct response schema compiled once per process (http/serializer-cache.ts).
     schemaController: { compilersFactory: { buildSerializer: memoisedSerializers } },
     // A hop count trusts that many proxies in front (proxy-addr's meaning of a number).

@@ -1,8 +1,10 @@
 // Hostile structure: JSON bodies nested thousands of levels deep are refused by the body parser
 // (99931, 400) before anything walks them, on routes open to anyone and on signed-in ones, and
-// the server keeps answering. On PGlite and (with DATABASE_URL) PostgreSQL.
+// the server keeps answering; a flow whose regular expression RE2 cannot run is saved with its
+// problem named and never published. On PGlite and (with DATABASE_URL) PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSON_DEPTH_MAX } from '../../src/server/http/json-body.ts';
+import { menuFlow } from '../unit/flows-fixtures.ts';
 import { createHarness, type Harness } from './harness.ts';
 
 let h: Harness;
@@ -62,5 +64,27 @@ describe('JSON nested deeper than JSON_DEPTH_MAX', () => {
   it('prototype poisoning is still refused by the parser', async () => {
     const res = await h.op('clientAuth.validate', { payload: '{"__proto__":{"x":1}}', headers: { 'content-type': 'application/json' } });
     expect([res.statusCode, res.json().code]).toEqual([400, '99931']);
+  });
+});
+
+describe('regular expressions in flows', () => {
+  it('a backreference is named regexUnsupported when saved and refuses the publication', async () => {
+    const draft = menuFlow();
+    draft.steps.find((s) => s.id === 'ask')!.settings.responses![0].pattern = '(a)\\1';
+    const created = await h.op('flows.create', { token: manager, body: { name: 'Eco', draft } });
+    expect(created.statusCode).toBe(200);
+    expect(created.json().problems).toEqual([{ rule: 'regexUnsupported', stepId: 'ask', field: 'responses.0' }]);
+    const refused = await h.op('flows.publish', { token: manager, params: { id: created.json().id } });
+    expect([refused.statusCode, refused.json().code]).toEqual([409, '99901']);
+    expect(refused.json().errors).toEqual([expect.objectContaining({ code: 'regexUnsupported' })]);
+  });
+
+  it('^(a+)+$ is a pattern RE2 runs: the flow is published', async () => {
+    const draft = menuFlow();
+    draft.steps.find((s) => s.id === 'ask')!.settings.responses![0].pattern = '^(a+)+$';
+    const created = await h.op('flows.create', { token: manager, body: { name: 'Lineal', draft } });
+    expect(created.json().problems).toEqual([]);
+    const published = await h.op('flows.publish', { token: manager, params: { id: created.json().id } });
+    expect(published.statusCode).toBe(200);
   });
 });

@@ -9,6 +9,7 @@
 // app.auditSettled() awaits them on demand (tests read the log right after an answer).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServerDeps } from '../context.ts';
+import { unstorableReason } from '../../core/storable-text.ts';
 import { findUserByEmail } from '../modules/clientAuth/users.ts';
 import { cleanComponent } from './headers.ts';
 
@@ -28,7 +29,9 @@ async function actor(deps: ServerDeps, request: FastifyRequest, operationId: str
   if (operationId === SIGNIN) {
     // Only the e-mail is read from the body, to know whose sign-in (or failed try) this was.
     const email = (request.body as { email?: unknown } | undefined)?.email;
-    const user = typeof email === 'string' ? await findUserByEmail(deps.db, email) : undefined;
+    // A sign-in refused for an e-mail the database cannot hold (a NUL in it) names nobody: looking
+    // it up would only fail in the database.
+    const user = typeof email === 'string' && !unstorableReason(email) ? await findUserByEmail(deps.db, email) : undefined;
     if (user) return { companyId: user.company_id, userId: user.id, email: user.email };
   }
   return null;

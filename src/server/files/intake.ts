@@ -22,6 +22,7 @@ import { invalidFile, RecipientsFileError, tooLarge } from '../../engine/recipie
 import { StreamingTextDecoder } from '../../engine/recipients/text-decode.ts';
 import { checkInflation, type ZipLimits } from '../../engine/recipients/zip-guard.ts';
 import { fail, failFields, fieldError } from '../errors/api-error.ts';
+import { unstorableReason } from '../../core/storable-text.ts';
 
 /** Room for the multipart envelope around the file (boundaries, part headers, small fields). */
 const ENVELOPE_BYTES = 64 * 1024;
@@ -55,6 +56,10 @@ export async function openUpload(request: FastifyRequest, maxBytes: number): Pro
     throw asUploadError(error, maxBytes);
   }
   if (!part || part.fieldname !== 'file') throw fail('99932');
+  // The file's name is stored with the upload: NUL (PostgreSQL refuses it), broken UTF-16, line
+  // breaks or bidirectional overrides in it are a bad field (core/storable-text.ts), not a 500.
+  const badName = unstorableReason(part.filename, true);
+  if (badName) throw failFields([fieldError('file', '99931', `the file's name: ${badName}`)]);
   if (declared !== null) return { fileName: part.filename, mimeType: part.mimetype, bytes: limited(part.file, maxBytes), declaredBytes: declared };
   return { fileName: part.filename, mimeType: part.mimetype, bytes: await spooled(part.file, maxBytes), declaredBytes: null };
 }

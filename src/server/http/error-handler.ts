@@ -1,7 +1,8 @@
 // One place turns every failure into { code, message, errors? } with the catalogue's status:
 // our ApiErrors, Ajv validation failures, Fastify's own parser errors (malformed JSON, body too
 // large, wrong media type), multipart limits, and anything unexpected (m1, generic text, no
-// stack or SQL: the detail goes to the log only).
+// stack or SQL: the detail goes to the log only). A client that hung up mid-request is logged at
+// info: it is the client's doing, not an error of the server's.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/api-error.ts';
 import { validationError } from './validation.ts';
@@ -13,6 +14,12 @@ function toApiError(error: FastifyError & { validationContext?: string }): ApiEr
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new ApiError('99937');
+    // The console's files: a path the static server will not look up (one whose spelling it cannot
+    // verify on disk, such as a segment longer than the file system's 255-byte names) or a name
+    // too long to open names no file: 404, as any missing one.
+    case 'FST_STATIC_FORBIDDEN_PATH':
+    case 'ENAMETOOLONG':
+      return new ApiError('99936');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
@@ -34,8 +41,22 @@ function toApiError(error: FastifyError & { validationContext?: string }): ApiEr
   return null;
 }
 
+// What a connection closed by the client makes its request's reading fail with.
+const CONNECTION_CLOSED = new Set(['ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE']);
+
+/** A client that closed its connection mid-request: nobody hears the answer and nothing failed on our side. */
+function clientClosed(error: FastifyError, request: FastifyRequest): boolean {
+  const gone = request.raw.aborted || request.raw.readableAborted || request.raw.socket?.destroyed === true;
+  return gone && (CONNECTION_CLOSED.has(error.code) || error.message === 'aborted');
+}
+
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (clientClosed(error, request)) {
+      request.log.info({ code: error.code }, 'client closed the connection mid-request');
+      const gone = new ApiError('99931');
+      return reply.status(gone.status).send(gone.toBody());
+    }
     const known = toApiError(error);
     if (known) {
       if (known.code === 'm1' || known.status >= 500) request.log.error({ err: error }, 'request failed');

@@ -55,8 +55,8 @@ export function tooDeep(): ApiError {
 export function registerJsonBodyParser(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (jsonDeeperThan(body as string, JSON_DEPTH_MAX)) {
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body: string, done) => {
+    if (jsonDeeperThan(body, JSON_DEPTH_MAX)) {
       done(tooDeep(), undefined);
       return;
     }
