@@ -12508,7 +12508,12 @@ export const serverOperations = [
         },
         produces: "json",
         sandbox: false,
-        errors: ["99901", "99982", "99994"]
+        errors: [
+            "99901",
+            "99931",
+            "99982",
+            "99994"
+        ]
     },
     {
         id: "flows.delete",

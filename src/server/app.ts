@@ -41,6 +41,7 @@ import { registerOperations } from './http/operations.ts';
 import { memoisedSerializers } from './http/serializer-cache.ts';
 import { compileValidator } from './http/validation.ts';
 import { handlers as defaultHandlers } from './modules/index.ts';
+import { OutboundPolicy } from './messaging/outbound-guard.ts';
 import { defaultSecretBox, type SecretBox } from './security/secrets.ts';
 import { redirectRateLimit, registerThrottle } from './security/throttle.ts';
 import { DEFAULT_THROTTLE, type ThrottleSettings } from './security/throttle-settings.ts';
@@ -51,10 +52,12 @@ export interface BuildServerOptions {
   db: Kysely<Database>;
   /** Sandbox/demo mode: sandbox-only operations (the outbox) are registered. */
   sandbox?: boolean;
-  now?: () => Date;
   /** SANDBOX_OUTBOX_OPEN (auth/sandbox-door.ts): the outbox open to this machine without a session; default off. */
   sandboxOutboxOpen?: boolean;
   messages?: MessageProvider;
+  /** Where connections made on a company's behalf may go (messaging/outbound-guard.ts); default public addresses only, none of the sandbox's stand-ins. */
+  outbound?: OutboundPolicy;
+  now?: () => Date;
   captcha?: CaptchaVerifier;
   channels?: ChannelConnector;
   /** The payment gateway; default composition.ts's (EPAYCO_* keys, else the sandbox's stand-in in sandbox mode). */
@@ -97,9 +100,10 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     db: options.db,
     now,
     sandbox: options.sandbox ?? false,
-    ...composePorts({ db: options.db, now, sandbox: options.sandbox ?? false, messages: options.messages, captcha: options.captcha, channels: options.channels, payments: options.payments }),
     sandboxOutboxOpen: options.sandboxOutboxOpen ?? false,
     secrets,
+    outbound: options.outbound ?? new OutboundPolicy({ sandbox: options.sandbox ?? false }),
+    ...composePorts({ db: options.db, now, sandbox: options.sandbox ?? false, messages: options.messages, captcha: options.captcha, channels: options.channels, payments: options.payments }),
     messaging: {
       wake: options.messaging?.wake ?? (() => {}),
       sendWindow: options.messaging?.sendWindow ?? companySendWindow(options.db),
@@ -160,7 +164,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   // campaigns launch their due runs, scheduled reports make theirs and the FTP folders due are
   // visited (checked every 30 s).
   if (options.messaging) {
-    const jobs = startJobRunner({ ...deps, allowPrivateNetworks: deps.sandbox }, { log: (m, d) => app.log.warn({ detail: d }, m) });
+    const jobs = startJobRunner(deps, { log: (m, d) => app.log.warn({ detail: d }, m) });
     deps.messaging.wakeJobs = () => jobs.wake();
     // The engine's conversations queue integration calls too: they wake this runner through the engine's hooks.
     options.messaging.wakeJobs = deps.messaging.wakeJobs;
@@ -174,7 +178,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
         .then(() => mailScheduledFiles({ db: deps.db, now: deps.now, secrets: deps.secrets, messages: deps.messages }, listeningOrigin(app)))
         .catch((e) => app.log.error(e));
       // Company FTP folders due a visit: their recipients files become deployments (messaging/ftp-intake.ts).
-      void visitDueFtpFolders({ ...deps, allowPrivateNetworks: deps.sandbox, log: (m, d) => app.log.warn({ detail: d }, m) }).catch((e) => app.log.error(e));
+      void visitDueFtpFolders({ ...deps, log: (m, d) => app.log.warn({ detail: d }, m) }).catch((e) => app.log.error(e));
     };
     const timer = setInterval(round, options.roundMs ?? 30_000);
     app.addHook('onClose', async () => clearInterval(timer));

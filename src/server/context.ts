@@ -9,6 +9,7 @@ import type { SendWindow } from '../engine/lifecycle/enqueue.ts';
 import type { UserScope } from './auth/user-scope.ts';
 import type { Database } from '../engine/database.ts';
 import type { WhatsAppTemplateGateway } from './messaging/whatsapp-templates.ts';
+import type { OutboundPolicy } from './messaging/outbound-guard.ts';
 import type { SecretBox } from './security/secrets.ts';
 import type { Shortener } from './modules/shortener/redirect/index.ts';
 import type { FileStorage } from './storage/file-storage.ts';
@@ -33,6 +34,8 @@ export interface ServerDeps {
    * (nginx, ssh -L, socat) every outside client looks like this machine.
    */
   sandboxOutboxOpen?: boolean;
+  /** Where connections made on a company's behalf may go: flow integrations, callbacks, FTP folders (messaging/outbound-guard.ts). */
+  outbound: OutboundPolicy;
   /** The messaging engine as handlers see it: wake the dispatcher, the companies' send windows. */
   messaging: MessagingHooks;
   /** The link shortener: its base URL and the redirect's cache (src/server/shortener). */

@@ -73,6 +73,7 @@ async function main() {
     sandbox: demo,
     sandboxOutboxOpen: demo && outboxOpen === 'true',
     demoPassword: demo ? password : undefined,
+    sandboxPrivateTargets: (env.SANDBOX_PRIVATE_TARGETS ?? '').split(',').map((t) => t.trim()).filter(Boolean),
     demoApiKey: demo ? env.DEMO_API_KEY || undefined : undefined,
     consoleRoot: consoleReady ? consoleRoot : null,
     logger: { level: env.LOG_LEVEL || 'info' },

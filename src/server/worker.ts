@@ -20,6 +20,7 @@ import { startMessaging, type MessagingRuntime } from './messaging/runtime.ts';
 import { createSecretBox, resolveSecretKey } from './security/secrets.ts';
 import { workerSettings } from './messaging/engine-settings.ts';
 import { startJobRunner } from './messaging/jobs.ts';
+import { OutboundPolicy } from './messaging/outbound-guard.ts';
 import { paymentGateway } from './composition.ts';
 import { defaultFileStorage } from './storage/file-storage.ts';
 import { companySendWindow } from './messaging/send-window.ts';
@@ -82,7 +83,7 @@ async function main() {
   runtime = await startMessaging({ db: handle.db, secrets, sandbox: false, dispatcher: settings, log });
   // The engine's jobs (issue 13: big launches, chunk by chunk), shared with the other processes.
   const dispatcher = runtime.dispatcher;
-  const jobs = startJobRunner({ db: handle.db, now: () => new Date(), messaging: { sendWindow: companySendWindow(handle.db), wake: () => dispatcher.wake() }, storage: defaultFileStorage(), allowPrivateNetworks: false,
+  const jobs = startJobRunner({ db: handle.db, now: () => new Date(), messaging: { sendWindow: companySendWindow(handle.db), wake: () => dispatcher.wake() }, storage: defaultFileStorage(), outbound: new OutboundPolicy({ sandbox: false }),
     // Payment follow-ups ask the real ePayco when its keys are set (a worker has no sandbox stand-in).
     payments: paymentGateway(false) }, { log });
   stopJobs = () => jobs.stop();

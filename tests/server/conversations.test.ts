@@ -38,7 +38,9 @@ beforeAll(async () => {
   process.env.FLOW_CALL_RETRY_MS = '20';
   const { options, drop } = await testDatabase();
   dropSchema = drop;
-  server = await startServer({ logger: { level: 'error' }, port: 0, sandbox: true, database: options, demoPassword: TEST_PASSWORD, consoleRoot: null, messaging: { dispatcher: { idleMs: 20 } } });
+  // The sandbox reaches the company's system (and port 9, where nothing answers) because it is named.
+  const integrationTarget = `127.0.0.1:${(integration.address() as AddressInfo).port}`;
+  server = await startServer({ logger: { level: 'error' }, port: 0, sandbox: true, database: options, demoPassword: TEST_PASSWORD, consoleRoot: null, messaging: { dispatcher: { idleMs: 20 } }, sandboxPrivateTargets: [integrationTarget, '127.0.0.1:9'] });
   const signin = await op('clientAuth.signin', { body: { email: demoEmail('manager'), password: TEST_PASSWORD } });
   token = decodeSession(signin.json.clientToken)!.token;
   const list = (await op('channels.list', { query: { pageSize: 200 } })).json.items as { id: number; name: string }[];

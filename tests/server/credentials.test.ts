@@ -182,8 +182,8 @@ describe('settings', () => {
 
     // The mask sent back keeps the password; another mask is refused; null clears it.
     const saved = res.json() as { ftp: Record<string, unknown> };
-    const kept = await h.op('credentials.updateSettings', { token: manager, body: { ...saved, ftp: { ...saved.ftp, port: 2121 } } });
-    expect(kept.json().ftp).toMatchObject({ port: 2121, password: '••••2025' });
+    const kept = await h.op('credentials.updateSettings', { token: manager, body: { ...saved, ftp: { ...saved.ftp, directory: '/otra' } } });
+    expect(kept.json().ftp).toMatchObject({ directory: '/otra', password: '••••2025' });
     expect((await h.op('credentials.updateSettings', { token: manager, body: { ...saved, ftp: { ...saved.ftp, password: '••••9999' } } })).json().code).toBe('99931');
     const cleared = await h.op('credentials.updateSettings', { token: manager, body: { ...saved, ftp: { ...saved.ftp, password: null } } });
     expect(cleared.json().ftp.password).toBeNull();

@@ -17,6 +17,7 @@ import { defaultSecretBox } from '../../src/server/security/secrets.ts';
 import { databaseOutboxStore } from '../../src/server/composition.ts';
 import { sandboxMessageProvider } from '../../src/sandbox/outbox.ts';
 import { constants } from '../../src/generated/constants.gen.ts';
+import { OutboundPolicy } from '../../src/server/messaging/outbound-guard.ts';
 import { createHarness, type Harness } from './harness.ts';
 
 let h: Harness;
@@ -26,15 +27,18 @@ let smsChannelId: number;
 let ftp: SandboxFtp;
 let home: string;
 const PASSWORD = 'clave-ftp-2026';
+// The sandbox reaches the FTP servers these tests start, and nothing else on this machine.
+const outbound = new OutboundPolicy({ sandbox: true });
 
 beforeAll(async () => {
-  h = await createHarness();
+  h = await createHarness({ outbound });
   const signed = await h.as('manager');
   manager = signed.token;
   companyId = (await h.db.selectFrom('users').select('company_id').where('id', '=', signed.session.idUser).executeTakeFirstOrThrow()).company_id;
   smsChannelId = (await h.op('channels.list', { token: manager, query: { platform: 'sms', enabled: 'true' } })).json().items[0].id;
   home = mkdtempSync(join(tmpdir(), 'colibri-ftp-'));
   ftp = await startSandboxFtp({ accounts: [{ user: 'empresa', password: PASSWORD, home }] });
+  outbound.allow({ host: '127.0.0.1', port: ftp.port });
 });
 afterAll(async () => {
   await ftp.close();
@@ -42,10 +46,10 @@ afterAll(async () => {
   await h.close();
 });
 
-const deps = (allowPrivateNetworks = true, tlsCa?: Buffer): FtpIntakeDeps => ({
-  db: h.db, now: () => h.clock.now, secrets: defaultSecretBox(), sandbox: true, allowPrivateNetworks, tlsCa, messages: sandboxMessageProvider(databaseOutboxStore(h.db)),
+const deps = (sandbox = true, tlsCa?: Buffer): FtpIntakeDeps => ({
+  db: h.db, now: () => h.clock.now, secrets: defaultSecretBox(), sandbox, outbound: sandbox ? outbound : new OutboundPolicy({ sandbox: false }), tlsCa, messages: sandboxMessageProvider(databaseOutboxStore(h.db)),
   messaging: { wake: () => {}, sendWindow: companySendWindow(h.db), shortBaseUrls: [] },
-} as unknown as ServerDeps & { allowPrivateNetworks: boolean });
+} as unknown as ServerDeps);
 
 async function saveFolder(ftpSettings: Record<string, unknown>, notificationEmail: string | null = null) {
   const res = await h.op('credentials.updateSettings', { token: manager, body: { allowedIps: [], notificationEmail, ftp: ftpSettings } });
@@ -234,6 +238,7 @@ describe('the FTP intake', () => {
     const cert = readFileSync('tests/fixtures/ftp-tls/cert.pem');
     const secureHome = mkdtempSync(join(tmpdir(), 'colibri-ftps-'));
     const secure = await startSandboxFtp({ accounts: [{ user: 'empresa', password: PASSWORD, home: secureHome }], tls: { cert, key: readFileSync('tests/fixtures/ftp-tls/key.pem') } });
+    outbound.allow({ host: '127.0.0.1', port: secure.port });
     try {
       const c = await campaign('Por FTPS');
       writeFileSync(join(secureHome, `${c.id}_cifrado.csv`), recipients(2));

@@ -22,6 +22,7 @@ import { demoEmail, seedDemo } from '../../src/server/db/demo-seed.ts';
 import { prepareDatabase } from '../../src/server/db/prepare.ts';
 import type { Database } from '../../src/engine/database.ts';
 import type { HandlerMap } from '../../src/server/http/handler.ts';
+import type { OutboundPolicy } from '../../src/server/messaging/outbound-guard.ts';
 import { hashPassword } from '../../src/server/security/passwords.ts';
 import type { ThrottleSettings } from '../../src/server/security/throttle-settings.ts';
 import { folderStorage, type FileStorage } from '../../src/server/storage/file-storage.ts';
@@ -75,6 +76,8 @@ export interface HarnessOptions {
   throttle?: Partial<ThrottleSettings>;
   /** The payment gateway (default: the sandbox's ePayco stand-in, started on first use). */
   payments?: ClosablePaymentGateway;
+  /** Where connections made on a company's behalf may go (default: public addresses only, no sandbox targets). */
+  outbound?: OutboundPolicy;
   /** Without DATABASE_URL: PGlite on disk under this folder, as `npm start` keeps it, instead of in memory (the benchmarks). */
   pgliteDir?: string;
 }
@@ -144,6 +147,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     consoleRoot: options.consoleRoot,
     throttle: testThrottle(handle.kind, options.throttle),
     payments: options.payments,
+    outbound: options.outbound,
   });
   // Compiles every route's schemas now, inside the caller's beforeAll and its hook timeout, rather than in its first test.
   await app.ready();

@@ -1,13 +1,13 @@
 // A migrated PGlite database (migrations and system roles, no seed) dumped once and loaded by
 // every server test file: PGlite's initdb and the migrations cost 5–7 s of CPU per file, loading
 // the dump under one. The seed stays per file, since it depends on each file's clock and options.
-// The dump is kept in the temporary folder under a hash of the sources that shape it, so an
-// edited migration, system role or PGlite version makes a new one; each file still runs
-// prepareDatabase on what it loads, which applies any migration added since.
+// The dump is kept in the temporary folder under a hash of the sources that shape it (prepare.ts
+// and what it imports), so an edited migration, system role or PGlite version makes a new one;
+// each file still runs prepareDatabase on what it loads, which applies any migration added since.
 import { createHash } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PGliteDialect } from 'kysely';
@@ -18,20 +18,28 @@ import { prepareDatabase } from '../../src/server/db/prepare.ts';
 export const SNAPSHOT_ENV = 'COLIBRI_TEST_PGLITE_SNAPSHOT';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-/** What the migrated database is made from (migrations, system roles and what they import). */
-const SOURCES = ['src/server/db', 'src/generated', 'src/core', 'src/engine/lifecycle', 'tests/server/pglite-snapshot.ts', 'node_modules/@electric-sql/pglite/package.json'];
+/** Besides prepare.ts and the sources it imports: this file and PGlite's version. */
+const ALSO = ['tests/server/pglite-snapshot.ts', 'node_modules/@electric-sql/pglite/package.json'];
 const FOLDER = join(tmpdir(), 'colibri-test-pglite');
 const STALE_MS = 86_400_000;
+const RELATIVE_IMPORT = /(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g;
 
-function filesUnder(path: string): string[] {
-  if (!existsSync(path)) return [];
-  if (!statSync(path).isDirectory()) return [path];
-  return readdirSync(path, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)).flatMap((e) => filesUnder(join(path, e.name)));
+/** prepare.ts and every source it imports, followed through relative imports (types too, harmlessly). */
+function preparedFrom(): string[] {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    if (!file.endsWith('.ts')) return;
+    for (const [, spec] of readFileSync(file, 'utf8').matchAll(RELATIVE_IMPORT)) visit(resolve(dirname(file), spec));
+  };
+  visit(join(ROOT, 'src/server/db/prepare.ts'));
+  return [...seen].sort();
 }
 
 function sourcesHash(): string {
   const hash = createHash('sha256');
-  for (const file of SOURCES.flatMap((s) => filesUnder(join(ROOT, s)))) hash.update(relative(ROOT, file)).update('\0').update(readFileSync(file)).update('\0');
+  for (const file of [...preparedFrom(), ...ALSO.map((f) => join(ROOT, f))]) hash.update(relative(ROOT, file)).update('\0').update(readFileSync(file)).update('\0');
   return hash.digest('hex').slice(0, 16);
 }
 

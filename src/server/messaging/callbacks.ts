@@ -8,13 +8,14 @@
 // and marks it delivered on 2xx. Anything else (an error status, a redirect, a timeout, a refused
 // connection) is retried with exponential back-off — 1 min doubling up to 6 h, 12 attempts, about
 // 20 hours in all — and the reason kept in last_error. The secret is never logged or stored open.
-// Outside the sandbox a callback only reaches public addresses (company-url-request.ts: no
-// requests into the server's own network, checked on the socket's own DNS answer).
+// A callback goes only where the outbound policy lets it (outbound-guard.ts: public addresses; in
+// the sandbox its allowed targets; never this server itself), to the address checked.
 import { createHmac } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../engine/database.ts';
 import type { SecretBox } from '../security/secrets.ts';
 import { requestCompanyUrl, requestFailure } from './company-url-request.ts';
+import { OutboundPolicy } from './outbound-guard.ts';
 
 export const SIGNATURE_HEADER = 'x-colibri-signature';
 export const TIMESTAMP_HEADER = 'x-colibri-timestamp';
@@ -41,8 +42,8 @@ export interface CallbackDelivererOptions {
   /** First retry delay, doubled per attempt up to maxDelayMs; default 1 min and 6 h. */
   baseDelayMs?: number;
   maxDelayMs?: number;
-  /** Let callbacks reach loopback and private networks (the sandbox: a test receiver, the demo); default false. */
-  allowPrivateNetworks?: boolean;
+  /** Where callbacks may go (outbound-guard.ts); default public addresses only. */
+  outbound?: OutboundPolicy;
 }
 
 export interface CallbackDeliverer {
@@ -69,7 +70,7 @@ export function startCallbackDeliverer(options: CallbackDelivererOptions): Callb
   const maxAttempts = options.maxAttempts ?? 12;
   const baseDelayMs = options.baseDelayMs ?? 60_000;
   const maxDelayMs = options.maxDelayMs ?? 6 * 3_600_000;
-  const allowPrivate = options.allowPrivateNetworks ?? false;
+  const outbound = options.outbound ?? new OutboundPolicy({ sandbox: false });
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   let round: Promise<number> | null = null;
@@ -104,7 +105,7 @@ export function startCallbackDeliverer(options: CallbackDelivererOptions): Callb
   async function post(url: string, secret: string, id: string, body: string): Promise<string | null> {
     try {
       const { status } = await requestCompanyUrl({
-        method: 'POST', url: new URL(url), body, timeoutMs, allowPrivateNetworks: allowPrivate, maxBytes: 0,
+        method: 'POST', url: new URL(url), body, timeoutMs, policy: outbound, maxBytes: 0,
         headers: {
           'content-type': 'application/json',
           [SIGNATURE_HEADER]: signCallback(secret, body),

@@ -1,10 +1,12 @@
-// One HTTP request to a URL a company typed (a status callback, a flow's integration step). Outside
-// the sandbox it only reaches public addresses, checked on the socket's own DNS answer
-// (public-address.ts), follows no redirect, has a deadline, and reads at most `maxBytes` of the
-// answer. node:http rather than fetch: it takes the guarded lookup.
+// One HTTP request to a URL a company typed (a status callback, a flow's integration step). It goes
+// only where the outbound policy lets it (outbound-guard.ts: public addresses; in the sandbox its
+// allowed stand-ins; never this server's own ports or sandbox paths), to the very address checked
+// (pinned: no second DNS answer), follows no redirect, has a deadline, and reads at most
+// `maxBytes` of the answer. node:http rather than fetch: it takes the pinned lookup.
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { PrivateAddressError, privateHostReason, publicOnlyLookup } from './public-address.ts';
+import { pinnedLookup, portOf, type OutboundPolicy } from './outbound-guard.ts';
+import { PrivateAddressError } from './public-address.ts';
 
 export interface CompanyUrlRequest {
   method: string;
@@ -12,7 +14,8 @@ export interface CompanyUrlRequest {
   headers: Record<string, string>;
   body: string | null;
   timeoutMs: number;
-  allowPrivateNetworks: boolean;
+  /** Where the request may go (outbound-guard.ts). */
+  policy: OutboundPolicy;
   /** Bytes of the answer kept (0: the body is not read: only the status counts). */
   maxBytes: number;
 }
@@ -20,17 +23,17 @@ export interface CompanyUrlRequest {
 export interface CompanyUrlAnswer { status: number; contentType: string; body: Buffer }
 
 /** The answer, whatever its status; throws PrivateAddressError, a timeout (TimeoutError/AbortError) or a network error. */
-export function requestCompanyUrl(r: CompanyUrlRequest): Promise<CompanyUrlAnswer> {
+export async function requestCompanyUrl(r: CompanyUrlRequest): Promise<CompanyUrlAnswer> {
+  const refusal = r.policy.urlRefusal(r.url);
+  if (refusal) throw new PrivateAddressError(r.url.hostname, refusal);
+  const target = await r.policy.resolveTarget(r.url.hostname, portOf(r.url));
   return new Promise((resolve, reject) => {
-    const hostReason = r.allowPrivateNetworks ? null : privateHostReason(r.url.hostname);
-    if (hostReason) return reject(new PrivateAddressError(r.url.hostname, hostReason));
-    if (r.url.protocol !== 'http:' && r.url.protocol !== 'https:') return reject(new Error(`unsupported protocol ${r.url.protocol}`));
     const send = r.url.protocol === 'https:' ? httpsRequest : httpRequest;
     const req = send(r.url, {
       method: r.method,
       headers: { ...r.headers, ...(r.body === null ? {} : { 'content-length': String(Buffer.byteLength(r.body)) }) },
       signal: AbortSignal.timeout(r.timeoutMs),
-      ...(r.allowPrivateNetworks ? {} : { lookup: publicOnlyLookup }),
+      lookup: pinnedLookup(target),
     }, (response: IncomingMessage) => {
       const status = response.statusCode ?? 0;
       const contentType = String(response.headers['content-type'] ?? '');

@@ -1,9 +1,10 @@
 // A flow's integration step reaches the company's own systems (issue 15 §2): the call is made like
-// a status callback (company-url-request.ts: public addresses only outside the sandbox, no
+// a status callback (company-url-request.ts: only where the outbound policy lets it, no
 // redirects, a deadline), with the step's method, content type and body, and its answer read up to
 // MAX_ANSWER_BYTES — parsed as JSON when it is JSON, else kept as text — for the step's access path.
 import type { IntegrationCaller } from '../../engine/conversations/integration.ts';
 import { requestCompanyUrl, requestFailure } from './company-url-request.ts';
+import type { OutboundPolicy } from './outbound-guard.ts';
 
 export const MAX_ANSWER_BYTES = 256 * 1024;
 
@@ -16,7 +17,7 @@ function parse(text: string, contentType: string): unknown {
   }
 }
 
-export function integrationCaller(options: { allowPrivateNetworks: boolean }): IntegrationCaller {
+export function integrationCaller(options: { outbound: OutboundPolicy }): IntegrationCaller {
   return async (request) => {
     const timeoutMs = Math.max(1, Math.min(60, request.timeoutSeconds)) * 1000;
     const hasBody = request.body !== null && request.method !== 'GET' && request.method !== 'DELETE';
@@ -28,7 +29,7 @@ export function integrationCaller(options: { allowPrivateNetworks: boolean }): I
     }
     try {
       const answer = await requestCompanyUrl({
-        method: request.method, url, timeoutMs, allowPrivateNetworks: options.allowPrivateNetworks, maxBytes: MAX_ANSWER_BYTES,
+        method: request.method, url, timeoutMs, policy: options.outbound, maxBytes: MAX_ANSWER_BYTES,
         headers: { accept: 'application/json, text/plain;q=0.8, */*;q=0.5', 'user-agent': 'Colibri-Flows/1', ...(hasBody ? { 'content-type': request.contentType } : {}) },
         body: hasBody ? request.body : null,
       });

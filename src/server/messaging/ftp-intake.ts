@@ -14,10 +14,10 @@
 // processes never visit one folder at once.
 //
 // The connection is encrypted (explicit FTPS) whenever the server offers it (logIn).
-// Outside the sandbox the folder must be on the public Internet (the company types the host):
-// the name is resolved once, every address must be public, and the connection goes to the address
-// checked; transfers go to that same host (basic-ftp refuses another one in PASV answers).
-import { lookup } from 'node:dns/promises';
+// The folder goes only where the outbound policy lets it (outbound-guard.ts: the company types the
+// host): the name is resolved once, every address must pass (public; in the sandbox its allowed
+// stand-ins; never this server's own ports), and the connection goes to the address checked;
+// transfers go to that same host (basic-ftp refuses another one in PASV answers).
 import { PassThrough, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { isIP } from 'node:net';
@@ -32,7 +32,7 @@ import { launchCampaign } from '../modules/campaigns/launch.ts';
 import { recipientsTarget } from '../modules/campaigns/recipients-target.ts';
 import { storeRecipients } from '../modules/campaigns/recipients-upload.ts';
 import { ftpAccessOf, type FtpAccess } from '../modules/credentials/ftp-settings.ts';
-import { isPublicAddress, privateHostReason } from './public-address.ts';
+import { PrivateAddressError } from './public-address.ts';
 
 /** A recipients file's name: the campaign's id, then anything, then its extension. */
 const EXTENSIONS = constants.uploads.campaignFileExtensions.join('|');
@@ -43,8 +43,6 @@ const PROCESSED = 'processed';
 const REFUSED = 'refused';
 
 export interface FtpIntakeDeps extends ServerDeps {
-  /** The sandbox's folders are on this machine; elsewhere only public hosts are visited. */
-  allowPrivateNetworks: boolean;
   log?: (message: string, detail?: unknown) => void;
   /** Certificates trusted besides the system's for FTPS (tests: the sandbox's self-signed one). */
   tlsCa?: string | Buffer;
@@ -100,15 +98,13 @@ async function claimFolder(deps: FtpIntakeDeps) {
   });
 }
 
-/** The address to connect to: the host's, checked public outside the sandbox. */
-async function addressOf(host: string, allowPrivate: boolean): Promise<string> {
-  if (allowPrivate) return host;
-  const reason = privateHostReason(host);
-  if (reason) throw new Error(`refused: ${host} is ${reason}`);
-  const addresses = await lookup(host, { all: true });
-  const inner = addresses.find((a) => !isPublicAddress(a.address));
-  if (inner || !addresses.length) throw new Error(`refused: ${host} resolves to a private address`);
-  return addresses[0].address;
+/** The address to connect to: the host's, checked by the outbound policy. */
+async function addressOf(deps: FtpIntakeDeps, access: FtpAccess): Promise<string> {
+  try {
+    return (await deps.outbound.resolveTarget(access.host, access.port)).address;
+  } catch (error) {
+    throw error instanceof PrivateAddressError ? new Error(`refused: ${error.message}`) : error;
+  }
 }
 
 /**
@@ -145,7 +141,7 @@ interface Visit { encrypted: boolean; settlesAt: Date | null }
 async function visitFolder(deps: FtpIntakeDeps, companyId: number, access: FtpAccess): Promise<Visit> {
   const client = new Client(constants.ftp.timeoutSeconds * 1000);
   try {
-    const encrypted = await logIn(client, await addressOf(access.host, deps.allowPrivateNetworks), access, deps.tlsCa);
+    const encrypted = await logIn(client, await addressOf(deps, access), access, deps.tlsCa);
     await client.cd(access.directory);
     const settleMs = constants.ftp.settleSeconds * 1000;
     const now = deps.now().getTime();

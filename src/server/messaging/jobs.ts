@@ -15,6 +15,7 @@ import { launchStep, type LaunchDeps } from '../modules/campaigns/launch.ts';
 import { reportFileStep } from '../modules/reportCenter/report-files.ts';
 import type { FileStorage } from '../storage/file-storage.ts';
 import { integrationCaller } from './flow-calls.ts';
+import { OutboundPolicy } from './outbound-guard.ts';
 import { numberFrom } from './engine-settings.ts';
 
 export const JOB_LEASE_MS = 60_000;
@@ -24,7 +25,7 @@ export const JOB_LEASE_MS = 60_000;
  * integration call whether it may reach private networks (the sandbox: a test server, the demo),
  * a payment's follow-up the gateway (without one it can only give pending orders up).
  */
-export type JobDeps = LaunchDeps & { storage: FileStorage; allowPrivateNetworks?: boolean; payments?: PaymentGateway };
+export type JobDeps = LaunchDeps & { storage: FileStorage; /** Where flow integration calls may go (outbound-guard.ts); default public addresses only. */ outbound?: OutboundPolicy; payments?: PaymentGateway };
 
 /** PAYMENT_FOLLOW_UP_MS (60 s), PAYMENT_ABANDON_AFTER_MS (1 h), PAYMENT_PENDING_FOR_MS (24 h): the follow-up's times. */
 const msSetting = (name: string): number | undefined => numberFrom(process.env, name) || undefined;
@@ -34,7 +35,7 @@ export function jobHandlers(deps: JobDeps): JobHandlers {
     launch: launchStep(deps, { leaseMs: JOB_LEASE_MS }),
     reportFile: reportFileStep(deps, { leaseMs: JOB_LEASE_MS }),
     flowCall: flowCallStep({
-      db: deps.db, versions: flowVersions(), call: integrationCaller({ allowPrivateNetworks: deps.allowPrivateNetworks ?? false }), now: deps.now, wake: () => deps.messaging.wake(),
+      db: deps.db, versions: flowVersions(), call: integrationCaller({ outbound: deps.outbound ?? new OutboundPolicy({ sandbox: false }) }), now: deps.now, wake: () => deps.messaging.wake(),
       // FLOW_CALL_RETRY_MS: the first retry's delay of an integration call (default 2 s, ×4 after each failure).
       ...(process.env.FLOW_CALL_RETRY_MS ? { retryBaseMs: Math.max(1, Number(process.env.FLOW_CALL_RETRY_MS) || 2_000) } : {}),
     }),

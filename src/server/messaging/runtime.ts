@@ -18,6 +18,7 @@ import { startStandIns, type GraphSandbox, type GraphSandboxOptions, type RbmSan
 import type { SecretBox } from '../security/secrets.ts';
 import type { MessagingHooks } from '../context.ts';
 import { startCallbackDeliverer, type CallbackDeliverer, type CallbackDelivererOptions } from './callbacks.ts';
+import type { OutboundPolicy } from './outbound-guard.ts';
 import { routeInbound } from '../../engine/inbound.ts';
 import { startConversations, type Conversations } from '../../engine/conversations/index.ts';
 import { companySmsChannel } from '../../engine/channels/company-sms-channel.ts';
@@ -30,6 +31,8 @@ export interface MessagingOptions {
   secrets: SecretBox;
   /** Start the sandbox SMSC; SMS channels without connection settings bind to it. */
   sandbox: boolean;
+  /** Where status callbacks may go (outbound-guard.ts); default public addresses only. */
+  outbound?: OutboundPolicy;
   smsc?: SandboxSmscOptions;
   dispatcher?: Partial<Omit<DispatcherOptions, 'db' | 'adapters' | 'sendWindow'>>;
   /** Claim and send messages and deliver status callbacks here (default true). False: an API
@@ -120,7 +123,7 @@ export async function startMessaging(options: MessagingOptions): Promise<Messagi
   const dispatch = options.dispatch ?? true;
   if (dispatch) await dispatcher.start();
   if (dispatch) conversations.start();
-  const callbacks = options.callbacks === false || !dispatch ? null : startCallbackDeliverer({ db, secrets: options.secrets, log, allowPrivateNetworks: options.sandbox, ...options.callbacks });
+  const callbacks = options.callbacks === false || !dispatch ? null : startCallbackDeliverer({ db, secrets: options.secrets, log, outbound: options.outbound, ...options.callbacks });
 
   const hooks: MessagingHooks = {
     wake: () => dispatcher.wake(), sendWindow, shortBaseUrls: [], whatsappTemplates: whatsappTemplateGateway({ db: options.db, secrets: options.secrets, context }, { timeoutMs: options.http?.timeoutMs }),

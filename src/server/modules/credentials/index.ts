@@ -14,7 +14,7 @@ import { issueKey } from '../../security/api-keys.ts';
 import { maskOrNull, nextSealed, openSealed } from '../../security/secret-writes.ts';
 import type { Selectable } from 'kysely';
 import { ensureApiUser, lockSettings } from './api-user.ts';
-import { ftpPasswordContext } from './ftp-settings.ts';
+import { checkFtpForm, ftpPasswordContext } from './ftp-settings.ts';
 
 type CredentialRow = Selectable<ApiCredentialsTable>;
 type SettingsRow = Selectable<ApiSettingsTable>;
@@ -143,6 +143,7 @@ export const credentialsHandlers: DomainHandlers<'credentials'> = {
     const ranges = [...new Set(allowedIps.map((r) => formatCidr(parseCidr(r)!)))];
     const row = await db.transaction().execute(async (trx) => {
       const current = await lockSettings(trx, me.companyId, now());
+      checkFtpForm(ftp, current, ctx.deps.outbound);
       const password = nextSealed(secrets, ftp.password, current.ftp_password, 'ftp.password', ftpContext(me.companyId));
       return trx
         .updateTable('api_settings')

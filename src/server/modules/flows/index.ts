@@ -15,6 +15,7 @@ import { paginate } from '../../http/paging.ts';
 import { OPEN_STATES } from '../../../engine/conversations/sessions.ts';
 import { jsonValue } from '../../../engine/tables/columns.ts';
 import { transcriptOf } from './transcript.ts';
+import { integrationUrlErrors } from './integration-urls.ts';
 import { numberForms } from '../../../core/phone.ts';
 import { clearTraining, storeTrainingFile, trainedMeanings } from '../../../engine/conversations/training.ts';
 import { constants } from '../../../generated/constants.gen.ts';
@@ -109,6 +110,8 @@ export const flowsHandlers: DomainHandlers<'flows'> = {
     const me = caller(ctx);
     const { db } = ctx.deps;
     const name = ctx.body.name.trim();
+    const badUrls = integrationUrlErrors(ctx.body.draft, ctx.deps.outbound);
+    if (badUrls.length) throw failFields(badUrls);
     await assertNameFree(db, me.companyId, name);
     const now = ctx.deps.now();
     const row = await uniqueOr(() => db.insertInto('flows').values({
@@ -123,6 +126,8 @@ export const flowsHandlers: DomainHandlers<'flows'> = {
     const { db } = ctx.deps;
     const current = await db.selectFrom('flows').select('id').where('company_id', '=', me.companyId).where('id', '=', ctx.params.id).executeTakeFirst();
     if (!current) throw fail('99994');
+    const badUrls = integrationUrlErrors(ctx.body.draft, ctx.deps.outbound);
+    if (badUrls.length) throw failFields(badUrls);
     const name = ctx.body.name?.trim();
     if (name !== undefined) await assertNameFree(db, me.companyId, name, current.id);
     await uniqueOr(() => db.updateTable('flows').set({
@@ -144,6 +149,8 @@ export const flowsHandlers: DomainHandlers<'flows'> = {
       const row = flow.rows[0];
       if (!row) throw fail('99994');
       const draft = jsonValue<FlowDefinition>(row.draft);
+      const badUrls = integrationUrlErrors(draft, ctx.deps.outbound);
+      if (badUrls.length) throw failFields(badUrls);
       const problems = validateFlow(draft);
       if (problems.length) {
         throw fail('99901', undefined, problems.slice(0, 50).map((p) => ({

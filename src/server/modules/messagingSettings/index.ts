@@ -12,7 +12,7 @@ import { failFields, fieldError } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { callbackSecretContext } from '../../messaging/callbacks.ts';
 import { DEFAULT_DUPLICATE_HOURS } from '../../messaging/duplicate-window.ts';
-import { privateHostReason } from '../../messaging/public-address.ts';
+import { portOf, type OutboundPolicy } from '../../messaging/outbound-guard.ts';
 
 type Row = Selectable<MessagingSettingsTable>;
 
@@ -47,8 +47,11 @@ function toSettings(row: Row | undefined, callbackSecret: string | null = null):
   };
 }
 
-/** https to a public host only; plain http to this machine in the sandbox (a test receiver, the demo). */
-function checkCallbackUrl(value: string | null, sandbox: boolean): string | null {
+/**
+ * https to a public host only; in the sandbox also a target it allows (SANDBOX_PRIVATE_TARGETS: a
+ * local test receiver), over http too. Never this server itself (messaging/outbound-guard.ts).
+ */
+function checkCallbackUrl(value: string | null, outbound: OutboundPolicy): string | null {
   if (value === null || value.trim() === '') return null;
   let url: URL;
   try {
@@ -56,12 +59,13 @@ function checkCallbackUrl(value: string | null, sandbox: boolean): string | null
   } catch {
     throw failFields([fieldError('callbackUrl', '99931', 'not a URL')]);
   }
-  const local = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
-  const allowed = url.protocol === 'https:' || (sandbox && url.protocol === 'http:' && local);
-  if (!allowed) throw failFields([fieldError('callbackUrl', '99931', sandbox ? 'https, or http://localhost in the sandbox' : 'https only')]);
+  // Plain http only to a sandbox stand-in the operator named (it is on this machine or its network).
+  const allowed = url.protocol === 'https:' || (url.protocol === 'http:' && outbound.isStandIn(url.hostname, portOf(url)));
+  if (!allowed) throw failFields([fieldError('callbackUrl', '99931', outbound.sandbox ? 'https, or http to a sandbox target (SANDBOX_PRIVATE_TARGETS)' : 'https only')]);
   if (url.username || url.password) throw failFields([fieldError('callbackUrl', '99931', 'no credentials in the URL: requests are signed')]);
   // Callbacks never go into the server's own network (the deliverer checks resolved names too).
-  if (!sandbox && privateHostReason(url.hostname)) throw failFields([fieldError('callbackUrl', '99931', 'a public address only: private, loopback and link-local addresses are refused')]);
+  const refusal = outbound.urlRefusal(url);
+  if (refusal) throw failFields([fieldError('callbackUrl', '99931', `a public address only: private, loopback and link-local addresses are refused (${refusal})`)]);
   return url.toString();
 }
 
@@ -88,7 +92,7 @@ export const messagingSettingsHandlers: DomainHandlers<'messagingSettings'> = {
     const me = caller(ctx);
     const { deps, body } = ctx;
     const db = deps.db;
-    const callbackUrl = checkCallbackUrl(body.callbackUrl, deps.sandbox);
+    const callbackUrl = checkCallbackUrl(body.callbackUrl, deps.outbound);
     const sendWindow = body.sendWindowProfile === 'custom' ? JSON.stringify(customProfile(body.customWindow)) : JSON.stringify(body.sendWindowProfile);
     if (body.smsFallbackChannelId !== null) {
       const channel = await db.selectFrom('channels').select('id').where('id', '=', body.smsFallbackChannelId)
