@@ -20,6 +20,7 @@ import { IN_DOUBT_GRACE_MS } from '../engine/dispatcher.ts';
 import { engineSettings, serverRunsEngine } from './messaging/engine-settings.ts';
 import { throttleSettings } from './security/throttle-settings.ts';
 import { trustProxySetting } from './http/trust-proxy.ts';
+import { connectionSettings } from './http/connection-guard.ts';
 import { startServer, type RunningServer } from './start.ts';
 
 let server: RunningServer | null = null;
@@ -80,6 +81,8 @@ async function main() {
     // The dispatcher's settings (ENGINE_IN_DOUBT_GRACE_MS…), read as `npm run worker` reads them.
     throttle,
     trustProxy,
+    // Connections per client address and request deadlines (MAX_CONNECTIONS_PER_IP, REQUEST_TIMEOUT_MS…).
+    connections: connectionSettings(env),
     // The demo's FTP drop box: files dropped here are sent by the FTP intake (README, "FTP intake").
     sandboxFtpHome: resolve(env.DATA_DIR || './.data', 'ftp'),
     roundMs,

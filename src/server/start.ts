@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Kysely } from 'kysely';
 import { buildServer } from './app.ts';
 import type { TrustProxy } from './http/trust-proxy.ts';
+import { DEFAULT_CONNECTIONS, guardConnections, type ConnectionSettings } from './http/connection-guard.ts';
 import { createDatabase, type DatabaseOptions } from './db/database.ts';
 import { ensureDemoApiKey } from './db/demo-api-key.ts';
 import { seedDemo } from './db/demo-seed.ts';
@@ -39,6 +40,8 @@ export interface StartOptions {
   roundMs?: number;
   /** Sandbox with the demo company: the folder its FTP drop box serves (main.ts: DATA_DIR/ftp). */
   sandboxFtpHome?: string;
+  /** Connections per client address and request deadlines (main.ts: MAX_CONNECTIONS_PER_IP…, http/connection-guard.ts). */
+  connections?: ConnectionSettings;
 }
 
 export interface RunningServer {
@@ -72,6 +75,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     if (options.port) outbound.ownPort(options.port);
     const app = await buildServer({ db: handle.db, sandbox, sandboxOutboxOpen: options.sandboxOutboxOpen, outbound, consoleRoot: options.consoleRoot, logger: options.logger, secrets, messaging: messaging?.hooks, receiptSink: messaging?.sink, throttle: options.throttle, trustProxy: options.trustProxy, roundMs: options.roundMs });
     const host = options.host ?? '127.0.0.1';
+    guardConnections(app.server, options.connections ?? DEFAULT_CONNECTIONS, options.trustProxy ?? false);
     await app.listen({ port: options.port ?? 0, host });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : options.port;
