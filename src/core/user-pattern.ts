@@ -4,6 +4,8 @@
 // seconds. RE2 leaves out what needs backtracking (backreferences such as \1, lookahead and
 // lookbehind) and repetitions over 1000; such a pattern is refused when the flow is saved
 // (regexUnsupported), never run. The same function serves the server and the editor's preview.
+// Patterns our code builds from people's text (a WhatsApp template's words around its variables)
+// run here too: `(.+?)\s+(.+?)\s+… fin` backtracks polynomially under RegExp.
 import { RE2JS } from 're2js';
 
 export interface UserPattern {
@@ -55,4 +57,29 @@ export function patternProblem(pattern: string): PatternProblem | null {
 export function compileUserPattern(pattern: string): UserPattern | null {
   const found = compiled(pattern);
   return typeof found === 'string' ? null : found;
+}
+
+/**
+ * JavaScript's \s (Unicode spaces included) in RE2's syntax, whose own \s is ASCII only: for the
+ * patterns built from people's text, so they read spaces as they did under RegExp.
+ */
+export const ANY_SPACE = '[\\t\\n\\v\\f\\r \\x{a0}\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}\\x{feff}]';
+
+const built = new Map<string, RE2JS>();
+
+/**
+ * The groups of `pattern` matching the whole of `text` (`.` matching line breaks too), or null
+ * when it does not: for a pattern our code builds (RE2 syntax, valid by construction), in linear
+ * time whatever the text.
+ */
+export function wholeMatchGroups(pattern: string, text: string): string[] | null {
+  let re = built.get(pattern);
+  if (!re) {
+    if (built.size >= CACHE_MAX) built.clear();
+    re = RE2JS.compile(pattern, RE2JS.DOTALL);
+    built.set(pattern, re);
+  }
+  const m = re.matcher(text);
+  if (!m.matches()) return null;
+  return Array.from({ length: m.groupCount() }, (_, i) => m.group(i + 1) ?? '');
 }

@@ -11,6 +11,7 @@
 // AUTHENTICATION) is the default when none is chosen.
 import type { MessagePurpose, TemplateCategory } from '../generated/enums.gen.ts';
 import { variablesOf } from './message-content.ts';
+import { ANY_SPACE, wholeMatchGroups } from './user-pattern.ts';
 
 /** Meta's limit on a template's body text, in characters. */
 export const WHATSAPP_TEMPLATE_BODY_MAX = 1024;
@@ -73,17 +74,19 @@ export function matchTemplateText(content: string, text: string): string[] | Rec
   let pattern = '';
   let last = 0;
   for (const m of content.matchAll(TOKEN)) {
-    pattern += escapeRegExp(content.slice(last, m.index)).replace(/\s+/g, '\\s+');
+    pattern += escapeRegExp(content.slice(last, m.index)).replace(/\s+/g, `${ANY_SPACE}+`);
     pattern += '(.+?)';
     names.push(m[1]);
     last = m.index + m[0].length;
   }
-  pattern += escapeRegExp(content.slice(last)).replace(/\s+/g, '\\s+');
-  const found = new RegExp(`^\\s*${pattern}\\s*$`, 'su').exec(text);
-  if (!found) return null;
+  pattern += escapeRegExp(content.slice(last)).replace(/\s+/g, `${ANY_SPACE}+`);
+  // Run by RE2 (core/user-pattern.ts): with several variables and words after them, RegExp tried
+  // every way of splitting a text that does not fit, for seconds.
+  const groups = wholeMatchGroups(`${ANY_SPACE}*${pattern}${ANY_SPACE}*`, text);
+  if (!groups) return null;
   const values = new Map<string, string>();
   for (const [i, name] of names.entries()) {
-    const value = found[i + 1].trim();
+    const value = groups[i].trim();
     if (!value || (values.has(name) && values.get(name) !== value)) return null;
     values.set(name, value);
   }

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { matchResponse } from '../../src/core/flows/matching.ts';
 import { validateFlow } from '../../src/core/flows/validate.ts';
 import { compileUserPattern, patternProblem } from '../../src/core/user-pattern.ts';
+import { matchTemplateText } from '../../src/core/whatsapp-template.ts';
 import { menuFlow } from './flows-fixtures.ts';
 
 describe('user patterns', () => {
@@ -45,5 +46,14 @@ describe('user patterns', () => {
       { rule: 'regexUnsupported', stepId: 'ask', field: 'responses.0' },
       { rule: 'regexInvalid', stepId: 'ask', field: 'responses.1' },
     ]);
+  });
+
+  it('a WhatsApp template read from free text runs in linear time too, and reads Unicode spaces and line breaks as before', () => {
+    const content = 'Hola {{1}} {{2}} {{3}} {{4}} fin';
+    // Four lazy groups before a word the text lacks: RegExp tried every split (0.85 s at 200 words, growing as n⁴).
+    expect(matchTemplateText(content, `Hola ${'a '.repeat(2000)}x`)).toBeNull();
+    expect(matchTemplateText(content, 'Hola\u00a0Ana  de\nla Cruz, tu  pedido 12 fin ')).toEqual(['Ana', 'de', 'la', 'Cruz, tu  pedido 12']);
+    expect(matchTemplateText('Precio $ {{1}} (IVA) [x] {a}', 'Precio $ 10.000 (IVA) [x] {a}')).toEqual(['10.000']);
+    expect(matchTemplateText('Cita el {{fecha}}:\n{{detalle}}', 'Cita el lunes:\nA las 9\nsede norte')).toEqual({ fecha: 'lunes', detalle: 'A las 9\nsede norte' });
   });
 });
