@@ -6,7 +6,7 @@
 // certificate (tests/fixtures/ftp-tls, self-signed for localhost and 127.0.0.1) it speaks explicit
 // TLS as basic-ftp asks for it: control and data connections encrypted, an untrusted certificate refused.
 import { once } from 'node:events';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +14,7 @@ import { Readable, Writable } from 'node:stream';
 import { connect as tlsConnect, TLSSocket, type ConnectionOptions } from 'node:tls';
 import { Client, enterPassiveModeIPv4 } from 'basic-ftp';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startSandboxFtp, type SandboxFtp } from '../../src/sandbox/ftp/server.ts';
+import { LINE_BREAK_STAND_IN, startSandboxFtp, type SandboxFtp } from '../../src/sandbox/ftp/server.ts';
 
 const USER = 'acme';
 const PASSWORD = 'acme-secret';
@@ -163,6 +163,54 @@ describe('sandbox FTP server', () => {
     const late = new Client();
     clients.push(late);
     await expect(late.access({ host: other.host, port: other.port })).rejects.toThrow();
+  });
+
+  it('never follows a symbolic link out of the home: not to read, list, write or enter', async () => {
+    await mkdir(join(root, 'outside'), { recursive: true });
+    await writeFile(join(root, 'outside', 'other.csv'), 'another company');
+    await symlink(join(root, 'secret.txt'), join(home, 'secret-link.txt'));
+    await symlink(join(root, 'outside'), join(home, 'outside-link'));
+    await symlink(join(root, 'not-yet.txt'), join(home, 'dangling-link.txt'));
+    await writeFile(join(home, 'own.txt'), 'mine');
+    await symlink(join(home, 'own.txt'), join(home, 'own-link.txt'));
+    try {
+      const client = await login();
+      for (const path of ['secret-link.txt', '/secret-link.txt', 'outside-link/other.csv']) {
+        await expect(download(client, path), path).rejects.toMatchObject({ code: 550 });
+      }
+      await expect(client.cd('outside-link')).rejects.toMatchObject({ code: 550 });
+      await expect(client.list('outside-link')).rejects.toMatchObject({ code: 550 });
+      await expect(client.uploadFrom(Readable.from([Buffer.from('x')]), 'outside-link/planted.txt')).rejects.toMatchObject({ code: 550 });
+      await expect(client.uploadFrom(Readable.from([Buffer.from('x')]), 'dangling-link.txt')).rejects.toMatchObject({ code: 550 });
+      await expect(readFile(join(root, 'outside', 'planted.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
+      await expect(readFile(join(root, 'not-yet.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
+      // The listing leaves out what leads outside; a link that stays inside is an ordinary file.
+      const names = (await client.list()).map((f) => f.name);
+      expect(names).toEqual(expect.arrayContaining(['own.txt', 'own-link.txt']));
+      expect(names).not.toEqual(expect.arrayContaining(['secret-link.txt']));
+      expect(names.filter((n) => ['secret-link.txt', 'outside-link', 'dangling-link.txt'].includes(n))).toEqual([]);
+      expect((await download(client, 'own-link.txt')).toString()).toBe('mine');
+    } finally {
+      for (const name of ['secret-link.txt', 'outside-link', 'dangling-link.txt', 'own.txt', 'own-link.txt']) await rm(join(home, name), { force: true });
+    }
+  });
+
+  it('lists a name with a line break with a stand-in for it, serves nothing by it, and refuses a CR in a command\'s path', async () => {
+    await writeFile(join(home, '12_a\nb.csv'), 'telefono\n3001234567\n');
+    try {
+      const client = await login();
+      const names = (await client.list()).map((f) => f.name);
+      expect(names).toContain(`12_a${LINE_BREAK_STAND_IN}b.csv`);
+      await expect(download(client, `12_a${LINE_BREAK_STAND_IN}b.csv`)).rejects.toMatchObject({ code: 550 });
+      const raw = await rawSession();
+      expect(await raw.send('USER ' + USER)).toMatch(/^331 /);
+      expect(await raw.send('PASS ' + PASSWORD)).toMatch(/^230 /);
+      expect(await raw.send('SIZE 12_a\rb.csv')).toMatch(/^553 /);
+      expect(await raw.send('MKD x\ry')).toMatch(/^553 /);
+      expect(await raw.send('QUIT')).toMatch(/^221 /);
+    } finally {
+      await rm(join(home, '12_a\nb.csv'), { force: true });
+    }
   });
 
   it('answers 530 before login, 502 to active mode and unknown commands, and cuts an over-long line', async () => {

@@ -6,13 +6,14 @@
 //     the machine reaches a sandbox door, and the server never connects out (PORT/EPRT → 502);
 //   - MLSD listings (basic-ftp prefers them when FEAT advertises MLST), LIST and NLST; RETR, STOR,
 //     RNFR/RNTO, MKD, DELE, RMD, SIZE, MDTM;
-//   - limits a server on the internet would need too: no path leaves the home, long lines and idle
+//   - limits a server on the internet would need too: no path leaves the home (by its text or a
+//     symbolic link), a name with a line break is listed with a stand-in and taken by no command, long lines and idle
 //     clients are cut, a filesystem error is a 550, a client gone mid-transfer ends its session only;
 //   - explicit TLS (RFC 4217: AUTH TLS, PBSZ, PROT) when started with a key and certificate, as
 //     basic-ftp tries first; without them AUTH is a 502 and the client goes on in plain FTP.
 import type { Stats } from 'node:fs';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readdir, rename, rmdir, stat, unlink } from 'node:fs/promises';
+import { lstat, mkdir, readdir, realpath, rename, rmdir, stat, unlink } from 'node:fs/promises';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -246,11 +247,16 @@ function openSession(socket: Socket, accounts: ReadonlyMap<string, SandboxFtpAcc
     }
   }
 
-  /** Where a client path points, or null (after answering) when it is missing, holds NUL or leaves the home. */
-  function place(arg: string, { allowRoot = true, required = true } = {}): Place | null {
+  /**
+   * Where a client path points, or null (after answering) when it is missing, holds NUL or a line
+   * break, or leaves the home — by its text or through a symbolic link.
+   */
+  async function place(arg: string, { allowRoot = true, required = true } = {}): Promise<Place | null> {
     if (required && arg === '') return refuse(501, 'A path is required');
+    if (/[\r\n]/.test(arg)) return refuse(553, 'File name not allowed: it holds a line break');
     const found = locate(account!.home, cwd, arg);
     if (!found || (!allowRoot && found.virtual === '/')) return refuse(550, 'No such file or directory');
+    if (!(await staysHome(account!.home, found.real))) return refuse(550, 'No such file or directory');
     return found;
   }
 
@@ -309,13 +315,13 @@ function openSession(socket: Socket, accounts: ReadonlyMap<string, SandboxFtpAcc
     return (arg) =>
       withData(async () => {
         // LIST takes ls options (basic-ftp sends "LIST -a" to servers without MLST): they change nothing here.
-        const where = place(lsOptions ? arg.replace(/^(-\S*\s*)+/, '') : arg, { required: false });
+        const where = await place(lsOptions ? arg.replace(/^(-\S*\s*)+/, '') : arg, { required: false });
         if (!where) return null;
         const stats = await statOrNull(where.real);
         if (!stats) return refuse(550, 'No such file or directory');
         // RFC 3659 §7.2: MLSD names a directory; a file is a 501.
         if (directoryOnly && !stats.isDirectory()) return refuse(501, 'Not a directory');
-        const text = format(await entriesOf(where, stats));
+        const text = format(await entriesOf(account!.home, where, stats));
         return { opening: 'Here comes the listing', run: (data) => pipeline(Readable.from([Buffer.from(text, 'utf8')]), data) };
       });
   }
@@ -358,14 +364,14 @@ function openSession(socket: Socket, accounts: ReadonlyMap<string, SandboxFtpAcc
     MODE: (arg) => (arg.trim().toUpperCase() === 'S' ? reply(200, 'Mode set to S') : reply(504, 'Only MODE S')),
     PWD: () => reply(257, `${quoted(cwd)} is the current directory`),
     CWD: async (arg) => {
-      const where = place(arg);
+      const where = await place(arg);
       if (!where) return;
       if (!(await statOrNull(where.real))?.isDirectory()) return reply(550, 'No such directory');
       cwd = where.virtual;
       reply(250, 'Directory changed');
     },
     CDUP: async () => {
-      const where = place('..');
+      const where = await place('..');
       if (!where || !(await statOrNull(where.real))?.isDirectory()) return reply(550, 'No such directory');
       cwd = where.virtual;
       reply(200, 'Directory changed');
@@ -387,14 +393,14 @@ function openSession(socket: Socket, accounts: ReadonlyMap<string, SandboxFtpAcc
     LIST: listing(lsLines, { lsOptions: true }),
     NLST: listing(nameLines),
     SIZE: async (arg) => {
-      const where = place(arg);
+      const where = await place(arg);
       if (!where) return;
       const stats = await statOrNull(where.real);
       if (!stats?.isFile()) return reply(550, 'Not a plain file');
       reply(213, String(stats.size));
     },
     MDTM: async (arg) => {
-      const where = place(arg);
+      const where = await place(arg);
       if (!where) return;
       const stats = await statOrNull(where.real);
       if (!stats?.isFile()) return reply(550, 'Not a plain file');
@@ -402,7 +408,7 @@ function openSession(socket: Socket, accounts: ReadonlyMap<string, SandboxFtpAcc
     },
     RETR: (arg) =>
       withData(async () => {
-        const where = place(arg);
+        const where = await place(arg);
         if (!where) return null;
         const stats = await statOrNull(where.real);
         if (!stats?.isFile()) return refuse(550, 'Not a plain file');
@@ -410,14 +416,14 @@ function openSession(socket: Socket, accounts: ReadonlyMap<string, SandboxFtpAcc
       }),
     STOR: (arg) =>
       withData(async () => {
-        const where = place(arg, { allowRoot: false });
+        const where = await place(arg, { allowRoot: false });
         if (!where) return null;
         const folder = await statOrNull(path.dirname(where.real));
         if (!folder?.isDirectory() || (await statOrNull(where.real))?.isDirectory()) return refuse(550, 'Cannot store there');
         return { opening: 'Ok to send data', run: (data) => pipeline(data, createWriteStream(where.real)) };
       }),
     RNFR: async (arg) => {
-      const where = place(arg, { allowRoot: false });
+      const where = await place(arg, { allowRoot: false });
       if (!where) return;
       if (!(await statOrNull(where.real))) return reply(550, 'No such file or directory');
       renameFrom = where;
@@ -427,25 +433,25 @@ function openSession(socket: Socket, accounts: ReadonlyMap<string, SandboxFtpAcc
       const from = renameFrom;
       renameFrom = null;
       if (!from) return reply(503, 'RNFR first');
-      const to = place(arg, { allowRoot: false });
+      const to = await place(arg, { allowRoot: false });
       if (!to) return;
       await rename(from.real, to.real);
       reply(250, 'Renamed');
     },
     MKD: async (arg) => {
-      const where = place(arg, { allowRoot: false });
+      const where = await place(arg, { allowRoot: false });
       if (!where) return;
       await mkdir(where.real);
       reply(257, `${quoted(where.virtual)} created`);
     },
     DELE: async (arg) => {
-      const where = place(arg, { allowRoot: false });
+      const where = await place(arg, { allowRoot: false });
       if (!where) return;
       await unlink(where.real);
       reply(250, 'Deleted');
     },
     RMD: async (arg) => {
-      const where = place(arg, { allowRoot: false });
+      const where = await place(arg, { allowRoot: false });
       if (!where) return;
       await rmdir(where.real);
       reply(250, 'Directory removed');
@@ -491,6 +497,35 @@ function locate(home: string, cwd: string, arg: string): Place | null {
   const inside = path.relative(home, real);
   if (inside === '..' || inside.startsWith(`..${path.sep}`) || path.isAbsolute(inside)) return null;
   return { virtual, real };
+}
+
+/**
+ * True when `real` resolves inside the home with every symbolic link followed: a link in the folder
+ * pointing at /etc (or a folder link to /) must not take a client out of it, as locate's text check
+ * alone would let it. A name not made yet (STOR, MKD, RNTO) is judged by its nearest existing
+ * parent; a dangling link in its place is refused, since writing through it would create its target.
+ */
+async function staysHome(home: string, real: string): Promise<boolean> {
+  let root: string;
+  try {
+    root = await realpath(home);
+  } catch {
+    return false;
+  }
+  let probe = real;
+  for (;;) {
+    try {
+      const resolved = await realpath(probe);
+      return resolved === root || resolved.startsWith(`${root}${path.sep}`);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') return false;
+      if (probe === real && (await lstat(real).then(() => true, () => false))) return false;
+      const parent = path.dirname(probe);
+      if (parent === probe) return false;
+      probe = parent;
+    }
+  }
 }
 
 interface PassiveDoor {
@@ -567,14 +602,23 @@ interface Entry {
   stats: Stats;
 }
 
-/** A directory's files and folders (a file lists itself); entries that vanish or cannot be named on one line are left out. */
-async function entriesOf(where: Place, stats: Stats): Promise<Entry[]> {
+/** What stands for a CR or LF of a name in a listing line: a line break there would end the line. */
+export const LINE_BREAK_STAND_IN = '\uFFFD';
+
+/**
+ * A directory's files and folders (a file lists itself). Entries that vanish or whose links lead
+ * out of the home are left out. A name holding a CR or LF cannot be written on one listing line,
+ * nor asked for in a command: it is listed with each break as LINE_BREAK_STAND_IN, so a client
+ * sees the file is there and can say why it is not taking it, and any command on it is a 550.
+ */
+async function entriesOf(home: string, where: Place, stats: Stats): Promise<Entry[]> {
   if (!stats.isDirectory()) return [{ name: path.posix.basename(where.virtual), stats }];
   const entries: Entry[] = [];
   for (const name of (await readdir(where.real)).sort()) {
-    if (/[\r\n]/.test(name)) continue;
-    const entryStats = await statOrNull(path.join(where.real, name));
-    if (entryStats && (entryStats.isFile() || entryStats.isDirectory())) entries.push({ name, stats: entryStats });
+    const real = path.join(where.real, name);
+    const entryStats = await statOrNull(real);
+    if (!entryStats || !(entryStats.isFile() || entryStats.isDirectory()) || !(await staysHome(home, real))) continue;
+    entries.push({ name: name.replace(/[\r\n]/g, LINE_BREAK_STAND_IN), stats: entryStats });
   }
   return entries;
 }
