@@ -95,7 +95,6 @@ const ruleCases: Case[] = [
   ['recoverPassword: code without password', 'clientAuth.recoverPassword', { body: { email: 'superadmin@demo.colibri.co', code: '123456' } }, '99999'],
   ['recoverPassword: password without code', 'clientAuth.recoverPassword', { body: { email: 'superadmin@demo.colibri.co', password: 'Segura#2025a' } }, '99999'],
   ['recoverPassword: weak new password', 'clientAuth.recoverPassword', { body: { email: 'superadmin@demo.colibri.co', code: '123456', password: 'abc' } }, '99938'],
-  ['recoverPassword: unknown e-mail', 'clientAuth.recoverPassword', { body: { email: 'nadie@empresa-ficticia.co' } }, '99997'],
   ['saveOtp: unknown e-mail', 'clientAuth.saveOtp', { body: { email: 'nadie@empresa-ficticia.co' } }, '99997'],
   ['validate: unknown e-mail', 'clientAuth.validate', { body: { email: 'nadie@empresa-ficticia.co' } }, '99997'],
   ['validateOtp: unknown e-mail', 'clientAuth.validateOtp', { body: { email: 'nadie@empresa-ficticia.co', code: '123456' } }, '99997'],

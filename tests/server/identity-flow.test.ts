@@ -110,12 +110,14 @@ describe('register, validate, sign in, sign out', () => {
     expect(twice.json().code).toBe('99953');
   });
 
-  it('a second registration with the same e-mail (any case) answers 99989 and creates nothing', async () => {
-    const before = await h.snapshot();
+  it('a second registration with the same e-mail (any case) is answered as a new one, creates nothing and tells the owner', async () => {
+    const users = await h.count('users');
     const res = await h.op('clientAuth.register', { body: { ...form, email: 'LAURA.GOMEZ@empresa-flujo.co', phone: '3015551234' } });
-    expect(res.statusCode).toBe(409);
-    expect(res.json().code).toBe('99989');
-    expect(await h.snapshot()).toEqual(before);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ idUser: expect.any(Number), state: 'pending', email: 'laura.gomez@empresa-flujo.co' });
+    expect(res.json().idUser).not.toBe(idUser);
+    expect(await h.count('users')).toBe(users);
+    expect((await h.outbox('laura.gomez@empresa-flujo.co')).some((m) => /already has an account/.test(m.body))).toBe(true);
   });
 
   it('a phone already linked to another user answers 99988', async () => {

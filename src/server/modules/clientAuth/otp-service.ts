@@ -68,8 +68,12 @@ export async function issueOtp(deps: ServerDeps, user: UserRow, purpose: OtpPurp
   return { channel, to: maskDestination(to), expiresAt };
 }
 
-/** Checks a code and consumes it on success; throws 99941 / 99940 otherwise. */
-export async function consumeOtp(db: Kysely<Database>, user: UserRow, purpose: OtpPurpose, code: string, now: Date): Promise<void> {
+/**
+ * Checks a code without spending it; throws 99941 / 99940 otherwise, and answers the code's id for
+ * spendOtp. A late code is called expired (99940) only when its digits are right: to anyone who
+ * does not hold the code every miss is 99941, whether or not a code was ever sent.
+ */
+export async function checkOtp(db: Kysely<Database>, user: UserRow, purpose: OtpPurpose, code: string, now: Date): Promise<number> {
   const otp = await db
     .selectFrom('otps')
     .selectAll()
@@ -79,7 +83,10 @@ export async function consumeOtp(db: Kysely<Database>, user: UserRow, purpose: O
     .orderBy('id', 'desc')
     .executeTakeFirst();
   if (!otp) throw fail('99941', contractMessages.invalidOtp);
-  if (otp.expires_at <= now) throw fail('99940');
+  if (otp.expires_at <= now) {
+    if (otpMatches(otp.code_hash, user.id, purpose, code)) throw fail('99940');
+    throw fail('99941', contractMessages.invalidOtp);
+  }
   // Count the try before comparing, atomically, so concurrent guesses cannot exceed the limit.
   const counted = await db
     .updateTable('otps')
@@ -90,7 +97,16 @@ export async function consumeOtp(db: Kysely<Database>, user: UserRow, purpose: O
   if (Number(counted.numUpdatedRows) !== 1 || !otpMatches(otp.code_hash, user.id, purpose, code)) {
     throw fail('99941', contractMessages.invalidOtp);
   }
-  // Consume atomically: of two concurrent correct tries, only one wins.
-  const done = await db.updateTable('otps').set({ consumed_at: now }).where('id', '=', otp.id).where('consumed_at', 'is', null).executeTakeFirst();
+  return otp.id;
+}
+
+/** Spends a checked code, atomically: of two concurrent correct tries, only one wins. */
+export async function spendOtp(db: Kysely<Database>, otpId: number, now: Date): Promise<void> {
+  const done = await db.updateTable('otps').set({ consumed_at: now }).where('id', '=', otpId).where('consumed_at', 'is', null).executeTakeFirst();
   if (Number(done.numUpdatedRows) !== 1) throw fail('99941', contractMessages.invalidOtp);
+}
+
+/** Checks a code and consumes it on success; throws 99941 / 99940 otherwise. */
+export async function consumeOtp(db: Kysely<Database>, user: UserRow, purpose: OtpPurpose, code: string, now: Date): Promise<void> {
+  await spendOtp(db, await checkOtp(db, user, purpose, code, now), now);
 }

@@ -1,13 +1,16 @@
 // POST /v1/clientAuth/register: a new company (state validation, plan pilot) and its first user
 // (state pending, role superadmin). The body schema already enforced the corporate e-mail
 // (99947), the password policy (99938), acceptTerms (99934) and the phone format; here come the
-// human-verification check (99998), uniqueness (99989 e-mail, 99988 phone) and, with
-// sendEmail, the validation code by e-mail.
+// human-verification check (99998), the phone's uniqueness (99988) and, with sendEmail, the
+// validation code by e-mail. An e-mail that already has an account is answered as a new one
+// and its owner told (register-existing.ts): the answer never says who has an account.
 import { normalizeColombianPhone } from '../../../core/phone.ts';
 import { normalizeEmail } from '../../../core/email.ts';
 import { ApiError, fail } from '../../errors/api-error.ts';
 import type { Handler } from '../../http/handler.ts';
+import type { UserRow } from '../../../engine/database.ts';
 import { issueOtp } from './otp-service.ts';
+import { decoyUserId, noticeExistingOwner } from './register-existing.ts';
 import { findUserByEmail } from './users.ts';
 import { isUniqueViolation } from '../../db/unique.ts';
 import { hashPassword } from '../../security/passwords.ts';
@@ -16,13 +19,19 @@ export const register: Handler<'clientAuth.register'> = async ({ body, deps, req
   const { db } = deps;
   if (!(await deps.captcha.verify(body.captchaToken, request.ip))) throw fail('99998');
   const email = normalizeEmail(body.email);
-  if (await findUserByEmail(db, email)) throw fail('99989');
   const phone = normalizeColombianPhone(body.phone);
   if (!phone) throw fail('99931'); // the schema's phone-co format makes this unreachable
   if (await db.selectFrom('users').select('id').where('phone', '=', phone).executeTakeFirst()) throw fail('99988');
 
+  // Hashed either way: an existing e-mail takes the same time as a new one.
   const hash = await hashPassword(body.password);
   const now = deps.now();
+  const asIfNew = async (owner: UserRow | undefined) => {
+    if (owner && body.sendEmail) await noticeExistingOwner(deps, owner);
+    return { idUser: await decoyUserId(db), state: 'pending' as const, email };
+  };
+  const existing = await findUserByEmail(db, email);
+  if (existing) return asIfNew(existing);
   let user;
   try {
     user = await db.transaction().execute(async (trx) => {
@@ -57,8 +66,8 @@ export const register: Handler<'clientAuth.register'> = async ({ body, deps, req
       return created;
     });
   } catch (error) {
-    // Two registrations racing for one e-mail: the unique index decides.
-    if (isUniqueViolation(error)) throw fail('99989');
+    // Two registrations racing for one e-mail: the unique index decides, and the loser is answered as the first.
+    if (isUniqueViolation(error)) return asIfNew(await findUserByEmail(db, email));
     if (error instanceof ApiError) throw error;
     request.log.error({ err: error }, 'registration failed');
     throw fail('99995');
