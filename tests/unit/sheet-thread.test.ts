@@ -25,6 +25,13 @@ describe('spreadsheet reads in a worker thread', () => {
     await expect(read).rejects.toMatchObject({ code: '99937', message: expect.stringMatching(/longer than/) });
   });
 
+  it('past the readers and their queue, one more read is refused at once (99933)', async () => {
+    const limits = { ...defaultSheetThreadLimits, concurrency: 1, maxWaiting: 0 };
+    const first = runSheetJob({ kind: 'firstColumn', bytes: xlsx([['3201110301']]), maxRows: 10 }, limits);
+    await expect(runSheetJob({ kind: 'firstColumn', bytes: xlsx([['3201110302']]), maxRows: 10 }, limits)).rejects.toMatchObject({ code: '99933' });
+    expect((await first).kind).toBe('firstColumn');
+  });
+
   it('a read past its memory is stopped and refused (99937)', async () => {
     const rows = Array.from({ length: 20_000 }, (_, i) => [`fila ${i} ${'x'.repeat(40)}`, String(i)]);
     const read = runSheetJob({ kind: 'firstColumn', bytes: xlsx(rows), maxRows: 100_000 }, { ...defaultSheetThreadLimits, maxMemoryMb: 4 });

@@ -3,9 +3,10 @@
 //   99932 invalid file (415): name, extension, content, zip bomb, damaged workbook
 //   99937 payload too large (413): over uploads.campaignFileBytes, counted while reading
 //   99955 file processor error (422) with `problem: 'invalidHeaders'`: columns missing or repeated
+//   99933 too many requests (429): every spreadsheet reader busy and its queue full (sheet-thread.ts)
 import { serverErrors, type fileProcessorErrors } from '../../generated/errors.gen.ts';
 
-export type RecipientsFileCode = '99932' | '99937' | '99955';
+export type RecipientsFileCode = '99932' | '99933' | '99937' | '99955';
 
 export class RecipientsFileError extends Error {
   readonly code: RecipientsFileCode;

@@ -2,7 +2,7 @@
 // memory limit (V8's resourceLimits) and a time limit, so a large or hostile spreadsheet costs one
 // worker, never the answers to every other request. A parse past its time is stopped and refused
 // (99937, too large to read); one past its memory likewise. Parses wait for one of a few slots, so
-// uploads at once cannot start a thread each.
+// uploads at once cannot start a thread each, and past a short queue they are refused (99933).
 import { EventEmitter } from 'node:events';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -16,12 +16,15 @@ export interface SheetThreadLimits {
   maxMemoryMb: number;
   /** Parses at once; the rest wait their turn. */
   concurrency: number;
+  /** Parses that may wait for a turn (each holds its file in memory); one more is refused (99933). */
+  maxWaiting: number;
 }
 
 export const defaultSheetThreadLimits: SheetThreadLimits = {
   timeoutMs: 120_000,
   maxMemoryMb: 1536,
   concurrency: Math.max(1, Math.min(4, availableParallelism() - 1)),
+  maxWaiting: 16,
 };
 
 /** 'start' and 'end' of each parse (its job kind): what a test or a metric waits on. */
@@ -30,8 +33,9 @@ export const sheetParses = new EventEmitter();
 let running = 0;
 const waiting: (() => void)[] = [];
 
-async function takeSlot(concurrency: number): Promise<void> {
+async function takeSlot(concurrency: number, maxWaiting: number): Promise<void> {
   if (running < concurrency) { running++; return; }
+  if (waiting.length >= maxWaiting) throw new RecipientsFileError('99933', 'too many spreadsheets are being read: send it again in a minute');
   await new Promise<void>((resolve) => waiting.push(resolve));
 }
 
@@ -71,7 +75,7 @@ function parseInWorker(job: SheetJob, limits: SheetThreadLimits): Promise<SheetR
 
 /** Runs one SheetJS parse in a worker thread, within the limits. */
 export async function runSheetJob(job: SheetJob, limits: SheetThreadLimits = defaultSheetThreadLimits): Promise<SheetResult> {
-  await takeSlot(limits.concurrency);
+  await takeSlot(limits.concurrency, limits.maxWaiting);
   sheetParses.emit('start', job.kind);
   try {
     return await parseInWorker(job, limits);
