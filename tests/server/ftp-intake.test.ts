@@ -223,6 +223,27 @@ describe('the FTP intake', () => {
     expect((await report()).items).toMatchObject([{ state: 'imported', campaignId: c.id }]);
   });
 
+  it('reports a file whose name holds a line break as refused, with why, once, and leaves it and the rest of the folder working', async () => {
+    await saveFolder(folder(), 'integraciones@demo.colibri.co');
+    const c = await campaign('Nombre con salto');
+    writeFileSync(join(home, `${c.id}_a\nb.csv`), recipients(2));
+    writeFileSync(join(home, `${c.id}_bien.csv`), recipients(1));
+    expect(await visitDueFtpFolders(deps())).toBe(1);
+    const { items } = await report();
+    expect(items.find((i) => i.fileName === `${c.id}_a\uFFFDb.csv`)).toMatchObject({ state: 'refused', code: '99931', deploymentId: null });
+    expect(items.find((i) => i.fileName === `${c.id}_bien.csv`)).toMatchObject({ state: 'imported' });
+    expect(readdirSync(home)).toContain(`${c.id}_a\nb.csv`);
+    const notices = (await h.outbox('integraciones@demo.colibri.co')).filter((n) => n.subject.includes('\uFFFD'));
+    expect(notices).toHaveLength(1);
+    expect(notices[0].body).toMatch(/line break/);
+    // Met again at the next visit: not reported twice.
+    later();
+    expect(await visitDueFtpFolders(deps())).toBe(1);
+    expect((await report()).items.filter((i) => i.fileName.includes('\uFFFD'))).toHaveLength(1);
+    expect((await h.outbox('integraciones@demo.colibri.co')).filter((n) => n.subject.includes('\uFFFD'))).toHaveLength(1);
+    expect(await deploymentsOf(c.id)).toHaveLength(1);
+  });
+
   it('outside the sandbox, does not visit a folder on a private address', async () => {
     const c = await campaign('Red privada');
     writeFileSync(join(home, `${c.id}_privado.csv`), recipients(1));

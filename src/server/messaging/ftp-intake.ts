@@ -39,6 +39,12 @@ const EXTENSIONS = constants.uploads.campaignFileExtensions.join('|');
 const FILE_NAME = new RegExp(`^(\\d{1,9})(?:[-_ .][^/]*)?\\.(${EXTENSIONS})$`, 'i');
 /** A recipients file at all (the upload's extensions); the others in the folder are left alone. */
 const DATA_FILE = new RegExp(`\\.(${EXTENSIONS})$`, 'i');
+/**
+ * A name no command can carry: a line break (which a server lists as U+FFFD, or leaves out, since
+ * it would end the listing line) or another control character. Such a file is reported, never read.
+ */
+// eslint-disable-next-line no-control-regex -- control characters are what this looks for
+const UNUSABLE_NAME = /[\u0000-\u001f\u007f\ufffd]/;
 const PROCESSED = 'processed';
 const REFUSED = 'refused';
 
@@ -145,7 +151,9 @@ async function visitFolder(deps: FtpIntakeDeps, companyId: number, access: FtpAc
     await client.cd(access.directory);
     const settleMs = constants.ftp.settleSeconds * 1000;
     const now = deps.now().getTime();
-    const listed = (await client.list()).filter((f) => f.isFile && DATA_FILE.test(f.name));
+    const all = (await client.list()).filter((f) => f.isFile && DATA_FILE.test(f.name));
+    for (const file of all.filter((f) => UNUSABLE_NAME.test(f.name))) await reportUnusableName(deps, companyId, file);
+    const listed = all.filter((f) => !UNUSABLE_NAME.test(f.name));
     const settling = listed.filter((f) => f.modifiedAt && now - f.modifiedAt.getTime() < settleMs);
     const files = listed.filter((f) => !settling.includes(f))
       .sort((a, b) => (a.modifiedAt?.getTime() ?? 0) - (b.modifiedAt?.getTime() ?? 0) || a.name.localeCompare(b.name))
@@ -156,6 +164,21 @@ async function visitFolder(deps: FtpIntakeDeps, companyId: number, access: FtpAc
   } finally {
     client.close();
   }
+}
+
+/**
+ * A file whose name holds a line break or another control character: no FTP command can name it
+ * (to read or to move it), so it is reported refused once (the report and the notice say why) and
+ * left where it is for a person to rename.
+ */
+async function reportUnusableName(deps: FtpIntakeDeps, companyId: number, file: FileInfo): Promise<void> {
+  const now = deps.now();
+  const refusal = new Refusal('99931', 'the file name holds a line break or another control character, which no FTP command can carry: rename the file');
+  const inserted = await deps.db.insertInto('ftp_imports').values({
+    company_id: companyId, file_name: file.name, bytes: file.size, modified_at: file.modifiedAt ?? null, state: 'refused', code: refusal.code,
+    detail: refusal.message, created_at: now, finished_at: now,
+  }).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) await tellRefused(deps, companyId, file.name, refusal, 'la carpeta, sin mover');
 }
 
 /** One file: recorded, read, launched (or refused), then moved out of the way. */
