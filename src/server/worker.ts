@@ -75,7 +75,7 @@ async function main() {
   }
   const secrets = createSecretBox(resolveSecretKey(env));
   const settings = workerSettings(env);
-  handle = createDatabase({ kind: 'postgres', url: env.DATABASE_URL, ...(env.DATABASE_SCHEMA ? { schema: env.DATABASE_SCHEMA } : {}) });
+  handle = createDatabase({ kind: 'postgres', url: env.DATABASE_URL, applicationName: 'colibri-worker', ...(env.DATABASE_SCHEMA ? { schema: env.DATABASE_SCHEMA } : {}) });
   // Fail early and clearly when the server has not migrated this database yet.
   await handle.db.selectFrom('engine_workers').select('id').limit(1).execute().catch((error: Error) => {
     throw new Error(`the messaging tables are not there (start the server once to migrate): ${error.message}`);

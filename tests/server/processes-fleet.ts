@@ -4,6 +4,7 @@
 // (`src/sandbox/smsc/main.ts`), which counts what it received. Shared by
 // tests/server/processes.pg.test.ts and the benchmark tests/bench/processes.ts.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -17,6 +18,8 @@ export interface Child {
   kill(): Promise<void>;
   /** SIGTERM; resolves with its exit code. */
   stop(): Promise<number | null>;
+  /** Still running (it neither exited nor was killed). */
+  alive(): boolean;
 }
 
 /** `node --import tsx <entry>` (so a signal reaches the process itself), resolving once `ready` matches its output. */
@@ -28,6 +31,7 @@ function launch(entry: string, env: Record<string, string>, ready: RegExp, timeo
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   const handle: Child = {
     output: () => out,
+    alive: () => child.exitCode === null && child.signalCode === null,
     async kill() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;
@@ -120,23 +124,45 @@ export async function startApiProcess(env: Record<string, string>): Promise<ApiP
 /**
  * Sends `recipients` through the public API in batches of 1,000 (POST /v1/messages), spread over
  * the API servers in turn, `parallel` requests at a time. Answers the ids the API gave.
+ * Each batch carries an Idempotency-Key, and one that failed for the server's sake (a 5xx, the
+ * connection cut) is sent again with it, to the next server, up to `attempts` times: as a
+ * client should when the database dropped its connections under a request whose commit it
+ * cannot know, the key makes the retry answer the first one's messages rather than send twice.
+ * `retried` counts those retries.
  */
-export async function sendThroughApis(apis: string[], apiKey: string, channelId: number, recipients: string[], text: string, parallel = 4): Promise<string[]> {
+export async function sendThroughApis(apis: string[], apiKey: string, channelId: number, recipients: string[], text: string, parallel = 4, attempts = 5,
+  retried: { count: number } = { count: 0 }): Promise<string[]> {
   const batches: string[][] = [];
   for (let i = 0; i < recipients.length; i += 1000) batches.push(recipients.slice(i, i + 1000));
   const ids: string[] = [];
+  const run = randomBytes(6).toString('hex');
   let next = 0;
+  async function post(n: number, attempt: number): Promise<{ id: string }[]> {
+    const failure = (why: string) => new Error(`batch ${n}, attempt ${attempt}: ${why}`);
+    let res: Response;
+    try {
+      res = await fetch(`${apis[(n + attempt - 1) % apis.length]}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}`, 'idempotency-key': `fleet-${run}-${n}` },
+        body: JSON.stringify({ channelId, purpose: 'transactional', messages: batches[n].map((to) => ({ to, text })) }),
+      });
+    } catch (error) {
+      if (attempt >= attempts) throw failure((error as Error).message);
+      retried.count++;
+      return post(n, attempt + 1);
+    }
+    const body = (await res.json().catch(() => ({}))) as { messages?: { id: string; status?: number }[] };
+    if (res.status >= 500 && attempt < attempts) {
+      retried.count++;
+      return post(n, attempt + 1);
+    }
+    if (res.status !== 200 || !body.messages) throw failure(`${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+    return body.messages;
+  }
   async function lane() {
     while (next < batches.length) {
       const n = next++;
-      const res = await fetch(`${apis[n % apis.length]}/v1/messages`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
-        body: JSON.stringify({ channelId, purpose: 'transactional', messages: batches[n].map((to) => ({ to, text })) }),
-      });
-      const body = (await res.json()) as { messages?: { id: string; status?: number }[] };
-      if (res.status !== 200 || !body.messages) throw new Error(`batch ${n}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
-      for (const m of body.messages) ids.push(m.id);
+      for (const m of await post(n, 1)) ids.push(m.id);
     }
   }
   await Promise.all(Array.from({ length: parallel }, lane));

@@ -6,14 +6,15 @@ import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
-import pg from 'pg';
 import type { Database } from '../../engine/database.ts';
+import { createPostgresPool } from './postgres-pool.ts';
 
 export type DatabaseOptions =
   /** In memory; `loadDataDir` starts it from a PGlite data-folder dump instead of an empty initdb (the tests' migrated snapshot). */
   | { kind: 'memory'; loadDataDir?: Blob }
   | { kind: 'pglite'; dataDir: string }
-  | { kind: 'postgres'; url: string; schema?: string; poolSize?: number };
+  /** `applicationName`: pg_stat_activity's name for this process's connections (PGAPPNAME wins). */
+  | { kind: 'postgres'; url: string; schema?: string; poolSize?: number; applicationName?: string };
 
 export interface DatabaseHandle {
   db: Kysely<Database>;
@@ -42,12 +43,8 @@ const PGLITE_START = [...PGlite.defaultStartParams, '-c', 'random_page_cost=1.1'
 export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   if (options.kind === 'postgres') {
     if (options.schema && !SCHEMA_NAME.test(options.schema)) throw new Error(`invalid schema name ${options.schema}`);
-    const pool = new pg.Pool({
-      connectionString: options.url,
-      max: options.poolSize ?? 10,
-      // A per-test (or per-tenant-shard) schema goes first on every connection's search_path.
-      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
-    });
+    // Survives a connection the server ends (postgres-pool.ts): the pool opens another.
+    const pool = createPostgresPool({ url: options.url, max: options.poolSize ?? 10, schema: options.schema, applicationName: options.applicationName });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', schema: options.schema, close: () => db.destroy() };
   }
@@ -66,6 +63,6 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
 
 /** The database the environment asks for: DATABASE_URL wins, else PGlite under DATA_DIR. */
 export function databaseFromEnv(env: NodeJS.ProcessEnv = process.env): DatabaseOptions {
-  if (env.DATABASE_URL) return { kind: 'postgres', url: env.DATABASE_URL, ...(env.DATABASE_SCHEMA ? { schema: env.DATABASE_SCHEMA } : {}) };
+  if (env.DATABASE_URL) return { kind: 'postgres', url: env.DATABASE_URL, applicationName: 'colibri-server', ...(env.DATABASE_SCHEMA ? { schema: env.DATABASE_SCHEMA } : {}) };
   return { kind: 'pglite', dataDir: env.DATA_DIR || './.data' };
 }
