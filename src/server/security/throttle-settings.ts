@@ -10,8 +10,10 @@
 // An operation's class is declared in its YAML (`throttle:` in schemas/api/*.yaml). The defaults
 // follow what Auth0 and Twilio Verify apply: a person mistyping a password or a code never meets
 // them; a script guessing across many accounts from one address, or at one account from many
-// addresses, does within a few tries per minute. The per-account counters are what lockout per
-// account lacked: they count requests from every address, not only failures at one account.
+// addresses, does within a few tries per minute. The per-account counters count requests from
+// every address, not only failures. For sign-in (validate and signin) perAccount refuses per
+// (account, address) only; past it from every address together sign-in asks for the captcha
+// instead of refusing, so nobody can lock the owner out (security/throttle.ts).
 
 export type ThrottleClass = 'signin' | 'register' | 'recovery' | 'otp';
 
