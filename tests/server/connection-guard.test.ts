@@ -4,10 +4,10 @@
 // its connections close. Every test client is 127.0.0.1, so the server here has a small cap and a
 // short deadline.
 import { once } from 'node:events';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectionSettings } from '../../src/server/http/connection-guard.ts';
+import { connectionSettings, guardConnections } from '../../src/server/http/connection-guard.ts';
 import { startServer, type RunningServer } from '../../src/server/start.ts';
 import { testDatabase } from './harness.ts';
 import { until } from './until.ts';
@@ -32,8 +32,8 @@ afterAll(async () => {
 });
 
 /** A raw connection to the server, with what it has received so far. */
-async function open(): Promise<{ socket: Socket; received: () => string; closed: Promise<unknown> }> {
-  const socket = connect(port, '127.0.0.1');
+async function open(to = port): Promise<{ socket: Socket; received: () => string; closed: Promise<unknown> }> {
+  const socket = connect(to, '127.0.0.1');
   let text = '';
   socket.on('data', (chunk) => { text += chunk.toString('latin1'); });
   socket.on('error', () => {});
@@ -76,6 +76,27 @@ describe('connections', () => {
     // The server counts a connection gone when its side sees the close.
     await until('the server saw the connections close', () => new Promise<boolean>((resolve) => server.app.server.getConnections((_e, n) => resolve(n === 0))));
     expect(await health()).toBe(200);
+  });
+});
+
+describe('behind a reverse proxy', () => {
+  it('a peer named in TRUST_PROXY speaks for many clients: its connections are not capped', async () => {
+    const plain = createServer((_req, res) => res.end('ok'));
+    guardConnections(plain, { maxPerAddress: 1, requestTimeoutMs: 5000, headersTimeoutMs: 5000, keepAliveTimeoutMs: 5000 }, ['127.0.0.1']);
+    plain.listen(0, '127.0.0.1');
+    await once(plain, 'listening');
+    const to = (plain.address() as { port: number }).port;
+    try {
+      const first = await open(to);
+      const second = await open(to);
+      second.socket.write('GET / HTTP/1.1\r\nHost: localhost\r\n\r\n');
+      await until('the second connection answered', () => /^HTTP\/1\.1 200/.test(second.received()));
+      first.socket.destroy();
+      second.socket.destroy();
+    } finally {
+      plain.closeAllConnections();
+      plain.close();
+    }
   });
 });
 
