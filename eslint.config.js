@@ -78,6 +78,22 @@ const generatorRules = {
   patterns: [{ group: ['**/src/**', '../src', '../../src'], message: 'The generator imports nothing under src/.' }],
 };
 
+/**
+ * A channel type is its folder (src/engine/channels/<type>/definition.ts declares its
+ * capabilities); the rest of the product asks capabilitiesOf(platform) what a type can do, so
+ * comparing a value with a platform name is refused outside the channel folders. Not here:
+ * src/generated (the enum itself), src/sandbox (the stand-ins speak one provider's protocol, where
+ * 'whatsapp' is a wire value, e.g. Graph's messaging_product), and otp-service.ts, whose 'sms' is
+ * the one-time code's delivery method (sms or email), not a channel type.
+ */
+const PLATFORM_NAME = '/^(sms|rcs|whatsapp|fbMessenger|messenger)$/';
+const PLATFORM_NAME_MESSAGE = "Read the channel type's capabilities (capabilitiesOf(platform) in src/engine/channels/registry.ts) instead of comparing platform names.";
+const platformNameComparisons = [
+  { selector: `BinaryExpression[operator=/^[!=]==?$/] > Literal[value=${PLATFORM_NAME}]`, message: PLATFORM_NAME_MESSAGE },
+  { selector: `SwitchCase > Literal.test[value=${PLATFORM_NAME}]`, message: PLATFORM_NAME_MESSAGE },
+];
+const PLATFORM_NAMES_ALLOWED = ['src/engine/channels/**', 'src/generated/**', 'src/sandbox/**', 'src/server/modules/clientAuth/otp-service.ts'];
+
 const recommended = [js.configs.recommended, ...tseslint.configs.recommended];
 /** Generated code is linted for its imports only: every other rule is off there. */
 const allRulesOff = Object.fromEntries(recommended.flatMap((c) => Object.keys(c.rules ?? {})).map((r) => [r, 'off']));
@@ -102,6 +118,7 @@ export default tseslint.config(
   { files: ['src/sandbox/**'], rules: { 'no-restricted-imports': ['error', sandboxRules] } },
   { files: ['src/core/**'], rules: { 'no-restricted-imports': ['error', coreRules] } },
   { files: ['generators/**'], rules: { 'no-restricted-imports': ['error', generatorRules] } },
+  { files: ['src/**/*.ts', 'src/**/*.tsx'], ignores: PLATFORM_NAMES_ALLOWED, rules: { 'no-restricted-syntax': ['error', ...platformNameComparisons] } },
   {
     files: ['src/generated/**'],
     rules: { ...allRulesOff, 'no-restricted-imports': ['error', generatedRules], 'no-restricted-syntax': ['error', generatedDynamicImports] },

@@ -1,11 +1,11 @@
 // The one list of channel types (ARCHITECTURE 5). Adding a channel type: a folder beside these
-// with its definition (definition.ts), adapter, webhook parsing and error mapping, and one line
-// here; its required and secret fields in src/core/channel-rules.ts (the console reads them) and
+// with its definition (definition.ts: adapter, capabilities), webhook parsing and error mapping,
+// and one line here; its required and secret fields in src/core/channel-rules.ts (the console reads them) and
 // its value in schemas/enums/channel-platform.yaml. The Record makes the compiler point here when
 // the YAML gains a value.
 import type { ChannelPlatform } from '../../core/ports/channel.ts';
 import { addressFor, type Reach } from '../../core/phone.ts';
-import type { ChannelDefinition } from './definition.ts';
+import type { ChannelCapabilities, ChannelDefinition } from './definition.ts';
 import { messengerChannel } from './messenger/definition.ts';
 import { rcsChannel } from './rcs/definition.ts';
 import { smsChannel } from './sms/definition.ts';
@@ -34,8 +34,20 @@ export function registerChannel(definition: ChannelDefinition): () => void {
 /** The definition of a platform; undefined for one no definition claims. */
 export const channelDefinition = (platform: string): ChannelDefinition | undefined => definitions.get(platform);
 
-/** Who a platform's messages can reach (its definition's `reaches`; any phone when it says nothing). */
-export const reachOf = (platform: string): Reach => definitions.get(platform)?.reaches ?? 'phone';
+/**
+ * What a platform no definition claims can do: what the product did for a type it did not name
+ * before capabilities were declared (no templates, no window, whole texts, a phone sender).
+ */
+const unclaimed: ChannelCapabilities = {
+  direction: 'two-way', templates: false, customerServiceWindow: false, media: { inbound: false, outbound: false }, segmentedText: false,
+  sender: 'phone', keywordRouting: false, reaches: 'phone', credentials: { fields: [], required: [], sealed: [] },
+};
+
+/** What a channel type can do (its definition's capabilities): read this, never compare platform names. */
+export const capabilitiesOf = (platform: string): ChannelCapabilities => definitions.get(platform)?.capabilities ?? unclaimed;
+
+/** Who a platform's messages can reach (its capabilities' `reaches`). */
+export const reachOf = (platform: string): Reach => capabilitiesOf(platform).reaches;
 
 /** Where a message to `to` goes on this platform (E.164, or a PSID), or null when the channel type cannot reach it. */
 export const destinationOn = (platform: string, to: string): string | null => addressFor(reachOf(platform), to);

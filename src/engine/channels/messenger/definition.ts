@@ -1,6 +1,7 @@
 // The Messenger channel type: the Send API of the channel's Facebook page at `connection.baseUrl`,
 // production's Graph, or in sandbox mode the Graph stand-in; watermark receipts and inbound
 // messages come back on /v1/webhooks/messenger/:channelId (webhook.ts).
+import { enableRequirements } from '../../../core/channel-rules.ts';
 import type { ChannelEndpoint } from '../../../core/ports/channel.ts';
 import { setting, webhookUrlOf, type ChannelContext, type ChannelDefinition } from '../definition.ts';
 import { GRAPH_BASE_URL } from '../whatsapp/adapter.ts';
@@ -12,8 +13,20 @@ const usesStandIn = (channel: ChannelEndpoint, context: ChannelContext) => !sett
 
 export const messengerChannel: ChannelDefinition = {
   platform: 'fbMessenger',
-  // A Messenger recipient is the page-scoped id (PSID) Meta gave us, not a phone number.
-  reaches: 'psid',
+  capabilities: {
+    direction: 'two-way',
+    templates: false,
+    // Meta's messaging window is the channel's messagingType/tag setting (adapter.ts), not counted by us.
+    customerServiceWindow: false,
+    media: { inbound: false, outbound: false },
+    segmentedText: false,
+    // The page sends: its id is facebookPageId, there is no sender field.
+    sender: 'none',
+    keywordRouting: false,
+    // A Messenger recipient is the page-scoped id (PSID) Meta gave us, not a phone number.
+    reaches: 'psid',
+    credentials: { fields: ['facebookPageId', 'pageAccessToken', 'clientToken'], required: enableRequirements.fbMessenger, sealed: ['pageAccessToken', 'clientToken'] },
+  },
   webhook: metaWebhook('messenger', parseMessengerWebhook),
   registerWithStandIn(channel, context) {
     if (!usesStandIn(channel, context)) return false;

@@ -3,6 +3,7 @@
 // `connection.tokenUrl`); events come back on /v1/webhooks/rcs/:channelId (webhook.ts). A number
 // without RCS answers "fallback": the dispatcher sends it by SMS.
 import { createPublicKey } from 'node:crypto';
+import { enableRequirements } from '../../../core/channel-rules.ts';
 import type { ChannelEndpoint } from '../../../core/ports/channel.ts';
 import { setting, webhookUrlOf, type ChannelContext, type ChannelDefinition } from '../definition.ts';
 import { createRcsAdapter, RBM_BASE_URL } from './adapter.ts';
@@ -13,8 +14,18 @@ const usesStandIn = (channel: ChannelEndpoint, context: ChannelContext) => !sett
 
 export const rcsChannel: ChannelDefinition = {
   platform: 'rcs',
-  // RCS is a mobile operator's service: a fixed line (60X) cannot receive it.
-  reaches: 'mobile',
+  capabilities: {
+    direction: 'two-way',
+    templates: false,
+    customerServiceWindow: false,
+    media: { inbound: false, outbound: false },
+    segmentedText: false,
+    sender: 'rbmAgent',
+    keywordRouting: false,
+    // RCS is a mobile operator's service: a fixed line (60X) cannot receive it.
+    reaches: 'mobile',
+    credentials: { fields: ['sender', 'clientEmail', 'privateKey', 'clientToken'], required: enableRequirements.rcs, sealed: ['privateKey', 'clientToken'] },
+  },
   webhook: rbmWebhook,
   registerWithStandIn(channel, context) {
     if (!usesStandIn(channel, context)) return false;

@@ -1,6 +1,7 @@
 // The SMS channel type: SMPP 3.4 to the operator's SMSC (`connection.host`, `port`, `systemId`…),
 // or, in sandbox mode without a host, to the sandbox SMSC with an account of its own. Receipts and
 // MO messages come back over the same connection, to the context's sink: no webhook.
+import { enableRequirements } from '../../../core/channel-rules.ts';
 import { countSms } from '../../../core/sms-parts.ts';
 import { constants } from '../../../generated/constants.gen.ts';
 import { perMessagePrice, type ChannelDefinition } from '../definition.ts';
@@ -8,8 +9,19 @@ import { SmppAdapter } from './adapter.ts';
 
 export const smsChannel: ChannelDefinition = {
   platform: 'sms',
-  // A fixed line (60X) does not receive SMS.
-  reaches: 'mobile',
+  capabilities: {
+    direction: 'two-way',
+    templates: false,
+    customerServiceWindow: false,
+    media: { inbound: false, outbound: false },
+    segmentedText: true,
+    sender: 'phone',
+    // MO arrives on a short code or number shared by the company's agents: the keyword routes it.
+    keywordRouting: true,
+    // A fixed line (60X) does not receive SMS.
+    reaches: 'mobile',
+    credentials: { fields: ['sender', 'shortCode', 'authorizationToken', 'clientToken', 'accountSids'], required: enableRequirements.sms, sealed: ['authorizationToken', 'clientToken', 'accountSids'] },
+  },
   // Billed per part, as operators bill it (constants.credits.chargePerSmsPart, default true).
   price(body) {
     if (body === undefined) return perMessagePrice();

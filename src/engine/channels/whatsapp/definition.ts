@@ -2,6 +2,7 @@
 // sandbox mode the Graph stand-in; statuses and inbound messages come back on
 // /v1/webhooks/whatsapp/:channelId (webhook.ts). The phone-number id is `connection.phoneNumberId`,
 // else the first account SID; the business account (templates) `connection.wabaId`, else the same.
+import { enableRequirements } from '../../../core/channel-rules.ts';
 import type { ChannelEndpoint } from '../../../core/ports/channel.ts';
 import { setting, webhookUrlOf, type ChannelContext, type ChannelDefinition } from '../definition.ts';
 import { createWhatsAppAdapter, GRAPH_BASE_URL } from './adapter.ts';
@@ -22,8 +23,21 @@ function customerWindow(context: ChannelContext, channelId: number) {
 
 export const whatsappChannel: ChannelDefinition = {
   platform: 'whatsapp',
-  // WhatsApp Business accounts exist on fixed lines too.
-  reaches: 'phone',
+  capabilities: {
+    direction: 'two-way',
+    // Business-initiated messages are Meta-approved templates (templates.ts keeps them in sync).
+    templates: true,
+    // Free text only within 24 h of the person's last message (customer-window.ts); 131047 outside.
+    customerServiceWindow: true,
+    // Images, videos and documents arrive as their caption (webhook.ts); the adapter sends text and templates.
+    media: { inbound: true, outbound: false },
+    segmentedText: false,
+    sender: 'phone',
+    keywordRouting: false,
+    // WhatsApp Business accounts exist on fixed lines too.
+    reaches: 'phone',
+    credentials: { fields: ['sender', 'authorizationToken', 'clientToken', 'accountSids'], required: enableRequirements.whatsapp, sealed: ['authorizationToken', 'clientToken', 'accountSids'] },
+  },
   webhook: metaWebhook('whatsapp', parseWhatsAppWebhook),
   registerWithStandIn(channel, context) {
     if (!usesStandIn(channel, context)) return false;

@@ -10,6 +10,7 @@ import { fail, failFields, fieldError } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
 import { jsonValue } from '../../../engine/tables/columns.ts';
+import { capabilitiesOf } from '../../../engine/channels/registry.ts';
 
 function agentQuery(db: Kysely<Database>, companyId: number) {
   return db.selectFrom('agents as a').innerJoin('channels as ch', 'ch.id', 'a.channel_id').innerJoin('flows as f', 'f.id', 'a.flow_id')
@@ -56,7 +57,7 @@ async function checkAgent(trx: Transaction<Database>, companyId: number, a: Agen
   const definition = jsonValue<FlowDefinition>(flow.definition);
   if (!definition.steps.some((s) => s.type === 'initialCall')) throw failFields([fieldError('flowId', '99931', 'the flow has no step that starts when a person writes in (initial call)')]);
   if (!a.active) return;
-  if (channel.platform === 'sms' && !a.keywords.length) throw failFields([fieldError('keywords', '99971')]);
+  if (capabilitiesOf(channel.platform).keywordRouting && !a.keywords.length) throw failFields([fieldError('keywords', '99971')]);
   const others = await trx.selectFrom('agents').select(['name', 'keywords']).where('channel_id', '=', channel.id).where('active', '=', true)
     .$if(a.id !== null, (q) => q.where('id', '!=', a.id!)).execute();
   const keywordsOf = (k: unknown) => jsonValue<string[]>(k);

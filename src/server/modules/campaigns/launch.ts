@@ -10,6 +10,7 @@
 import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import { refusedLinks, render } from '../../../core/message-content.ts';
 import { nonGsmCharacters } from '../../../core/sms-parts.ts';
+import { capabilitiesOf } from '../../../engine/channels/registry.ts';
 import { createDeployment, finishPreparing, recordDeploymentTotals, recordLaunchChunk, stopPreparing } from '../../../engine/lifecycle/deployments.ts';
 import { advanceJob, createJob, finishJob, lockJob } from '../../../engine/lifecycle/jobs.ts';
 import type { JobHandler } from '../../../engine/jobs/kinds.ts';
@@ -415,7 +416,7 @@ export async function previewCampaign(deps: ServerDeps, me: Session, campaignId:
   // Counts of the staged rows, scaled to the whole file when only its first rows were staged.
   const scale = rows.length && recipients > rows.length ? recipients / rows.length : 1;
   const scaled = (n: number) => Math.round(n * scale);
-  const ucs2 = channel.platform === 'sms' && staged ? ucs2FromValues(campaign.content, staged.ucs2Bodies) : { characters: [], rows: 0 };
+  const ucs2 = capabilitiesOf(channel.platform).segmentedText && staged ? ucs2FromValues(campaign.content, staged.ucs2Bodies) : { characters: [], rows: 0 };
   const credits = Math.ceil((staged?.credits ?? 0) * scale);
   const { balance } = await balanceOf(db, me.companyId);
   const whatsapp = await whatsappSummary(deps, campaign, channel, rows.map((r) => r.phone!));

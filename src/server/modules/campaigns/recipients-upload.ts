@@ -3,7 +3,7 @@
 // judged. A new file replaces the previous one. Whole-file problems answer their catalogue code
 // (99932 invalid file, 99937 too large, 99955 columns missing) and leave the previous file as it was.
 import type { Readable } from 'node:stream';
-import { reachOf } from '../../../engine/channels/registry.ts';
+import { capabilitiesOf, reachOf } from '../../../engine/channels/registry.ts';
 import type { FastifyRequest } from 'fastify';
 import { openUpload } from '../../files/intake.ts';
 import type { Insertable, Kysely } from 'kysely';
@@ -42,10 +42,10 @@ export async function storeRecipients(db: Kysely<Database>, source: RecipientsSo
   }).returning('id').executeTakeFirstOrThrow();
   const ingest = ingestRecipients(source.input, {
     fileName: source.fileName,
-    // A WhatsApp template campaign maps its parameters to columns after the upload (issue 12): no
-    // column is required by name, and every column of a WhatsApp file is kept for that mapping.
+    // A template campaign (a type with approved templates: WhatsApp) maps its parameters to columns
+    // after the upload: no column is required by name, and every column of its file is kept for that mapping.
     variables: campaign.templateId === null ? variablesOf(campaign.content) : [],
-    keepColumns: campaign.platform === 'whatsapp',
+    keepColumns: campaign.platform !== null && capabilitiesOf(campaign.platform).templates,
     // Fixed lines only where the channel type reaches them (its definition): never for SMS or RCS.
     allowFixedLines: campaign.platform !== null && reachOf(campaign.platform) !== 'mobile',
     now,

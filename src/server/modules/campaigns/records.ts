@@ -1,6 +1,7 @@
 // Campaign rows → the API's campaign entity, and the content rules every write checks.
 import { sql, type Kysely } from 'kysely';
 import { contentProblems, lengthProblem } from '../../../core/message-content.ts';
+import { capabilitiesOf } from '../../../engine/channels/registry.ts';
 import type { Campaign, CampaignRecurrence, FlowDefinition } from '../../../generated/types.gen.ts';
 import type { Database } from '../../../engine/database.ts';
 import { jsonValue } from '../../../engine/tables/columns.ts';
@@ -69,7 +70,7 @@ export function checkContent(content: string, shortBaseUrls: string[]): void {
  * never cut: the sender decides what to leave out.
  */
 export function checkLength(content: string, platform: string | null): void {
-  const problem = lengthProblem(content, platform === 'sms');
+  const problem = lengthProblem(content, platform !== null && capabilitiesOf(platform).segmentedText);
   if (problem?.code === 'tooLong') throw failFields([fieldError('content', '99904', `${problem.characters} > ${problem.max}`)]);
   if (problem?.code === 'tooManyParts') throw failFields([fieldError('content', '99903', `${problem.parts} > ${problem.max}`)]);
 }
@@ -92,7 +93,7 @@ export async function keptTemplate(db: Kysely<Database>, companyId: number, chan
   const fits = !!template && template.status === 'APPROVED' && template.channel === channel?.platform;
   if (!fits && misfit === 'drop') return null;
   if (!fits) throw failFields([fieldError('templateId', '99931', 'an approved template of the channel\'s type')]);
-  return channel!.platform === 'whatsapp' ? templateId : null;
+  return capabilitiesOf(channel!.platform).templates ? templateId : null;
 }
 
 /**

@@ -6,6 +6,7 @@
 // The summary (preview) and the launch ask the same plan, so they never disagree.
 import type { Kysely } from 'kysely';
 import { render } from '../../../core/message-content.ts';
+import { capabilitiesOf } from '../../../engine/channels/registry.ts';
 import { outsideCustomerWindow, OUTSIDE_WINDOW_CODE } from '../../../engine/channels/whatsapp/customer-window.ts';
 import type { ChannelPlatform } from '../../../engine/channel-adapter.ts';
 import type { Database } from '../../../engine/database.ts';
@@ -47,9 +48,9 @@ export interface WhatsAppSummary { outsideWindow: number; windowCode: string | n
 interface Plan extends WhatsAppSummary { template: Template | null }
 
 async function planOf(db: Kysely<Database>, campaign: Campaign, channel: { id: number; platform: ChannelPlatform }, phones: readonly string[], now: Date): Promise<Plan> {
-  if (channel.platform !== 'whatsapp') return { template: null, outsideWindow: 0, windowCode: null, unmappedParameters: [] };
+  if (!capabilitiesOf(channel.platform).templates) return { template: null, outsideWindow: 0, windowCode: null, unmappedParameters: [] };
   const row = campaign.template_id === null ? undefined : await db.selectFrom('templates').select(['name', 'language', 'content', 'variables'])
-    .where('id', '=', campaign.template_id).where('company_id', '=', campaign.company_id).where('channel', '=', 'whatsapp').executeTakeFirst();
+    .where('id', '=', campaign.template_id).where('company_id', '=', campaign.company_id).where('channel', '=', channel.platform).executeTakeFirst();
   if (row) {
     const template = { name: row.name, language: row.language ?? '', content: row.content, parameters: parametersOf(row.variables) };
     const file = campaign.recipients_file_id === null ? undefined : await db.selectFrom('recipient_files').select('headers').where('id', '=', campaign.recipients_file_id).executeTakeFirst();

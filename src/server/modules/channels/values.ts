@@ -4,6 +4,7 @@ import { normalizeKeyword, platformFields, shortCodeProblem, isRcsAgentId } from
 import type { ChannelPlatform, ChannelType } from '../../../generated/enums.gen.ts';
 import { normalizeEmail } from '../../../core/email.ts';
 import { normalizeColombianPhone } from '../../../core/phone.ts';
+import { capabilitiesOf } from '../../../engine/channels/registry.ts';
 import type { ChannelsCreateBody } from '../../../generated/types.gen.ts';
 import { failFields, fieldError } from '../../errors/api-error.ts';
 
@@ -23,10 +24,10 @@ export interface PlainValues {
 /** The request's plain fields (create body or update body), before merging with the stored ones. */
 export type PlainInput = Partial<Pick<ChannelsCreateBody, keyof PlainValues>>;
 
-/** Sender as stored: E.164 for sms and whatsapp (99963 when not a Colombian phone), the RBM agent id for rcs. */
+/** Sender as stored: E.164 for a phone sender (99963 when not a Colombian phone), the RBM agent id for rcs (the type's capabilities say which). */
 function normalizeSender(platform: ChannelPlatform, sender: string | null | undefined): string | null | undefined {
   if (sender === undefined || sender === null) return sender;
-  if (platform === 'rcs') {
+  if (capabilitiesOf(platform).sender === 'rbmAgent') {
     const agent = sender.trim().toLowerCase();
     if (!isRcsAgentId(agent)) throw failFields([fieldError('sender', '99931', 'an RBM agent id')]);
     return agent;

@@ -18,7 +18,7 @@ import { paginate } from '../../http/paging.ts';
 import { idempotentRequest, once, settle } from '../../messaging/idempotency.ts';
 import { sendMessages } from '../../messaging/send-messages.ts';
 import { statusOf } from '../messages/index.ts';
-import { destinationOn } from '../../../engine/channels/registry.ts';
+import { capabilitiesOf, destinationOn } from '../../../engine/channels/registry.ts';
 
 const keyTaken = () => failFields([fieldError('key', '99979')]);
 
@@ -92,7 +92,7 @@ function checkMessage(m: Message, platform: string, shortBaseUrls: string[]): st
   if (m.content === null && m.templateName === null) throw failFields([fieldError('content', '99999')]);
   if (m.content !== null && m.templateName !== null) throw failFields([fieldError('templateName', '99931', 'a text or a template, not both')]);
   if (m.templateName !== null) {
-    if (platform !== 'whatsapp') throw failFields([fieldError('templateName', '99931', 'templates are WhatsApp messages')]);
+    if (!capabilitiesOf(platform).templates) throw failFields([fieldError('templateName', '99931', 'templates are WhatsApp messages')]);
     if (!m.templateLanguage) throw failFields([fieldError('templateLanguage', '99999')]);
   }
   const texts: [string, string][] = m.content !== null ? [['content', m.content]] : m.templateParameters.map((p, i) => [`templateParameters/${i}`, p]);

@@ -4,7 +4,7 @@
 // the duplicate rule (93) and the credits (81) decide each one; API messages are transactional
 // unless told otherwise, so the send window does not hold them. An Idempotency-Key makes a retried
 // send answer the first one's messages instead of sending again (messaging/idempotency.ts).
-import { destinationOn } from '../../../engine/channels/registry.ts';
+import { capabilitiesOf, destinationOn } from '../../../engine/channels/registry.ts';
 import type { ChannelPlatform } from '../../../engine/channel-adapter.ts';
 import type { EnqueueItem, Purpose } from '../../../engine/lifecycle/enqueue.ts';
 import type { MessageStatus } from '../../../generated/types.gen.ts';
@@ -58,7 +58,7 @@ export const messagesHandlers: DomainHandlers<'messages'> = {
     const channel = await pickChannel(ctx.deps, me, b.channelId, b.channel);
     const items: EnqueueItem[] = list.map((m, i) => {
       if (!m.text && !m.template) throw failFields([fieldError(b.messages ? `messages/${i}/text` : 'text', '99999')]);
-      if (m.template && channel.platform !== 'whatsapp') throw failFields([fieldError(b.messages ? `messages/${i}/template` : 'template', '99931', 'templates are WhatsApp messages')]);
+      if (m.template && !capabilitiesOf(channel.platform).templates) throw failFields([fieldError(b.messages ? `messages/${i}/template` : 'template', '99931', 'templates are WhatsApp messages')]);
       const to = destinationOn(channel.platform, m.to);
       return { to: to ?? m.to, body: m.text, template: m.template as EnqueueItem['template'], clientRef: m.clientRef ?? null, invalid: to === null };
     });

@@ -10,6 +10,7 @@ import { sql } from 'kysely';
 import { variablesOf } from '../../../core/message-content.ts';
 import { categoryForPurpose, whatsappBodyProblem } from '../../../core/whatsapp-template.ts';
 import type { TemplateCallResult, TemplateDraft } from '../../../engine/channels/whatsapp/index.ts';
+import { capabilitiesOf } from '../../../engine/channels/registry.ts';
 import type { Template } from '../../../generated/types.gen.ts';
 import { templateStatuses, type TemplateCategory } from '../../../generated/enums.gen.ts';
 import type { ServerDeps, Session } from '../../context.ts';
@@ -95,7 +96,7 @@ export const templatesHandlers: DomainHandlers<'templates'> = {
     const now = deps.now();
     const values = { company_id: me.companyId, name: b.name, channel: b.channel, purpose, content: b.content, variables: JSON.stringify(variablesOf(b.content)), created_by: me.userId, created_at: now, updated_at: now };
 
-    if (b.channel !== 'whatsapp') {
+    if (!capabilitiesOf(b.channel).templates) {
       const foreign = WHATSAPP_ONLY.filter((f) => b[f] !== undefined);
       if (foreign.length) throw failFields(foreign.map((f) => fieldError(f, '99931', 'only for WhatsApp templates')));
       await nameFree(deps, me, b.name);
@@ -139,7 +140,7 @@ export const templatesHandlers: DomainHandlers<'templates'> = {
       set.variables = JSON.stringify(variablesOf(b.content));
     }
 
-    if (current.channel !== 'whatsapp') {
+    if (!capabilitiesOf(current.channel).templates) {
       const foreign = (['category', 'language'] as const).filter((f) => b[f] !== undefined);
       if (foreign.length) throw failFields(foreign.map((f) => fieldError(f, '99931', 'only for WhatsApp templates')));
       if (b.name !== undefined && b.name !== current.name) {
@@ -187,7 +188,7 @@ export const templatesHandlers: DomainHandlers<'templates'> = {
     const deps = ctx.deps;
     const row = await deps.db.selectFrom('templates').select(['id', 'name', 'channel', 'channel_id', 'provider_template_id']).where('id', '=', ctx.params.id).where('company_id', '=', me.companyId).executeTakeFirst();
     if (!row) throw fail('99959');
-    if (row.channel === 'whatsapp' && row.channel_id && row.provider_template_id) {
+    if (capabilitiesOf(row.channel).templates && row.channel_id && row.provider_template_id) {
       const result = await deps.messaging.whatsappTemplates.remove(row.channel_id, row.provider_template_id, row.name);
       // Meta refusing means it no longer knows the template: it goes here too.
       if (!result.ok && result.kind !== 'refused') throw refusal(result);
