@@ -1,9 +1,7 @@
-// Status callbacks go to a URL a company typed: without this check a callback URL could make the
-// server POST into its own network (server-side request forgery): the metadata service at
-// 169.254.169.254, a database admin page on 10.x, the server itself on 127.0.0.1. Outside the
-// sandbox a callback may only reach a public address, and the address is checked on the
-// connection itself (the DNS answer the socket uses), so a name that resolves to a public
-// address when saved and to a private one when sent (DNS rebinding) is still refused.
+// Which addresses are public: the ranges a URL a company typed must never reach (server-side
+// request forgery): the metadata service at 169.254.169.254, a database admin page on 10.x, the
+// server itself on 127.0.0.1. The policy that applies them to every connection made on a
+// company's behalf, when saved and when connecting, is outbound-guard.ts.
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 
