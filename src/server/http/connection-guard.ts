@@ -71,7 +71,10 @@ export function guardConnections(server: Server, settings: ConnectionSettings, t
   server.keepAliveTimeout = settings.keepAliveTimeoutMs;
 
   server.on('request', (request, response) => {
-    if (request.complete) return;
+    // A request without a body (a GET, the short-link redirect) is whole once its headers are in:
+    // no timer for it.
+    const body = request.headers['transfer-encoding'] !== undefined || (request.headers['content-length'] ?? '0') !== '0';
+    if (!body || request.complete) return;
     const timer = setTimeout(() => {
       if (request.complete) return;
       if (!response.headersSent) response.writeHead(408, { connection: 'close', 'content-length': 0 }).end();
