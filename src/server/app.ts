@@ -40,8 +40,8 @@ import type { HandlerMap } from './http/handler.ts';
 import { registerOperations } from './http/operations.ts';
 import { memoisedSerializers } from './http/serializer-cache.ts';
 import { compileValidator } from './http/validation.ts';
-import { handlers as defaultHandlers } from './modules/index.ts';
 import { OutboundPolicy } from './messaging/outbound-guard.ts';
+import { handlers as defaultHandlers } from './modules/index.ts';
 import { defaultSecretBox, type SecretBox } from './security/secrets.ts';
 import { redirectRateLimit, registerThrottle } from './security/throttle.ts';
 import { DEFAULT_THROTTLE, type ThrottleSettings } from './security/throttle-settings.ts';
@@ -54,10 +54,10 @@ export interface BuildServerOptions {
   sandbox?: boolean;
   /** SANDBOX_OUTBOX_OPEN (auth/sandbox-door.ts): the outbox open to this machine without a session; default off. */
   sandboxOutboxOpen?: boolean;
-  messages?: MessageProvider;
   /** Where connections made on a company's behalf may go (messaging/outbound-guard.ts); default public addresses only, none of the sandbox's stand-ins. */
   outbound?: OutboundPolicy;
   now?: () => Date;
+  messages?: MessageProvider;
   captcha?: CaptchaVerifier;
   channels?: ChannelConnector;
   /** The payment gateway; default composition.ts's (EPAYCO_* keys, else the sandbox's stand-in in sandbox mode). */
@@ -101,9 +101,9 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     now,
     sandbox: options.sandbox ?? false,
     sandboxOutboxOpen: options.sandboxOutboxOpen ?? false,
-    secrets,
     outbound: options.outbound ?? new OutboundPolicy({ sandbox: options.sandbox ?? false }),
     ...composePorts({ db: options.db, now, sandbox: options.sandbox ?? false, messages: options.messages, captcha: options.captcha, channels: options.channels, payments: options.payments }),
+    secrets,
     messaging: {
       wake: options.messaging?.wake ?? (() => {}),
       sendWindow: options.messaging?.sendWindow ?? companySendWindow(options.db),

@@ -12,8 +12,8 @@ import type { Database } from '../engine/database.ts';
 import { startMessaging, type MessagingOptions, type MessagingRuntime } from './messaging/runtime.ts';
 import { defaultSecretBox } from './security/secrets.ts';
 import { startDemoFtpBox } from './composition.ts';
-import type { ThrottleSettings } from './security/throttle-settings.ts';
 import { OutboundPolicy } from './messaging/outbound-guard.ts';
+import type { ThrottleSettings } from './security/throttle-settings.ts';
 
 export interface StartOptions {
   port?: number; // 0 (default) picks a free port
@@ -22,9 +22,9 @@ export interface StartOptions {
   sandbox?: boolean; // default true
   /** SANDBOX_OUTBOX_OPEN (main.ts): the sandbox outbox open to this machine without a session; default off. */
   sandboxOutboxOpen?: boolean;
-  /** Seed the demo company with this password (first start only). */
   /** SANDBOX_PRIVATE_TARGETS (main.ts): host:port pairs on this machine or a private network a company's callback, flow integration or FTP folder may reach in the sandbox (a local test receiver). */
   sandboxPrivateTargets?: readonly string[];
+  /** Seed the demo company with this password (first start only). */
   demoPassword?: string;
   /** DEMO_API_KEY: with demoPassword, this key becomes an API credential of the demo company. */
   demoApiKey?: string;
@@ -66,30 +66,30 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     const demoApiKey = options.demoPassword && options.demoApiKey ? await ensureDemoApiKey(handle.db, options.demoApiKey) : null;
     const sandbox = options.sandbox ?? true;
     const secrets = defaultSecretBox();
-    const messaging = options.messaging === false ? null : await startMessaging({
-      db: handle.db, secrets, sandbox, outbound, ...(typeof options.messaging === 'object' ? options.messaging : {}),
-    });
     // Where connections made on a company's behalf may go: public addresses; in the sandbox also the
     // targets named and its FTP drop box below; never this server's own port (outbound-guard.ts).
     const outbound = new OutboundPolicy({ sandbox, targets: sandbox ? options.sandboxPrivateTargets : [] });
     if (options.port) outbound.ownPort(options.port);
+    const messaging = options.messaging === false ? null : await startMessaging({
+      db: handle.db, secrets, sandbox, outbound, ...(typeof options.messaging === 'object' ? options.messaging : {}),
+    });
     const app = await buildServer({ db: handle.db, sandbox, sandboxOutboxOpen: options.sandboxOutboxOpen, outbound, consoleRoot: options.consoleRoot, logger: options.logger, secrets, messaging: messaging?.hooks, receiptSink: messaging?.sink, throttle: options.throttle, trustProxy: options.trustProxy, roundMs: options.roundMs });
     const host = options.host ?? '127.0.0.1';
     guardConnections(app.server, options.connections ?? DEFAULT_CONNECTIONS, options.trustProxy ?? false);
     await app.listen({ port: options.port ?? 0, host });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : options.port;
+    if (port) outbound.ownPort(port);
     const url = `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`;
     // The sandbox stand-ins post their signed webhooks to our real routes.
     await messaging?.setPublicUrl(`http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${port}`);
     const ftp = sandbox && options.demoPassword && options.sandboxFtpHome ? await startDemoFtpBox(handle.db, secrets, options.sandboxFtpHome) : null;
-    if (port) outbound.ownPort(port);
+    // The demo's FTP drop box is the one stand-in the demo company's settings point at.
+    if (ftp) outbound.allow({ host: '127.0.0.1', port: ftp.server.port });
     let closing: Promise<void> | null = null;
     const close = () => (closing ??= app.close().then(() => ftp?.server.close()).then(() => messaging?.close()).then(() => handle.close()));
     return { url, app, db: handle.db, demoCreated, demoApiKey, messaging, sandboxFtp: ftp?.pointed ? { home: options.sandboxFtpHome! } : null, close };
   } catch (error) {
-    // The demo's FTP drop box is the one stand-in the demo company's settings point at.
-    if (ftp) outbound.allow({ host: '127.0.0.1', port: ftp.server.port });
     await handle.close().catch(() => {});
     throw error;
   }

@@ -176,13 +176,13 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     return Number(row.n);
   };
 
+  // What the sandbox providers sent to `to`, newest first, read from its table: the codes a test
+  // needs, without a session of its own (tests/server/sandbox-door.test.ts tests the door).
   const outbox: Harness['outbox'] = async (to) => {
     const rows = await db.selectFrom('sandbox_outbox').select(['channel', 'to_address', 'subject', 'body'])
       .where(sql<string>`lower(to_address)`, '=', to.trim().toLowerCase()).orderBy('id', 'desc').limit(200).execute();
     return rows.map((r) => ({ channel: r.channel, to: r.to_address, subject: r.subject, body: r.body }));
   };
-  // What the sandbox providers sent to `to`, newest first, read from its table: the codes a test
-  // needs, without a session of its own (tests/server/sandbox-door.test.ts tests the door).
 
   return {
     app,
