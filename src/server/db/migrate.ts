@@ -23,7 +23,6 @@ import * as campaignTests from './migrations/0370_campaign-tests.ts';
 import * as campaignTemplate from './migrations/0380_campaign-template.ts';
 import * as signinAttempts from './migrations/0395_signin-attempts.ts';
 import * as signinLocks from './migrations/0396_signin-locks.ts';
-import * as signinLocks from './migrations/0396_signin-locks.ts';
 import * as serviceUsers from './migrations/0398_service-users.ts';
 import * as throttleCounters from './migrations/0399_throttle-counters.ts';
 import * as launchJobs from './migrations/0400_launch-jobs.ts';
@@ -69,7 +68,6 @@ const migrations: Record<string, Migration> = {
   '0370_campaign-tests': campaignTests,
   '0380_campaign-template': campaignTemplate,
   '0395_signin-attempts': signinAttempts,
-  '0396_signin-locks': signinLocks,
   '0396_signin-locks': signinLocks,
   '0398_service-users': serviceUsers,
   '0399_throttle-counters': throttleCounters,
