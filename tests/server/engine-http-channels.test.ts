@@ -54,6 +54,8 @@ beforeAll(async () => {
     demoPassword: TEST_PASSWORD,
     demoApiKey: DEMO_API_KEY,
     consoleRoot: null,
+    // The company's callback receiver is on this machine: a sandbox target named explicitly.
+    sandboxPrivateTargets: [new URL(receiverUrl).host],
     messaging: {
       dispatcher: { idleMs: 20 },
       rbm: { nonRcsNumbers: [NON_RCS] },
