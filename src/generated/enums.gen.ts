@@ -116,43 +116,52 @@ export const deliveryStatuses = [
 
 export type DeliveryStatus = (typeof deliveryStatuses)[number];
 
-/** What code needs to know about each DeliveryStatus: rank: receipts arrive out of order: a status replaces another only when its rank is higher; final: the status ends a message's (or a part's) story; SENDING, SENT and SENT_HO are on the way. */
+/** What code needs to know about each DeliveryStatus: rank: receipts arrive out of order: a status replaces another only when its rank is higher; final: the status ends a message's (or a part's) story; SENDING, SENT and SENT_HO are on the way; statusCode: the SMS status code of a message the network's receipt ends with this status (a failed delivery never keeps 3, success, from its accepted submit); on the way, the submit's 3 stands. */
 export const deliveryStatusMeta = {
     SENDING: {
         rank: 0,
-        final: false
+        final: false,
+        statusCode: 3
     },
     SENT: {
         rank: 1,
-        final: false
+        final: false,
+        statusCode: 3
     },
     SENT_HO: {
         rank: 2,
-        final: false
+        final: false,
+        statusCode: 3
     },
     DELIVERED: {
         rank: 6,
-        final: true
+        final: true,
+        statusCode: 3
     },
     READ: {
         rank: 7,
-        final: true
+        final: true,
+        statusCode: 3
     },
     FAILED: {
         rank: 5,
-        final: true
+        final: true,
+        statusCode: 92
     },
     UNAUTHORIZED: {
         rank: 5,
-        final: true
+        final: true,
+        statusCode: 92
     },
     TIME_OUT: {
         rank: 4,
-        final: true
+        final: true,
+        statusCode: 92
     },
     UNDEFINED: {
         rank: 3,
-        final: true
+        final: true,
+        statusCode: 99
     }
 } as const;
 

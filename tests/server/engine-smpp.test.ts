@@ -80,8 +80,10 @@ describe('SMS over SMPP through the engine', () => {
     smsc.dropConnections();
     await settled();
     smsc.configure({ rules: [], throttlePerSecond: null });
-    const rows = await db.selectFrom('messages').select(['to_number', 'state']).where('id', 'in', ids).execute();
+    const rows = await db.selectFrom('messages').select(['to_number', 'state', 'status_code']).where('id', 'in', ids).execute();
     for (const r of rows) expect(r.state).toBe(r.to_number.endsWith('0000') ? 'failed' : 'delivered');
+    // A delivery the network failed never keeps the 3 (success) of its accepted submit.
+    for (const r of rows) expect(r.status_code).toBe(r.to_number.endsWith('0000') ? 92 : 3);
     // A drop may repeat at most one window of messages whose answers were lost (SMPP has no idempotency).
     const repeated = list.filter((n) => smsc.messagesTo(n.slice(1)).length > 1).length;
     expect(repeated).toBeLessThanOrEqual(50);

@@ -42,6 +42,16 @@ export function stateForDeliverySql(column: string): string {
   return `(case ${column} ${moved.map(([status, state]) => `when '${status}' then '${state}'`).join(' ')} else 'sent' end)`;
 }
 
+/**
+ * The SMS status code a receipt that moves a message to `column`'s final network status gives it
+ * (delivery-status.yaml statusCode): a failed delivery never keeps the 3 of its accepted submit.
+ * In SQL, for the set-based receipt update; `otherwise` for a status on the way.
+ */
+export function statusCodeForDeliverySql(column: string, otherwise: string): string {
+  const final = deliveryStatuses.filter((s) => deliveryStatusMeta[s].final);
+  return `(case ${column} ${final.map((s) => `when '${s}' then ${deliveryStatusMeta[s].statusCode}`).join(' ')} else ${otherwise} end)`;
+}
+
 /** States after which nothing changes but later network statuses. */
 export const FINAL_STATES: readonly MessageState[] = ['delivered', 'read', 'failed', 'timeout', 'undefined', 'rejected', 'cancelled'];
 /** States in which a message has not been handed to any provider yet (cancel and pause reach them). */

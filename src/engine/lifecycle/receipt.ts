@@ -7,7 +7,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { StatusEvent } from '../channel-adapter.ts';
 import type { Database } from '../database.ts';
-import { deliveryRankSql, FINAL_DELIVERY_SQL, stateForDeliverySql } from './message-states.ts';
+import { deliveryRankSql, FINAL_DELIVERY_SQL, stateForDeliverySql, statusCodeForDeliverySql } from './message-states.ts';
 
 /**
  * What every applied status change writes, as the last CTEs of its statement: the message's event
@@ -56,6 +56,8 @@ export async function applyStatuses(db: Kysely<Database>, channelId: number, eve
         state = case when m.state in ('sent', 'sending', 'in_doubt') or ${sql.raw(deliveryRankSql('v.st'))} > ${sql.raw(deliveryRankSql('m.delivery_status'))}
                      then ${sql.raw(stateForDeliverySql(`case when ${deliveryRankSql('v.st')} > ${deliveryRankSql('m.delivery_status')} then v.st else m.delivery_status end`))}
                      else m.state end,
+        status_code = case when ${sql.raw(deliveryRankSql('v.st'))} > ${sql.raw(deliveryRankSql('m.delivery_status'))}
+                           then ${sql.raw(statusCodeForDeliverySql('v.st', 'm.status_code'))} else m.status_code end,
         error_code = coalesce(v.err, m.error_code),
         network = coalesce(v.net, m.network),
         done_at = case when v.st in ${sql.raw(FINAL_DELIVERY_SQL)} then coalesce(m.done_at, v.at) else m.done_at end,
@@ -157,6 +159,7 @@ export async function applyWatermarks(db: Kysely<Database>, channelId: number, m
       order by m.id, ${sql.raw(deliveryRankSql('v.st'))} desc),
     upd as (
       update messages m set delivery_status = w.st, state = ${sql.raw(stateForDeliverySql('w.st'))},
+        status_code = ${sql.raw(statusCodeForDeliverySql('w.st', 'm.status_code'))},
         done_at = case when w.st in ${sql.raw(FINAL_DELIVERY_SQL)} then coalesce(m.done_at, w.wm) else m.done_at end,
         in_doubt_since = null, updated_at = ${now}
       from w where m.id = w.id
