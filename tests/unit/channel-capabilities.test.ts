@@ -10,6 +10,8 @@ import { capabilitiesOf, channelDefinitions, reachOf, registerChannel } from '..
 import { channelPlatforms } from '../../src/generated/enums.gen.ts';
 import { checkLength } from '../../src/server/modules/campaigns/records.ts';
 import { secretFields } from '../../src/server/modules/channels/secret-fields.ts';
+import { checkPlatformRules, mergePlain } from '../../src/server/modules/channels/values.ts';
+import type { ChannelPlatform } from '../../src/generated/enums.gen.ts';
 
 const sorted = (list: readonly string[]) => [...list].sort();
 
@@ -53,6 +55,11 @@ describe('channel capabilities', () => {
       // The campaign length rule reads segmentedText, not the name 'sms': 20 parts of UCS-2 are refused (99903).
       const long = 'ñ€'.repeat(700);
       expect(() => checkLength(long, 'parts-probe')).toThrow(expect.objectContaining({ code: '99903' }));
+      // A one-way type refuses an MO channel (99931 on type); MT is fine.
+      const probe = 'parts-probe' as ChannelPlatform;
+      const plain = (type: 'MT' | 'MO') => mergePlain(probe, null, { name: 'Probe', type });
+      expect(() => checkPlatformRules(probe, plain('MO'), {})).toThrow(expect.objectContaining({ code: '99931', errors: [expect.objectContaining({ field: 'type' })] }));
+      expect(() => checkPlatformRules(probe, plain('MT'), {})).not.toThrow();
     } finally {
       unregister();
     }

@@ -63,7 +63,7 @@ const hasValue = (v: unknown) => (Array.isArray(v) ? v.length > 0 : v !== null &
 
 /**
  * The platform's structural rules on the merged channel: fields it does not use (99931), a name
- * that trims to nothing (99931), short codes MO (99969) with a keyword (99971).
+ * that trims to nothing (99931), MO on a one-way type (99931), short codes MO (99969) with a keyword (99971).
  */
 export function checkPlatformRules(platform: ChannelPlatform, values: PlainValues, secretsPresent: Record<string, boolean>): void {
   if (values.name === '') throw failFields([fieldError('name')]);
@@ -76,6 +76,8 @@ export function checkPlatformRules(platform: ChannelPlatform, values: PlainValue
   if (foreign.length) {
     throw failFields(foreign.map((field) => fieldError(field, '99931', `not used by ${platform} channels`)));
   }
+  // A type that only sends has no inbound path: an MO channel of it would wait for replies that never come.
+  if (values.type === 'MO' && capabilitiesOf(platform).direction === 'one-way') throw failFields([fieldError('type', '99931', `${platform} channels only send (MT)`)]);
   const problem = shortCodeProblem(values);
   if (problem) throw failFields([fieldError(problem === '99969' ? 'type' : 'keywords', problem)]);
 }
