@@ -88,7 +88,7 @@ export function checkLocales(model: Model): { problems: string[]; keys: string[]
 /**
  * The default language's strings a first-load screen (`firstLoad: true`, the sign-in) shows: the
  * keys its declaration names and every key under its own `screens.<id>.` prefix, by namespace.
- * The console bundles these with the app and defers the rest of their namespaces (issue 13: the
+ * The console bundles these with the app and defers the rest of their namespaces (the
  * sign-in's first load does not carry the whole of screens, fields and menu).
  */
 export function firstLoadStrings(model: Model): Record<string, Record<string, string>> {

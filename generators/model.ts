@@ -12,7 +12,7 @@ export type Schema = { [k: string]: Json };
 export interface Operation {
   id: string; tag: string; name: string; file: string;
   method: string; path: string; access: 'public' | 'session' | 'active'; credentials: ('token' | 'apiKey')[];
-  /** Abuse throttling (issue 13): the limit class and the body field that names the account. */
+  /** Abuse throttling: the limit class and the body field that names the account. */
   throttle: { class: 'signin' | 'register' | 'recovery' | 'otp'; account: string } | null;
   permission: { component: number; action: string; self?: string; node?: string } | null;
   summary: string; params: Schema | null; query: Schema | null; body: Schema | null;

@@ -45,7 +45,7 @@ export function emitRoutes(model: Model): string {
 }
 
 /**
- * What a first-load page needs (issue 13): the routes drawn without the rest of the console (the
+ * What a first-load page needs: the routes drawn without the rest of the console (the
  * sign-in: src/console/app/FirstLoadPage.tsx) and their default-language strings
  * (generators/i18n.ts firstLoadStrings), so the page carries neither the route table nor whole
  * locale namespaces.

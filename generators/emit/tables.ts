@@ -128,7 +128,7 @@ export function emitOpenApi(model: Model, pkgVersion: string): string {
       ];
       op['x-credentials'] = o.credentials;
     }
-    // Throttled operations (issue 13): their limit class, counted per client IP and per account.
+    // Throttled operations: their limit class, counted per client IP and per account.
     if (o.throttle) op['x-throttle'] = o.throttle;
     (paths[p] ??= {})[o.method.toLowerCase()] = op;
   }

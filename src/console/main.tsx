@@ -1,6 +1,6 @@
 // Browser entry: the HTTP transport for the generated client, chunk-failure reload, and the app —
 // the whole console, or, for a first-load route opened directly (the sign-in), that one page
-// without the router and the other screens (app/FirstLoadPage.tsx, issue 13).
+// without the router and the other screens (app/FirstLoadPage.tsx).
 import { StrictMode, type ReactElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import { firstLoadRoutes } from '../generated/first-load.gen.ts';

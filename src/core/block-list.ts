@@ -39,7 +39,7 @@ export function blockStatusSql(alias: string, now: string): string {
 /**
  * blockStatus(...).status === `status` in SQL, as plain comparisons: a list filtered by status
  * evaluates it on every row it skips, and comparisons cost less per row than a CASE (the
- * block-list screen's filter, issue 13).
+ * block-list screen's filter).
  */
 export function hasBlockStatusSql(alias: string, now: string, status: BlockStatus): string {
   const a = alias;

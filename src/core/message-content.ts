@@ -10,7 +10,7 @@
 //   typed; whoever puts content into HTML escapes it there.
 // - Messages may not carry external links (spec §5), only our shortener's: findLinks detects
 //   http(s)://…, www.… and bare domains, refusedLinks answers which ones are not ours.
-// - Length (issue 12): content longer than constants.limits.messageCharacters (WhatsApp's 4,096) is
+// - Length: content longer than constants.limits.messageCharacters (WhatsApp's 4,096) is
 //   refused on every channel, and an SMS estimated at more than constants.sms.maxParts parts too;
 //   nothing is ever cut. lengthProblem answers which limit a text passes, for the editor and the server.
 // - Cost (spec §9): each variable counts as constants.sms.averageVariableLength characters and

@@ -1,4 +1,4 @@
-// How far a list is served by page number (issue 13): a page by number (no `after` cursor) may
+// How far a list is served by page number: a page by number (no `after` cursor) may
 // reach at most constants.limits.pageWindowRows rows in; deeper rows are read by cursor. The
 // server refuses a page past it (src/server/http/paging.ts) and the console, reopened on one,
 // starts at the top (src/console/runtime/list/paged-rows.ts): one rule for both.

@@ -7,7 +7,7 @@ const FIXED = /^60[1-8]\d{7}$/;
 // A leading minus (a spreadsheet's negative number, "-3001234567", "+-300…"): a number, not a phone.
 const SIGNED = /^\s*\+?\s*[-\u2212\u2013]/;
 
-/** Whether the text starts with a minus sign, which separators must not hide (issue 13). */
+/** Whether the text starts with a minus sign, which separators must not hide. */
 export const isSignedNumber = (input: string): boolean => SIGNED.test(input);
 
 /** Accepts 3001234567, +57 300 123 4567, 57-300-123-4567; answers +573001234567 or null. */

@@ -1,10 +1,10 @@
 // Strings a database can store and a person can read back. PostgreSQL refuses the NUL character
 // in text (it would answer a 500), and a lone UTF-16 surrogate is not text at all: it cannot be
-// encoded as UTF-8, so it is refused before it reaches storage, naming the field (issue 10).
+// encoded as UTF-8, so it is refused before it reaches storage, naming the field.
 // A name (a property called `name` or ending in `Name`, `label` or `title`: what a person reads
 // in lists, menus and e-mails as one line) also refuses control characters, line breaks and the
 // bidirectional embeddings, overrides and isolates that make a name read differently from what it
-// holds ("Trojan source"); text such as a message keeps its newlines (issue 13).
+// holds ("Trojan source"); text such as a message keeps its newlines.
 
 export type UnstorableReason = 'nul' | 'loneSurrogate' | 'control' | 'bidi';
 

@@ -10,11 +10,11 @@
 //   take      balance → out, when money comes back out (a reversed purchase, expired promotional
 //             credits): never below zero, so credits already spent cannot be taken and the
 //             movement says how many were.
-// Promotional credits (promo_credits, issue 16) are in the balance too, bound to one channel type
+// Promotional credits (promo_credits) are in the balance too, bound to one channel type
 // until their date: a reservation for a channel may not take another channel's unspent promotional
 // credits; consumption on a channel spends its promotional credits first (the oldest to expire
 // first); at expiry what is left leaves the balance (expirePromotions).
-// Subscription plans (companies.plan_type 'subscription', issue 16 §3) do not buy credits: the
+// Subscription plans (companies.plan_type 'subscription') do not buy credits: the
 // provider's staff grant each period's quota as promotional credits of the plan's channels, valid
 // until the period ends. When they do not cover a message, its status says why in the plan's
 // words (shortfallStatus): 82 sent-message limit while a period runs, 83 subscription expired once

@@ -33,7 +33,7 @@ export interface AdapterRegistry {
  * The default wait of an in-doubt message for a receipt before it goes again: two minutes. An SMSC
  * answers a submit in milliseconds and sends the receipt of an accepted message within seconds,
  * so a message no receipt named in two minutes most likely never left; waiting longer (it was ten
- * minutes) left every message of a crashed process unsent for that long (issue 13).
+ * minutes) left every message of a crashed process unsent for that long.
  * ENGINE_IN_DOUBT_GRACE_MS changes it for `npm start` and `npm run worker` alike.
  */
 export const IN_DOUBT_GRACE_MS = 2 * 60_000;
@@ -193,7 +193,7 @@ export class Dispatcher {
   private async sendChannel(channelId: number, claimed: ClaimedRow[]): Promise<void> {
     const adapter = await this.options.adapters.adapterFor(channelId);
     // Fencing: rows another worker put in doubt while this one stalled (its lease lapsed) are no
-    // longer ours to send; the in-doubt recovery decides them (issue 13: a stalled worker sent
+    // longer ours to send; the in-doubt recovery decides them (a stalled worker sent
     // rows that were also sent again after the grace period).
     const ours = await stillClaimed(this.db, this.workerId, claimed.map((r) => r.id));
     const rows = claimed.filter((r) => ours.has(String(r.id)));

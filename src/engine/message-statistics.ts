@@ -3,7 +3,7 @@
 // writes 1,000,000 rows and a worker claims them by the batch. With statistics taken while the
 // table was small the planner keeps believing it is small and answers each chunk's refusal rules
 // (block list, duplicates) and each batch's receipts by scanning every message, so each chunk costs
-// more as the table grows (issue 13: a launch's first 2,500 rows took 60–130 ms per chunk of 100,
+// more as the table grows (a launch's first 2,500 rows took 60–130 ms per chunk of 100,
 // and held PGlite's one thread that long). One rule for every writer: after `first` rows, then
 // every time the rows changed since reach the table's size (at least `floor`), `analyze messages`
 // (a sample of at most 30,000 rows, so its cost is bounded however big the table is).

@@ -1,7 +1,7 @@
 // Several writes to different tables as ONE statement (PostgreSQL's data-modifying WITH): one round
 // trip, one parse and plan, instead of one each. A turn of a conversation writes four tables after
 // its replies are enqueued; on 2 cores each statement's round trip and planning was a tenth of a
-// turn (issue 15 §4, `npm run bench conversations`). The writes must not touch the same rows (they
+// turn (`npm run bench conversations`). The writes must not touch the same rows (they
 // all see the snapshot from before the statement) and none may need another's result.
 import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Database } from './database.ts';

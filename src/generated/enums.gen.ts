@@ -165,7 +165,7 @@ export const deliveryStatusMeta = {
     }
 } as const;
 
-/** A run of a campaign: preparing (its launch is writing its messages, chunk by chunk: issue 13), scheduled (waits for its date), running, paused, cancelled, completed (processed: nothing left to hand over; it cannot be changed). (schemas/enums/deployment-state.yaml) */
+/** A run of a campaign: preparing (its launch is writing its messages, chunk by chunk), scheduled (waits for its date), running, paused, cancelled, completed (processed: nothing left to hand over; it cannot be changed). (schemas/enums/deployment-state.yaml) */
 export const deploymentStates = [
     "preparing",
     "scheduled",
@@ -177,7 +177,7 @@ export const deploymentStates = [
 
 export type DeploymentState = (typeof deploymentStates)[number];
 
-/** Why a launch stopped mid-way (issue 13), its deployment then cancelled: insufficientCredits (a chunk's messages were not covered: 99986), whatsappWindow (free text to recipients outside the 24-hour window: 99907), templateParameters (a template parameter without its column: 99908), refused (another refusal). (schemas/enums/deployment-stop-reason.yaml) */
+/** Why a launch stopped mid-way, its deployment then cancelled: insufficientCredits (a chunk's messages were not covered: 99986), whatsappWindow (free text to recipients outside the 24-hour window: 99907), templateParameters (a template parameter without its column: 99908), refused (another refusal). (schemas/enums/deployment-stop-reason.yaml) */
 export const deploymentStopReasons = [
     "insufficientCredits",
     "whatsappWindow",
@@ -345,7 +345,7 @@ export const messagePurposes = ["commercial", "transactional", "otp"] as const;
 
 export type MessagePurpose = (typeof messagePurposes)[number];
 
-/** Why a message of a campaign did not go, or not yet (issue 12), in the words a person reads beside its code: blockList (5), duplicate (93, already sent within the company's window of N hours), sendWindow (held until the next allowed instant), insufficientCredits (81), whatsappWindow (131047, the 24-hour customer-service window is closed), whatsappTemplateMismatch (1005, the window is closed and no approved template reads as the text), invalidNumber (94), channelError (the channel refused it with its own code), status (any other spec status code: its sms-state label). src/engine/lifecycle/message-reason.ts picks one per message. (schemas/enums/message-reason.yaml) */
+/** Why a message of a campaign did not go, or not yet, in the words a person reads beside its code: blockList (5), duplicate (93, already sent within the company's window of N hours), sendWindow (held until the next allowed instant), insufficientCredits (81), whatsappWindow (131047, the 24-hour customer-service window is closed), whatsappTemplateMismatch (1005, the window is closed and no approved template reads as the text), invalidNumber (94), channelError (the channel refused it with its own code), status (any other spec status code: its sms-state label). src/engine/lifecycle/message-reason.ts picks one per message. (schemas/enums/message-reason.yaml) */
 export const messageReasons = [
     "blockList",
     "duplicate",

@@ -135,7 +135,7 @@ export const entitySchemas = [
     },
     {
         $id: "deployment-state",
-        description: "A run of a campaign: preparing (its launch is writing its messages, chunk by chunk: issue 13), scheduled (waits for its date), running, paused, cancelled, completed (processed: nothing left to hand over; it cannot be changed).",
+        description: "A run of a campaign: preparing (its launch is writing its messages, chunk by chunk), scheduled (waits for its date), running, paused, cancelled, completed (processed: nothing left to hand over; it cannot be changed).",
         type: "string",
         enum: [
             "preparing",
@@ -148,7 +148,7 @@ export const entitySchemas = [
     },
     {
         $id: "deployment-stop-reason",
-        description: "Why a launch stopped mid-way (issue 13), its deployment then cancelled: insufficientCredits (a chunk's messages were not covered: 99986), whatsappWindow (free text to recipients outside the 24-hour window: 99907), templateParameters (a template parameter without its column: 99908), refused (another refusal).",
+        description: "Why a launch stopped mid-way, its deployment then cancelled: insufficientCredits (a chunk's messages were not covered: 99986), whatsappWindow (free text to recipients outside the 24-hour window: 99907), templateParameters (a template parameter without its column: 99908), refused (another refusal).",
         type: "string",
         enum: [
             "insufficientCredits",
@@ -292,7 +292,7 @@ export const entitySchemas = [
     },
     {
         $id: "message-reason",
-        description: "Why a message of a campaign did not go, or not yet (issue 12), in the words a person reads beside its code: blockList (5), duplicate (93, already sent within the company's window of N hours), sendWindow (held until the next allowed instant), insufficientCredits (81), whatsappWindow (131047, the 24-hour customer-service window is closed), whatsappTemplateMismatch (1005, the window is closed and no approved template reads as the text), invalidNumber (94), channelError (the channel refused it with its own code), status (any other spec status code: its sms-state label). src/engine/lifecycle/message-reason.ts picks one per message.",
+        description: "Why a message of a campaign did not go, or not yet, in the words a person reads beside its code: blockList (5), duplicate (93, already sent within the company's window of N hours), sendWindow (held until the next allowed instant), insufficientCredits (81), whatsappWindow (131047, the 24-hour customer-service window is closed), whatsappTemplateMismatch (1005, the window is closed and no approved template reads as the text), invalidNumber (94), channelError (the channel refused it with its own code), status (any other spec status code: its sms-state label). src/engine/lifecycle/message-reason.ts picks one per message.",
         type: "string",
         enum: [
             "blockList",
@@ -1280,7 +1280,7 @@ export const entitySchemas = [
     },
     {
         $id: "call-center-turn",
-        description: "One line of a chatbot conversation with the number a support agent looks up (/Reports/QueryCallCenter, issue 15 \u00A73): when, on which account (channel) and flow, who spoke (the person, the flow, a note), the words, and for the flow's messages where each stands and why it did not go.",
+        description: "One line of a chatbot conversation with the number a support agent looks up (/Reports/QueryCallCenter): when, on which account (channel) and flow, who spoke (the person, the flow, a note), the words, and for the flow's messages where each stands and why it did not go.",
         type: "object",
         required: [
             "conversationId",
@@ -1460,7 +1460,7 @@ export const entitySchemas = [
     },
     {
         $id: "campaign-message",
-        description: "One message of a campaign as its recipient got it: the body after the file's variables were filled in (and the recipient's own short links), with where it is (state), what the network said (deliveryStatus), the spec's status code, why it did not go (or not yet) in words with its code beside (reason, issue 12) and when it last changed.",
+        description: "One message of a campaign as its recipient got it: the body after the file's variables were filled in (and the recipient's own short links), with where it is (state), what the network said (deliveryStatus), the spec's status code, why it did not go (or not yet) in words with its code beside (reason) and when it last changed.",
         type: "object",
         required: [
             "id",
@@ -1624,7 +1624,7 @@ export const entitySchemas = [
     },
     {
         $id: "campaign-preview",
-        description: "What a launch would do now: how many messages go now, how many wait for the send window and until when, how many are refused and why, what it costs and whether the credits cover it. It is the launch itself run in a transaction that is rolled back (issue 12), so every count is the launch's own decision; the cost is summed over each rendered message. A file of more rows than the summary stages is staged on its first rows and the counts scaled (estimated).",
+        description: "What a launch would do now: how many messages go now, how many wait for the send window and until when, how many are refused and why, what it costs and whether the credits cover it. It is the launch itself run in a transaction that is rolled back, so every count is the launch's own decision; the cost is summed over each rendered message. A file of more rows than the summary stages is staged on its first rows and the counts scaled (estimated).",
         type: "object",
         required: [
             "recipients",
@@ -1833,7 +1833,7 @@ export const entitySchemas = [
     },
     {
         $id: "campaign-test-message",
-        description: "One message of a campaign's test send (issue 12): the text as it went (rendered with the first sendable row's values, or the variables' names), the number, where it is (state), what the network said and the credits it cost. Tests belong to no deployment: they do not count in the campaign's deployments or statistics.",
+        description: "One message of a campaign's test send: the text as it went (rendered with the first sendable row's values, or the variables' names), the number, where it is (state), what the network said and the credits it cost. Tests belong to no deployment: they do not count in the campaign's deployments or statistics.",
         type: "object",
         required: [
             "id",
@@ -3284,7 +3284,7 @@ export const entitySchemas = [
             },
             enqueued: {
                 type: "integer",
-                description: "messages its launch has written so far (of total): the progress while it is preparing (issue 13)"
+                description: "messages its launch has written so far (of total): the progress while it is preparing"
             },
             stopReason: {
                 description: "why its launch stopped mid-way (then cancelled), else null",
@@ -3354,7 +3354,7 @@ export const entitySchemas = [
                 description: "messages that go (or went): neither refused, cancelled nor waiting for the send window"
             },
             refused: {
-                description: "the rejected messages by why (issue 12): the launch says what happened, not only that it ran",
+                description: "the rejected messages by why: the launch says what happened, not only that it ran",
                 type: "object",
                 additionalProperties: false,
                 required: [
@@ -17766,7 +17766,7 @@ export const serverOperations = [
             component: 2001,
             action: "view"
         },
-        summary: "Which recipients of a campaign clicked their own link (issue 12): the phone, the clicks by a person (bots apart) and the first and last of them; most clicks first.",
+        summary: "Which recipients of a campaign clicked their own link: the phone, the clicks by a person (bots apart) and the first and last of them; most clicks first.",
         params: {
             type: "object",
             additionalProperties: false,

@@ -502,7 +502,7 @@ operator: (string | null)
 basis: OperatorBasis
 }
 /**
- * One line of a chatbot conversation with the number a support agent looks up (/Reports/QueryCallCenter, issue 15 §3): when, on which account (channel) and flow, who spoke (the person, the flow, a note), the words, and for the flow's messages where each stands and why it did not go.
+ * One line of a chatbot conversation with the number a support agent looks up (/Reports/QueryCallCenter): when, on which account (channel) and flow, who spoke (the person, the flow, a note), the words, and for the flow's messages where each stands and why it did not go.
  * 
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "call-center-turn".
@@ -575,7 +575,7 @@ next?: (ListCursor | null)
 totalIsEstimate?: boolean
 }
 /**
- * One message of a campaign as its recipient got it: the body after the file's variables were filled in (and the recipient's own short links), with where it is (state), what the network said (deliveryStatus), the spec's status code, why it did not go (or not yet) in words with its code beside (reason, issue 12) and when it last changed.
+ * One message of a campaign as its recipient got it: the body after the file's variables were filled in (and the recipient's own short links), with where it is (state), what the network said (deliveryStatus), the spec's status code, why it did not go (or not yet) in words with its code beside (reason) and when it last changed.
  * 
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "campaign-message".
@@ -703,7 +703,7 @@ ends?: (string | null)
 expires?: (string | null)
 }
 /**
- * What a launch would do now: how many messages go now, how many wait for the send window and until when, how many are refused and why, what it costs and whether the credits cover it. It is the launch itself run in a transaction that is rolled back (issue 12), so every count is the launch's own decision; the cost is summed over each rendered message. A file of more rows than the summary stages is staged on its first rows and the counts scaled (estimated).
+ * What a launch would do now: how many messages go now, how many wait for the send window and until when, how many are refused and why, what it costs and whether the credits cover it. It is the launch itself run in a transaction that is rolled back, so every count is the launch's own decision; the cost is summed over each rendered message. A file of more rows than the summary stages is staged on its first rows and the counts scaled (estimated).
  * 
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "campaign-preview".
@@ -806,7 +806,7 @@ next?: (ListCursor | null)
 totalIsEstimate?: boolean
 }
 /**
- * One message of a campaign's test send (issue 12): the text as it went (rendered with the first sendable row's values, or the variables' names), the number, where it is (state), what the network said and the credits it cost. Tests belong to no deployment: they do not count in the campaign's deployments or statistics.
+ * One message of a campaign's test send: the text as it went (rendered with the first sendable row's values, or the variables' names), the number, where it is (state), what the network said and the credits it cost. Tests belong to no deployment: they do not count in the campaign's deployments or statistics.
  * 
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "campaign-test-message".
@@ -1330,7 +1330,7 @@ state: DeploymentState
 purpose: MessagePurpose
 total: number
 /**
- * messages its launch has written so far (of total): the progress while it is preparing (issue 13)
+ * messages its launch has written so far (of total): the progress while it is preparing
  */
 enqueued: number
 /**
@@ -1356,7 +1356,7 @@ other: number
  */
 going: number
 /**
- * the rejected messages by why (issue 12): the launch says what happened, not only that it ran
+ * the rejected messages by why: the launch says what happened, not only that it ran
  */
 refused: {
 blocked: number

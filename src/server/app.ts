@@ -93,7 +93,7 @@ const headerValue = (v: string | string[] | undefined) => (Array.isArray(v) ? v[
 
 export async function buildServer(options: BuildServerOptions): Promise<FastifyInstance> {
   const now = options.now ?? (() => new Date());
-  // Link shortener (issue 5): our short base URL is the one kind of link a campaign may carry.
+  // Link shortener: our short base URL is the one kind of link a campaign may carry.
   const shortener = createShortener({ db: options.db, now, baseUrl: process.env.SHORT_BASE_URL || undefined, ...options.shortener });
   const secrets = options.secrets ?? defaultSecretBox();
   const deps: ServerDeps = {
@@ -153,14 +153,14 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   registerJsonBodyParser(app);
   // Security headers and the Content-Security-Policy on every answer (http/security-headers.ts).
   await registerSecurityHeaders(app);
-  // Before any route, so the global per-IP limit covers every one (issue 13).
+  // Before any route, so the global per-IP limit covers every one.
   const throttle = options.throttle ?? { ...DEFAULT_THROTTLE, store: 'memory' };
   const throttleHookFor = await registerThrottle(app, options.db, throttle);
   await app.register(multipart, { limits: { fileSize: constants.uploads.profilePictureBytes, files: 1, fields: 5, parts: 6 } });
 
   registerAuditLog(app, deps);
   registerOperations(app, deps, options.handlers ?? defaultHandlers, throttleHookFor);
-  // With a running engine, big launches are written by its job runner (issue 13), recurring
+  // With a running engine, big launches are written by its job runner, recurring
   // campaigns launch their due runs, scheduled reports make theirs and the FTP folders due are
   // visited (checked every 30 s).
   if (options.messaging) {
@@ -191,7 +191,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     fold.unref();
     app.addHook('onClose', async () => clearInterval(fold));
   }
-  // The payment gateway's confirmations (issue 16): signed form fields, in their own scope.
+  // The payment gateway's confirmations: signed form fields, in their own scope.
   await app.register(paymentWebhookRoutes, { db: deps.db, gateway: deps.payments, now: deps.now, path: CONFIRMATION_PATH });
   app.addHook('onClose', async () => (deps.payments as ClosablePaymentGateway).close?.());
   // Provider webhooks (WhatsApp, Messenger, RCS): signatures over the raw body, in their own scope.

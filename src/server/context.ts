@@ -47,7 +47,7 @@ export interface ServerDeps {
 export interface MessagingHooks {
   /** New messages are queued: the dispatcher claims them now rather than at its next poll. */
   wake(): void;
-  /** A job was created (a big launch, issue 13): the process's job runner takes it now rather than at its next poll. */
+  /** A job was created (a big launch): the process's job runner takes it now rather than at its next poll. */
   wakeJobs?(): void;
   /** forget(companyId): the company's window changed (messaging settings); read it again. */
   sendWindow: SendWindow & { forget?(companyId: number): void };

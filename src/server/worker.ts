@@ -81,7 +81,7 @@ async function main() {
     throw new Error(`the messaging tables are not there (start the server once to migrate): ${error.message}`);
   });
   runtime = await startMessaging({ db: handle.db, secrets, sandbox: false, dispatcher: settings, log });
-  // The engine's jobs (issue 13: big launches, chunk by chunk), shared with the other processes.
+  // The engine's jobs (big launches, chunk by chunk), shared with the other processes.
   const dispatcher = runtime.dispatcher;
   const jobs = startJobRunner({ db: handle.db, now: () => new Date(), messaging: { sendWindow: companySendWindow(handle.db), wake: () => dispatcher.wake() }, storage: defaultFileStorage(), outbound: new OutboundPolicy({ sandbox: false }),
     // Payment follow-ups ask the real ePayco when its keys are set (a worker has no sandbox stand-in).

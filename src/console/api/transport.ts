@@ -19,7 +19,7 @@ export interface RequestArgs {
 type Operation = (typeof operations)[number];
 
 // The operation table loads with the first call, or with the first route that is not a first-load
-// page (RouteScreen awaits operationsReady): the sign-in page draws before it (issue 13).
+// page (RouteScreen awaits operationsReady): the sign-in page draws before it.
 let byId: Map<string, Operation> | null = null;
 let loading: Promise<Map<string, Operation>> | null = null;
 

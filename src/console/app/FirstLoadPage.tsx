@@ -1,4 +1,4 @@
-// A first-load page (issue 13): the sign-in, opened directly, is drawn without the router, the
+// A first-load page: the sign-in, opened directly, is drawn without the router, the
 // route table, the shell or the other screens: the same declaration, form renderer and plain
 // layout as in the console, with the browser's own navigation (page-navigation.tsx). Wherever the
 // person goes from here — signed in, or a link to register — is a page load into the full console.

@@ -22,14 +22,14 @@ export const defaultLanguage = appSettings.i18n.default as Language;
 
 // Spanish, the default and every other language's fallback, is always needed and comes with the
 // app; another language's files load when it is chosen (the sign-in page does not carry them:
-// issue 13, first load). The glob patterns are literal, so the default is named here and checked below.
+// the first load stays small). The glob patterns are literal, so the default is named here and checked below.
 // documents.json holds what the server writes into documents (a certificate's PDF): the console
 // never shows it, so it is not shipped.
 type Bundle = Record<string, string>;
 // A feature's own namespace (flowEditor.json: the flow editor's palette, panel and preview) is not
 // bundled either: the feature loads it with its chunk (features/strings.ts; payments.json likewise), so the
 // first load does not carry it; another language's copy comes with that language's files.
-// The namespaces the sign-in page barely uses are deferred too (issue 13, first load): the enum
+// The namespaces the sign-in page barely uses are deferred too (first load): the enum
 // labels (the largest), the screens' and fields' strings and the menu. The first-load screens' own
 // strings come instead in firstLoadStrings (generated from their declarations); the rest loads with
 // the first route that is not the sign-in and with the session layouts (both wait for stringsReady).
@@ -78,7 +78,7 @@ async function loadDeferred(instance: I18n): Promise<void> {
 
 /**
  * The browser suite asks, through this sessionStorage flag, that every key the console looks up
- * and does not find be recorded in `window.__i18nMissing` (issue 12: a screen that shows a key
+ * and does not find be recorded in `window.__i18nMissing` (a screen that shows a key
  * fails its test). Nothing sets the flag in the product, so the handler stays off there.
  */
 export const MISSING_KEYS_FLAG = 'i18nReportMissing';
@@ -128,7 +128,7 @@ export function createI18n(lng: Language = savedLanguage()): I18n {
     saveMissing: !!report,
     missingKeyHandler: report ? (lngs, ns, key) => report(lngs, ns, key) : false,
     // A key found in no language shows nothing rather than itself: "fields.accountSids-1" means
-    // nothing to a person (issue 12); text handed in as it is ("Campo 1") still shows. The browser
+    // nothing to a person; text handed in as it is ("Campo 1") still shows. The browser
     // suite fails on any such lookup.
     parseMissingKeyHandler: (key: string) => (looksLikeKey(key) ? '' : key),
   });

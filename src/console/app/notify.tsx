@@ -1,6 +1,6 @@
 // Short confirmations ("Password updated") that survive a navigation: a tiny store and one
 // Snackbar at the app root. The Snackbar loads with the first notice (the sign-in page has none:
-// issue 13, first load) and then stays, so later notices come and go with its transitions.
+// the first load stays small) and then stays, so later notices come and go with its transitions.
 import { lazy, Suspense, useState, useSyncExternalStore } from 'react';
 import { withChunkReload } from './chunk-reload.ts';
 

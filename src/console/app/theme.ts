@@ -17,7 +17,7 @@ const options: ThemeOptions = {
     primary: { main: '#C2410C', dark: '#9A3412', light: '#EA580C', contrastText: '#FFFFFF' },
     secondary: { main: '#FFB300', contrastText: brand.ink },
     // Status colours dark enough for white text and for text on the page (>= 4.5:1, axe
-    // "color-contrast", issue 12): MUI's default orange and light blue are 3:1 and 4:1 with white.
+    // "color-contrast"): MUI's default orange and light blue are 3:1 and 4:1 with white.
     warning: { main: '#B45309', contrastText: '#FFFFFF' },
     info: { main: '#0369A1', contrastText: '#FFFFFF' },
     error: { main: '#B91C1C', contrastText: '#FFFFFF' },
@@ -31,7 +31,7 @@ const options: ThemeOptions = {
   components: {
     MuiAppBar: { styleOverrides: { root: { backgroundImage: brand.gradient, color: brand.ink } } },
     MuiButton: { defaultProps: { disableElevation: true } },
-    // A visible focus ring on every control reached by keyboard (WCAG 2.4.7, issue 12): the ripple
+    // A visible focus ring on every control reached by keyboard (WCAG 2.4.7): the ripple
     // alone is too faint on the brand colours.
     MuiCssBaseline: { styleOverrides: { 'a:focus-visible, tr:focus-visible': { outline: `3px solid ${focusRing}`, outlineOffset: 2 } } },
     // A disabled field's help still has to be read (a hint such as "pick a client first").

@@ -1,7 +1,7 @@
 // The router as the runtime sees it: where the page is, its parameters, how to go elsewhere, how
 // to hold a navigation and how to link. The runtime's screens, the features and the plain layout
 // read the router through these hooks and never through react-router (lint holds it), so that the
-// sign-in's first load does not carry the router (issue 13).
+// sign-in's first load does not carry the router.
 // The entry installs one implementation before the first render, as it installs the transport:
 // react-router's in the console (app/router-navigation.ts), the browser's own on a first-load
 // page (app/page-navigation.tsx), where any navigation is a page load into the full console.

@@ -1,5 +1,5 @@
 // The header (spec 2): menu toggle, page title with optional subtabs, area and responsible
-// selectors, notification bell, EN/ES switch and the profile speed-dial. Always one row (issue 12):
+// selectors, notification bell, EN/ES switch and the profile speed-dial. Always one row:
 // on a phone (below 600 px) the area and responsible selectors and the language switch move into a
 // "more" button, the subtabs scroll, and the title keeps its room (ellipsis only when it must), so
 // the header never wraps over the page.

@@ -17,7 +17,7 @@ export function LanguageSwitch({ color = 'inherit' }: { color?: string }) {
     >
       {languages.map((l) => (
         // Named by the code it shows and the language ("ES · Español"): a voice user says what they
-        // see (axe "label-content-name-mismatch", issue 12; a parenthesised code would not count).
+        // see (axe "label-content-name-mismatch"; a parenthesised code would not count).
         <ToggleButton key={l} value={l} aria-label={`${l.toUpperCase()} · ${t(`shell.language.${l}`)}`}>
           {l.toUpperCase()}
         </ToggleButton>

@@ -1,4 +1,4 @@
-// "Saltar al contenido" (issue 12, WCAG 2.4.1): the first thing the Tab key reaches on every
+// "Saltar al contenido" (WCAG 2.4.1): the first thing the Tab key reaches on every
 // layout, hidden until it has the focus, moving the focus to the screen's <main id="content">.
 import { styled } from '@mui/material/styles';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,4 @@
-// Campaigns that carry a flow (issue 15 §2): the launch writes the campaign's messages as any
+// Campaigns that carry a flow: the launch writes the campaign's messages as any
 // campaign's (block list, duplicates, credits, send window: the one enqueue), then, in the same
 // transaction, opens one conversation per recipient whose message was queued, started at the
 // flow's initialPush step with the recipient's columns as variables. What the push step sends

@@ -1,4 +1,4 @@
-// A person's message on a two-way channel, as the conversations see it (issue 15 §2): it continues
+// A person's message on a two-way channel, as the conversations see it: it continues
 // the number's open conversation on that channel; else it starts the agent of that channel whose
 // keyword it carries (an agent without keywords answers whatever else comes in: a WhatsApp or
 // Messenger bot); else it is not the conversations' (the channel's keyword routes keep it). An

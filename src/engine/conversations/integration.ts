@@ -1,4 +1,4 @@
-// An integration step's HTTP call (issue 15 §2), run as a `flowCall` job so it survives restarts and
+// An integration step's HTTP call, run as a `flowCall` job so it survives restarts and
 // never holds a conversation's row while it waits on the network. A transport failure (refused,
 // timed out), a 429 or a 5xx is tried again with back-off (the job's cursor counts the attempts;
 // lifecycle/jobs.ts postponeJob lets go of it until the next try); any other answer, or the last

@@ -128,7 +128,7 @@ export async function nextTimerAt(db: Kysely<Database>): Promise<Date | null> {
 }
 
 /**
- * A campaign's "max complete interactions" (issue 15): once that many of its conversations
+ * A campaign's "max complete interactions": once that many of its conversations
  * completed, its others still open end (abandoned, timer cleared). Rows another turn holds right
  * now are skipped rather than waited for (two completions at once must not wait on each other);
  * they are closed by the next completion. Answers the ids it ended.

@@ -1,4 +1,4 @@
-// No-reply timers (issue 15 §2): a conversation waiting for a person has `timer_at`; when it is
+// No-reply timers: a conversation waiting for a person has `timer_at`; when it is
 // due, the conversation takes a noReply turn (a retry, or out by its timeout output). The due rows
 // are locked with FOR UPDATE SKIP LOCKED in the transaction that applies them, so each fires once
 // across several processes, and a message in — which locks the same row and clears the timer in

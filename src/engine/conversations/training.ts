@@ -1,4 +1,4 @@
-// A flow's training file (issue 15 §3): example phrases, each with the response it means — two
+// A flow's training file: example phrases, each with the response it means — two
 // columns, "frase" and "respuesta" (a response's label or one of its keywords, in any step of the
 // flow). When a person's answer matches no response as written, the answer's normal form is
 // looked up here and the meanings found are tried (core/flows/steps.ts, the send step's reply):

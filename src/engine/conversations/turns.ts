@@ -10,7 +10,7 @@
 // (one-statement.ts: the upsert of counts, the transcript rows, the replies' order and the update of
 // the conversations, as data-modifying WITH parts). The replies' credits are reserved when the
 // dispatcher claims them (migration 0496), not here: the reservation locks the company's balance
-// row until commit, and every turn of the company waited there for the others (issue 15 §4).
+// row until commit, and every turn of the company waited there for the others.
 import { sql, type RawBuilder, type Transaction } from 'kysely';
 import { advance, type FlowEvent, type Turn } from '../../core/flows/runtime.ts';
 import type { ChannelPlatform, ConversationTurnDirection } from '../../generated/enums.gen.ts';

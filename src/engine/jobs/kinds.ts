@@ -6,7 +6,7 @@
 
 /** Every kind of job and what its row's payload holds. */
 export interface JobPayloads {
-  /** A campaign's launch (issue 13): its deployment's messages, written chunk by chunk from the recipients file. */
+  /** A campaign's launch: its deployment's messages, written chunk by chunk from the recipients file. */
   launch: {
     deploymentId: number;
     companyId: number;
@@ -20,22 +20,22 @@ export interface JobPayloads {
     now: string;
     /** When its messages are planned (ISO; later than now: a scheduled deployment). */
     at: string;
-    /** The content's short links (shortener, issue 5), resolved at launch. */
+    /** The content's short links (shortener), resolved at launch. */
     links: unknown[];
   };
-  /** A requested report's file (issue 14): its rows written chunk by chunk after the cursor (the last message id written). */
+  /** A requested report's file: its rows written chunk by chunk after the cursor (the last message id written). */
   reportFile: {
     fileId: number;
     companyId: number;
   };
-  /** An integration step's HTTP call (issue 15): made, retried with back-off (cursor: attempts spent), answered to its conversation. */
+  /** An integration step's HTTP call: made, retried with back-off (cursor: attempts spent), answered to its conversation. */
   flowCall: {
     conversationId: number;
     companyId: number;
     stepId: string;
     request: { method: string; url: string; contentType: string; body: string | null; timeoutSeconds: number };
   };
-  /** A purchase of credits still pending (issue 16): validated by reference with the gateway until it says, given up after its time (cursor: checks made). */
+  /** A purchase of credits still pending: validated by reference with the gateway until it says, given up after its time (cursor: checks made). */
   paymentFollowUp: {
     paymentId: number;
     companyId: number;

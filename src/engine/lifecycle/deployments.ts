@@ -22,7 +22,7 @@ export interface NewDeployment {
   at: Date;
   createdBy: number | null;
   now: Date;
-  /** A launch written by a job (issue 13): 'preparing' until its last chunk, with this many recipients. */
+  /** A launch written by a job: 'preparing' until its last chunk, with this many recipients. */
   preparing?: { total: number };
 }
 

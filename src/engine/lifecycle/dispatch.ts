@@ -31,7 +31,7 @@ export interface ClaimedRow {
  * never share a row). The ids are picked once, as an array (an InitPlan): with `id in (select …)`
  * and the statistics of a table that was small until a 100,000-row enqueue, PostgreSQL chose a
  * nested-loop semi join that ran the locking, sorting subquery once per row of the table, and two
- * workers' first claims ran for more than ten minutes (issue 13). A message that must follow
+ * workers' first claims ran for more than ten minutes. A message that must follow
  * another (a conversation's next reply, `after_message_id`) waits until that one left the queue:
  * its submit was answered, so the SMSC takes them in order.
  *

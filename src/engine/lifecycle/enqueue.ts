@@ -44,12 +44,12 @@ export interface EnqueueRequest {
   companyId: number;
   channel: { id: number; platform: ChannelPlatform };
   purpose: Purpose;
-  /** test: a campaign's test send (issue 12), never held by the send window (see heldBySendWindow). */
+  /** test: a campaign's test send, never held by the send window (see heldBySendWindow). */
   source: MessageSource;
   deploymentId?: number | null;
   /** The event that fires these messages (POST /v1/events/{key}/fire). */
   eventId?: number | null;
-  /** The campaign a test send tries out (source 'test', issue 12): its messages belong to no deployment. */
+  /** The campaign a test send tries out (source 'test'): its messages belong to no deployment. */
   testCampaignId?: number | null;
   apiCredentialId?: string | null;
   /** The team member sending: their area (users.area_id, now) goes on each message for the reports by area. */

@@ -1,4 +1,4 @@
-// Why a message did not go, or not yet (issue 12): one answer per message, from what the engine
+// Why a message did not go, or not yet: one answer per message, from what the engine
 // wrote on it (its state, status code, the channel's error code, the send-window hold). The words
 // belong to the locales (enums.message-reason.*, and enums.sms-state.* for `status`); the console's
 // `reason` cell shows them with the code beside, in the campaign's messages and in their export.

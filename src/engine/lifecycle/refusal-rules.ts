@@ -1,4 +1,4 @@
-// The rules that refuse a message before it is sent, in the order they apply (issue 12): each is
+// The rules that refuse a message before it is sent, in the order they apply: each is
 // one set-based UPDATE over the rows enqueueMessages just inserted (still `queued`), marking the
 // ones it refuses `rejected` with its status code. enqueueMessages runs them for a launch, an
 // event fire and POST /v1/messages alike, and a campaign's preview runs the same launch in a

@@ -1,4 +1,4 @@
-// Report rollups (issue 14, ARCHITECTURE 4): hour buckets of the messages by company, area (the
+// Report rollups (ARCHITECTURE 4): hour buckets of the messages by company, area (the
 // sending team member's branch office, kept on the message when it is created), channel,
 // deployment, purpose, source, state, status code, the network's error code ('' for none; Meta's
 // codes for WhatsApp) and the operator, with counts, parts, credits and
@@ -18,7 +18,7 @@
 // message_rollup_totals (one compactor at a time); readers read the message_rollups view, the
 // union of both, and always sum by the key they want.
 //
-// The operator (issue 14) is the serving network a receipt named (messages.network, MCC+MNC)
+// The operator is the serving network a receipt named (messages.network, MCC+MNC)
 // or, without one, the number's original allocation, and the key says which (operator_basis):
 // with number portability a prefix is not the operator (src/core/co-operators.ts). The number's
 // allocation is computed once per row (a lateral subquery), though both the id and the basis read it.

@@ -45,7 +45,7 @@ export interface UsersTable {
 }
 
 /** Sign-in failures of e-mails without an account (migration 0395): they answer as real accounts do. */
-/** Abuse throttling's shared counters (issue 13): one fixed window per key. */
+/** Abuse throttling's shared counters: one fixed window per key. */
 export interface ThrottleCountersTable {
   key: string;
   hits: number;

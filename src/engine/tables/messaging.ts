@@ -100,7 +100,7 @@ export interface DeploymentsTable {
   finished_at: Timestamp | null;
   total: Generated<number>;
   reserved_credits: BigCount;
-  /** Messages written so far while 'preparing' (issue 13): progress of its launch job. */
+  /** Messages written so far while 'preparing': progress of its launch job. */
   enqueued: Generated<number>;
   /** Why its launch stopped mid-way (an error code of config/errors.yaml), else null. */
   stop_reason: string | null;

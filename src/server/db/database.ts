@@ -32,8 +32,8 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
  *   page by index costs about what reading the next one does. With the default 4 (a spinning
  *   disk) the planner answers a batch of 500 messages found by id by scanning the whole table
  *   instead of 500 index lookups.
- * - no zero-filling of each new 16 MB WAL segment and no full-page images after a checkpoint
- *   (issue 13): PGlite runs in the server's own thread, so every millisecond of either stalls
+ * - no zero-filling of each new 16 MB WAL segment and no full-page images after a checkpoint:
+ *   PGlite runs in the server's own thread, so every millisecond of either stalls
  *   every request; during a 200,000-row launch they made commits of 150–270 ms. Full-page images
  *   only repair a page torn by an operating-system crash, which PGlite's settings (fsync off,
  *   PGlite's default) already do not survive; a killed process leaves no torn page.

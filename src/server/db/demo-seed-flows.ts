@@ -1,4 +1,4 @@
-// The demo company's chatbot (issue 15): a published flow "Menú de atención" — a greeting, a menu
+// The demo company's chatbot: a published flow "Menú de atención" — a greeting, a menu
 // of three options (each with its keyword), a balance read from a variable, an SMS to the sales
 // team (SMX), and a goodbye — put on the WhatsApp and SMS two-way channels by the keyword MENU
 // (keyword agents: a catch-all agent would answer every message the sandbox's other flows send).

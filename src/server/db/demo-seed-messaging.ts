@@ -100,7 +100,7 @@ export async function seedMessagingDemo(
   await seedChannels(trx, demoCompanyId, now, box);
   await seedBlockList(trx, demoCompanyId, now);
   await seedSmsAccounts(trx, demoCompanyId, now, true);
-  // Issue 4: the demo company starts with 1,000,000 credits (1 credit = 1 COP), granted through the ledger.
+  // The demo company starts with 1,000,000 credits (1 credit = 1 COP), granted through the ledger.
   await trx.insertInto('company_credits').values({ company_id: demoCompanyId, balance: DEMO_CREDITS, reserved: 0, updated_at: now }).execute();
   await trx.insertInto('credit_ledger').values({ company_id: demoCompanyId, kind: 'grant', amount: DEMO_CREDITS, balance_after: DEMO_CREDITS, reserved_after: 0, reference: 'demo', created_at: now }).execute();
   for (const companyId of otherCompanyIds) {

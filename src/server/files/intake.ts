@@ -1,4 +1,4 @@
-// Every upload's intake (issue 13): campaign recipients, the block list, the shortener's file and
+// Every upload's intake: campaign recipients, the block list, the shortener's file and
 // pictures come in through here, so each is refused the same way before it costs anything.
 //  - Not multipart, no `file` field: 99932.
 //  - Too large: 99937 from the declared Content-Length before a byte is read. A body without a

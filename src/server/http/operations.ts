@@ -71,7 +71,7 @@ export function registerOperations(app: FastifyInstance, deps: ServerDeps, handl
   assertHandlersComplete(handlers);
   for (const op of operationsFor(deps.sandbox)) {
     const handler = handlers[op.id as OperationId] as Handler<OperationId>;
-    // Declared `throttle:` (issue 13): the class's limits per client IP and per account.
+    // Declared `throttle:`: the class's limits per client IP and per account.
     const throttle = throttleHookFor(op);
     app.route({
       method: op.method,
@@ -86,7 +86,7 @@ export function registerOperations(app: FastifyInstance, deps: ServerDeps, handl
       onRequest: async (request) => {
         if (op.access === 'public' && !op.sandbox) return;
         request.session = await callerOf(deps, request);
-        // An API key works on the operations that declare it (the sending API), nowhere else (issue 13).
+        // An API key works on the operations that declare it (the sending API), nowhere else.
         if (request.session?.credentialId && !(op.credentials as readonly string[]).includes('apiKey')) throw fail('99982', 'API keys work on the sending API only (POST /v1/messages, GET /v1/messages/{id}, POST /v1/events/{key}/fire); sign in to the console for the rest.');
         // Sandbox operations (demo mode only) are public for the machine itself, not for the network.
         if (op.sandbox) openSandboxDoor(request, request.session, op.id !== 'system.outbox' || deps.sandboxOutboxOpen === true);

@@ -1,4 +1,4 @@
-// Security headers on every answer (issue 13), with @fastify/helmet: no MIME sniffing, no framing
+// Security headers on every answer, with @fastify/helmet: no MIME sniffing, no framing
 // of the console (clickjacking), no full URLs to other sites, and a Content-Security-Policy the
 // console passes (checked in the browser suite, tests/e2e/security-headers.test.ts):
 //   - scripts only from our own origin: no inline script, so an injected <script> or on* attribute
@@ -9,7 +9,7 @@
 //   - images from our origin, data: (the favicon, small icons) and blob: (downloads, previews).
 //   - calls only to our own API; no plugins; no <base> elsewhere; forms post here only.
 // No upgrade-insecure-requests: the demo and a first installation answer over plain HTTP.
-// With the real ePayco configured (EPAYCO_* keys, issue 16) its checkout script, frames and calls
+// With the real ePayco configured (EPAYCO_* keys) its checkout script, frames and calls
 // are allowed too (checkout-v2.js opens ePayco's checkout); the sandbox's checkout is a page of its
 // own that the browser navigates to, which a CSP does not restrict.
 //

@@ -15,7 +15,7 @@ import { ApiError, isErrorCode, messageFor, type ErrorCode, type FieldError } fr
 /**
  * PostgreSQL's `integer` (int4) range: an integer the schema does not bound itself is one of
  * those, so 99999999999999999999 is refused as invalid naming the field instead of failing in the
- * database (issue 13). A field stored as `bigint` declares its own `maximum` (up to
+ * database. A field stored as `bigint` declares its own `maximum` (up to
  * Number.MAX_SAFE_INTEGER, the largest integer JSON numbers carry exactly).
  */
 export const INT4 = { minimum: -2147483648, maximum: 2147483647 } as const;

@@ -1,5 +1,5 @@
 // The dispatcher's settings from the environment, read the same way by `npm start` (the server's
-// own dispatcher) and `npm run worker` (issue 13: the in-doubt grace could only be changed for
+// own dispatcher) and `npm run worker` (the in-doubt grace could only be changed for
 // workers):
 //   ENGINE_BATCH_SIZE, ENGINE_CONCURRENCY, ENGINE_LEASE_MS, ENGINE_IN_DOUBT_GRACE_MS,
 //   ENGINE_IN_DOUBT_MAX_MS, ENGINE_IDLE_MS
@@ -60,7 +60,7 @@ export function serverRunsEngine(env: NodeJS.ProcessEnv): boolean {
 }
 
 /**
- * LAUNCH_CHUNK_SIZE (issue 13): recipients a launch writes per transaction. On PGlite the chunk is
+ * LAUNCH_CHUNK_SIZE: recipients a launch writes per transaction. On PGlite the chunk is
  * the longest statement the one connection runs in this thread while other requests wait, so it
  * bounds their latency during a launch: measured by tests/bench/launch.ts on a quiet machine,
  * 500 rows took a median 110 ms per step (GET /health p50 143 ms, p99 1.1 s), 100 rows 22–29 ms
@@ -75,7 +75,7 @@ export function launchChunkSize(env: NodeJS.ProcessEnv = process.env): number {
 }
 
 /**
- * PREVIEW_STAGED_MAX (issue 13): the most sendable rows the campaign summary stages (the launch
+ * PREVIEW_STAGED_MAX: the most sendable rows the campaign summary stages (the launch
  * run and rolled back in one transaction); a bigger file is staged on its first rows and its
  * counts scaled. On PGlite the staging holds the one database thread: 500 rows took 78 ms (2,000:
  * 143 ms; a whole 20,000-row file 1.25 s), inside the 100-ms p99 that the launch's chunks keep.

@@ -1,4 +1,4 @@
-// A flow's integration step reaches the company's own systems (issue 15 §2): the call is made like
+// A flow's integration step reaches the company's own systems: the call is made like
 // a status callback (company-url-request.ts: only where the outbound policy lets it, no
 // redirects, a deadline), with the step's method, content type and body, and its answer read up to
 // MAX_ANSWER_BYTES — parsed as JSON when it is JSON, else kept as text — for the step's access path.

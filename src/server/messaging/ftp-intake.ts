@@ -1,4 +1,4 @@
-// The FTP intake (issue 14, getImpFtpReport): a company that keeps its sends in files names its FTP
+// The FTP intake (getImpFtpReport): a company that keeps its sends in files names its FTP
 // folder in the API settings (/profile/apiPermissions/settings), and the server visits it every
 // `constants.ftp.visitSeconds`. Each recipients file there (csv, xls, xlsx) whose name starts with
 // a campaign's id ("123_clientes-noviembre.csv") becomes that campaign's recipients, through the

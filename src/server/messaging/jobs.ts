@@ -1,4 +1,4 @@
-// The engine's jobs in this process (issue 13): the handler of every kind of job
+// The engine's jobs in this process: the handler of every kind of job
 // (engine/jobs/kinds.ts: a kind left out here is a type error) and the runner that takes them,
 // started beside the engine by `npm start` (app.ts) and by `npm run worker`. On PostgreSQL several
 // processes share the jobs: each claims one with FOR UPDATE SKIP LOCKED and holds it by a lease it

@@ -60,7 +60,7 @@ export interface MessagingRuntime {
   graph: GraphSandbox | null;
   rbm: RbmSandbox | null;
   callbacks: CallbackDeliverer | null;
-  /** Chatbot conversations: messages in, no-reply timers (issue 15). */
+  /** Chatbot conversations: messages in, no-reply timers. */
   conversations: Conversations;
   /**
    * Our server's URL, known once it listens: the stand-ins post their webhooks there. Registers

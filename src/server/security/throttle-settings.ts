@@ -1,4 +1,4 @@
-// Abuse throttling's settings (issue 13), the one owner of its defaults and of the variables that
+// Abuse throttling's settings, the one owner of its defaults and of the variables that
 // override them, read once by `npm start` (main.ts):
 //   THROTTLE_GLOBAL    "requests/seconds" per client IP on every request (default 600/60)
 //   THROTTLE_REDIRECT  "requests/seconds" per client IP on the short-link redirect, in place of the global one (default 12000/60)

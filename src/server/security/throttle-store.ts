@@ -1,4 +1,4 @@
-// The database store for @fastify/rate-limit (issue 13): counters in throttle_counters, so every
+// The database store for @fastify/rate-limit: counters in throttle_counters, so every
 // API process on one PostgreSQL meets the same limits. One statement per request, atomic under
 // concurrency (insert … on conflict … do update … returning): a key's fixed window starts at its
 // first request and the next request after it ends starts a new one. The database's clock, not

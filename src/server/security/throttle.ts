@@ -1,4 +1,4 @@
-// Abuse throttling (issue 13), with @fastify/rate-limit: a generous global limit per client IP on
+// Abuse throttling, with @fastify/rate-limit: a generous global limit per client IP on
 // every request, and on the operations that declare `throttle:` (sign-in, register, password
 // recovery, one-time codes) more limits of their class: per client IP, so guesses spread over
 // many accounts from one address are slowed, and per account, so guesses at one account from many

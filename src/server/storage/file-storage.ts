@@ -1,4 +1,4 @@
-// Where the files the server makes are kept (report files, issue 14): behind one interface, so a
+// Where the files the server makes are kept (report files): behind one interface, so a
 // deployment may put them in an object store; by default a folder under DATA_DIR. Keys are
 // relative paths the server builds itself ("reports/<company>/<id>.csv"), never a caller's text.
 // A file is written by appending at a known offset: a step that died half-way is cut back to the

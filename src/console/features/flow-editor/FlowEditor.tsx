@@ -1,4 +1,4 @@
-// The flow editor (issue 15 §3; /Agents/ManagerChatbot/:id): the one hand-written screen of the
+// The flow editor (/Agents/ManagerChatbot/:id): the one hand-written screen of the
 // chatbot area, loaded only here. The flow definition is the state (with undo/redo); the canvas
 // (@xyflow/react) is drawn from it; every change is checked by the validator the server publishes
 // with (problems marked on the nodes and listed), autosaved as the draft, and Publish makes the

@@ -1,4 +1,4 @@
-// The editor's preview as a fixture (issue 15 §3): it runs the draft with the same pure runtime as
+// The editor's preview as a fixture: it runs the draft with the same pure runtime as
 // the server (src/core/flows/runtime.ts) — a matching answer goes down its output, a word it does
 // not know is asked again, "no reply" spends the retry and then leaves by the timeout, and an
 // answer the training file knows goes where the file says it means.

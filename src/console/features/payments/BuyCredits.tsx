@@ -1,4 +1,4 @@
-// /Payments/General (issue 16): an amount in pesos (1 credit = 1 COP, from the minimum purchase),
+// /Payments/General: an amount in pesos (1 credit = 1 COP, from the minimum purchase),
 // what it makes (credits, taxes, total: core/payment-quote.ts, the rule the server charges by), the
 // balance now, and "Pagar": the order is created on our server (pending, with its invoice) before
 // the browser leaves for the gateway's checkout.

@@ -1,4 +1,4 @@
-// /epaycoResponse (issue 16): where the buyer's browser comes back from the gateway's checkout.
+// /epaycoResponse: where the buyer's browser comes back from the gateway's checkout.
 // The state shown is our server's (payments.byInvoice), never the address's parameters: ref_payco
 // is passed on only so the server may ask the gateway by reference. While the order is pending the
 // page asks again every few seconds (a pending card, a PSE transfer), and says so.

@@ -1,4 +1,4 @@
-// The hand-written payments screens (issue 16) as the app routes them, against a stubbed API:
+// The hand-written payments screens as the app routes them, against a stubbed API:
 // the buying page refuses amounts out of range before calling the server and shows the server's
 // catalogue error; the response page shows the order as the server states it, passes ref_payco on,
 // and keeps asking while the order is pending.

@@ -1,5 +1,5 @@
 // A value to copy (a short link): the text and a Copy button beside it, which says "Copiado" once
-// done (issue 12). The press does not open the row it sits in.
+// done. The press does not open the row it sits in.
 import { useState } from 'react';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';

@@ -18,7 +18,7 @@ export default function VegaView({ spec, label, onError }: { spec: Record<string
   // needs no eval for charts (src/server/http/security-headers.ts).
   const options = useMemo(() => ({ actions: false, renderer: 'svg' as const, formatLocale, ast: true }), [formatLocale]);
   // vega-embed names its container "Vega visualization" (in English) and exposes each mark's
-  // English description: the chart is one image named by its caption instead (issue 12).
+  // English description: the chart is one image named by its caption instead.
   const onEmbed = (result: Result) => {
     const container = result.view.container();
     container?.setAttribute('role', 'img');

@@ -1,6 +1,6 @@
 // The plain form: a declared form of one-line text fields (the sign-in family, plain-form.ts says
 // which) drawn with MUI's input parts and checked by plain-form.ts, so the sign-in page loads
-// neither rjsf nor Ajv (issue 13: its first load ≤ 200 KB gzip). It behaves as the schema form
+// neither rjsf nor Ajv (its first load ≤ 200 KB gzip). It behaves as the schema form
 // does for such fields: translated labels with the required mark, the field's help, errors on the
 // fields the user has left and on every field at submit (the first one focused), server errors on
 // their fields, the password's show/hide button, the captcha box (loaded when revealed).

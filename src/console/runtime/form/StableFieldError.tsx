@@ -1,4 +1,4 @@
-// A field's messages keep the space they took (issue 12): when the message under a field goes
+// A field's messages keep the space they took: when the message under a field goes
 // (the user fixed it; the press on Save blurred the field and the form re-checked it) nothing
 // below moves, so the press on Save lands where the button was. The space is the tallest the
 // messages of this field have taken since the form opened; a field never in error takes none.

@@ -1,4 +1,4 @@
-// The plain form's rules (issue 13, the sign-in first load): which declared forms it can draw and
+// The plain form's rules (the sign-in first load): which declared forms it can draw and
 // how it checks them. A form qualifies when every field is a one-line text (text, e-mail, password,
 // the captcha box) checked only by `required`, `minLength`, `maxLength`, `pattern` and `format`;
 // anything else (pickers, lists, cross-field rules, modes) stays with the schema form (rjsf and its

@@ -1,5 +1,5 @@
 // The schema forms' validator (rjsf's ValidatorType) without code generation, so the console runs
-// under a Content-Security-Policy without 'unsafe-eval' (issue 13). rjsf's Ajv validator compiles
+// under a Content-Security-Policy without 'unsafe-eval'. rjsf's Ajv validator compiles
 // every schema with `new Function`; this one interprets the schema with the `jsonschema` library
 // (maintained, no eval) and hands rjsf the errors in Ajv's shape (keyword, instancePath, params),
 // so the messages (messages.ts), the error placement and the plain form's checks keep one meaning.

@@ -118,7 +118,7 @@ const RowView = memo(function RowView({ row, index, columns, height, selectable,
         const Cell = cellFor(c);
         const value = valueAt(row, c.field);
         // The tooltip of a cut-off cell repeats what the cell shows ("Activa", "2026/11/25 5:36pm"),
-        // never the stored value ("active", an ISO timestamp): issue 12.
+        // never the stored value ("active", an ISO timestamp): a person reads words, not codes.
         const title = typeof value === 'string' ? cellText(t, (k) => i18n.exists(k), cellKey(c), value, c) : undefined;
         return (
           <td key={c.field} title={title}>

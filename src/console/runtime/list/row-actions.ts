@@ -1,4 +1,4 @@
-// Which of a row's actions show as buttons and which go into its "more actions" menu (issue 12):
+// Which of a row's actions show as buttons and which go into its "more actions" menu:
 // every action of a row must be reachable at 1366 px without sideways scrolling, so the actions
 // column has a budget (two or three short buttons) and is pinned to the table's right edge; what does
 // not fit the budget is one "⋮" button away. Widths are estimated from the labels (uppercase,

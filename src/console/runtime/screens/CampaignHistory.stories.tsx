@@ -131,7 +131,7 @@ export const PersonalisedMessagesAsText: Story = {
     // The state and the network's delivery status both read in words (the status once showed "FAILED").
     await expect(screen.getAllByText(es('enums.delivery-status.FAILED')).length).toBeGreaterThan(0);
     await expect(screen.queryByText('FAILED')).toBeNull();
-    // Issue 12: why it did not go, in words with the code beside.
+    // Why it did not go, in words with the code beside.
     await expect(screen.getByText(`${es('enums.message-reason.channelError')} (0x45)`)).toBeInTheDocument();
   },
 };

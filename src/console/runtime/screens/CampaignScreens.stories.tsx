@@ -132,7 +132,7 @@ export const WizardTemplateFillsContent: Story = {
     await userEvent.type(content, ' Gracias.');
     await userEvent.click(screen.getByRole('button', { name: es('screens.campaignWizard.submit') }));
     await expectLocation('/Campaigns/campaigns/9?tab=1');
-    // The template's purpose replaced the prefill; the template goes with the campaign (a WhatsApp campaign sends it, issue 12); the channel's type stays in the browser.
+    // The template's purpose replaced the prefill; the template goes with the campaign (a WhatsApp campaign sends it); the channel's type stays in the browser.
     await expect(callsTo('campaigns.create')[0].body).toEqual({ name: 'Cobro junio', kind: 'open', purpose: 'transactional', channelId: 3, templateId: 1, content: 'Hola {{nombre}}, tu pago vence mañana. Gracias.' });
   },
 };
@@ -178,7 +178,7 @@ export const UploadActionWithResult: Story = {
     await expect(box.querySelector('dd[data-field="pass"]')).toHaveTextContent('3');
     await expect(box.querySelector('dd[data-field="fail"]')).toHaveTextContent('1');
     // The rows list is fetched again after the upload: the refused row with its reason.
-    // The row's problems in words with their column, never the codes (issue 12).
+    // The row's problems in words with their column, never the codes.
     await within(panel).findByText(`${es('errors.fileProcessor.invalidPhone')} (telefono); ${es('errors.rowNotice.fixedLine')} (telefono)`);
   },
 };
@@ -200,7 +200,7 @@ export const DetailTabLoad: Story = {
     await expect(panel.querySelector('dd[data-field="balance"]')).toHaveTextContent('1.000.000');
     await expect(panel.querySelector('dd[data-field="enough"]')).toHaveTextContent(es('common.yes'));
     await expect(panel.querySelector('dd[data-field="estimated"]')).toHaveTextContent(es('common.no'));
-    // Issue 12: the parts' spread, the characters that force UCS-2 and the rendered messages, one per line.
+    // The parts' spread, the characters that force UCS-2 and the rendered messages, one per line.
     await expect(panel.querySelector('dd[data-field="partsMax"]')).toHaveTextContent('2');
     await expect(panel.querySelector('dd[data-field="ucs2Characters"]')).toHaveTextContent('í');
     await expect(panel.querySelector('dd[data-field="samples"]')).toHaveTextContent('+573001234702: Hola María');

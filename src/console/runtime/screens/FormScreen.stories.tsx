@@ -333,7 +333,7 @@ export const Profile: Story = {
   },
   play: async () => {
     await waitFor(() => expect(field(/nombre completo/i)).toHaveValue('Analista Demo'));
-    // The picture field loads on demand (issue 13, the sign-in first load): wait for it.
+    // The picture field loads on demand (the sign-in first load): wait for it.
     await expect(await screen.findByTestId('default-picture')).toBeInTheDocument();
     const file = new File(['png'], 'me.png', { type: 'image/png' });
     await userEvent.upload(await screen.findByLabelText(text('common.picture.choose', 'es')), file);

@@ -51,8 +51,7 @@ const SecretOnce = lazy(withChunkReload(() => import('../form/SecretOnce.tsx').t
 const ActionInline = lazy(withChunkReload(() => import('../ScreenActionParts.tsx').then((m) => ({ default: m.ActionInline }))));
 const ActionDialogs = lazy(withChunkReload(() => import('../ScreenActionParts.tsx').then((m) => ({ default: m.ActionDialogs }))));
 
-// The schema form (rjsf + Ajv) loads with the first form the plain form cannot draw (issue 13:
-// the sign-in page loads neither); its whole-form check comes with it, for secondary actions.
+// The schema form (rjsf + Ajv) loads with the first form the plain form cannot draw (// the sign-in page loads neither); its whole-form check comes with it, for secondary actions.
 let schemaFormErrorsFor: typeof import('../form/validation.ts').errorsFor | null = null;
 const SchemaForm = lazy(
   withChunkReload(() =>

@@ -1,4 +1,4 @@
-// Menu entries whose screen is not built yet show this, never a blank page (issue 2, section 2).
+// Menu entries whose screen is not built yet show this, never a blank page (section 2).
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Construction from '@mui/icons-material/Construction';

@@ -1,4 +1,4 @@
-// Company administration (issue 3): role scope, cost centers, team-member links (area, cost
+// Company administration: role scope, cost centers, team-member links (area, cost
 // center), company contact data, platform clients/responsibles with the users' associations,
 // and the audit log. Plain PostgreSQL DDL, one statement per entry (PGlite and PostgreSQL).
 import { sql, type Kysely } from 'kysely';

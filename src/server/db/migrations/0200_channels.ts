@@ -1,4 +1,4 @@
-// Channels (issue 3): the channel types each company may use, the channels with their secrets
+// Channels: the channel types each company may use, the channels with their secrets
 // sealed (src/server/security/secrets.ts), short-code leases and keyword routes, and the
 // channel messages that statistics count. The uniqueness rules of the error catalogue live in
 // unique indexes, so two concurrent requests cannot both win (the loser maps to its code).

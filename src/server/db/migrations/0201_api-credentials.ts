@@ -1,4 +1,4 @@
-// API credentials and the company's API/FTP settings (issue 3). A credential stores the SHA-256
+// API credentials and the company's API/FTP settings. A credential stores the SHA-256
 // of its secret, never the secret; the FTP password is sealed like the channels' secrets.
 import { sql, type Kysely } from 'kysely';
 

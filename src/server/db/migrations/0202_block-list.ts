@@ -1,4 +1,4 @@
-// The block list (issue 3): one row per company and number. Both the addition and the removal
+// The block list: one row per company and number. Both the addition and the removal
 // carry the instant they take effect (constants.blockList.applyAfterHours after the request).
 // phone is E.164 in the "C" collation, so the unique index also serves ORDER BY phone and the
 // prefix search (phone LIKE '+57300%') the same way on PGlite and on any PostgreSQL server.

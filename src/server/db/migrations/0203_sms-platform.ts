@@ -1,4 +1,4 @@
-// The SMS platform's own tables (issue 3, spec 7): the SMS accounts of the company's platform
+// The SMS platform's own tables (spec 7): the SMS accounts of the company's platform
 // clients with their quota and used counters, the accounts' campaigns, and two reference lists
 // filled here: Colombia's mobile operators and the SMS status codes of spec 4.
 import { sql, type Kysely } from 'kysely';

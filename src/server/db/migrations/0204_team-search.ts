@@ -1,4 +1,4 @@
-// Team search (issue 3 §5): trigram indexes so the team list's `q` (a case-insensitive substring
+// Team search: trigram indexes so the team list's `q` (a case-insensitive substring
 // of name, e-mail, document id or phone: ILIKE '%q%') finds its rows without reading the whole
 // users table. GIN, not GiST: at 100,000 members a GIN lookup took ~1 ms where GiST took 12–45 ms.
 // fastupdate is off: with it on, new rows wait in the index's pending list until a vacuum, which

@@ -1,4 +1,4 @@
-// The messaging engine's tables (issue 4, ARCHITECTURE 4–5).
+// The messaging engine's tables (ARCHITECTURE 4–5).
 //   credits     a balance per company that never goes below zero (check constraint, and every
 //               debit is a conditional update), a reserved amount held by running deployments,
 //               and the ledger that explains every movement.

@@ -1,4 +1,4 @@
-// The link shortener (issue 5). short_links holds the links a company creates (parent_id null)
+// The link shortener. short_links holds the links a company creates (parent_id null)
 // and the per-recipient children a campaign launch creates for each of its links (parent_id,
 // campaign_id, phone; url null: they follow their parent's target, expiry and deletion).
 // Codes are case-sensitive [0-9A-Za-z] (collation "C"), unique across companies: the redirect

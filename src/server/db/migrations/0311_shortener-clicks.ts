@@ -1,4 +1,4 @@
-// Click rows made cheap to append (issue 5 benchmark: the batched click writes share the core
+// Click rows made cheap to append (benchmark: the batched click writes share the core
 // with the redirects when the database is the embedded PGlite). short_link_clicks becomes an
 // append-only log: no identity key and no foreign keys (links are never hard-deleted: a deleted
 // link keeps its clicks for the statistics), and one company-first index that serves the

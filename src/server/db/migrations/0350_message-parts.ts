@@ -1,4 +1,4 @@
-// The parts of a long SMS (issue 4). The SMSC gives every submit_sm its own message_id and sends a
+// The parts of a long SMS. The SMSC gives every submit_sm its own message_id and sends a
 // delivery receipt per part; a message is delivered when all its parts are, failed as soon as one
 // part fails. The part ids are stored with the submit answer, and each part's final status when
 // its receipt comes, so the whole message's fate is decided by the database, not by a worker's

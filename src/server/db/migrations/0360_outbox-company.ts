@@ -1,4 +1,4 @@
-// The sandbox outbox remembers which company each message was sent for (issue 10): a company user
+// The sandbox outbox remembers which company each message was sent for: a company user
 // reading the outbox sees only their company's mail, never another company's one-time codes.
 import { sql, type Kysely } from 'kysely';
 

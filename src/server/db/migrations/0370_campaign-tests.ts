@@ -1,4 +1,4 @@
-// A campaign's test sends (issue 12): messages sent to a few numbers before the launch belong to
+// A campaign's test sends: messages sent to a few numbers before the launch belong to
 // no deployment; this column says which campaign they tested, so the campaign lists them without
 // counting them in its deployments or statistics. A deleted campaign keeps its tests as traffic.
 import { sql, type Kysely } from 'kysely';

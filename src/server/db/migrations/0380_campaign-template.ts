@@ -1,4 +1,4 @@
-// A WhatsApp campaign keeps the approved template it sends (issue 12): outside the 24-hour
+// A WhatsApp campaign keeps the approved template it sends: outside the 24-hour
 // customer-service window Meta takes only templates, so the campaign stores which one and, for each
 // of its parameters ({{1}}, {{2}} or named), the column of the recipients file that fills it.
 import { sql, type Kysely } from 'kysely';

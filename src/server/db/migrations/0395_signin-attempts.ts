@@ -1,4 +1,4 @@
-// Sign-in failures for e-mails that have no account (issue 13): an unknown e-mail answers exactly
+// Sign-in failures for e-mails that have no account: an unknown e-mail answers exactly
 // as a real account does (the captcha after captchaAfterFailures failures, the lock after
 // maxFailedLogins), so the answers do not reveal who has an account. Keyed by a digest of the
 // normalised e-mail: the addresses people mistype are not kept.

@@ -1,4 +1,4 @@
-// A user row can be a service account rather than a person (issue 12): the company's API user,
+// A user row can be a service account rather than a person: the company's API user,
 // whom an API key acts as, is a `users` row so that what it creates has an author and roles, but
 // it is nobody on the team. `service` says so once, where the row is made; people lists (the team,
 // responsibles, associations) read only `service = false`. Existing API users are marked.

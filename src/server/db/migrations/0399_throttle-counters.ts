@@ -1,4 +1,4 @@
-// Abuse throttling's counters when the API runs on PostgreSQL (issue 13): every API process
+// Abuse throttling's counters when the API runs on PostgreSQL: every API process
 // counts into the same rows, so guesses spread over processes meet one limit. One fixed window
 // per key (a class, a client IP or an account digest); rows whose window ended are reused by the
 // next request and swept now and then (src/server/security/throttle-store.ts).

@@ -1,4 +1,4 @@
-// Launches off the request path (issue 13): a launch of 838,226 recipients held the one PGlite
+// Launches off the request path: a launch of 838,226 recipients held the one PGlite
 // connection (and the event loop) for a minute. Its messages are now written by a durable job in
 // bounded chunks: `jobs` holds each piece of work with its progress cursor (for a launch, the last
 // recipient row written), moved in the same transaction as the chunk's messages, so a crash

@@ -1,4 +1,4 @@
-// How far a channel's receipts have come (issue 13, found by the crash test under load): an
+// How far a channel's receipts have come (found by the crash test under load): an
 // in-doubt message waited a fixed grace for the receipt that would name it, but a restarted worker
 // reads the receipts an SMSC kept behind everything queued before them, and when that backlog took
 // longer than the grace, messages that had reached the SMSC went a second time (2,557 of 100,000).

@@ -1,4 +1,4 @@
-// Report rollups (issue 14), first shape. Superseded by 0420, which drops whatever this created
+// Report rollups, first shape. Superseded by 0420, which drops whatever this created
 // and creates the rollups of the current code (the operator joined the key): on a new database
 // this migration does nothing, and databases that ran it keep its name in their history.
 import { sql, type Kysely } from 'kysely';

@@ -1,4 +1,4 @@
-// The operator in the rollups (issue 14): messages.network keeps the serving network a delivery
+// The operator in the rollups: messages.network keeps the serving network a delivery
 // receipt named (MCC+MNC) and orphan receipts keep it until they match. This migration also
 // created the rollups with the operator in the key; 0430 (the area joined the key) now creates the
 // current ones, so on a new database this one only adds the columns.

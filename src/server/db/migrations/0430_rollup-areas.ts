@@ -1,4 +1,4 @@
-// The area in the rollups (issue 14): messages.area_id keeps the area (branch office) of the
+// The area in the rollups: messages.area_id keeps the area (branch office) of the
 // team member who sent the message, taken when it is created (engine/lifecycle/enqueue.ts), and
 // the rollups are created again with the area in the key (src/engine/lifecycle/rollups.ts), every
 // message already there rolled up once (writers wait: the messages table is locked meanwhile).

@@ -1,4 +1,4 @@
-// Report files (issue 14, the report center): a requested report becomes a row here and a durable
+// Report files (the report center): a requested report becomes a row here and a durable
 // job (`jobs`, kind reportFile) that writes it in bounded steps. `state` is enlist → ready or
 // error; `bytes` and `rows` are what the file holds, moved in the same transaction as the job's
 // cursor, so a step that died after writing is cut back to `bytes` before the next one appends.

@@ -1,4 +1,4 @@
-// Certificates (issue 14, /Reports/Certificate): what the platform states about a company's
+// Certificates (/Reports/Certificate): what the platform states about a company's
 // messages (to one number, of one campaign) or its block list, signed with the platform's Ed25519
 // key. `statement` is the canonical JSON the signature covers, kept as text byte for byte (jsonb
 // would reorder it); `sha256` is its hash and `signature` the key's signature of that hash. The

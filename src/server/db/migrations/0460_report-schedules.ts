@@ -1,4 +1,4 @@
-// Scheduled reports (issue 14, /Reports/Scheduled): each row makes a report file at every run
+// Scheduled reports (/Reports/Scheduled): each row makes a report file at every run
 // (`next_run_at`, moved on in the transaction that makes the file, so several processes never make
 // the same run twice and a restart loses none). A file made by a schedule names it, and
 // `mailed_at` is set in the statement that claims the e-mail, so it is sent once.

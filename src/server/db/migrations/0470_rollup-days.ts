@@ -1,4 +1,4 @@
-// Day rollups (issue 14, §5 measured): message_rollup_days and the message_rollups_daily view
+// Day rollups (§5 measured): message_rollup_days and the message_rollups_daily view
 // beside the hours (src/engine/lifecycle/rollups.ts), so a report over months reads a row per
 // Bogotá day instead of 24. The rollups are created again in their current shape, every message
 // already there rolled up once (writers wait: the messages table is locked meanwhile), as 0430 did.

@@ -1,4 +1,4 @@
-// Chatbot flows and their conversations (issue 15, ARCHITECTURE 2 `conversations/`). A flow keeps
+// Chatbot flows and their conversations (ARCHITECTURE 2 `conversations/`). A flow keeps
 // its draft (what the editor saves) apart from its published versions: a conversation runs the
 // version it started on, so publishing never changes a conversation under way. An agent puts a
 // flow on a two-way channel, started by its keywords. A conversation is one number's session with

@@ -1,4 +1,4 @@
-// Buying credits (issue 16, spec 3 "payment movement"): one row per movement of the company's
+// Buying credits (spec 3 "payment movement"): one row per movement of the company's
 // payments history. A purchase is an order created pending, with our invoice, before the buyer
 // leaves for the gateway's checkout; the gateway's confirmation (server to server, signed) moves
 // it to its final state, and approval adds its credits to the ledger in the same transaction

@@ -1,4 +1,4 @@
-// Promotional credits (issue 16, spec 9: "per channel and time-limited"): the provider's staff grant
+// Promotional credits (spec 9: "per channel and time-limited"): the provider's staff grant
 // a company credits for one channel type until a date. They join the balance through the ledger
 // (kind grant) and this row says how many of them are still unspent for that channel: sending on
 // that channel spends them first; other channels may not reserve them; at expiry what is left

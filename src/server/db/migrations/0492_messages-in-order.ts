@@ -1,4 +1,4 @@
-// A conversation's replies in the order the flow sent them (issue 15): a message may name the one it
+// A conversation's replies in the order the flow sent them: a message may name the one it
 // must follow (`after_message_id`); the dispatcher claims it only once that one has left the queue
 // (its submit was answered), so a turn's "Gracias" never overtakes its menu on an SMSC that
 // answers submits out of order. Nullable, no default: adding it rewrites nothing.

@@ -1,4 +1,4 @@
-// Campaigns that carry a flow (issue 15 §2): a campaign may name a published flow that starts from
+// Campaigns that carry a flow: a campaign may name a published flow that starts from
 // the company (an initialPush step); its launch opens one conversation per recipient whose message
 // was queued, and the conversation remembers its campaign, so the campaign's "max complete
 // interactions" can close the others once that many conversations completed.

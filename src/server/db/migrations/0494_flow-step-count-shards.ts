@@ -1,4 +1,4 @@
-// A flow's step counts (issue 15 §3 statistics) are added by every turn of every conversation of
+// A flow's step counts (statistics) are added by every turn of every conversation of
 // the flow, in the turn's transaction: one row per step and event made every concurrent turn of a
 // popular flow wait for the others' commits (the conversations bench saw 90 % of its turns' time
 // waiting on that row lock). The counts now spread over 16 rows per step and event, chosen by the

@@ -1,4 +1,4 @@
-// A flow's training file (issue 15 §3): example phrases and the response each one means, which
+// A flow's training file: example phrases and the response each one means, which
 // widen a step's matching ("me gustaría pagar la factura" → "Pagar"). Looked up by the answer's
 // normal form (core/flows/matching.ts normalizeAnswer) when a person's answer matches nothing as
 // written. Each file read is a numbered upload (stored in short transactions); the flow points at

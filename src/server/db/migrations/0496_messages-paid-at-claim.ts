@@ -1,5 +1,5 @@
-// A conversation's replies reserve their credits when the dispatcher claims them, not in the turn
-// (issue 15 §4): every reply reserving in its turn made one company's concurrent turns wait for
+// A conversation's replies reserve their credits when the dispatcher claims them, not in the turn:
+// Every reply reserving in its turn made one company's concurrent turns wait for
 // each other on the company's balance row (67 % of a loaded turn's lock waits). `unpaid` marks a
 // queued message whose credits are still to be reserved; the claim reserves them for its whole
 // batch, in its own transaction, so a message being sent is always paid for.

@@ -1,4 +1,4 @@
-// The FTP intake (issue 14, getImpFtpReport): the server visits each company's FTP folder (the
+// The FTP intake (getImpFtpReport): the server visits each company's FTP folder (the
 // FTP settings of /profile/apiPermissions/settings) and turns each recipients file it finds into a
 // deployment of the campaign its name starts with. `ftp_imports` is the ledger of those files, one
 // row per file seen (name, size and modification instant identify it), written before the file is

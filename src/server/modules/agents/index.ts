@@ -1,4 +1,4 @@
-// Agents: a published flow on a two-way channel (schemas/api/agents.yaml, issue 15). The rules of
+// Agents: a published flow on a two-way channel (schemas/api/agents.yaml). The rules of
 // the YAML's header are checked here, in the transaction that writes (the channel's row is locked,
 // so two agents written at once on one channel never both pass the keyword and catch-all checks).
 import { sql, type Kysely, type Transaction } from 'kysely';

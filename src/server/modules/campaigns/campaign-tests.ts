@@ -1,4 +1,4 @@
-// A campaign's test send (issue 12, POST /v1/campaigns/{id}/tests) and the tests sent so far
+// A campaign's test send (POST /v1/campaigns/{id}/tests) and the tests sent so far
 // (GET …/tests). The message is rendered with the first sendable row's values (the variables'
 // names in brackets before there is a file) and goes through the one send step like a launch:
 // credits reserved, block list and duplicates applied, the campaign's purpose kept. Two things

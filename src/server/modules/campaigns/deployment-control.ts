@@ -49,7 +49,7 @@ export async function toDeployment(db: Kysely<Database>, row: Awaited<ReturnType
 export async function controlDeployment(db: Kysely<Database>, companyId: number, id: number, action: 'play' | 'pause' | 'cancel', now: Date): Promise<void> {
   const row = await loadDeployment(db, companyId, id);
   if (PROCESSED_DEPLOYMENT_STATES.includes(row.state)) throw fail('99984');
-  // While its launch is being written (issue 13) it can only be cancelled (the launch job then stops).
+  // While its launch is being written it can only be cancelled (the launch job then stops).
   if (row.state === 'preparing' && action !== 'cancel') throw fail('99984');
   if (action === 'pause') {
     if (row.state !== 'paused') await pauseDeployment(db, id, now);

@@ -90,7 +90,7 @@ export const campaignsHandlers: DomainHandlers<'campaigns'> = {
     if (b.maxCompleteInteractions !== undefined) set.max_complete_interactions = b.maxCompleteInteractions;
     // The flow against the campaign's kind as it will be (a call flow may not be scheduled: 99990).
     if (b.flowId !== undefined || (b.kind !== undefined && current.flow_id !== null)) set.flow_id = await checkCampaignFlow(ctx.deps.db, me.companyId, b.flowId === undefined ? current.flow_id : b.flowId, b.kind ?? current.kind);
-    // The template follows a new channel or a new choice (issue 12); its parameters' columns are the user's.
+    // The template follows a new channel or a new choice; its parameters' columns are the user's.
     if (b.templateId !== undefined || b.channelId !== undefined) set.template_id = await keptTemplate(ctx.deps.db, me.companyId, b.channelId ?? current.channel_id!, b.templateId === undefined ? current.template_id : b.templateId, b.templateId === undefined ? 'drop' : 'refuse');
     if (b.templateMapping !== undefined) set.template_mapping = JSON.stringify(b.templateMapping);
     await uniqueOr(() => ctx.deps.db.updateTable('campaigns').set(set).where('id', '=', current.id).where('company_id', '=', me.companyId).execute(), nameTaken);

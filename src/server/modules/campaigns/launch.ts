@@ -1,10 +1,10 @@
 // Launching a campaign: one deployment, its messages rendered from the file's sendable rows and
 // created through the one send step (messaging/send-messages.ts: the refusal rules, credits, send
-// window), chunk by chunk (issue 13): the first chunk with the deployment in the request (when the
+// window), chunk by chunk: the first chunk with the deployment in the request (when the
 // credits do not cover it, 99986, nothing is created), the rest by the engine's launch job, each
 // chunk in one transaction with the job's cursor (launchStep).
 // The preview (the detail's summary tab) is the same launch, run to the end in a transaction that
-// is then rolled back (issue 12): every decision it shows (block list, duplicates against what was
+// is then rolled back: every decision it shows (block list, duplicates against what was
 // already sent, the send window, the credits, the parts of each rendered message) is the one the
 // launch would make, read from the rows the launch itself wrote.
 import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
@@ -49,7 +49,7 @@ interface LaunchCampaign {
   template_id: number | null;
   template_mapping: Record<string, string>;
   variables: string[];
-  /** A flow each recipient's conversation starts on (issue 15). */
+  /** A flow each recipient's conversation starts on. */
   flow_id?: number | null;
 }
 
@@ -108,14 +108,14 @@ async function runLaunch<T>(
   const channel = await channelOf(deps, campaign);
   const now = deps.now();
   const at = plannedAt(campaign, now);
-  // Shortener (issue 5): the company's short links in the content (99925 for any other link of ours).
+  // Shortener: the company's short links in the content (99925 for any other link of ours).
   const links = await contentLinks(deps, me.companyId, campaign.content);
   const purpose = campaign.purpose as Purpose;
   return sendMessages(deps, {
     companyId: me.companyId, channel, purpose, source: 'campaign', createdBy: me.userId, now, at, onInsufficientCredits,
   }, async (trx, enqueue) => {
     const id = await createDeployment(trx, { companyId: me.companyId, campaignId: campaign.id, channelId: channel.id, purpose, at, createdBy: me.userId, now });
-    // Shortener (issue 5): each recipient gets their own child code of every link, set-based, in this transaction.
+    // Shortener: each recipient gets their own child code of every link, set-based, in this transaction.
     const codes = links.length
       ? await childCodes(trx, { companyId: me.companyId, campaignId: campaign.id, createdBy: me.userId, now, links, phones: rows.map((r) => r.phone!) })
       : null;
@@ -155,7 +155,7 @@ async function writeChunk(trx: Transaction<Database>, enqueue: Enqueue, plan: La
   const textRows = campaign.template_id === null ? rows : rows.map((r) => ({ ...r, variables: withTemplateValues(campaign, r.variables) }));
   const result = await enqueue(templateItems ?? itemsOf(campaign.content, textRows, codes ? (body, phone) => personalise(body, links, codes, phone) : undefined), plan.deploymentId);
   if (campaign.flow_id) {
-    // Issue 15: each recipient whose message was queued starts the flow after it (the message ids are in the rows' order).
+    // Each recipient whose message was queued starts the flow after it (the message ids are in the rows' order).
     const variables = new Map(result.ids.length === rows.length ? result.ids.map((id, i) => [id, rows[i].variables] as const) : []);
     await startCampaignConversations(trx, campaignFlowVersions, {
       companyId: plan.companyId, campaignId: campaign.id, flowId: campaign.flow_id, channel: plan.channel, messageIds: result.ids, variables, now: plan.at,
@@ -173,7 +173,7 @@ const sendRequest = (plan: LaunchPlan) => ({
 });
 
 /**
- * Launch (issue 13: a big launch never stalls the server). The request writes the deployment and
+ * Launch (a big launch never stalls the server). The request writes the deployment and
  * the first chunk of its messages in one transaction: a launch that fits in one chunk is done
  * there, whole, as it always was; a bigger one answers 'preparing' with its launch job, which the
  * engine's job runner (messaging/jobs.ts) carries on chunk by chunk off the request path.
@@ -200,10 +200,10 @@ export async function launchCampaign(deps: ServerDeps, me: Session, campaignId: 
   if (!total) throw fail('99985', 'The recipients file has no sendable rows.');
   const chunk = launchChunkSize();
   const rows = await sendableChunk(deps.db, fileId, 0, chunk);
-  // WhatsApp (issue 12): the template's messages, or null for free text (refused outside the 24-hour window: 99907; a parameter without its column: 99908).
+  // WhatsApp: the template's messages, or null for free text (refused outside the 24-hour window: 99907; a parameter without its column: 99908).
   const templateItems = await whatsappLaunchItems(deps, campaign, channel, rows);
   const now = deps.now();
-  // Shortener (issue 5): the company's short links in the content (99925 for any other link of ours).
+  // Shortener: the company's short links in the content (99925 for any other link of ours).
   const links = await contentLinks(deps, me.companyId, campaign.content);
   const plan: LaunchPlan = { deploymentId: 0, companyId: me.companyId, campaign, fileId, channel, purpose: campaign.purpose as Purpose, createdBy: me.userId, now, at: plannedAt(campaign, now), links };
   const preparing = total > rows.length;
@@ -400,7 +400,7 @@ function ucs2FromValues(content: string, bodies: readonly string[]): { character
  * What a launch now would do, without doing it: the launch itself, rolled back. A file of more
  * sendable rows than previewStagedMax() is staged on its first rows only and the counts scaled to
  * the whole file (`estimated`): staging a million rows in one transaction would hold the embedded
- * database, and every other request, for as long as the launch itself (issue 13, item 1). The
+ * database, and every other request, for as long as the launch itself (item 1). The
  * file's own counts (recipients, invalid rows, repeats within the file) are always exact.
  */
 export async function previewCampaign(deps: ServerDeps, me: Session, campaignId: number): Promise<CampaignPreview> {
@@ -442,7 +442,7 @@ export async function previewCampaign(deps: ServerDeps, me: Session, campaignId:
     balance,
     enough: !staged?.shortOfCredits && balance >= credits,
     refusedLinks: refusedLinks(campaign.content, deps.messaging.shortBaseUrls).map((l) => l.url),
-    // WhatsApp (issue 12): recipients outside the 24-hour window for free text, template parameters without a column.
+    // WhatsApp: recipients outside the 24-hour window for free text, template parameters without a column.
     ...whatsapp,
     outsideWindow: scaled(whatsapp.outsideWindow),
   };

@@ -3,7 +3,7 @@
 // deployments as its recipient got it (messages.body holds the text after the variables and the
 // recipient's own short links were filled in), paged; q searches the number. Another company's
 // campaign answers 99959, as one that does not exist. Each message says why it did not go, or not
-// yet (reason, issue 12: engine/lifecycle/message-reason.ts), which the list and its export show.
+// yet (reason,: engine/lifecycle/message-reason.ts), which the list and its export show.
 import { reasonOf } from '../../../engine/lifecycle/message-reason.ts';
 import type { CampaignMessage } from '../../../generated/types.gen.ts';
 import { fail } from '../../errors/api-error.ts';

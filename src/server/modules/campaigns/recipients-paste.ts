@@ -1,4 +1,4 @@
-// Recipients typed or pasted instead of a file (issue 12, POST /v1/campaigns/{id}/recipients/paste):
+// Recipients typed or pasted instead of a file (POST /v1/campaigns/{id}/recipients/paste):
 // the numbers are split as the console's counter splits them (core/phone-list.ts), written as a
 // number-only CSV, one number a line, and stored through the file's own path: the same row
 // validation (pass, warn, fail, error), the same duplicates rule, the same rows and error report,

@@ -65,7 +65,7 @@ export function checkContent(content: string, shortBaseUrls: string[]): void {
 }
 
 /**
- * Content within the limits (issue 12): at most constants.limits.messageCharacters characters on any
+ * Content within the limits: at most constants.limits.messageCharacters characters on any
  * channel (99904) and, on an SMS channel, at most constants.sms.maxParts parts (99903). Refused,
  * never cut: the sender decides what to leave out.
  */
@@ -82,7 +82,7 @@ export function checkSchedule(kind: string, scheduledAt: string | null | undefin
 }
 
 /**
- * The template a write keeps (issue 12): an approved template of the company for the channel's
+ * The template a write keeps: an approved template of the company for the channel's
  * type (else 99931 on templateId). Only a WhatsApp campaign sends its template; on the other
  * channels a template only prefilled the content, so none is kept.
  */
@@ -97,7 +97,7 @@ export async function keptTemplate(db: Kysely<Database>, companyId: number, chan
 }
 
 /**
- * A flow a campaign may carry (issue 15): the company's, published (99994 otherwise), starting from
+ * A flow a campaign may carry: the company's, published (99994 otherwise), starting from
  * the company — an initialPush step. A flow that starts only when a person writes in (initialCall)
  * cannot be pushed: 99990 on a scheduled or recurring campaign (no scheduling of call flows), 99968
  * otherwise (the content must be of flow type).

@@ -1,4 +1,4 @@
-// WhatsApp campaigns (issue 12). Outside the 24-hour customer-service window Meta takes only
+// WhatsApp campaigns. Outside the 24-hour customer-service window Meta takes only
 // approved templates, so a WhatsApp campaign either sends its template (name, language and the
 // body parameters, each filled from the column of the recipients file the user mapped to it) or
 // sends free text, which is predicted and refused while any recipient has not written to the

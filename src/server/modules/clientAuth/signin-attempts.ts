@@ -1,4 +1,4 @@
-// Sign-in failures of an e-mail that has no account (issue 13). A real account counts its
+// Sign-in failures of an e-mail that has no account. A real account counts its
 // failures on its row (users.failed_logins); an unknown e-mail counts them here, so signin.ts runs
 // the same steps for both and a guesser cannot tell them apart by the answers (99996, then the
 // captcha 99998, then this address's lock 99948, signin-locks.ts). The count only ever asks for

@@ -12,7 +12,7 @@
 //     state sign in and get their state back, so the console can send them to the right screen.
 // An unknown e-mail runs the same steps on counters kept for that e-mail (signin-attempts.ts),
 // with a dummy hash (the same work as a real try): the answers (99996, then 99998, then 99948)
-// never tell an unknown e-mail from an account (issue 13).
+// never tell an unknown e-mail from an account.
 import { encodeSession } from '../../../core/session-codec.ts';
 import { constants } from '../../../generated/constants.gen.ts';
 import { issueToken } from '../../auth/session-store.ts';

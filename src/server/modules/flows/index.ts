@@ -1,5 +1,5 @@
 // Chatbot flows, their statistics and incidents, and the conversations they hold
-// (schemas/api/flows.yaml, issue 15). The draft is saved as drawn; publishing runs the one
+// (schemas/api/flows.yaml). The draft is saved as drawn; publishing runs the one
 // validator (src/core/flows/validate.ts) and makes the next numbered version in the same
 // transaction as the flow's pointer to it (the flow's row is locked, so two publications never
 // take one number). Every query is the caller's company's.

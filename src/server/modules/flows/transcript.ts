@@ -1,4 +1,4 @@
-// A conversation's transcript as people read it (issue 15 §3): what the person wrote, what the flow
+// A conversation's transcript as people read it: what the person wrote, what the flow
 // sent with where each message stands and why it did not go (the lifecycle's reasonOf, as the
 // campaigns' messages say it), and the notes. One reading for the conversation's own page and the
 // call-center query, which shows the transcripts of the number it looks up.

@@ -1,4 +1,4 @@
-// Buying credits (schemas/api/payments.yaml; issue 16). The order is ours before the buyer leaves:
+// Buying credits (schemas/api/payments.yaml). The order is ours before the buyer leaves:
 // created pending with its invoice and its follow-up job in one transaction, then the gateway's
 // checkout session is opened. Every state change after that is the gateway's word, applied by the
 // one owner of payment states (engine/payments/payments.ts): the signed confirmation webhook

@@ -1,4 +1,4 @@
-// An approved purchase's voucher (issue 16): a PDF made with the certificates' library (pdfkit),
+// An approved purchase's voucher: a PDF made with the certificates' library (pdfkit),
 // in Spanish, with the company's data, every field of the transaction and its verification id.
 // It is made from the stored movement each time it is downloaded, dated at the payment: the same
 // purchase gives the same document.

@@ -152,7 +152,7 @@ export const shortenerHandlers: DomainHandlers<'shortener'> = {
     const r = clicks.rows[0];
     const recipients = Number(links.n);
     const opened = Number(r?.opened ?? 0);
-    // The click rate (issue 12): recipients who opened over recipients, a fraction (0.667 is 66,7 %).
+    // The click rate: recipients who opened over recipients, a fraction (0.667 is 66,7 %).
     const clickRate = recipients ? Math.round((opened / recipients) * 1000) / 1000 : 0;
     return { campaignId: campaign.id, recipients, opened, clickRate, clicks: Number(r?.clicks ?? 0), bots: Number(r?.bots ?? 0) };
   },

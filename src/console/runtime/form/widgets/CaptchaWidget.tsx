@@ -11,7 +11,7 @@ import { appSettings } from '../../../../generated/app.gen.ts';
 export const SANDBOX_CAPTCHA_TOKEN = 'sandbox-ok';
 
 /**
- * Human verification. The check is pluggable (issue 2, section 3); with the `sandbox` provider the
+ * Human verification. The check is pluggable (section 3); with the `sandbox` provider the
  * widget is a plain "I am not a robot" box that fills the token the sandbox verifier accepts.
  */
 export default function CaptchaWidget(props: WidgetProps) {

@@ -4,13 +4,13 @@
 // part and the estimated cost per recipient in COP (variables at their average length, links at
 // the short link's). Broken variables (99924) and external links (99925) are named before submit,
 // so the server's refusal never comes as a surprise. The counter is a polite live region.
-// Limits (issue 12): nothing is cut. Past constants.sms.warnParts parts a warning says what each
+// Limits: nothing is cut. Past constants.sms.warnParts parts a warning says what each
 // part costs; more than constants.sms.maxParts parts, or more characters than any channel takes
 // (constants.limits.messageCharacters), is an error naming the limit, and the form refuses it
 // (validation.ts, the server's 99903/99904). A pasted text stays whole, so the sender sees it all.
 // `x-shorten` (an operation that shortens a URL and the answer's field with the short link): each
 // external link gets an "Acortar" button that replaces it in place with a tracked short link
-// (issue 12), so a pasted URL never has to leave the editor.
+//, so a pasted URL never has to leave the editor.
 // `x-smsWhen` (a condition on the form's values, a template's `channel: sms`): the SMS facts
 // (encoding, parts, what is left, cost) show only while it holds; characters, variables and the
 // warnings always do.

@@ -1,5 +1,5 @@
 // The click queue: the redirect never waits for the click's write, and a busy server does not pay
-// for it either (issue 13: tracking cost half of the redirect throughput when every click was
+// for it either (tracking cost half of the redirect throughput when every click was
 // written within a second, because with PGlite the inserts run on the redirects' own thread).
 //
 // - push() is synchronous and O(1). A click is copied into columns of typed arrays (chunks of
