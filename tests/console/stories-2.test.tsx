@@ -1,0 +1,4 @@
+// The second half of the stories (story-shard.ts).
+import { defineStoryTests } from './story-shard.ts';
+
+await defineStoryTests(1);
