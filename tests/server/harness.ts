@@ -1,6 +1,6 @@
 // Test harness: a server on a fresh database per test file. PGlite in memory by default; with
 // DATABASE_URL, PostgreSQL in a fresh schema (created here, put first on the pool's
-// search_path, dropped at close). Requests go through app.inject, addressed by operation id so
+// search_path, dropped once its process has ended: test-schemas.ts). Requests go through app.inject, addressed by operation id so
 // tests/server/coverage.test.ts can prove every declared operation is exercised.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -27,6 +27,7 @@ import { hashPassword } from '../../src/server/security/passwords.ts';
 import type { ThrottleSettings } from '../../src/server/security/throttle-settings.ts';
 import { folderStorage, type FileStorage } from '../../src/server/storage/file-storage.ts';
 import { snapshotBlob } from './pglite-snapshot.ts';
+import { newTestSchema } from './test-schemas.ts';
 
 /** The demo users' password in tests (the product never has a fixed one: see main.ts). */
 export const TEST_PASSWORD = 'Prueba#2025x';
@@ -109,20 +110,13 @@ export async function testDatabase(pgliteDir?: string): Promise<{ options: Datab
   if (!url && pgliteDir) return { options: { kind: 'pglite', dataDir: pgliteDir }, drop: async () => rm(pgliteDir, { recursive: true, force: true }) };
   // The run's migrated snapshot when the global setup made one (pglite-snapshot.ts), else an empty initdb.
   if (!url) return { options: { kind: 'memory', loadDataDir: snapshotBlob() }, drop: async () => {} };
-  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const schema = newTestSchema();
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   await admin.query(`create schema ${schema}`);
   await admin.end();
-  return {
-    options: { kind: 'postgres', url, schema, poolSize: 4 },
-    drop: async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop schema ${schema} cascade`);
-      await c.end();
-    },
-  };
+  // Dropped once this process is gone (test-schemas.ts), not now: another file may be migrating.
+  return { options: { kind: 'postgres', url, schema, poolSize: 4 }, drop: async () => {} };
 }
 
 async function openDatabase(pgliteDir?: string): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
