@@ -174,7 +174,7 @@ export function emitScreenTypes(model: Model): string {
         paged: { type: BOOLEAN },
         permission: { type: ref('Permission'), doc: 'The permission of the screen\'s operation.' },
       },
-    }), true, 'A compiled screen as the console runtime reads it (README "Screen kinds").'),
+    }), true, 'A compiled screen as the console runtime reads it (docs/console.md, "Screen kinds").'),
   ];
   return printFile(statements);
 }

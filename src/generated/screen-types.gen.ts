@@ -144,7 +144,7 @@ export interface ScreenTab<S = Record<string, unknown>, U = Record<string, unkno
     list?: ScreenDef<S, U>;
 }
 
-/** A compiled screen as the console runtime reads it (README "Screen kinds"). */
+/** A compiled screen as the console runtime reads it (docs/console.md, "Screen kinds"). */
 export interface ScreenDef<S = Record<string, unknown>, U = Record<string, unknown>> {
     id: string;
     kind: ScreenKind;

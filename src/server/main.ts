@@ -5,7 +5,7 @@
 //   (info), CONSOLE_DIR (dist/console, the console's build), SANDBOX_TEMPLATE_REVIEW_MS (3000: how
 //   long the sandbox's Meta takes to review a WhatsApp template), SCHEDULER_ROUND_MS (30000: how often due
 //   recurring campaigns, scheduled reports and FTP folders are looked for);
-//   ENGINE_IN_SERVER (on; off when `npm run worker` processes send: README, "Several processes on one
+//   ENGINE_IN_SERVER (on; off when `npm run worker` processes send: docs/operations-and-scaling.md, "Several processes on one
 //   PostgreSQL"), DATABASE_SCHEMA (the schema that holds the tables, as the worker reads it);
 //   SANDBOX_OUTBOX_OPEN (false: the sandbox outbox needs a platform or develop session; true: a client
 //   of this machine reads it without one, as behind no proxy), SANDBOX_PRIVATE_TARGETS (host:port
@@ -83,7 +83,7 @@ async function main() {
     trustProxy,
     // Connections per client address and request deadlines (MAX_CONNECTIONS_PER_IP, REQUEST_TIMEOUT_MS…).
     connections: connectionSettings(env),
-    // The demo's FTP drop box: files dropped here are sent by the FTP intake (README, "FTP intake").
+    // The demo's FTP drop box: files dropped here are sent by the FTP intake (docs/reports-and-rollups.md, "The FTP intake").
     sandboxFtpHome: resolve(env.DATA_DIR || './.data', 'ftp'),
     roundMs,
     messaging: { dispatcher: engine, dispatch, ...(reviewMs !== undefined ? { graph: { templateReviewMs: reviewMs } } : {}) },

@@ -1,7 +1,7 @@
 // The compiled screens as the generic renderers read them. Their types are generated from the
 // screen meta-schema (src/generated/screen-types.gen.ts, by generators/emit/screen-types.ts), so
 // the screen vocabulary is typed once; here they take the form library's schema types.
-// README "Screen kinds" documents the YAML each kind comes from.
+// docs/console.md, "Screen kinds", documents the YAML each kind comes from.
 // In the product a route hands its renderer the screen's own compiled module
 // (src/generated/screen.<id>.gen.ts, loaded with the route); nothing loads the whole table.
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';

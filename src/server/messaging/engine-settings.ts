@@ -6,7 +6,7 @@
 //   WORKER_ID (the name in engine_workers; each process picks its own when unset)
 //   ENGINE_IN_SERVER (on | off; `npm start` only): off when `npm run worker` processes send, so
 //   several API servers on one PostgreSQL serve requests and claim nothing themselves
-// ENGINE_IN_DOUBT_GRACE_MS is a trade-off (README, "Crash recovery"): a message whose process died
+// ENGINE_IN_DOUBT_GRACE_MS is a trade-off (docs/engine-and-channels.md, "Reach and crash recovery"): a message whose process died
 // after handing it to the SMSC may have left even though its answer was lost. It waits this long
 // for a receipt that names it before it is sent again: shorter resends sooner after a crash,
 // longer makes a second copy at the handset less likely. It also waits until the channel's

@@ -8,7 +8,7 @@
 // it needs a superuser or (PostgreSQL 13+, pg_trgm is a trusted extension) CREATE on the
 // database. When it can't be created, this migration does nothing and search keeps working by
 // scanning, exactly as before, only slower. To add the indexes later, run the statements of
-// `indexStatements` (README, "Company administration") as a user that may.
+// `indexStatements` (docs/identity-and-administration.md, "Company administration") as a user that may.
 import { sql, type Kysely } from 'kysely';
 
 export const SEARCHED_COLUMNS = ['full_name', 'email', 'document_id', 'phone'] as const;

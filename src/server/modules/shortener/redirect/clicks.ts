@@ -22,7 +22,7 @@
 //   and reported. close() stops the timer and writes what is held (retrying a failed write a few
 //   times), which the server's onClose runs before the database closes: a clean shutdown loses no
 //   click. A crash loses the held clicks: a fraction of a second's when quiet, at most
-//   maxDelayMs' worth under load (the README's shortener section says so).
+//   maxDelayMs' worth under load (docs/campaigns.md, "Link shortener", says so).
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../../engine/database.ts';
@@ -477,7 +477,7 @@ export class ClickQueue {
 /**
  * The database writer: one insert per batch, each column one array literal joined from the typed
  * arrays, the distinct strings one text[] (a subscript out of range, 0, reads as null). It replaced
- * one JSON parameter of objects, which made an object and a string per click (see README).
+ * one JSON parameter of objects, which made an object and a string per click (see docs/campaigns.md, "Link shortener").
  */
 export function databaseClickWriter(db: Kysely<Database>): ClickWriter {
   return async (batch) => {
