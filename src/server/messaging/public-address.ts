@@ -2,7 +2,6 @@
 // request forgery): the metadata service at 169.254.169.254, a database admin page on 10.x, the
 // server itself on 127.0.0.1. The policy that applies them to every connection made on a
 // company's behalf, when saved and when connecting, is outbound-guard.ts.
-import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 
 const blocked = new BlockList();
@@ -42,34 +41,9 @@ export function isPublicAddress(address: string): boolean {
   return !blocked.check(bare, 'ipv4');
 }
 
-/** Why a URL's host can never be a public target as typed (a private literal, localhost), or null. */
-export function privateHostReason(hostname: string): string | null {
-  const bare = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (bare === 'localhost' || bare.endsWith('.localhost')) return 'this server itself';
-  if (isIP(bare) && !isPublicAddress(bare)) return 'a private or reserved address';
-  return null;
-}
-
 export class PrivateAddressError extends Error {
   readonly code = 'EPRIVATEADDRESS';
   constructor(host: string, address: string) {
     super(`${host} resolves to ${address}, which is not a public address`);
   }
-}
-
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-
-/**
- * A `lookup` for http(s).request that answers only public addresses: the socket connects to what
- * this returns, so the check and the connection see the same DNS answer.
- */
-export function publicOnlyLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, options.all ? [] : '', undefined);
-    const list = addresses as LookupAddress[];
-    const bad = list.find((a) => !isPublicAddress(a.address));
-    if (bad || !list.length) return callback(new PrivateAddressError(hostname, bad?.address ?? 'nothing') as NodeJS.ErrnoException, options.all ? [] : '', undefined);
-    if (options.all) return callback(null, list);
-    callback(null, list[0].address, list[0].family);
-  });
 }
