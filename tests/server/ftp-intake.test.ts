@@ -19,6 +19,7 @@ import { sandboxMessageProvider } from '../../src/sandbox/outbox.ts';
 import { constants } from '../../src/generated/constants.gen.ts';
 import { OutboundPolicy } from '../../src/server/messaging/outbound-guard.ts';
 import { createHarness, type Harness } from './harness.ts';
+import { workbookBomb } from './zip-bytes.ts';
 
 let h: Harness;
 let manager: string;
@@ -206,6 +207,17 @@ describe('the FTP intake', () => {
     const [item] = (await report()).items;
     expect(item).toMatchObject({ state: 'refused', code: '99937' });
     expect(await deploymentsOf(c.id)).toEqual([]);
+  });
+
+  it('refuses a zip bomb at once (99932) through the uploads\' zip guard, and launches nothing', async () => {
+    await saveFolder(folder());
+    const c = await campaign('Bomba FTP');
+    // The sheet declares 5,000 bytes and inflates to 8 MB.
+    writeFileSync(join(home, `${c.id}_bomba.xlsx`), workbookBomb(8 * 1024 * 1024));
+    await visitDueFtpFolders(deps());
+    expect((await report()).items).toMatchObject([{ fileName: `${c.id}_bomba.xlsx`, state: 'refused', code: '99932', deploymentId: null }]);
+    expect(await deploymentsOf(c.id)).toEqual([]);
+    expect(readdirSync(join(home, 'refused'))).toHaveLength(1);
   });
 
   it('says why a folder could not be read, and visits it at once when its settings change', async () => {
