@@ -10,6 +10,7 @@ import addFormats from 'ajv-formats';
 import { customFormats } from '../../core/formats.ts';
 import { findUnstorableString } from '../../core/storable-text.ts';
 import { annotationKeywords, entitySchemas } from '../../generated/server-operations.gen.ts';
+import { compiledOnFirstUse } from './lazy-compile.ts';
 import { ApiError, isErrorCode, messageFor, type ErrorCode, type FieldError } from '../errors/api-error.ts';
 
 /**
@@ -64,12 +65,13 @@ const UNSTORABLE_MESSAGE = {
 } as const;
 
 /**
- * Fastify validatorCompiler: called once per route and request part. Every part of every
- * operation first refuses strings the database cannot store (NUL, lone surrogates; see
- * core/storable-text.ts) as 99931 naming the field, then runs the declared schema.
+ * Fastify validatorCompiler: called once per route and request part; the schema is compiled on
+ * the first request (http/lazy-compile.ts). Every part of every operation first refuses strings
+ * the database cannot store (NUL, lone surrogates; see core/storable-text.ts) as 99931 naming the
+ * field, then runs the declared schema.
  */
 export function compileValidator({ schema, httpPart }: { schema: object; httpPart?: string }): ValidateFunction {
-  const validate = ajvFor(httpPart).compile(boundIntegers(schema));
+  const { compiled } = compiledOnFirstUse(() => ajvFor(httpPart).compile(boundIntegers(schema)));
   const guarded = ((data: unknown) => {
     const bad = findUnstorableString(data);
     if (bad) {
@@ -83,11 +85,12 @@ export function compileValidator({ schema, httpPart }: { schema: object; httpPar
       guarded.errors = [error];
       return false;
     }
+    const validate = compiled();
     const ok = validate(data);
     guarded.errors = validate.errors;
     return ok;
   }) as ValidateFunction;
-  guarded.schema = validate.schema;
+  guarded.schema = schema;
   return guarded;
 }
 
