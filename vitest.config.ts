@@ -36,7 +36,7 @@ export default defineConfig({
         plugins: [react()],
         test: { name: 'console', include: ['src/console/**/*.test.tsx', 'tests/console/**/*.test.tsx'], environment: 'happy-dom', setupFiles: ['tests/console/setup.ts'], testTimeout: 20000 },
       },
-      { test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts'], environment: 'node', testTimeout: 120000, hookTimeout: 240000, fileParallelism: false, sequence: { groupOrder: 2 }, expect: { poll: { timeout: 10000 } } } },
+      { test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts'], environment: 'node', globalSetup: ['tests/e2e/global-setup.ts'], testTimeout: 120000, hookTimeout: 240000, fileParallelism: false, sequence: { groupOrder: 2 }, expect: { poll: { timeout: 10000 } } } },
     ],
   },
 });

@@ -1,8 +1,12 @@
 // Browser-suite harness: the real product as `npm start` runs it (built console + API on one
-// port, embedded PGlite in a fresh DATA_DIR, sandbox providers, demo company) and Debian's
+// port, embedded PGlite in a DATA_DIR of its own, sandbox providers, demo company) and Debian's
 // chromium driven by playwright-core. Readiness is the server's own "listening" line, not a sleep.
+//
+// In the suite (tests/e2e/global-setup.ts) every file's product starts from a copy of one DATA_DIR
+// that a first start migrated and seeded, and every file opens its contexts in one shared
+// Chromium; a file still gets a product of its own, so what one file changes no other file sees.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, existsSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createServer } from 'node:net';
@@ -22,13 +26,30 @@ async function freePort(): Promise<number> {
   });
 }
 
-export interface Product { url: string; stop(): Promise<void>; output(): string; /** Its DATA_DIR (the demo's FTP drop box is its ftp/ folder). */ dataDir: string }
+/** Set by the suite's global setup: the seeded DATA_DIR to copy, and the shared Chromium's address. */
+export const DATA_TEMPLATE_ENV = 'COLIBRI_E2E_DATA_TEMPLATE';
+export const BROWSER_ENDPOINT_ENV = 'COLIBRI_E2E_BROWSER';
 
-export async function startProduct(options: { pinCore?: number; root?: string; env?: Record<string, string> } = {}): Promise<Product> {
+export interface Product {
+  url: string;
+  /** Ends the process (SIGTERM: PGlite closes cleanly) and removes its DATA_DIR unless `keepData`. */
+  stop(options?: { keepData?: boolean }): Promise<void>;
+  output(): string;
+  /** Its DATA_DIR (the demo's FTP drop box is its ftp/ folder). */
+  dataDir: string;
+}
+
+/**
+ * Starts the product on a free port. Its DATA_DIR is a copy of the suite's seeded one when there is
+ * one (`fresh` asks for an empty DATA_DIR: migrations and the demo seed run in this start).
+ */
+export async function startProduct(options: { pinCore?: number; root?: string; env?: Record<string, string>; fresh?: boolean } = {}): Promise<Product> {
   const root = resolve(options.root ?? '.');
   if (!existsSync(join(root, 'dist/console/index.html'))) throw new Error('dist/console is missing: run `npm run build` first');
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'colibri-e2e-'));
+  const template = options.fresh ? undefined : process.env[DATA_TEMPLATE_ENV];
+  if (template) cpSync(template, dataDir, { recursive: true });
   // Abuse throttling: limits the suite's quick sign-ins from one address never meet, unless a test
   // asks for the real ones (tests/e2e/security-headers.test.ts passes '' for the defaults).
   const generous = { THROTTLE_GLOBAL: '100000/60', THROTTLE_SIGNIN: '100000/100000/60', THROTTLE_REGISTER: '100000/100000/60', THROTTLE_RECOVERY: '100000/100000/60', THROTTLE_OTP: '100000/100000/60' };
@@ -56,25 +77,33 @@ export async function startProduct(options: { pinCore?: number; root?: string; e
     url,
     dataDir,
     output: () => out,
-    async stop() {
+    async stop(options = {}) {
       if (child.exitCode === null) {
         const exited = new Promise((ok) => child.once('exit', ok));
         child.kill('SIGTERM');
         await exited;
       }
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
 
+/** Debian's chromium, headless, reaching nothing but this machine. */
+export const chromiumOptions = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: [
+    '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+  ],
+};
+
+/**
+ * A browser: a connection to the suite's shared Chromium when there is one (closing it closes the
+ * contexts this file opened), else a Chromium of its own.
+ */
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
-    ],
-  });
+  const shared = process.env[BROWSER_ENDPOINT_ENV];
+  return shared ? chromium.connect(shared) : chromium.launch(chromiumOptions);
 }
 
 // Reduced motion, as a user may ask in their system settings: without transitions a menu group

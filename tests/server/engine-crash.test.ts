@@ -30,6 +30,7 @@ import { startSandboxSmsc, type SandboxSmsc } from '../../src/sandbox/smsc/index
 import { seededRandom } from '../../src/sandbox/smsc/receipts.ts';
 import { createSecretBox } from '../../src/server/security/secrets.ts';
 import { createHarness, type Harness } from './harness.ts';
+import { processDatabaseEnv } from './test-databases.ts';
 import { crashSmppConnection, inProcessWorker, insertSmppChannel, workerProcess, type EngineSettings, type Incarnation } from './engine-crash-incarnations.ts';
 
 const POSTGRES = Boolean(process.env.DATABASE_URL);
@@ -81,8 +82,7 @@ const workerIdOf = (n: number) => (n % 3 === 2 ? `crash-${n}` : 'crash-main');
 async function startLife(n: number): Promise<Incarnation> {
   const settings: EngineSettings = { workerId: workerIdOf(n), leaseMs: LEASE_MS, inDoubtGraceMs: GRACE_MS, idleMs: 50 };
   if (POSTGRES) {
-    const schema = (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0].s;
-    return workerProcess({ DATABASE_URL: process.env.DATABASE_URL!, DATABASE_SCHEMA: schema, COLIBRI_SECRET_KEY: KEY.toString('base64') }, settings);
+    return workerProcess({ ...(await processDatabaseEnv(db)), COLIBRI_SECRET_KEY: KEY.toString('base64') }, settings);
   }
   return inProcessWorker({
     db: h.db, secrets, smsc, channelId,

@@ -1,6 +1,6 @@
 // Test harness: a server on a fresh database per test file. PGlite in memory by default; with
-// DATABASE_URL, PostgreSQL in a fresh schema (created here, put first on the pool's
-// search_path, dropped once its process has ended: test-schemas.ts). Requests go through app.inject, addressed by operation id so
+// DATABASE_URL, PostgreSQL in a copy of the run's migrated template database (test-databases.ts).
+// Requests go through app.inject, addressed by operation id so
 // tests/server/coverage.test.ts can prove every declared operation is exercised.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { sql, type Kysely } from 'kysely';
-import pg from 'pg';
 import { decodeSession } from '../../src/core/session-codec.ts';
 import type { OperationId } from '../../src/generated/operations.gen.ts';
 import { serverOperations } from '../../src/generated/server-operations.gen.ts';
@@ -27,7 +26,7 @@ import { hashPassword } from '../../src/server/security/passwords.ts';
 import type { ThrottleSettings } from '../../src/server/security/throttle-settings.ts';
 import { folderStorage, type FileStorage } from '../../src/server/storage/file-storage.ts';
 import { snapshotBlob } from './pglite-snapshot.ts';
-import { newTestSchema } from './test-schemas.ts';
+import { copyTemplateDatabase, newTestSchema, TEMPLATE_ENV } from './test-databases.ts';
 
 /** The demo users' password in tests (the product never has a fixed one: see main.ts). */
 export const TEST_PASSWORD = 'Prueba#2025x';
@@ -102,21 +101,21 @@ const byId = new Map<string, (typeof serverOperations)[number]>(serverOperations
 export const STATE_TABLES = ['companies', 'users', 'user_roles', 'password_history', 'tokens', 'otps', 'areas', 'notifications', 'files', 'sandbox_outbox'] as const;
 
 /**
- * The database options of a test's own database: PGlite in memory, or with DATABASE_URL a fresh
- * PostgreSQL schema, and the function that drops it afterwards.
+ * The database options of a test's own database: PGlite in memory, or with DATABASE_URL a copy of
+ * the run's template database (a fresh schema without one), and the function that drops it afterwards.
  */
 export async function testDatabase(pgliteDir?: string): Promise<{ options: DatabaseOptions; drop: () => Promise<void> }> {
   const url = process.env.DATABASE_URL;
   if (!url && pgliteDir) return { options: { kind: 'pglite', dataDir: pgliteDir }, drop: async () => rm(pgliteDir, { recursive: true, force: true }) };
   // The run's migrated snapshot when the global setup made one (pglite-snapshot.ts), else an empty initdb.
   if (!url) return { options: { kind: 'memory', loadDataDir: snapshotBlob() }, drop: async () => {} };
-  const schema = newTestSchema();
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
-  // Dropped once this process is gone (test-schemas.ts), not now: another file may be migrating.
-  return { options: { kind: 'postgres', url, schema, poolSize: 4 }, drop: async () => {} };
+  const template = process.env[TEMPLATE_ENV];
+  if (template) {
+    const copy = await copyTemplateDatabase(url, template);
+    return { options: { kind: 'postgres', url: copy.url, poolSize: 4 }, drop: copy.drop };
+  }
+  // Dropped once this process is gone (test-databases.ts), not now: another file may be migrating.
+  return { options: { kind: 'postgres', url, schema: await newTestSchema(url), poolSize: 4 }, drop: async () => {} };
 }
 
 async function openDatabase(pgliteDir?: string): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {

@@ -18,6 +18,7 @@ import { balanceOf } from '../../src/engine/credits.ts';
 import { createSecretBox } from '../../src/server/security/secrets.ts';
 import { crashSmppConnection, insertSmppChannel, workerProcess, type Incarnation } from './engine-crash-incarnations.ts';
 import { createHarness, type Harness } from './harness.ts';
+import { processDatabaseEnv } from './test-databases.ts';
 import { sendThroughApis, startApiProcess, startSmscProcess, type ApiProcess, type SmscProcess } from './processes-fleet.ts';
 import { until } from './until.ts';
 
@@ -42,7 +43,7 @@ let apiKey: string;
 
 beforeAll(async () => {
   h = await createHarness();
-  const schema = (await sql<{ s: string }>`select current_schema() as s`.execute(h.db)).rows[0].s;
+  const database = await processDatabaseEnv(h.db);
   const manager = (await h.as('manager')).token;
   companyId = (await h.db.selectFrom('users').select('company_id').where('email', '=', 'manager@demo.colibri.co').executeTakeFirstOrThrow()).company_id!;
   await h.op('credentials.updateSettings', { token: manager, body: { allowedIps: ['127.0.0.1'], notificationEmail: null, ftp: NO_FTP } });
@@ -51,7 +52,7 @@ beforeAll(async () => {
   channelId = await insertSmppChannel(h.db, createSecretBox(KEY), {
     companyId, name: 'SMPP dropped', sender: '890126', password: SMPP_PASSWORD, connection: crashSmppConnection(smsc, smsc.port, SYSTEM_ID, 50),
   });
-  env = { DATABASE_URL: process.env.DATABASE_URL!, DATABASE_SCHEMA: schema, COLIBRI_SECRET_KEY: KEY.toString('base64'), PGAPPNAME: APP };
+  env = { ...database, COLIBRI_SECRET_KEY: KEY.toString('base64'), PGAPPNAME: APP };
   apis.push(...(await Promise.all([startApiProcess(env), startApiProcess(env)])));
   for (const n of [1, 2]) {
     // The grace and the in-doubt bound are short: a row whose batch the drop cut goes again soon.

@@ -23,6 +23,7 @@ import { balanceOf } from '../../src/engine/credits.ts';
 import { createSecretBox } from '../../src/server/security/secrets.ts';
 import { crashSmppConnection, insertSmppChannel, workerProcess, type Incarnation } from './engine-crash-incarnations.ts';
 import { createHarness, type Harness } from './harness.ts';
+import { processDatabaseEnv } from './test-databases.ts';
 import { sendThroughApis, startApiProcess, startSmscProcess, type ApiProcess, type SmscProcess } from './processes-fleet.ts';
 import { until } from './until.ts';
 
@@ -51,14 +52,14 @@ let h: Harness;
 let smsc: SmscProcess;
 const apis: ApiProcess[] = [];
 const workers: Incarnation[] = [];
-let schema: string;
+let database: { DATABASE_URL: string; DATABASE_SCHEMA: string };
 let companyId: number;
 let channelId: number;
 let apiKey: string;
 
 function startWorker(name: string): Incarnation {
   const worker = workerProcess(
-    { DATABASE_URL: process.env.DATABASE_URL!, DATABASE_SCHEMA: schema, COLIBRI_SECRET_KEY: KEY.toString('base64'), ENGINE_IN_DOUBT_MAX_MS: String(IN_DOUBT_MAX_MS) },
+    { ...database, COLIBRI_SECRET_KEY: KEY.toString('base64'), ENGINE_IN_DOUBT_MAX_MS: String(IN_DOUBT_MAX_MS) },
     { workerId: name, leaseMs: LEASE_MS, inDoubtGraceMs: GRACE_MS, idleMs: 50 },
   );
   workers.push(worker);
@@ -67,7 +68,7 @@ function startWorker(name: string): Incarnation {
 
 beforeAll(async () => {
   h = await createHarness();
-  schema = (await sql<{ s: string }>`select current_schema() as s`.execute(h.db)).rows[0].s;
+  database = await processDatabaseEnv(h.db);
   const manager = (await h.as('manager')).token;
   companyId = (await h.db.selectFrom('users').select('company_id').where('email', '=', 'manager@demo.colibri.co').executeTakeFirstOrThrow()).company_id!;
   await h.op('credentials.updateSettings', { token: manager, body: { allowedIps: ['127.0.0.1'], notificationEmail: null, ftp: NO_FTP } });
@@ -76,7 +77,7 @@ beforeAll(async () => {
   channelId = await insertSmppChannel(h.db, createSecretBox(KEY), {
     companyId, name: 'SMPP fleet', sender: '890124', password: SMPP_PASSWORD, connection: crashSmppConnection(smsc, smsc.port, SYSTEM_ID, 50),
   });
-  const env = { DATABASE_URL: process.env.DATABASE_URL!, DATABASE_SCHEMA: schema, COLIBRI_SECRET_KEY: KEY.toString('base64') };
+  const env = { ...database, COLIBRI_SECRET_KEY: KEY.toString('base64') };
   apis.push(...(await Promise.all([startApiProcess(env), startApiProcess(env)])));
 }, 180_000);
 

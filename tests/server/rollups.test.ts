@@ -15,6 +15,7 @@ import { applyStatuses } from '../../src/engine/lifecycle/receipt.ts';
 import { compactRollups, rawDailyRollupSql, rawRollupSql, rebuildRollups, ROLLUP_KEY, ROLLUP_MEASURES, summedDailyRollupsSql, summedRollupsSql } from '../../src/engine/lifecycle/rollups.ts';
 import { rebuildRange } from '../../src/server/rollups-cli.ts';
 import { createHarness, type Harness } from './harness.ts';
+import { processDatabaseEnv } from './test-databases.ts';
 import { seededRandom as random, type SeededRandom } from '../fixtures/seeded-random.ts';
 
 let h: Harness;
@@ -165,11 +166,10 @@ describe('the rebuild command', () => {
     const cli = (args: string[], env: NodeJS.ProcessEnv) => run(process.execPath, ['--import', 'tsx', 'src/server/rollups-cli.ts', ...args], { env: { ...process.env, ...env } });
     await expect(cli(['rebuild', '2026-11-30', '2026-11-01'], {})).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('the last day comes before the first') });
     if (process.env.DATABASE_URL) {
-      // The test's own schema: its rollups lost, then rebuilt by the command.
-      const schema = (await sql<{ s: string }>`select current_schema() as s`.execute(h.db)).rows[0].s;
+      // The test's own database: its rollups lost, then rebuilt by the command.
       const before = await raw(h.db);
       await sql`delete from message_rollup_totals`.execute(h.db);
-      const { stdout } = await cli(['rebuild', '2026-11-19', '2026-11-21'], { DATABASE_SCHEMA: schema });
+      const { stdout } = await cli(['rebuild', '2026-11-19', '2026-11-21'], await processDatabaseEnv(h.db));
       expect(stdout).toMatch(/rebuilt from the messages \([1-9]\d* rollup rows\)/);
       expect(await rollups(h.db)).toEqual(before);
     } else {
