@@ -18,18 +18,25 @@ const consoleRules = {
 
 /**
  * The runtime and the features read the router through its seam (src/console/runtime/navigation.tsx),
- * so that a first-load page draws their screens without react-router (issue 13); only the app's
+ * so that a first-load page draws their screens without react-router; only the app's
  * wiring (src/console/app), the shell around the routes and the stories import it.
  */
 const runtimeRules = {
   patterns: [...consoleRules.patterns, { group: ['react-router', 'react-router-dom'], message: 'Read the router through src/console/runtime/navigation.tsx.' }],
 };
 
-/** src/server: src/core, src/generated, src/engine; src/sandbox only from the composition root. Never React or the console. */
+/**
+ * src/server: src/core, src/generated, the engine (its top-level files, and each room, a folder of
+ * src/engine, only through its index.ts); src/sandbox only from the composition root. Never React or the console.
+ */
+const ENGINE_ROOM_MESSAGE = 'The server reaches an engine room through its index.ts (src/engine/<room>/index.ts).';
 const serverRules = (sandbox) => ({
   patterns: [
     { group: [...REACT, '**/console/**', '**/generated/client.gen*', '**/generated/routes.gen*'], message: 'The server must not import React or the console.' },
     { group: ['**/generators/**'], message: 'The server must not import the generator.' },
+    // Gitignore semantics: a file under a room's subfolder (channels/whatsapp/index.ts) stays refused,
+    // since a path under an excluded folder cannot be re-included.
+    { group: ['**/engine/*/**', '!**/engine/*/index.ts'], message: ENGINE_ROOM_MESSAGE },
     ...(sandbox ? [] : [{ group: ['**/sandbox/**'], message: 'Only the composition root wires the sandbox into the server.' }]),
   ],
 });
@@ -71,6 +78,12 @@ const generatedRules = {
 const generatedDynamicImports = {
   selector: `ImportExpression > Literal[value=/${LEAVES_GENERATED.replaceAll('/', '\\x2F')}/]`,
   message: 'Generated code imports only src/core and itself.',
+};
+
+/** The same boundary for the server's `import()`: a path into an engine room that is not the room's index.ts. */
+const serverDynamicImports = {
+  selector: `ImportExpression > Literal[value=/(^|\\x2F)engine\\x2F[^\\x2F]+\\x2F(?!index\\.ts$)/]`,
+  message: ENGINE_ROOM_MESSAGE,
 };
 
 /** generators/: nothing under src/ (it writes src/generated, it never reads the product). */
@@ -119,6 +132,9 @@ export default tseslint.config(
   { files: ['src/core/**'], rules: { 'no-restricted-imports': ['error', coreRules] } },
   { files: ['generators/**'], rules: { 'no-restricted-imports': ['error', generatorRules] } },
   { files: ['src/**/*.ts', 'src/**/*.tsx'], ignores: PLATFORM_NAMES_ALLOWED, rules: { 'no-restricted-syntax': ['error', ...platformNameComparisons] } },
+  // The server's import() boundary; a later block replaces a rule's options, so the comparisons above are repeated.
+  { files: ['src/server/**'], ignores: PLATFORM_NAMES_ALLOWED, rules: { 'no-restricted-syntax': ['error', ...platformNameComparisons, serverDynamicImports] } },
+  { files: PLATFORM_NAMES_ALLOWED.filter((f) => f.startsWith('src/server/')), rules: { 'no-restricted-syntax': ['error', serverDynamicImports] } },
   {
     files: ['src/generated/**'],
     rules: { ...allRulesOff, 'no-restricted-imports': ['error', generatedRules], 'no-restricted-syntax': ['error', generatedDynamicImports] },

@@ -17,7 +17,7 @@ import { runDueCampaigns } from './messaging/scheduler.ts';
 import { visitDueFtpFolders } from './messaging/ftp-intake.ts';
 import { listeningOrigin } from './http/public-origin.ts';
 import { mailScheduledFiles, runDueReportSchedules } from './modules/reportCenter/report-schedules.ts';
-import { compactRollups } from '../engine/lifecycle/rollups.ts';
+import { compactRollups } from '../engine/lifecycle/index.ts';
 import { startJobRunner } from './messaging/jobs.ts';
 import { expirePromotions } from '../engine/credits.ts';
 import { webhookSecrets } from './messaging/webhook-secrets.ts';

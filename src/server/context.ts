@@ -5,7 +5,7 @@ import type { CaptchaVerifier } from '../core/ports/captcha.ts';
 import type { ChannelConnector } from '../core/ports/channel.ts';
 import type { MessageProvider } from '../core/ports/message.ts';
 import type { PaymentGateway } from '../core/ports/payment.ts';
-import type { SendWindow } from '../engine/lifecycle/enqueue.ts';
+import type { SendWindow } from '../engine/lifecycle/index.ts';
 import type { UserScope } from './auth/user-scope.ts';
 import type { Database } from '../engine/database.ts';
 import type { WhatsAppTemplateGateway } from './messaging/whatsapp-templates.ts';

@@ -4,7 +4,7 @@
 // server must be stopped first (its data folder is one process's); on PostgreSQL it runs beside
 // the servers and workers. Reads DATABASE_URL / DATABASE_SCHEMA / DATA_DIR as `npm start` does.
 import { addDays, instantAtMinutes, parseYmd } from '../core/bogota-time.ts';
-import { rebuildRollups } from '../engine/lifecycle/rollups.ts';
+import { rebuildRollups } from '../engine/lifecycle/index.ts';
 import { createDatabase, databaseFromEnv } from './db/database.ts';
 import { prepareDatabase } from './db/prepare.ts';
 

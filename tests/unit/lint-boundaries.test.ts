@@ -31,10 +31,16 @@ const boundaries: Boundary[] = [
     allowed: ['../../../core/sms.ts', '../../../generated/types.gen.ts', '../../../engine/dispatcher.ts', 'fastify'],
   },
   {
+    part: 'server reaches an engine room (a folder of src/engine) only through its index.ts',
+    file: 'src/server/messaging/probe.ts',
+    forbidden: ['../../engine/lifecycle/rollups.ts', '../../engine/channels/registry.ts', '../../engine/channels/whatsapp/index.ts'],
+    allowed: ['../../engine/lifecycle/index.ts', '../../engine/channels/index.ts', '../../engine/credits.ts'],
+  },
+  {
     part: 'server composition root (may wire the sandbox)',
     file: 'src/server/composition.ts',
-    forbidden: ['../console/App.tsx', 'react'],
-    allowed: ['../sandbox/smsc/server.ts', './context.ts'],
+    forbidden: ['../console/App.tsx', 'react', '../engine/payments/epayco.ts'],
+    allowed: ['../sandbox/smsc/server.ts', './context.ts', '../engine/payments/index.ts'],
   },
   {
     part: 'engine (core, generated; never the server, the console or the sandbox)',
@@ -92,5 +98,11 @@ describe('import boundaries (ARCHITECTURE §2) are lint rules', () => {
   it('reports a dynamic import that leaves src/generated for anything but src/core', async () => {
     expect(await boundaryMessages(dynamicImport('../console/runtime/screens/FormScreen.tsx'), 'src/generated/routes.gen.ts')).not.toEqual([]);
     expect(await boundaryMessages(dynamicImport('./screen.signin.gen.ts'), 'src/generated/routes.gen.ts')).toEqual([]);
+  });
+
+  it('reports a dynamic import from the server into an engine room other than its index.ts', async () => {
+    expect(await boundaryMessages(dynamicImport('../../engine/lifecycle/rollups.ts'), 'src/server/messaging/probe.ts')).not.toEqual([]);
+    expect(await boundaryMessages(dynamicImport('../../engine/lifecycle/index.ts'), 'src/server/messaging/probe.ts')).toEqual([]);
+    expect(await boundaryMessages(dynamicImport('../../engine/credits.ts'), 'src/server/messaging/probe.ts')).toEqual([]);
   });
 });

@@ -1,12 +1,20 @@
 // The conversations of an engine process (ARCHITECTURE 2 `conversations/`): a person's message in
 // (inbound.ts), the no-reply timers (timers.ts, polled here), and the integration calls
 // (integration.ts, a job kind the job runner runs). One FlowVersions memory per process.
+// The server's way in; engine code imports the modules themselves.
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../database.ts';
 import { receiveText, type InboundText, type Received } from './inbound.ts';
 import { nextTimerAt } from './sessions.ts';
 import { fireDueTimers } from './timers.ts';
 import { flowVersions, type FlowVersions } from './versions.ts';
+
+export { flowVersions } from './versions.ts';
+export { flowCallStep } from './integration.ts';
+export type { IntegrationCaller } from './integration.ts';
+export { OPEN_STATES } from './sessions.ts';
+export { clearTraining, storeTrainingFile, trainedMeanings } from './training.ts';
+export { startCampaignConversations } from './campaigns.ts';
 
 /** Due timers fired in one transaction (their turns taken together). */
 export const TIMER_BATCH = 1000;

@@ -6,8 +6,7 @@
 // Cells are data: a formula cell yields its formula text ("=…"), so nothing is evaluated or trusted.
 import type { FastifyRequest } from 'fastify';
 import { csvFirstColumn } from '../../core/phone-list.ts';
-import { ingestLimits } from '../../engine/recipients/ingest.ts';
-import { runSheetJob } from '../../engine/recipients/sheet-thread.ts';
+import { ingestLimits, runSheetJob } from '../../engine/recipients/index.ts';
 import { fail } from '../errors/api-error.ts';
 import { asUploadError, checkWorkbookArchive, decodeUploadText, readUpload } from './intake.ts';
 

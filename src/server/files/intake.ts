@@ -18,9 +18,7 @@ import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
-import { invalidFile, RecipientsFileError, tooLarge } from '../../engine/recipients/errors.ts';
-import { StreamingTextDecoder } from '../../engine/recipients/text-decode.ts';
-import { checkInflation, type ZipLimits } from '../../engine/recipients/zip-guard.ts';
+import { invalidFile, RecipientsFileError, tooLarge, StreamingTextDecoder, checkInflation, type ZipLimits } from '../../engine/recipients/index.ts';
 import { fail, failFields, fieldError } from '../errors/api-error.ts';
 import { unstorableReason } from '../../core/storable-text.ts';
 

@@ -2,7 +2,7 @@
 // a status callback (company-url-request.ts: only where the outbound policy lets it, no
 // redirects, a deadline), with the step's method, content type and body, and its answer read up to
 // MAX_ANSWER_BYTES — parsed as JSON when it is JSON, else kept as text — for the step's access path.
-import type { IntegrationCaller } from '../../engine/conversations/integration.ts';
+import type { IntegrationCaller } from '../../engine/conversations/index.ts';
 import { requestCompanyUrl, requestFailure } from './company-url-request.ts';
 import type { OutboundPolicy } from './outbound-guard.ts';
 

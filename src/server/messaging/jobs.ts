@@ -5,12 +5,10 @@
 // renews with every step; a process that dies lets its lease run out and another takes the job up
 // at its cursor. PGlite is one process's database: its one runner takes every job.
 import { randomBytes } from 'node:crypto';
-import { flowCallStep } from '../../engine/conversations/integration.ts';
-import { flowVersions } from '../../engine/conversations/versions.ts';
-import { paymentFollowUpStep } from '../../engine/payments/follow-up.ts';
+import { flowCallStep, flowVersions } from '../../engine/conversations/index.ts';
+import { paymentFollowUpStep } from '../../engine/payments/index.ts';
 import { noPaymentGateway, type PaymentGateway } from '../../core/ports/payment.ts';
-import type { JobHandlers } from '../../engine/jobs/kinds.ts';
-import { JobRunner, type JobRunnerOptions } from '../../engine/jobs/runner.ts';
+import { JobRunner, type JobHandlers, type JobRunnerOptions } from '../../engine/jobs/index.ts';
 import { launchStep, type LaunchDeps } from '../modules/campaigns/launch.ts';
 import { reportFileStep } from '../modules/reportCenter/report-files.ts';
 import type { FileStorage } from '../storage/file-storage.ts';

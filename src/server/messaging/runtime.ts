@@ -8,9 +8,7 @@
 // claims with SKIP LOCKED.
 import type { Kysely } from 'kysely';
 import type { ChannelAdapter } from '../../engine/channel-adapter.ts';
-import type { ChannelContext, StandIns } from '../../engine/channels/definition.ts';
-import { channelDefinition, channelDefinitions } from '../../engine/channels/registry.ts';
-import type { HttpAdapterOptions } from '../../engine/channels/shared/http-client.ts';
+import { channelDefinition, channelDefinitions, companySmsChannel, type ChannelContext, type StandIns, type HttpAdapterOptions } from '../../engine/channels/index.ts';
 import { Dispatcher, type DispatcherOptions } from '../../engine/dispatcher.ts';
 import { databaseSink, type DatabaseSink } from '../../engine/receipts.ts';
 import type { Database } from '../../engine/database.ts';
@@ -21,7 +19,6 @@ import { startCallbackDeliverer, type CallbackDeliverer, type CallbackDelivererO
 import type { OutboundPolicy } from './outbound-guard.ts';
 import { routeInbound } from '../../engine/inbound.ts';
 import { startConversations, type Conversations } from '../../engine/conversations/index.ts';
-import { companySmsChannel } from '../../engine/channels/company-sms-channel.ts';
 import { whatsappTemplateGateway } from './whatsapp-templates.ts';
 import { companySendWindow } from './send-window.ts';
 import { endpointOf } from '../modules/channels/records.ts';

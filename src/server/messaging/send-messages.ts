@@ -7,7 +7,7 @@
 // duplicates 93, credits 81 or 99986, the send window).
 import type { Transaction } from 'kysely';
 import type { Database } from '../../engine/database.ts';
-import { enqueueMessages, heldUntil, type EnqueueItem, type EnqueueRequest, type EnqueueResult } from '../../engine/lifecycle/enqueue.ts';
+import { enqueueMessages, heldUntil, type EnqueueItem, type EnqueueRequest, type EnqueueResult } from '../../engine/lifecycle/index.ts';
 import type { MessagingHooks, ServerDeps } from '../context.ts';
 import { duplicateWindowHours } from './duplicate-window.ts';
 

@@ -3,7 +3,7 @@
 // Read through a short cache: the dispatcher asks for every claimed batch.
 import type { Kysely } from 'kysely';
 import { decide, type SendPolicy } from '../../core/send-window.ts';
-import type { SendWindow } from '../../engine/lifecycle/enqueue.ts';
+import type { SendWindow } from '../../engine/lifecycle/index.ts';
 import type { Database } from '../../engine/database.ts';
 
 const CACHE_MS = 30_000;

@@ -2,7 +2,7 @@
 // channel type's webhook names them (src/engine/channels: the Meta app secret and verify token for
 // WhatsApp and Messenger, the RBM client token for RCS). A channel of another platform, disabled,
 // or without a token answers null (404: nothing is revealed).
-import { channelDefinition } from '../../engine/channels/registry.ts';
+import { channelDefinition } from '../../engine/channels/index.ts';
 import type { ServerDeps } from '../context.ts';
 import { openSecret } from '../modules/channels/secret-fields.ts';
 import type { ChannelWebhookSecrets, WebhookPlatform } from '../webhooks/index.ts';

@@ -2,11 +2,10 @@
 // the company's WhatsApp channels (its business account and token). In the running engine the
 // channel talks to whatever its adapter talks to (its own baseUrl, production's Graph, or in
 // sandbox mode the Graph stand-in, which then answers on our real webhook route).
-import type { TemplateCallResult, TemplateDraft } from '../../engine/channels/whatsapp/index.ts';
-import { createWhatsAppTemplate, deleteWhatsAppTemplate, editWhatsAppTemplate } from '../../engine/channels/whatsapp/index.ts';
+import {
+  createWhatsAppTemplate, deleteWhatsAppTemplate, editWhatsAppTemplate, whatsappGraphAccount, type TemplateCallResult, type TemplateDraft, type ChannelContext,
+} from '../../engine/channels/index.ts';
 import type { Kysely } from 'kysely';
-import type { ChannelContext } from '../../engine/channels/definition.ts';
-import { whatsappGraphAccount } from '../../engine/channels/whatsapp/definition.ts';
 import type { Database } from '../../engine/database.ts';
 import { endpointOf } from '../modules/channels/records.ts';
 import type { SecretBox } from '../security/secrets.ts';

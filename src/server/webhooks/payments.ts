@@ -14,7 +14,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { PaymentGatewayError, type PaymentGateway } from '../../core/ports/payment.ts';
 import type { Database } from '../../engine/database.ts';
-import { confirmByGateway } from '../../engine/payments/confirmed.ts';
+import { confirmByGateway } from '../../engine/payments/index.ts';
 
 export interface PaymentWebhookOptions {
   db: Kysely<Database>;

@@ -10,10 +10,9 @@
 // applies each change once (a repeat changes nothing).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ReceiptSink } from '../../engine/channel-adapter.ts';
-import type { ChannelDefinition } from '../../engine/channels/definition.ts';
-import { channelDefinitions } from '../../engine/channels/registry.ts';
-import type { ChannelWebhookSecrets, WebhookRequest } from '../../engine/channels/shared/webhook.ts';
-import type { TemplateStatusEvent, WebhookEvents } from '../../engine/channels/shared/webhook-events.ts';
+import {
+  channelDefinitions, type ChannelDefinition, type ChannelWebhookSecrets, type WebhookRequest, type TemplateStatusEvent, type WebhookEvents,
+} from '../../engine/channels/index.ts';
 import { ApiError, type ErrorCode } from '../errors/api-error.ts';
 
 export type { ChannelWebhookSecrets };

@@ -2,7 +2,7 @@
 // and creates the rollups of the current code (the operator joined the key): on a new database
 // this migration does nothing, and databases that ran it keep its name in their history.
 import { sql, type Kysely } from 'kysely';
-import { dropRollupsSql } from '../../../engine/lifecycle/rollups.ts';
+import { dropRollupsSql } from '../../../engine/lifecycle/index.ts';
 
 export async function up(): Promise<void> {}
 

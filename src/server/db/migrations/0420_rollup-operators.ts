@@ -3,7 +3,7 @@
 // created the rollups with the operator in the key; 0430 (the area joined the key) now creates the
 // current ones, so on a new database this one only adds the columns.
 import { sql, type Kysely } from 'kysely';
-import { dropRollupsSql } from '../../../engine/lifecycle/rollups.ts';
+import { dropRollupsSql } from '../../../engine/lifecycle/index.ts';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql.raw('alter table messages add column if not exists network text').execute(db);

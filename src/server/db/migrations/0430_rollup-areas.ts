@@ -4,7 +4,7 @@
 // message already there rolled up once (writers wait: the messages table is locked meanwhile).
 // Messages sent before this keep no area (0: "no area" in the reports).
 import { sql, type Kysely } from 'kysely';
-import { createRollupsSql, dropRollupsSql } from '../../../engine/lifecycle/rollups.ts';
+import { createRollupsSql, dropRollupsSql } from '../../../engine/lifecycle/index.ts';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql.raw('alter table messages add column if not exists area_id integer').execute(db);

@@ -3,7 +3,7 @@
 // Bogotá day instead of 24. The rollups are created again in their current shape, every message
 // already there rolled up once (writers wait: the messages table is locked meanwhile), as 0430 did.
 import { sql, type Kysely } from 'kysely';
-import { createRollupsSql, dropRollupsSql } from '../../../engine/lifecycle/rollups.ts';
+import { createRollupsSql, dropRollupsSql } from '../../../engine/lifecycle/index.ts';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql.raw('lock table messages in share mode').execute(db);

@@ -9,8 +9,8 @@ import type { Agent, FlowDefinition } from '../../../generated/types.gen.ts';
 import { fail, failFields, fieldError } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
-import { jsonValue } from '../../../engine/tables/columns.ts';
-import { capabilitiesOf } from '../../../engine/channels/registry.ts';
+import { jsonValue } from '../../../engine/tables/index.ts';
+import { capabilitiesOf } from '../../../engine/channels/index.ts';
 
 function agentQuery(db: Kysely<Database>, companyId: number) {
   return db.selectFrom('agents as a').innerJoin('channels as ch', 'ch.id', 'a.channel_id').innerJoin('flows as f', 'f.id', 'a.flow_id')

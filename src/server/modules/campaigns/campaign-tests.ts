@@ -7,9 +7,9 @@
 // source `test` is not held by the send window (engine/lifecycle/enqueue.ts heldBySendWindow).
 import { render, variablesOf } from '../../../core/message-content.ts';
 import { splitPastedNumbers } from '../../../core/phone-list.ts';
-import { reachOf } from '../../../engine/channels/registry.ts';
-import { InsufficientCreditsError, type Purpose } from '../../../engine/lifecycle/enqueue.ts';
-import { judgePhone } from '../../../engine/recipients/validate-row.ts';
+import { reachOf } from '../../../engine/channels/index.ts';
+import { InsufficientCreditsError, type Purpose } from '../../../engine/lifecycle/index.ts';
+import { judgePhone } from '../../../engine/recipients/index.ts';
 import { constants } from '../../../generated/constants.gen.ts';
 import type { CampaignTestMessage, CampaignTestResult } from '../../../generated/types.gen.ts';
 import type { ServerDeps, Session } from '../../context.ts';

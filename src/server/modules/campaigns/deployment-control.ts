@@ -3,10 +3,9 @@
 // changes themselves belong to the engine's lifecycle (src/engine/lifecycle/deployments.ts).
 import { sql, type Kysely } from 'kysely';
 import {
-  cancelDeployment, cancelNumbers, deleteDeployment, pauseDeployment, playDeployment, PROCESSED_DEPLOYMENT_STATES, rescheduleNumbers,
-} from '../../../engine/lifecycle/deployments.ts';
+  cancelDeployment, cancelNumbers, deleteDeployment, pauseDeployment, playDeployment, PROCESSED_DEPLOYMENT_STATES, rescheduleNumbers, STATUS,
+} from '../../../engine/lifecycle/index.ts';
 import type { Database } from '../../../engine/database.ts';
-import { STATUS } from '../../../engine/lifecycle/message-states.ts';
 import type { Deployment } from '../../../generated/types.gen.ts';
 import { fail } from '../../errors/api-error.ts';
 

@@ -10,12 +10,12 @@
 import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import { refusedLinks, render } from '../../../core/message-content.ts';
 import { nonGsmCharacters } from '../../../core/sms-parts.ts';
-import { capabilitiesOf } from '../../../engine/channels/registry.ts';
-import { createDeployment, finishPreparing, recordDeploymentTotals, recordLaunchChunk, stopPreparing } from '../../../engine/lifecycle/deployments.ts';
-import { advanceJob, createJob, finishJob, lockJob } from '../../../engine/lifecycle/jobs.ts';
-import type { JobHandler } from '../../../engine/jobs/kinds.ts';
-import { InsufficientCreditsError, type EnqueueItem, type EnqueueResult, type Purpose } from '../../../engine/lifecycle/enqueue.ts';
-import { STATUS } from '../../../engine/lifecycle/message-states.ts';
+import { capabilitiesOf } from '../../../engine/channels/index.ts';
+import {
+  advanceJob, createDeployment, createJob, finishJob, finishPreparing, InsufficientCreditsError, lockJob, recordDeploymentTotals, recordLaunchChunk, STATUS,
+  stopPreparing, type EnqueueItem, type EnqueueResult, type Purpose,
+} from '../../../engine/lifecycle/index.ts';
+import type { JobHandler } from '../../../engine/jobs/index.ts';
 import type { ChannelPlatform } from '../../../engine/channel-adapter.ts';
 import type { Database } from '../../../engine/database.ts';
 import { balanceOf } from '../../../engine/credits.ts';
@@ -29,8 +29,7 @@ import { ApiError } from '../../errors/api-error.ts';
 import { childCodes, contentLinks, personalise, type ContentLink } from '../shortener/links.ts';
 import { whatsappLaunchItems, whatsappSummary, withTemplateValues } from './whatsapp-campaign.ts';
 import { MessageStatistics } from '../../../engine/message-statistics.ts';
-import { startCampaignConversations } from '../../../engine/conversations/campaigns.ts';
-import { flowVersions } from '../../../engine/conversations/versions.ts';
+import { startCampaignConversations, flowVersions } from '../../../engine/conversations/index.ts';
 import { checkCampaignFlow } from './records.ts';
 
 /** Rendered messages the summary shows as they would go. */

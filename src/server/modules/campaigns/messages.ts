@@ -4,7 +4,7 @@
 // recipient's own short links were filled in), paged; q searches the number. Another company's
 // campaign answers 99959, as one that does not exist. Each message says why it did not go, or not
 // yet (reason,: engine/lifecycle/message-reason.ts), which the list and its export show.
-import { reasonOf } from '../../../engine/lifecycle/message-reason.ts';
+import { reasonOf } from '../../../engine/lifecycle/index.ts';
 import type { CampaignMessage } from '../../../generated/types.gen.ts';
 import { fail } from '../../errors/api-error.ts';
 import { duplicateWindowHours } from '../../messaging/duplicate-window.ts';

@@ -3,13 +3,12 @@
 // judged. A new file replaces the previous one. Whole-file problems answer their catalogue code
 // (99932 invalid file, 99937 too large, 99955 columns missing) and leave the previous file as it was.
 import type { Readable } from 'node:stream';
-import { capabilitiesOf, reachOf } from '../../../engine/channels/registry.ts';
+import { capabilitiesOf, reachOf } from '../../../engine/channels/index.ts';
 import type { FastifyRequest } from 'fastify';
 import { openUpload } from '../../files/intake.ts';
 import type { Insertable, Kysely } from 'kysely';
 import { variablesOf } from '../../../core/message-content.ts';
-import { RecipientsFileError } from '../../../engine/recipients/errors.ts';
-import { ingestRecipients } from '../../../engine/recipients/ingest.ts';
+import { RecipientsFileError, ingestRecipients } from '../../../engine/recipients/index.ts';
 import type { RecipientSummary } from '../../../generated/types.gen.ts';
 import { constants } from '../../../generated/constants.gen.ts';
 import type { Database } from '../../../engine/database.ts';

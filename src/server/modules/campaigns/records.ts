@@ -1,10 +1,10 @@
 // Campaign rows → the API's campaign entity, and the content rules every write checks.
 import { sql, type Kysely } from 'kysely';
 import { contentProblems, lengthProblem } from '../../../core/message-content.ts';
-import { capabilitiesOf } from '../../../engine/channels/registry.ts';
+import { capabilitiesOf } from '../../../engine/channels/index.ts';
 import type { Campaign, CampaignRecurrence, FlowDefinition } from '../../../generated/types.gen.ts';
 import type { Database } from '../../../engine/database.ts';
-import { jsonValue } from '../../../engine/tables/columns.ts';
+import { jsonValue } from '../../../engine/tables/index.ts';
 import { failFields, fieldError } from '../../errors/api-error.ts';
 import { parametersOf } from './whatsapp-campaign.ts';
 

@@ -6,11 +6,10 @@
 // The summary (preview) and the launch ask the same plan, so they never disagree.
 import type { Kysely } from 'kysely';
 import { render } from '../../../core/message-content.ts';
-import { capabilitiesOf } from '../../../engine/channels/registry.ts';
-import { outsideCustomerWindow, OUTSIDE_WINDOW_CODE } from '../../../engine/channels/whatsapp/customer-window.ts';
+import { capabilitiesOf, outsideCustomerWindow, OUTSIDE_WINDOW_CODE } from '../../../engine/channels/index.ts';
 import type { ChannelPlatform } from '../../../engine/channel-adapter.ts';
 import type { Database } from '../../../engine/database.ts';
-import type { EnqueueItem } from '../../../engine/lifecycle/enqueue.ts';
+import type { EnqueueItem } from '../../../engine/lifecycle/index.ts';
 import { headerKey } from '../../../engine/recipients/index.ts';
 import type { ServerDeps } from '../../context.ts';
 import { fail } from '../../errors/api-error.ts';

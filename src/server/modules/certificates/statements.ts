@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../engine/database.ts';
-import { operatorSql } from '../../../engine/lifecycle/rollups.ts';
+import { operatorSql } from '../../../engine/lifecycle/index.ts';
 import { constants } from '../../../generated/constants.gen.ts';
 import type { CertificateKind } from '../../../generated/enums.gen.ts';
 

@@ -4,7 +4,7 @@ import { normalizeKeyword, platformFields, shortCodeProblem, isRcsAgentId } from
 import type { ChannelPlatform, ChannelType } from '../../../generated/enums.gen.ts';
 import { normalizeEmail } from '../../../core/email.ts';
 import { normalizeColombianPhone } from '../../../core/phone.ts';
-import { capabilitiesOf } from '../../../engine/channels/registry.ts';
+import { capabilitiesOf } from '../../../engine/channels/index.ts';
 import type { ChannelsCreateBody } from '../../../generated/types.gen.ts';
 import { failFields, fieldError } from '../../errors/api-error.ts';
 

@@ -10,7 +10,7 @@ import { constants } from '../../../generated/constants.gen.ts';
 import type { DeploymentHistory, DeploymentHistoryRow } from '../../../generated/types.gen.ts';
 import { fail, failFields, fieldError } from '../../errors/api-error.ts';
 import { caller, type HandlerContext } from '../../http/handler.ts';
-import { outcomeSql } from '../../../engine/lifecycle/message-states.ts';
+import { outcomeSql } from '../../../engine/lifecycle/index.ts';
 
 const TIME_ZONE = constants.sendWindow.timeZone;
 /** At most this many deployments come back (newest first); totals and perDay cover every match. */

@@ -7,7 +7,7 @@
 import { sql, type Kysely } from 'kysely';
 import { contentProblems, render, RenderError, variablesOf } from '../../../core/message-content.ts';
 import type { ChannelPlatform, TemplateRef } from '../../../engine/channel-adapter.ts';
-import type { EnqueueItem, Purpose } from '../../../engine/lifecycle/enqueue.ts';
+import type { EnqueueItem, Purpose } from '../../../engine/lifecycle/index.ts';
 import type { Database } from '../../../engine/database.ts';
 import type { Event } from '../../../generated/types.gen.ts';
 import type { ServerDeps, Session } from '../../context.ts';
@@ -18,7 +18,7 @@ import { paginate } from '../../http/paging.ts';
 import { idempotentRequest, once, settle } from '../../messaging/idempotency.ts';
 import { sendMessages } from '../../messaging/send-messages.ts';
 import { statusOf } from '../messages/index.ts';
-import { capabilitiesOf, destinationOn } from '../../../engine/channels/registry.ts';
+import { capabilitiesOf, destinationOn } from '../../../engine/channels/index.ts';
 
 const keyTaken = () => failFields([fieldError('key', '99979')]);
 

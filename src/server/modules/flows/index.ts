@@ -12,12 +12,11 @@ import { uniqueOr } from '../../db/unique.ts';
 import { fail, failFields, fieldError } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
-import { OPEN_STATES } from '../../../engine/conversations/sessions.ts';
-import { jsonValue } from '../../../engine/tables/columns.ts';
+import { OPEN_STATES, clearTraining, storeTrainingFile, trainedMeanings } from '../../../engine/conversations/index.ts';
+import { jsonValue } from '../../../engine/tables/index.ts';
 import { transcriptOf } from './transcript.ts';
 import { integrationUrlErrors } from './integration-urls.ts';
 import { numberForms } from '../../../core/phone.ts';
-import { clearTraining, storeTrainingFile, trainedMeanings } from '../../../engine/conversations/training.ts';
 import { constants } from '../../../generated/constants.gen.ts';
 import { asUploadError, openUpload } from '../../files/intake.ts';
 

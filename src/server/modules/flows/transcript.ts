@@ -4,7 +4,7 @@
 // call-center query, which shows the transcripts of the number it looks up.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../engine/database.ts';
-import { reasonOf } from '../../../engine/lifecycle/message-reason.ts';
+import { reasonOf } from '../../../engine/lifecycle/index.ts';
 import type { ConversationTurnDirection, MessageState } from '../../../generated/enums.gen.ts';
 import type { Conversation } from '../../../generated/types.gen.ts';
 import { duplicateWindowHours } from '../../messaging/duplicate-window.ts';

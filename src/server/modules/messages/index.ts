@@ -4,9 +4,9 @@
 // the duplicate rule (93) and the credits (81) decide each one; API messages are transactional
 // unless told otherwise, so the send window does not hold them. An Idempotency-Key makes a retried
 // send answer the first one's messages instead of sending again (messaging/idempotency.ts).
-import { capabilitiesOf, destinationOn } from '../../../engine/channels/registry.ts';
+import { capabilitiesOf, destinationOn } from '../../../engine/channels/index.ts';
 import type { ChannelPlatform } from '../../../engine/channel-adapter.ts';
-import type { EnqueueItem, Purpose } from '../../../engine/lifecycle/enqueue.ts';
+import type { EnqueueItem, Purpose } from '../../../engine/lifecycle/index.ts';
 import type { MessageStatus } from '../../../generated/types.gen.ts';
 import type { ServerDeps, Session } from '../../context.ts';
 import { fail, failFields, fieldError } from '../../errors/api-error.ts';

@@ -6,9 +6,8 @@
 import { calendarDate, dateRangeProblem, dayAfter, dayStart } from '../../../core/date-range.ts';
 import { purchasable, quotePurchase } from '../../../core/payment-quote.ts';
 import { PaymentGatewayError } from '../../../core/ports/payment.ts';
-import { confirmByGateway } from '../../../engine/payments/confirmed.ts';
-import { abandonPayment, attachCheckoutSession, createPurchase, CREDITED, type PaymentRow } from '../../../engine/payments/payments.ts';
-import { createJob } from '../../../engine/lifecycle/jobs.ts';
+import { confirmByGateway, abandonPayment, attachCheckoutSession, createPurchase, CREDITED, type PaymentRow } from '../../../engine/payments/index.ts';
+import { createJob } from '../../../engine/lifecycle/index.ts';
 import { grantPromotional } from '../../../engine/credits.ts';
 import { constants } from '../../../generated/constants.gen.ts';
 import type { Payment, PromotionalCredit } from '../../../generated/types.gen.ts';

@@ -5,7 +5,7 @@
 // source is a type error, and the job (report-files.ts) never needs to know which it is writing.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../engine/database.ts';
-import { operatorSql } from '../../../engine/lifecycle/rollups.ts';
+import { operatorSql } from '../../../engine/lifecycle/index.ts';
 import { constants } from '../../../generated/constants.gen.ts';
 import type { ReportType } from '../../../generated/enums.gen.ts';
 import { wordsFor, type DocumentKey, type DocumentLanguage, type Words } from '../../i18n/document-words.ts';

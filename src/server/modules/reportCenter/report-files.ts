@@ -10,8 +10,8 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { BOM, csvField } from '../../../core/export-safety.ts';
 import type { Database } from '../../../engine/database.ts';
-import type { JobHandler } from '../../../engine/jobs/kinds.ts';
-import { advanceJob, createJob, finishJob, lockJob } from '../../../engine/lifecycle/jobs.ts';
+import type { JobHandler } from '../../../engine/jobs/index.ts';
+import { advanceJob, createJob, finishJob, lockJob } from '../../../engine/lifecycle/index.ts';
 import { appSettings } from '../../../generated/app.gen.ts';
 import { constants } from '../../../generated/constants.gen.ts';
 import type { SpreadsheetFormat, ReportType } from '../../../generated/enums.gen.ts';

@@ -21,7 +21,7 @@ import { paginate } from '../../http/paging.ts';
 import type { SecretBox } from '../../security/secrets.ts';
 import { enlistReportFile, fileLink, type FileParams } from './report-files.ts';
 import { companyAccounts, foreignAccounts, isoOrNull } from './report-scope.ts';
-import { jsonValue } from '../../../engine/tables/columns.ts';
+import { jsonValue } from '../../../engine/tables/index.ts';
 
 const TIME_ZONE = constants.sendWindow.timeZone;
 

@@ -4,8 +4,7 @@
 // report reads its company's days (or hours).
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../../engine/database.ts';
-import { outcomeSql } from '../../../engine/lifecycle/message-states.ts';
-import { rawContributionsSql } from '../../../engine/lifecycle/rollups.ts';
+import { outcomeSql, rawContributionsSql } from '../../../engine/lifecycle/index.ts';
 import { constants } from '../../../generated/constants.gen.ts';
 import { messageOutcomes } from '../../../generated/enums.gen.ts';
 import type { TrafficRow } from '../../../generated/types.gen.ts';

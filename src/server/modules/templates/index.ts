@@ -9,8 +9,7 @@
 import { sql } from 'kysely';
 import { variablesOf } from '../../../core/message-content.ts';
 import { categoryForPurpose, whatsappBodyProblem } from '../../../core/whatsapp-template.ts';
-import type { TemplateCallResult, TemplateDraft } from '../../../engine/channels/whatsapp/index.ts';
-import { capabilitiesOf } from '../../../engine/channels/registry.ts';
+import { capabilitiesOf, type TemplateCallResult, type TemplateDraft } from '../../../engine/channels/index.ts';
 import type { Template } from '../../../generated/types.gen.ts';
 import { templateStatuses, type TemplateCategory } from '../../../generated/enums.gen.ts';
 import type { ServerDeps, Session } from '../../context.ts';

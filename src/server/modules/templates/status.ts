@@ -10,7 +10,7 @@
 // than a minute before the template's last submission belongs to an earlier review and is
 // ignored (the minute absorbs the clocks of Meta and ours disagreeing).
 import { sql } from 'kysely';
-import type { TemplateStatusEvent } from '../../../engine/channels/shared/webhook-events.ts';
+import type { TemplateStatusEvent } from '../../../engine/channels/index.ts';
 import type { ServerDeps } from '../../context.ts';
 import type { TemplateStatus } from '../../../generated/enums.gen.ts';
 
