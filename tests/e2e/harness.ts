@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
-import { chromium, type Browser, type Page, type BrowserContext } from 'playwright-core';
+import { chromium, type Browser, type Download, type Page, type BrowserContext } from 'playwright-core';
 
 export const DEMO_PASSWORD = 'Demo-Colibri-2026!';
 
@@ -104,6 +104,16 @@ export const chromiumOptions = {
 export async function launchBrowser(): Promise<Browser> {
   const shared = process.env[BROWSER_ENDPOINT_ENV];
   return shared ? chromium.connect(shared) : chromium.launch(chromiumOptions);
+}
+
+/**
+ * A download's bytes. Read through its stream: the suite's browser is a shared Chromium reached
+ * over a connection, where `download.path()` does not exist on this side.
+ */
+export async function downloaded(download: Download): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 // Reduced motion, as a user may ask in their system settings: without transitions a menu group
