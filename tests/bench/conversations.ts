@@ -36,7 +36,7 @@ import { startConversations, TIMER_BATCH, type Conversations } from '../../src/e
 import type { Database } from '../../src/engine/database.ts';
 import type { FlowDefinition } from '../../src/generated/types.gen.ts';
 import { routeInbound } from '../../src/engine/inbound.ts';
-import { step } from '../unit/flows-fixtures.ts';
+import { answerEdges, step } from '../../src/core/flows/build.ts';
 import type { Harness } from '../server/harness.ts';
 import { onEachDatabase, type BenchDatabase } from './databases.ts';
 import type { Record } from './server-lists.ts';
@@ -86,11 +86,7 @@ function benchFlow(): FlowDefinition {
     ],
     edges: [
       { from: 'start', output: 'next', to: 'menu' },
-      { from: 'menu', output: 'saldo', to: 'info' },
-      { from: 'menu', output: 'pagos', to: 'info' },
-      { from: 'menu', output: 'horario', to: 'info' },
-      { from: 'menu', output: 'noMatch', to: 'bye' },
-      { from: 'menu', output: 'timeout', to: 'bye' },
+      ...answerEdges('menu', { saldo: 'info', pagos: 'info', horario: 'info' }, 'bye'),
       { from: 'info', output: 'otra', to: 'menu' },
       { from: 'info', output: 'noMatch', to: 'menu' },
       { from: 'info', output: 'timeout', to: 'bye' },

@@ -7,6 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answerEdges, step } from '../../src/core/flows/build.ts';
 import { decodeSession } from '../../src/core/session-codec.ts';
 import { fireDueTimers } from '../../src/engine/conversations/timers.ts';
 import { flowVersions } from '../../src/engine/conversations/versions.ts';
@@ -14,7 +15,6 @@ import type { FlowDefinition } from '../../src/generated/types.gen.ts';
 import { serverOperations } from '../../src/generated/server-operations.gen.ts';
 import { demoEmail } from '../../src/server/db/demo-seed.ts';
 import { startServer, type RunningServer } from '../../src/server/start.ts';
-import { step } from '../unit/flows-fixtures.ts';
 import { TEST_PASSWORD, testDatabase } from './harness.ts';
 import { until } from './until.ts';
 
@@ -86,10 +86,7 @@ const menu = (url: string): FlowDefinition => ({
   ],
   edges: [
     { from: 'start', output: 'next', to: 'ask' },
-    { from: 'ask', output: 'pay', to: 'api' },
-    { from: 'ask', output: 'query', to: 'info' },
-    { from: 'ask', output: 'noMatch', to: 'bye' },
-    { from: 'ask', output: 'timeout', to: 'bye' },
+    ...answerEdges('ask', { pay: 'api', query: 'info' }, 'bye'),
     { from: 'api', output: 'success', to: 'done' },
     { from: 'api', output: 'failure', to: 'bye' },
   ],
@@ -390,10 +387,7 @@ describe('a campaign that carries a flow', () => {
     ],
     edges: [
       { from: 'start', output: 'next', to: 'ask' },
-      { from: 'ask', output: 'yes', to: 'ok' },
-      { from: 'ask', output: 'no', to: 'cancel' },
-      { from: 'ask', output: 'noMatch', to: 'cancel' },
-      { from: 'ask', output: 'timeout', to: 'cancel' },
+      ...answerEdges('ask', { yes: 'ok', no: 'cancel' }, 'cancel'),
     ],
   };
 
@@ -454,10 +448,7 @@ describe("a flow's training file", () => {
     ],
     edges: [
       { from: 'start', output: 'next', to: 'ask' },
-      { from: 'ask', output: 'pay', to: 'paid' },
-      { from: 'ask', output: 'query', to: 'amount' },
-      { from: 'ask', output: 'noMatch', to: 'bye' },
-      { from: 'ask', output: 'timeout', to: 'bye' },
+      ...answerEdges('ask', { pay: 'paid', query: 'amount' }, 'bye'),
     ],
   };
   let flowId = 0;

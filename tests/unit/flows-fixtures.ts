@@ -1,8 +1,9 @@
 // Small flows for the flow tests: a valid five-step flow (start by keyword, ask, branch, final),
 // built step by step so each test breaks one thing.
-import type { FlowDefinition, FlowStep } from '../../src/generated/types.gen.ts';
+import { answerEdges, step } from '../../src/core/flows/build.ts';
+import type { FlowDefinition } from '../../src/generated/types.gen.ts';
 
-export const step = (id: string, type: FlowStep['type'], settings: FlowStep['settings'] = {}): FlowStep => ({ id, type, settings });
+export { step };
 
 /** Hola → ¿Pagar o consultar? (2 retries, 5 min) → pagar: integration → final; consultar: final; no match / timeout: final. */
 export function menuFlow(): FlowDefinition {
@@ -19,10 +20,7 @@ export function menuFlow(): FlowDefinition {
     ],
     edges: [
       { from: 'start', output: 'next', to: 'ask' },
-      { from: 'ask', output: 'pay', to: 'api' },
-      { from: 'ask', output: 'query', to: 'done' },
-      { from: 'ask', output: 'noMatch', to: 'bye' },
-      { from: 'ask', output: 'timeout', to: 'bye' },
+      ...answerEdges('ask', { pay: 'api', query: 'done' }, 'bye'),
       { from: 'api', output: 'success', to: 'done' },
       { from: 'api', output: 'failure', to: 'bye' },
     ],

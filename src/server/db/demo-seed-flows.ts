@@ -4,6 +4,7 @@
 // (keyword agents: a catch-all agent would answer every message the sandbox's other flows send).
 // In the sandbox, `npm start` and writing MENU to either channel starts a conversation.
 import type { Transaction } from 'kysely';
+import { answerEdges } from '../../core/flows/build.ts';
 import { validateFlow } from '../../core/flows/validate.ts';
 import type { Database } from '../../engine/database.ts';
 import type { FlowDefinition } from '../../generated/types.gen.ts';
@@ -35,14 +36,8 @@ export function demoFlow(): FlowDefinition {
     ],
     edges: [
       { from: 'inicio', output: 'next', to: 'menu' },
-      { from: 'menu', output: 'saldo', to: 'cedula' },
-      { from: 'menu', output: 'asesor', to: 'aviso' },
-      { from: 'menu', output: 'salir', to: 'adios' },
-      { from: 'menu', output: 'noMatch', to: 'adios' },
-      { from: 'menu', output: 'timeout', to: 'adios' },
-      { from: 'cedula', output: 'next', to: 'saldo' },
-      { from: 'cedula', output: 'noMatch', to: 'adios' },
-      { from: 'cedula', output: 'timeout', to: 'adios' },
+      ...answerEdges('menu', { saldo: 'cedula', asesor: 'aviso', salir: 'adios' }, 'adios'),
+      ...answerEdges('cedula', { next: 'saldo' }, 'adios'),
       { from: 'aviso', output: 'next', to: 'asesor' },
     ],
   };

@@ -4,6 +4,7 @@
 // answer the training file knows goes where the file says it means.
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, screen, userEvent, waitFor, within } from 'storybook/test';
+import { answerEdges } from '../../../core/flows/build.ts';
 import type { FlowDefinition } from '../../../generated/types.gen.ts';
 import { i18n } from '../../app/i18n.ts';
 import { loadFeatureStrings } from '../strings.ts';
@@ -25,10 +26,7 @@ const flow: FlowDefinition = {
   ],
   edges: [
     { from: 'start', output: 'next', to: 'ask' },
-    { from: 'ask', output: 'r1', to: 'balance' },
-    { from: 'ask', output: 'r2', to: 'advisor' },
-    { from: 'ask', output: 'noMatch', to: 'bye' },
-    { from: 'ask', output: 'timeout', to: 'bye' },
+    ...answerEdges('ask', { r1: 'balance', r2: 'advisor' }, 'bye'),
   ],
 };
 
