@@ -150,14 +150,8 @@ export async function startGraphSandbox(options: GraphSandboxOptions = {}): Prom
   /** Last inbound message time per `${sender}:${recipient}`. */
   const lastInbound = new Map<string, number>();
   const throttled = perSecondLimit(ratePerSecond, now);
-  const scheduled = new Set<Promise<unknown>>();
 
   const delay = () => (statusDelayMs > 0 ? new Promise((resolve) => setTimeout(resolve, statusDelayMs)) : Promise.resolve());
-  const track = (work: Promise<unknown>) => {
-    const settled = work.catch(() => undefined);
-    scheduled.add(settled);
-    void settled.then(() => scheduled.delete(settled));
-  };
 
   const windowOpen = (sender: string, recipient: string) => {
     const at = lastInbound.get(`${sender}:${recipient}`);
@@ -191,7 +185,7 @@ export async function startGraphSandbox(options: GraphSandboxOptions = {}): Prom
     const steps: (() => unknown)[] = recipient.endsWith('0000')
       ? [() => waStatus(number, id, recipient, 'failed', { code: 131026, title: 'Message undeliverable' })]
       : [() => waStatus(number, id, recipient, 'sent'), () => waStatus(number, id, recipient, 'delivered'), ...(readReceipts ? [() => waStatus(number, id, recipient, 'read')] : [])];
-    track((async () => {
+    poster.track((async () => {
       for (const step of steps) {
         await delay();
         await post(step());
@@ -225,7 +219,7 @@ export async function startGraphSandbox(options: GraphSandboxOptions = {}): Prom
 
   function scheduleMessengerReceipts(page: SandboxPage, mid: string, psid: string) {
     const post = (payload: unknown) => postMeta(page.id, page.webhookUrl, page.appSecret, payload);
-    track((async () => {
+    poster.track((async () => {
       await delay();
       const watermark = now();
       await post(pageEnvelope(page, { sender: { id: psid }, delivery: messengerMids ? { mids: [mid], watermark } : { watermark } }));
@@ -255,7 +249,7 @@ export async function startGraphSandbox(options: GraphSandboxOptions = {}): Prom
   /** After the review delay: Meta's verdict, then the signed status webhook to the account's number. */
   function scheduleReview(template: StoredTemplate) {
     const submission = template.submissions;
-    track((async () => {
+    poster.track((async () => {
       await new Promise((resolve) => setTimeout(resolve, templateReviewMs));
       const current = templates.get(template.id);
       // Deleted or submitted again meanwhile: that later submission has its own review.
@@ -398,15 +392,11 @@ export async function startGraphSandbox(options: GraphSandboxOptions = {}): Prom
       const body = await response.text();
       return { status: response.status, body, verified: response.status === 200 && body === challenge };
     },
-    async idle() {
-      while (scheduled.size > 0) await Promise.all([...scheduled]);
-      await poster.idle();
-    },
+    idle: () => poster.idle(),
     setWhatsAppNumber: (number) => void numbers.set(number.id, number),
     setPage: (page) => void pages.set(page.id, page),
     waitForDelivery: (match, timeoutMs) => poster.waitFor(match, timeoutMs),
     async stop() {
-      while (scheduled.size > 0) await Promise.all([...scheduled]);
       await poster.idle();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -18,6 +18,7 @@ export class WebhookPoster {
   readonly deliveries: WebhookDelivery[] = [];
   private readonly queues = new Map<string, Promise<unknown>>();
   private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly scheduled = new Set<Promise<unknown>>();
   private readonly listeners = new Set<() => void>();
 
   constructor(private readonly timeoutMs = 10_000) {}
@@ -47,9 +48,16 @@ export class WebhookPoster {
     return delivery;
   }
 
-  /** Every queued delivery has been answered. */
+  /** Work of the stand-in that queues deliveries later (a status after a delay): idle() waits for it too. Its failure is its own. */
+  track(work: Promise<unknown>): void {
+    const settled = work.catch(() => undefined);
+    this.scheduled.add(settled);
+    void settled.then(() => this.scheduled.delete(settled));
+  }
+
+  /** Every tracked piece of work has ended and every queued delivery has been answered. */
   async idle(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+    while (this.scheduled.size > 0 || this.inFlight.size > 0) await Promise.all([...this.scheduled, ...this.inFlight]);
   }
 
   /** Resolves with the first delivery (past or future) that matches, or rejects after `timeoutMs`. */

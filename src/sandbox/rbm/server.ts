@@ -83,14 +83,8 @@ export async function startRbmSandbox(options: RbmSandboxOptions = {}): Promise<
   /** messageId → the answer given when it was first created. */
   const created = new Map<string, unknown>();
   const throttled = perSecondLimit(ratePerSecond, now);
-  const scheduled = new Set<Promise<unknown>>();
   let tokenUrl = '';
 
-  const track = (work: Promise<unknown>) => {
-    const settled = work.catch(() => undefined);
-    scheduled.add(settled);
-    void settled.then(() => scheduled.delete(settled));
-  };
   const delay = () => (eventDelayMs > 0 ? new Promise((resolve) => setTimeout(resolve, eventDelayMs)) : Promise.resolve());
 
   function postEvent(agent: SandboxRbmAgent, content: Record<string, unknown>, signingKey = agent.clientToken, note?: WebhookDelivery['note']) {
@@ -101,7 +95,7 @@ export async function startRbmSandbox(options: RbmSandboxOptions = {}): Promise<
 
   function scheduleEvents(agent: SandboxRbmAgent, phone: string, messageId: string) {
     const events = readReceipts ? ['DELIVERED', 'READ'] : ['DELIVERED'];
-    track((async () => {
+    poster.track((async () => {
       for (const eventType of events) {
         await delay();
         await postEvent(agent, { senderPhoneNumber: phone, eventType, eventId: randomUUID(), messageId, sendTime: new Date(now()).toISOString() });
@@ -228,13 +222,9 @@ export async function startRbmSandbox(options: RbmSandboxOptions = {}): Promise<
       return postEvent(agent, { senderPhoneNumber: '+573001112233', eventType: 'READ', eventId: randomUUID(), messageId, sendTime: new Date(now()).toISOString() }, `${agent.clientToken}-not`, 'forged');
     },
     setAgent: (agent) => void agents.set(agent.id, agent),
-    async idle() {
-      while (scheduled.size > 0) await Promise.all([...scheduled]);
-      await poster.idle();
-    },
+    idle: () => poster.idle(),
     waitForDelivery: (match, timeoutMs) => poster.waitFor(match, timeoutMs),
     async stop() {
-      while (scheduled.size > 0) await Promise.all([...scheduled]);
       await poster.idle();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
