@@ -6,11 +6,11 @@
 // none went and why, and the messages list (and its CSV export) names the reason in words with
 // its code beside.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { newPage, signIn, sessionToken, productAndBrowser } from './harness.ts';
+import { newPage, signIn, sessionToken, productAndBrowser, downloaded } from './harness.ts';
 
 const e2e = productAndBrowser();
 let files: string;
@@ -109,7 +109,7 @@ describe('the campaign summary', () => {
     await expect.poll(() => page.getByRole('row').filter({ hasText: reason }).count()).toBe(3);
     expect(await page.getByRole('row').filter({ hasText: '+573157779902' }).filter({ hasText: reason }).count()).toBe(1);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Exportar CSV' }).click()]);
-    const exported = readFileSync((await download.path())!, 'utf8');
+    const exported = (await downloaded(download)).toString('utf8');
     expect(exported).toContain('Motivo');
     expect(exported.split(reason).length - 1).toBe(3);
     await context.close();

@@ -24,7 +24,7 @@ import { describe, expect, it } from 'vitest';
 import { calendarDate } from '../../src/core/date-range.ts';
 import { verifyEd25519 } from '../../src/server/security/secrets.ts';
 import { readPdf } from '../server/pdf-reader.ts';
-import { newPage, productAndBrowser, sessionToken, signIn } from './harness.ts';
+import { newPage, productAndBrowser, sessionToken, signIn, downloaded } from './harness.ts';
 
 const e2e = productAndBrowser();
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -218,7 +218,7 @@ describe('traffic reports', () => {
     await page.getByRole('region', { name: 'Por tipo de canal' }).getByRole('table').waitFor();
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Descargar Excel' }).click()]);
     expect(download.suggestedFilename()).toBe('tablero-facturacion.xlsx');
-    const bytes = readFileSync((await download.path())!);
+    const bytes = await downloaded(download);
     // An XLSX is a zip: it starts with "PK".
     expect(bytes.subarray(0, 2).toString()).toBe('PK');
     expect(await seriousViolations(page)).toEqual([]);
@@ -309,7 +309,7 @@ describe('traffic reports', () => {
     await row.waitFor({ timeout: 30_000 });
     const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Descargar' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^reporte-mensajes-\d+-\d{4}-\d{2}-\d{2}\.csv$/);
-    const text = readFileSync((await download.path())!, 'utf8');
+    const text = (await downloaded(download)).toString('utf8');
     expect(text.startsWith('\ufeffFecha (Bogotá),Cuenta,Número,Estado')).toBe(true);
     for (const i of [1, 2, 3]) expect(text).toContain(`+57316555070${i}`);
     expect(await seriousViolations(page)).toEqual([]);
@@ -328,7 +328,7 @@ describe('traffic reports', () => {
     await logRow.waitFor({ timeout: 30_000 });
     const [logDownload] = await Promise.all([page.waitForEvent('download'), logRow.getByRole('button', { name: 'Descargar' }).click()]);
     expect(logDownload.suggestedFilename()).toMatch(/^eventos-registro-\d+-\d{4}-\d{2}-\d{2}\.csv$/);
-    const log = readFileSync((await logDownload.path())!, 'utf8');
+    const log = (await downloaded(logDownload)).toString('utf8');
     expect(log.startsWith('\ufeffFecha (Bogotá),Usuario,IP,Método,Ruta')).toBe(true);
     expect(log).toContain('develop@demo.colibri.co');
     await context.close();
@@ -431,7 +431,7 @@ describe('traffic reports', () => {
 
     const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Descargar PDF' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^certificado-[0-9a-f-]{36}\.pdf$/);
-    const pdf = await readPdf(readFileSync((await download.path())!));
+    const pdf = await readPdf(await downloaded(download));
     expect(pdf.text).toContain('Colibri: su pedido 4411 sale hoy');
     expect(pdf.text).toContain('Entregado al teléfono');
     const id = /Certificado: ([0-9a-f-]{36})/.exec(pdf.text)![1];
