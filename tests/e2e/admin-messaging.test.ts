@@ -5,7 +5,8 @@
 // key is shown once.
 import { describe, it, expect } from 'vitest';
 import type { Page } from 'playwright-core';
-import { newPage, DEMO_PASSWORD, signIn, productAndBrowser } from './harness.ts';
+import { DEMO_PASSWORD, productAndBrowser } from './harness.ts';
+import { signedInPage } from './steps.ts';
 
 const e2e = productAndBrowser();
 
@@ -39,8 +40,7 @@ async function apiAs(email: string, method: string, path: string, body?: unknown
 
 describe('channels', () => {
   it('a manager creates an SMS channel, enables it and runs the try-channel test (DELIVERED)', async () => {
-    const { context, page } = await newPage(e2e.browser, e2e.product);
-    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
+    const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
     await page.goto('/profile/channels');
     await page.getByRole('button', { name: 'Nuevo' }).click();
     await page.waitForURL('**/profile/channels/new');
@@ -92,8 +92,7 @@ describe('channels', () => {
   });
 
   it('an analista sees the channels without New, Edit or Delete, and the server refuses a change (99982)', async () => {
-    const { context, page } = await newPage(e2e.browser, e2e.product);
-    await signIn(page, 'analista@demo.colibri.co', { lands: '**/User' });
+    const { context, page } = await signedInPage(e2e, 'analista@demo.colibri.co');
     await page.goto('/profile/channels');
     await page.getByRole('row', { name: /SMS Notificaciones/ }).waitFor();
     for (const name of ['Nuevo', 'Editar', 'Eliminar', 'Habilitar', 'Deshabilitar']) {
@@ -115,8 +114,7 @@ describe('channels', () => {
 
 describe('block list', () => {
   it('a number added today is pending and its effective date is 24 hours later; refused values say why', async () => {
-    const { context, page } = await newPage(e2e.browser, e2e.product);
-    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
+    const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
     await page.goto('/profile/blockList');
     await page.getByRole('button', { name: 'Agregar números' }).click();
     await page.waitForURL('**/profile/blockList/add');
@@ -145,8 +143,7 @@ describe('block list', () => {
 
 describe('API credentials', () => {
   it('a new key is shown once: after closing the box the list shows it masked and nothing shows it again', async () => {
-    const { context, page } = await newPage(e2e.browser, e2e.product);
-    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
+    const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
     await page.goto('/profile/apiPermissions');
     await page.getByRole('button', { name: 'Nuevo' }).click();
     await page.getByLabel(/^Nombre/).fill('Integración ERP');
@@ -180,8 +177,7 @@ describe('API credentials', () => {
   });
 
   it('the API settings take authorised IPs as CIDR (refused in the browser otherwise) and save without an FTP box', async () => {
-    const { context, page } = await newPage(e2e.browser, e2e.product);
-    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
+    const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
     await page.goto('/profile/apiPermissions/settings');
     const ips = page.getByLabel(/^IP autorizadas/);
     await ips.fill('300.1.1.1/33');

@@ -7,44 +7,20 @@
 // shown as text.
 import { describe, expect, it } from 'vitest';
 import { calendarDate } from '../../src/core/date-range.ts';
-import { newPage, signIn, sessionToken, productAndBrowser } from './harness.ts';
+import { sessionToken, productAndBrowser } from './harness.ts';
+import { launchUntilDelivered, signedInPage } from './steps.ts';
 
 const e2e = productAndBrowser();
 
-async function api(token: string, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const form = body instanceof FormData;
-  const res = await fetch(`${e2e.product.url}${path}`, {
-    method,
-    headers: { 'X-Auth-Token': token, ...(body && !form ? { 'content-type': 'application/json' } : {}) },
-    body: body === undefined ? undefined : form ? body : JSON.stringify(body),
-  });
-  const answer = (await res.json()) as Record<string, unknown>;
-  if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(answer)}`);
-  return answer;
-}
-
 describe('campaign history', () => {
   it('a manager sees a run in the history and opens the personalised messages of its campaign', async () => {
-    const { context, page } = await newPage(e2e.browser, e2e.product);
-    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
+    const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
     const token = await sessionToken(page);
 
-    // A personalised campaign on the demo SMS channel, its file, the launch.
-    const channels = (await api(token, 'GET', '/v1/channels?platform=sms&pageSize=200')) as { items: { id: number; name: string }[] };
-    const channel = channels.items.find((c) => c.name === 'SMS Notificaciones')!;
-    const campaign = await api(token, 'POST', '/v1/campaigns', {
-      name: 'Historial e2e', kind: 'open', purpose: 'transactional', channelId: channel.id, content: 'Hola {{nombre}}, tu código es {{codigo}} <b>hoy</b>',
-    });
-    const file = new FormData();
-    file.append('file', new Blob(['telefono;nombre;codigo\n3157778811;Ana;1500\n3157778812;Luis;2700\n'], { type: 'text/csv' }), 'clientes.csv');
-    await api(token, 'POST', `/v1/campaigns/${campaign.id}/recipients`, file);
-    const run = await api(token, 'POST', `/v1/campaigns/${campaign.id}/launch`);
-
-    // Wait (with a deadline) until the SMSC's receipts made both messages DELIVERED and the run is processed.
-    await expect.poll(async () => {
-      const d = await api(token, 'GET', `/v1/deployments/${run.id}`);
-      return `${d.state} ${(d.counts as Record<string, number>).delivered}`;
-    }, { timeout: 60_000, interval: 500 }).toBe('completed 2');
+    // A personalised campaign on the demo SMS channel, its file, the launch; waited for (with a
+    // deadline) until the SMSC's receipts made both messages DELIVERED and the run is processed.
+    const { campaign } = await launchUntilDelivered(e2e.product, token, { name: 'Historial e2e', content: 'Hola {{nombre}}, tu código es {{codigo}} <b>hoy</b>' },
+      'telefono;nombre;codigo\n3157778811;Ana;1500\n3157778812;Luis;2700\n', 2);
 
     // The history for today (Bogotá).
     await page.goto('/Campaigns/history');

@@ -6,18 +6,14 @@
 // adds nobody to the team.
 import { describe, it, expect } from 'vitest';
 import { newPage, signIn, choose, productAndBrowser } from './harness.ts';
+import { campaignFirstStep, signedInPage } from './steps.ts';
 
 const e2e = productAndBrowser();
 
 describe('campaign layout', () => {
   it('the first click on "Crear campaña" after fixing the date lands', async () => {
-    const { context, page } = await newPage(e2e.browser, e2e.product);
-    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
-    await page.goto('/Campaigns/campaigns/new');
-    await page.getByLabel(/^Nombre/).fill('Programada e2e clic');
-    await choose(page, /^Tipo/, 'Programada');
-    await choose(page, /^Propósito/, 'Transaccional');
-    await choose(page, /^Canal/, 'SMS Notificaciones');
+    const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
+    await campaignFirstStep(page, 'Programada e2e clic', 'Programada');
     await page.getByRole('button', { name: 'Siguiente' }).click();
     await page.getByRole('textbox', { name: /^Contenido del mensaje/ }).fill('Su cita es mañana a las 9.');
     await page.getByRole('button', { name: 'Siguiente' }).click();
@@ -57,12 +53,8 @@ describe('campaign layout', () => {
   });
 
   it('a 5,280-character paste stays whole and is refused with the limit named; 4 parts or more warn', async () => {
-    const { context, page } = await newPage(e2e.browser, e2e.product);
-    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
-    await page.goto('/Campaigns/campaigns/new');
-    await page.getByLabel(/^Nombre/).fill('Pegado largo e2e');
-    await choose(page, /^Propósito/, 'Transaccional');
-    await choose(page, /^Canal/, 'SMS Notificaciones');
+    const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
+    await campaignFirstStep(page, 'Pegado largo e2e');
     await page.getByRole('button', { name: 'Siguiente' }).click();
     const content = page.getByRole('textbox', { name: /^Contenido del mensaje/ });
     const pasted = 'Oferta válida hasta agotar existencias. '.repeat(132);
@@ -89,8 +81,7 @@ describe('campaign layout', () => {
   });
 
   it('the channel form shows only the chosen platform\'s fields', async () => {
-    const { context, page } = await newPage(e2e.browser, e2e.product);
-    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
+    const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
     await page.goto('/profile/channels/new');
     await page.getByLabel(/^Nombre/).first().waitFor();
     const shown = async (label: RegExp) => (await page.getByLabel(label).count()) > 0;
@@ -110,8 +101,7 @@ describe('campaign layout', () => {
   });
 
   it('API credentials have a menu entry, and creating a key puts nobody on the team', async () => {
-    const { context, page } = await newPage(e2e.browser, e2e.product);
-    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
+    const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
     const menu = page.getByRole('navigation', { name: 'Menú principal' });
     await menu.getByRole('button', { name: 'Configuración' }).click();
     await menu.getByRole('button', { name: 'Permisos de API' }).click();

@@ -4,23 +4,16 @@
 // a test to one number and sees it delivered in the Tests tab, then launches: the deployment
 // carries the pasted recipients only, never the test.
 import { describe, it, expect } from 'vitest';
-import type { Page } from 'playwright-core';
-import { newPage, signIn, choose, sessionToken, productAndBrowser } from './harness.ts';
+import { sessionToken, productAndBrowser } from './harness.ts';
+import { campaignFirstStep, field, signedInPage } from './steps.ts';
 
 const e2e = productAndBrowser();
 
-/** The value a result box's field shows. */
-const field = (scope: ReturnType<Page['locator']>, name: string) => scope.locator(`dd[data-field="${name}"]`);
-
 describe('campaign recipients pasted, and a test send', () => {
   it('a manager pastes numbers, sees the counts, sends a test that is delivered, then launches', async () => {
-    const { context, page } = await newPage(e2e.browser, e2e.product);
-    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
+    const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
 
-    await page.goto('/Campaigns/campaigns/new');
-    await page.getByLabel(/^Nombre/).fill('Pedidos pegados e2e');
-    await choose(page, /^Propósito/, 'Transaccional');
-    await choose(page, /^Canal/, 'SMS Notificaciones');
+    await campaignFirstStep(page, 'Pedidos pegados e2e');
     await page.getByRole('button', { name: 'Siguiente' }).click();
     await page.getByRole('textbox', { name: /^Contenido del mensaje/ }).fill('Tu pedido está listo para recoger.');
     await page.getByRole('button', { name: 'Crear campaña' }).click();

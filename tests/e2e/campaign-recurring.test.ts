@@ -2,19 +2,15 @@
 // step shows only for a recurring campaign, its rule (every N units from a start, optional end and
 // expiry) is required and checked in the browser, and the campaign the wizard creates carries it.
 import { describe, it, expect } from 'vitest';
-import { newPage, signIn, choose, productAndBrowser } from './harness.ts';
+import { choose, productAndBrowser } from './harness.ts';
+import { campaignFirstStep, signedInPage } from './steps.ts';
 
 const e2e = productAndBrowser();
 
 describe('a recurring campaign', () => {
   it('gets the recurrence step, which asks for its rule, and is created with it', async () => {
-    const { context, page } = await newPage(e2e.browser, e2e.product);
-    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
-    await page.goto('/Campaigns/campaigns/new');
-    await page.getByLabel(/^Nombre/).fill('Recordatorio mensual e2e');
-    await choose(page, /^Tipo/, 'Recurrente');
-    await choose(page, /^Propósito/, 'Transaccional');
-    await choose(page, /^Canal/, 'SMS Notificaciones');
+    const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
+    await campaignFirstStep(page, 'Recordatorio mensual e2e', 'Recurrente');
     // The recurring kind adds its step; the schedule step of a scheduled campaign is not there.
     await page.getByText('Recurrencia', { exact: true }).first().waitFor();
     expect(await page.getByText('Programación', { exact: true }).count()).toBe(0);

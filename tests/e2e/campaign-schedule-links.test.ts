@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { newPage, signIn, choose, sessionToken, productAndBrowser } from './harness.ts';
+import { campaignFirstStep } from './steps.ts';
 
 const e2e = productAndBrowser();
 let files: string;
@@ -117,10 +118,7 @@ describe('short links from the wizard', () => {
     const { context, page } = await newPage(e2e.browser, e2e.product);
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
-    await page.goto('/Campaigns/campaigns/new');
-    await page.getByLabel(/^Nombre/).fill('Promo acortada e2e');
-    await choose(page, /^Propósito/, 'Transaccional');
-    await choose(page, /^Canal/, 'SMS Notificaciones');
+    await campaignFirstStep(page, 'Promo acortada e2e');
     await page.getByRole('button', { name: 'Siguiente' }).click();
     const content = page.getByRole('textbox', { name: /^Contenido del mensaje/ });
     await content.fill('Hola {{nombre}}, tu promo: https://tienda.example.com/promo?utm=sms hoy');

@@ -5,34 +5,15 @@
 // once, then again at once: the summary predicts all three as duplicates, the launch notice says
 // none went and why, and the messages list (and its CSV export) names the reason in words with
 // its code beside.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { newPage, signIn, sessionToken, productAndBrowser, downloaded } from './harness.ts';
+import { sessionToken, productAndBrowser, downloaded } from './harness.ts';
+import { api, notificationsChannel, scratchFolder, signedInPage } from './steps.ts';
 
 const e2e = productAndBrowser();
-let files: string;
-
-beforeAll(() => {
-  files = mkdtempSync(join(tmpdir(), 'colibri-summary-'));
-});
-
-afterAll(() => {
-  if (files) rmSync(files, { recursive: true, force: true });
-});
-
-async function api(token: string, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${e2e.product.url}${path}`, {
-    method,
-    headers: { 'X-Auth-Token': token, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const answer = (await res.json()) as Record<string, unknown>;
-  if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(answer)}`);
-  return answer;
-}
+const files = scratchFolder('colibri-summary-');
 
 /** The value a detail field shows. */
 const field = (scope: ReturnType<Page['locator']>, name: string) => scope.locator(`dd[data-field="${name}"]`);
@@ -51,17 +32,14 @@ async function launchFromSummary(page: Page): Promise<string> {
 
 describe('the campaign summary', () => {
   it('shows the cost of the rendered messages, predicts a relaunch as duplicates, and the messages say why they were refused', async () => {
-    const { context, page } = await newPage(e2e.browser, e2e.product);
-    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
+    const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
     const token = await sessionToken(page);
-    const channels = (await api(token, 'GET', '/v1/channels?platform=sms&pageSize=200')) as { items: { id: number; name: string }[] };
-    const channel = channels.items.find((c) => c.name === 'SMS Notificaciones')!;
     // Transactional: nothing waits for the send window, whatever the time of day.
-    const campaign = await api(token, 'POST', '/v1/campaigns', { name: 'Pedido en camino e2e', kind: 'open', purpose: 'transactional', channelId: channel.id, content: CONTENT });
+    const campaign = await api(e2e.product, token, 'POST', '/v1/campaigns', { name: 'Pedido en camino e2e', kind: 'open', purpose: 'transactional', channelId: await notificationsChannel(e2e.product, token), content: CONTENT });
 
     // The file, uploaded from the recipients tab: María and Raúl bring í and ú, which GSM-7 lacks.
     await page.goto(`/Campaigns/campaigns/${campaign.id}?tab=1`);
-    const csv = join(files, 'clientes.csv');
+    const csv = join(files.path, 'clientes.csv');
     writeFileSync(csv, 'telefono;nombre\n3157779901;Ana\n3157779902;María\n3157779903;Raúl\n');
     const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('tabpanel').getByRole('button', { name: 'Subir destinatarios' }).click()]);
     await chooser.setFiles(csv);
@@ -86,7 +64,7 @@ describe('the campaign summary', () => {
     const first = await launchFromSummary(page);
     expect(first).toContain('3 salen');
     expect(first).toContain('0 rechazados');
-    const runs = (await api(token, 'GET', `/v1/deployments?campaignId=${campaign.id}`)) as { items: { id: number; reservedCredits: number }[] };
+    const runs = (await api(e2e.product, token, 'GET', `/v1/deployments?campaignId=${campaign.id}`)) as { items: { id: number; reservedCredits: number }[] };
     expect(runs.items.map((r) => r.reservedCredits)).toEqual([5]);
 
     // Again, at once: the summary predicts every recipient as a duplicate of what was just sent…

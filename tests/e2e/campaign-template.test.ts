@@ -5,14 +5,14 @@
 // the message and the purpose filled, edits the text and saves; the campaign holds the edited text.
 // Editing the campaign, another template refills the message.
 import { describe, it, expect } from 'vitest';
-import { newPage, signIn, choose, sessionToken, productAndBrowser } from './harness.ts';
+import { choose, sessionToken, productAndBrowser } from './harness.ts';
+import { signedInPage } from './steps.ts';
 
 const e2e = productAndBrowser();
 
 describe('campaign from a template', () => {
   it('a manager writes a template, starts a campaign from it, edits the filled text and saves', async () => {
-    const { context, page } = await newPage(e2e.browser, e2e.product);
-    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
+    const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
 
     // The template (SMS needs no review: approved at once).
     const text = 'Hola {{nombre}}, tu pedido {{pedido}} ya salió. Gracias por comprar.';

@@ -6,26 +6,15 @@
 // edit page, launches, and sees both messages delivered as template messages. A free-text
 // WhatsApp campaign to people who never wrote is predicted in the summary with Meta's 131047 in
 // words, and its launch is refused in words before anything is created.
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, it, expect } from 'vitest';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { newPage, signIn, choose, sessionToken, productAndBrowser } from './harness.ts';
+import { choose, sessionToken, productAndBrowser } from './harness.ts';
+import { field, scratchFolder, signedInPage } from './steps.ts';
 
 const e2e = productAndBrowser();
-let files: string;
-
-beforeAll(() => {
-  files = mkdtempSync(join(tmpdir(), 'colibri-whatsapp-'));
-});
-
-afterAll(() => {
-  if (files) rmSync(files, { recursive: true, force: true });
-});
-
-/** The value a detail field (or a result box's field) shows. */
-const field = (scope: ReturnType<Page['locator']>, name: string) => scope.locator(`dd[data-field="${name}"]`);
+const files = scratchFolder('colibri-whatsapp-');
 
 /** The wizard's first step on the demo's WhatsApp channel, then the message step. */
 async function startWhatsAppCampaign(page: Page, name: string): Promise<void> {
@@ -40,7 +29,7 @@ async function startWhatsAppCampaign(page: Page, name: string): Promise<void> {
 
 /** Uploads a CSV from the recipients tab and waits for its counts. */
 async function upload(page: Page, fileName: string, text: string): Promise<void> {
-  const csv = join(files, fileName);
+  const csv = join(files.path, fileName);
   writeFileSync(csv, text);
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('tabpanel').getByRole('button', { name: 'Subir destinatarios' }).click()]);
   await chooser.setFiles(csv);
@@ -54,8 +43,7 @@ async function launch(page: Page): Promise<void> {
 
 describe('WhatsApp campaigns', () => {
   it('a manager sends the approved template, mapping its parameters to the columns of the file, and the messages are delivered', async () => {
-    const { context, page } = await newPage(e2e.browser, e2e.product);
-    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
+    const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
     await startWhatsAppCampaign(page, 'Pedidos en camino e2e');
     await choose(page, /^Plantilla/, 'colibri_aviso');
     const content = page.getByRole('textbox', { name: /^Contenido del mensaje/ });
@@ -111,8 +99,7 @@ describe('WhatsApp campaigns', () => {
   });
 
   it('free text to people who have not written in 24 hours is predicted with 131047 in words and refused at launch', async () => {
-    const { context, page } = await newPage(e2e.browser, e2e.product);
-    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
+    const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
     await startWhatsAppCampaign(page, 'Texto libre WhatsApp e2e');
     await page.getByRole('textbox', { name: /^Contenido del mensaje/ }).fill('Hola {{nombre}}, tenemos novedades para ti.');
     await page.getByRole('button', { name: 'Crear campaña' }).click();

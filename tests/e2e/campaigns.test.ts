@@ -5,31 +5,18 @@
 // counts and the refused row, checks the pre-launch summary (transactional: nothing waits for the
 // send window, whatever the time of day), launches, watches the progress and reads the final
 // states.
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, it, expect } from 'vitest';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
-import { newPage, signIn, choose, sessionToken, productAndBrowser } from './harness.ts';
+import { choose, sessionToken, productAndBrowser } from './harness.ts';
+import { field, scratchFolder, signedInPage } from './steps.ts';
 
 const e2e = productAndBrowser();
-let files: string;
-
-beforeAll(() => {
-  files = mkdtempSync(join(tmpdir(), 'colibri-campaign-'));
-});
-
-afterAll(() => {
-  if (files) rmSync(files, { recursive: true, force: true });
-});
-
-/** The value a detail field (or a result box's field) shows. */
-const field = (scope: ReturnType<Page['locator']>, name: string) => scope.locator(`dd[data-field="${name}"]`);
+const files = scratchFolder('colibri-campaign-');
 
 describe('campaigns', () => {
   it('a manager builds a personalised campaign from a CSV, reads the summary, launches it and reads its final states', async () => {
-    const { context, page } = await newPage(e2e.browser, e2e.product);
-    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
+    const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
 
     // The list, then New: the wizard.
     await page.goto('/Campaigns/campaigns');
@@ -59,7 +46,7 @@ describe('campaigns', () => {
 
     // Recipients: a CSV with three valid numbers (none on the demo block list) and one invalid,
     // uploaded from the tab.
-    const csv = join(files, 'clientes.csv');
+    const csv = join(files.path, 'clientes.csv');
     writeFileSync(csv, 'telefono;nombre\n3157778801;Ana\n3157778802;Luis\n3157778803;Marta\n12345;Malo\n');
     const panel = page.getByRole('tabpanel');
     const [chooser] = await Promise.all([page.waitForEvent('filechooser'), panel.getByRole('button', { name: 'Subir destinatarios' }).click()]);
@@ -113,8 +100,7 @@ describe('campaigns', () => {
   });
 
   it('a manager shortens a link for a message, and the counter takes it as ours while an external one is named', async () => {
-    const { context, page } = await newPage(e2e.browser, e2e.product);
-    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
+    const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
     await page.goto('/Campaigns/campaigns');
     await page.getByRole('link', { name: 'Acortar un enlace' }).or(page.getByRole('button', { name: 'Acortar un enlace' })).first().click();
     await page.waitForURL('**/Campaigns/campaigns/shorten');

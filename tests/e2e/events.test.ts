@@ -3,14 +3,14 @@
 // read-only view with the ready-to-copy example call, and finds it in the list; an analista,
 // whom menu.yaml lets write campaigns (component 2001), sees the list and its New button too.
 import { describe, it, expect } from 'vitest';
-import { newPage, signIn, choose, productAndBrowser } from './harness.ts';
+import { choose, productAndBrowser } from './harness.ts';
+import { signedInPage } from './steps.ts';
 
 const e2e = productAndBrowser();
 
 describe('events', () => {
   it('a manager creates an event, sees its example call and finds it listed', async () => {
-    const { context, page } = await newPage(e2e.browser, e2e.product);
-    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
+    const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
 
     await page.goto('/Campaigns/events');
     await page.getByText('Todavía no hay eventos').waitFor();
@@ -49,8 +49,7 @@ describe('events', () => {
   });
 
   it('an analista sees the events and may create them (component 2001 in menu.yaml)', async () => {
-    const { context, page } = await newPage(e2e.browser, e2e.product);
-    await signIn(page, 'analista@demo.colibri.co', { lands: '**/User' });
+    const { context, page } = await signedInPage(e2e, 'analista@demo.colibri.co');
     await page.goto('/Campaigns/events');
     await page.getByRole('row', { name: /pedido\.enviado/ }).waitFor();
     expect(await page.getByRole('button', { name: 'Nuevo' }).isVisible()).toBe(true);

@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { choose, newPage, productAndBrowser, sessionToken, signIn } from './harness.ts';
+import { signedInPage } from './steps.ts';
 
 const e2e = productAndBrowser();
 
@@ -23,8 +24,7 @@ const status = (page: Page) => page.getByRole('status').filter({ hasText: 'Borra
 
 describe('the flow editor', () => {
   it('builds a five-step flow, publishes it, puts it on an agent and holds a conversation through the sandbox', async () => {
-    const { context, page } = await newPage(e2e.browser, e2e.product);
-    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
+    const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
 
     await page.goto('/Agents/ManagerChatbot');
     await page.getByRole('row', { name: /Menú de atención/ }).waitFor();
@@ -130,8 +130,7 @@ describe('the flow editor', () => {
     await agent.context.close();
   });
   it("a training file read from the flows list makes a way of saying it reach its response in a conversation", async () => {
-    const { context, page } = await newPage(e2e.browser, e2e.product);
-    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
+    const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
     await page.goto('/Agents/ManagerChatbot');
     // The row's actions beyond those that fit wait in its "Más acciones" menu.
     const row = page.getByRole('row', { name: /Menú de atención/ }).first();

@@ -6,15 +6,15 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { newPage, productAndBrowser, sessionToken, signIn } from './harness.ts';
+import { productAndBrowser, sessionToken } from './harness.ts';
+import { signedInPage } from './steps.ts';
 
 // Rounds every half second: the visit the save asks for comes at once.
 const e2e = productAndBrowser({ env: { SCHEDULER_ROUND_MS: '500' } });
 
 describe('files dropped in the FTP folder', () => {
   it('become a deployment of their campaign, shown under Archivos por FTP', async () => {
-    const { context, page } = await newPage(e2e.browser, e2e.product);
-    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
+    const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
     const token = await sessionToken(page);
     const api = async (method: string, path: string, body?: unknown) => {
       const res = await fetch(`${e2e.product.url}${path}`, { method, headers: { 'x-auth-token': token, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });

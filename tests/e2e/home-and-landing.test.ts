@@ -7,25 +7,14 @@
 import { describe, expect, it } from 'vitest';
 import { demoRoleUsers } from '../../src/server/db/demo-seed.ts';
 import { newPage, productAndBrowser, sessionToken, signIn } from './harness.ts';
+import { api, launchUntilDelivered, signedInPage } from './steps.ts';
 
 const e2e = productAndBrowser();
 const NOT_AVAILABLE = /aún no está disponible/;
 
-async function api(token: string, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${e2e.product.url}${path}`, {
-    method,
-    headers: { 'X-Auth-Token': token, ...(body && !(body instanceof FormData) ? { 'Content-Type': 'application/json' } : {}) },
-    body: body instanceof FormData ? body : body ? JSON.stringify(body) : undefined,
-  });
-  const answer = (await res.json()) as Record<string, unknown>;
-  if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(answer)}`);
-  return answer;
-}
-
 describe('the home', () => {
   it("a manager's home shows the real credits, the last 7 days with a chart after a send, and the recent campaigns", async () => {
-    const { context, page } = await newPage(e2e.browser, e2e.product);
-    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
+    const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
     await page.getByRole('heading', { level: 1, name: 'Inicio' }).waitFor();
 
     // The demo company's 1,000,000 credits, in pesos as Colombia writes them; nothing held yet.
@@ -37,18 +26,8 @@ describe('the home', () => {
 
     // A campaign sent to two numbers over the sandbox SMSC, until both are DELIVERED.
     const token = await sessionToken(page);
-    const channels = (await api(token, 'GET', '/v1/channels?platform=sms&pageSize=200')) as { items: { id: number; name: string }[] };
-    const channel = channels.items.find((c) => c.name === 'SMS Notificaciones')!;
-    const campaign = await api(token, 'POST', '/v1/campaigns', { name: 'Bienvenida inicio e2e', kind: 'open', purpose: 'transactional', channelId: channel.id, content: 'Hola {{nombre}}, bienvenido.' });
-    const file = new FormData();
-    file.append('file', new Blob(['telefono;nombre\n3157778821;Ana\n3157778822;Luis\n'], { type: 'text/csv' }), 'clientes.csv');
-    await api(token, 'POST', `/v1/campaigns/${campaign.id}/recipients`, file);
-    const run = await api(token, 'POST', `/v1/campaigns/${campaign.id}/launch`);
-    await expect.poll(async () => {
-      const d = await api(token, 'GET', `/v1/deployments/${run.id}`);
-      return `${d.state} ${(d.counts as Record<string, number>).delivered}`;
-    }, { timeout: 60_000, interval: 500 }).toBe('completed 2');
-    const { balance } = await api(token, 'GET', '/v1/credits');
+    const { campaign } = await launchUntilDelivered(e2e.product, token, { name: 'Bienvenida inicio e2e', content: 'Hola {{nombre}}, bienvenido.' }, 'telefono;nombre\n3157778821;Ana\n3157778822;Luis\n', 2);
+    const { balance } = await api(e2e.product, token, 'GET', '/v1/credits');
     expect(balance).toBeLessThan(1_000_000);
 
     // The home again: the credits left, the week's figures, the chart and the campaign in words.
@@ -86,8 +65,7 @@ describe('the home', () => {
 
 describe('words', () => {
   it('the roles list names the system roles in words, not by their keys', async () => {
-    const { context, page } = await newPage(e2e.browser, e2e.product);
-    await signIn(page, 'superadmin@demo.colibri.co', { lands: '**/User' });
+    const { context, page } = await signedInPage(e2e, 'superadmin@demo.colibri.co');
     await page.goto('/profile/Roles');
     const table = page.getByRole('table');
     await table.getByRole('cell', { name: 'Administrador', exact: true }).waitFor();

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { choose, newPage, productAndBrowser, signIn } from './harness.ts';
+import { signedInPage } from './steps.ts';
 
 const e2e = productAndBrowser();
 
@@ -29,8 +30,7 @@ async function startPurchase(page: Page, amount: string) {
 
 describe('buying credits', () => {
   it('refuses 9,999 COP, buys 50,000 COP with the approving card, and shows the credits, the voucher and the history', async () => {
-    const { context, page } = await newPage(e2e.browser, e2e.product);
-    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
+    const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
     const before = await homeBalance(page);
 
     await page.goto('/Payments/General');
@@ -60,8 +60,7 @@ describe('buying credits', () => {
   });
 
   it('a rejected and an abandoned purchase show as such and add nothing', async () => {
-    const { context, page } = await newPage(e2e.browser, e2e.product);
-    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
+    const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
     const before = await homeBalance(page);
 
     await startPurchase(page, '20000');
@@ -105,8 +104,7 @@ describe('buying credits', () => {
     await staff.page.getByText('Créditos promocionales otorgados.').waitFor();
     await staff.context.close();
 
-    const { context, page } = await newPage(e2e.browser, e2e.product);
-    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
+    const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
     const nav = page.getByRole('navigation', { name: 'Menú principal' });
     const payments = nav.getByRole('button', { name: 'Pagos' });
     if ((await payments.getAttribute('aria-expanded')) !== 'true') await payments.click();

@@ -25,18 +25,10 @@ import { calendarDate } from '../../src/core/date-range.ts';
 import { verifyEd25519 } from '../../src/server/security/secrets.ts';
 import { readPdf } from '../server/pdf-reader.ts';
 import { newPage, productAndBrowser, sessionToken, signIn, downloaded } from './harness.ts';
+import { api, notificationsChannel, signedInPage } from './steps.ts';
 
 const e2e = productAndBrowser();
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-async function api(token: string, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${e2e.product.url}${path}`, {
-    method, headers: { 'X-Auth-Token': token, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const answer = (await res.json()) as Record<string, unknown>;
-  if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(answer)}`);
-  return answer;
-}
 
 async function seriousViolations(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
@@ -58,15 +50,13 @@ async function chooseAccount(page: Page, label: RegExp, name: string) {
  * posts messages and waits (with a deadline) until the SMSC's receipts made every one DELIVERED.
  */
 async function asManager(): Promise<{ token: string; channelId: number; send: (body: Record<string, unknown>) => Promise<void>; close: () => Promise<void> }> {
-  const { context, page } = await newPage(e2e.browser, e2e.product);
-  await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
+  const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
   const token = await sessionToken(page);
-  const channels = (await api(token, 'GET', '/v1/channels?platform=sms&pageSize=200')) as { items: { id: number; name: string }[] };
-  const channelId = channels.items.find((c) => c.name === 'SMS Notificaciones')!.id;
+  const channelId = await notificationsChannel(e2e.product, token);
   const send = async (body: Record<string, unknown>) => {
-    const sent = (await api(token, 'POST', '/v1/messages', { channelId, ...body })) as { messages: { id: string }[] };
+    const sent = (await api(e2e.product, token, 'POST', '/v1/messages', { channelId, ...body })) as { messages: { id: string }[] };
     await expect.poll(async () => {
-      const states = await Promise.all(sent.messages.map((m) => api(token, 'GET', `/v1/messages/${m.id}`)));
+      const states = await Promise.all(sent.messages.map((m) => api(e2e.product, token, 'GET', `/v1/messages/${m.id}`)));
       return states.filter((x) => x.state === 'delivered').length;
     }, { timeout: 60_000, interval: 500 }).toBe(sent.messages.length);
   };
@@ -78,8 +68,7 @@ describe('traffic reports', () => {
     const manager = await asManager();
     await manager.send({ messages: Array.from({ length: 12 }, (_, i) => ({ to: `+57300${String(5550100 + i)}`, text: 'Colibri: su pedido va en camino' })) });
     await manager.close();
-    const { context, page } = await newPage(e2e.browser, e2e.product);
-    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
+    const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
 
     const today = calendarDate(new Date(), 'America/Bogota');
     await page.goto('/Reports/General');
@@ -203,8 +192,7 @@ describe('traffic reports', () => {
     await manager.send({ messages: [{ to: '+573165550401', text: 'Factura lista' }] });
     await manager.close();
 
-    const { context, page } = await newPage(e2e.browser, e2e.product);
-    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
+    const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
     await page.goto('/Reports/FactuDashboard');
     await page.getByRole('heading', { level: 1, name: 'Tablero de facturación' }).waitFor();
     const month = Number(calendarDate(new Date(), 'America/Bogota').slice(5, 7));
@@ -229,9 +217,9 @@ describe('traffic reports', () => {
     const { context: sending, page: manager } = await newPage(e2e.browser, e2e.product);
     await signIn(manager, 'manager@demo.colibri.co', { lands: '**/User' });
     const token = await sessionToken(manager);
-    const channels = (await api(token, 'GET', '/v1/channels?platform=whatsapp&pageSize=200')) as { items: { id: number; name: string }[] };
+    const channels = (await api(e2e.product, token, 'GET', '/v1/channels?platform=whatsapp&pageSize=200')) as { items: { id: number; name: string }[] };
     const channelId = channels.items.find((c) => c.name === 'WhatsApp Atención')!.id;
-    const sent = (await api(token, 'POST', '/v1/messages', {
+    const sent = (await api(e2e.product, token, 'POST', '/v1/messages', {
       channelId,
       messages: [
         { to: '+573175550501', template: { name: 'colibri_aviso', language: 'es_CO', parameters: ['Ana', 'A-1'] } },
@@ -240,7 +228,7 @@ describe('traffic reports', () => {
       ],
     })) as { messages: { id: string }[] };
     await expect.poll(async () => {
-      const states = await Promise.all(sent.messages.map((m) => api(token, 'GET', `/v1/messages/${m.id}`)));
+      const states = await Promise.all(sent.messages.map((m) => api(e2e.product, token, 'GET', `/v1/messages/${m.id}`)));
       return states.map((x) => (x.state === 'read' ? 'delivered' : x.state)).join(',');
     }, { timeout: 60_000, interval: 500 }).toBe('delivered,failed');
     await sending.close();
@@ -263,14 +251,13 @@ describe('traffic reports', () => {
   });
 
   it('a manager reads the RCS report: the messages the RBM agent delivered', async () => {
-    const { context, page } = await newPage(e2e.browser, e2e.product);
-    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
+    const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
     const token = await sessionToken(page);
-    const channels = (await api(token, 'GET', '/v1/channels?platform=rcs&pageSize=200')) as { items: { id: number; name: string }[] };
+    const channels = (await api(e2e.product, token, 'GET', '/v1/channels?platform=rcs&pageSize=200')) as { items: { id: number; name: string }[] };
     const channelId = channels.items.find((c) => c.name === 'RCS Demo')!.id;
-    const sent = (await api(token, 'POST', '/v1/messages', { channelId, messages: [1, 2].map((i) => ({ to: `+57318555060${i}`, text: `Tu pedido ${i} salió` })) })) as { messages: { id: string }[] };
+    const sent = (await api(e2e.product, token, 'POST', '/v1/messages', { channelId, messages: [1, 2].map((i) => ({ to: `+57318555060${i}`, text: `Tu pedido ${i} salió` })) })) as { messages: { id: string }[] };
     await expect.poll(async () => {
-      const states = await Promise.all(sent.messages.map((m) => api(token, 'GET', `/v1/messages/${m.id}`)));
+      const states = await Promise.all(sent.messages.map((m) => api(e2e.product, token, 'GET', `/v1/messages/${m.id}`)));
       return states.filter((x) => x.state === 'delivered' || x.state === 'read').length;
     }, { timeout: 60_000, interval: 500 }).toBe(2);
 
@@ -369,14 +356,14 @@ describe('traffic reports', () => {
   it('a developer finds a launched campaign in the runs report, one run by its number, and in the campaign report', async () => {
     const manager = await asManager();
     const { token } = manager;
-    const campaign = await api(token, 'POST', '/v1/campaigns', { name: 'Reporte de corridas e2e', kind: 'open', purpose: 'transactional', channelId: manager.channelId, content: 'Hola {{nombre}}' });
+    const campaign = await api(e2e.product, token, 'POST', '/v1/campaigns', { name: 'Reporte de corridas e2e', kind: 'open', purpose: 'transactional', channelId: manager.channelId, content: 'Hola {{nombre}}' });
     const file = new FormData();
     file.append('file', new Blob(['telefono;nombre\n3165550401;Ana\n3165550402;Luis\n'], { type: 'text/csv' }), 'clientes.csv');
     const upload = await fetch(`${e2e.product.url}/v1/campaigns/${campaign.id}/recipients`, { method: 'POST', headers: { 'X-Auth-Token': token }, body: file });
     expect(upload.status).toBe(200);
-    const run = await api(token, 'POST', `/v1/campaigns/${campaign.id}/launch`);
+    const run = await api(e2e.product, token, 'POST', `/v1/campaigns/${campaign.id}/launch`);
     await expect.poll(async () => {
-      const d = await api(token, 'GET', `/v1/deployments/${run.id}`);
+      const d = await api(e2e.product, token, 'GET', `/v1/deployments/${run.id}`);
       return `${d.state} ${(d.counts as Record<string, number>).delivered}`;
     }, { timeout: 60_000, interval: 500 }).toBe('completed 2');
     await manager.close();
@@ -480,7 +467,7 @@ describe('traffic reports', () => {
     expect(text).toContain('reportes@demo.colibri.co');
     // The next run is a Monday at 06:00 in Bogotá.
     const token = await sessionToken(page);
-    const list = (await api(token, 'GET', '/v1/colibri/reportCenter/schedules?q=Semanal')) as { items: { nextRunAt: string }[] };
+    const list = (await api(e2e.product, token, 'GET', '/v1/colibri/reportCenter/schedules?q=Semanal')) as { items: { nextRunAt: string }[] };
     const next = new Date(list.items[0].nextRunAt);
     expect(new Date(next.getTime() - 5 * 3_600_000).getUTCDay()).toBe(1);
     expect(new Date(next.getTime() - 5 * 3_600_000).getUTCHours()).toBe(6);

@@ -7,7 +7,8 @@
 // templates do without.
 import { describe, it, expect } from 'vitest';
 import type { Page } from 'playwright-core';
-import { newPage, signIn, choose, sessionToken, productAndBrowser } from './harness.ts';
+import { choose, sessionToken, productAndBrowser } from './harness.ts';
+import { signedInPage } from './steps.ts';
 
 const e2e = productAndBrowser({ env: { SANDBOX_TEMPLATE_REVIEW_MS: '5000' } });
 
@@ -19,8 +20,7 @@ const newTemplate = async (page: Page) => {
 
 describe('templates', () => {
   it('a manager creates a WhatsApp template and sees it go from in review to approved in the list', async () => {
-    const { context, page } = await newPage(e2e.browser, e2e.product);
-    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
+    const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
     await newTemplate(page);
     await page.getByLabel(/^Nombre/).fill('confirmacion_cita_e2e');
     // Meta's fields appear only for WhatsApp.
@@ -60,8 +60,7 @@ describe('templates', () => {
   });
 
   it('an SMS template shows the part counter while it is written', async () => {
-    const { context, page } = await newPage(e2e.browser, e2e.product);
-    await signIn(page, 'manager@demo.colibri.co', { lands: '**/User' });
+    const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
     await newTemplate(page);
     await page.getByLabel(/^Nombre/).fill('aviso_saldo_e2e');
     const content = page.getByRole('textbox', { name: /^Contenido del mensaje/ });
