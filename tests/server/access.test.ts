@@ -1,13 +1,11 @@
 // Access levels and permissions, decided from the declarations and the caller's roles only.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { can } from '../../src/core/permissions.ts';
 import type { OperationId } from '../../src/generated/operations.gen.ts';
 import { serverOperations } from '../../src/generated/server-operations.gen.ts';
-import { createHarness, type Harness } from './harness.ts';
+import { fileHarness } from './file-harness.ts';
 
-let h: Harness;
-beforeAll(async () => { h = await createHarness(); });
-afterAll(async () => { await h.close(); });
+const h = fileHarness();
 
 const sampleParams = { id: 1, userId: 1, country: 'CO', region: '11' };
 const guarded = serverOperations.filter((o) => o.access !== 'public').map((o) => o.id as OperationId);

@@ -1,33 +1,28 @@
 // Cost centers (/v1/costCenters, component 6001 like the areas): list convention, CRUD, codes
 // unique per company (99930), permission denied (99982), another company's ids (99959), bad input.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from './harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fileHarness, signedIn } from './file-harness.ts';
 import { addMember, asOther } from './team-helpers.ts';
 
-let h: Harness;
-let manager: string;
-let analista: string;
+const h = fileHarness();
+const tokens = signedIn(h, 'manager', 'analista');
 let other: string;
 let theirs: number;
 beforeAll(async () => {
-  h = await createHarness();
-  manager = (await h.as('manager')).token;
-  analista = (await h.as('analista')).token;
   other = (await asOther(h, 'superadmin')).token;
   theirs = (await h.op('costCenters.list', { token: other })).json().items[0].id;
 });
-afterAll(async () => { await h.close(); });
 
 describe('costCenters.list', () => {
   it('pages the company cost centers by name by default; every active user may read them (the team form picker)', async () => {
-    const page = (await h.op('costCenters.list', { token: analista })).json();
+    const page = (await h.op('costCenters.list', { token: tokens.analista })).json();
     expect(page).toMatchObject({ total: 3, page: 1, pageSize: 50 });
     expect(page.items.map((c: { code: string }) => c.code)).toEqual(['MKT-100', 'OPS-200', 'VEN-300']);
     expect(page.items[0]).toEqual({ id: expect.any(Number), name: 'Mercadeo', code: 'MKT-100', createdAt: expect.any(String) });
   });
 
   it('filters by code (any case), searches and sorts', async () => {
-    const list = async (query: Record<string, string | number>) => (await h.op('costCenters.list', { token: manager, query })).json();
+    const list = async (query: Record<string, string | number>) => (await h.op('costCenters.list', { token: tokens.manager, query })).json();
     expect((await list({ code: 'ops-200' })).items.map((c: { name: string }) => c.name)).toEqual(['Operaciones']);
     expect((await list({ q: 'vent' })).total).toBe(1);
     expect((await list({ sort: 'code', order: 'desc' })).items[0].code).toBe('VEN-300');
@@ -41,26 +36,26 @@ describe('costCenters.list', () => {
 
 describe('costCenters.get, create, update, delete', () => {
   it('creates, reads, updates and deletes a cost center', async () => {
-    const created = await h.op('costCenters.create', { token: manager, body: { name: ' Tecnología ', code: 'TEC-400' } });
+    const created = await h.op('costCenters.create', { token: tokens.manager, body: { name: ' Tecnología ', code: 'TEC-400' } });
     expect(created.statusCode).toBe(200);
     const { id } = created.json();
     expect(created.json()).toMatchObject({ name: 'Tecnología', code: 'TEC-400' });
-    expect((await h.op('costCenters.get', { params: { id }, token: manager })).json().code).toBe('TEC-400');
-    const updated = await h.op('costCenters.update', { params: { id }, token: manager, body: { name: 'Tecnología e innovación', code: 'TEC-401' } });
+    expect((await h.op('costCenters.get', { params: { id }, token: tokens.manager })).json().code).toBe('TEC-400');
+    const updated = await h.op('costCenters.update', { params: { id }, token: tokens.manager, body: { name: 'Tecnología e innovación', code: 'TEC-401' } });
     expect(updated.json()).toMatchObject({ id, name: 'Tecnología e innovación', code: 'TEC-401' });
-    const member = await addMember(h, manager, ['analista'], { costCenterId: id });
-    expect((await h.op('costCenters.delete', { params: { id }, token: manager })).json()).toEqual({ ok: true });
-    expect((await h.op('costCenters.get', { params: { id }, token: manager })).json().code).toBe('99959');
-    expect((await h.op('team.get', { params: { id: member.id }, token: manager })).json()).toMatchObject({ costCenterId: null, costCenterName: null });
+    const member = await addMember(h, tokens.manager, ['analista'], { costCenterId: id });
+    expect((await h.op('costCenters.delete', { params: { id }, token: tokens.manager })).json()).toEqual({ ok: true });
+    expect((await h.op('costCenters.get', { params: { id }, token: tokens.manager })).json().code).toBe('99959');
+    expect((await h.op('team.get', { params: { id: member.id }, token: tokens.manager })).json()).toMatchObject({ costCenterId: null, costCenterName: null });
   });
 
   it('codes are unique within the company, case-insensitively (99930); another company may reuse one', async () => {
     const before = await h.count('cost_centers');
-    const res = await h.op('costCenters.create', { token: manager, body: { name: 'Otra', code: 'mkt-100' } });
+    const res = await h.op('costCenters.create', { token: tokens.manager, body: { name: 'Otra', code: 'mkt-100' } });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({ code: '99930', errors: [{ field: 'code' }] });
-    const ops = (await h.op('costCenters.list', { token: manager, query: { code: 'OPS-200' } })).json().items[0].id;
-    expect((await h.op('costCenters.update', { params: { id: ops }, token: manager, body: { name: 'Operaciones', code: 'VEN-300' } })).json().code).toBe('99930');
+    const ops = (await h.op('costCenters.list', { token: tokens.manager, query: { code: 'OPS-200' } })).json().items[0].id;
+    expect((await h.op('costCenters.update', { params: { id: ops }, token: tokens.manager, body: { name: 'Operaciones', code: 'VEN-300' } })).json().code).toBe('99930');
     expect(await h.count('cost_centers')).toBe(before);
     expect((await h.op('costCenters.create', { token: other, body: { name: 'Mercadeo', code: 'MKT-100' } })).statusCode).toBe(200);
   });
@@ -76,18 +71,18 @@ describe('costCenters.get, create, update, delete', () => {
     [{ name: 'Bien', code: 'X-1', extra: true }, '99931'],
   ])('refuses %j with %s, nothing created', async (body, code) => {
     const before = await h.count('cost_centers');
-    expect((await h.op('costCenters.create', { token: manager, body })).json().code).toBe(code);
+    expect((await h.op('costCenters.create', { token: tokens.manager, body })).json().code).toBe(code);
     expect(await h.count('cost_centers')).toBe(before);
   });
 
   it('an analista may read the list but not read one, create, edit or delete: 99982', async () => {
-    const id = (await h.op('costCenters.list', { token: manager })).json().items[0].id;
+    const id = (await h.op('costCenters.list', { token: tokens.manager })).json().items[0].id;
     const before = await h.snapshot();
     const centers = await h.db.selectFrom('cost_centers').selectAll().orderBy('id').execute();
-    expect((await h.op('costCenters.get', { params: { id }, token: analista })).json().code).toBe('99982');
-    expect((await h.op('costCenters.create', { token: analista, body: { name: 'Nuevo', code: 'NEW-1' } })).json().code).toBe('99982');
-    expect((await h.op('costCenters.update', { params: { id }, token: analista, body: { name: 'Nuevo', code: 'NEW-1' } })).json().code).toBe('99982');
-    expect((await h.op('costCenters.delete', { params: { id }, token: analista })).json().code).toBe('99982');
+    expect((await h.op('costCenters.get', { params: { id }, token: tokens.analista })).json().code).toBe('99982');
+    expect((await h.op('costCenters.create', { token: tokens.analista, body: { name: 'Nuevo', code: 'NEW-1' } })).json().code).toBe('99982');
+    expect((await h.op('costCenters.update', { params: { id }, token: tokens.analista, body: { name: 'Nuevo', code: 'NEW-1' } })).json().code).toBe('99982');
+    expect((await h.op('costCenters.delete', { params: { id }, token: tokens.analista })).json().code).toBe('99982');
     expect(await h.db.selectFrom('cost_centers').selectAll().orderBy('id').execute()).toEqual(centers);
     expect(await h.snapshot()).toEqual(before);
   });
@@ -99,7 +94,7 @@ describe('costCenters.get, create, update, delete', () => {
       ['costCenters.update', { body: { name: 'Tomado', code: 'TOM-1' } }],
       ['costCenters.delete', {}],
     ] as const) {
-      const res = await h.op(op, { params: { id: theirs }, token: manager, ...args });
+      const res = await h.op(op, { params: { id: theirs }, token: tokens.manager, ...args });
       expect(res.statusCode, op).toBe(404);
       expect(res.json().code).toBe('99959');
       expect(res.body).not.toContain('LOG-01');

@@ -2,13 +2,14 @@
 // IP, operation, component headers and outcome; never bodies or secrets), and GET /v1/audit
 // (component 4014): list convention, filters, the "up to today" date rule (99958, 99962), scope
 // and company isolation.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { demoEmail } from '../../src/server/db/demo-seed.ts';
-import { createHarness, TEST_PASSWORD, type Harness } from './harness.ts';
+import { fileHarness, signedInUsers } from './file-harness.ts';
+import { TEST_PASSWORD } from './harness.ts';
 import { activate, asOther, memberBody, roleIdByName } from './team-helpers.ts';
 
-let h: Harness;
-let manager: { token: string; id: number };
+const h = fileHarness();
+const users = signedInUsers(h, 'manager');
 const component = { 'x-component-id': '6002', 'x-component-name': 'Gestión de equipo', 'x-component-action': 'create' };
 
 type Entry = { userId: number | null; userEmail: string | null; ip: string | null; method: string; path: string; operationId: string | null; componentId: number | null; componentName: string | null; componentAction: string | null; status: number; createdAt: string };
@@ -20,21 +21,15 @@ async function entries(token: string, query: Record<string, string | number> = {
   return res.json();
 }
 
-beforeAll(async () => {
-  h = await createHarness();
-  const m = await h.as('manager');
-  manager = { token: m.token, id: m.session.idUser };
-});
-afterAll(async () => { await h.close(); });
 
 describe('what is recorded', () => {
   it('a change, with the user, IP, operation, path, component headers and outcome; never the body', async () => {
     const body = memberBody({ roleIds: [await roleIdByName(h, 'analista')], name: 'Secreto Interno' });
-    const res = await h.op('team.create', { token: manager.token, body, headers: component });
+    const res = await h.op('team.create', { token: users.manager.token, body, headers: component });
     expect(res.statusCode).toBe(200);
-    const [entry] = (await entries(manager.token, { operationId: 'team.create' })).items;
+    const [entry] = (await entries(users.manager.token, { operationId: 'team.create' })).items;
     expect(entry).toMatchObject({
-      userId: manager.id, userEmail: demoEmail('manager'), ip: '127.0.0.1', method: 'POST', path: '/v1/team', operationId: 'team.create',
+      userId: users.manager.id, userEmail: demoEmail('manager'), ip: '127.0.0.1', method: 'POST', path: '/v1/team', operationId: 'team.create',
       componentId: 6002, componentName: 'Gestión de equipo', componentAction: 'create', status: 200,
     });
     const stored = JSON.stringify(await h.db.selectFrom('audit_log').selectAll().execute());
@@ -47,7 +42,7 @@ describe('what is recorded', () => {
     await h.op('clientAuth.signout', { token });
     await h.op('clientAuth.signin', { body: { email: demoEmail('ops'), password: 'Equivocada#2025' } });
     const opsId = (await h.db.selectFrom('users').select('id').where('email', '=', demoEmail('ops')).executeTakeFirstOrThrow()).id;
-    const mine = (await entries(manager.token, { userId: opsId, sort: 'createdAt' })).items;
+    const mine = (await entries(users.manager.token, { userId: opsId, sort: 'createdAt' })).items;
     expect(mine.map((e) => [e.operationId, e.componentId, e.componentAction, e.status])).toEqual([
       ['clientAuth.signin', 70, 'login', 200],
       ['clientAuth.signout', 70, 'logout', 200],
@@ -60,14 +55,14 @@ describe('what is recorded', () => {
   it('refused requests are recorded with their status; reads and anonymous calls are not', async () => {
     const { token } = await h.as('analista');
     await h.op('team.create', { token, body: memberBody() });
-    await h.op('team.list', { token: manager.token });
+    await h.op('team.list', { token: users.manager.token });
     await h.op('clientAuth.validate', { body: { email: demoEmail('analista') } });
     await h.op('clientAuth.signin', { body: { email: 'nadie@desconocida.co', password: 'x' } });
     const analistaId = (await h.db.selectFrom('users').select('id').where('email', '=', demoEmail('analista')).executeTakeFirstOrThrow()).id;
-    const theirs = (await entries(manager.token, { userId: analistaId })).items;
+    const theirs = (await entries(users.manager.token, { userId: analistaId })).items;
     expect(theirs.find((e) => e.operationId === 'team.create')?.status).toBe(403);
-    expect((await entries(manager.token, { operationId: 'team.list' })).total).toBe(0);
-    expect((await entries(manager.token, { operationId: 'clientAuth.validate' })).total).toBe(0);
+    expect((await entries(users.manager.token, { operationId: 'team.list' })).total).toBe(0);
+    expect((await entries(users.manager.token, { operationId: 'clientAuth.validate' })).total).toBe(0);
     expect(JSON.stringify(await h.db.selectFrom('audit_log').selectAll().execute())).not.toContain('desconocida');
   });
 
@@ -78,35 +73,35 @@ describe('what is recorded', () => {
   ])('component headers that are not an integer id and short plain text are recorded as null: %j', async (headers) => {
     const area = await h.op('account.create', { token: (await h.as('superadmin')).token, body: { name: `Área ${Math.random()}` }, headers });
     expect(area.statusCode).toBe(200);
-    const [entry] = (await entries(manager.token, { operationId: 'account.create' })).items;
+    const [entry] = (await entries(users.manager.token, { operationId: 'account.create' })).items;
     expect(entry).toMatchObject({ componentId: null, componentName: null, componentAction: null });
   });
 });
 
 describe('GET /v1/audit', () => {
   it('answers newest first by default, pages, sorts and searches', async () => {
-    const all = await entries(manager.token);
+    const all = await entries(users.manager.token);
     expect(all.total).toBeGreaterThan(5);
     const times = all.items.map((e) => e.createdAt);
     expect(times).toEqual([...times].sort().reverse());
-    const page = (await h.op('audit.list', { token: manager.token, query: { pageSize: 2, page: 2 } })).json();
+    const page = (await h.op('audit.list', { token: users.manager.token, query: { pageSize: 2, page: 2 } })).json();
     expect(page).toMatchObject({ page: 2, pageSize: 2, total: all.total });
     expect(page.items).toEqual(all.items.slice(2, 4));
-    expect((await entries(manager.token, { q: 'GESTIÓN DE' })).items.every((e) => e.componentName === 'Gestión de equipo')).toBe(true);
-    expect((await entries(manager.token, { sort: 'status', order: 'desc' })).items[0].status).toBeGreaterThanOrEqual(400);
-    expect((await entries(manager.token, { status: 403 })).items.every((e) => e.status === 403)).toBe(true);
-    expect((await entries(manager.token, { componentId: 6002 })).total).toBe(1);
+    expect((await entries(users.manager.token, { q: 'GESTIÓN DE' })).items.every((e) => e.componentName === 'Gestión de equipo')).toBe(true);
+    expect((await entries(users.manager.token, { sort: 'status', order: 'desc' })).items[0].status).toBeGreaterThanOrEqual(400);
+    expect((await entries(users.manager.token, { status: 403 })).items.every((e) => e.status === 403)).toBe(true);
+    expect((await entries(users.manager.token, { componentId: 6002 })).total).toBe(1);
   });
 
   it('filters by date range in Bogotá days, up to today', async () => {
     const bogota = (d: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Bogota' }).format(d);
     const today = bogota(h.clock.now);
     const yesterday = bogota(new Date(h.clock.now.getTime() - 86_400_000));
-    const all = (await entries(manager.token)).total;
-    expect((await entries(manager.token, { dateStart: today, dateEnd: today })).total).toBe(all);
-    expect((await entries(manager.token, { dateStart: yesterday, dateEnd: yesterday })).total).toBe(0);
-    expect((await entries(manager.token, { dateEnd: yesterday })).total).toBe(0);
-    expect((await entries(manager.token, { dateStart: yesterday })).total).toBe(all);
+    const all = (await entries(users.manager.token)).total;
+    expect((await entries(users.manager.token, { dateStart: today, dateEnd: today })).total).toBe(all);
+    expect((await entries(users.manager.token, { dateStart: yesterday, dateEnd: yesterday })).total).toBe(0);
+    expect((await entries(users.manager.token, { dateEnd: yesterday })).total).toBe(0);
+    expect((await entries(users.manager.token, { dateStart: yesterday })).total).toBe(all);
   });
 
   it.each([
@@ -117,14 +112,14 @@ describe('GET /v1/audit', () => {
     ['a malformed operation id', { operationId: "x'; drop table audit_log;--" }, '99931'],
     ['an unknown sort', { sort: 'ip' }, '99931'],
   ])('refuses %s: %s', async (_what, query, code) => {
-    const res = await h.op('audit.list', { token: manager.token, query });
+    const res = await h.op('audit.list', { token: users.manager.token, query });
     expect(res.json().code).toBe(code);
   });
 
   it('a role without component 4014 is refused: 99982', async () => {
-    const role = (await h.op('rolesV3.create', { token: manager.token, body: { name: 'Sin bitácora', scope: 'all', permissions: [{ id: 10, actions: ['view'] }] } })).json();
+    const role = (await h.op('rolesV3.create', { token: users.manager.token, body: { name: 'Sin bitácora', scope: 'all', permissions: [{ id: 10, actions: ['view'] }] } })).json();
     const body = memberBody({ roleIds: [role.id] });
-    await h.op('team.create', { token: manager.token, body });
+    await h.op('team.create', { token: users.manager.token, body });
     const { token } = await activate(h, body.email);
     const res = await h.op('audit.list', { token });
     expect(res.statusCode).toBe(403);
@@ -137,7 +132,7 @@ describe('GET /v1/audit', () => {
     const theirs = await entries(token);
     expect(theirs.items.map((e) => e.operationId).sort()).toEqual(['account.create', 'clientAuth.signin']);
     expect(JSON.stringify(theirs)).not.toContain('@demo.colibri.co');
-    expect((await entries(manager.token, { q: 'Bodega' })).total).toBe(0);
+    expect((await entries(users.manager.token, { q: 'Bodega' })).total).toBe(0);
   });
 
   it('the scope applies: an analista (only me) reads only their own entries', async () => {

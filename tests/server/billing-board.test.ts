@@ -6,13 +6,13 @@
 // account (99961), another company's user (99959), a month to come (99962), a missing option (99999).
 import { readFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { calendarDateOf, formatYmd } from '../../src/core/bogota-time.ts';
-import { createHarness, type Harness } from './harness.ts';
+import { fileHarness } from './file-harness.ts';
 import { otherCompany } from './messaging-fixtures.ts';
 import { insertMessages, newChannel } from './report-fixtures.ts';
 
-let h: Harness;
+const h = fileHarness();
 let token: string;
 let companyId: number;
 let sms: number;
@@ -24,7 +24,6 @@ let theirs: { companyId: number; token: string };
 const product = 'colibri';
 
 beforeAll(async () => {
-  h = await createHarness();
   // A company of its own: its board holds exactly the traffic inserted here.
   theirs = await otherCompany(h, ['sms', 'whatsapp']);
   companyId = theirs.companyId;
@@ -42,7 +41,6 @@ beforeAll(async () => {
     { account: whatsapp, day: today, hour: 0, state: 'read', status: 3, to: '+573001230005', cost: 40 },
   ]);
 }, 180_000);
-afterAll(async () => { await h?.close(); });
 
 const board = (query: Record<string, string | number>, as = token) => h.op('reportCenter.connectinInfoBillingBoard', { token: as, params: { product }, query });
 

@@ -1,31 +1,26 @@
 // Block list: typed and uploaded numbers, the 24-hour rule for additions and removals (pending
 // versus effective), the paged list, hostile and malformed input, permissions and isolation.
 import * as XLSX from '@e965/xlsx';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isBlocked } from '../../src/core/block-list.ts';
 import { routeInbound } from '../../src/engine/inbound.ts';
-import { createHarness, multipart, PNG_1x1, type Harness } from './harness.ts';
+import { fileHarness, signedIn } from './file-harness.ts';
+import { multipart, PNG_1x1 } from './harness.ts';
 import { counts, demoCompanyId, otherCompany } from './messaging-fixtures.ts';
 
-let h: Harness;
-let manager: string;
+const h = fileHarness();
+const tokens = signedIn(h, 'manager');
 const DAY = 24 * 3_600_000;
 const FORMULA = "=cmd|' /C calc'!A0";
-
-beforeAll(async () => {
-  h = await createHarness();
-  manager = (await h.as('manager')).token;
-});
-afterAll(async () => { await h.close(); });
 
 /** Moves the clock on; sessions last 12 hours, so the manager signs in again. */
 async function later(ms: number) {
   h.clock.advance(ms);
-  manager = (await h.as('manager')).token;
+  tokens.manager = (await h.as('manager')).token;
 }
-const add = (numbers: string, token = manager) => h.op('blockList.add', { token, body: { numbers } });
-const upload = (name: string, type: string, bytes: Buffer, token = manager) => h.op('blockList.upload', { token, ...multipart('file', name, type, bytes) });
-const list = async (query: Record<string, string | number> = {}) => (await h.op('blockList.list', { token: manager, query: { pageSize: 200, ...query } })).json();
+const add = (numbers: string, token = tokens.manager) => h.op('blockList.add', { token, body: { numbers } });
+const upload = (name: string, type: string, bytes: Buffer, token = tokens.manager) => h.op('blockList.upload', { token, ...multipart('file', name, type, bytes) });
+const list = async (query: Record<string, string | number> = {}) => (await h.op('blockList.list', { token: tokens.manager, query: { pageSize: 200, ...query } })).json();
 const entryOf = async (phone: string) => (await list({ q: phone })).items.find((e: { phone: string }) => e.phone === phone);
 /** What the engine would see: every stored entry of the demo company. */
 const entries = async () => (await h.db.selectFrom('block_list').selectAll().where('company_id', '=', await demoCompanyId(h)).execute())
@@ -84,15 +79,15 @@ describe('typed numbers and the 24-hour rule', () => {
 
   it('a removal is pending for 24 hours: the number keeps blocking, then leaves the list', async () => {
     const entry = await entryOf('+573109876543');
-    expect((await h.op('blockList.remove', { token: manager, params: { id: entry.id } })).json()).toEqual({ ok: true });
+    expect((await h.op('blockList.remove', { token: tokens.manager, params: { id: entry.id } })).json()).toEqual({ ok: true });
     expect(await entryOf('+573109876543')).toMatchObject({ status: 'pending', pendingAction: 'remove', removalEffectiveAt: new Date(h.clock.now.getTime() + DAY).toISOString() });
     expect(isBlocked(await entries(), '3109876543', h.clock.now)).toBe(true);
     // Removing twice changes nothing.
-    expect((await h.op('blockList.remove', { token: manager, params: { id: entry.id } })).json()).toEqual({ ok: true });
+    expect((await h.op('blockList.remove', { token: tokens.manager, params: { id: entry.id } })).json()).toEqual({ ok: true });
     await later(DAY);
     expect(await entryOf('+573109876543')).toBeUndefined();
     expect(isBlocked(await entries(), '3109876543', h.clock.now)).toBe(false);
-    expect((await h.op('blockList.remove', { token: manager, params: { id: entry.id } })).json().code).toBe('99959');
+    expect((await h.op('blockList.remove', { token: tokens.manager, params: { id: entry.id } })).json().code).toBe('99959');
     // Added again later: a fresh addition, pending for 24 hours.
     expect((await add('3109876543')).json().added).toBe(1);
     expect(await entryOf('+573109876543')).toMatchObject({ status: 'pending', pendingAction: 'add' });
@@ -100,7 +95,7 @@ describe('typed numbers and the 24-hour rule', () => {
 
   it('adding a number whose removal is pending cancels the removal (it never stopped blocking)', async () => {
     const entry = await entryOf('+573001234567');
-    await h.op('blockList.remove', { token: manager, params: { id: entry.id } });
+    await h.op('blockList.remove', { token: tokens.manager, params: { id: entry.id } });
     expect((await add('3001234567')).json().added).toBe(1);
     expect(await entryOf('+573001234567')).toMatchObject({ status: 'effective', pendingAction: null, removalEffectiveAt: null, effectiveAt: entry.effectiveAt });
   });
@@ -110,7 +105,7 @@ describe('typed numbers and the 24-hour rule', () => {
     const channel = await h.db.selectFrom('channels').select('id').where('company_id', '=', companyId).where('platform', '=', 'sms').orderBy('id').executeTakeFirstOrThrow();
     expect((await add('3157654321')).json().added).toBe(1);
     await later(DAY);
-    await h.op('blockList.remove', { token: manager, params: { id: (await entryOf('+573157654321')).id } });
+    await h.op('blockList.remove', { token: tokens.manager, params: { id: (await entryOf('+573157654321')).id } });
     await later(DAY);
     expect(await entryOf('+573157654321')).toBeUndefined();
     // The person writes SALIR: on the list again, pending for 24 hours like any addition, then blocking.
@@ -119,7 +114,7 @@ describe('typed numbers and the 24-hour rule', () => {
     await later(DAY);
     expect(isBlocked(await entries(), '3157654321', h.clock.now)).toBe(true);
     // CANCELAR while a removal is pending cancels the removal.
-    await h.op('blockList.remove', { token: manager, params: { id: (await entryOf('+573157654321')).id } });
+    await h.op('blockList.remove', { token: tokens.manager, params: { id: (await entryOf('+573157654321')).id } });
     await routeInbound(h.db, channel.id, { from: '573157654321', to: '890123', text: 'cancelar', providerMessageId: 'cancelar-pending-removal', at: h.clock.now }, null, () => h.clock.now);
     expect(await entryOf('+573157654321')).toMatchObject({ status: 'effective', pendingAction: null, removalEffectiveAt: null });
   });
@@ -142,8 +137,8 @@ describe('bad typed input changes nothing', () => {
     const before = await counts(h, ['block_list']);
     const many = Array.from({ length: 1001 }, (_, i) => `3${String(200000000 + i)}`).join(',');
     expect((await add(many)).json().code).toBe('99931');
-    expect((await h.op('blockList.add', { token: manager, body: {} })).json().code).toBe('99999');
-    expect((await h.op('blockList.add', { token: manager, body: { numbers: 3001234567 } })).json().code).toBe('99931');
+    expect((await h.op('blockList.add', { token: tokens.manager, body: {} })).json().code).toBe('99999');
+    expect((await h.op('blockList.add', { token: tokens.manager, body: { numbers: 3001234567 } })).json().code).toBe('99931');
     expect(await counts(h, ['block_list'])).toEqual(before);
   });
 });
@@ -195,7 +190,7 @@ describe('file uploads', () => {
     expect(res.json()).toMatchObject({ added: 12000, rejectedTotal: 0 });
     // Stored: 12,000 rows (the list's total is bounded at 1,000 since issue 13).
     expect(await h.db.selectFrom('block_list').where('phone', 'like', '+57340%').select(({ fn }) => fn.countAll<string>().as('n')).executeTakeFirstOrThrow().then((r) => Number(r.n))).toBe(12000);
-    expect((await h.op('blockList.list', { token: manager, query: { q: '340', pageSize: 1 } })).json()).toMatchObject({ total: 1000, totalIsEstimate: true });
+    expect((await h.op('blockList.list', { token: tokens.manager, query: { q: '340', pageSize: 1 } })).json()).toMatchObject({ total: 1000, totalIsEstimate: true });
   });
 
   it.each([
@@ -234,26 +229,26 @@ describe('file uploads', () => {
     const before = await counts(h, ['block_list']);
     expect((await upload('malos.csv', 'text/csv', Buffer.from(`telefono\n${FORMULA}\n123\n`))).json().code).toBe('99963');
     expect((await upload('vacio.csv', 'text/csv', Buffer.from('telefono\n\n'))).json().code).toBe('99960');
-    expect((await h.op('blockList.upload', { token: manager, ...multipart('archivo', 'x.csv', 'text/csv', Buffer.from('3201110013')) })).json().code).toBe('99932');
-    expect((await h.op('blockList.upload', { token: manager, body: { numbers: '3201110013' } })).json().code).toBe('99932');
+    expect((await h.op('blockList.upload', { token: tokens.manager, ...multipart('archivo', 'x.csv', 'text/csv', Buffer.from('3201110013')) })).json().code).toBe('99932');
+    expect((await h.op('blockList.upload', { token: tokens.manager, body: { numbers: '3201110013' } })).json().code).toBe('99932');
     expect(await counts(h, ['block_list'])).toEqual(before);
   });
 });
 
 describe('the list', () => {
   it('pages, sorts by phone and searches by the first digits', async () => {
-    const page = (await h.op('blockList.list', { token: manager, query: { sort: 'phone', pageSize: 3, q: '+57 320 111' } })).json();
+    const page = (await h.op('blockList.list', { token: tokens.manager, query: { sort: 'phone', pageSize: 3, q: '+57 320 111' } })).json();
     expect(page).toMatchObject({ page: 1, pageSize: 3 });
     expect(page.items.map((e: { phone: string }) => e.phone)).toEqual(['+573201110001', '+573201110002', '+573201110003']);
     expect(page.total).toBe(9);
-    const desc = (await h.op('blockList.list', { token: manager, query: { sort: 'phone', order: 'desc', q: '57320111', pageSize: 1 } })).json();
+    const desc = (await h.op('blockList.list', { token: tokens.manager, query: { sort: 'phone', order: 'desc', q: '57320111', pageSize: 1 } })).json();
     expect(desc.items[0].phone).toBe('+573201110010');
-    expect((await h.op('blockList.list', { token: manager, query: { q: 'abc' } })).json()).toMatchObject({ items: [], total: 0 });
-    expect((await h.op('blockList.list', { token: manager, query: { q: '%' } })).json()).toMatchObject({ total: 0 });
-    const files = (await h.op('blockList.list', { token: manager, query: { source: 'file', q: '320111' } })).json();
+    expect((await h.op('blockList.list', { token: tokens.manager, query: { q: 'abc' } })).json()).toMatchObject({ items: [], total: 0 });
+    expect((await h.op('blockList.list', { token: tokens.manager, query: { q: '%' } })).json()).toMatchObject({ total: 0 });
+    const files = (await h.op('blockList.list', { token: tokens.manager, query: { source: 'file', q: '320111' } })).json();
     expect(files.total).toBe(9);
     for (const query of [{ status: 'removed' }, { sort: 'company_id' }, { source: 'api' }] as Record<string, string>[]) {
-      expect((await h.op('blockList.list', { token: manager, query })).json().code).toBe('99931');
+      expect((await h.op('blockList.list', { token: tokens.manager, query })).json().code).toBe('99931');
     }
   });
 });

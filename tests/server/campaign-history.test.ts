@@ -4,35 +4,33 @@
 // Bogotá day edges, filters, company scoping, permissions from config/menu.yaml, bad input, and the
 // CSV/XLSX export of both screens (formula-safe).
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { i18n } from '../../src/console/app/i18n.ts';
 import { buildExport } from '../../src/console/runtime/list/export.ts';
 import type { ScreenColumn } from '../../src/console/runtime/screen-types.ts';
 import { screen as historyScreen } from '../../src/generated/screen.campaignHistory.gen.ts';
 import { screen as personalizedScreen } from '../../src/generated/screen.personalizedCampaignDetail.gen.ts';
 import { calendarDate } from '../../src/core/date-range.ts';
-import { createHarness, multipart, type Harness } from './harness.ts';
+import { fileHarness, signedIn } from './file-harness.ts';
+import { multipart } from './harness.ts';
 import { demoCompanyId, otherCompany, userWithGrants } from './messaging-fixtures.ts';
 
-let h: Harness;
-let manager: string;
+const h = fileHarness();
+const tokens = signedIn(h, 'manager');
 let companyId: number;
 let smsChannelId: number;
 let whatsappChannelId: number;
 let today: string;
 
 beforeAll(async () => {
-  h = await createHarness();
-  manager = (await h.as('manager')).token;
   companyId = await demoCompanyId(h);
-  const channels = (await h.op('channels.list', { token: manager, query: { pageSize: 200 } })).json();
+  const channels = (await h.op('channels.list', { token: tokens.manager, query: { pageSize: 200 } })).json();
   smsChannelId = channels.items.find((c: { platform: string; enabled: boolean }) => c.platform === 'sms' && c.enabled).id;
   whatsappChannelId = channels.items.find((c: { platform: string }) => c.platform === 'whatsapp').id;
   today = calendarDate(h.clock.now, 'America/Bogota');
 });
-afterAll(() => h.close());
 
-const history = (query: Record<string, string | number>, token = manager) => h.op('deployments.history', { token, query });
+const history = (query: Record<string, string | number>, token = tokens.manager) => h.op('deployments.history', { token, query });
 const csv = (text: string) => multipart('file', 'clientes.csv', 'text/csv', Buffer.from(text, 'utf8'));
 
 /** A campaign of the demo company made by direct insert (no file). */
@@ -65,16 +63,16 @@ describe('sending history', () => {
 
   it('counts each message of a launched campaign once, by outcome, with the credits spent', async () => {
     const created = (await h.op('campaigns.create', {
-      token: manager,
+      token: tokens.manager,
       body: { name: 'Historial <b>Ana</b>', kind: 'open', purpose: 'transactional', channelId: smsChannelId, content: 'Hola {{nombre}}, tu saldo es {{saldo}} <b>COP</b>' },
     })).json();
     campaignId = created.id;
     const up = await h.op('campaigns.uploadRecipients', {
-      token: manager, params: { id: campaignId },
+      token: tokens.manager, params: { id: campaignId },
       ...csv('telefono;nombre;saldo\n3001234601;Ana;1500\n3001234602;Luis;=1+1\n3001234603;Eva;20\n3001234604;Teo;30\n3001234605;Sol;40\n3001112233;Bloqueado;0\n'),
     });
     expect(up.statusCode).toBe(200);
-    const launched = (await h.op('campaigns.launch', { token: manager, params: { id: campaignId } })).json();
+    const launched = (await h.op('campaigns.launch', { token: tokens.manager, params: { id: campaignId } })).json();
     deploymentId = launched.id;
     expect(launched).toMatchObject({ total: 6, counts: { queued: 5, rejected: 1 } });
 
@@ -203,20 +201,20 @@ describe('personalised campaign detail', () => {
 
   beforeAll(async () => {
     const created = (await h.op('campaigns.create', {
-      token: manager,
+      token: tokens.manager,
       body: { name: 'Personalizada', kind: 'open', purpose: 'transactional', channelId: smsChannelId, content: 'Hola {{nombre}}, debes {{monto}} <script>x</script>' },
     })).json();
     campaignId = created.id;
     await h.op('campaigns.uploadRecipients', {
-      token: manager, params: { id: campaignId },
+      token: tokens.manager, params: { id: campaignId },
       ...csv('telefono,nombre,monto\n3001234701,Ana,100\n3001234702,Luis,=HYPERLINK("http://x")\n3001234703,Eva,300\n'),
     });
-    const launched = (await h.op('campaigns.launch', { token: manager, params: { id: campaignId } })).json();
+    const launched = (await h.op('campaigns.launch', { token: tokens.manager, params: { id: campaignId } })).json();
     await sql`update messages set state = 'delivered', delivery_status = 'DELIVERED', sent_at = now(), billed = true where deployment_id = ${launched.id} and to_number = '+573001234701'`.execute(h.db);
   });
 
   it('lists each recipient’s message with the variables filled in, its state and status', async () => {
-    const res = await h.op('campaigns.messages', { token: manager, params: { id: campaignId } });
+    const res = await h.op('campaigns.messages', { token: tokens.manager, params: { id: campaignId } });
     expect(res.statusCode).toBe(200);
     const page = res.json();
     expect(page.total).toBe(3);
@@ -230,19 +228,19 @@ describe('personalised campaign detail', () => {
   });
 
   it('pages, searches by number and filters by state', async () => {
-    const page2 = (await h.op('campaigns.messages', { token: manager, params: { id: campaignId }, query: { pageSize: 2, page: 2 } })).json();
+    const page2 = (await h.op('campaigns.messages', { token: tokens.manager, params: { id: campaignId }, query: { pageSize: 2, page: 2 } })).json();
     expect(page2).toMatchObject({ total: 3, page: 2, pageSize: 2 });
     expect(page2.items.map((m: { toNumber: string }) => m.toNumber)).toEqual(['+573001234703']);
-    const found = (await h.op('campaigns.messages', { token: manager, params: { id: campaignId }, query: { q: '4702' } })).json();
+    const found = (await h.op('campaigns.messages', { token: tokens.manager, params: { id: campaignId }, query: { q: '4702' } })).json();
     expect(found.items.map((m: { toNumber: string }) => m.toNumber)).toEqual(['+573001234702']);
-    const delivered = (await h.op('campaigns.messages', { token: manager, params: { id: campaignId }, query: { state: 'delivered' } })).json();
+    const delivered = (await h.op('campaigns.messages', { token: tokens.manager, params: { id: campaignId }, query: { state: 'delivered' } })).json();
     expect(delivered.items.map((m: { toNumber: string }) => m.toNumber)).toEqual(['+573001234701']);
-    expect((await h.op('campaigns.messages', { token: manager, params: { id: campaignId }, query: { state: 'gone' } })).json().code).toBe('99931');
-    expect((await h.op('campaigns.messages', { token: manager, params: { id: 999999 } })).json().code).toBe('99959');
+    expect((await h.op('campaigns.messages', { token: tokens.manager, params: { id: campaignId }, query: { state: 'gone' } })).json().code).toBe('99931');
+    expect((await h.op('campaigns.messages', { token: tokens.manager, params: { id: 999999 } })).json().code).toBe('99959');
   });
 
   it('exports the messages as text, formulas neutralised', async () => {
-    const page = (await h.op('campaigns.messages', { token: manager, params: { id: campaignId } })).json();
+    const page = (await h.op('campaigns.messages', { token: tokens.manager, params: { id: campaignId } })).json();
     const t = i18n.getFixedT('es');
     const exists = (k: string) => i18n.exists(k, { lng: 'es' });
     const file = await buildExport('csv', personalizedScreen.exportName!, personalizedScreen.columns as unknown as ScreenColumn[], page.items, t, exists);

@@ -4,29 +4,27 @@
 // campaign's test send renders the first sendable row, goes through the send step (credits, block
 // list), keeps the purpose, is not held by the send window (neither when queued nor when the
 // dispatcher claims it) and is counted in no deployment.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ChannelAdapter, SubmitOutcome } from '../../src/engine/channel-adapter.ts';
 import { Dispatcher } from '../../src/engine/dispatcher.ts';
-import { createHarness, multipart, type Harness } from './harness.ts';
+import { fileHarness, signedIn } from './file-harness.ts';
+import { multipart } from './harness.ts';
 import { until } from './until.ts';
 import { nextBogotaSunday } from './bogota-days.ts';
 
-let h: Harness;
-let manager: string;
+const h = fileHarness();
+const tokens = signedIn(h, 'manager');
 let smsChannelId: number;
 
 beforeAll(async () => {
-  h = await createHarness();
-  manager = (await h.as('manager')).token;
-  smsChannelId = (await h.op('channels.list', { token: manager, query: { platform: 'sms', enabled: 'true' } })).json().items[0].id;
+  smsChannelId = (await h.op('channels.list', { token: tokens.manager, query: { platform: 'sms', enabled: 'true' } })).json().items[0].id;
 });
-afterAll(() => h.close());
 
-const create = (body: Record<string, unknown>, token = manager) =>
+const create = (body: Record<string, unknown>, token = tokens.manager) =>
   h.op('campaigns.create', { token, body: { kind: 'open', purpose: 'commercial', channelId: smsChannelId, ...body } }).then((r) => r.json());
-const paste = (id: number, numbers: string, token = manager) => h.op('campaigns.pasteRecipients', { token, params: { id }, body: { numbers } });
-const rows = async (id: number) => (await h.op('campaigns.recipients', { token: manager, params: { id }, query: { pageSize: 200 } })).json().items;
-const sendTest = (id: number, phones: string, token = manager) => h.op('campaigns.sendTest', { token, params: { id }, body: { phones } });
+const paste = (id: number, numbers: string, token = tokens.manager) => h.op('campaigns.pasteRecipients', { token, params: { id }, body: { numbers } });
+const rows = async (id: number) => (await h.op('campaigns.recipients', { token: tokens.manager, params: { id }, query: { pageSize: 200 } })).json().items;
+const sendTest = (id: number, phones: string, token = tokens.manager) => h.op('campaigns.sendTest', { token, params: { id }, body: { phones } });
 
 
 describe('pasted recipients', () => {
@@ -39,14 +37,14 @@ describe('pasted recipients', () => {
     // The same numbers, one a line, uploaded as a number-only file: the same rows.
     const filed = await create({ name: 'Archivo', content: 'Promoción de la semana' });
     const file = ['3001234501', '+57 300 123 4502', '573001234503', '300 123 4504', '3001234505', '12345', '3001234501', '+1', '2025550123'].join('\n');
-    await h.op('campaigns.uploadRecipients', { token: manager, params: { id: filed.id }, ...multipart('file', 'numeros.csv', 'text/csv', Buffer.from(file)) });
+    await h.op('campaigns.uploadRecipients', { token: tokens.manager, params: { id: filed.id }, ...multipart('file', 'numeros.csv', 'text/csv', Buffer.from(file)) });
     expect(await rows(pasted.id)).toEqual(await rows(filed.id));
     const listed = await rows(pasted.id);
     expect(listed[1]).toMatchObject({ row: 2, phone: '+573001234502', result: 'warn' });
     expect(listed[6]).toMatchObject({ row: 7, phone: '+573001234501', result: 'warn', problems: [{ code: 'duplicatePhone', column: null }] });
     expect(listed[7]).toMatchObject({ row: 8, phone: null, result: 'fail' });
     // The launch's summary reads them as it reads a file.
-    const preview = (await h.op('campaigns.preview', { token: manager, params: { id: pasted.id } })).json();
+    const preview = (await h.op('campaigns.preview', { token: tokens.manager, params: { id: pasted.id } })).json();
     expect(preview).toMatchObject({ recipients: 5, invalid: 3, duplicates: 1 });
   });
 
@@ -58,7 +56,7 @@ describe('pasted recipients', () => {
     expect(refused.statusCode).toBe(400);
     expect(refused.json()).toMatchObject({ code: '99906', errors: [{ field: 'numbers', code: '99906' }] });
     expect(refused.json().message).toContain('1,000');
-    expect((await h.op('campaigns.get', { token: manager, params: { id: campaign.id } })).json().recipients).toBe(2);
+    expect((await h.op('campaigns.get', { token: tokens.manager, params: { id: campaign.id } })).json().recipients).toBe(2);
     const exactly = await paste(campaign.id, many.split('\n').slice(0, 1000).join(' '));
     expect(exactly.json()).toMatchObject({ rows: 1000, pass: 1000 });
 
@@ -78,21 +76,21 @@ describe('a test send', () => {
   it('sends the first sendable row, charged, block list applied, in no deployment, not held by the send window', async () => {
     const sunday = nextBogotaSunday(h.clock.now);
     h.clock.now = sunday;
-    manager = (await h.as('manager')).token;
+    tokens.manager = (await h.as('manager')).token;
     const campaign = await create({ name: 'Prueba', content: 'Hola {{nombre}}, tu saldo es {{saldo}}' });
     // No file yet: the variables' names stand in.
     const early = await sendTest(campaign.id, '3005550101');
     expect(early.json()).toMatchObject({ body: 'Hola [nombre], tu saldo es [saldo]', numbers: '+573005550101', queued: 1, refused: 0, credits: 1 });
     await h.op('campaigns.uploadRecipients', {
-      token: manager, params: { id: campaign.id },
+      token: tokens.manager, params: { id: campaign.id },
       ...multipart('file', 'clientes.csv', 'text/csv', Buffer.from('telefono,nombre,saldo\n12345,Malo,1\n3001234567,Ana,$ 20.000\n3001234568,Luis,5\n')),
     });
-    const before = (await h.op('credits.balance', { token: manager })).json();
+    const before = (await h.op('credits.balance', { token: tokens.manager })).json();
     const res = await sendTest(campaign.id, '300 555 0102, +573001112233\n3005550102');
     expect(res.statusCode).toBe(200);
     // The first sendable row (Ana; row 2 fails); the demo block list refuses +573001112233; a number twice goes once.
     expect(res.json()).toMatchObject({ body: 'Hola Ana, tu saldo es $ 20.000', numbers: '+573005550102, +573001112233', queued: 1, refused: 1, credits: 1 });
-    expect((await h.op('credits.balance', { token: manager })).json()).toEqual({ balance: before.balance - 1, reserved: before.reserved + 1 });
+    expect((await h.op('credits.balance', { token: tokens.manager })).json()).toEqual({ balance: before.balance - 1, reserved: before.reserved + 1 });
 
     const stored = await h.db.selectFrom('messages').select(['to_number', 'purpose', 'source', 'deployment_id', 'held_reason', 'not_before', 'state', 'status_code'])
       .where('test_campaign_id', '=', campaign.id).orderBy('id').execute();
@@ -102,16 +100,16 @@ describe('a test send', () => {
       ['+573001112233', 'commercial', 'test', null, null, 'rejected', 5],
     ]);
     for (const m of stored) expect(new Date(m.not_before).getTime()).toBe(sunday.getTime());
-    const listed = (await h.op('campaigns.tests', { token: manager, params: { id: campaign.id } })).json();
+    const listed = (await h.op('campaigns.tests', { token: tokens.manager, params: { id: campaign.id } })).json();
     expect(listed.items.map((m: { toNumber: string; state: string }) => [m.toNumber, m.state])).toEqual([
       ['+573001112233', 'rejected'], ['+573005550102', 'queued'], ['+573005550101', 'queued'],
     ]);
     // Not the campaign's: no deployment, no message of its deployments.
-    expect((await h.op('deployments.list', { token: manager, query: { campaignId: campaign.id } })).json().items).toEqual([]);
-    expect((await h.op('campaigns.messages', { token: manager, params: { id: campaign.id } })).json().items).toEqual([]);
+    expect((await h.op('deployments.list', { token: tokens.manager, query: { campaignId: campaign.id } })).json().items).toEqual([]);
+    expect((await h.op('campaigns.messages', { token: tokens.manager, params: { id: campaign.id } })).json().items).toEqual([]);
 
     // The dispatcher, on a Sunday, sends the test and holds the same commercial message of a launch.
-    const launched = (await h.op('campaigns.launch', { token: manager, params: { id: campaign.id } })).json();
+    const launched = (await h.op('campaigns.launch', { token: tokens.manager, params: { id: campaign.id } })).json();
     expect(launched.state).toBe('running');
     const sent: string[] = [];
     const adapter: ChannelAdapter = {
@@ -137,7 +135,7 @@ describe('a test send', () => {
     const campaign = await create({ name: 'Prueba y envío', purpose: 'transactional', content: 'Tu pedido salió hoy' });
     expect((await sendTest(campaign.id, '3005550177')).json()).toMatchObject({ queued: 1, refused: 0 });
     await paste(campaign.id, '3005550177');
-    const launched = (await h.op('campaigns.launch', { token: manager, params: { id: campaign.id } })).json();
+    const launched = (await h.op('campaigns.launch', { token: tokens.manager, params: { id: campaign.id } })).json();
     expect(launched).toMatchObject({ total: 1, counts: { queued: 1, rejected: 0 } });
   });
 

@@ -2,32 +2,30 @@
 // (duplicates against messages already sent, the block list, the send-window hold, the credits
 // of each rendered message) is what the launch then does, and every message that did not go says
 // why in words with its code (campaigns.messages `reason`).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, multipart, type Harness } from './harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fileHarness, signedIn } from './file-harness.ts';
+import { multipart } from './harness.ts';
 
-let h: Harness;
-let manager: string;
+const h = fileHarness();
+const tokens = signedIn(h, 'manager');
 let smsChannelId: number;
 
 beforeAll(async () => {
-  h = await createHarness();
-  manager = (await h.as('manager')).token;
-  const channels = (await h.op('channels.list', { token: manager, query: { platform: 'sms', enabled: 'true' } })).json();
+  const channels = (await h.op('channels.list', { token: tokens.manager, query: { platform: 'sms', enabled: 'true' } })).json();
   smsChannelId = channels.items[0].id;
 });
-afterAll(() => h.close());
 
 const csv = (text: string) => multipart('file', 'clientes.csv', 'text/csv', Buffer.from(text, 'utf8'));
 
 async function campaignWith(name: string, content: string, rows: string, purpose = 'transactional') {
-  const campaign = (await h.op('campaigns.create', { token: manager, body: { name, kind: 'open', purpose, channelId: smsChannelId, content } })).json();
-  expect((await h.op('campaigns.uploadRecipients', { token: manager, params: { id: campaign.id }, ...csv(rows) })).statusCode).toBe(200);
+  const campaign = (await h.op('campaigns.create', { token: tokens.manager, body: { name, kind: 'open', purpose, channelId: smsChannelId, content } })).json();
+  expect((await h.op('campaigns.uploadRecipients', { token: tokens.manager, params: { id: campaign.id }, ...csv(rows) })).statusCode).toBe(200);
   return campaign.id as number;
 }
-const preview = async (id: number) => (await h.op('campaigns.preview', { token: manager, params: { id } })).json();
-const launch = async (id: number) => (await h.op('campaigns.launch', { token: manager, params: { id } })).json();
+const preview = async (id: number) => (await h.op('campaigns.preview', { token: tokens.manager, params: { id } })).json();
+const launch = async (id: number) => (await h.op('campaigns.launch', { token: tokens.manager, params: { id } })).json();
 const reasons = async (id: number, deploymentId: number) =>
-  (await h.op('campaigns.messages', { token: manager, params: { id }, query: { deploymentId, pageSize: 200 } })).json().items
+  (await h.op('campaigns.messages', { token: tokens.manager, params: { id }, query: { deploymentId, pageSize: 200 } })).json().items
     .map((m: { toNumber: string; reason: unknown }) => m.reason);
 
 describe('the summary is the launch, rolled back', () => {
@@ -41,13 +39,13 @@ describe('the summary is the launch, rolled back', () => {
     h.clock.advance(3_600_000);
     const again = await preview(id);
     expect(again).toMatchObject({ recipients: 3, goNow: 0, wait: 0, duplicates: 3, credits: 0 });
-    const balance = (await h.op('credits.balance', { token: manager })).json();
+    const balance = (await h.op('credits.balance', { token: tokens.manager })).json();
     const relaunched = await launch(id);
     expect(relaunched).toMatchObject({ total: 3, going: 0, reservedCredits: again.credits, counts: { rejected: 3 }, refused: { duplicate: 3, blocked: 0 } });
-    expect((await h.op('credits.balance', { token: manager })).json()).toEqual(balance);
+    expect((await h.op('credits.balance', { token: tokens.manager })).json()).toEqual(balance);
     expect(await reasons(id, relaunched.id)).toEqual(Array(3).fill({ kind: 'duplicate', code: '93', hours: 24, until: null }));
     // The preview left nothing behind: only the two launches' deployments exist.
-    const runs = (await h.op('deployments.list', { token: manager, query: { campaignId: id } })).json();
+    const runs = (await h.op('deployments.list', { token: tokens.manager, query: { campaignId: id } })).json();
     expect(runs.total).toBe(2);
   });
 
@@ -65,7 +63,7 @@ describe('the summary is the launch, rolled back', () => {
       delete process.env.PREVIEW_STAGED_MAX;
     }
     expect(await preview(id)).toMatchObject({ recipients: 10, staged: 10, estimated: false, blocked: 1, goNow: 9, credits: 9, duplicates: 1, invalid: 1 });
-    const runs = (await h.op('deployments.list', { token: manager, query: { campaignId: id } })).json();
+    const runs = (await h.op('deployments.list', { token: tokens.manager, query: { campaignId: id } })).json();
     expect(runs.total).toBe(0);
   });
 
@@ -86,7 +84,7 @@ describe('the summary is the launch, rolled back', () => {
     night.setUTCHours(3, 30, 0, 0);
     if (night.getTime() <= h.clock.now.getTime()) night.setUTCDate(night.getUTCDate() + 1);
     h.clock.advance(night.getTime() - h.clock.now.getTime());
-    manager = (await h.as('manager')).token;
+    tokens.manager = (await h.as('manager')).token;
     const id = await campaignWith('Promoción nocturna', 'Descuento del 20% hoy', 'telefono\n3001110021\n3001110022\n', 'commercial');
     const summary = await preview(id);
     expect(summary).toMatchObject({ recipients: 2, goNow: 0, wait: 2, credits: 2 });
@@ -111,7 +109,7 @@ describe('the summary is the launch, rolled back', () => {
     ]);
     const run = await launch(id);
     expect(run.reservedCredits).toBe(summary.credits);
-    const parts = (await h.op('campaigns.messages', { token: manager, params: { id }, query: { deploymentId: run.id } })).json().items.map((m: { parts: number }) => m.parts);
+    const parts = (await h.op('campaigns.messages', { token: tokens.manager, params: { id }, query: { deploymentId: run.id } })).json().items.map((m: { parts: number }) => m.parts);
     expect(parts).toEqual([1, 2, 2, 1]);
   });
 });

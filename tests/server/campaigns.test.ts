@@ -2,25 +2,22 @@
 // PostgreSQL with DATABASE_URL): the content rules, the recipients upload, the pre-launch
 // summary, the launch with its credits, deployment actions, the edit lock that a second person
 // approves, company scoping and permissions, and POST /v1/messages with a Bearer API key.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, multipart, type Harness } from './harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fileHarness, signedIn } from './file-harness.ts';
+import { apiKeyOf } from './messaging-fixtures.ts';
+import { multipart } from './harness.ts';
 
-let h: Harness;
-let manager: string;
-let superadmin: string;
+const h = fileHarness();
+const tokens = signedIn(h, 'manager', 'superadmin');
 let smsChannelId: number;
 
 beforeAll(async () => {
-  h = await createHarness();
-  manager = (await h.as('manager')).token;
-  superadmin = (await h.as('superadmin')).token;
-  const channels = (await h.op('channels.list', { token: manager, query: { platform: 'sms', enabled: 'true' } })).json();
+  const channels = (await h.op('channels.list', { token: tokens.manager, query: { platform: 'sms', enabled: 'true' } })).json();
   smsChannelId = channels.items[0].id;
 });
-afterAll(() => h.close());
 
 const csv = (text: string) => multipart('file', 'clientes.csv', 'text/csv', Buffer.from(text, 'utf8'));
-const create = (body: Record<string, unknown>, token = manager) =>
+const create = (body: Record<string, unknown>, token = tokens.manager) =>
   h.op('campaigns.create', { token, body: { kind: 'open', purpose: 'transactional', channelId: smsChannelId, ...body } });
 
 describe('campaigns', () => {
@@ -33,7 +30,7 @@ describe('campaigns', () => {
     expect(link.json()).toMatchObject({ code: '99925', errors: [{ field: 'content' }] });
     expect((await create({ name: 'Llaves', content: 'Hola {{nombre}' })).json().code).toBe('99924');
     expect((await create({ name: 'Programada', kind: 'scheduled', content: 'x' })).json()).toMatchObject({ code: '99999', errors: [{ field: 'scheduledAt' }] });
-    const list = (await h.op('campaigns.list', { token: manager, query: { q: 'bienv' } })).json();
+    const list = (await h.op('campaigns.list', { token: tokens.manager, query: { q: 'bienv' } })).json();
     expect(list.items.map((c: { name: string }) => c.name)).toEqual(['Bienvenida']);
   });
 
@@ -51,51 +48,51 @@ describe('campaigns', () => {
     expect(ten.statusCode).toBe(200);
     expect(ten.json().content).toHaveLength(1530);
     // An edit is held to the same limits, against the campaign's own channel.
-    const edit = await h.op('campaigns.update', { token: manager, params: { id: ten.json().id }, body: { content: 'a'.repeat(1531) } });
+    const edit = await h.op('campaigns.update', { token: tokens.manager, params: { id: ten.json().id }, body: { content: 'a'.repeat(1531) } });
     expect(edit.json().code).toBe('99903');
-    const names = (await h.op('campaigns.list', { token: manager, query: { q: 'partes' } })).json().items.map((c: { name: string }) => c.name);
+    const names = (await h.op('campaigns.list', { token: tokens.manager, query: { q: 'partes' } })).json().items.map((c: { name: string }) => c.name);
     expect(names).toEqual(['Diez partes']);
   });
 
   it('uploads recipients, previews, launches, and settles credits per message', async () => {
     const campaign = (await create({ name: 'Pedido listo', content: 'Hola {{nombre}}, tu pedido está listo' })).json();
     const up = await h.op('campaigns.uploadRecipients', {
-      token: manager, params: { id: campaign.id },
+      token: tokens.manager, params: { id: campaign.id },
       ...csv('telefono;nombre\n3001234501;Ana\n+57 300 123 4502;Luis\n12345;Malo\n3001234501;Ana otra vez\n3001112233;Bloqueado\n'),
     });
     expect(up.statusCode).toBe(200);
     expect(up.json()).toMatchObject({ rows: 5, fail: 1, duplicates: 1, separator: ';' });
-    const failed = (await h.op('campaigns.recipients', { token: manager, params: { id: campaign.id }, query: { result: 'fail' } })).json();
+    const failed = (await h.op('campaigns.recipients', { token: tokens.manager, params: { id: campaign.id }, query: { result: 'fail' } })).json();
     expect(failed.items).toEqual([expect.objectContaining({ row: 4, phone: null, result: 'fail' })]);
 
-    const preview = (await h.op('campaigns.preview', { token: manager, params: { id: campaign.id } })).json();
+    const preview = (await h.op('campaigns.preview', { token: tokens.manager, params: { id: campaign.id } })).json();
     // +573001112233 is on the demo block list (in force): refused with status 5.
     expect(preview).toMatchObject({ recipients: 3, goNow: 2, wait: 0, blocked: 1, invalid: 1, duplicates: 1, encoding: 'UCS-2', parts: 2, partsMin: 1, partsMax: 1, credits: 2, enough: true });
 
-    const before = (await h.op('credits.balance', { token: manager })).json();
-    const launched = await h.op('campaigns.launch', { token: manager, params: { id: campaign.id } });
+    const before = (await h.op('credits.balance', { token: tokens.manager })).json();
+    const launched = await h.op('campaigns.launch', { token: tokens.manager, params: { id: campaign.id } });
     expect(launched.statusCode).toBe(200);
     const deployment = launched.json();
     expect(deployment).toMatchObject({ state: 'running', total: 3, reservedCredits: 2, counts: { queued: 2, rejected: 1 } });
-    const after = (await h.op('credits.balance', { token: manager })).json();
+    const after = (await h.op('credits.balance', { token: tokens.manager })).json();
     expect(after).toEqual({ balance: before.balance - 2, reserved: before.reserved + 2 });
 
     // Cancelling one number, then the deployment, gives every credit back (status 4).
-    expect((await h.op('deployments.numbers', { token: manager, params: { id: deployment.id }, body: { action: 'cancel', numbers: ['3001234501'] } })).json()).toEqual({ changed: 1 });
-    expect((await h.op('deployments.numbers', { token: manager, params: { id: deployment.id }, body: { action: 'schedule', numbers: ['123'] } })).json().code).toBe('99963');
-    const paused = (await h.op('deployments.control', { token: manager, params: { id: deployment.id, action: 'pause' } })).json();
+    expect((await h.op('deployments.numbers', { token: tokens.manager, params: { id: deployment.id }, body: { action: 'cancel', numbers: ['3001234501'] } })).json()).toEqual({ changed: 1 });
+    expect((await h.op('deployments.numbers', { token: tokens.manager, params: { id: deployment.id }, body: { action: 'schedule', numbers: ['123'] } })).json().code).toBe('99963');
+    const paused = (await h.op('deployments.control', { token: tokens.manager, params: { id: deployment.id, action: 'pause' } })).json();
     expect(paused).toMatchObject({ state: 'paused', counts: { cancelled: 1, queued: 1 } });
-    expect((await h.op('deployments.control', { token: manager, params: { id: deployment.id, action: 'play' } })).json().state).toBe('running');
-    const cancelled = (await h.op('deployments.control', { token: manager, params: { id: deployment.id, action: 'cancel' } })).json();
+    expect((await h.op('deployments.control', { token: tokens.manager, params: { id: deployment.id, action: 'play' } })).json().state).toBe('running');
+    const cancelled = (await h.op('deployments.control', { token: tokens.manager, params: { id: deployment.id, action: 'cancel' } })).json();
     expect(cancelled).toMatchObject({ state: 'cancelled', counts: { cancelled: 2, rejected: 1 } });
-    expect((await h.op('credits.balance', { token: manager })).json()).toEqual(before);
+    expect((await h.op('credits.balance', { token: tokens.manager })).json()).toEqual(before);
     // Processed: it cannot change any more.
-    expect((await h.op('deployments.control', { token: manager, params: { id: deployment.id, action: 'play' } })).json().code).toBe('99984');
-    const listed = (await h.op('deployments.list', { token: manager, query: { campaignId: campaign.id } })).json();
+    expect((await h.op('deployments.control', { token: tokens.manager, params: { id: deployment.id, action: 'play' } })).json().code).toBe('99984');
+    const listed = (await h.op('deployments.list', { token: tokens.manager, query: { campaignId: campaign.id } })).json();
     expect(listed.items.map((d: { id: number }) => d.id)).toEqual([deployment.id]);
-    expect((await h.op('deployments.get', { token: manager, params: { id: deployment.id } })).json().campaignName).toBe('Pedido listo');
-    expect((await h.op('deployments.delete', { token: manager, params: { id: deployment.id } })).json()).toEqual({ ok: true });
-    expect((await h.op('deployments.get', { token: manager, params: { id: deployment.id } })).json().code).toBe('99959');
+    expect((await h.op('deployments.get', { token: tokens.manager, params: { id: deployment.id } })).json().campaignName).toBe('Pedido listo');
+    expect((await h.op('deployments.delete', { token: tokens.manager, params: { id: deployment.id } })).json()).toEqual({ ok: true });
+    expect((await h.op('deployments.get', { token: tokens.manager, params: { id: deployment.id } })).json().code).toBe('99959');
   });
 
   it('refuses a launch the credits do not cover, creating nothing', async () => {
@@ -108,51 +105,50 @@ describe('campaigns', () => {
     expect(refused.json().code).toBe('99986');
     expect(await h.db.selectFrom('deployments').select('id').where('company_id', '=', other.companyId).execute()).toEqual([]);
     // Another company's campaign is not found; the manager of the demo company cannot see it.
-    expect((await h.op('campaigns.get', { token: manager, params: { id: campaign.id } })).json().code).toBe('99959');
+    expect((await h.op('campaigns.get', { token: tokens.manager, params: { id: campaign.id } })).json().code).toBe('99959');
   });
 
   it('locks and unlocks for edits with a second person approving', async () => {
     const campaign = (await create({ name: 'Aprobación', content: 'Hola' })).json();
-    expect((await h.op('campaigns.requestLock', { token: manager, params: { id: campaign.id }, body: { lock: true } })).json().editLock).toBe('pendinglockForEdit');
-    expect((await h.op('campaigns.approveLock', { token: manager, params: { id: campaign.id } })).json().code).toBe('99923');
-    expect((await h.op('campaigns.update', { token: manager, params: { id: campaign.id }, body: { content: 'Cambio' } })).json().code).toBe('99984');
-    expect((await h.op('campaigns.approveLock', { token: superadmin, params: { id: campaign.id } })).json().editLock).toBe('lockedForEdit');
-    expect((await h.op('campaigns.delete', { token: manager, params: { id: campaign.id } })).json().code).toBe('99984');
-    await h.op('campaigns.requestLock', { token: superadmin, params: { id: campaign.id }, body: { lock: false } });
-    expect((await h.op('campaigns.approveLock', { token: manager, params: { id: campaign.id } })).json().editLock).toBe('unlockedForEdit');
-    const updated = await h.op('campaigns.update', { token: manager, params: { id: campaign.id }, body: { content: 'Hola {{nombre}}' } });
+    expect((await h.op('campaigns.requestLock', { token: tokens.manager, params: { id: campaign.id }, body: { lock: true } })).json().editLock).toBe('pendinglockForEdit');
+    expect((await h.op('campaigns.approveLock', { token: tokens.manager, params: { id: campaign.id } })).json().code).toBe('99923');
+    expect((await h.op('campaigns.update', { token: tokens.manager, params: { id: campaign.id }, body: { content: 'Cambio' } })).json().code).toBe('99984');
+    expect((await h.op('campaigns.approveLock', { token: tokens.superadmin, params: { id: campaign.id } })).json().editLock).toBe('lockedForEdit');
+    expect((await h.op('campaigns.delete', { token: tokens.manager, params: { id: campaign.id } })).json().code).toBe('99984');
+    await h.op('campaigns.requestLock', { token: tokens.superadmin, params: { id: campaign.id }, body: { lock: false } });
+    expect((await h.op('campaigns.approveLock', { token: tokens.manager, params: { id: campaign.id } })).json().editLock).toBe('unlockedForEdit');
+    const updated = await h.op('campaigns.update', { token: tokens.manager, params: { id: campaign.id }, body: { content: 'Hola {{nombre}}' } });
     expect(updated.json()).toMatchObject({ content: 'Hola {{nombre}}', variables: ['nombre'] });
-    expect((await h.op('campaigns.get', { token: manager, params: { id: campaign.id } })).json().name).toBe('Aprobación');
-    expect((await h.op('campaigns.delete', { token: manager, params: { id: campaign.id } })).json()).toEqual({ ok: true });
+    expect((await h.op('campaigns.get', { token: tokens.manager, params: { id: campaign.id } })).json().name).toBe('Aprobación');
+    expect((await h.op('campaigns.delete', { token: tokens.manager, params: { id: campaign.id } })).json()).toEqual({ ok: true });
   });
 
   it('refuses a bad recipients file with its code and keeps nothing', async () => {
     const campaign = (await create({ name: 'Archivo malo', content: 'Hola {{nombre}}' })).json();
-    const missing = await h.op('campaigns.uploadRecipients', { token: manager, params: { id: campaign.id }, ...csv('telefono\n3001234567\n') });
+    const missing = await h.op('campaigns.uploadRecipients', { token: tokens.manager, params: { id: campaign.id }, ...csv('telefono\n3001234567\n') });
     expect(missing.json().code).toBe('99955');
-    const binary = await h.op('campaigns.uploadRecipients', { token: manager, params: { id: campaign.id }, ...multipart('file', 'x.xlsx', 'application/octet-stream', Buffer.from('no soy un zip')) });
+    const binary = await h.op('campaigns.uploadRecipients', { token: tokens.manager, params: { id: campaign.id }, ...multipart('file', 'x.xlsx', 'application/octet-stream', Buffer.from('no soy un zip')) });
     expect(binary.json().code).toBe('99932');
-    expect((await h.op('campaigns.get', { token: manager, params: { id: campaign.id } })).json().recipients).toBe(0);
+    expect((await h.op('campaigns.get', { token: tokens.manager, params: { id: campaign.id } })).json().recipients).toBe(0);
   });
 });
 
 describe('a deployment after a crash', () => {
   it('counts the messages left in doubt as being verified, not as sending (issue 13)', async () => {
     const campaign = (await create({ name: 'Tras la caída', content: 'Hola, tu cita es mañana' })).json();
-    await h.op('campaigns.uploadRecipients', { token: manager, params: { id: campaign.id }, ...csv('telefono\n3001230101\n3001230102\n') });
-    const deployment = (await h.op('campaigns.launch', { token: manager, params: { id: campaign.id } })).json();
+    await h.op('campaigns.uploadRecipients', { token: tokens.manager, params: { id: campaign.id }, ...csv('telefono\n3001230101\n3001230102\n') });
+    const deployment = (await h.op('campaigns.launch', { token: tokens.manager, params: { id: campaign.id } })).json();
     // What the engine's in-doubt recovery does to a dead worker's row (engine/lifecycle/in-doubt.ts).
     const [first] = await h.db.selectFrom('messages').select('id').where('deployment_id', '=', deployment.id).orderBy('id').execute();
     await h.db.updateTable('messages').set({ state: 'in_doubt', in_doubt_since: new Date() }).where('id', '=', first.id).execute();
-    const seen = (await h.op('deployments.get', { token: manager, params: { id: deployment.id } })).json();
+    const seen = (await h.op('deployments.get', { token: tokens.manager, params: { id: deployment.id } })).json();
     expect(seen.counts).toMatchObject({ inDoubt: 1, sending: 0, queued: 1 });
   });
 });
 
 describe('the sending API', () => {
   it('sends with a Bearer API key, answers each message status and reads its history', async () => {
-    await h.op('credentials.updateSettings', { token: manager, body: { allowedIps: ['127.0.0.1'], notificationEmail: null, ftp: { host: null, port: null, user: null, directory: null, password: null } } });
-    const { apiKey } = (await h.op('credentials.create', { token: manager, body: { name: 'ERP' } })).json();
+    const apiKey = await apiKeyOf(h, tokens.manager, 'ERP');
     const headers = { authorization: `Bearer ${apiKey}` };
     const one = await h.op('messages.send', { headers, body: { channel: 'sms', to: '300 765 4321', text: 'Tu código es 123456', purpose: 'otp' } });
     expect(one.statusCode).toBe(200);
@@ -164,6 +160,6 @@ describe('the sending API', () => {
     expect(read.history).toEqual([expect.objectContaining({ state: 'queued', statusCode: 1 })]);
     expect((await h.op('messages.send', { headers, body: { channel: 'sms', to: '12', text: 'x' } })).json().code).toBe('99963');
     expect((await h.op('messages.send', { body: { channel: 'sms', to: '3001234567', text: 'x' } })).statusCode).toBe(401);
-    expect((await h.op('messages.get', { token: manager, params: { id: '999999999' } })).json().code).toBe('99959');
+    expect((await h.op('messages.get', { token: tokens.manager, params: { id: '999999999' } })).json().code).toBe('99959');
   });
 });

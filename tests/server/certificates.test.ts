@@ -6,17 +6,17 @@
 // public verification re-checks the stored statement, and every refusal changes nothing.
 import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, calendarDateOf, formatYmd } from '../../src/core/bogota-time.ts';
 import { canonicalJson } from '../../src/core/canonical-json.ts';
 import { verifyEd25519 } from '../../src/server/security/secrets.ts';
-import { createHarness, type Harness } from './harness.ts';
+import { fileHarness, signedIn } from './file-harness.ts';
 import { demoCompanyId, otherCompany } from './messaging-fixtures.ts';
 import { readPdf } from './pdf-reader.ts';
 import { insertMessages, newChannel, newRun } from './report-fixtures.ts';
 
-let h: Harness;
-let develop: string;
+const h = fileHarness();
+const tokens = signedIn(h, 'develop');
 let company: number;
 let account: number;
 let second: number;
@@ -25,10 +25,10 @@ let today: string;
 const PHONE = '+573157770001';
 
 const sha256 = (s: string | Buffer) => createHash('sha256').update(s).digest('hex');
-const numberCertificate = (body: Record<string, unknown>, token = develop) => h.op('certificates.getCertificate', { token, body });
+const numberCertificate = (body: Record<string, unknown>, token = tokens.develop) => h.op('certificates.getCertificate', { token, body });
 
 /** The certificate's PDF through its signed link, without a session. */
-async function pdfOf(id: string, token = develop): Promise<Buffer> {
+async function pdfOf(id: string, token = tokens.develop): Promise<Buffer> {
   const link = await h.op('certificates.link', { token, params: { id } });
   expect(link.statusCode, link.body).toBe(200);
   const url = new URL(link.json().url, 'http://localhost');
@@ -49,8 +49,6 @@ function checkCopy(text: string, statement: Buffer | undefined): { hashValid: bo
 }
 
 beforeAll(async () => {
-  h = await createHarness();
-  develop = (await h.as('develop')).token;
   company = await demoCompanyId(h);
   today = formatYmd(calendarDateOf(h.clock.now));
   yesterday = formatYmd(addDays(calendarDateOf(h.clock.now), -1));
@@ -77,7 +75,6 @@ beforeAll(async () => {
   const other = await otherCompany(h, ['sms']);
   await insertMessages(h, other.companyId, [{ account: await newChannel(h, other.companyId, 'Ajena', 'sms'), day: yesterday, hour: 9, state: 'delivered', status: 3, to: PHONE }]);
 }, 180_000);
-afterAll(async () => { await h?.close(); });
 
 describe('a number certificate', () => {
   it('states every message of the company to the number with its receipts and clicks, in a PDF that verifies from its own contents', async () => {
@@ -123,7 +120,7 @@ describe('a number certificate', () => {
   });
 
   it('narrows to the chosen accounts (the company\'s, offered by dataCertificatesAccounts), and states the absence of messages too', async () => {
-    const offered = (await h.op('certificates.dataCertificatesAccounts', { token: develop, body: { platform: 'sms' } })).json();
+    const offered = (await h.op('certificates.dataCertificatesAccounts', { token: tokens.develop, body: { platform: 'sms' } })).json();
     expect(offered).toEqual(expect.arrayContaining([{ id: second, name: 'Certificados B', platform: 'sms' }]));
     expect(offered.every((a: { platform: string }) => a.platform === 'sms')).toBe(true);
     const one = (await numberCertificate({ phone: PHONE, DateStart: yesterday, DateEnd: today, ClientsIds: [second] })).json();
@@ -155,7 +152,7 @@ describe('a campaign certificate', () => {
       { account, day: yesterday, hour: 14, state: 'delivered', status: 3, to: '+573157771002', deploymentId, latencyMs: 800 },
       { account, day: yesterday, hour: 14, state: 'failed', status: 99, to: '+573157771003', deploymentId },
     ]);
-    const res = await h.op('certificates.campaigns', { token: develop, body: { campaignId } });
+    const res = await h.op('certificates.campaigns', { token: tokens.develop, body: { campaignId } });
     expect(res.statusCode, res.body).toBe(200);
     const stated = JSON.parse((await readPdf(await pdfOf(res.json().id))).attachments['certificate.json'].toString('utf8'));
     expect(stated.outcome).toEqual({ total: 3, byState: { delivered: 2, failed: 1 } });
@@ -166,10 +163,10 @@ describe('a campaign certificate', () => {
     expect(stated.rows).toEqual({ count: 3, columns: ['id', 'to', 'state', 'statusCode', 'submittedAt', 'acceptedAt', 'deliveredAt'], sha256: sha256(lines) });
 
     const other = await newRun(h, company, account, 'Otra campaña', h.clock.now);
-    expect((await h.op('certificates.campaigns', { token: develop, body: { campaignId, DeploymentId: other.deploymentId } })).json()).toMatchObject({ code: '99931', errors: [{ field: 'DeploymentId' }] });
+    expect((await h.op('certificates.campaigns', { token: tokens.develop, body: { campaignId, DeploymentId: other.deploymentId } })).json()).toMatchObject({ code: '99931', errors: [{ field: 'DeploymentId' }] });
     const foreign = await otherCompany(h, ['sms']);
     const theirs = await newRun(h, foreign.companyId, await newChannel(h, foreign.companyId, 'Suya', 'sms'), 'Ajena', h.clock.now);
-    expect((await h.op('certificates.campaigns', { token: develop, body: { campaignId: theirs.campaignId } })).json().code).toBe('99959');
+    expect((await h.op('certificates.campaigns', { token: tokens.develop, body: { campaignId: theirs.campaignId } })).json().code).toBe('99959');
   });
 });
 
@@ -177,9 +174,9 @@ describe('a block-list certificate', () => {
   it('states when the number was added and since when it blocks, or that it is not listed', async () => {
     const added = new Date(h.clock.now.getTime() - 3 * 86_400_000);
     await h.db.insertInto('block_list').values({ company_id: company, phone: '+573157772000', source: 'file', created_by: null, created_at: added, effective_at: new Date(added.getTime() + 86_400_000) }).execute();
-    const listed = JSON.parse((await readPdf(await pdfOf((await h.op('certificates.blockList', { token: develop, body: { phone: '315 777 2000' } })).json().id))).attachments['certificate.json'].toString('utf8'));
+    const listed = JSON.parse((await readPdf(await pdfOf((await h.op('certificates.blockList', { token: tokens.develop, body: { phone: '315 777 2000' } })).json().id))).attachments['certificate.json'].toString('utf8'));
     expect(listed).toMatchObject({ kind: 'blockList', listed: true, entry: { addedAt: added.toISOString(), source: 'file', effectiveAt: new Date(added.getTime() + 86_400_000).toISOString(), removalEffectiveAt: null } });
-    const free = await h.op('certificates.blockList', { token: develop, body: { phone: '3157772001' } });
+    const free = await h.op('certificates.blockList', { token: tokens.develop, body: { phone: '3157772001' } });
     const read = await readPdf(await pdfOf(free.json().id));
     expect(read.text).toContain('El número no está en la lista de exclusión de la empresa.');
   });
@@ -187,14 +184,14 @@ describe('a block-list certificate', () => {
 
 describe('the certificates list, links and verification', () => {
   it('lists the company\'s certificates only, signs links for them only, and re-checks a stored statement that was altered', async () => {
-    const mine = (await h.op('certificates.list', { token: develop, query: { kind: 'number' } })).json();
+    const mine = (await h.op('certificates.list', { token: tokens.develop, query: { kind: 'number' } })).json();
     expect(mine.items.length).toBeGreaterThanOrEqual(3);
     expect(mine.items.every((c: { kind: string }) => c.kind === 'number')).toBe(true);
     const foreign = await otherCompany(h, ['sms']);
     expect((await h.op('certificates.list', { token: foreign.token, query: {} })).json().items).toEqual([]);
     const id = mine.items.find((c: { subject: string }) => c.subject.startsWith(PHONE)).id;
     expect((await h.op('certificates.link', { token: foreign.token, params: { id } })).json().code).toBe('99959');
-    const url = new URL((await h.op('certificates.link', { token: develop, params: { id } })).json().url, 'http://localhost');
+    const url = new URL((await h.op('certificates.link', { token: tokens.develop, params: { id } })).json().url, 'http://localhost');
     const wrong = await h.op('certificates.file', { params: { id }, query: { expires: url.searchParams.get('expires')!, signature: 'A'.repeat(43) } });
     expect(wrong.json().code).toBe('99982');
     expect((await h.op('certificates.verify', { params: { id: 'no-existe' } })).json().code).toBe('99959');

@@ -2,15 +2,13 @@
 // or PostgreSQL (DATABASE_URL): nothing is reserved when they are enqueued; the claim reserves the
 // batch's credits in its own transaction, the covered ones in order when the balance falls short,
 // and refuses the rest — 81 for a pilot company, 82 for a subscription plan whose period runs.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { grantPromotional } from '../../src/engine/credits.ts';
 import { claimQueued } from '../../src/engine/lifecycle/dispatch.ts';
 import { enqueueMessages } from '../../src/engine/lifecycle/enqueue.ts';
-import { createHarness, type Harness } from './harness.ts';
+import { fileHarness } from './file-harness.ts';
 
-let h: Harness;
-beforeAll(async () => { h = await createHarness(); });
-afterAll(async () => { await h?.close(); });
+const h = fileHarness();
 
 async function demoSms() {
   const company = await h.db.selectFrom('companies').select('id').orderBy('id').executeTakeFirstOrThrow();

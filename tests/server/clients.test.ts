@@ -1,58 +1,52 @@
 // Users (schemas/api/clients.yaml): reading and editing, own record without the permission,
 // password change, profile pictures, hierarchy, list; company scoping throughout.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, multipart, PNG_1x1, TEST_PASSWORD, type Harness } from './harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fileHarness, signedInUsers } from './file-harness.ts';
+import { multipart, PNG_1x1, TEST_PASSWORD } from './harness.ts';
 
-let h: Harness;
-let superadmin: { token: string; id: number };
-let analista: { token: string; id: number };
+const h = fileHarness();
+const users = signedInUsers(h, 'superadmin', 'analista');
 let adminId: number;
 beforeAll(async () => {
-  h = await createHarness();
-  const s = await h.as('superadmin');
-  superadmin = { token: s.token, id: s.session.idUser };
-  const a = await h.as('analista');
-  analista = { token: a.token, id: a.session.idUser };
   adminId = (await h.db.selectFrom('users').select('id').where('email', '=', 'admin@demo.colibri.co').executeTakeFirstOrThrow()).id;
 });
-afterAll(async () => { await h.close(); });
 
 describe('clients.get and clients.usersList', () => {
   it('a user reads their own record without the users permission (self)', async () => {
-    const res = await h.op('clients.get', { params: { id: analista.id }, token: analista.token });
+    const res = await h.op('clients.get', { params: { id: users.analista.id }, token: users.analista.token });
     expect(res.statusCode).toBe(200);
     const user = res.json();
-    expect(user).toMatchObject({ id: analista.id, email: 'analista@demo.colibri.co', state: 'active', roles: ['analista'], phone: expect.stringMatching(/^\+57/) });
+    expect(user).toMatchObject({ id: users.analista.id, email: 'analista@demo.colibri.co', state: 'active', roles: ['analista'], phone: expect.stringMatching(/^\+57/) });
     for (const secret of ['password', 'password_hash', 'passwordHash', 'failed_logins', 'locked_until', 'companyId']) expect(user).not.toHaveProperty(secret);
   });
 
   it('an analista may not read another user (component 6002): 99982', async () => {
-    const res = await h.op('clients.get', { params: { id: superadmin.id }, token: analista.token });
+    const res = await h.op('clients.get', { params: { id: users.superadmin.id }, token: users.analista.token });
     expect(res.statusCode).toBe(403);
     expect(res.json().code).toBe('99982');
     expect(res.body).not.toContain('superadmin@demo.colibri.co');
   });
 
   it('an analista may not list the users: 99982', async () => {
-    const res = await h.op('clients.usersList', { token: analista.token });
+    const res = await h.op('clients.usersList', { token: users.analista.token });
     expect(res.statusCode).toBe(403);
     expect(res.json().code).toBe('99982');
   });
 
   it('a superadmin reads others and lists the company users with their roles', async () => {
-    const one = await h.op('clients.get', { params: { id: adminId }, token: superadmin.token });
-    expect(one.json()).toMatchObject({ id: adminId, roles: ['admin'], parentId: superadmin.id });
-    const list = await h.op('clients.usersList', { token: superadmin.token });
+    const one = await h.op('clients.get', { params: { id: adminId }, token: users.superadmin.token });
+    expect(one.json()).toMatchObject({ id: adminId, roles: ['admin'], parentId: users.superadmin.id });
+    const list = await h.op('clients.usersList', { token: users.superadmin.token });
     expect(list.statusCode).toBe(200);
-    const users = list.json() as { email: string; roles: string[] }[];
-    expect(users).toHaveLength(18); // 12 role and state users + the demo team
-    expect(users.find((u) => u.email === 'develop@demo.colibri.co')?.roles).toEqual(['develop', 'colibriSms']);
+    const listed = list.json() as { email: string; roles: string[] }[];
+    expect(listed).toHaveLength(18); // 12 role and state users + the demo team
+    expect(listed.find((u) => u.email === 'develop@demo.colibri.co')?.roles).toEqual(['develop', 'colibriSms']);
   });
 
   it('an unknown id answers 99959; a malformed id 99931', async () => {
-    expect((await h.op('clients.get', { params: { id: 999999 }, token: superadmin.token })).json().code).toBe('99959');
-    expect((await h.op('clients.get', { params: { id: 'abc' }, token: superadmin.token })).json().code).toBe('99931');
-    expect((await h.op('clients.get', { params: { id: 0 }, token: superadmin.token })).json().code).toBe('99931');
+    expect((await h.op('clients.get', { params: { id: 999999 }, token: users.superadmin.token })).json().code).toBe('99959');
+    expect((await h.op('clients.get', { params: { id: 'abc' }, token: users.superadmin.token })).json().code).toBe('99931');
+    expect((await h.op('clients.get', { params: { id: 0 }, token: users.superadmin.token })).json().code).toBe('99931');
   });
 
   it('a user who is not active reads only their own record', async () => {
@@ -72,7 +66,7 @@ describe('company scoping', () => {
 
   it("a superadmin of company B cannot read company A's user, and sees none of its data", async () => {
     for (const id of ['clients.get', 'clients.getProfilePic', 'clients.hierarchy'] as const) {
-      const res = await h.op(id, { params: { id: superadmin.id }, token: other.token });
+      const res = await h.op(id, { params: { id: users.superadmin.id }, token: other.token });
       expect(res.statusCode).toBe(404);
       expect(res.json().code).toBe('99959');
       expect(res.body).not.toContain('demo.colibri.co');
@@ -96,8 +90,8 @@ describe('company scoping', () => {
 describe('clients.patch', () => {
   it('a user edits their own profile fields; the phone is stored in E.164', async () => {
     const res = await h.op('clients.patch', {
-      params: { id: analista.id },
-      token: analista.token,
+      params: { id: users.analista.id },
+      token: users.analista.token,
       body: { fullName: 'Andrea Analista', phone: '310 555 7788', documentType: 'CE', documentId: '123456', address: 'Cra 7 # 71-21', otpMethod: 'sms' },
     });
     expect(res.statusCode).toBe(200);
@@ -106,13 +100,13 @@ describe('clients.patch', () => {
 
   it('an analista may not edit another user: 99982, nothing changes', async () => {
     const before = await h.snapshot();
-    const res = await h.op('clients.patch', { params: { id: adminId }, token: analista.token, body: { fullName: 'Otro' } });
+    const res = await h.op('clients.patch', { params: { id: adminId }, token: users.analista.token, body: { fullName: 'Otro' } });
     expect(res.json().code).toBe('99982');
     expect(await h.snapshot()).toEqual(before);
   });
 
   it('a superadmin edits another user of the company', async () => {
-    const res = await h.op('clients.patch', { params: { id: adminId }, token: superadmin.token, body: { address: 'Calle 26 # 59-51' } });
+    const res = await h.op('clients.patch', { params: { id: adminId }, token: users.superadmin.token, body: { address: 'Calle 26 # 59-51' } });
     expect(res.json().address).toBe('Calle 26 # 59-51');
   });
 
@@ -129,23 +123,23 @@ describe('clients.patch', () => {
     ['the current password as the new one', { currentPassword: TEST_PASSWORD, password: TEST_PASSWORD }, '99939'],
   ])('refuses %s with %s and changes nothing', async (_name, body, code) => {
     const before = await h.snapshot();
-    const res = await h.op('clients.patch', { params: { id: superadmin.id }, token: superadmin.token, body });
+    const res = await h.op('clients.patch', { params: { id: users.superadmin.id }, token: users.superadmin.token, body });
     expect(res.json().code).toBe(code);
     expect(await h.snapshot()).toEqual(before);
   });
 
   it("a password may only be changed on one's own record", async () => {
-    const res = await h.op('clients.patch', { params: { id: adminId }, token: superadmin.token, body: { currentPassword: TEST_PASSWORD, password: 'Segura#2025b' } });
+    const res = await h.op('clients.patch', { params: { id: adminId }, token: users.superadmin.token, body: { currentPassword: TEST_PASSWORD, password: 'Segura#2025b' } });
     expect(res.json().code).toBe('99982');
   });
 
   it('changes the password: the old one stops working, other sessions end, this one stays', async () => {
     const second = await h.as('superadmin');
-    const res = await h.op('clients.patch', { params: { id: superadmin.id }, token: superadmin.token, body: { currentPassword: TEST_PASSWORD, password: 'Cambiada#2025' } });
+    const res = await h.op('clients.patch', { params: { id: users.superadmin.id }, token: users.superadmin.token, body: { currentPassword: TEST_PASSWORD, password: 'Cambiada#2025' } });
     expect(res.statusCode).toBe(200);
     expect((await h.op('clientAuth.signin', { body: { email: 'superadmin@demo.colibri.co', password: TEST_PASSWORD } })).json().code).toBe('99996');
-    expect((await h.op('clients.get', { params: { id: superadmin.id }, token: second.token })).json().code).toBe('99953');
-    expect((await h.op('clients.get', { params: { id: superadmin.id }, token: superadmin.token })).statusCode).toBe(200);
+    expect((await h.op('clients.get', { params: { id: users.superadmin.id }, token: second.token })).json().code).toBe('99953');
+    expect((await h.op('clients.get', { params: { id: users.superadmin.id }, token: users.superadmin.token })).statusCode).toBe(200);
   });
 
   it('no reuse of the last five passwords; the sixth back is allowed again', async () => {
@@ -172,17 +166,17 @@ describe('clients.patch', () => {
 
 describe('profile pictures', () => {
   it('answers an empty url when the user has none (the console shows the default icon)', async () => {
-    const res = await h.op('clients.getProfilePic', { params: { id: analista.id }, token: analista.token });
+    const res = await h.op('clients.getProfilePic', { params: { id: users.analista.id }, token: users.analista.token });
     expect(res.json()).toEqual({ url: '' });
   });
 
   it('stores a real PNG and serves it back with its type and nosniff', async () => {
     const upload = multipart('file', 'yo.png', 'image/png', PNG_1x1);
-    const res = await h.op('clients.uploadProfilePic', { params: { id: analista.id }, token: analista.token, ...upload });
+    const res = await h.op('clients.uploadProfilePic', { params: { id: users.analista.id }, token: users.analista.token, ...upload });
     expect(res.statusCode).toBe(200);
     const { url } = res.json();
     expect(url).toMatch(/^\/v1\/files\/[A-Za-z0-9_-]{32}$/);
-    expect((await h.op('clients.getProfilePic', { params: { id: analista.id }, token: analista.token })).json()).toEqual({ url });
+    expect((await h.op('clients.getProfilePic', { params: { id: users.analista.id }, token: users.analista.token })).json()).toEqual({ url });
     const file = await h.app.inject({ method: 'GET', url });
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-type']).toBe('image/png');
@@ -193,9 +187,9 @@ describe('profile pictures', () => {
   });
 
   it('a new picture replaces the old one, which is deleted', async () => {
-    const old = (await h.op('clients.getProfilePic', { params: { id: analista.id }, token: analista.token })).json().url;
+    const old = (await h.op('clients.getProfilePic', { params: { id: users.analista.id }, token: users.analista.token })).json().url;
     const gif = Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(20)]);
-    const res = await h.op('clients.uploadProfilePic', { params: { id: analista.id }, token: analista.token, ...multipart('file', 'yo.gif', 'image/gif', gif) });
+    const res = await h.op('clients.uploadProfilePic', { params: { id: users.analista.id }, token: users.analista.token, ...multipart('file', 'yo.gif', 'image/gif', gif) });
     expect(res.statusCode).toBe(200);
     expect((await h.op('system.file', { params: { id: old.split('/').pop() } })).json().code).toBe('99936');
     const served = await h.app.inject({ method: 'GET', url: res.json().url });
@@ -210,7 +204,7 @@ describe('profile pictures', () => {
     ['JSON instead of a form', { payload: JSON.stringify({ file: 'x' }), headers: { 'content-type': 'application/json' } }],
   ])('refuses %s with 99932 and stores nothing', async (_name, upload) => {
     const before = await h.snapshot();
-    const res = await h.op('clients.uploadProfilePic', { params: { id: analista.id }, token: analista.token, ...upload });
+    const res = await h.op('clients.uploadProfilePic', { params: { id: users.analista.id }, token: users.analista.token, ...upload });
     expect(res.statusCode).toBe(415);
     expect(res.json().code).toBe('99932');
     expect(await h.snapshot()).toEqual(before);
@@ -218,30 +212,30 @@ describe('profile pictures', () => {
 
   it('refuses a picture over 2 MiB as too large (99937, the one upload intake) and stores nothing', async () => {
     const before = await h.snapshot();
-    const res = await h.op('clients.uploadProfilePic', { params: { id: analista.id }, token: analista.token, ...multipart('file', 'big.png', 'image/png', Buffer.concat([PNG_1x1, Buffer.alloc(2 * 1024 * 1024)])) });
+    const res = await h.op('clients.uploadProfilePic', { params: { id: users.analista.id }, token: users.analista.token, ...multipart('file', 'big.png', 'image/png', Buffer.concat([PNG_1x1, Buffer.alloc(2 * 1024 * 1024)])) });
     expect(res.statusCode).toBe(413);
     expect(res.json().code).toBe('99937');
     expect(await h.snapshot()).toEqual(before);
   });
 
   it("an analista may not change another user's picture: 99982", async () => {
-    const res = await h.op('clients.uploadProfilePic', { params: { id: adminId }, token: analista.token, ...multipart('file', 'a.png', 'image/png', PNG_1x1) });
+    const res = await h.op('clients.uploadProfilePic', { params: { id: adminId }, token: users.analista.token, ...multipart('file', 'a.png', 'image/png', PNG_1x1) });
     expect(res.json().code).toBe('99982');
   });
 });
 
 describe('clients.hierarchy', () => {
   it("the superadmin's tree holds the users who report to them", async () => {
-    const res = await h.op('clients.hierarchy', { params: { id: superadmin.id }, token: superadmin.token });
+    const res = await h.op('clients.hierarchy', { params: { id: users.superadmin.id }, token: users.superadmin.token });
     expect(res.statusCode).toBe(200);
     const tree = res.json();
-    expect(tree).toMatchObject({ id: superadmin.id, email: 'superadmin@demo.colibri.co' });
+    expect(tree).toMatchObject({ id: users.superadmin.id, email: 'superadmin@demo.colibri.co' });
     expect(tree.children.map((c: { email: string }) => c.email)).toEqual(expect.arrayContaining(['admin@demo.colibri.co', 'analista@demo.colibri.co', 'pending@demo.colibri.co']));
   });
 
   it('an analista sees their own (leaf) node, not others', async () => {
-    const own = await h.op('clients.hierarchy', { params: { id: analista.id }, token: analista.token });
-    expect(own.json()).toMatchObject({ id: analista.id, children: [] });
-    expect((await h.op('clients.hierarchy', { params: { id: superadmin.id }, token: analista.token })).json().code).toBe('99982');
+    const own = await h.op('clients.hierarchy', { params: { id: users.analista.id }, token: users.analista.token });
+    expect(own.json()).toMatchObject({ id: users.analista.id, children: [] });
+    expect((await h.op('clients.hierarchy', { params: { id: users.superadmin.id }, token: users.analista.token })).json().code).toBe('99982');
   });
 });

@@ -2,39 +2,33 @@
 // geography codes, the logo; the provider's staff (role platform) listing every company, moving
 // states (validation -> active -> disabled -> active) and plans; a newly registered company
 // reaching the full app once activated.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeSession } from '../../src/core/session-codec.ts';
 import { landingFor } from '../../src/core/access.ts';
-import { createHarness, multipart, PNG_1x1, type Harness } from './harness.ts';
+import { fileHarness, signedIn } from './file-harness.ts';
+import { multipart, PNG_1x1 } from './harness.ts';
 import { activate, asOther, memberBody } from './team-helpers.ts';
 
-let h: Harness;
-let superadmin: string;
-let analista: string;
-let platform: string;
+const h = fileHarness();
+const tokens = signedIn(h, 'superadmin', 'analista', 'platform');
 let demoId: number;
 let andinaId: number;
 beforeAll(async () => {
-  h = await createHarness();
-  superadmin = (await h.as('superadmin')).token;
-  analista = (await h.as('analista')).token;
-  platform = (await h.as('platform')).token;
   demoId = (await h.db.selectFrom('companies').select('id').where('name', '=', 'Demo S.A.S.').executeTakeFirstOrThrow()).id;
   andinaId = (await h.db.selectFrom('companies').select('id').where('name', '=', 'Andina Logística S.A.S.').executeTakeFirstOrThrow()).id;
 });
-afterAll(async () => { await h.close(); });
 
 /** A member whose only role reads the company but may not edit it. */
 async function viewOnlyUser(): Promise<string> {
-  const role = (await h.op('rolesV3.create', { token: superadmin, body: { name: 'Lector empresa', scope: 'onlyMe', permissions: [{ id: 6003, actions: ['view'] }] } })).json();
+  const role = (await h.op('rolesV3.create', { token: tokens.superadmin, body: { name: 'Lector empresa', scope: 'onlyMe', permissions: [{ id: 6003, actions: ['view'] }] } })).json();
   const body = memberBody({ roleIds: [role.id] });
-  await h.op('team.create', { token: superadmin, body });
+  await h.op('team.create', { token: tokens.superadmin, body });
   return (await activate(h, body.email)).token;
 }
 
 describe('company.get and company.patch', () => {
   it("reads the caller's company", async () => {
-    const res = await h.op('company.get', { token: analista });
+    const res = await h.op('company.get', { token: tokens.analista });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ id: demoId, name: 'Demo S.A.S.', nit: '900123456-8', state: 'active', planType: 'pilot', logoUrl: '', countryCode: null });
     expect((await h.op('company.get', { token: (await asOther(h, 'superadmin')).token })).json().name).toBe('Andina Logística S.A.S.');
@@ -42,14 +36,14 @@ describe('company.get and company.patch', () => {
 
   it('changes the fields sent: name, NIT with a valid check digit, phone, address and place', async () => {
     const res = await h.op('company.patch', {
-      token: superadmin,
+      token: tokens.superadmin,
       body: { name: ' Demo Colombia S.A.S. ', nit: '890903938-8', phone: '601 234 5678', address: 'Calle 26 # 68-35', countryCode: 'co', regionCode: '5', cityCode: '05001' },
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ name: 'Demo Colombia S.A.S.', nit: '890903938-8', phone: '+576012345678', address: 'Calle 26 # 68-35', countryCode: 'CO', regionCode: '05', cityCode: '05001' });
     // The session's company follows.
     expect((await h.as('analista')).session.company?.name).toBe('Demo Colombia S.A.S.');
-    const onlyAddress = await h.op('company.patch', { token: superadmin, body: { address: 'Avenida El Dorado # 69-76' } });
+    const onlyAddress = await h.op('company.patch', { token: tokens.superadmin, body: { address: 'Avenida El Dorado # 69-76' } });
     expect(onlyAddress.json()).toMatchObject({ nit: '890903938-8', address: 'Avenida El Dorado # 69-76', cityCode: '05001' });
   });
 
@@ -65,14 +59,14 @@ describe('company.get and company.patch', () => {
     ['the state', { state: 'active' }, '99931', 'state'],
   ])('refuses %s: %s on %s, nothing changed', async (_what, body, code, field) => {
     const before = await h.db.selectFrom('companies').selectAll().orderBy('id').execute();
-    const res = await h.op('company.patch', { token: superadmin, body });
+    const res = await h.op('company.patch', { token: tokens.superadmin, body });
     expect(res.json().code).toBe(code);
     expect(res.json().errors.map((e: { field: string }) => e.field)).toContain(field);
     expect(await h.db.selectFrom('companies').selectAll().orderBy('id').execute()).toEqual(before);
   });
 
   it('an empty body answers 99931', async () => {
-    expect((await h.op('company.patch', { token: superadmin, body: {} })).json().code).toBe('99931');
+    expect((await h.op('company.patch', { token: tokens.superadmin, body: {} })).json().code).toBe('99931');
   });
 
   it('a role that may only read the company is refused the edit: 99982', async () => {
@@ -87,30 +81,30 @@ describe('company.get and company.patch', () => {
 
 describe('company.uploadLogo', () => {
   it('stores the logo (the same picture as the account picture) and refuses a fake image (99932)', async () => {
-    const res = await h.op('company.uploadLogo', { token: superadmin, ...multipart('file', 'logo.png', 'image/png', PNG_1x1) });
+    const res = await h.op('company.uploadLogo', { token: tokens.superadmin, ...multipart('file', 'logo.png', 'image/png', PNG_1x1) });
     expect(res.statusCode).toBe(200);
-    expect((await h.op('company.get', { token: analista })).json().logoUrl).toBe(res.json().url);
-    expect((await h.op('account.getPicture', { token: analista })).json().url).toBe(res.json().url);
+    expect((await h.op('company.get', { token: tokens.analista })).json().logoUrl).toBe(res.json().url);
+    expect((await h.op('account.getPicture', { token: tokens.analista })).json().url).toBe(res.json().url);
     const before = await h.snapshot();
-    expect((await h.op('company.uploadLogo', { token: superadmin, ...multipart('file', 'logo.png', 'image/png', Buffer.from('<svg onload=alert(1)>')) })).json().code).toBe('99932');
+    expect((await h.op('company.uploadLogo', { token: tokens.superadmin, ...multipart('file', 'logo.png', 'image/png', Buffer.from('<svg onload=alert(1)>')) })).json().code).toBe('99932');
     expect(await h.snapshot()).toEqual(before);
   });
 });
 
 describe('provider staff: every company', () => {
   it('lists every company, paged, with filters and search', async () => {
-    const page = (await h.op('company.listAll', { token: platform })).json();
+    const page = (await h.op('company.listAll', { token: tokens.platform })).json();
     expect(page).toMatchObject({ total: 2, page: 1, pageSize: 50 });
     expect(page.items.find((c: { id: number }) => c.id === andinaId)).toMatchObject({ name: 'Andina Logística S.A.S.', planType: 'subscription', usersCount: 2 });
-    expect((await h.op('company.listAll', { token: platform, query: { planType: 'subscription' } })).json().total).toBe(1);
-    expect((await h.op('company.listAll', { token: platform, query: { q: '900987654' } })).json().items[0].id).toBe(andinaId);
-    expect((await h.op('company.listAll', { token: platform, query: { sort: 'name', order: 'desc' } })).json().items[0].id).toBe(demoId);
-    expect((await h.op('company.listAll', { token: platform, query: { state: 'sleeping' } })).json().code).toBe('99931');
+    expect((await h.op('company.listAll', { token: tokens.platform, query: { planType: 'subscription' } })).json().total).toBe(1);
+    expect((await h.op('company.listAll', { token: tokens.platform, query: { q: '900987654' } })).json().items[0].id).toBe(andinaId);
+    expect((await h.op('company.listAll', { token: tokens.platform, query: { sort: 'name', order: 'desc' } })).json().items[0].id).toBe(demoId);
+    expect((await h.op('company.listAll', { token: tokens.platform, query: { state: 'sleeping' } })).json().code).toBe('99931');
   });
 
   it('anyone without the platform role is refused: 99982, even a superadmin', async () => {
     const before = await h.db.selectFrom('companies').selectAll().orderBy('id').execute();
-    for (const token of [superadmin, analista]) {
+    for (const token of [tokens.superadmin, tokens.analista]) {
       expect((await h.op('company.listAll', { token })).json().code).toBe('99982');
       expect((await h.op('company.setState', { params: { id: andinaId }, token, body: { state: 'disabled' } })).json().code).toBe('99982');
       expect((await h.op('company.setPlan', { params: { id: andinaId }, token, body: { planType: 'pilot' } })).json().code).toBe('99982');
@@ -131,7 +125,7 @@ describe('provider staff: every company', () => {
     expect(landingFor(waiting.session as never)).toBe('/validation');
     expect((await h.op('team.list', { token: waiting.token })).json().code).toBe('99982');
 
-    const res = await h.op('company.setState', { params: { id: company }, token: platform, body: { state: 'active' } });
+    const res = await h.op('company.setState', { params: { id: company }, token: tokens.platform, body: { state: 'active' } });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ id: company, state: 'active' });
     const after = await h.op('clientAuth.signin', { body: { email: 'gerente@nueva-empresa.co', password: 'Nueva#Clave2025' } });
@@ -143,27 +137,27 @@ describe('provider staff: every company', () => {
 
   it('active -> disabled -> active; other transitions (99927) and unknown ids (99959) are refused', async () => {
     const andina = await asOther(h, 'superadmin');
-    expect((await h.op('company.setState', { params: { id: andinaId }, token: platform, body: { state: 'disabled' } })).json().state).toBe('disabled');
+    expect((await h.op('company.setState', { params: { id: andinaId }, token: tokens.platform, body: { state: 'disabled' } })).json().state).toBe('disabled');
     // A disabled company's sessions lose the full app at once.
     expect((await h.op('team.list', { token: andina.token })).json().code).toBe('99982');
     const before = await h.db.selectFrom('companies').selectAll().orderBy('id').execute();
-    const res = await h.op('company.setState', { params: { id: andinaId }, token: platform, body: { state: 'validation' } });
+    const res = await h.op('company.setState', { params: { id: andinaId }, token: tokens.platform, body: { state: 'validation' } });
     expect(res.statusCode).toBe(409);
     expect(res.json().code).toBe('99927');
-    expect((await h.op('company.setState', { params: { id: andinaId }, token: platform, body: { state: 'disabled' } })).json().code).toBe('99927');
-    expect((await h.op('company.setState', { params: { id: demoId }, token: platform, body: { state: 'disabled' } })).json().code).toBe('99927'); // their own
-    expect((await h.op('company.setState', { params: { id: 999999 }, token: platform, body: { state: 'active' } })).json().code).toBe('99959');
-    expect((await h.op('company.setState', { params: { id: andinaId }, token: platform, body: { state: 'closed' } })).json().code).toBe('99931');
-    expect((await h.op('company.setState', { params: { id: andinaId }, token: platform, body: {} })).json().code).toBe('99999');
+    expect((await h.op('company.setState', { params: { id: andinaId }, token: tokens.platform, body: { state: 'disabled' } })).json().code).toBe('99927');
+    expect((await h.op('company.setState', { params: { id: demoId }, token: tokens.platform, body: { state: 'disabled' } })).json().code).toBe('99927'); // their own
+    expect((await h.op('company.setState', { params: { id: 999999 }, token: tokens.platform, body: { state: 'active' } })).json().code).toBe('99959');
+    expect((await h.op('company.setState', { params: { id: andinaId }, token: tokens.platform, body: { state: 'closed' } })).json().code).toBe('99931');
+    expect((await h.op('company.setState', { params: { id: andinaId }, token: tokens.platform, body: {} })).json().code).toBe('99999');
     expect(await h.db.selectFrom('companies').selectAll().orderBy('id').execute()).toEqual(before);
-    expect((await h.op('company.setState', { params: { id: andinaId }, token: platform, body: { state: 'active' } })).json().state).toBe('active');
+    expect((await h.op('company.setState', { params: { id: andinaId }, token: tokens.platform, body: { state: 'active' } })).json().state).toBe('active');
     expect((await h.op('team.list', { token: andina.token })).statusCode).toBe(200);
   });
 
   it('sets a company plan', async () => {
-    const res = await h.op('company.setPlan', { params: { id: andinaId }, token: platform, body: { planType: 'pilot' } });
+    const res = await h.op('company.setPlan', { params: { id: andinaId }, token: tokens.platform, body: { planType: 'pilot' } });
     expect(res.json()).toMatchObject({ id: andinaId, planType: 'pilot' });
-    expect((await h.op('company.setPlan', { params: { id: 999999 }, token: platform, body: { planType: 'pilot' } })).json().code).toBe('99959');
-    expect((await h.op('company.setPlan', { params: { id: andinaId }, token: platform, body: { planType: 'free' } })).json().code).toBe('99931');
+    expect((await h.op('company.setPlan', { params: { id: 999999 }, token: tokens.platform, body: { planType: 'pilot' } })).json().code).toBe('99959');
+    expect((await h.op('company.setPlan', { params: { id: andinaId }, token: tokens.platform, body: { planType: 'free' } })).json().code).toBe('99931');
   });
 });

@@ -3,23 +3,19 @@
 // POST /v1/events/{key}/fire) and on no other: the demo key could list the company's API keys.
 // Generated from the declared operations, so a new operation refuses keys unless it says otherwise.
 // On PGlite and (with DATABASE_URL) PostgreSQL.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { serverOperations } from '../../src/generated/server-operations.gen.ts';
 import type { OperationId } from '../../src/generated/operations.gen.ts';
-import { createHarness, type Harness } from './harness.ts';
+import { fileHarness, signedIn } from './file-harness.ts';
+import { apiKeyOf } from './messaging-fixtures.ts';
 
-let h: Harness;
-let manager: string;
+const h = fileHarness();
+const tokens = signedIn(h, 'manager');
 let apiKey: string;
-const NO_FTP = { host: null, port: null, user: null, directory: null, password: null };
 
 beforeAll(async () => {
-  h = await createHarness();
-  manager = (await h.as('manager')).token;
-  await h.op('credentials.updateSettings', { token: manager, body: { allowedIps: ['127.0.0.1'], notificationEmail: null, ftp: NO_FTP } });
-  apiKey = (await h.op('credentials.create', { token: manager, body: { name: 'ERP audiencias' } })).json().apiKey;
+  apiKey = await apiKeyOf(h, tokens.manager, 'ERP audiencias');
 });
-afterAll(() => h.close());
 
 const keyed = serverOperations.filter((o) => (o.credentials as readonly string[]).includes('apiKey'));
 const consoleOnly = serverOperations.filter((o) => o.access !== 'public' && !(o.credentials as readonly string[]).includes('apiKey'));
@@ -49,6 +45,6 @@ describe('API keys work on the sending API only', () => {
 
   it('the demo key can no longer list the company API keys; a session still can', async () => {
     expect((await h.op('credentials.list', { headers: { 'x-api-key': apiKey } })).json().code).toBe('99982');
-    expect((await h.op('credentials.list', { token: manager })).statusCode).toBe(200);
+    expect((await h.op('credentials.list', { token: tokens.manager })).statusCode).toBe(200);
   });
 });

@@ -1,21 +1,14 @@
 // API permissions and credentials: keys shown once and stored as hashes, listed masked, revoked
 // and rotated; X-Api-Key authentication from authorised IPs (CIDR, IPv4 and IPv6); the
 // notification e-mail and the FTP settings with the password sealed and masked.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { createHarness, TEST_PASSWORD, type Harness } from './harness.ts';
+import { fileHarness, signedIn } from './file-harness.ts';
+import { TEST_PASSWORD } from './harness.ts';
 import { counts, demoCompanyId, otherCompany, userWithGrants } from './messaging-fixtures.ts';
 
-let h: Harness;
-let manager: string;
-let analista: string;
-
-beforeAll(async () => {
-  h = await createHarness();
-  manager = (await h.as('manager')).token;
-  analista = (await h.as('analista')).token;
-});
-afterAll(async () => { await h.close(); });
+const h = fileHarness();
+const tokens = signedIn(h, 'manager', 'analista');
 
 const settings = (over: Record<string, unknown> = {}) => ({
   allowedIps: ['127.0.0.1'], notificationEmail: null, ftp: { host: null, port: null, user: null, directory: null, password: null }, ...over,
@@ -26,7 +19,7 @@ const withKey = (apiKey: string, remoteAddress = '127.0.0.1', url = '/v1/message
   url === '/v1/messages'
     ? h.app.inject({ method: 'POST', url, headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, payload: JSON.stringify({ channel: 'sms', to: '3005550401', text: 'Prueba de la llave' }), remoteAddress })
     : h.app.inject({ method: 'GET', url, headers: { 'x-api-key': apiKey }, remoteAddress });
-const issue = async (name: string, token = manager) => {
+const issue = async (name: string, token = tokens.manager) => {
   const res = await h.op('credentials.create', { token, body: { name } });
   expect(res.statusCode).toBe(200);
   return res.json() as { credential: { id: string; hint: string; status: string }; apiKey: string };
@@ -44,23 +37,23 @@ describe('credentials', () => {
     const row = await h.db.selectFrom('api_credentials').selectAll().where('id', '=', credential.id).executeTakeFirstOrThrow();
     expect(row.secret_hash).toBe(createHash('sha256').update(secret).digest('hex'));
     expect(JSON.stringify(row)).not.toContain(secret);
-    const list = (await h.op('credentials.list', { token: analista })).json();
+    const list = (await h.op('credentials.list', { token: tokens.analista })).json();
     expect(JSON.stringify(list)).not.toContain(secret);
     expect(list.items.find((c: { id: string }) => c.id === credential.id)).toEqual(credential);
   });
 
   it('lists paged with status filter, search and sorting', async () => {
     const a = await issue('Zeta reportes');
-    await h.op('credentials.revoke', { token: manager, params: { id: a.credential.id } });
-    const active = (await h.op('credentials.list', { token: analista, query: { status: 'active' } })).json();
+    await h.op('credentials.revoke', { token: tokens.manager, params: { id: a.credential.id } });
+    const active = (await h.op('credentials.list', { token: tokens.analista, query: { status: 'active' } })).json();
     expect(active.items.every((c: { status: string }) => c.status === 'active')).toBe(true);
-    const revoked = (await h.op('credentials.list', { token: analista, query: { status: 'revoked', q: 'zeta' } })).json();
+    const revoked = (await h.op('credentials.list', { token: tokens.analista, query: { status: 'revoked', q: 'zeta' } })).json();
     expect(revoked).toMatchObject({ total: 1, items: [{ id: a.credential.id, status: 'revoked', revokedAt: expect.any(String) }] });
-    const byName = (await h.op('credentials.list', { token: analista, query: { sort: 'name', order: 'desc', pageSize: 1 } })).json();
+    const byName = (await h.op('credentials.list', { token: tokens.analista, query: { sort: 'name', order: 'desc', pageSize: 1 } })).json();
     expect(byName.items[0].name).toBe('Zeta reportes');
     expect(byName.total).toBeGreaterThanOrEqual(2);
     for (const query of [{ sort: 'secret_hash' }, { status: 'deleted' }, { pageSize: 0 }] as Record<string, string | number>[]) {
-      expect((await h.op('credentials.list', { token: analista, query })).json().code).toBe('99931');
+      expect((await h.op('credentials.list', { token: tokens.analista, query })).json().code).toBe('99931');
     }
   });
 
@@ -68,7 +61,7 @@ describe('credentials', () => {
     [{}, '99999'], [{ name: '' }, '99931'], [{ name: '<b>ERP</b>' }, '99931'], [{ name: 'x'.repeat(81) }, '99931'], [{ name: 'ERP', scope: 'all' }, '99931'],
   ])('refuses %j with %s and stores nothing', async (body, code) => {
     const before = await counts(h, ['api_credentials', 'users']);
-    expect((await h.op('credentials.create', { token: manager, body })).json().code).toBe(code);
+    expect((await h.op('credentials.create', { token: tokens.manager, body })).json().code).toBe(code);
     expect(await counts(h, ['api_credentials', 'users'])).toEqual(before);
   });
 
@@ -105,7 +98,7 @@ describe('X-Api-Key', () => {
     const { credential, apiKey } = await issue('Servidor de campañas');
     // No authorised IP yet: nobody.
     expect((await withKey(apiKey)).json().code).toBe('99953');
-    expect((await h.op('credentials.updateSettings', { token: manager, body: settings({ allowedIps: ['127.0.0.0/8', '2001:db8::/32'] }) })).statusCode).toBe(200);
+    expect((await h.op('credentials.updateSettings', { token: tokens.manager, body: settings({ allowedIps: ['127.0.0.0/8', '2001:db8::/32'] }) })).statusCode).toBe(200);
     const ok = await withKey(apiKey);
     expect(ok.statusCode).toBe(200);
     expect(ok.json().messages).toHaveLength(1);
@@ -115,7 +108,7 @@ describe('X-Api-Key', () => {
     expect((await withKey(apiKey, '2001:db9::1')).json().code).toBe('99953');
     // Beyond the sending API a key may do nothing (issue 13), whatever the API user's role.
     expect((await withKey(apiKey, '127.0.0.1', '/v1/block-list')).json().code).toBe('99982');
-    const listed = (await h.op('credentials.list', { token: manager, query: { q: credential.id } })).json();
+    const listed = (await h.op('credentials.list', { token: tokens.manager, query: { q: credential.id } })).json();
     expect(listed.items[0].lastUsedAt).toBe(h.clock.now.toISOString());
   });
 
@@ -133,26 +126,26 @@ describe('X-Api-Key', () => {
   it('a revoked or rotated key answers 99953; the rotated one works', async () => {
     const first = await issue('Rotación');
     expect((await withKey(first.apiKey)).statusCode).toBe(200);
-    const rotated = await h.op('credentials.rotate', { token: manager, params: { id: first.credential.id } });
+    const rotated = await h.op('credentials.rotate', { token: tokens.manager, params: { id: first.credential.id } });
     expect(rotated.statusCode).toBe(200);
     const second = rotated.json();
     expect(second.credential).toMatchObject({ name: 'Rotación', status: 'active' });
     expect(second.apiKey).not.toBe(first.apiKey);
     expect((await withKey(first.apiKey)).json().code).toBe('99953');
     expect((await withKey(second.apiKey)).statusCode).toBe(200);
-    const old = (await h.op('credentials.list', { token: manager, query: { q: first.credential.id } })).json().items[0];
+    const old = (await h.op('credentials.list', { token: tokens.manager, query: { q: first.credential.id } })).json().items[0];
     expect(old).toMatchObject({ status: 'revoked', replacedBy: second.credential.id });
-    expect((await h.op('credentials.rotate', { token: manager, params: { id: first.credential.id } })).json().code).toBe('99959');
+    expect((await h.op('credentials.rotate', { token: tokens.manager, params: { id: first.credential.id } })).json().code).toBe('99959');
 
-    expect((await h.op('credentials.revoke', { token: manager, params: { id: second.credential.id } })).json()).toEqual({ ok: true });
+    expect((await h.op('credentials.revoke', { token: tokens.manager, params: { id: second.credential.id } })).json()).toEqual({ ok: true });
     expect((await withKey(second.apiKey)).json().code).toBe('99953');
-    expect((await h.op('credentials.revoke', { token: manager, params: { id: second.credential.id } })).json()).toEqual({ ok: true });
-    expect((await h.op('credentials.revoke', { token: manager, params: { id: 'ck_AAAAAAAAAAAAAAAA' } })).json().code).toBe('99959');
-    expect((await h.op('credentials.revoke', { token: manager, params: { id: 'not-a-key' } })).json().code).toBe('99931');
+    expect((await h.op('credentials.revoke', { token: tokens.manager, params: { id: second.credential.id } })).json()).toEqual({ ok: true });
+    expect((await h.op('credentials.revoke', { token: tokens.manager, params: { id: 'ck_AAAAAAAAAAAAAAAA' } })).json().code).toBe('99959');
+    expect((await h.op('credentials.revoke', { token: tokens.manager, params: { id: 'not-a-key' } })).json().code).toBe('99931');
   });
 
   it('changes are told to the notification e-mail, never with the key', async () => {
-    await h.op('credentials.updateSettings', { token: manager, body: settings({ allowedIps: ['127.0.0.0/8', '2001:db8::/32'], notificationEmail: 'Seguridad@Demo.Colibri.co' }) });
+    await h.op('credentials.updateSettings', { token: tokens.manager, body: settings({ allowedIps: ['127.0.0.0/8', '2001:db8::/32'], notificationEmail: 'Seguridad@Demo.Colibri.co' }) });
     const { credential, apiKey } = await issue('Aviso');
     const mail = await h.outbox('seguridad@demo.colibri.co');
     expect(mail[0]).toMatchObject({ channel: 'email', subject: expect.stringContaining('creada') });
@@ -168,24 +161,24 @@ describe('settings', () => {
       notificationEmail: 'ti@demo.colibri.co',
       ftp: { host: 'FTP.Demo.Colibri.co', port: 22, user: 'colibri', directory: '/entrada', password: 'S3creto-ftp-2025' },
     });
-    const res = await h.op('credentials.updateSettings', { token: manager, body });
+    const res = await h.op('credentials.updateSettings', { token: tokens.manager, body });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       allowedIps: ['10.0.0.1/32', '192.168.0.0/16', '2001:db8::/64'],
       notificationEmail: 'ti@demo.colibri.co',
       ftp: { host: 'ftp.demo.colibri.co', port: 22, user: 'colibri', directory: '/entrada', password: '••••2025' },
     });
-    expect((await h.op('credentials.getSettings', { token: analista })).json()).toEqual(res.json());
+    expect((await h.op('credentials.getSettings', { token: tokens.analista })).json()).toEqual(res.json());
     const row = await h.db.selectFrom('api_settings').select('ftp_password').where('company_id', '=', await demoCompanyId(h)).executeTakeFirstOrThrow();
     expect(row.ftp_password).toMatch(/^v1\./);
     expect(row.ftp_password).not.toContain('S3creto');
 
     // The mask sent back keeps the password; another mask is refused; null clears it.
     const saved = res.json() as { ftp: Record<string, unknown> };
-    const kept = await h.op('credentials.updateSettings', { token: manager, body: { ...saved, ftp: { ...saved.ftp, directory: '/otra' } } });
+    const kept = await h.op('credentials.updateSettings', { token: tokens.manager, body: { ...saved, ftp: { ...saved.ftp, directory: '/otra' } } });
     expect(kept.json().ftp).toMatchObject({ directory: '/otra', password: '••••2025' });
-    expect((await h.op('credentials.updateSettings', { token: manager, body: { ...saved, ftp: { ...saved.ftp, password: '••••9999' } } })).json().code).toBe('99931');
-    const cleared = await h.op('credentials.updateSettings', { token: manager, body: { ...saved, ftp: { ...saved.ftp, password: null } } });
+    expect((await h.op('credentials.updateSettings', { token: tokens.manager, body: { ...saved, ftp: { ...saved.ftp, password: '••••9999' } } })).json().code).toBe('99931');
+    const cleared = await h.op('credentials.updateSettings', { token: tokens.manager, body: { ...saved, ftp: { ...saved.ftp, password: null } } });
     expect(cleared.json().ftp.password).toBeNull();
   });
 
@@ -201,13 +194,13 @@ describe('settings', () => {
     ['a host with a scheme', { ftp: { host: 'ftp://ftp.demo.co', port: 21, user: 'u', directory: '/x', password: null } }],
   ])('refuses %s (99931) and changes nothing', async (_, over) => {
     const before = await h.db.selectFrom('api_settings').selectAll().orderBy('company_id').execute();
-    const res = await h.op('credentials.updateSettings', { token: manager, body: settings(over) });
+    const res = await h.op('credentials.updateSettings', { token: tokens.manager, body: settings(over) });
     expect(res.json().code).toBe('99931');
     expect(await h.db.selectFrom('api_settings').selectAll().orderBy('company_id').execute()).toEqual(before);
   });
 
   it('refuses a body without the FTP part (99999)', async () => {
-    expect((await h.op('credentials.updateSettings', { token: manager, body: { allowedIps: [], notificationEmail: null } })).json().code).toBe('99999');
+    expect((await h.op('credentials.updateSettings', { token: tokens.manager, body: { allowedIps: [], notificationEmail: null } })).json().code).toBe('99999');
   });
 });
 

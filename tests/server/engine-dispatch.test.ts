@@ -1,7 +1,7 @@
 // The dispatcher and the credits on the database (PGlite, or PostgreSQL with DATABASE_URL), with
 // a scripted in-process provider: claims, outcomes (accepted, retry, failed, fallback), receipts
 // before and after the submit answer, monotonic statuses, and credits that reconcile.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sql, type Kysely } from 'kysely';
 import type { ChannelAdapter, OutboundMessage, SubmitOutcome } from '../../src/engine/channel-adapter.ts';
 import { addCredits, balanceOf } from '../../src/engine/credits.ts';
@@ -11,23 +11,21 @@ import { enqueueMessages, InsufficientCreditsError, type EnqueueRequest } from '
 import { databaseSink, reconcileOrphans } from '../../src/engine/receipts.ts';
 import { createDatabase } from '../../src/server/db/database.ts';
 import type { Database } from '../../src/engine/database.ts';
-import { createHarness, type Harness } from './harness.ts';
+import { fileHarness } from './file-harness.ts';
 
-let h: Harness;
+const h = fileHarness();
 let db: Kysely<Database>;
 let companyId: number;
 let smsChannel: number;
 let rcsChannel: number;
 
 beforeAll(async () => {
-  h = await createHarness();
   db = h.db;
   const company = await h.db.selectFrom('companies').select('id').orderBy('id').executeTakeFirstOrThrow();
   companyId = company.id;
   smsChannel = (await h.db.selectFrom('channels').select('id').where('company_id', '=', companyId).where('platform', '=', 'sms').orderBy('id').executeTakeFirstOrThrow()).id;
   rcsChannel = (await h.db.selectFrom('channels').select('id').where('company_id', '=', companyId).where('platform', '=', 'rcs').executeTakeFirstOrThrow()).id;
 });
-afterAll(() => h.close());
 
 const request = (items: EnqueueRequest['items'], extra: Partial<EnqueueRequest> = {}): EnqueueRequest => ({
   companyId, channel: { id: smsChannel, platform: 'sms' }, purpose: 'transactional', source: 'api', items,

@@ -4,28 +4,26 @@
 // 2,557 of 100,000 messages a second time although their receipts were on their way.
 // On PGlite, and on PostgreSQL with DATABASE_URL.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import { enqueueMessages } from '../../src/engine/lifecycle/enqueue.ts';
 import { RECEIPT_ORDER_SLACK_MS, recordReceiptProgress, resendExpiredInDoubt } from '../../src/engine/lifecycle/in-doubt.ts';
 import { databaseSink } from '../../src/engine/receipts.ts';
 import type { Database } from '../../src/engine/database.ts';
 import { createSecretBox } from '../../src/server/security/secrets.ts';
-import { createHarness, type Harness } from './harness.ts';
+import { fileHarness } from './file-harness.ts';
 import { insertSmppChannel } from './engine-crash-incarnations.ts';
 
-let h: Harness;
+const h = fileHarness();
 let db: Kysely<Database>;
 let companyId: number;
 const secrets = createSecretBox(randomBytes(32));
 let channels = 0;
 
 beforeAll(async () => {
-  h = await createHarness();
   db = h.db;
   companyId = (await db.selectFrom('companies').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
 });
-afterAll(() => h.close());
 
 const NOW = new Date();
 const ago = (ms: number) => new Date(NOW.getTime() - ms);

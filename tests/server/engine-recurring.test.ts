@@ -1,20 +1,15 @@
 // Recurring campaigns: each due run launches a deployment and the next run follows the rule on
 // Bogota wall time, anchored on the start day (Jan 31 → Feb 28 → Mar 31); a run that is not due
 // launches nothing; after `ends` the campaign is Executed.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ServerDeps } from '../../src/server/context.ts';
 import { runDueCampaigns } from '../../src/server/messaging/scheduler.ts';
 import { companySendWindow } from '../../src/server/messaging/send-window.ts';
-import { createHarness, multipart, type Harness } from './harness.ts';
+import { fileHarness, signedIn } from './file-harness.ts';
+import { multipart } from './harness.ts';
 
-let h: Harness;
-let manager: string;
-
-beforeAll(async () => {
-  h = await createHarness();
-  manager = (await h.as('manager')).token;
-});
-afterAll(() => h.close());
+const h = fileHarness();
+const tokens = signedIn(h, 'manager');
 
 const depsAt = (iso: string): ServerDeps => ({
   db: h.db, now: () => new Date(iso),
@@ -23,11 +18,11 @@ const depsAt = (iso: string): ServerDeps => ({
 
 describe('recurring campaigns', () => {
   it('launches each due run once and moves to the next one across month ends', async () => {
-    const channelId = (await h.op('channels.list', { token: manager, query: { platform: 'sms', enabled: 'true' } })).json().items[0].id;
+    const channelId = (await h.op('channels.list', { token: tokens.manager, query: { platform: 'sms', enabled: 'true' } })).json().items[0].id;
     const recurrence = { every: 1, unit: 'months', starts: '2027-01-31T14:00:00.000Z', ends: '2027-03-31T23:00:00.000Z', expires: null };
-    const campaign = (await h.op('campaigns.create', { token: manager, body: { name: 'Recordatorio mensual', kind: 'recurring', purpose: 'transactional', channelId, content: 'Tu factura está lista', recurrence } })).json();
+    const campaign = (await h.op('campaigns.create', { token: tokens.manager, body: { name: 'Recordatorio mensual', kind: 'recurring', purpose: 'transactional', channelId, content: 'Tu factura está lista', recurrence } })).json();
     expect(campaign.recurrence).toEqual(recurrence);
-    await h.op('campaigns.uploadRecipients', { token: manager, params: { id: campaign.id }, ...multipart('file', 'mensual.csv', 'text/csv', Buffer.from('telefono\n3005550001\n3005550002\n')) });
+    await h.op('campaigns.uploadRecipients', { token: tokens.manager, params: { id: campaign.id }, ...multipart('file', 'mensual.csv', 'text/csv', Buffer.from('telefono\n3005550001\n3005550002\n')) });
     const next = async () => (await h.db.selectFrom('campaigns').select(['next_run_at', 'label']).where('id', '=', campaign.id).executeTakeFirstOrThrow());
     const runs = async () => (await h.db.selectFrom('deployments').select('id').where('campaign_id', '=', campaign.id).execute()).length;
 

@@ -4,7 +4,7 @@
 // worker's next maintenance round instead of staying 'sending' under a heartbeat that never goes
 // stale (nobody else would ever recover them), and their receipts adopt them.
 // On PGlite, and on PostgreSQL with DATABASE_URL.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely, KyselyPlugin, RootOperationNode } from 'kysely';
 import type { ChannelAdapter, SubmitOutcome } from '../../src/engine/channel-adapter.ts';
 import { balanceOf } from '../../src/engine/credits.ts';
@@ -14,21 +14,19 @@ import { enqueueMessages } from '../../src/engine/lifecycle/enqueue.ts';
 import { databaseSink, reconcileOrphans } from '../../src/engine/receipts.ts';
 import { userReferenceOf } from '../../src/engine/user-reference.ts';
 import type { Database } from '../../src/engine/database.ts';
-import { createHarness, type Harness } from './harness.ts';
+import { fileHarness } from './file-harness.ts';
 
-let h: Harness;
+const h = fileHarness();
 let db: Kysely<Database>;
 let companyId: number;
 let smsChannel: number;
 let numbers = 0;
 
 beforeAll(async () => {
-  h = await createHarness();
   db = h.db;
   companyId = (await db.selectFrom('companies').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
   smsChannel = (await db.selectFrom('channels').select('id').where('company_id', '=', companyId).where('platform', '=', 'sms').orderBy('id').executeTakeFirstOrThrow()).id;
 });
-afterAll(() => h.close());
 
 async function enqueue(count: number, now = new Date()): Promise<string[]> {
   const enq = await db.transaction().execute((trx) => enqueueMessages(trx, {

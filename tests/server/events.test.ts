@@ -12,13 +12,14 @@ import { serverOperations } from '../../src/generated/server-operations.gen.ts';
 import type { DatabaseOptions } from '../../src/server/db/database.ts';
 import { demoEmail } from '../../src/server/db/demo-seed.ts';
 import { startServer, type RunningServer } from '../../src/server/start.ts';
-import { createHarness, TEST_PASSWORD, type Harness, testDatabase } from './harness.ts';
-import { userWithGrants } from './messaging-fixtures.ts';
+import { fileHarness, signedIn } from './file-harness.ts';
+import { TEST_PASSWORD, testDatabase } from './harness.ts';
+import { apiKeyOf, userWithGrants } from './messaging-fixtures.ts';
 import { until } from './until.ts';
 import { nextBogotaSunday } from './bogota-days.ts';
 
-let h: Harness;
-let manager: string;
+const h = fileHarness();
+const tokens = signedIn(h, 'manager');
 let smsChannelId: number;
 let whatsappChannelId: number;
 let apiKey: string;
@@ -27,17 +28,13 @@ const ANDINA = 'superadmin@andina.demo.colibri.co';
 const CONTENT = 'Hola {{nombre}}, tu pedido {{pedido}} va en camino';
 
 beforeAll(async () => {
-  h = await createHarness();
-  manager = (await h.as('manager')).token;
-  const channels = (await h.op('channels.list', { token: manager, query: { enabled: 'true', pageSize: 200 } })).json();
+  const channels = (await h.op('channels.list', { token: tokens.manager, query: { enabled: 'true', pageSize: 200 } })).json();
   smsChannelId = channels.items.find((c: { platform: string; type: string }) => c.platform === 'sms' && c.type === 'MT').id;
   whatsappChannelId = channels.items.find((c: { platform: string }) => c.platform === 'whatsapp').id;
-  await h.op('credentials.updateSettings', { token: manager, body: { allowedIps: ['127.0.0.1'], notificationEmail: null, ftp: { host: null, port: null, user: null, directory: null, password: null } } });
-  apiKey = (await h.op('credentials.create', { token: manager, body: { name: 'ERP pedidos' } })).json().apiKey;
+  apiKey = await apiKeyOf(h, tokens.manager, 'ERP pedidos');
 });
-afterAll(() => h.close());
 
-const create = (body: Record<string, unknown>, token = manager) =>
+const create = (body: Record<string, unknown>, token = tokens.manager) =>
   h.op('events.create', { token, body: { name: 'Pedido enviado', channelId: smsChannelId, purpose: 'transactional', ...body } });
 const fire = (key: string, body: unknown, headers: Record<string, string> = {}, key2 = apiKey) =>
   h.op('events.fire', { params: { key }, body, headers: { authorization: `Bearer ${key2}`, ...headers } });
@@ -73,20 +70,20 @@ describe('events: definitions', () => {
     const wa = (await create({ key: 'cita.recordatorio', name: 'Recordatorio de cita', channelId: whatsappChannelId, templateName: 'recordatorio_cita', templateLanguage: 'es_CO', templateParameters: ['{{nombre}}', '{{hora}}'] })).json();
     expect(wa).toMatchObject({ platform: 'whatsapp', content: null, templateName: 'recordatorio_cita', templateLanguage: 'es_CO', variables: ['nombre', 'hora'] });
 
-    const list = (await h.op('events.list', { token: manager, query: { q: 'pedido' } })).json();
+    const list = (await h.op('events.list', { token: tokens.manager, query: { q: 'pedido' } })).json();
     expect(list.items.map((e: { key: string }) => e.key)).toEqual(['pedido.enviado']);
-    expect((await h.op('events.list', { token: manager, query: { purpose: 'transactional', sort: 'key' } })).json().total).toBe(2);
-    expect((await h.op('events.get', { token: manager, params: { id: event.id } })).json().key).toBe('pedido.enviado');
+    expect((await h.op('events.list', { token: tokens.manager, query: { purpose: 'transactional', sort: 'key' } })).json().total).toBe(2);
+    expect((await h.op('events.get', { token: tokens.manager, params: { id: event.id } })).json().key).toBe('pedido.enviado');
 
     // Edit: a new key and a new text (its variables follow); then a template replaces the text.
-    const edited = (await h.op('events.update', { token: manager, params: { id: wa.id }, body: { key: 'cita.aviso', templateParameters: ['{{nombre}}'] } })).json();
+    const edited = (await h.op('events.update', { token: tokens.manager, params: { id: wa.id }, body: { key: 'cita.aviso', templateParameters: ['{{nombre}}'] } })).json();
     expect(edited).toMatchObject({ key: 'cita.aviso', variables: ['nombre'], templateName: 'recordatorio_cita' });
-    const toText = (await h.op('events.update', { token: manager, params: { id: wa.id }, body: { content: 'Hola {{nombre}}, te esperamos' } })).json();
+    const toText = (await h.op('events.update', { token: tokens.manager, params: { id: wa.id }, body: { content: 'Hola {{nombre}}, te esperamos' } })).json();
     expect(toText).toMatchObject({ content: 'Hola {{nombre}}, te esperamos', templateName: null, templateParameters: [] });
-    expect((await h.op('events.update', { token: manager, params: { id: wa.id }, body: { key: 'pedido.enviado' } })).json().code).toBe('99979');
-    expect((await h.op('events.delete', { token: manager, params: { id: wa.id } })).json()).toEqual({ ok: true });
-    expect((await h.op('events.get', { token: manager, params: { id: wa.id } })).json().code).toBe('99959');
-    expect((await h.op('events.delete', { token: manager, params: { id: wa.id } })).json().code).toBe('99959');
+    expect((await h.op('events.update', { token: tokens.manager, params: { id: wa.id }, body: { key: 'pedido.enviado' } })).json().code).toBe('99979');
+    expect((await h.op('events.delete', { token: tokens.manager, params: { id: wa.id } })).json()).toEqual({ ok: true });
+    expect((await h.op('events.get', { token: tokens.manager, params: { id: wa.id } })).json().code).toBe('99959');
+    expect((await h.op('events.delete', { token: tokens.manager, params: { id: wa.id } })).json().code).toBe('99959');
   });
 
   it('keeps events inside their company', async () => {
@@ -132,7 +129,7 @@ describe('events: firing through the public API', () => {
     expect(row).toMatchObject({ body: 'Hola Ana, tu pedido A-17 va en camino', source: 'api', purpose: 'transactional', channel_id: smsChannelId, held_reason: null });
     expect(String(row.id)).toBe(answer.messages[0].id);
     expect(row.api_credential_id).toBe(apiKey.split('.')[0]);
-    const after = (await h.op('events.get', { token: manager, params: { id: event.id } })).json();
+    const after = (await h.op('events.get', { token: tokens.manager, params: { id: event.id } })).json();
     expect(after).toMatchObject({ fired: 1, lastFiredAt: h.clock.now.toISOString() });
   });
 
@@ -147,22 +144,21 @@ describe('events: firing through the public API', () => {
     expect((await fire('pedido.enviado', { variables: { nombre: 'A', pedido: '1' } })).json()).toMatchObject({ code: '99999', errors: [{ field: 'to' }] });
     expect((await fire('pedido.enviado', { to: '12', variables: { nombre: 'A', pedido: '1' } })).json().code).toBe('99963');
 
-    await h.op('events.update', { token: manager, params: { id: event.id }, body: { enabled: false } });
+    await h.op('events.update', { token: tokens.manager, params: { id: event.id }, body: { enabled: false } });
     const disabled = await fire('pedido.enviado', { to: '3007654325', variables: { nombre: 'A', pedido: '1' } });
     expect(disabled.statusCode).toBe(409);
     expect(disabled.json().code).toBe('99919');
-    await h.op('events.update', { token: manager, params: { id: event.id }, body: { enabled: true } });
+    await h.op('events.update', { token: tokens.manager, params: { id: event.id }, body: { enabled: true } });
     const unknown = await fire('pedido.perdido', { to: '3007654325', variables: {} });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().code).toBe('99959');
     expect(await h.count('messages')).toBe(before);
-    expect((await h.op('events.get', { token: manager, params: { id: event.id } })).json().fired).toBe(1);
+    expect((await h.op('events.get', { token: tokens.manager, params: { id: event.id } })).json().fired).toBe(1);
   });
 
   it("another company's API key cannot fire this company's event", async () => {
     const andina = (await h.signin(ANDINA)).token;
-    await h.op('credentials.updateSettings', { token: andina, body: { allowedIps: ['127.0.0.1'], notificationEmail: null, ftp: { host: null, port: null, user: null, directory: null, password: null } } });
-    const theirKey = (await h.op('credentials.create', { token: andina, body: { name: 'ERP Andina' } })).json().apiKey;
+    const theirKey = await apiKeyOf(h, andina, 'ERP Andina');
     const before = await h.count('messages');
     const res = await fire('pedido.enviado', { to: '3007654326', variables: { nombre: 'A', pedido: '1' } }, {}, theirKey);
     expect(res.json().code).toBe('99959');
@@ -180,7 +176,7 @@ describe('events: firing through the public API', () => {
     expect(retry.headers['idempotent-replayed']).toBe('true');
     expect(retry.json().messages.map((m: { id: string }) => m.id)).toEqual(first.json().messages.map((m: { id: string }) => m.id));
     expect((await messagesOf(event.id)).filter((m) => m.to_number === '+573007654327')).toHaveLength(1);
-    expect((await h.op('events.get', { token: manager, params: { id: event.id } })).json().fired).toBe(2);
+    expect((await h.op('events.get', { token: tokens.manager, params: { id: event.id } })).json().fired).toBe(2);
     // The key belongs to that request: another body with it is refused; a bad key too.
     expect((await fire('pedido.enviado', { ...body, to: '3007654328' }, { 'idempotency-key': 'pedido-B-2' })).json()).toMatchObject({ code: '99931', errors: [{ field: 'Idempotency-Key' }] });
     expect((await fire('pedido.enviado', body, { 'idempotency-key': 'con espacio' })).json()).toMatchObject({ code: '99931', errors: [{ field: 'Idempotency-Key' }] });

@@ -4,29 +4,26 @@
 // 10) is refused. GET /v1/account/payments/summary answers the company's real credits (it once
 // answered 0 while the company held 1,000,000).
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, formatYmd, parseYmd } from '../../src/core/bogota-time.ts';
 import { calendarDate } from '../../src/core/date-range.ts';
 import { reserve } from '../../src/engine/credits.ts';
-import { createHarness, type Harness } from './harness.ts';
+import { fileHarness, signedIn } from './file-harness.ts';
 import { demoCompanyId, otherCompany, userWithGrants } from './messaging-fixtures.ts';
 
-let h: Harness;
-let manager: string;
+const h = fileHarness();
+const tokens = signedIn(h, 'manager');
 let companyId: number;
 let channelId: number;
 let today: string;
 const DAY = 86_400_000;
 
 beforeAll(async () => {
-  h = await createHarness();
-  manager = (await h.as('manager')).token;
   companyId = await demoCompanyId(h);
-  const channels = (await h.op('channels.list', { token: manager, query: { pageSize: 200 } })).json();
+  const channels = (await h.op('channels.list', { token: tokens.manager, query: { pageSize: 200 } })).json();
   channelId = channels.items.find((c: { platform: string; enabled: boolean }) => c.platform === 'sms' && c.enabled).id;
   today = calendarDate(h.clock.now, 'America/Bogota');
 });
-afterAll(() => h.close());
 
 let seq = 0;
 /** One message of the company by direct insert (the engine's own columns). */
@@ -36,7 +33,7 @@ async function message(o: { company?: number; state: string; sent?: boolean; cre
     values (${o.company ?? companyId}, null, ${channelId}, 'api', 'transactional', ${to}, 'Hola', 1, ${o.state}, 3, ${o.createdAt}, ${o.sent ? o.createdAt : null}, ${o.createdAt}, ${o.createdAt})`.execute(h.db);
 }
 
-const lastDays = async (token = manager) => {
+const lastDays = async (token = tokens.manager) => {
   const res = await h.op('messages.lastDays', { token });
   expect(res.statusCode).toBe(200);
   return res.json() as { days: number; perDay: { day: string; outcome: string; messages: number }[]; sent: number; delivered: number; failed: number; deliveryRate: number | null };
@@ -88,16 +85,16 @@ describe('the last 7 days on the home', () => {
   });
 
   it('refuses a range beyond 31 days: 99931', async () => {
-    expect((await h.op('messages.lastDays', { token: manager, query: { days: 40 } })).json().code).toBe('99931');
+    expect((await h.op('messages.lastDays', { token: tokens.manager, query: { days: 40 } })).json().code).toBe('99931');
   });
 });
 
 describe('the credits on the home', () => {
   it("answers the company's balance and what running deployments hold, from the ledger", async () => {
-    const first = (await h.op('account.paymentsSummary', { token: manager })).json();
+    const first = (await h.op('account.paymentsSummary', { token: tokens.manager })).json();
     expect(first).toMatchObject({ balance: 1_000_000, reserved: 0, purchased: 1_000_000, spent: 0 });
     await reserve(h.db, { companyId, amount: 2_500, now: h.clock.now });
-    const held = (await h.op('account.paymentsSummary', { token: manager })).json();
+    const held = (await h.op('account.paymentsSummary', { token: tokens.manager })).json();
     expect(held).toMatchObject({ balance: 997_500, reserved: 2_500, purchased: 1_000_000, movements: first.movements + 1 });
     // Another company's credits are its own.
     const other = await otherCompany(h);

@@ -6,10 +6,10 @@
 // (4xx) changes nothing in the database. A new operation is covered the day it is declared.
 // On PGlite and (with DATABASE_URL) PostgreSQL.
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import openapi from '../../src/generated/openapi.gen.json' with { type: 'json' };
 import type { OperationId } from '../../src/generated/operations.gen.ts';
-import { createHarness, type Harness } from './harness.ts';
+import { fileHarness, signedIn } from './file-harness.ts';
 
 type Schema = { $ref?: string; type?: string | string[]; properties?: Record<string, Schema>; items?: Schema; pattern?: string; enum?: unknown[]; minimum?: number; format?: string };
 type Parameter = { name: string; in: 'path' | 'query' | 'header'; required?: boolean; schema: Schema };
@@ -48,8 +48,8 @@ function validPathValue(s: Schema): string {
 }
 
 const ROLES = ['superadmin', 'platform', 'manager', 'develop', 'admin', 'analista'];
-let h: Harness;
-const tokens: Record<string, string> = {};
+const h = fileHarness();
+const tokens = signedIn(h, ...ROLES);
 
 /** Every base table's rows, digested (the audit log records refused attempts on purpose; tokens record their last use; the throttle counts every request, refused ones included). */
 async function fingerprint(): Promise<Record<string, string>> {
@@ -59,12 +59,6 @@ async function fingerprint(): Promise<Record<string, string>> {
   const revoked = (await h.db.selectFrom('tokens').select(['id', 'revoked_at']).orderBy('id').execute()).map((r) => `${r.id}:${r.revoked_at?.toISOString() ?? ''}`).join(',');
   return Object.fromEntries([...rows.map((r) => [r.t, r.d]), ['tokens.revoked', revoked]]);
 }
-
-beforeAll(async () => {
-  h = await createHarness();
-  for (const role of ROLES) tokens[role] = (await h.as(role)).token;
-});
-afterAll(() => h.close());
 
 describe('hostile values sent to every operation of the OpenAPI document', () => {
   it('the document declares the operations (the fuzz covers them all)', () => {

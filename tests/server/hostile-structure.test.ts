@@ -2,19 +2,17 @@
 // (99931, 400) before anything walks them, on routes open to anyone and on signed-in ones, and
 // the server keeps answering; a flow whose regular expression RE2 cannot run is saved with its
 // problem named and never published. On PGlite and (with DATABASE_URL) PostgreSQL.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { JSON_DEPTH_MAX } from '../../src/server/http/json-body.ts';
 import { menuFlow } from '../unit/flows-fixtures.ts';
-import { createHarness, type Harness } from './harness.ts';
+import { fileHarness } from './file-harness.ts';
 
-let h: Harness;
+const h = fileHarness();
 let manager = '';
 
 beforeAll(async () => {
-  h = await createHarness();
   manager = (await h.as('manager')).token;
 });
-afterAll(() => h.close());
 
 const arrays = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 const objects = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);

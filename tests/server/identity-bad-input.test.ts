@@ -2,18 +2,17 @@
 // JSON, SQL and HTML in strings. Each answer carries the catalogue code with the catalogue's
 // HTTP status, and nothing in the database changes (row counts and the users', codes' and
 // tokens' mutable columns are compared before and after).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { serverErrors } from '../../src/generated/errors.gen.ts';
 import type { OperationId } from '../../src/generated/operations.gen.ts';
-import { createHarness, type Harness, type OpArgs } from './harness.ts';
+import { fileHarness } from './file-harness.ts';
+import { type OpArgs } from './harness.ts';
 
-let h: Harness;
+const h = fileHarness();
 beforeAll(async () => {
-  h = await createHarness();
   // A live code for the demo superadmin, so validateOtp cases meet a real row they must not touch.
   await h.op('clientAuth.saveOtp', { body: { email: 'superadmin@demo.colibri.co' } });
 });
-afterAll(async () => { await h.close(); });
 
 type Case = [string, OperationId, OpArgs, string];
 

@@ -1,13 +1,12 @@
 // Password recovery (both steps) and registration answer an e-mail that has an account exactly as
 // one that has none: the same status and body, so neither form tells who is a customer. What
 // differs is only what reaches the mailbox's owner.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
-import { createHarness, TEST_PASSWORD, type Harness } from './harness.ts';
+import { fileHarness } from './file-harness.ts';
+import { TEST_PASSWORD } from './harness.ts';
 
-let h: Harness;
-beforeAll(async () => { h = await createHarness(); });
-afterAll(async () => { await h?.close(); });
+const h = fileHarness();
 
 const answer = (res: LightMyRequestResponse) => ({ status: res.statusCode, body: res.json() as unknown });
 

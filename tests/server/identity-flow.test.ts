@@ -1,12 +1,10 @@
 // The whole identity flow through the API: register -> OTP from the sandbox outbox ->
 // validateOtp -> signin -> signout -> the token is refused.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeSession } from '../../src/core/session-codec.ts';
-import { createHarness, type Harness } from './harness.ts';
+import { fileHarness } from './file-harness.ts';
 
-let h: Harness;
-beforeAll(async () => { h = await createHarness(); });
-afterAll(async () => { await h.close(); });
+const h = fileHarness();
 
 const form = {
   fullName: 'Laura Gómez',

@@ -1,15 +1,14 @@
 // The identity rules of spec 5 and 7 over time: captcha after repeated failures, lockout,
 // password expiry, no reuse of recent passwords, code expiry and attempt limits, token expiry.
 // Time moves with the harness clock, never with sleeps.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { constants } from '../../src/generated/constants.gen.ts';
-import { createHarness, TEST_PASSWORD, type Harness } from './harness.ts';
+import { fileHarness } from './file-harness.ts';
+import { TEST_PASSWORD } from './harness.ts';
 
 const { captchaAfterFailures, maxFailedLogins, lockMinutes, passwordMaxAgeDays, tokenTtlHours, otpTtlSeconds, otpMaxAttempts, recoveryTtlSeconds } = constants.security;
 
-let h: Harness;
-beforeAll(async () => { h = await createHarness(); });
-afterAll(async () => { await h.close(); });
+const h = fileHarness();
 beforeEach(() => { h.clock.now = new Date(); });
 
 const signin = (email: string, password: string, captchaToken?: string) =>

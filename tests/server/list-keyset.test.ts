@@ -3,12 +3,12 @@
 // each sort and order, with ties and NULL sort values; a row inserted while paging repeats nothing;
 // a cursor of another sort is refused; totals are exact up to COUNT_BOUND and flagged above it.
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { COUNT_BOUND, PAGE_WINDOW } from '../../src/server/http/paging.ts';
-import { createHarness, type Harness } from './harness.ts';
+import { fileHarness, signedIn } from './file-harness.ts';
 
-let h: Harness;
-let token: string;
+const h = fileHarness();
+const tokens = signedIn(h, 'manager');
 let companyId: number;
 /** The users table's other required columns, copied from a demo member. */
 let copy: ReturnType<typeof sql.ref>[] = [];
@@ -16,8 +16,6 @@ let copy: ReturnType<typeof sql.ref>[] = [];
 const MEMBERS = 240;
 
 beforeAll(async () => {
-  h = await createHarness();
-  token = (await h.as('manager')).token;
   companyId = (await h.db.selectFrom('companies').select('id').where('name', '=', 'Demo S.A.S.').executeTakeFirstOrThrow()).id;
   const cols = await sql<{ column_name: string }>`
     select column_name from information_schema.columns
@@ -44,12 +42,11 @@ beforeAll(async () => {
     from generate_series(1, ${COUNT_BOUND + 5}) g`.execute(h.db);
   await sql`analyze`.execute(h.db);
 }, 120_000);
-afterAll(async () => { await h.close(); });
 
 type Answer = { items: { id: number }[]; total: number; page: number; pageSize: number; next?: string | null; totalIsEstimate?: boolean };
 
 async function list(op: 'team.list' | 'blockList.list', query: Record<string, string | number>): Promise<Answer> {
-  const res = await h.op(op, { token, query });
+  const res = await h.op(op, { token: tokens.manager, query });
   expect(res.statusCode, res.body).toBe(200);
   return res.json() as Answer;
 }
@@ -117,7 +114,7 @@ describe('following next visits every row once, in order', () => {
   it('a cursor of another sort or order, or not a cursor, answers 99931', async () => {
     const first = await list('team.list', { pageSize: 5, sort: 'name' });
     for (const query of [{ sort: 'email', order: 'asc', after: first.next! }, { sort: 'name', order: 'desc', after: first.next! }, { sort: 'name', order: 'asc', after: 'no-es-un-cursor' }]) {
-      const res = await h.op('team.list', { token, query: { pageSize: 5, ...query } });
+      const res = await h.op('team.list', { token: tokens.manager, query: { pageSize: 5, ...query } });
       expect(res.statusCode).toBe(400);
       expect(res.json().code).toBe('99931');
     }
@@ -128,7 +125,7 @@ describe('following next visits every row once, in order', () => {
     const edge = await list('blockList.list', { page: PAGE_WINDOW / 50, pageSize: 50, sort: 'phone' });
     expect(edge.items).toEqual([]);
     for (const [op, query] of [['blockList.list', { page: PAGE_WINDOW / 50 + 1, pageSize: 50, sort: 'phone' }], ['team.list', { page: PAGE_WINDOW / 200 + 1, pageSize: 200 }], ['team.list', { page: 1000000 }]] as const) {
-      const res = await h.op(op, { token, query });
+      const res = await h.op(op, { token: tokens.manager, query });
       expect(res.statusCode, res.body).toBe(400);
       expect(res.json()).toMatchObject({ code: '99931', errors: [{ field: 'page' }] });
     }

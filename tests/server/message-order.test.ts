@@ -1,14 +1,12 @@
 // A conversation's replies leave in the order the flow sent them (issue 15), on PGlite or PostgreSQL
 // (DATABASE_URL): a message that must follow another is not claimed while that one is still queued
 // or being submitted, and is claimed once its submit was answered, however many workers claim.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { claimQueued, recordAccepted } from '../../src/engine/lifecycle/dispatch.ts';
 import { enqueueMessages, sendAfter } from '../../src/engine/lifecycle/enqueue.ts';
-import { createHarness, type Harness } from './harness.ts';
+import { fileHarness } from './file-harness.ts';
 
-let h: Harness;
-beforeAll(async () => { h = await createHarness(); });
-afterAll(async () => { await h?.close(); });
+const h = fileHarness();
 
 describe('messages in order', () => {
   it('claims a reply only after the one it follows left the queue', async () => {

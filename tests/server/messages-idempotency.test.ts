@@ -4,29 +4,20 @@
 // already used to fire an event, is refused with 99931; a malformed key is refused before
 // anything is sent; concurrent retries create the messages once; keys belong to their company
 // and are forgotten after 24 hours.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { demoOtherCompany } from '../../src/server/db/demo-seed.ts';
-import { createHarness, type Harness } from './harness.ts';
+import { fileHarness, signedIn } from './file-harness.ts';
+import { apiKeyOf } from './messaging-fixtures.ts';
 
-let h: Harness;
-let manager: string;
+const h = fileHarness();
+const tokens = signedIn(h, 'manager');
 let apiKey: string;
 
 const ANDINA = 'superadmin@andina.demo.colibri.co';
-const NO_FTP = { host: null, port: null, user: null, directory: null, password: null };
-
-/** An API key of the company `token` manages, usable from the test's address. */
-async function apiKeyOf(token: string, name: string): Promise<string> {
-  await h.op('credentials.updateSettings', { token, body: { allowedIps: ['127.0.0.1'], notificationEmail: null, ftp: NO_FTP } });
-  return (await h.op('credentials.create', { token, body: { name } })).json().apiKey;
-}
 
 beforeAll(async () => {
-  h = await createHarness();
-  manager = (await h.as('manager')).token;
-  apiKey = await apiKeyOf(manager, 'ERP');
+  apiKey = await apiKeyOf(h, tokens.manager, 'ERP');
 });
-afterAll(() => h.close());
 
 const send = (body: unknown, key?: string, bearer = apiKey) =>
   h.op('messages.send', { body, headers: { authorization: `Bearer ${bearer}`, ...(key === undefined ? {} : { 'idempotency-key': key }) } });
@@ -71,9 +62,9 @@ describe('POST /v1/messages with an Idempotency-Key', () => {
     }
 
     // One key, one request: a key that fired an event is not a key for POST /v1/messages (nor the reverse).
-    const channels = (await h.op('channels.list', { token: manager, query: { platform: 'sms', enabled: 'true' } })).json();
+    const channels = (await h.op('channels.list', { token: tokens.manager, query: { platform: 'sms', enabled: 'true' } })).json();
     const channelId = channels.items.find((c: { type: string }) => c.type === 'MT').id;
-    expect((await h.op('events.create', { token: manager, body: { key: 'aviso', name: 'Aviso', channelId, content: 'Hola {{nombre}}' } })).statusCode).toBe(200);
+    expect((await h.op('events.create', { token: tokens.manager, body: { key: 'aviso', name: 'Aviso', channelId, content: 'Hola {{nombre}}' } })).statusCode).toBe(200);
     const fire = (key: string) => h.op('events.fire', { params: { key: 'aviso' }, body: { to: '3005550203', variables: { nombre: 'Ana' } }, headers: { authorization: `Bearer ${apiKey}`, 'idempotency-key': key } });
     expect((await fire('otp-201')).json()).toMatchObject({ code: '99931', errors: [{ field: 'Idempotency-Key' }] });
     expect((await fire('aviso-203')).statusCode).toBe(200);
@@ -115,7 +106,7 @@ describe('POST /v1/messages with an Idempotency-Key', () => {
       authorization_token: null, page_access_token: null, page_access_token_fp: null, client_token: null, account_sids: '[]', facebook_page_id: null,
       private_key: null, client_email: null, callback_url: null, enabled: true, created_at: h.clock.now, updated_at: h.clock.now,
     }).execute();
-    const andinaKey = await apiKeyOf((await h.signin(ANDINA)).token, 'ERP Andina');
+    const andinaKey = await apiKeyOf(h, (await h.signin(ANDINA)).token, 'ERP Andina');
     const theirs = await send(body, 'factura-501', andinaKey);
     expect(theirs.statusCode, theirs.body).toBe(200);
     expect(theirs.headers['idempotent-replayed']).toBeUndefined();

@@ -50,3 +50,9 @@ export async function counts(h: Harness, tables: Parameters<Harness['count']>[0]
   for (const t of tables) out[t] = await h.count(t);
   return out;
 }
+
+/** An API key of the company `token` manages, usable from the tests' address (127.0.0.1, then the only one allowed). */
+export async function apiKeyOf(h: Harness, token: string, name: string): Promise<string> {
+  await h.op('credentials.updateSettings', { token, body: { allowedIps: ['127.0.0.1'], notificationEmail: null, ftp: { host: null, port: null, user: null, directory: null, password: null } } });
+  return (await h.op('credentials.create', { token, body: { name } })).json().apiKey;
+}

@@ -7,35 +7,31 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../src/server/app.ts';
 import { callbackSecretContext, startCallbackDeliverer } from '../../src/server/messaging/callbacks.ts';
 import { OutboundPolicy } from '../../src/server/messaging/outbound-guard.ts';
 import { createSecretBox, defaultSecretBox } from '../../src/server/security/secrets.ts';
-import { createHarness, type Harness } from './harness.ts';
+import { fileHarness, signedIn } from './file-harness.ts';
+import { createHarness } from './harness.ts';
 import { demoCompanyId, otherCompany } from './messaging-fixtures.ts';
 
-let h: Harness;
-let manager: string;
-let analista: string;
+const h = fileHarness();
+const tokens = signedIn(h, 'manager', 'analista');
 let companyId: number;
 
 beforeAll(async () => {
-  h = await createHarness();
-  manager = (await h.as('manager')).token;
-  analista = (await h.as('analista')).token;
   companyId = await demoCompanyId(h);
 });
-afterAll(async () => { await h.close(); });
 
 const ALL_DAY = { weekdays: '00:00-24:00', saturday: '00:00-24:00', sunday: '00:00-24:00', holidays: true };
 const body = (over: Record<string, unknown> = {}) => ({ callbackUrl: null, sendWindowProfile: 'law2300', duplicateWindowHours: 24, smsFallbackChannelId: null, ...over });
-const put = (over: Record<string, unknown> = {}, token = manager) => h.op('messagingSettings.update', { token, body: body(over) });
+const put = (over: Record<string, unknown> = {}, token = tokens.manager) => h.op('messagingSettings.update', { token, body: body(over) });
 const stored = () => h.db.selectFrom('messaging_settings').selectAll().where('company_id', '=', companyId).executeTakeFirst();
 
 describe('messaging settings', () => {
   it('answers the defaults before anything is saved: Ley 2300, 24 hours, no callback', async () => {
-    const res = await h.op('messagingSettings.get', { token: analista });
+    const res = await h.op('messagingSettings.get', { token: tokens.analista });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       callbackUrl: null, callbackSecretSet: false, callbackSecret: null, sendWindowProfile: 'law2300',
@@ -54,7 +50,7 @@ describe('messaging settings', () => {
     expect(row!.callback_secret).not.toContain(secret.slice(6));
     expect(defaultSecretBox().open(row!.callback_secret!, callbackSecretContext(companyId))).toBe(secret);
     // Read again or saved again: never answered again, and kept.
-    expect((await h.op('messagingSettings.get', { token: manager })).json()).toMatchObject({ callbackSecretSet: true, callbackSecret: null });
+    expect((await h.op('messagingSettings.get', { token: tokens.manager })).json()).toMatchObject({ callbackSecretSet: true, callbackSecret: null });
     const again = await put({ callbackUrl: 'https://erp.example.co/otra' });
     expect(again.json().callbackSecret).toBeNull();
     expect((await stored())!.callback_secret).toBe(row!.callback_secret);
@@ -87,7 +83,7 @@ describe('messaging settings', () => {
     outbound.ownPort(8080);
     const app = await buildServer({ db: h.db, sandbox: true, outbound });
     try {
-      const save = async (callbackUrl: string) => (await app.inject({ method: 'PUT', url: '/v1/messaging-settings', headers: { 'x-auth-token': manager, 'content-type': 'application/json' }, payload: JSON.stringify(body({ callbackUrl })) })).statusCode;
+      const save = async (callbackUrl: string) => (await app.inject({ method: 'PUT', url: '/v1/messaging-settings', headers: { 'x-auth-token': tokens.manager, 'content-type': 'application/json' }, payload: JSON.stringify(body({ callbackUrl })) })).statusCode;
       expect(await save('http://127.0.0.1:9/estados')).toBe(200);
       expect(await save('http://localhost:10/estados')).toBe(200);
       expect(await save('http://[::1]:10/estados')).toBe(200);
@@ -101,7 +97,7 @@ describe('messaging settings', () => {
 
   it('a new send window applies to the next message at once; custom windows are checked', async () => {
     const send = async (text: string) => {
-      const res = await h.op('messages.send', { token: manager, body: { channel: 'sms', to: '3001234599', text, purpose: 'commercial' } });
+      const res = await h.op('messages.send', { token: tokens.manager, body: { channel: 'sms', to: '3001234599', text, purpose: 'commercial' } });
       expect(res.statusCode).toBe(200);
       return new Date(res.json().messages[0].notBefore).getTime();
     };
@@ -157,11 +153,11 @@ describe('messaging settings', () => {
 
   it('analista reads them but may not change them (99982)', async () => {
     const before = await stored();
-    const res = await put({ duplicateWindowHours: 1 }, analista);
+    const res = await put({ duplicateWindowHours: 1 }, tokens.analista);
     expect(res.statusCode).toBe(403);
     expect(res.json().code).toBe('99982');
     expect(await stored()).toEqual(before);
-    expect((await h.op('messagingSettings.get', { token: analista })).statusCode).toBe(200);
+    expect((await h.op('messagingSettings.get', { token: tokens.analista })).statusCode).toBe(200);
   });
 });
 

@@ -1,25 +1,16 @@
 // Notifications: own list with the unread count; marking by ids or "all"; nobody reads or marks
 // another user's notifications.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { fileHarness, signedInUsers } from './file-harness.ts';
 
-let h: Harness;
-let me: { token: string; id: number };
-let other: { token: string; id: number };
-beforeAll(async () => {
-  h = await createHarness();
-  const a = await h.as('admin');
-  me = { token: a.token, id: a.session.idUser };
-  const b = await h.as('manager');
-  other = { token: b.token, id: b.session.idUser };
-});
-afterAll(async () => { await h.close(); });
+const h = fileHarness();
+const users = signedInUsers(h, 'admin', 'manager');
 
 const list = (userId: number, token: string) => h.op('notifications.list', { params: { userId }, token });
 
 describe('notifications', () => {
   it('lists the caller\'s notifications, newest first, with the unread count', async () => {
-    const res = await list(me.id, me.token);
+    const res = await list(users.admin.id, users.admin.token);
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.unread).toBe(2);
@@ -29,37 +20,37 @@ describe('notifications', () => {
   });
 
   it("another user's list answers 99982", async () => {
-    const res = await list(other.id, me.token);
+    const res = await list(users.manager.id, users.admin.token);
     expect(res.statusCode).toBe(403);
     expect(res.json().code).toBe('99982');
   });
 
   it('marks the listed ids read and recomputes the count', async () => {
-    const [first] = (await list(me.id, me.token)).json().items;
-    const res = await h.op('notifications.markRead', { token: me.token, body: { userId: me.id, notificationIds: [first.id] } });
+    const [first] = (await list(users.admin.id, users.admin.token)).json().items;
+    const res = await h.op('notifications.markRead', { token: users.admin.token, body: { userId: users.admin.id, notificationIds: [first.id] } });
     expect(res.json()).toEqual({ unread: 1 });
-    const after = (await list(me.id, me.token)).json();
+    const after = (await list(users.admin.id, users.admin.token)).json();
     expect(after.unread).toBe(1);
     expect(after.items.find((n: { id: number }) => n.id === first.id).visible).toBe(false);
   });
 
   it("ids of another user's notifications are ignored", async () => {
-    const theirs = (await list(other.id, other.token)).json().items.map((n: { id: number }) => n.id);
-    const res = await h.op('notifications.markRead', { token: me.token, body: { userId: me.id, notificationIds: theirs } });
+    const theirs = (await list(users.manager.id, users.manager.token)).json().items.map((n: { id: number }) => n.id);
+    const res = await h.op('notifications.markRead', { token: users.admin.token, body: { userId: users.admin.id, notificationIds: theirs } });
     expect(res.json()).toEqual({ unread: 1 });
-    expect((await list(other.id, other.token)).json().unread).toBe(2);
+    expect((await list(users.manager.id, users.manager.token)).json().unread).toBe(2);
   });
 
   it('marking for another userId answers 99982 and changes nothing', async () => {
-    const res = await h.op('notifications.markRead', { token: me.token, body: { userId: other.id, notificationIds: 'all' } });
+    const res = await h.op('notifications.markRead', { token: users.admin.token, body: { userId: users.manager.id, notificationIds: 'all' } });
     expect(res.json().code).toBe('99982');
-    expect((await list(other.id, other.token)).json().unread).toBe(2);
+    expect((await list(users.manager.id, users.manager.token)).json().unread).toBe(2);
   });
 
   it('"all" marks every notification read', async () => {
-    const res = await h.op('notifications.markRead', { token: other.token, body: { userId: other.id, notificationIds: 'all' } });
+    const res = await h.op('notifications.markRead', { token: users.manager.token, body: { userId: users.manager.id, notificationIds: 'all' } });
     expect(res.json()).toEqual({ unread: 0 });
-    expect((await h.op('notifications.markRead', { token: other.token, body: { userId: other.id, notificationIds: [] } })).json()).toEqual({ unread: 0 });
+    expect((await h.op('notifications.markRead', { token: users.manager.token, body: { userId: users.manager.id, notificationIds: [] } })).json()).toEqual({ unread: 0 });
   });
 
   it.each([
@@ -69,10 +60,10 @@ describe('notifications', () => {
     [{ userId: 1, notificationIds: ['1'] }, '99931'],
     [{ userId: 'me', notificationIds: 'all' }, '99931'],
   ])('refuses %j with %s', async (body, code) => {
-    expect((await h.op('notifications.markRead', { token: me.token, body })).json().code).toBe(code);
+    expect((await h.op('notifications.markRead', { token: users.admin.token, body })).json().code).toBe(code);
   });
 
   it('needs a session: 99953 without a token', async () => {
-    expect((await list(me.id, '')).json().code).toBe('99953');
+    expect((await list(users.admin.id, '')).json().code).toBe('99953');
   });
 });

@@ -3,22 +3,20 @@
 // in spec 4's buckets (3 s for OTP, 5 s for transactional, 60 s), per day, in all, per operator
 // and per status code, and delivered against failed per operator; other purposes never counted;
 // the report center's validation; component 4006 for develop and admin only (config/menu.yaml).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, calendarDateOf, formatYmd } from '../../src/core/bogota-time.ts';
 import type { OperationId } from '../../src/generated/operations.gen.ts';
-import { createHarness, type Harness } from './harness.ts';
+import { fileHarness, signedIn } from './file-harness.ts';
 import { demoCompanyId } from './messaging-fixtures.ts';
 import { insertMessages, newChannel } from './report-fixtures.ts';
 
-let h: Harness;
-let admin: string;
+const h = fileHarness();
+const tokens = signedIn(h, 'admin');
 let account: number;
 let yesterday: string;
 let twoDaysAgo: string;
 
 beforeAll(async () => {
-  h = await createHarness();
-  admin = (await h.as('admin')).token;
   const companyId = await demoCompanyId(h);
   yesterday = formatYmd(addDays(calendarDateOf(h.clock.now), -1));
   twoDaysAgo = formatYmd(addDays(calendarDateOf(h.clock.now), -2));
@@ -36,10 +34,9 @@ beforeAll(async () => {
     { account, day: yesterday, hour: 9, state: 'delivered', status: 3, to: '+573001110007', latencyMs: 500, purpose: 'commercial' },
   ]);
 }, 180_000);
-afterAll(async () => { await h?.close(); });
 
 // Named `op` so that tests/server/coverage.test.ts sees which operations this file calls.
-const op = (id: OperationId, body: Record<string, unknown>, token = admin) => h.op(id, { token, body });
+const op = (id: OperationId, body: Record<string, unknown>, token = tokens.admin) => h.op(id, { token, body });
 const range = () => ({ ClientsIds: [account], DateStart: twoDaysAgo, DateEnd: yesterday });
 
 describe('OTP efficacy', () => {

@@ -12,16 +12,10 @@ import type { FlowDefinition } from '../../src/generated/types.gen.ts';
 import { integrationCaller } from '../../src/server/messaging/flow-calls.ts';
 import { OutboundPolicy } from '../../src/server/messaging/outbound-guard.ts';
 import { menuFlow } from '../unit/flows-fixtures.ts';
-import { createHarness, type Harness } from './harness.ts';
+import { fileHarness, signedIn } from './file-harness.ts';
 
-let h: Harness;
-let manager: string;
-
-beforeAll(async () => {
-  h = await createHarness();
-  manager = (await h.as('manager')).token;
-});
-afterAll(async () => { await h.close(); });
+const h = fileHarness();
+const tokens = signedIn(h, 'manager');
 
 const withUrl = (url: string): FlowDefinition => {
   const flow = menuFlow();
@@ -41,19 +35,19 @@ const REFUSED = [
 
 describe("a flow's integration URL, when saved", () => {
   it.each(REFUSED)('refuses %s (400, 99931 on the step)', async (url) => {
-    const res = await h.op('flows.create', { token: manager, body: { name: `Integración ${REFUSED.indexOf(url)}`, draft: withUrl(url) } });
+    const res = await h.op('flows.create', { token: tokens.manager, body: { name: `Integración ${REFUSED.indexOf(url)}`, draft: withUrl(url) } });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: '99931', errors: [{ field: 'steps/api/url', code: '99931' }] });
   });
 
   it('takes a public URL with variables in its path and query; refuses a bad one on update and on publishing a draft stored before the check', async () => {
-    const created = await h.op('flows.create', { token: manager, body: { name: 'Saldo público', draft: withUrl('https://erp.example.co/saldo/{{opcion}}?c={{cedula}}') } });
+    const created = await h.op('flows.create', { token: tokens.manager, body: { name: 'Saldo público', draft: withUrl('https://erp.example.co/saldo/{{opcion}}?c={{cedula}}') } });
     expect(created.statusCode).toBe(200);
     const id = created.json().id as number;
-    const update = await h.op('flows.update', { token: manager, params: { id }, body: { draft: withUrl('http://2130706433:8080/v1/sandbox/outbox') } });
+    const update = await h.op('flows.update', { token: tokens.manager, params: { id }, body: { draft: withUrl('http://2130706433:8080/v1/sandbox/outbox') } });
     expect([update.statusCode, update.json().code]).toEqual([400, '99931']);
     await h.db.updateTable('flows').set({ draft: JSON.stringify(withUrl('http://0x7f.1:8080/v1/sandbox/outbox')) }).where('id', '=', id).execute();
-    const publish = await h.op('flows.publish', { token: manager, params: { id } });
+    const publish = await h.op('flows.publish', { token: tokens.manager, params: { id } });
     expect([publish.statusCode, publish.json().code, publish.json().errors[0].field]).toEqual([400, '99931', 'steps/api/url']);
     expect((await h.db.selectFrom('flow_versions').select('version').where('flow_id', '=', id).execute())).toEqual([]);
   });
@@ -125,7 +119,7 @@ describe("a flow's integration call", () => {
 });
 
 describe('the FTP folder', () => {
-  const save = (ftp: Record<string, unknown>) => h.op('credentials.updateSettings', { token: manager, body: { allowedIps: [], notificationEmail: null, ftp: { port: 21, user: 'empresa', directory: '/', ...ftp } } });
+  const save = (ftp: Record<string, unknown>) => h.op('credentials.updateSettings', { token: tokens.manager, body: { allowedIps: [], notificationEmail: null, ftp: { port: 21, user: 'empresa', directory: '/', ...ftp } } });
 
   it.each(['127.0.0.1', '2130706433', '0x7f.1', '0177.0.0.1', '0', 'localhost', '::1', '::ffff:127.0.0.1', '10.1.2.3', '169.254.169.254'])('refuses the host %s when saved (400, 99931 on ftp.host)', async (host) => {
     const res = await save({ host, password: 'clave-ftp-2026' });
@@ -137,7 +131,7 @@ describe('the FTP folder', () => {
     expect((await save({ host: 'ftp.empresa.co', password: 'clave-ftp-2026' })).statusCode).toBe(200);
     const stored = async () => h.db.selectFrom('api_settings').select(['ftp_host', 'ftp_port', 'ftp_user', 'ftp_password']).where('ftp_host', 'is not', null).executeTakeFirstOrThrow();
     const before = await stored();
-    const mask = (await h.op('credentials.getSettings', { token: manager })).json().ftp.password as string;
+    const mask = (await h.op('credentials.getSettings', { token: tokens.manager })).json().ftp.password as string;
     for (const moved of [{ host: 'ftp.atacante.co' }, { host: 'ftp.empresa.co', port: 2121 }, { host: 'ftp.empresa.co', user: 'otro' }]) {
       const res = await save({ ...moved, password: mask });
       expect(res.statusCode, JSON.stringify(moved)).toBe(400);

@@ -18,6 +18,7 @@ import { balanceOf } from '../../src/engine/credits.ts';
 import { createSecretBox } from '../../src/server/security/secrets.ts';
 import { crashSmppConnection, insertSmppChannel, workerProcess, type Incarnation } from './engine-crash-incarnations.ts';
 import { createHarness, type Harness } from './harness.ts';
+import { apiKeyOf } from './messaging-fixtures.ts';
 import { processDatabaseEnv } from './test-databases.ts';
 import { sendThroughApis, startApiProcess, startSmscProcess, type ApiProcess, type SmscProcess } from './processes-fleet.ts';
 import { until } from './until.ts';
@@ -29,7 +30,6 @@ const KEY = randomBytes(32);
 /** The fleet's connections, and only theirs, carry this name. */
 const APP = `colibri-dropped-${randomBytes(4).toString('hex')}`;
 const TEXT = 'Colibri: su cita es mañana';
-const NO_FTP = { host: null, port: null, user: null, directory: null, password: null };
 const recipient = (i: number) => `+573${String(i).padStart(8, '0')}5`;
 
 let h: Harness;
@@ -46,8 +46,7 @@ beforeAll(async () => {
   const database = await processDatabaseEnv(h.db);
   const manager = (await h.as('manager')).token;
   companyId = (await h.db.selectFrom('users').select('company_id').where('email', '=', 'manager@demo.colibri.co').executeTakeFirstOrThrow()).company_id!;
-  await h.op('credentials.updateSettings', { token: manager, body: { allowedIps: ['127.0.0.1'], notificationEmail: null, ftp: NO_FTP } });
-  apiKey = (await h.op('credentials.create', { token: manager, body: { name: 'Bulk' } })).json().apiKey;
+  apiKey = await apiKeyOf(h, manager, 'Bulk');
   smsc = await startSmscProcess({ [SYSTEM_ID]: SMPP_PASSWORD });
   channelId = await insertSmppChannel(h.db, createSecretBox(KEY), {
     companyId, name: 'SMPP dropped', sender: '890126', password: SMPP_PASSWORD, connection: crashSmppConnection(smsc, smsc.port, SYSTEM_ID, 50),

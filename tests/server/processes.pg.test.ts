@@ -23,6 +23,7 @@ import { balanceOf } from '../../src/engine/credits.ts';
 import { createSecretBox } from '../../src/server/security/secrets.ts';
 import { crashSmppConnection, insertSmppChannel, workerProcess, type Incarnation } from './engine-crash-incarnations.ts';
 import { createHarness, type Harness } from './harness.ts';
+import { apiKeyOf } from './messaging-fixtures.ts';
 import { processDatabaseEnv } from './test-databases.ts';
 import { sendThroughApis, startApiProcess, startSmscProcess, type ApiProcess, type SmscProcess } from './processes-fleet.ts';
 import { until } from './until.ts';
@@ -43,7 +44,6 @@ const GRACE_MS = 10_000;
 const IN_DOUBT_MAX_MS = 60_000;
 /** Every row delivered once the API took them all: the in-doubt bound, the lease and the grace, and the sending itself. */
 const DELIVERED_WITHIN_MS = 240_000;
-const NO_FTP = { host: null, port: null, user: null, directory: null, password: null };
 
 /** +57 3xx mobile numbers, all distinct, none ending in the SMSC's failing suffix 0000. */
 const recipient = (i: number) => `+573${String(i).padStart(8, '0')}7`;
@@ -71,8 +71,7 @@ beforeAll(async () => {
   database = await processDatabaseEnv(h.db);
   const manager = (await h.as('manager')).token;
   companyId = (await h.db.selectFrom('users').select('company_id').where('email', '=', 'manager@demo.colibri.co').executeTakeFirstOrThrow()).company_id!;
-  await h.op('credentials.updateSettings', { token: manager, body: { allowedIps: ['127.0.0.1'], notificationEmail: null, ftp: NO_FTP } });
-  apiKey = (await h.op('credentials.create', { token: manager, body: { name: 'Bulk' } })).json().apiKey;
+  apiKey = await apiKeyOf(h, manager, 'Bulk');
   smsc = await startSmscProcess({ [SYSTEM_ID]: SMPP_PASSWORD });
   channelId = await insertSmppChannel(h.db, createSecretBox(KEY), {
     companyId, name: 'SMPP fleet', sender: '890124', password: SMPP_PASSWORD, connection: crashSmppConnection(smsc, smsc.port, SYSTEM_ID, 50),

@@ -5,16 +5,16 @@
 // how it is known (the receipt's serving network over the number's allocation), per status
 // code; filters; company scoping; the validation of spec 5 with every problem listed; permissions.
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, calendarDateOf, formatYmd } from '../../src/core/bogota-time.ts';
 import { compactRollups } from '../../src/engine/lifecycle/rollups.ts';
 import { readTrafficFrom } from '../../src/server/modules/reportCenter/traffic.ts';
-import { createHarness, type Harness } from './harness.ts';
+import { fileHarness, signedIn } from './file-harness.ts';
 import { demoCompanyId, otherCompany, userWithGrants } from './messaging-fixtures.ts';
 import { insertMessages, newChannel as channelOf, type Seed } from './report-fixtures.ts';
 
-let h: Harness;
-let manager: string;
+const h = fileHarness();
+const tokens = signedIn(h, 'manager');
 let companyId: number;
 let accounts: number[];
 let foreignAccount: number;
@@ -41,8 +41,6 @@ const newChannel = (company: number, name: string) => channelOf(h, company, name
 const insert = (company: number, seeds: Seed[]) => insertMessages(h, company, seeds);
 
 beforeAll(async () => {
-  h = await createHarness();
-  manager = (await h.as('manager')).token;
   companyId = await demoCompanyId(h);
   today = formatYmd(calendarDateOf(h.clock.now));
   yesterday = formatYmd(addDays(calendarDateOf(h.clock.now), -1));
@@ -56,11 +54,10 @@ beforeAll(async () => {
   await compactRollups(h.db);
   await insert(companyId, [{ account: accounts[1], day: yesterday, hour: 13, state: 'delivered', status: 3, to: '+573121112233', latencyMs: 500 }]);
 }, 180_000);
-afterAll(async () => { await h?.close(); });
 
-const summary = (body: Record<string, unknown>, token = manager) => h.op('reportCenter.getTransactionsSummary', { token, params: { product: 'colibri' }, body });
-const operators = (body: Record<string, unknown>, token = manager) => h.op('reportCenter.getOperatorsSummary', { token, params: { product: 'colibri' }, body });
-const byState = (body: Record<string, unknown>, token = manager) => h.op('reportCenter.getTrafficByState', { token, params: { product: 'colibri' }, body });
+const summary = (body: Record<string, unknown>, token = tokens.manager) => h.op('reportCenter.getTransactionsSummary', { token, params: { product: 'colibri' }, body });
+const operators = (body: Record<string, unknown>, token = tokens.manager) => h.op('reportCenter.getOperatorsSummary', { token, params: { product: 'colibri' }, body });
+const byState = (body: Record<string, unknown>, token = tokens.manager) => h.op('reportCenter.getTrafficByState', { token, params: { product: 'colibri' }, body });
 
 describe('GetTransactionsSummary', () => {
   it('counts each message once per day and account, with totals, accounts biggest first and periods in time order', async () => {
@@ -201,7 +198,7 @@ describe('messagesCountPerMonth', () => {
     expect(future.json().errors.map((e: { code: string }) => e.code)).toContain('99962');
     const foreign = await monthly({ clientId: foreignAccount }, develop);
     expect(foreign.json()).toMatchObject({ code: '99961', errors: [{ field: 'clientId', code: '99961' }] });
-    expect((await monthly({ clientId: accounts[0] }, manager)).statusCode).toBe(403);
+    expect((await monthly({ clientId: accounts[0] }, tokens.manager)).statusCode).toBe(403);
   });
 });
 
@@ -226,7 +223,7 @@ describe('queryCallCenter', () => {
     expect((await lookup({ phone: '  ' }, develop)).json()).toMatchObject({ code: '99960', errors: [{ field: 'phone' }] });
     expect((await lookup({ phone: '12345' }, develop)).json()).toMatchObject({ code: '99963', errors: [{ field: 'phone' }] });
     expect((await lookup({ phone: '3001112233', DateStart: today, DateEnd: yesterday }, develop)).json().errors.map((e: { code: string }) => e.code)).toEqual(['99958']);
-    expect((await lookup({ phone: '3001112233' }, manager)).statusCode).toBe(403);
+    expect((await lookup({ phone: '3001112233' }, tokens.manager)).statusCode).toBe(403);
   });
 });
 
@@ -274,9 +271,9 @@ describe('validation (spec 5) and access', () => {
   });
 
   it('offers the operators and the SMS states for the filters', async () => {
-    const ops = (await h.op('reportCenter.getOperators', { token: manager, params: { product: 'colibri' } })).json();
+    const ops = (await h.op('reportCenter.getOperators', { token: tokens.manager, params: { product: 'colibri' } })).json();
     expect(ops.map((o: { name: string }) => o.name)).toContain('Movistar');
-    const states = (await h.op('reportCenter.getMessageStates', { token: manager, params: { product: 'colibri' } })).json();
+    const states = (await h.op('reportCenter.getMessageStates', { token: tokens.manager, params: { product: 'colibri' } })).json();
     expect(states.find((s: { id: number }) => s.id === 3)).toBeTruthy();
   });
 });

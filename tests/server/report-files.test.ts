@@ -4,17 +4,17 @@
 // that died after writing is cut back, so no row is written twice; the file is ready with a BOM,
 // Spanish titles and one row per message in scope; the link works without a session, for its
 // file only, until it expires; another company's file is not found; the list shows each file's state.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, calendarDateOf, formatYmd, wallTimeOf } from '../../src/core/bogota-time.ts';
 import { JobRunner } from '../../src/engine/jobs/runner.ts';
 import { companySendWindow } from '../../src/server/messaging/send-window.ts';
 import { jobHandlers } from '../../src/server/messaging/jobs.ts';
 import { reportFileStep } from '../../src/server/modules/reportCenter/report-files.ts';
-import { createHarness, type Harness } from './harness.ts';
+import { fileHarness } from './file-harness.ts';
 import { otherCompany } from './messaging-fixtures.ts';
 import { insertMessages, newChannel, newRun } from './report-fixtures.ts';
 
-let h: Harness;
+const h = fileHarness();
 let token: string;
 let companyId: number;
 let account: number;
@@ -33,7 +33,6 @@ const request = (body: Record<string, unknown>, as = token) => h.op('reportCente
 const link = (processId: number, as = token) => h.op('reportCenter.linkDownloadFile', { token: as, params: product, query: { processId } });
 
 beforeAll(async () => {
-  h = await createHarness();
   const mine = await otherCompany(h, ['sms']);
   ({ companyId, token } = mine);
   // The dates are computed once here and the tests move the clock by minutes: a run that starts
@@ -49,7 +48,6 @@ beforeAll(async () => {
     { account: other, day: yesterday, hour: 9, state: 'delivered', status: 3, to: '+573005559999' },
   ]);
 }, 180_000);
-afterAll(async () => { await h?.close(); });
 
 describe('a requested report file', () => {
   it('is written in the language of whoever asked (Accept-Language): titles, states and sheets in English', async () => {

@@ -3,14 +3,14 @@
 // DATABASE_URL): each run with its campaign and traffic, or one run by its id (spec 5: an id or
 // both dates); each campaign with every run together; one platform's accounts per period with
 // read receipts apart and the error codes of what failed (131047: outside the 24-hour window).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, calendarDateOf, formatYmd, instantOf, parseYmd } from '../../src/core/bogota-time.ts';
-import { createHarness, type Harness } from './harness.ts';
+import { fileHarness, signedIn } from './file-harness.ts';
 import { demoCompanyId, otherCompany } from './messaging-fixtures.ts';
 import { insertMessages, newChannel, newRun } from './report-fixtures.ts';
 
-let h: Harness;
-let admin: string;
+const h = fileHarness();
+const tokens = signedIn(h, 'admin');
 let sms: number;
 let whatsapp: number;
 let rcs: number;
@@ -19,8 +19,6 @@ let yesterday: string;
 let today: string;
 
 beforeAll(async () => {
-  h = await createHarness();
-  admin = (await h.as('admin')).token;
   const companyId = await demoCompanyId(h);
   today = formatYmd(calendarDateOf(h.clock.now));
   yesterday = formatYmd(addDays(calendarDateOf(h.clock.now), -1));
@@ -47,9 +45,8 @@ beforeAll(async () => {
   const strangerAccount = await newChannel(h, stranger.companyId, 'Ajena');
   runs = { first: first.deploymentId, second: second.deploymentId, whatsapp: other.deploymentId, foreign: (await newRun(h, stranger.companyId, strangerAccount, 'Ajena', at(9))).deploymentId };
 }, 180_000);
-afterAll(async () => { await h?.close(); });
 
-const op = (id: 'reportCenter.getDeploymentsSummary' | 'reportCenter.getCampaignsSummary' | 'reportCenter.getWhatsAppTraffic' | 'reportCenter.getRcsTraffic', body: Record<string, unknown>, token = admin) => h.op(id, { token, body });
+const op = (id: 'reportCenter.getDeploymentsSummary' | 'reportCenter.getCampaignsSummary' | 'reportCenter.getWhatsAppTraffic' | 'reportCenter.getRcsTraffic', body: Record<string, unknown>, token = tokens.admin) => h.op(id, { token, body });
 
 describe('GetDeploymentsSummary', () => {
   it('lists each run of the accounts with its campaign and traffic, newest first; API messages are no run', async () => {
@@ -105,7 +102,7 @@ describe('GetWhatsAppTraffic and GetRcsTraffic', () => {
   });
 
   it('offers only that platform\'s accounts to its picker', async () => {
-    const accounts = (await h.op('reportCenter.getAccounts', { token: admin, query: { platform: 'whatsapp' } })).json();
+    const accounts = (await h.op('reportCenter.getAccounts', { token: tokens.admin, query: { platform: 'whatsapp' } })).json();
     expect(accounts.every((a: { platform: string }) => a.platform === 'whatsapp')).toBe(true);
     expect(accounts.map((a: { name: string }) => a.name)).toContain('Corridas WhatsApp');
   });

@@ -4,7 +4,7 @@
 // with two processes ticking at the same moment — written by the real job runner, listed with the
 // report files, and e-mailed once (the real sandbox outbox) with a link that downloads it without
 // a session; runs missed while the server was down become one file covering their time.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { calendarDateOf, daysInMonth, formatYmd, instantOf } from '../../src/core/bogota-time.ts';
 import { JobRunner } from '../../src/engine/jobs/runner.ts';
 import { databaseOutboxStore } from '../../src/server/composition.ts';
@@ -14,11 +14,11 @@ import { reportFileStep } from '../../src/server/modules/reportCenter/report-fil
 import { mailScheduledFiles, runDueReportSchedules } from '../../src/server/modules/reportCenter/report-schedules.ts';
 import { defaultSecretBox } from '../../src/server/security/secrets.ts';
 import { sandboxMessageProvider } from '../../src/sandbox/outbox.ts';
-import { createHarness, type Harness } from './harness.ts';
+import { fileHarness } from './file-harness.ts';
 import { counts, otherCompany } from './messaging-fixtures.ts';
 import { insertMessages, newChannel } from './report-fixtures.ts';
 
-let h: Harness;
+const h = fileHarness();
 let token: string;
 let companyId: number;
 let account: number;
@@ -37,13 +37,11 @@ async function drain() {
 }
 
 beforeAll(async () => {
-  h = await createHarness();
   ({ companyId } = await h.addCompany('Programada S.A.S.', [{ email: EMAIL, roles: ['superadmin'] }]));
   await h.db.insertInto('company_channel_types').values({ company_id: companyId, platform: 'sms' }).execute();
   await signIn();
   account = await newChannel(h, companyId, 'Programada', 'sms');
 }, 180_000);
-afterAll(async () => { await h?.close(); });
 
 describe('a scheduled report', () => {
   it('is checked: the day its frequency needs, the company\'s accounts; nothing is saved on refusal', async () => {

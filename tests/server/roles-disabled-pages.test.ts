@@ -1,18 +1,16 @@
 // config/app.yaml disabledPages made effective: with the roles page (6007) disabled, no role grants
 // it any more, whatever its stored tree says: the server refuses the roles operations (99982) and
 // the session's menu no longer carries the page.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { can } from '../../src/core/permissions.ts';
-import { createHarness, type Harness } from './harness.ts';
+import { fileHarness } from './file-harness.ts';
 
 vi.mock('../../src/generated/app.gen.ts', async (importOriginal) => {
   const original = await importOriginal<typeof import('../../src/generated/app.gen.ts')>();
   return { appSettings: { ...original.appSettings, disabledPages: [6007] } };
 });
 
-let h: Harness;
-beforeAll(async () => { h = await createHarness(); });
-afterAll(async () => { await h.close(); });
+const h = fileHarness();
 
 describe('a disabled page', () => {
   it('is missing from every session, even for a company role that stores it', async () => {

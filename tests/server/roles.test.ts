@@ -1,38 +1,29 @@
 // Roles: GET /v1/roles and the /v3/roles CRUD (schemas/api/roles-v3.yaml): the permission tree
 // checked against config/menu.yaml, system roles read-only (99943), unique names (99942), a role
 // with users kept (99944), no escalation, company isolation, and disabled pages dropped from grants.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { can } from '../../src/core/permissions.ts';
 import { demoEmail } from '../../src/server/db/demo-seed.ts';
 import { disabledComponentIds, unionGrants } from '../../src/server/auth/grants.ts';
-import { createHarness, type Harness } from './harness.ts';
+import { fileHarness, signedIn } from './file-harness.ts';
 import { activate, asOther, memberBody, roleIdByName } from './team-helpers.ts';
 
-let h: Harness;
-let superadmin: string;
-let manager: string;
-let analista: string;
-beforeAll(async () => {
-  h = await createHarness();
-  superadmin = (await h.as('superadmin')).token;
-  manager = (await h.as('manager')).token;
-  analista = (await h.as('analista')).token;
-});
-afterAll(async () => { await h.close(); });
+const h = fileHarness();
+const tokens = signedIn(h, 'superadmin', 'manager', 'analista');
 
 const ventas = { name: 'Ventas', scope: 'meAndDependents', permissions: [{ id: 6002, actions: ['edit', 'view'] }, { id: 10, actions: ['view'] }] };
 
 /** A member whose only role grants the dashboard: refused by every roles operation. */
 async function userWithoutRoles(): Promise<string> {
-  const role = (await h.op('rolesV3.create', { token: superadmin, body: { name: `Solo tablero ${Date.now()}`, scope: 'onlyMe', permissions: [{ id: 10, actions: ['view'] }] } })).json();
+  const role = (await h.op('rolesV3.create', { token: tokens.superadmin, body: { name: `Solo tablero ${Date.now()}`, scope: 'onlyMe', permissions: [{ id: 10, actions: ['view'] }] } })).json();
   const body = memberBody({ roleIds: [role.id] });
-  expect((await h.op('team.create', { token: superadmin, body })).statusCode).toBe(200);
+  expect((await h.op('team.create', { token: tokens.superadmin, body })).statusCode).toBe(200);
   return (await activate(h, body.email)).token;
 }
 
 describe('GET /v1/roles', () => {
   it('answers the system roles and the company roles with their scope', async () => {
-    const roles = (await h.op('roles.list', { token: manager })).json() as { name: string; scope: string }[];
+    const roles = (await h.op('roles.list', { token: tokens.manager })).json() as { name: string; scope: string }[];
     expect(roles.find((r) => r.name === 'manager')?.scope).toBe('all');
     expect(roles.find((r) => r.name === 'analista')?.scope).toBe('onlyMe');
     expect(roles.find((r) => r.name === 'Coordinador')?.scope).toBe('meAndDependents');
@@ -41,7 +32,7 @@ describe('GET /v1/roles', () => {
 
 describe('GET /v3/roles (list convention)', () => {
   it('pages system and company roles with their users count in the caller company', async () => {
-    const page = (await h.op('rolesV3.list', { token: manager })).json();
+    const page = (await h.op('rolesV3.list', { token: tokens.manager })).json();
     expect(page).toMatchObject({ total: 9, page: 1, pageSize: 50 });
     const superadminRole = page.items.find((r: { name: string }) => r.name === 'superadmin');
     // superadmin + the five state users of Demo S.A.S.; Andina's superadmin is not counted.
@@ -50,7 +41,7 @@ describe('GET /v3/roles (list convention)', () => {
   });
 
   it('filters system / company roles and scope, searches and sorts', async () => {
-    const list = async (query: Record<string, string | number>) => (await h.op('rolesV3.list', { token: manager, query })).json();
+    const list = async (query: Record<string, string | number>) => (await h.op('rolesV3.list', { token: tokens.manager, query })).json();
     expect((await list({ system: 'true' })).total).toBe(8);
     expect((await list({ system: 'false' })).items.map((r: { name: string }) => r.name)).toEqual(['Coordinador']);
     expect((await list({ scope: 'onlyMe' })).items.map((r: { name: string }) => r.name).sort()).toEqual(['analista', 'colibriSms', 'ops']);
@@ -73,13 +64,13 @@ describe('GET /v3/roles (list convention)', () => {
 
 describe('POST /v3/roles', () => {
   it('creates a company role; actions are kept in menu order, once', async () => {
-    const res = await h.op('rolesV3.create', { token: manager, body: { ...ventas, permissions: [{ id: 6002, actions: ['edit', 'view', 'edit'] }, { id: 10, actions: ['view'] }] } });
+    const res = await h.op('rolesV3.create', { token: tokens.manager, body: { ...ventas, permissions: [{ id: 6002, actions: ['edit', 'view', 'edit'] }, { id: 10, actions: ['view'] }] } });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
       name: 'Ventas', scope: 'meAndDependents', readOnly: false, system: false, usersCount: 0,
       permissions: [{ id: 10, actions: ['view'] }, { id: 6002, actions: ['view', 'edit'] }],
     });
-    expect((await h.op('rolesV3.get', { params: { id: res.json().id }, token: analista })).json().name).toBe('Ventas');
+    expect((await h.op('rolesV3.get', { params: { id: res.json().id }, token: tokens.analista })).json().name).toBe('Ventas');
   });
 
   it.each([
@@ -95,7 +86,7 @@ describe('POST /v3/roles', () => {
     ['no permissions field', { name: 'Otra', scope: 'all' }, '99999'],
   ])('refuses %s: %s, nothing created', async (_what, body, code) => {
     const before = await h.count('roles');
-    const res = await h.op('rolesV3.create', { token: manager, body });
+    const res = await h.op('rolesV3.create', { token: tokens.manager, body });
     expect(res.json().code).toBe(code);
     expect(await h.count('roles')).toBe(before);
   });
@@ -103,49 +94,49 @@ describe('POST /v3/roles', () => {
   it('no escalation: a role may grant only what the caller holds (99982)', async () => {
     const before = await h.count('roles');
     // The analista holds no users permission; the manager holds no shortener (platform staff).
-    expect((await h.op('rolesV3.create', { token: analista, body: { ...ventas, name: 'Atajo' } })).json().code).toBe('99982');
-    expect((await h.op('rolesV3.create', { token: manager, body: { name: 'Atajo', scope: 'all', permissions: [{ id: 50, actions: ['view'] }] } })).json().code).toBe('99982');
+    expect((await h.op('rolesV3.create', { token: tokens.analista, body: { ...ventas, name: 'Atajo' } })).json().code).toBe('99982');
+    expect((await h.op('rolesV3.create', { token: tokens.manager, body: { name: 'Atajo', scope: 'all', permissions: [{ id: 50, actions: ['view'] }] } })).json().code).toBe('99982');
     // The analista sees only themselves: a role that sees everyone is beyond them.
-    expect((await h.op('rolesV3.create', { token: analista, body: { name: 'Atajo', scope: 'all', permissions: [{ id: 10, actions: ['view'] }] } })).json().code).toBe('99982');
+    expect((await h.op('rolesV3.create', { token: tokens.analista, body: { name: 'Atajo', scope: 'all', permissions: [{ id: 10, actions: ['view'] }] } })).json().code).toBe('99982');
     expect(await h.count('roles')).toBe(before);
   });
 
   it('two concurrent creations of one name: exactly one role', async () => {
     const body = { name: 'Carrera', scope: 'onlyMe', permissions: [{ id: 10, actions: ['view'] }] };
-    const answers = await Promise.all([h.op('rolesV3.create', { token: manager, body }), h.op('rolesV3.create', { token: superadmin, body })]);
+    const answers = await Promise.all([h.op('rolesV3.create', { token: tokens.manager, body }), h.op('rolesV3.create', { token: tokens.superadmin, body })]);
     expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409]);
   });
 });
 
 describe('PUT /v3/roles', () => {
   it('replaces a company role, and its holders get the new grants on their next request', async () => {
-    const role = (await h.op('rolesV3.create', { token: superadmin, body: { name: 'Auditor', scope: 'onlyMe', permissions: [{ id: 10, actions: ['view'] }] } })).json();
+    const role = (await h.op('rolesV3.create', { token: tokens.superadmin, body: { name: 'Auditor', scope: 'onlyMe', permissions: [{ id: 10, actions: ['view'] }] } })).json();
     const body = memberBody({ roleIds: [role.id] });
-    await h.op('team.create', { token: superadmin, body });
+    await h.op('team.create', { token: tokens.superadmin, body });
     const { token } = await activate(h, body.email);
     expect((await h.op('audit.list', { token })).json().code).toBe('99982');
-    const res = await h.op('rolesV3.update', { token: superadmin, body: { id: role.id, name: 'Auditoría', scope: 'onlyMe', permissions: [{ id: 10, actions: ['view'] }, { id: 4014, actions: ['view'] }] } });
+    const res = await h.op('rolesV3.update', { token: tokens.superadmin, body: { id: role.id, name: 'Auditoría', scope: 'onlyMe', permissions: [{ id: 10, actions: ['view'] }, { id: 4014, actions: ['view'] }] } });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ name: 'Auditoría', usersCount: 1 });
     expect((await h.op('audit.list', { token })).statusCode).toBe(200);
     // Keeping its own name in another case is not a clash with itself.
-    expect((await h.op('rolesV3.update', { token: superadmin, body: { id: role.id, name: 'AUDITORÍA', scope: 'onlyMe', permissions: [] } })).statusCode).toBe(200);
+    expect((await h.op('rolesV3.update', { token: tokens.superadmin, body: { id: role.id, name: 'AUDITORÍA', scope: 'onlyMe', permissions: [] } })).statusCode).toBe(200);
   });
 
   it("refuses a system role (99943), another company's role and unknown ids (99959), a taken name (99942)", async () => {
     const { token: other } = await asOther(h, 'superadmin');
     const theirs = (await h.op('rolesV3.create', { token: other, body: { name: 'Bodega', scope: 'onlyMe', permissions: [] } })).json();
-    const mine = (await h.op('rolesV3.create', { token: manager, body: { name: 'Temporal', scope: 'onlyMe', permissions: [] } })).json();
+    const mine = (await h.op('rolesV3.create', { token: tokens.manager, body: { name: 'Temporal', scope: 'onlyMe', permissions: [] } })).json();
     const before = await h.snapshot();
     const rolesBefore = await h.db.selectFrom('roles').selectAll().orderBy('id').execute();
-    const put = (id: number, name = 'Cambio') => h.op('rolesV3.update', { token: manager, body: { id, name, scope: 'onlyMe', permissions: [] } });
+    const put = (id: number, name = 'Cambio') => h.op('rolesV3.update', { token: tokens.manager, body: { id, name, scope: 'onlyMe', permissions: [] } });
     const system = await put(await roleIdByName(h, 'analista'));
     expect(system.statusCode).toBe(403);
     expect(system.json().code).toBe('99943');
     expect((await put(theirs.id)).json().code).toBe('99959');
     expect((await put(999999)).json().code).toBe('99959');
     expect((await put(mine.id, 'coordinador')).json().code).toBe('99942');
-    expect((await h.op('rolesV3.update', { token: manager, body: { name: 'Sin id', scope: 'onlyMe', permissions: [] } })).json().code).toBe('99999');
+    expect((await h.op('rolesV3.update', { token: tokens.manager, body: { name: 'Sin id', scope: 'onlyMe', permissions: [] } })).json().code).toBe('99999');
     expect(await h.db.selectFrom('roles').selectAll().orderBy('id').execute()).toEqual(rolesBefore);
     expect(await h.snapshot()).toEqual(before);
   });
@@ -153,23 +144,23 @@ describe('PUT /v3/roles', () => {
 
 describe('DELETE /v3/roles/{id}', () => {
   it('deletes a role nobody holds', async () => {
-    const role = (await h.op('rolesV3.create', { token: manager, body: { name: 'Efímero', scope: 'onlyMe', permissions: [] } })).json();
-    const res = await h.op('rolesV3.delete', { params: { id: role.id }, token: manager });
+    const role = (await h.op('rolesV3.create', { token: tokens.manager, body: { name: 'Efímero', scope: 'onlyMe', permissions: [] } })).json();
+    const res = await h.op('rolesV3.delete', { params: { id: role.id }, token: tokens.manager });
     expect(res.json()).toEqual({ ok: true });
-    expect((await h.op('rolesV3.get', { params: { id: role.id }, token: manager })).json().code).toBe('99959');
+    expect((await h.op('rolesV3.get', { params: { id: role.id }, token: tokens.manager })).json().code).toBe('99959');
   });
 
   it("keeps a role with users (99944), a system role (99943), another company's (99959)", async () => {
     const { token: other } = await asOther(h, 'superadmin');
     const theirs = (await h.op('rolesV3.create', { token: other, body: { name: 'Ajeno', scope: 'onlyMe', permissions: [] } })).json();
-    const coordinador = (await h.op('rolesV3.list', { token: manager, query: { q: 'Coordinador' } })).json().items[0].id;
+    const coordinador = (await h.op('rolesV3.list', { token: tokens.manager, query: { q: 'Coordinador' } })).json().items[0].id;
     const before = await h.count('roles');
-    const held = await h.op('rolesV3.delete', { params: { id: coordinador }, token: manager });
+    const held = await h.op('rolesV3.delete', { params: { id: coordinador }, token: tokens.manager });
     expect(held.statusCode).toBe(409);
     expect(held.json().code).toBe('99944');
-    expect((await h.op('rolesV3.delete', { params: { id: await roleIdByName(h, 'ops') }, token: manager })).json().code).toBe('99943');
-    expect((await h.op('rolesV3.delete', { params: { id: theirs.id }, token: manager })).json().code).toBe('99959');
-    expect((await h.op('rolesV3.delete', { params: { id: 999999 }, token: manager })).json().code).toBe('99959');
+    expect((await h.op('rolesV3.delete', { params: { id: await roleIdByName(h, 'ops') }, token: tokens.manager })).json().code).toBe('99943');
+    expect((await h.op('rolesV3.delete', { params: { id: theirs.id }, token: tokens.manager })).json().code).toBe('99959');
+    expect((await h.op('rolesV3.delete', { params: { id: 999999 }, token: tokens.manager })).json().code).toBe('99959');
     expect(await h.count('roles')).toBe(before);
   });
 });

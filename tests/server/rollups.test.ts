@@ -9,25 +9,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { sql, type Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/engine/database.ts';
 import { applyStatuses } from '../../src/engine/lifecycle/receipt.ts';
 import { compactRollups, rawDailyRollupSql, rawRollupSql, rebuildRollups, ROLLUP_KEY, ROLLUP_MEASURES, summedDailyRollupsSql, summedRollupsSql } from '../../src/engine/lifecycle/rollups.ts';
 import { rebuildRange } from '../../src/server/rollups-cli.ts';
-import { createHarness, type Harness } from './harness.ts';
+import { fileHarness } from './file-harness.ts';
 import { processDatabaseEnv } from './test-databases.ts';
 import { seededRandom as random, type SeededRandom } from '../fixtures/seeded-random.ts';
 
-let h: Harness;
+const h = fileHarness();
 let companyId: number;
 let channels: number[];
 beforeAll(async () => {
-  h = await createHarness();
   const signed = await h.as('manager');
   companyId = (await h.db.selectFrom('users').select('company_id').where('id', '=', signed.session.idUser).executeTakeFirstOrThrow()).company_id;
   channels = (await h.db.selectFrom('channels').select('id').where('company_id', '=', companyId).execute()).map((c) => c.id);
 }, 180_000);
-afterAll(async () => { await h?.close(); });
 
 
 const STATES = ['queued', 'sending', 'sent', 'in_doubt', 'delivered', 'read', 'failed', 'timeout', 'undefined', 'rejected', 'cancelled', 'paused'] as const;

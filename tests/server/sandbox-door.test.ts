@@ -2,20 +2,18 @@
 // a loopback client included (behind a local proxy every outside client is "this machine"),
 // unless the operator opens it to this machine with SANDBOX_OUTBOX_OPEN; a develop user reads
 // only their own company's mail. On PGlite and (with DATABASE_URL) PostgreSQL.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../src/server/app.ts';
-import { createHarness, type Harness } from './harness.ts';
+import { fileHarness } from './file-harness.ts';
 
 const OUTSIDE = '203.0.113.7';
-let h: Harness;
+const h = fileHarness();
 
 beforeAll(async () => {
-  h = await createHarness();
   // A code for a user of each company: Demo S.A.S. and Andina Logística.
   expect((await h.op('clientAuth.recoverPassword', { body: { email: 'analista@demo.colibri.co' } })).statusCode).toBeLessThan(300);
   expect((await h.op('clientAuth.recoverPassword', { body: { email: 'analista@andina.demo.colibri.co' } })).statusCode).toBeLessThan(300);
 });
-afterAll(async () => { await h.close(); });
 
 const addresses = (res: { json(): { to: string }[] }) => res.json().map((m) => m.to);
 

@@ -1,11 +1,9 @@
 // Settings changes stay with the managers (menu manageRoles); channels follow their menu node's
 // roles on top of component 60 (permission.node). Refusals change nothing.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { fileHarness } from './file-harness.ts';
 
-let h: Harness;
-beforeAll(async () => { h = await createHarness(); });
-afterAll(async () => { await h.close(); });
+const h = fileHarness();
 
 const channel = (name: string) => ({ name, platform: 'sms', type: 'MT', sender: '3005550101' });
 

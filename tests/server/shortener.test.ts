@@ -6,28 +6,21 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { calendarDate } from '../../src/core/date-range.ts';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { buildServer } from '../../src/server/app.ts';
 import { ClickQueue, databaseClickWriter } from '../../src/server/modules/shortener/redirect/clicks.ts';
 import { referrerHost, visitorOf } from '../../src/server/modules/shortener/redirect/visitor.ts';
-import { createHarness, multipart, type Harness } from './harness.ts';
+import { fileHarness, signedIn } from './file-harness.ts';
+import { multipart } from './harness.ts';
 import { otherCompany, userWithGrants } from './messaging-fixtures.ts';
 
 const BROWSER = 'Mozilla/5.0 (Linux; Android 14; SM-A546E) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36';
 const DESKTOP = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 
-let h: Harness;
-let platform: string;
-let manager: string;
+const h = fileHarness();
+const tokens = signedIn(h, 'platform', 'manager');
 
-beforeAll(async () => {
-  h = await createHarness();
-  platform = (await h.as('platform')).token;
-  manager = (await h.as('manager')).token;
-});
-afterAll(() => h.close());
-
-const shorten = (body: Record<string, unknown>, token = platform) => h.op('shortener.create', { token, body });
+const shorten = (body: Record<string, unknown>, token = tokens.platform) => h.op('shortener.create', { token, body });
 const visit = (app: FastifyInstance, code: string, headers: Record<string, string> = { 'user-agent': BROWSER }, method: 'GET' | 'HEAD' = 'GET') =>
   app.inject({ method, url: `/s/${code}`, headers });
 const flush = () => h.app.shortener.clicks.flush();
@@ -41,7 +34,7 @@ describe('shortening', () => {
     expect(link).toMatchObject({ shortUrl: `http://localhost/s/${link.code}`, url: 'https://tienda.example.com/promo?utm=sms', alias: false, tags: ['navidad'], clicks: 0, expired: false });
     const again = (await shorten({ url: 'https://tienda.example.com/promo?utm=sms' })).json();
     expect(again.code).not.toBe(link.code);
-    expect((await h.op('shortener.get', { token: platform, params: { id: link.id } })).json()).toEqual(link);
+    expect((await h.op('shortener.get', { token: tokens.platform, params: { id: link.id } })).json()).toEqual(link);
   });
 
   it('takes an alias once, across companies', async () => {
@@ -96,16 +89,16 @@ describe('shortening', () => {
 
   it('is for the platform role (5001) and, through the campaign editor, for whoever writes campaigns (2001)', async () => {
     const statsOnly = await userWithGrants(h, [{ id: 5002, actions: ['view', 'report'] }]);
-    expect((await shorten({ url: 'https://example.com' }, manager)).json().code).toBe('99982');
-    expect((await h.op('shortener.list', { token: manager })).json().code).toBe('99982');
-    expect((await h.op('shortener.statistics', { token: manager })).json().code).toBe('99982');
+    expect((await shorten({ url: 'https://example.com' }, tokens.manager)).json().code).toBe('99982');
+    expect((await h.op('shortener.list', { token: tokens.manager })).json().code).toBe('99982');
+    expect((await h.op('shortener.statistics', { token: tokens.manager })).json().code).toBe('99982');
     expect((await h.op('shortener.statistics', { token: statsOnly })).statusCode).toBe(200);
     expect((await shorten({ url: 'https://example.com' }, statsOnly)).json().code).toBe('99982');
-    const viaCampaign = await h.op('shortener.campaignLink', { token: manager, body: { url: 'https://tienda.example.com/campana' } });
+    const viaCampaign = await h.op('shortener.campaignLink', { token: tokens.manager, body: { url: 'https://tienda.example.com/campana' } });
     expect(viaCampaign.statusCode).toBe(200);
     expect(viaCampaign.json().code).toMatch(/^[0-9A-Za-z]{7}$/);
     expect((await h.op('shortener.campaignLink', { token: statsOnly, body: { url: 'https://example.com' } })).json().code).toBe('99982');
-    expect((await h.op('shortener.campaignLink', { token: manager, body: { url: 'javascript:alert(1)' } })).json().code).toBe('99916');
+    expect((await h.op('shortener.campaignLink', { token: tokens.manager, body: { url: 'javascript:alert(1)' } })).json().code).toBe('99916');
   });
 });
 
@@ -131,14 +124,14 @@ describe('redirect', () => {
     // being written at the first reading, then counted as written, made this 7.
     expect(queue.pending - queuedBefore + queue.stats.written - writtenBefore).toBe(6);
     await flush();
-    expect((await h.op('shortener.get', { token: platform, params: { id: link.id } })).json()).toMatchObject({ clicks: 3, unique: 2, bots: 3 });
-    const byDevice = (await h.op('shortener.statistics', { token: platform, query: { groupBy: 'device', linkId: link.id } })).json();
+    expect((await h.op('shortener.get', { token: tokens.platform, params: { id: link.id } })).json()).toMatchObject({ clicks: 3, unique: 2, bots: 3 });
+    const byDevice = (await h.op('shortener.statistics', { token: tokens.platform, query: { groupBy: 'device', linkId: link.id } })).json();
     expect(byDevice.items).toEqual([
       { key: 'bot', clicks: 0, unique: 0, bots: 3 },
       { key: 'mobile', clicks: 2, unique: 1, bots: 0 },
       { key: 'desktop', clicks: 1, unique: 1, bots: 0 },
     ].sort((a, b) => b.clicks - a.clicks || a.key.localeCompare(b.key)));
-    const byReferrer = (await h.op('shortener.statistics', { token: platform, query: { groupBy: 'referrer', linkId: link.id } })).json();
+    const byReferrer = (await h.op('shortener.statistics', { token: tokens.platform, query: { groupBy: 'referrer', linkId: link.id } })).json();
     expect(byReferrer.items).toContainEqual({ key: 'facebook.com', clicks: 1, unique: 1, bots: 0 });
     expect(byReferrer.totals).toEqual({ clicks: 3, unique: 2, bots: 3 });
   });
@@ -178,7 +171,7 @@ describe('redirect', () => {
     const deleted = (await shorten({ url: 'https://example.com/borrado' })).json();
     expect((await visit(h.app, expiring.code)).statusCode).toBe(302);
     expect((await visit(h.app, deleted.code)).statusCode).toBe(302);
-    expect((await h.op('shortener.delete', { token: platform, params: { id: deleted.id } })).json()).toEqual({ ok: true });
+    expect((await h.op('shortener.delete', { token: tokens.platform, params: { id: deleted.id } })).json()).toEqual({ ok: true });
     h.clock.advance(2 * 3_600_000);
     const pages = [];
     for (const code of ['zzzzzzz', 'a', '..%2F..%2Fetc', 'año', expiring.code, deleted.code]) {
@@ -191,9 +184,9 @@ describe('redirect', () => {
     expect(pages[0]).toMatch(/lang="es"/);
     expect(pages[0]).toMatch(/lang="en"/);
     expect(pages[0]).not.toMatch(/Demo|S\.A\.S|colibri|example\.com/i);
-    expect((await h.op('shortener.get', { token: platform, params: { id: expiring.id } })).json().expired).toBe(true);
-    expect((await h.op('shortener.get', { token: platform, params: { id: deleted.id } })).json().code).toBe('99959');
-    expect((await h.op('shortener.delete', { token: platform, params: { id: deleted.id } })).json().code).toBe('99959');
+    expect((await h.op('shortener.get', { token: tokens.platform, params: { id: expiring.id } })).json().expired).toBe(true);
+    expect((await h.op('shortener.get', { token: tokens.platform, params: { id: deleted.id } })).json().code).toBe('99959');
+    expect((await h.op('shortener.delete', { token: tokens.platform, params: { id: deleted.id } })).json().code).toBe('99959');
   });
 });
 
@@ -221,27 +214,27 @@ describe('company scoping', () => {
 describe('files of URLs and reports', () => {
   it('shortens a CSV of URLs into one batch and lists the refused rows', async () => {
     const file = multipart('file', 'enlaces.csv', 'text/csv', Buffer.from('url\nhttps://a.example.com/1\njavascript:alert(1)\n\nhttps://b.example.com/2\nhttps://pаypal.com\n', 'utf8'));
-    const res = await h.op('shortener.upload', { token: platform, ...file });
+    const res = await h.op('shortener.upload', { token: tokens.platform, ...file });
     expect(res.statusCode).toBe(200);
     const result = res.json();
     expect(result).toMatchObject({ created: 2, rejectedTotal: 2, rejected: [{ position: 3, reason: 'scheme' }, { position: 6, reason: 'lookAlike' }] });
-    const listed = (await h.op('shortener.list', { token: platform, query: { batch: result.batch, sort: 'url', order: 'asc' } })).json();
+    const listed = (await h.op('shortener.list', { token: tokens.platform, query: { batch: result.batch, sort: 'url', order: 'asc' } })).json();
     expect(listed.items.map((l: { url: string }) => l.url)).toEqual(['https://a.example.com/1', 'https://b.example.com/2']);
-    expect((await h.op('shortener.upload', { token: platform, ...multipart('file', 'x.csv', 'text/csv', Buffer.alloc(0)) })).json().code).toBe('99932');
-    expect((await h.op('shortener.upload', { token: manager, ...file })).json().code).toBe('99982');
+    expect((await h.op('shortener.upload', { token: tokens.platform, ...multipart('file', 'x.csv', 'text/csv', Buffer.alloc(0)) })).json().code).toBe('99932');
+    expect((await h.op('shortener.upload', { token: tokens.manager, ...file })).json().code).toBe('99982');
   });
 
   it('lists by tag and search, and refuses bad report dates', async () => {
-    const tagged = (await h.op('shortener.list', { token: platform, query: { tag: 'navidad' } })).json();
+    const tagged = (await h.op('shortener.list', { token: tokens.platform, query: { tag: 'navidad' } })).json();
     expect(tagged.items.every((l: { tags: string[] }) => l.tags.includes('navidad'))).toBe(true);
     expect(tagged.total).toBeGreaterThanOrEqual(1);
-    expect((await h.op('shortener.list', { token: platform, query: { q: 'münchen' } })).json().total).toBe(0);
-    expect((await h.op('shortener.list', { token: platform, query: { q: 'xn--mnchen' } })).json().total).toBe(1);
+    expect((await h.op('shortener.list', { token: tokens.platform, query: { q: 'münchen' } })).json().total).toBe(0);
+    expect((await h.op('shortener.list', { token: tokens.platform, query: { q: 'xn--mnchen' } })).json().total).toBe(1);
     // Today in Bogotá, as the server counts days (the UTC date is tomorrow there from 19:00).
     const today = calendarDate(h.clock.now, 'America/Bogota');
-    expect((await h.op('shortener.statistics', { token: platform, query: { dateStart: '2999-01-01', dateEnd: '2999-01-02' } })).json().code).toBe('99962');
-    expect((await h.op('shortener.statistics', { token: platform, query: { dateStart: '2025-02-01', dateEnd: '2025-01-01' } })).json().code).toBe('99958');
-    const days = (await h.op('shortener.statistics', { token: platform, query: { groupBy: 'day', dateStart: '2025-01-01', dateEnd: today } })).json();
+    expect((await h.op('shortener.statistics', { token: tokens.platform, query: { dateStart: '2999-01-01', dateEnd: '2999-01-02' } })).json().code).toBe('99962');
+    expect((await h.op('shortener.statistics', { token: tokens.platform, query: { dateStart: '2025-02-01', dateEnd: '2025-01-01' } })).json().code).toBe('99958');
+    const days = (await h.op('shortener.statistics', { token: tokens.platform, query: { groupBy: 'day', dateStart: '2025-01-01', dateEnd: today } })).json();
     expect(days.items.length).toBeGreaterThanOrEqual(1);
     expect(days.items[0].key).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
@@ -249,15 +242,15 @@ describe('files of URLs and reports', () => {
 
 describe('campaigns', () => {
   it('gives each recipient their own code at launch and counts the opens', async () => {
-    const channels = (await h.op('channels.list', { token: manager, query: { platform: 'sms', enabled: 'true' } })).json();
-    const link = (await h.op('shortener.campaignLink', { token: manager, body: { url: 'https://tienda.example.com/oferta' } })).json();
+    const channels = (await h.op('channels.list', { token: tokens.manager, query: { platform: 'sms', enabled: 'true' } })).json();
+    const link = (await h.op('shortener.campaignLink', { token: tokens.manager, body: { url: 'https://tienda.example.com/oferta' } })).json();
     const content = `Hola {{nombre}}, mira ${link.shortUrl} hoy`;
-    const campaign = (await h.op('campaigns.create', { token: manager, body: { name: 'Con enlace corto', kind: 'open', purpose: 'transactional', channelId: channels.items[0].id, content } })).json();
+    const campaign = (await h.op('campaigns.create', { token: tokens.manager, body: { name: 'Con enlace corto', kind: 'open', purpose: 'transactional', channelId: channels.items[0].id, content } })).json();
     expect(campaign.id).toBeGreaterThan(0);
     const file = multipart('file', 'c.csv', 'text/csv', Buffer.from('telefono;nombre\n3001230001;Ana\n3001230002;Luis\n3001230003;Eva\n', 'utf8'));
-    expect((await h.op('campaigns.uploadRecipients', { token: manager, params: { id: campaign.id }, ...file })).statusCode).toBe(200);
-    expect((await h.op('campaigns.preview', { token: manager, params: { id: campaign.id } })).json().refusedLinks).toEqual([]);
-    const deployment = (await h.op('campaigns.launch', { token: manager, params: { id: campaign.id } })).json();
+    expect((await h.op('campaigns.uploadRecipients', { token: tokens.manager, params: { id: campaign.id }, ...file })).statusCode).toBe(200);
+    expect((await h.op('campaigns.preview', { token: tokens.manager, params: { id: campaign.id } })).json().refusedLinks).toEqual([]);
+    const deployment = (await h.op('campaigns.launch', { token: tokens.manager, params: { id: campaign.id } })).json();
     expect(deployment.total).toBe(3);
 
     const messages = await h.db.selectFrom('messages').select(['to_number', 'body']).where('deployment_id', '=', deployment.id).orderBy('to_number').execute();
@@ -272,42 +265,42 @@ describe('campaigns', () => {
     for (const code of [codes[0], codes[0], codes[1]]) expect((await visit(h.app, code)).headers.location).toBe('https://tienda.example.com/oferta');
     await visit(h.app, codes[2], { 'user-agent': 'facebookexternalhit/1.1' });
     await flush();
-    expect((await h.op('shortener.campaignOpens', { token: manager, params: { id: campaign.id } })).json())
+    expect((await h.op('shortener.campaignOpens', { token: tokens.manager, params: { id: campaign.id } })).json())
       .toEqual({ campaignId: campaign.id, recipients: 3, opened: 2, clickRate: 0.667, clicks: 3, bots: 1 });
     // Who clicked (issue 12), for whoever writes campaigns: most clicks first, the previewer's bot apart.
-    const clickers = (await h.op('shortener.campaignClickers', { token: manager, params: { id: campaign.id } })).json();
+    const clickers = (await h.op('shortener.campaignClickers', { token: tokens.manager, params: { id: campaign.id } })).json();
     expect(clickers).toMatchObject({ total: 2, items: [
       { phone: messages[0].to_number, clicks: 2, firstClickAt: expect.any(String), lastClickAt: expect.any(String) },
       { phone: messages[1].to_number, clicks: 1 },
     ] });
-    expect((await h.op('shortener.campaignClickers', { token: manager, params: { id: 999999 } })).json().code).toBe('99959');
-    const byRecipient = (await h.op('shortener.statistics', { token: platform, query: { groupBy: 'recipient', campaignId: campaign.id } })).json();
+    expect((await h.op('shortener.campaignClickers', { token: tokens.manager, params: { id: 999999 } })).json().code).toBe('99959');
+    const byRecipient = (await h.op('shortener.statistics', { token: tokens.platform, query: { groupBy: 'recipient', campaignId: campaign.id } })).json();
     expect(byRecipient.items.filter((r: { clicks: number }) => r.clicks > 0)).toEqual([
       { key: messages[0].to_number, clicks: 2, unique: 1, bots: 0 },
       { key: messages[1].to_number, clicks: 1, unique: 1, bots: 0 },
     ]);
-    const byCampaign = (await h.op('shortener.statistics', { token: platform, query: { groupBy: 'campaign' } })).json();
+    const byCampaign = (await h.op('shortener.statistics', { token: tokens.platform, query: { groupBy: 'campaign' } })).json();
     expect(byCampaign.items).toContainEqual({ key: 'Con enlace corto', clicks: 3, unique: 2, bots: 1 });
     // The parent counts its children's clicks; deleting it ends every child's redirect.
-    expect((await h.op('shortener.get', { token: platform, params: { id: link.id } })).json()).toMatchObject({ clicks: 3, unique: 2, bots: 1 });
-    await h.op('shortener.delete', { token: platform, params: { id: link.id } });
+    expect((await h.op('shortener.get', { token: tokens.platform, params: { id: link.id } })).json()).toMatchObject({ clicks: 3, unique: 2, bots: 1 });
+    await h.op('shortener.delete', { token: tokens.platform, params: { id: link.id } });
     expect((await visit(h.app, codes[0])).statusCode).toBe(404);
-    expect((await h.op('shortener.campaignOpens', { token: manager, params: { id: 999999 } })).json().code).toBe('99959');
+    expect((await h.op('shortener.campaignOpens', { token: tokens.manager, params: { id: 999999 } })).json().code).toBe('99959');
   });
 
   it("refuses to launch with a link of ours that is not the company's", async () => {
-    const channels = (await h.op('channels.list', { token: manager, query: { platform: 'sms', enabled: 'true' } })).json();
+    const channels = (await h.op('channels.list', { token: tokens.manager, query: { platform: 'sms', enabled: 'true' } })).json();
     const other = await otherCompany(h);
     const theirs = await h.db.insertInto('short_links').values({
       company_id: other.companyId, code: 'Ajeno12', url: 'https://otra.example.com/', tags: '[]', created_at: h.clock.now,
     }).returning('id').executeTakeFirstOrThrow();
     expect(Number(theirs.id)).toBeGreaterThan(0);
     for (const [name, content] of [['Ajeno', 'Mira http://localhost/s/Ajeno12'], ['Inexistente', 'Mira http://localhost/s/Nadaaaa'], ['Con consulta', 'Mira http://localhost/s/Ajeno12?x=1']]) {
-      const campaign = (await h.op('campaigns.create', { token: manager, body: { name, kind: 'open', purpose: 'transactional', channelId: channels.items[0].id, content } })).json();
+      const campaign = (await h.op('campaigns.create', { token: tokens.manager, body: { name, kind: 'open', purpose: 'transactional', channelId: channels.items[0].id, content } })).json();
       const file = multipart('file', 'c.csv', 'text/csv', Buffer.from('telefono\n3001230009\n', 'utf8'));
-      await h.op('campaigns.uploadRecipients', { token: manager, params: { id: campaign.id }, ...file });
+      await h.op('campaigns.uploadRecipients', { token: tokens.manager, params: { id: campaign.id }, ...file });
       const before = await h.count('messages');
-      expect((await h.op('campaigns.launch', { token: manager, params: { id: campaign.id } })).json().code, name).toBe('99925');
+      expect((await h.op('campaigns.launch', { token: tokens.manager, params: { id: campaign.id } })).json().code, name).toBe('99925');
       expect(await h.count('messages')).toBe(before);
     }
   });
@@ -345,7 +338,7 @@ describe('a slow database and shutdown', () => {
     await writing;
     expect(app.shortener.clicks.stats.written).toBe(6);
     await app.close();
-    expect((await h.op('shortener.get', { token: platform, params: { id: link.id } })).json().clicks).toBe(6);
+    expect((await h.op('shortener.get', { token: tokens.platform, params: { id: link.id } })).json().clicks).toBe(6);
   });
 
   it('puts a failed write back and loses nothing on a clean shutdown', async () => {
@@ -378,7 +371,7 @@ describe('a slow database and shutdown', () => {
     for (let i = 0; i < 3; i++) await visit(quiet, link.code);
     // The real timer and the real event-loop reading: no flush here.
     await vi.waitFor(() => expect(quiet.shortener.clicks.stats.written).toBe(3), { timeout: 10_000, interval: 20 });
-    expect((await h.op('shortener.get', { token: platform, params: { id: link.id } })).json().clicks).toBe(3);
+    expect((await h.op('shortener.get', { token: tokens.platform, params: { id: link.id } })).json().clicks).toBe(3);
     await quiet.close();
     // A server that reads as saturated and whose writer may take none of its time holds them.
     const busy = await buildServer({ db: h.db, now: () => h.clock.now, shortener: { clicks: { intervalMs: 20, load: () => 0.95, busyShare: 0 } } });
@@ -387,7 +380,7 @@ describe('a slow database and shutdown', () => {
     expect(busy.shortener.clicks.stats.written).toBe(0);
     expect(busy.shortener.clicks.size).toBe(5);
     await busy.close(); // shutdown writes what is held
-    expect((await h.op('shortener.get', { token: platform, params: { id: link.id } })).json().clicks).toBe(8);
+    expect((await h.op('shortener.get', { token: tokens.platform, params: { id: link.id } })).json().clicks).toBe(8);
   });
 
   it('writes to the database on close what the queue still holds', async () => {
@@ -396,6 +389,6 @@ describe('a slow database and shutdown', () => {
     for (let i = 0; i < 7; i++) await visit(app, link.code);
     expect(app.shortener.clicks.size).toBe(7);
     await app.close();
-    expect((await h.op('shortener.get', { token: platform, params: { id: link.id } })).json().clicks).toBe(7);
+    expect((await h.op('shortener.get', { token: tokens.platform, params: { id: link.id } })).json().clicks).toBe(7);
   });
 });

@@ -3,21 +3,18 @@
 // ("-3001234567", a spreadsheet's negative number) is no phone at all, whatever separators hide the
 // sign. POST /v1/messages, event fires and the recipients file say so; WhatsApp still reaches fixed
 // lines. On PGlite and (with DATABASE_URL) PostgreSQL.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, multipart, type Harness } from './harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fileHarness, signedIn } from './file-harness.ts';
+import { apiKeyOf } from './messaging-fixtures.ts';
+import { multipart } from './harness.ts';
 
-let h: Harness;
-let manager: string;
+const h = fileHarness();
+const tokens = signedIn(h, 'manager');
 let apiKey: string;
-const NO_FTP = { host: null, port: null, user: null, directory: null, password: null };
 
 beforeAll(async () => {
-  h = await createHarness();
-  manager = (await h.as('manager')).token;
-  await h.op('credentials.updateSettings', { token: manager, body: { allowedIps: ['127.0.0.1'], notificationEmail: null, ftp: NO_FTP } });
-  apiKey = (await h.op('credentials.create', { token: manager, body: { name: 'ERP alcance' } })).json().apiKey;
+  apiKey = await apiKeyOf(h, tokens.manager, 'ERP alcance');
 });
-afterAll(() => h.close());
 
 const send = (body: unknown) => h.op('messages.send', { body, headers: { authorization: `Bearer ${apiKey}` } });
 
@@ -39,22 +36,22 @@ describe('SMS recipients', () => {
   });
 
   it('WhatsApp still reaches a fixed line', async () => {
-    const channels = (await h.op('channels.list', { token: manager, query: { platform: 'whatsapp', enabled: 'true' } })).json();
+    const channels = (await h.op('channels.list', { token: tokens.manager, query: { platform: 'whatsapp', enabled: 'true' } })).json();
     if (!channels.items.length) throw new Error('the demo has no enabled WhatsApp channel');
     const res = await send({ channel: 'whatsapp', to: '6015550192', text: 'Hola' });
     expect(res.statusCode, res.body).toBe(200);
   });
 
   it('a recipients file for an SMS campaign fails the fixed line and the signed number, naming why', async () => {
-    const sms = (await h.op('channels.list', { token: manager, query: { platform: 'sms', enabled: 'true' } })).json().items[0];
-    const campaign = (await h.op('campaigns.create', { token: manager, body: { name: 'Alcance SMS', kind: 'open', purpose: 'transactional', channelId: sms.id, content: 'Hola' } })).json();
+    const sms = (await h.op('channels.list', { token: tokens.manager, query: { platform: 'sms', enabled: 'true' } })).json().items[0];
+    const campaign = (await h.op('campaigns.create', { token: tokens.manager, body: { name: 'Alcance SMS', kind: 'open', purpose: 'transactional', channelId: sms.id, content: 'Hola' } })).json();
     const up = await h.op('campaigns.uploadRecipients', {
-      token: manager, params: { id: campaign.id },
+      token: tokens.manager, params: { id: campaign.id },
       ...multipart('file', 'alcance.csv', 'text/csv', Buffer.from('telefono\n3005550193\n6015550193\n-3005550194\n', 'utf8')),
     });
     expect(up.statusCode, up.body).toBe(200);
     expect(up.json()).toMatchObject({ rows: 3, fail: 2 });
-    const failed = (await h.op('campaigns.recipients', { token: manager, params: { id: campaign.id }, query: { result: 'fail' } })).json();
+    const failed = (await h.op('campaigns.recipients', { token: tokens.manager, params: { id: campaign.id }, query: { result: 'fail' } })).json();
     expect(failed.items.map((r: { row: number }) => r.row)).toEqual([3, 4]); // spreadsheet rows: the header is row 1
   });
 });

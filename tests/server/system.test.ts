@@ -10,11 +10,9 @@ import { fail } from '../../src/server/errors/api-error.ts';
 import type { HandlerMap } from '../../src/server/http/handler.ts';
 import { handlers } from '../../src/server/modules/index.ts';
 import { compilePending, pendingCompilations } from '../../src/server/http/lazy-compile.ts';
-import { createHarness, type Harness } from './harness.ts';
+import { fileHarness } from './file-harness.ts';
 
-let h: Harness;
-beforeAll(async () => { h = await createHarness(); });
-afterAll(async () => { await h.close(); });
+const h = fileHarness();
 
 describe('system operations', () => {
   it('health answers 200 once the database answers', async () => {

@@ -6,14 +6,14 @@
 // trigram indexes exist (migration 0204), and the migration tolerates a database without pg_trgm.
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { demoEmail } from '../../src/server/db/demo-seed.ts';
 import { up as teamSearchUp } from '../../src/server/db/migrations/0204_team-search.ts';
 import { COUNT_BOUND, FEW_ROWS } from '../../src/server/http/paging.ts';
-import { createHarness, type Harness } from './harness.ts';
+import { fileHarness, signedIn } from './file-harness.ts';
 
-let h: Harness;
-let token: string;
+const h = fileHarness();
+const tokens = signedIn(h, 'manager');
 let companyId: number;
 
 // More than FEW_ROWS members whose names, e-mails, documents and phones share substrings, plus a
@@ -25,8 +25,6 @@ const SPECIAL = [
 ] as const;
 
 beforeAll(async () => {
-  h = await createHarness();
-  token = (await h.as('manager')).token;
   companyId = (await h.db.selectFrom('companies').select('id').where('name', '=', 'Demo S.A.S.').executeTakeFirstOrThrow()).id;
   // Copies a demo user's other required columns (as tests/bench/server-lists.ts does); area, cost
   // center and responsible come from Carolina Ruiz, who has all three.
@@ -52,7 +50,6 @@ beforeAll(async () => {
   }
   await sql`analyze users`.execute(h.db);
 }, 120_000);
-afterAll(async () => { await h.close(); });
 
 const SORT_COLUMN = { name: 'full_name', email: 'email', state: 'state', documentId: 'document_id', createdAt: 'created_at' } as const;
 
@@ -74,7 +71,7 @@ async function reference(query: { q?: string; state?: string; sort?: keyof typeo
 type Page = { items: { id: number; name: string; areaName: string | null; parentName: string | null }[]; total: number; totalIsEstimate?: boolean; page: number; pageSize: number };
 
 async function list(query: Record<string, string | number>): Promise<Page> {
-  const res = await h.op('team.list', { token, query });
+  const res = await h.op('team.list', { token: tokens.manager, query });
   expect(res.statusCode, res.body).toBe(200);
   return res.json() as Page;
 }
@@ -121,7 +118,7 @@ describe('team.list search and paging give the same answers as the plain query',
     expect(got.items.map((m) => m.id)).toEqual(ids.slice((page - 1) * 50, page * 50));
     expect(got.items.some((m) => m.areaName !== null && m.parentName !== null)).toBe(true);
     for (const member of got.items) {
-      const one = await h.op('team.get', { token, params: { id: member.id } });
+      const one = await h.op('team.get', { token: tokens.manager, params: { id: member.id } });
       expect(member).toEqual(one.json());
     }
   });

@@ -1,12 +1,10 @@
 // Reserved system roles: a manager's grants equal a superadmin's, yet only a superadmin may make
 // another superadmin, and only provider staff may hand out platform/develop. Refusals change nothing.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { fileHarness } from './file-harness.ts';
 import { memberBody, roleIdByName } from './team-helpers.ts';
 
-let h: Harness;
-beforeAll(async () => { h = await createHarness(); });
-afterAll(async () => { await h.close(); });
+const h = fileHarness();
 
 describe('reserved system roles', () => {
   it.each(['superadmin', 'platform', 'develop'])('a manager may not create a %s', async (role) => {

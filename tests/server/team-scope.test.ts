@@ -1,23 +1,21 @@
 // User scope (spec 6: all users, only me, me and dependents), enforced on the server for every
 // team query: team.*, the users API (clients.*) and the widest scope winning for several roles.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { demoEmail } from '../../src/server/db/demo-seed.ts';
-import { createHarness, type Harness } from './harness.ts';
+import { fileHarness } from './file-harness.ts';
 import { activate, demoUserId, memberBody, roleIdByName } from './team-helpers.ts';
 
-let h: Harness;
+const h = fileHarness();
 let coordinator: { token: string; id: number };
 let ids: Record<string, number>;
 let analistaRole: number;
 beforeAll(async () => {
-  h = await createHarness();
   const c = await h.signin(demoEmail('jorge.pardo'));
   coordinator = { token: c.token, id: c.session.idUser };
   ids = {};
   for (const name of ['superadmin', 'carolina.ruiz', 'andres.mejia', 'diana.lopez', 'felipe.cano']) ids[name] = await demoUserId(h, name);
   analistaRole = await roleIdByName(h, 'analista');
 });
-afterAll(async () => { await h.close(); });
 
 const emails = (page: { items: { email: string }[] }) => page.items.map((m) => m.email).sort();
 

@@ -1,30 +1,24 @@
 // Team management (schemas/api/team.yaml): list convention, get, create with the e-mailed code,
 // update, delete; permissions (99982), another company's ids (99959), bad input (catalogue code,
 // nothing changed) and the no-escalation rule.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { demoEmail, demoTeam } from '../../src/server/db/demo-seed.ts';
-import { createHarness, TEST_PASSWORD, type Harness } from './harness.ts';
+import { fileHarness, signedInUsers } from './file-harness.ts';
+import { TEST_PASSWORD } from './harness.ts';
 import { activate, addMember, asOther, demoUserId, MEMBER_PASSWORD, memberBody, roleIdByName } from './team-helpers.ts';
 
-let h: Harness;
-let manager: { token: string; id: number };
-let analista: { token: string; id: number };
+const h = fileHarness();
+const users = signedInUsers(h, 'manager', 'analista');
 let analistaRole: number;
 beforeAll(async () => {
-  h = await createHarness();
-  const m = await h.as('manager');
-  manager = { token: m.token, id: m.session.idUser };
-  const a = await h.as('analista');
-  analista = { token: a.token, id: a.session.idUser };
   analistaRole = await roleIdByName(h, 'analista');
 });
-afterAll(async () => { await h.close(); });
 
 type Member = { id: number; name: string; email: string; state: string; roles: string[]; roleIds: number[]; areaId: number | null; areaName: string | null; costCenterName: string | null; parentId: number | null; parentName: string | null };
 
 describe('team.list (list convention)', () => {
   it('answers the first page of the whole company with defaults page 1, pageSize 50', async () => {
-    const res = await h.op('team.list', { token: manager.token });
+    const res = await h.op('team.list', { token: users.manager.token });
     expect(res.statusCode).toBe(200);
     const page = res.json() as { items: Member[]; total: number; page: number; pageSize: number };
     expect(page).toMatchObject({ total: 18, page: 1, pageSize: 50 });
@@ -36,24 +30,24 @@ describe('team.list (list convention)', () => {
   });
 
   it('pages, sorts both ways and never repeats a row across pages', async () => {
-    const first = (await h.op('team.list', { token: manager.token, query: { pageSize: 5, sort: 'name' } })).json();
-    const second = (await h.op('team.list', { token: manager.token, query: { pageSize: 5, page: 2, sort: 'name' } })).json();
+    const first = (await h.op('team.list', { token: users.manager.token, query: { pageSize: 5, sort: 'name' } })).json();
+    const second = (await h.op('team.list', { token: users.manager.token, query: { pageSize: 5, page: 2, sort: 'name' } })).json();
     expect(first).toMatchObject({ total: 18, page: 1, pageSize: 5 });
     expect(second.page).toBe(2);
     const names = [...first.items, ...second.items].map((m: Member) => m.name);
     expect(new Set(names).size).toBe(10);
     // The order is the database's collation: the two directions mirror each other.
-    const asc = (await h.op('team.list', { token: manager.token, query: { sort: 'name' } })).json().items.map((m: Member) => m.name);
-    const desc = (await h.op('team.list', { token: manager.token, query: { sort: 'name', order: 'desc' } })).json().items.map((m: Member) => m.name);
+    const asc = (await h.op('team.list', { token: users.manager.token, query: { sort: 'name' } })).json().items.map((m: Member) => m.name);
+    const desc = (await h.op('team.list', { token: users.manager.token, query: { sort: 'name', order: 'desc' } })).json().items.map((m: Member) => m.name);
     expect(names).toEqual(asc.slice(0, 10));
     expect(desc).toEqual([...asc].reverse());
     expect(desc[0]).toBe('Paula Ríos');
-    const beyond = (await h.op('team.list', { token: manager.token, query: { page: 99 } })).json();
+    const beyond = (await h.op('team.list', { token: users.manager.token, query: { page: 99 } })).json();
     expect(beyond).toMatchObject({ items: [], total: 18, page: 99 });
   });
 
   it('filters by state, role, area, cost center and responsible, and searches name, e-mail, document and phone', async () => {
-    const list = async (query: Record<string, string | number>) => (await h.op('team.list', { token: manager.token, query })).json() as { items: Member[]; total: number };
+    const list = async (query: Record<string, string | number>) => (await h.op('team.list', { token: users.manager.token, query })).json() as { items: Member[]; total: number };
     expect((await list({ state: 'disabled' })).items.map((m) => m.email)).toEqual([demoEmail('disabled')]);
     expect((await list({ roleId: analistaRole })).total).toBe(5); // analista + four in the demo team
     const carolinaId = await demoUserId(h, 'carolina.ruiz');
@@ -78,13 +72,13 @@ describe('team.list (list convention)', () => {
     [{ state: 'sleeping' }],
     [{ roleId: 'abc' }],
   ])('refuses %j with 99931', async (query) => {
-    const res = await h.op('team.list', { token: manager.token, query });
+    const res = await h.op('team.list', { token: users.manager.token, query });
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('99931');
   });
 
   it('an analista may not list the team: 99982', async () => {
-    const res = await h.op('team.list', { token: analista.token });
+    const res = await h.op('team.list', { token: users.analista.token });
     expect(res.statusCode).toBe(403);
     expect(res.json().code).toBe('99982');
   });
@@ -100,21 +94,21 @@ describe('team.list (list convention)', () => {
 describe('team.get', () => {
   it('a manager reads a member; a user reads their own record without the permission (self)', async () => {
     const id = await demoUserId(h, 'paula.rios');
-    const res = await h.op('team.get', { params: { id }, token: manager.token });
+    const res = await h.op('team.get', { params: { id }, token: users.manager.token });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ id, name: 'Paula Ríos', areaName: 'Sucursal Medellín', parentName: 'Carolina Ruiz' });
-    expect((await h.op('team.get', { params: { id: analista.id }, token: analista.token })).statusCode).toBe(200);
+    expect((await h.op('team.get', { params: { id: users.analista.id }, token: users.analista.token })).statusCode).toBe(200);
   });
 
   it("an analista may not read someone else: 99982; unknown and another company's ids answer 99959", async () => {
-    expect((await h.op('team.get', { params: { id: manager.id }, token: analista.token })).json().code).toBe('99982');
-    expect((await h.op('team.get', { params: { id: 999999 }, token: manager.token })).json().code).toBe('99959');
+    expect((await h.op('team.get', { params: { id: users.manager.id }, token: users.analista.token })).json().code).toBe('99982');
+    expect((await h.op('team.get', { params: { id: 999999 }, token: users.manager.token })).json().code).toBe('99959');
     const { token, session } = await asOther(h, 'superadmin');
-    const res = await h.op('team.get', { params: { id: manager.id }, token });
+    const res = await h.op('team.get', { params: { id: users.manager.id }, token });
     expect(res.statusCode).toBe(404);
     expect(res.json().code).toBe('99959');
     expect(res.body).not.toContain('demo.colibri.co');
-    expect((await h.op('team.get', { params: { id: session.idUser }, token: manager.token })).json().code).toBe('99959');
+    expect((await h.op('team.get', { params: { id: session.idUser }, token: users.manager.token })).json().code).toBe('99959');
   });
 });
 
@@ -122,12 +116,12 @@ describe('team.create', () => {
   it('adds a member who needs a new password and gets a code by e-mail to set it; no password is chosen for them', async () => {
     const areaId = (await h.db.selectFrom('areas').select('id').where('name', '=', 'Sucursal Medellín').executeTakeFirstOrThrow()).id;
     const body = memberBody({ name: '  Lina Vargas ', roleIds: [analistaRole], areaId, phone: '315 555 0101' });
-    const res = await h.op('team.create', { token: manager.token, body });
+    const res = await h.op('team.create', { token: users.manager.token, body });
     expect(res.statusCode).toBe(200);
     const member = res.json();
     expect(member).toMatchObject({
       name: 'Lina Vargas', email: body.email, phone: '+573155550101', state: 'needsNewPassword', roles: ['analista'], roleIds: [analistaRole],
-      areaId, areaName: 'Sucursal Medellín', costCenterId: null, parentId: manager.id, parentName: 'Demo manager', otpMethod: 'email',
+      areaId, areaName: 'Sucursal Medellín', costCenterId: null, parentId: users.manager.id, parentName: 'Demo manager', otpMethod: 'email',
     });
     const [mail] = await h.outbox(body.email);
     expect(mail.subject).toMatch(/contraseña|password/);
@@ -141,13 +135,13 @@ describe('team.create', () => {
 
   it('answers a new e-mail or phone only once: 99989 (case-insensitive) and 99988', async () => {
     const before = await h.snapshot();
-    const dupEmail = await h.op('team.create', { token: manager.token, body: memberBody({ roleIds: [analistaRole], email: 'ANALISTA@Demo.Colibri.co' }) });
+    const dupEmail = await h.op('team.create', { token: users.manager.token, body: memberBody({ roleIds: [analistaRole], email: 'ANALISTA@Demo.Colibri.co' }) });
     expect(dupEmail.statusCode).toBe(409);
     expect(dupEmail.json().code).toBe('99989');
     const phone = (await h.db.selectFrom('users').select('phone').where('email', '=', demoEmail('ops')).executeTakeFirstOrThrow()).phone!;
-    expect((await h.op('team.create', { token: manager.token, body: memberBody({ roleIds: [analistaRole], phone: phone.slice(3) }) })).json().code).toBe('99988');
+    expect((await h.op('team.create', { token: users.manager.token, body: memberBody({ roleIds: [analistaRole], phone: phone.slice(3) }) })).json().code).toBe('99988');
     // Another company's user is still somebody: e-mails are unique across companies.
-    expect((await h.op('team.create', { token: manager.token, body: memberBody({ roleIds: [analistaRole], email: 'analista@andina.demo.colibri.co' }) })).json().code).toBe('99989');
+    expect((await h.op('team.create', { token: users.manager.token, body: memberBody({ roleIds: [analistaRole], email: 'analista@andina.demo.colibri.co' }) })).json().code).toBe('99989');
     expect(await h.snapshot()).toEqual(before);
   });
 
@@ -166,7 +160,7 @@ describe('team.create', () => {
     ['a bad e-mail', { email: 'no-es-correo' }, '99931', 'email'],
   ])('refuses %s: %s, nothing created', async (_what, overrides, code, field) => {
     const before = await h.snapshot();
-    const res = await h.op('team.create', { token: manager.token, body: memberBody({ roleIds: [analistaRole], ...overrides }) });
+    const res = await h.op('team.create', { token: users.manager.token, body: memberBody({ roleIds: [analistaRole], ...overrides }) });
     expect(res.json().code).toBe(code);
     expect(res.json().errors.map((e: { field: string }) => e.field)).toContain(field);
     expect(await h.snapshot()).toEqual(before);
@@ -175,7 +169,7 @@ describe('team.create', () => {
   it.each([['name'], ['documentType'], ['documentId'], ['email'], ['phone'], ['address'], ['roleIds'], ['otpMethod']])('requires %s: 99999', async (field) => {
     const body: Record<string, unknown> = memberBody({ roleIds: [analistaRole] });
     delete body[field];
-    const res = await h.op('team.create', { token: manager.token, body });
+    const res = await h.op('team.create', { token: users.manager.token, body });
     expect(res.json()).toMatchObject({ code: '99999', errors: [expect.objectContaining({ field })] });
   });
 
@@ -188,7 +182,7 @@ describe('team.create', () => {
     const theirRole = (await h.op('rolesV3.create', { token, body: { name: 'Despachador', permissions: [{ id: 10, actions: ['view'] }], scope: 'onlyMe' } })).json().id;
     const before = await h.snapshot();
     for (const [field, value] of [['areaId', theirArea], ['costCenterId', theirCenter], ['parentId', theirUser], ['roleIds', [theirRole]], ['areaId', 999999]] as const) {
-      const res = await h.op('team.create', { token: manager.token, body: memberBody({ roleIds: [analistaRole], [field]: value }) });
+      const res = await h.op('team.create', { token: users.manager.token, body: memberBody({ roleIds: [analistaRole], [field]: value }) });
       expect(res.json().code, field).toBe('99931');
       expect(res.json().errors[0].field).toBe(field);
     }
@@ -198,7 +192,7 @@ describe('team.create', () => {
   it('no escalation: a manager may not hand out roles with grants they lack (platform, admin): 99982', async () => {
     const before = await h.snapshot();
     for (const role of ['platform', 'admin', 'develop']) {
-      const res = await h.op('team.create', { token: manager.token, body: memberBody({ roleIds: [await roleIdByName(h, role)] }) });
+      const res = await h.op('team.create', { token: users.manager.token, body: memberBody({ roleIds: [await roleIdByName(h, role)] }) });
       expect(res.statusCode, role).toBe(403);
       expect(res.json().code).toBe('99982');
     }
@@ -207,7 +201,7 @@ describe('team.create', () => {
 
   it('an analista may not add members: 99982, nothing created', async () => {
     const before = await h.snapshot();
-    const res = await h.op('team.create', { token: analista.token, body: memberBody({ roleIds: [analistaRole] }) });
+    const res = await h.op('team.create', { token: users.analista.token, body: memberBody({ roleIds: [analistaRole] }) });
     expect(res.json().code).toBe('99982');
     expect(await h.snapshot()).toEqual(before);
   });
@@ -215,8 +209,8 @@ describe('team.create', () => {
   it('two concurrent requests for one e-mail: exactly one member is created', async () => {
     const body = memberBody({ roleIds: [analistaRole] });
     const answers = await Promise.all([
-      h.op('team.create', { token: manager.token, body }),
-      h.op('team.create', { token: manager.token, body: { ...body, phone: '3159990001' } }),
+      h.op('team.create', { token: users.manager.token, body }),
+      h.op('team.create', { token: users.manager.token, body: { ...body, phone: '3159990001' } }),
     ]);
     expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     expect((await h.db.selectFrom('users').select('id').where('email', '=', body.email).execute()).length).toBe(1);
@@ -225,87 +219,87 @@ describe('team.create', () => {
 
 describe('team.update', () => {
   it('changes only the fields sent, roles included', async () => {
-    const member = await addMember(h, manager.token, ['analista']);
+    const member = await addMember(h, users.manager.token, ['analista']);
     const managerRole = await roleIdByName(h, 'manager');
     const costCenterId = (await h.db.selectFrom('cost_centers').select('id').where('code', '=', 'MKT-100').executeTakeFirstOrThrow()).id;
-    const res = await h.op('team.update', { params: { id: member.id }, token: manager.token, body: { name: 'Nuevo Nombre', roleIds: [managerRole, analistaRole], costCenterId } });
+    const res = await h.op('team.update', { params: { id: member.id }, token: users.manager.token, body: { name: 'Nuevo Nombre', roleIds: [managerRole, analistaRole], costCenterId } });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ id: member.id, name: 'Nuevo Nombre', email: member.email, roles: ['analista', 'manager'], costCenterName: 'Mercadeo' });
-    const cleared = await h.op('team.update', { params: { id: member.id }, token: manager.token, body: { costCenterId: null, areaId: null } });
+    const cleared = await h.op('team.update', { params: { id: member.id }, token: users.manager.token, body: { costCenterId: null, areaId: null } });
     expect(cleared.json()).toMatchObject({ costCenterId: null, areaId: null, name: 'Nuevo Nombre' });
   });
 
   it('moves a member under another responsible, but never below themselves (99931 on parentId)', async () => {
-    const boss = await addMember(h, manager.token, ['analista']);
-    const report = await addMember(h, manager.token, ['analista'], { parentId: boss.id });
-    const deep = await addMember(h, manager.token, ['analista'], { parentId: report.id });
+    const boss = await addMember(h, users.manager.token, ['analista']);
+    const report = await addMember(h, users.manager.token, ['analista'], { parentId: boss.id });
+    const deep = await addMember(h, users.manager.token, ['analista'], { parentId: report.id });
     const before = await h.snapshot();
     for (const parentId of [boss.id, report.id, deep.id]) {
-      const res = await h.op('team.update', { params: { id: boss.id }, token: manager.token, body: { parentId } });
+      const res = await h.op('team.update', { params: { id: boss.id }, token: users.manager.token, body: { parentId } });
       expect(res.json()).toMatchObject({ code: '99931', errors: [expect.objectContaining({ field: 'parentId' })] });
     }
     expect(await h.snapshot()).toEqual(before);
-    expect((await h.op('team.update', { params: { id: deep.id }, token: manager.token, body: { parentId: boss.id } })).json().parentId).toBe(boss.id);
+    expect((await h.op('team.update', { params: { id: deep.id }, token: users.manager.token, body: { parentId: boss.id } })).json().parentId).toBe(boss.id);
   });
 
   it("refuses a taken e-mail (99989), an empty body (99931), unknown and another company's ids (99959)", async () => {
-    const member = await addMember(h, manager.token, ['analista']);
+    const member = await addMember(h, users.manager.token, ['analista']);
     const { token, session } = await asOther(h, 'superadmin');
     const before = await h.snapshot();
-    expect((await h.op('team.update', { params: { id: member.id }, token: manager.token, body: { email: demoEmail('OPS') } })).json().code).toBe('99989');
-    expect((await h.op('team.update', { params: { id: member.id }, token: manager.token, body: {} })).json().code).toBe('99931');
-    expect((await h.op('team.update', { params: { id: member.id }, token: manager.token, body: { name: 'x'.repeat(21) } })).json().code).toBe('99931');
-    expect((await h.op('team.update', { params: { id: 999999 }, token: manager.token, body: { name: 'Nadie' } })).json().code).toBe('99959');
+    expect((await h.op('team.update', { params: { id: member.id }, token: users.manager.token, body: { email: demoEmail('OPS') } })).json().code).toBe('99989');
+    expect((await h.op('team.update', { params: { id: member.id }, token: users.manager.token, body: {} })).json().code).toBe('99931');
+    expect((await h.op('team.update', { params: { id: member.id }, token: users.manager.token, body: { name: 'x'.repeat(21) } })).json().code).toBe('99931');
+    expect((await h.op('team.update', { params: { id: 999999 }, token: users.manager.token, body: { name: 'Nadie' } })).json().code).toBe('99959');
     const res = await h.op('team.update', { params: { id: member.id }, token, body: { name: 'Intruso' } });
     expect(res.statusCode).toBe(404);
     expect(res.json().code).toBe('99959');
-    expect((await h.op('team.update', { params: { id: session.idUser }, token: manager.token, body: { name: 'Intruso' } })).json().code).toBe('99959');
+    expect((await h.op('team.update', { params: { id: session.idUser }, token: users.manager.token, body: { name: 'Intruso' } })).json().code).toBe('99959');
     expect(await h.snapshot()).toEqual(before);
   });
 
   it('an analista may not edit (99982); a manager may not edit the platform user (roles beyond theirs): 99982', async () => {
-    const member = await addMember(h, manager.token, ['analista']);
+    const member = await addMember(h, users.manager.token, ['analista']);
     const before = await h.snapshot();
-    expect((await h.op('team.update', { params: { id: member.id }, token: analista.token, body: { name: 'Otro' } })).json().code).toBe('99982');
+    expect((await h.op('team.update', { params: { id: member.id }, token: users.analista.token, body: { name: 'Otro' } })).json().code).toBe('99982');
     const platform = await demoUserId(h, 'platform');
-    expect((await h.op('team.update', { params: { id: platform }, token: manager.token, body: { name: 'Otro' } })).json().code).toBe('99982');
+    expect((await h.op('team.update', { params: { id: platform }, token: users.manager.token, body: { name: 'Otro' } })).json().code).toBe('99982');
     expect(await h.snapshot()).toEqual(before);
   });
 });
 
 describe('team.delete', () => {
   it('deletes a member: their sessions end, and their reports move up to their responsible', async () => {
-    const member = await addMember(h, manager.token, ['analista']);
-    const report = await addMember(h, manager.token, ['analista'], { parentId: member.id });
+    const member = await addMember(h, users.manager.token, ['analista']);
+    const report = await addMember(h, users.manager.token, ['analista'], { parentId: member.id });
     const { token } = await activate(h, member.email);
     expect((await h.op('team.get', { params: { id: member.id }, token })).statusCode).toBe(200);
-    const res = await h.op('team.delete', { params: { id: member.id }, token: manager.token });
+    const res = await h.op('team.delete', { params: { id: member.id }, token: users.manager.token });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ ok: true });
-    expect((await h.op('team.get', { params: { id: member.id }, token: manager.token })).json().code).toBe('99959');
+    expect((await h.op('team.get', { params: { id: member.id }, token: users.manager.token })).json().code).toBe('99959');
     expect((await h.op('team.get', { params: { id: member.id }, token })).json().code).toBe('99953');
     expect(await h.db.selectFrom('tokens').select('id').where('user_id', '=', member.id).execute()).toEqual([]);
-    expect((await h.op('team.get', { params: { id: report.id }, token: manager.token })).json().parentId).toBe(manager.id);
+    expect((await h.op('team.get', { params: { id: report.id }, token: users.manager.token })).json().parentId).toBe(users.manager.id);
     expect((await h.op('clientAuth.signin', { body: { email: member.email, password: MEMBER_PASSWORD } })).json().code).toBe('99996');
   });
 
   it('a user cannot delete themselves: 99928, nothing changed', async () => {
     const before = await h.snapshot();
-    const res = await h.op('team.delete', { params: { id: manager.id }, token: manager.token });
+    const res = await h.op('team.delete', { params: { id: users.manager.id }, token: users.manager.token });
     expect(res.statusCode).toBe(409);
     expect(res.json().code).toBe('99928');
     expect(await h.snapshot()).toEqual(before);
   });
 
   it("refuses an analista (99982), a user with more than the caller's roles (99982), unknown and another company's ids (99959)", async () => {
-    const member = await addMember(h, manager.token, ['analista']);
+    const member = await addMember(h, users.manager.token, ['analista']);
     const { token } = await asOther(h, 'superadmin');
     const before = await h.snapshot();
-    expect((await h.op('team.delete', { params: { id: member.id }, token: analista.token })).json().code).toBe('99982');
-    expect((await h.op('team.delete', { params: { id: await demoUserId(h, 'develop') }, token: manager.token })).json().code).toBe('99982');
-    expect((await h.op('team.delete', { params: { id: 999999 }, token: manager.token })).json().code).toBe('99959');
+    expect((await h.op('team.delete', { params: { id: member.id }, token: users.analista.token })).json().code).toBe('99982');
+    expect((await h.op('team.delete', { params: { id: await demoUserId(h, 'develop') }, token: users.manager.token })).json().code).toBe('99982');
+    expect((await h.op('team.delete', { params: { id: 999999 }, token: users.manager.token })).json().code).toBe('99959');
     expect((await h.op('team.delete', { params: { id: member.id }, token })).json().code).toBe('99959');
-    expect((await h.op('team.delete', { params: { id: 'x' }, token: manager.token })).json().code).toBe('99931');
+    expect((await h.op('team.delete', { params: { id: 'x' }, token: users.manager.token })).json().code).toBe('99931');
     expect(await h.snapshot()).toEqual(before);
   });
 });

@@ -2,15 +2,14 @@
 // same Redis counters. Collected only when REDIS_URL names a Redis server (vitest.config.ts, as the
 // PostgreSQL-only files are): the PGlite and PostgreSQL suites test the memory and database stores.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildServer } from '../../src/server/app.ts';
-import { createHarness, testThrottle, type Harness } from './harness.ts';
+import { fileHarness } from './file-harness.ts';
+import { testThrottle } from './harness.ts';
 
 const redisUrl = process.env.REDIS_URL;
 if (!redisUrl) throw new Error('throttle.redis.test.ts needs REDIS_URL');
-let h: Harness;
-beforeAll(async () => { h = await createHarness(); });
-afterAll(async () => { await h?.close(); });
+const h = fileHarness();
 
 describe('two API processes on one Redis', { timeout: 120_000 }, () => {
   it('count into the same counters and answer 429 with 99933 and Retry-After', async () => {

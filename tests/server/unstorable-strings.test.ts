@@ -3,11 +3,11 @@
 // `q` answers 4xx on every list. Generated from the declared operations, so a new operation is
 // covered the day it is declared. On PGlite and (with DATABASE_URL) PostgreSQL.
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { entitySchemas, serverOperations, type ServerOperation } from '../../src/generated/server-operations.gen.ts';
 import type { OperationId } from '../../src/generated/operations.gen.ts';
 import { isNameProperty } from '../../src/core/storable-text.ts';
-import { createHarness, type Harness } from './harness.ts';
+import { fileHarness, signedIn } from './file-harness.ts';
 
 type Schema = { $ref?: string; type?: string; properties?: Record<string, unknown>; pattern?: string; enum?: string[]; minimum?: number };
 
@@ -49,8 +49,8 @@ function firstProperty(op: ServerOperation): string {
 const writes = serverOperations.filter((op) => op.method !== 'GET' && op.body);
 const lists = serverOperations.filter((op) => op.method === 'GET' && (op.query as { properties?: Record<string, unknown> } | null)?.properties?.q);
 
-let h: Harness;
-const tokens: Record<string, string> = {};
+const h = fileHarness();
+const tokens = signedIn(h, ...ROLES);
 
 async function tableCounts(): Promise<Record<string, number>> {
   const tables = await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by 1`.execute(h.db);
@@ -60,12 +60,6 @@ async function tableCounts(): Promise<Record<string, number>> {
   for (const { table_name } of tables.rows.filter((t) => t.table_name !== 'audit_log' && t.table_name !== 'throttle_counters')) counts[table_name] = Number((await sql<{ n: string }>`select count(*) as n from ${sql.table(table_name)}`.execute(h.db)).rows[0].n);
   return counts;
 }
-
-beforeAll(async () => {
-  h = await createHarness();
-  for (const role of ROLES) tokens[role] = (await h.as(role)).token;
-});
-afterAll(async () => { await h.close(); });
 
 describe('hostile strings in request bodies', () => {
   it('covers the operations the issue names', () => {

@@ -6,22 +6,20 @@
 import { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import * as XLSX from '@e965/xlsx';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { constants } from '../../src/generated/constants.gen.ts';
-import { createHarness, multipart, type Harness } from './harness.ts';
+import { fileHarness, signedIn } from './file-harness.ts';
+import { multipart } from './harness.ts';
 
-let h: Harness;
-let manager: string;
+const h = fileHarness();
+const tokens = signedIn(h, 'manager');
 let campaignId: number;
 const LIMIT = constants.uploads.campaignFileBytes;
 
 beforeAll(async () => {
-  h = await createHarness();
-  manager = (await h.as('manager')).token;
-  const sms = (await h.op('channels.list', { token: manager, query: { platform: 'sms', enabled: 'true' } })).json().items[0];
-  campaignId = (await h.op('campaigns.create', { token: manager, body: { name: 'Archivo grande', kind: 'open', purpose: 'transactional', channelId: sms.id, content: 'Hola' } })).json().id;
+  const sms = (await h.op('channels.list', { token: tokens.manager, query: { platform: 'sms', enabled: 'true' } })).json().items[0];
+  campaignId = (await h.op('campaigns.create', { token: tokens.manager, body: { name: 'Archivo grande', kind: 'open', purpose: 'transactional', channelId: sms.id, content: 'Hola' } })).json().id;
 });
-afterAll(() => h.close());
 
 /** A multipart body of `fileBytes` bytes of CSV, produced lazily; `read()` says how many bytes the server pulled. */
 function lazyUpload(fileBytes: number) {
@@ -51,7 +49,7 @@ const uploadUrl = () => `/v1/campaigns/${campaignId}/recipients`;
 describe('the upload intake', () => {
   it('refuses a 25 MB recipients file from its declared length, reading none of it (99937)', async () => {
     const body = lazyUpload(25 * 1024 * 1024);
-    const res = await h.app.inject({ method: 'POST', url: uploadUrl(), headers: { ...body.headers, 'content-length': String(body.total), 'x-auth-token': manager }, payload: body.stream });
+    const res = await h.app.inject({ method: 'POST', url: uploadUrl(), headers: { ...body.headers, 'content-length': String(body.total), 'x-auth-token': tokens.manager }, payload: body.stream });
     expect(res.statusCode).toBe(413);
     expect(res.json()).toMatchObject({ code: '99937', errors: [expect.objectContaining({ field: 'file' })] });
     // Nothing of the file was parsed: at most the first chunks the transport had buffered.
@@ -61,7 +59,7 @@ describe('the upload intake', () => {
 
   it('without a declared length, is spooled and counted, and refused past the limit (99937) before any of it is parsed', async () => {
     const body = lazyUpload(60 * 1024 * 1024);
-    const res = await h.app.inject({ method: 'POST', url: uploadUrl(), headers: { ...body.headers, 'transfer-encoding': 'chunked', 'x-auth-token': manager }, payload: body.stream });
+    const res = await h.app.inject({ method: 'POST', url: uploadUrl(), headers: { ...body.headers, 'transfer-encoding': 'chunked', 'x-auth-token': tokens.manager }, payload: body.stream });
     expect(res.statusCode, res.body).toBe(413);
     expect(res.json().code).toBe('99937');
     // Read off the connection (busboy discards what follows the limit), but nothing was parsed or stored.
@@ -72,9 +70,9 @@ describe('the upload intake', () => {
 
   it('the block list takes a UTF-16 CSV as the recipients file does', async () => {
     const text = '\ufefftelefono\r\n3201110301\r\n3201110302\r\n';
-    const res = await h.op('blockList.upload', { token: manager, ...multipart('file', 'bloqueo-utf16.csv', 'text/csv', Buffer.from(text, 'utf16le')) });
+    const res = await h.op('blockList.upload', { token: tokens.manager, ...multipart('file', 'bloqueo-utf16.csv', 'text/csv', Buffer.from(text, 'utf16le')) });
     expect(res.statusCode, res.body).toBe(200);
-    const listed = (await h.op('blockList.list', { token: manager, query: { q: '3201110301' } })).json();
+    const listed = (await h.op('blockList.list', { token: tokens.manager, query: { q: '3201110301' } })).json();
     expect(listed.items.map((e: { phone: string }) => e.phone)).toEqual(['+573201110301']);
   });
 
@@ -84,13 +82,13 @@ describe('the upload intake', () => {
     const bytes = Buffer.from(XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Uint8Array);
     // Every entry of the central directory declares 300 MB once inflated.
     for (let i = bytes.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])); i !== -1; i = bytes.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]), i + 4)) bytes.writeUInt32LE(300 * 1024 * 1024, i + 24);
-    const res = await h.op('blockList.upload', { token: manager, ...multipart('file', 'bomba.xlsx', 'application/octet-stream', bytes) });
+    const res = await h.op('blockList.upload', { token: tokens.manager, ...multipart('file', 'bomba.xlsx', 'application/octet-stream', bytes) });
     expect(res.json()).toMatchObject({ code: '99932', errors: [expect.objectContaining({ field: 'file', message: expect.stringMatching(/inflate|zip bomb/) })] });
   });
 
   it('a picture past its limit is refused as too large (99937), not as an invalid file', async () => {
     const big = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(constants.uploads.profilePictureBytes + 10)]);
-    const res = await h.op('account.uploadPicture', { token: manager, params: { id: 1 }, ...multipart('file', 'foto.png', 'image/png', big) });
+    const res = await h.op('account.uploadPicture', { token: tokens.manager, params: { id: 1 }, ...multipart('file', 'foto.png', 'image/png', big) });
     expect(res.json().code).toBe('99937');
   });
   it('a broken multipart body is an invalid file (99932) on every upload, through the one error handler', async () => {
@@ -100,7 +98,7 @@ describe('the upload intake', () => {
     // short with no closing boundary (the part's stream fails while it is read).
     const bodies = [Buffer.from(head), Buffer.from(`${head}\r\n\r\ntelefono\n3001234567\n`)];
     for (const [url, broken] of [uploadUrl(), '/v1/block-list/upload'].flatMap((u) => bodies.map((b) => [u, b] as const))) {
-      const res = await h.app.inject({ method: 'POST', url, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-auth-token': manager }, payload: broken });
+      const res = await h.app.inject({ method: 'POST', url, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-auth-token': tokens.manager }, payload: broken });
       expect(res.json().code, url).toBe('99932');
       expect(res.statusCode, url).toBe(415);
     }

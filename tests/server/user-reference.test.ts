@@ -2,13 +2,11 @@
 // receipt matching compares) give the same 16 bits for the same message id, on PGlite and on
 // PostgreSQL: a mismatch would leave an echoed receipt unmatched and its in-doubt message sent again.
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { userReferenceOf, userReferenceSql } from '../../src/engine/user-reference.ts';
-import { createHarness, type Harness } from './harness.ts';
+import { fileHarness } from './file-harness.ts';
 
-let h: Harness;
-beforeAll(async () => { h = await createHarness(); });
-afterAll(() => h.close());
+const h = fileHarness();
 
 const IDS = ['0', '1', '65535', '65536', '65537', '131071', '1099511627781', '9007199254740993', '9223372036854775807'];
 
