@@ -1,28 +1,19 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, screen, userEvent, waitFor, within } from 'storybook/test';
-import type { Notification } from '../../generated/types.gen.ts';
-import { notificationList, notifications, users } from '../stories/fixtures.ts';
+import { notificationInbox, users } from '../stories/fixtures.ts';
 import { text } from '../stories/helpers.ts';
-import { apiError, callsTo, type StubRequest } from '../stories/stub-api.ts';
+import { apiError, callsTo } from '../stories/stub-api.ts';
 import { NotificationBell } from './NotificationBell.tsx';
 
-let inbox: Notification[] = [];
-const api = {
-  'notifications.list': () => notificationList(inbox),
-  'notifications.markRead': (req: StubRequest) => {
-    const { notificationIds } = req.body as { notificationIds: number[] | 'all' };
-    inbox = inbox.map((n) => (notificationIds === 'all' || notificationIds.includes(n.id) ? { ...n, visible: false } : n));
-    return { unread: inbox.filter((n) => n.visible).length };
-  },
-};
+const inbox = notificationInbox();
 
 const meta = {
   title: 'Shell/NotificationBell',
   component: NotificationBell,
   args: { userId: users.analista.idUser },
-  parameters: { session: users.analista, api, layout: 'centered' },
+  parameters: { session: users.analista, api: inbox.api, layout: 'centered' },
   beforeEach: () => {
-    inbox = notifications.map((n) => ({ ...n }));
+    inbox.fill();
   },
 } satisfies Meta<typeof NotificationBell>;
 export default meta;
@@ -61,7 +52,7 @@ export const DialogWidth: Story = {
 };
 
 export const MarkReadFailureIsOnlyLogged: Story = {
-  parameters: { api: { ...api, 'notifications.markRead': apiError(500, 'm1', 'boom') } },
+  parameters: { api: { ...inbox.api, 'notifications.markRead': apiError(500, 'm1', 'boom') } },
   play: async () => {
     await userEvent.click(await bell(2));
     const dialog = await screen.findByRole('dialog');

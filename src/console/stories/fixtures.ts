@@ -4,6 +4,7 @@ import { defaultGrants } from '../../core/permissions.ts';
 import { encodeSession } from '../../core/session-codec.ts';
 import { appSettings } from '../../generated/app.gen.ts';
 import type { Area, Notification, PermissionGrant, SessionUser } from '../../generated/types.gen.ts';
+import type { StubRequest } from './stub-api.ts';
 
 let nextId = 100;
 
@@ -58,6 +59,23 @@ export const notifications: Notification[] = [
 ];
 
 export const notificationList = (items: Notification[] = notifications) => ({ items, unread: items.filter((n) => n.visible).length });
+
+/** A user's notifications as the server keeps them: listed with the unread count, marked read by ids or "all". */
+export function notificationInbox() {
+  let inbox: Notification[] = [];
+  return {
+    /** Fills the inbox with copies of `items` (a story's marks do not outlive it). */
+    fill(items: Notification[] = notifications) { inbox = items.map((n) => ({ ...n })); },
+    api: {
+      'notifications.list': () => notificationList(inbox),
+      'notifications.markRead': (req: StubRequest) => {
+        const { notificationIds } = req.body as { notificationIds: number[] | 'all' };
+        inbox = inbox.map((n) => (notificationIds === 'all' || notificationIds.includes(n.id) ? { ...n, visible: false } : n));
+        return { unread: inbox.filter((n) => n.visible).length };
+      },
+    },
+  };
+}
 
 export const paymentsSummary = { balance: 125000, reserved: 4500, purchased: 500000, spent: 375000, purchasedThisMonth: 100000, spentThisMonth: 42000, promotional: 0, movements: 7 };
 /** The home's last 7 days: 40 sent on the 24th (38 delivered, 1 failed), nothing else. */

@@ -7,3 +7,6 @@ import compiled from './screens.fixture.json';
 
 export const fx = compiled as unknown as Record<string, ScreenDef>;
 provideScreens(fx);
+
+/** The args that render fixture screen `screenId` (its compiled definition found by its id) under menu entry `menuKey`. */
+export const fxArgs = (screenId: string, menuKey: string | null) => ({ screenId, menuKey, screen: fx[screenId] });

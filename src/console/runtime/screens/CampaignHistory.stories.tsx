@@ -5,17 +5,15 @@
 // a personalised campaign, whose messages show HTML as text.
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fireEvent, screen, userEvent, waitFor, within } from 'storybook/test';
-import { screens } from '../../../generated/screens.gen.ts';
 import { users } from '../../stories/fixtures.ts';
+import { screenArgs, screenDef } from '../../stories/product-screens.ts';
 import { expectLocation, text } from '../../stories/helpers.ts';
 import { callsTo } from '../../stories/stub-api.ts';
 import { listHandler } from '../../stories/list-stub.ts';
-import type { ScreenDef } from '../screen-types.ts';
 import DetailScreen from './DetailScreen.tsx';
 import ListScreen from './ListScreen.tsx';
 import ReportScreen from './ReportScreen.tsx';
 
-const def = (id: keyof typeof screens) => screens[id] as unknown as ScreenDef;
 const es = (key: string, options?: Record<string, unknown>) => text(key, 'es', options);
 
 const row = (id: number, name: string, c: Partial<Record<string, number>>) => ({
@@ -43,7 +41,7 @@ const campaign = {
 const meta = {
   title: 'Runtime/Campaign history',
   component: ReportScreen,
-  args: { screenId: 'campaignHistory', menuKey: 'campaigns.history', screen: def('campaignHistory') },
+  args: screenArgs('campaignHistory', 'campaigns.history'),
   parameters: {
     session: users.manager,
     route: { path: '/Campaigns/history', pattern: '/Campaigns/history' },
@@ -85,7 +83,7 @@ export const RowsTotalsAndPerDayChart: Story = {
 
 /** The campaign detail links to the personalised messages only when the campaign has variables. */
 export const DetailLinksPersonalisedMessages: Story = {
-  render: () => <DetailScreen screenId="campaignDetail" menuKey="campaigns.deploy" screen={def('campaignDetail')} />,
+  render: () => <DetailScreen screenId="campaignDetail" menuKey="campaigns.deploy" screen={screenDef('campaignDetail')} />,
   parameters: {
     route: { path: '/Campaigns/campaigns/7', pattern: '/Campaigns/campaigns/:id' },
     api: {
@@ -101,7 +99,7 @@ export const DetailLinksPersonalisedMessages: Story = {
 };
 
 export const NoLinkWithoutVariables: Story = {
-  render: () => <DetailScreen screenId="campaignDetail" menuKey="campaigns.deploy" screen={def('campaignDetail')} />,
+  render: () => <DetailScreen screenId="campaignDetail" menuKey="campaigns.deploy" screen={screenDef('campaignDetail')} />,
   parameters: {
     route: { path: '/Campaigns/campaigns/7', pattern: '/Campaigns/campaigns/:id' },
     api: { 'campaigns.get': { ...campaign, content: 'Hola', variables: [] } },
@@ -119,7 +117,7 @@ const messages = [
 
 /** The personalised detail: the campaign's id from the route, each message as its recipient got it, HTML as text. */
 export const PersonalisedMessagesAsText: Story = {
-  render: () => <ListScreen screenId="personalizedCampaignDetail" menuKey="campaigns.personalizedDetail" screen={def('personalizedCampaignDetail')} />,
+  render: () => <ListScreen screenId="personalizedCampaignDetail" menuKey="campaigns.personalizedDetail" screen={screenDef('personalizedCampaignDetail')} />,
   parameters: {
     route: { path: '/Campaigns/Campaigns/personalizedCampaignDetail/7', pattern: '/Campaigns/Campaigns/personalizedCampaignDetail/:id' },
     api: { 'campaigns.messages': listHandler(() => messages, ['toNumber']) },

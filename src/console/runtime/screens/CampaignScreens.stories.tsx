@@ -6,20 +6,18 @@
 // picker whose choice fills the message (`x-options.fill`).
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fireEvent, screen, userEvent, waitFor, within } from 'storybook/test';
-import { screens } from '../../../generated/screens.gen.ts';
 import { users } from '../../stories/fixtures.ts';
+import { screenArgs, screenDef } from '../../stories/product-screens.ts';
 import { expectLocation, text } from '../../stories/helpers.ts';
 import { callsTo, type StubRequest } from '../../stories/stub-api.ts';
 import { listHandler } from '../../stories/list-stub.ts';
 import { INVALID_FILE_KEY } from '../form/upload.ts';
 import { refreshWanted } from '../refresh.ts';
-import type { ScreenDef } from '../screen-types.ts';
 import DetailScreen from './DetailScreen.tsx';
 import FormScreen from './FormScreen.tsx';
 import ListScreen from './ListScreen.tsx';
 import WizardScreen from './WizardScreen.tsx';
 
-const def = (id: keyof typeof screens) => screens[id] as unknown as ScreenDef;
 const es = (key: string, options?: Record<string, unknown>) => text(key, 'es', options);
 const label = (key: string) => new RegExp(`^${es(`fields.${key}`)}\\s*\\*?$`, 'i');
 
@@ -38,7 +36,7 @@ const deployment = (state: string, c: Partial<Record<string, number>>) => ({
 const meta = {
   title: 'Runtime/Campaign screens',
   component: DetailScreen,
-  args: { screenId: 'campaignDetail', menuKey: 'campaigns.deploy', screen: def('campaignDetail') },
+  args: screenArgs('campaignDetail', 'campaigns.deploy'),
   parameters: {
     session: users.manager,
     route: { path: '/Campaigns/campaigns/7', pattern: '/Campaigns/campaigns/:id' },
@@ -55,7 +53,7 @@ type Story = StoryObj<typeof meta>;
 
 /** `when` on wizard steps: the date step only for a scheduled campaign; a skipped step's values are not sent. */
 export const WizardStepWhen: Story = {
-  render: () => <WizardScreen screenId="campaignWizard" menuKey="campaigns.deploy" screen={def('campaignWizard')} />,
+  render: () => <WizardScreen screenId="campaignWizard" menuKey="campaigns.deploy" screen={screenDef('campaignWizard')} />,
   parameters: {
     route: { path: '/Campaigns/campaigns/new', pattern: '/Campaigns/campaigns/new' },
     api: { 'campaigns.create': (req: StubRequest) => ({ ...campaign, ...(req.body as object), id: 9 }) },
@@ -98,7 +96,7 @@ const templates = [
 
 /** `x-options.fill`: a template of the channel's type fills the message and the purpose; the text stays editable; only the campaign's fields are sent. */
 export const WizardTemplateFillsContent: Story = {
-  render: () => <WizardScreen screenId="campaignWizard" menuKey="campaigns.deploy" screen={def('campaignWizard')} />,
+  render: () => <WizardScreen screenId="campaignWizard" menuKey="campaigns.deploy" screen={screenDef('campaignWizard')} />,
   parameters: {
     route: { path: '/Campaigns/campaigns/new', pattern: '/Campaigns/campaigns/new' },
     api: {
@@ -139,7 +137,7 @@ export const WizardTemplateFillsContent: Story = {
 
 /** `subtabs`: the header's subtab (?tab=<key>) presets the kind filter the server receives. */
 export const ListSubtabPresets: Story = {
-  render: () => <ListScreen screenId="campaigns" menuKey="campaigns.deploy" screen={def('campaigns')} />,
+  render: () => <ListScreen screenId="campaigns" menuKey="campaigns.deploy" screen={screenDef('campaigns')} />,
   parameters: {
     route: { path: '/Campaigns/campaigns?tab=campaigns.scheduled', pattern: '/Campaigns/campaigns' },
     api: { 'campaigns.list': listHandler(() => [{ ...campaign, kind: 'scheduled', name: 'Recordatorio cita' }, campaign], ['name']) },
@@ -231,7 +229,7 @@ export const ActionNext: Story = {
 
 /** `refresh` + the progress cell: a running deployment is fetched again until it completes, then no more. */
 export const ListRefreshWhile: Story = {
-  render: () => <ListScreen screenId="campaignDeployments" menuKey="campaigns.deploy" screen={{ ...def('campaignDeployments'), refresh: { ...def('campaignDeployments').refresh!, ms: 500 } }} params={{ campaignId: 7 }} nested />,
+  render: () => <ListScreen screenId="campaignDeployments" menuKey="campaigns.deploy" screen={{ ...screenDef('campaignDeployments'), refresh: { ...screenDef('campaignDeployments').refresh!, ms: 500 } }} params={{ campaignId: 7 }} nested />,
   parameters: {
     api: {
       'deployments.list': (() => {
@@ -253,16 +251,16 @@ export const ListRefreshWhile: Story = {
     await expect(callsTo('deployments.list')).toHaveLength(3);
     await expect(callsTo('deployments.list')[0].query).toMatchObject({ campaignId: '7' });
     // Completed: the condition no longer holds, so the rounds stop.
-    await expect(refreshWanted(def('campaignDeployments').refresh, [deployment('completed', {})])).toBe(false);
-    await expect(refreshWanted(def('campaignDeployments').refresh, [deployment('running', {})])).toBe(true);
+    await expect(refreshWanted(screenDef('campaignDeployments').refresh, [deployment('completed', {})])).toBe(false);
+    await expect(refreshWanted(screenDef('campaignDeployments').refresh, [deployment('running', {})])).toBe(true);
     // Completed with receipts still due (sent, not yet delivered): still refreshed.
-    await expect(refreshWanted(def('campaignDeployments').refresh, [deployment('completed', { sent: 1, delivered: 2 })])).toBe(true);
+    await expect(refreshWanted(screenDef('campaignDeployments').refresh, [deployment('completed', { sent: 1, delivered: 2 })])).toBe(true);
   },
 };
 
 /** The edit form: loads the campaign, sends its fields and returns to the detail (`{id}` from the route). */
 export const EditFormBackToDetail: Story = {
-  render: () => <FormScreen screenId="campaignForm" menuKey={null} screen={def('campaignForm')} />,
+  render: () => <FormScreen screenId="campaignForm" menuKey={null} screen={screenDef('campaignForm')} />,
   parameters: {
     route: { path: '/Campaigns/campaigns/7/edit', pattern: '/Campaigns/campaigns/:id/edit' },
     api: { 'campaigns.update': (req: StubRequest) => ({ ...campaign, ...(req.body as object) }) },

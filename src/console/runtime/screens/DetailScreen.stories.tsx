@@ -5,7 +5,7 @@ import { currentLocation, expectLocation, text } from '../../stories/helpers.ts'
 import { callsTo } from '../../stories/stub-api.ts';
 import { auditEntries, teamMember } from '../../stories/data.ts';
 import { listHandler } from '../../stories/list-stub.ts';
-import { fx } from '../../stories/screens.ts';
+import { fxArgs } from '../../stories/screens.ts';
 import DetailScreen from './DetailScreen.tsx';
 
 const member: Record<string, unknown> = { ...teamMember(1), id: 5, roles: ['admin', 'analista'] };
@@ -13,7 +13,7 @@ const member: Record<string, unknown> = { ...teamMember(1), id: 5, roles: ['admi
 const meta = {
   title: 'Runtime/DetailScreen',
   component: DetailScreen,
-  args: { screenId: 'fxTeamMemberDetail', menuKey: 'settings.users', screen: fx.fxTeamMemberDetail },
+  args: fxArgs('fxTeamMemberDetail', 'settings.users'),
   parameters: {
     session: users.manager,
     route: { path: '/profile/management/5', pattern: '/profile/management/:id' },

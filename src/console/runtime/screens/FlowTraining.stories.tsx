@@ -4,23 +4,21 @@
 // reason's code — and the phrases are read again.
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, screen, userEvent, within } from 'storybook/test';
-import { screens } from '../../../generated/screens.gen.ts';
 import { users } from '../../stories/fixtures.ts';
+import { screenArgs } from '../../stories/product-screens.ts';
 import { text } from '../../stories/helpers.ts';
 import { callsTo } from '../../stories/stub-api.ts';
 import { listHandler } from '../../stories/list-stub.ts';
 import { uploadRules, uploadSpec } from '../form/upload.ts';
-import type { ScreenDef } from '../screen-types.ts';
 import ListScreen from './ListScreen.tsx';
 
-const def = screens.flowTraining as unknown as ScreenDef;
 const es = (key: string, options?: Record<string, unknown>) => text(key, 'es', options);
 let uploaded = false;
 
 const meta = {
   title: 'Runtime/Flow training',
   component: ListScreen,
-  args: { screenId: 'flowTraining', menuKey: 'chatbot.flowTraining', screen: def },
+  args: screenArgs('flowTraining', 'chatbot.flowTraining'),
   parameters: {
     session: users.manager,
     route: { path: '/Agents/ManagerChatbot/training/12', pattern: '/Agents/ManagerChatbot/training/:id' },

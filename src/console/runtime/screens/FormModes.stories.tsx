@@ -5,7 +5,7 @@ import { expectLocation, text } from '../../stories/helpers.ts';
 import { apiError, callsTo, type StubRequest } from '../../stories/stub-api.ts';
 import { costCenters, roles, teamMember } from '../../stories/data.ts';
 import { listHandler } from '../../stories/list-stub.ts';
-import { fx } from '../../stories/screens.ts';
+import { fx, fxArgs } from '../../stories/screens.ts';
 import FormScreen from './FormScreen.tsx';
 
 const member: Record<string, unknown> = { ...teamMember(4), id: 5 };
@@ -21,7 +21,7 @@ const api = {
 const meta = {
   title: 'Runtime/FormScreen (modes)',
   component: FormScreen,
-  args: { screenId: 'fxTeamMemberForm', menuKey: 'settings.users', screen: fx.fxTeamMemberForm },
+  args: fxArgs('fxTeamMemberForm', 'settings.users'),
   parameters: { session: users.manager, route: { path: '/profile/management/new', pattern: '/profile/management/new' }, api },
 } satisfies Meta<typeof FormScreen>;
 export default meta;
@@ -165,7 +165,7 @@ export const LeavingWithChangesAsksFirst: Story = {
 };
 
 export const CredentialKeyShownOnce: Story = {
-  args: { screenId: 'fxCredentialForm', menuKey: 'settings.apiPermissions', screen: fx.fxCredentialForm },
+  args: fxArgs('fxCredentialForm', 'settings.apiPermissions'),
   parameters: {
     route: { path: '/profile/apiPermissions/new', pattern: '/profile/apiPermissions/new' },
     api: { 'credentials.create': { credential: { id: 'ck_live_0123456789abcdef', name: 'ERP', status: 'active', hint: '••••6789', createdAt: '2025-06-01T00:00:00Z', lastUsedAt: null, revokedAt: null, replacedBy: null }, apiKey: 'ck_live_0123456789abcdef.Zx9-secret-6789' } },

@@ -1,28 +1,19 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, screen, userEvent, waitFor, within } from 'storybook/test';
-import type { Notification } from '../../../generated/types.gen.ts';
-import { notificationList, notifications, users } from '../../stories/fixtures.ts';
+import { notificationInbox, users } from '../../stories/fixtures.ts';
 import { text } from '../../stories/helpers.ts';
-import { callsTo, type StubRequest } from '../../stories/stub-api.ts';
+import { callsTo } from '../../stories/stub-api.ts';
 import ListScreen from './ListScreen.tsx';
 
-let inbox: Notification[] = [];
-const notificationApi = {
-  'notifications.list': () => notificationList(inbox),
-  'notifications.markRead': (req: StubRequest) => {
-    const { notificationIds } = req.body as { notificationIds: number[] | 'all' };
-    inbox = inbox.map((n) => (notificationIds === 'all' || notificationIds.includes(n.id) ? { ...n, visible: false } : n));
-    return { unread: inbox.filter((n) => n.visible).length };
-  },
-};
+const inbox = notificationInbox();
 
 const meta = {
   title: 'Runtime/ListScreen',
   component: ListScreen,
   args: { screenId: 'notifications', menuKey: 'notifications' },
-  parameters: { session: users.analista, route: { path: '/Notifications' }, api: notificationApi },
+  parameters: { session: users.analista, route: { path: '/Notifications' }, api: inbox.api },
   beforeEach: () => {
-    inbox = notifications.map((n) => ({ ...n }));
+    inbox.fill();
   },
 } satisfies Meta<typeof ListScreen>;
 export default meta;
@@ -59,7 +50,7 @@ export const MarkAllRead: Story = {
 
 export const Empty: Story = {
   beforeEach: () => {
-    inbox = [];
+    inbox.fill([]);
   },
   play: async () => {
     await expect(await screen.findByText(text('screens.notifications.empty', 'es'))).toBeInTheDocument();

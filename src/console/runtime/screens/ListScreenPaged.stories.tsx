@@ -8,7 +8,7 @@ import { apiError, callsTo, type StubRequest } from '../../stories/stub-api.ts';
 import { setDownloadSink } from '../download.ts';
 import { credentials, teamMember, teamMembers } from '../../stories/data.ts';
 import { listHandler, type Row } from '../../stories/list-stub.ts';
-import { fx } from '../../stories/screens.ts';
+import { fx, fxArgs } from '../../stories/screens.ts';
 import ListScreen from './ListScreen.tsx';
 
 const HUNDRED_THOUSAND = teamMembers(100_000);
@@ -18,7 +18,7 @@ const search = ['name', 'email', 'documentId', 'phone'];
 const meta = {
   title: 'Runtime/ListScreen (paged)',
   component: ListScreen,
-  args: { screenId: 'fxTeamMembers', menuKey: 'settings.users', screen: fx.fxTeamMembers },
+  args: fxArgs('fxTeamMembers', 'settings.users'),
   parameters: {
     session: users.manager,
     route: { path: '/profile/management', pattern: '/profile/management' },
@@ -242,7 +242,7 @@ export const ExportXlsxSheetRecipient: Story = {
 
 let inbox = notifications.map((n) => ({ ...n }));
 export const BulkActionOnSelectedRows: Story = {
-  args: { screenId: 'fxNotificationsBulk', menuKey: 'notifications', screen: fx.fxNotificationsBulk },
+  args: fxArgs('fxNotificationsBulk', 'notifications'),
   parameters: {
     session: users.analista,
     route: { path: '/Notifications', pattern: '/Notifications' },
@@ -277,7 +277,7 @@ export const BulkActionOnSelectedRows: Story = {
 
 let rotated = 0;
 export const RotatedKeyShownOnce: Story = {
-  args: { screenId: 'fxCredentials', menuKey: 'settings.apiPermissions', screen: fx.fxCredentials },
+  args: fxArgs('fxCredentials', 'settings.apiPermissions'),
   parameters: {
     route: { path: '/profile/apiPermissions', pattern: '/profile/apiPermissions' },
     api: {

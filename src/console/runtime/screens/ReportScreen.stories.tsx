@@ -8,13 +8,13 @@ import { setDownloadSink } from '../download.ts';
 import { today } from '../form/date-rules.ts';
 import { auditEntries } from '../../stories/data.ts';
 import { listHandler } from '../../stories/list-stub.ts';
-import { fx } from '../../stories/screens.ts';
+import { fxArgs } from '../../stories/screens.ts';
 import ReportScreen from './ReportScreen.tsx';
 
 const meta = {
   title: 'Runtime/ReportScreen',
   component: ReportScreen,
-  args: { screenId: 'fxActivityReport', menuKey: 'reports.logs', screen: fx.fxActivityReport },
+  args: fxArgs('fxActivityReport', 'reports.logs'),
   parameters: {
     session: users.manager,
     route: { path: '/Reports/Logs', pattern: '/Reports/Logs' },

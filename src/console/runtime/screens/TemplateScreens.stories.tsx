@@ -5,16 +5,14 @@
 // back while Meta reviews a row (`editWhen`).
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, screen, userEvent, waitFor, within } from 'storybook/test';
-import { screens } from '../../../generated/screens.gen.ts';
 import { users } from '../../stories/fixtures.ts';
+import { screenArgs, screenDef } from '../../stories/product-screens.ts';
 import { text } from '../../stories/helpers.ts';
 import { callsTo, type StubRequest } from '../../stories/stub-api.ts';
 import { listHandler } from '../../stories/list-stub.ts';
-import type { ScreenDef } from '../screen-types.ts';
 import FormScreen from './FormScreen.tsx';
 import ListScreen from './ListScreen.tsx';
 
-const def = (id: keyof typeof screens) => screens[id] as unknown as ScreenDef;
 const es = (key: string) => text(key, 'es');
 const label = (key: string) => new RegExp(`^${es(`fields.${key}`)}\\s*\\*?$`, 'i');
 
@@ -27,7 +25,7 @@ const template = (over: Record<string, unknown>) => ({
 const meta = {
   title: 'Runtime/Template screens',
   component: FormScreen,
-  args: { screenId: 'templateForm', menuKey: 'campaigns.templates', screen: def('templateForm') },
+  args: screenArgs('templateForm', 'campaigns.templates'),
   parameters: {
     session: users.manager,
     route: { path: '/Campaigns/Templates/new', pattern: '/Campaigns/Templates/new' },
@@ -73,7 +71,7 @@ export const WhatsAppFieldsOnlyForWhatsApp: Story = {
 
 /** The list: statuses translated and coloured; Edit only on rows Meta is not reviewing. */
 export const ListStatusesAndEditWhen: Story = {
-  render: () => <ListScreen screenId="templates" menuKey="campaigns.templates" screen={def('templates')} />,
+  render: () => <ListScreen screenId="templates" menuKey="campaigns.templates" screen={screenDef('templates')} />,
   parameters: {
     route: { path: '/Campaigns/Templates', pattern: '/Campaigns/Templates' },
     api: {

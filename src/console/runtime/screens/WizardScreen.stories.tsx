@@ -3,13 +3,13 @@ import { expect, screen, userEvent, waitFor } from 'storybook/test';
 import { users } from '../../stories/fixtures.ts';
 import { expectLocation, text } from '../../stories/helpers.ts';
 import { apiError, callsTo, type StubRequest } from '../../stories/stub-api.ts';
-import { fx } from '../../stories/screens.ts';
+import { fxArgs } from '../../stories/screens.ts';
 import WizardScreen from './WizardScreen.tsx';
 
 const meta = {
   title: 'Runtime/WizardScreen',
   component: WizardScreen,
-  args: { screenId: 'fxChannelWizard', menuKey: 'settings.channels', screen: fx.fxChannelWizard },
+  args: fxArgs('fxChannelWizard', 'settings.channels'),
   parameters: {
     session: users.manager,
     route: { path: '/profile/channels/new', pattern: '/profile/channels/new' },
