@@ -4,12 +4,13 @@ import Box from '@mui/material/Box';
 import TextField from '@mui/material/TextField';
 import type { WidgetProps } from '@rjsf/utils';
 import { useTranslation } from 'react-i18next';
+import { textFieldProps } from './text-field.ts';
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
 
 export default function ColorWidget(props: WidgetProps) {
   const { t } = useTranslation();
-  const { id, value, onChange, onBlur, onFocus, disabled, readonly, required, label, rawErrors = [] } = props;
+  const { id, value, onChange, onBlur, onFocus, disabled, readonly, label } = props;
   const hex = typeof value === 'string' ? value : '';
   return (
     <Box sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
@@ -23,12 +24,7 @@ export default function ColorWidget(props: WidgetProps) {
         sx={{ width: 48, height: 40, p: 0, border: 0, bgcolor: 'transparent', cursor: 'pointer' }}
       />
       <TextField
-        id={id}
-        fullWidth
-        label={label}
-        required={required}
-        disabled={disabled || readonly}
-        error={rawErrors.length > 0}
+        {...textFieldProps(props)}
         value={hex}
         placeholder="#FFC400"
         onChange={(e) => onChange(e.target.value.trim() || undefined)}

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import InputAdornment from '@mui/material/InputAdornment';
 import TextField from '@mui/material/TextField';
 import type { WidgetProps } from '@rjsf/utils';
+import { textFieldProps } from './text-field.ts';
 
 const grouped = new Intl.NumberFormat('es-CO', { maximumFractionDigits: 0 });
 
@@ -15,7 +16,7 @@ export const parseCopInput = (text: string): number | undefined => {
 };
 
 export default function CopWidget(props: WidgetProps) {
-  const { id, value, onChange, onBlur, onFocus, disabled, readonly, required, label, rawErrors = [] } = props;
+  const { id, value, onChange, onBlur, onFocus } = props;
   const [focused, setFocused] = useState(false);
   const [text, setText] = useState(formatCopInput(value));
   useEffect(() => {
@@ -23,12 +24,7 @@ export default function CopWidget(props: WidgetProps) {
   }, [value, focused]);
   return (
     <TextField
-      id={id}
-      fullWidth
-      label={label}
-      required={required}
-      disabled={disabled || readonly}
-      error={rawErrors.length > 0}
+      {...textFieldProps(props)}
       value={text}
       onChange={(e) => setText(e.target.value.replace(/[^\d.]/g, ''))}
       onFocus={() => {

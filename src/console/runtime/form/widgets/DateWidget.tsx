@@ -3,19 +3,15 @@
 import TextField from '@mui/material/TextField';
 import type { WidgetProps } from '@rjsf/utils';
 import { today } from '../date-rules.ts';
+import { textFieldProps } from './text-field.ts';
 
 export default function DateWidget(props: WidgetProps) {
-  const { id, schema, value, onChange, onBlur, onFocus, disabled, readonly, required, label, rawErrors = [] } = props;
+  const { id, schema, value, onChange, onBlur, onFocus } = props;
   const max = schema['x-max'] === 'today' ? today() : undefined;
   return (
     <TextField
-      id={id}
+      {...textFieldProps(props)}
       type="date"
-      fullWidth
-      label={label}
-      required={required}
-      disabled={disabled || readonly}
-      error={rawErrors.length > 0}
       value={typeof value === 'string' ? value : ''}
       onChange={(e) => onChange(e.target.value || undefined)}
       onBlur={(e) => onBlur(id, e.target.value)}

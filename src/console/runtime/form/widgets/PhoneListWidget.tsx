@@ -11,10 +11,11 @@ import type { WidgetProps } from '@rjsf/utils';
 import { useTranslation } from 'react-i18next';
 import { splitPastedNumbers } from '../../../../core/phone-list.ts';
 import { formatInteger } from '../../format.ts';
+import { textFieldProps } from './text-field.ts';
 
 export default function PhoneListWidget(props: WidgetProps) {
   const { t } = useTranslation();
-  const { id, value, onChange, onBlur, onFocus, disabled, readonly, required, label, rawErrors = [], schema, placeholder } = props;
+  const { id, value, onChange, onBlur, onFocus, rawErrors = [], schema, placeholder } = props;
   const text = typeof value === 'string' ? value : '';
   const read = useMemo(() => splitPastedNumbers(text).length, [text]);
   const max = typeof schema['x-maxNumbers'] === 'number' ? (schema['x-maxNumbers'] as number) : undefined;
@@ -23,14 +24,10 @@ export default function PhoneListWidget(props: WidgetProps) {
   return (
     <Box>
       <TextField
-        id={id}
-        fullWidth
+        {...textFieldProps(props)}
         multiline
         minRows={max !== undefined && max <= 10 ? 2 : 6}
         maxRows={16}
-        label={label}
-        required={required}
-        disabled={disabled || readonly}
         error={rawErrors.length > 0 || over}
         value={text}
         placeholder={placeholder}

@@ -31,6 +31,7 @@ import { constants } from '../../../../generated/constants.gen.ts';
 import { formatCop, formatInteger } from '../../format.ts';
 import { rowApplies } from '../../expressions.ts';
 import type { RowCondition } from '../../screen-types.ts';
+import { textFieldProps } from './text-field.ts';
 
 /** What the counter shows for a text; pure, so stories and tests can read it too. */
 export function smsFacts(text: string, shortener: readonly string[] = []) {
@@ -63,7 +64,7 @@ export function ownShortBases(location: Pick<Location, 'protocol' | 'hostname' |
 
 export default function SmsContentWidget(props: WidgetProps) {
   const { t } = useTranslation();
-  const { id, value, onChange, onBlur, onFocus, disabled, readonly, required, label, rawErrors = [], schema, placeholder, registry } = props;
+  const { id, value, onChange, onBlur, onFocus, disabled, readonly, rawErrors = [], schema, placeholder, registry } = props;
   const form = (registry.formContext as { formData?: Record<string, unknown> } | undefined)?.formData ?? {};
   const sms = rowApplies(schema['x-smsWhen'] as RowCondition | undefined, form, {});
   const text = typeof value === 'string' ? value : '';
@@ -109,13 +110,9 @@ export default function SmsContentWidget(props: WidgetProps) {
   return (
     <Box>
       <TextField
-        id={id}
-        fullWidth
+        {...textFieldProps(props)}
         multiline
         minRows={4}
-        label={label}
-        required={required}
-        disabled={disabled || readonly}
         error={rawErrors.length > 0 || warnings.length > 0 || !!limit}
         value={text}
         placeholder={placeholder}
