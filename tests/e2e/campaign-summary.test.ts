@@ -6,17 +6,14 @@
 // none went and why, and the messages list (and its CSV export) names the reason in words with
 // its code beside.
 import { describe, expect, it } from 'vitest';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { sessionToken, productAndBrowser, downloaded } from './harness.ts';
-import { api, notificationsChannel, scratchFolder, signedInPage } from './steps.ts';
+import { api, field, notificationsChannel, scratchFolder, signedInPage } from './steps.ts';
 
 const e2e = productAndBrowser();
 const files = scratchFolder('colibri-summary-');
-
-/** The value a detail field shows. */
-const field = (scope: ReturnType<Page['locator']>, name: string) => scope.locator(`dd[data-field="${name}"]`);
 
 // 95 GSM-7 characters besides the name: one SMS part in GSM-7, two in UCS-2 (over 70 characters).
 const CONTENT = 'Hola {{nombre}}, tu pedido 4471 ya salio de bodega y llega manana entre 8am y 12m. Gracias!!';
