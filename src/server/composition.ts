@@ -27,7 +27,6 @@ import { startSandboxFtp, type SandboxFtp } from '../sandbox/ftp/server.ts';
 import { DEMO_FTP_USER, demoFtpPassword, ensureDemoFtpFolder } from './db/demo-ftp.ts';
 import type { SecretBox } from './security/secrets.ts';
 
-export { SANDBOX_DEFAULT_TEMPLATES } from '../sandbox/graph/index.ts';
 export type { GraphSandbox, GraphSandboxOptions, RbmSandbox, RbmSandboxOptions, SandboxSmsc, SandboxSmscOptions };
 
 /** The ports the API's handlers use (ServerDeps). */

@@ -1,18 +1,19 @@
 // What handlers receive: the database, the clock, the outside-world providers, and the caller.
 import type { Kysely } from 'kysely';
-import type { Grant } from '../core/permissions.ts';
 import type { CaptchaVerifier } from '../core/ports/captcha.ts';
 import type { ChannelConnector } from '../core/ports/channel.ts';
 import type { MessageProvider } from '../core/ports/message.ts';
 import type { PaymentGateway } from '../core/ports/payment.ts';
 import type { SendWindow } from '../engine/lifecycle/index.ts';
-import type { UserScope } from './auth/user-scope.ts';
+import type { Session } from './auth/session.ts';
 import type { Database } from '../engine/database.ts';
 import type { WhatsAppTemplateGateway } from './messaging/whatsapp-templates.ts';
 import type { OutboundPolicy } from './messaging/outbound-guard.ts';
 import type { SecretBox } from './security/secrets.ts';
 import type { Shortener } from './modules/shortener/redirect/index.ts';
 import type { FileStorage } from './storage/file-storage.ts';
+
+export type { Session };
 
 export interface ServerDeps {
   db: Kysely<Database>;
@@ -57,23 +58,6 @@ export interface MessagingHooks {
   whatsappTemplates: WhatsAppTemplateGateway;
   /** Sandbox mode: a person writes to the channel through its stand-in; false when it has none. */
   simulateInbound?(channelId: number, from: string, text: string): Promise<boolean>;
-}
-
-/** The caller, resolved from a valid token. */
-export interface Session {
-  /** 0 when the caller authenticated with an API key (there is no session token to revoke). */
-  tokenId: number;
-  /** The API credential used, when the caller authenticated with X-Api-Key. */
-  credentialId?: string;
-  userId: number;
-  companyId: number;
-  state: string;
-  companyState: string;
-  roles: string[];
-  grants: Grant[];
-  /** The widest user scope among the caller's roles (src/server/auth/user-scope.ts); absent = onlyMe. */
-  scope?: UserScope;
-  expiresAt: Date;
 }
 
 /** The component headers the console sends; recorded for the audit log, never used to authorise. */

@@ -10,6 +10,7 @@
 // reason INCORRECT_CATEGORY and any other is APPROVED — then the stand-in posts Meta's
 // message_template_status_update webhook, signed, to the account's number.
 import { randomInt } from 'node:crypto';
+import { DEMO_WHATSAPP_TEMPLATES } from '../../core/demo-whatsapp-templates.ts';
 import { templateCategories, type TemplateCategory } from '../../generated/enums.gen.ts';
 
 const CATEGORIES = new Set<string>(templateCategories);
@@ -46,12 +47,8 @@ export function defaultTemplateReview(template: Pick<StoredTemplate, 'name'>): T
   return template.name.includes('rechazo') ? { event: 'REJECTED', reason: 'INCORRECT_CATEGORY' } : { event: 'APPROVED', reason: 'NONE' };
 }
 
-/** Approved templates every account has: Meta's hello_world and the demo's notice (ids fixed, so the demo seed can name them). */
-export const SANDBOX_DEFAULT_TEMPLATES: Required<Omit<SandboxTemplate, 'wabaId'>>[] = [
-  { id: '1192339204654487', name: 'hello_world', language: 'en_US', category: 'UTILITY', status: 'APPROVED' },
-  { id: '1029384756102938', name: 'colibri_aviso', language: 'es_CO', category: 'UTILITY', status: 'APPROVED' },
-  { id: '1029384756102939', name: 'colibri_aviso', language: 'es', category: 'UTILITY', status: 'APPROVED' },
-];
+/** Approved templates every account has: Meta's hello_world and the demo's notice (core/demo-whatsapp-templates.ts). */
+export const SANDBOX_DEFAULT_TEMPLATES: readonly Required<Omit<SandboxTemplate, 'wabaId'>>[] = DEMO_WHATSAPP_TEMPLATES;
 
 export type TemplateAnswer = { status: number; answer: unknown; errorCode?: number; template?: StoredTemplate };
 

@@ -3,7 +3,7 @@
 // one of the company's authorised IPs. Anything else resolves to nobody (the router answers 99953).
 import type { Kysely } from 'kysely';
 import { ipAllowed } from '../../core/cidr.ts';
-import type { Session } from '../context.ts';
+import type { Session } from './session.ts';
 import type { Database } from '../../engine/database.ts';
 import { parseApiKey, secretMatches } from '../security/api-keys.ts';
 import { sessionOfUser } from './session-store.ts';

@@ -14,7 +14,7 @@ import { systemRoleNames } from '../db/system-roles.ts';
 
 const systemRoles = new Set<string>(systemRoleNames);
 import type { ServerOperation } from '../../generated/server-operations.gen.ts';
-import type { Session } from '../context.ts';
+import type { Session } from './session.ts';
 import { fail } from '../errors/api-error.ts';
 
 export function authorize(op: ServerOperation, session: Session | null, params: unknown): void {

@@ -9,7 +9,7 @@
 //     to this machine; from elsewhere they need a platform or develop session;
 //   - a develop user sees only their own company's mail; platform staff see all.
 import type { FastifyRequest } from 'fastify';
-import type { Session } from '../context.ts';
+import type { Session } from './session.ts';
 import { fail } from '../errors/api-error.ts';
 
 /** The roles that may use sandbox operations from another machine. */

@@ -1,7 +1,7 @@
 // Tokens in the database: issue, resolve (with the user, company and role grants) and revoke.
 import type { Kysely } from 'kysely';
 import { constants } from '../../generated/constants.gen.ts';
-import type { Session } from '../context.ts';
+import type { Session } from './session.ts';
 import type { Database } from '../../engine/database.ts';
 import { hashToken, newToken } from '../security/tokens.ts';
 import { unionGrants } from './grants.ts';

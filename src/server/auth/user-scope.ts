@@ -7,7 +7,7 @@
 //   onlyMe          the caller alone
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { UserScope } from '../../generated/types.gen.ts';
-import type { Session } from '../context.ts';
+import type { Session } from './session.ts';
 import type { Database } from '../../engine/database.ts';
 
 export type { UserScope };

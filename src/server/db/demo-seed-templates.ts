@@ -4,12 +4,12 @@
 // send it; another company has one SMS template of its own (companies never see each other's).
 import type { Transaction } from 'kysely';
 import { variablesOf } from '../../core/message-content.ts';
-import { SANDBOX_DEFAULT_TEMPLATES } from '../composition.ts';
+import { DEMO_WHATSAPP_TEMPLATES } from '../../core/demo-whatsapp-templates.ts';
 import type { Database } from '../../engine/database.ts';
 
 export async function seedTemplates(trx: Transaction<Database>, companies: { demoCompanyId: number; otherCompanyIds: number[] }, now: Date): Promise<void> {
   const whatsapp = await trx.selectFrom('channels').select('id').where('company_id', '=', companies.demoCompanyId).where('platform', '=', 'whatsapp').orderBy('id').executeTakeFirst();
-  const aviso = SANDBOX_DEFAULT_TEMPLATES.find((t) => t.name === 'colibri_aviso' && t.language === 'es_CO')!;
+  const aviso = DEMO_WHATSAPP_TEMPLATES.find((t) => t.name === 'colibri_aviso' && t.language === 'es_CO')!;
   const row = (companyId: number, name: string, channel: string, purpose: string, content: string) => ({
     company_id: companyId, name, channel, purpose, content, variables: JSON.stringify(variablesOf(content)), category: null, language: null, channel_id: null,
     status: 'APPROVED', rejection_reason: null, provider_template_id: null, status_at: now, submitted_at: null, created_by: null, created_at: now, updated_at: now,
