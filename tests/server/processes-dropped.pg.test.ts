@@ -87,9 +87,13 @@ describe('every connection of the fleet terminated mid-campaign, twice', () => {
     const terminated: number[] = [];
     for (const fraction of [0.3, 0.6]) {
       await smsc.waitForMessages(Math.floor(COUNT * fraction), 240_000);
-      terminated.push(await terminateFleetConnections());
+      // The fleet's connections at that moment (2 API servers and 2 workers, a pool each). A pool
+      // may hold none for an instant (between a claim and the next, or replacing the ones just
+      // ended), so the cut is made as soon as one is held.
+      let n = 0;
+      await until('a fleet connection to terminate', async () => (n = await terminateFleetConnections()) > 0, 30_000);
+      terminated.push(n);
     }
-    // Each time the fleet held connections (2 API servers and 2 workers, a pool each).
     expect(terminated.every((n) => n > 0)).toBe(true);
 
     const ids = await sending;
