@@ -17,6 +17,7 @@ import { redirectBench } from './redirect.ts';
 import { ingestBench } from './ingest.ts';
 import { processesBench } from './processes.ts';
 import { launchBench } from './launch.ts';
+import { campaignBench } from './campaign.ts';
 import { reportFileBench } from './report-file.ts';
 import { reportQueriesBench } from './report-queries.ts';
 import { conversationsBench } from './conversations.ts';
@@ -110,6 +111,8 @@ if (!only || only === 'dispatch') await dispatchBench(record, process.env.BENCH_
 if (!only || only === 'processes') await processesBench(record, process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test');
 // The short-link redirect on one core: cache hit, cache miss and click tracking against a bare node:http 302 (tests/bench/redirect.ts).
 if (!only || only === 'redirect') await redirectBench(record);
+// A personalised 50,000-recipient campaign from the launch click to the last receipt, on PGlite and PostgreSQL (tests/bench/campaign.ts).
+if (!only || only === 'campaign') await campaignBench(record, process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test');
 if (!only || only === 'launch') await launchBench(record, process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test');
 if (!only || only === 'report-file') await reportFileBench(record, process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test');
 // Each report screen's call over 10,000,000 messages: from the rollups vs the raw GROUP BY, same run (tests/bench/report-queries.ts).
