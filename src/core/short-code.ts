@@ -15,6 +15,9 @@ import type { UrlProblem as AnyUrlProblem } from '../generated/enums.gen.ts';
 
 export const CODE_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 export const CODE_LENGTH = 7;
+
+/** Codes drawn before an insert gives up (62^7 codes: a second draw is already rare; a collision redraws only the rows that did not land). */
+export const CODE_ATTEMPTS = 8;
 export const ALIAS_MIN = 3;
 export const ALIAS_MAX = 16;
 export const URL_MAX = 2048;

@@ -13,7 +13,7 @@ import type { MessageProvider } from '../core/ports/message.ts';
 import type { Database } from '../engine/database.ts';
 import type { ComponentHeaders, MessagingHooks, ServerDeps } from './context.ts';
 import { companySendWindow } from './messaging/send-window.ts';
-import { runDueCampaigns } from './messaging/scheduler.ts';
+import { runDueCampaigns } from '../engine/campaigns/index.ts';
 import { visitDueFtpFolders } from './messaging/ftp-intake.ts';
 import { listeningOrigin } from './http/public-origin.ts';
 import { mailScheduledFiles, runDueReportSchedules } from './modules/reportCenter/report-schedules.ts';

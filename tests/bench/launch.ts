@@ -12,7 +12,7 @@ import { sql } from 'kysely';
 import { JobRunner } from '../../src/engine/jobs/runner.ts';
 import { jobHandlers } from '../../src/server/messaging/jobs.ts';
 import { companySendWindow } from '../../src/server/messaging/send-window.ts';
-import { launchChunkSize } from '../../src/server/messaging/engine-settings.ts';
+import { launchChunkSize } from '../../src/engine/campaigns/index.ts';
 import type { Harness } from '../server/harness.ts';
 import { onEachDatabase } from './databases.ts';
 import type { Record } from './server-lists.ts';

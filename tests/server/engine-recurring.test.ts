@@ -3,7 +3,7 @@
 // launches nothing; after `ends` the campaign is Executed.
 import { describe, expect, it } from 'vitest';
 import type { ServerDeps } from '../../src/server/context.ts';
-import { runDueCampaigns } from '../../src/server/messaging/scheduler.ts';
+import { runDueCampaigns } from '../../src/engine/campaigns/index.ts';
 import { companySendWindow } from '../../src/server/messaging/send-window.ts';
 import { fileHarness, signedIn } from './file-harness.ts';
 import { multipart } from './harness.ts';

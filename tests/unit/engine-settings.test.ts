@@ -1,7 +1,8 @@
 // The dispatcher's settings from the environment (src/server/messaging/engine-settings.ts), one
-// reading for `npm start` and `npm run worker` (issue 13).
+// reading for `npm start` and `npm run worker`, and the launch's sizes (src/engine/campaigns/settings.ts).
 import { describe, expect, it } from 'vitest';
-import { engineSettings, launchChunkSize, serverRunsEngine, workerSettings } from '../../src/server/messaging/engine-settings.ts';
+import { engineSettings, serverRunsEngine, workerSettings } from '../../src/server/messaging/engine-settings.ts';
+import { launchChunkSize, previewStagedMax } from '../../src/engine/campaigns/index.ts';
 import { IN_DOUBT_GRACE_MS } from '../../src/engine/dispatcher.ts';
 
 describe('engine settings', () => {
@@ -33,6 +34,13 @@ describe('engine settings', () => {
     expect(launchChunkSize({ DATABASE_URL: 'postgres://db/colibri' })).toBe(500);
     expect(launchChunkSize({ LAUNCH_CHUNK_SIZE: '250' })).toBe(250);
     expect(launchChunkSize({ LAUNCH_CHUNK_SIZE: '0', DATABASE_URL: 'postgres://db/colibri' })).toBe(500);
+    expect(() => launchChunkSize({ LAUNCH_CHUNK_SIZE: 'cien' })).toThrow(/LAUNCH_CHUNK_SIZE/);
+  });
+
+  it('the summary stages 500 rows on PGlite and 2,000 on PostgreSQL, unless PREVIEW_STAGED_MAX says', () => {
+    expect(previewStagedMax({})).toBe(500);
+    expect(previewStagedMax({ DATABASE_URL: 'postgres://db/colibri' })).toBe(2000);
+    expect(previewStagedMax({ PREVIEW_STAGED_MAX: '50' })).toBe(50);
   });
 
   it('ENGINE_IN_SERVER=off leaves the sending to workers, and only where workers can share the database', () => {

@@ -4,11 +4,14 @@
 // stack or SQL: the detail goes to the log only). A client that hung up mid-request is logged at
 // info: it is the client's doing, not an error of the server's.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../errors/api-error.ts';
+import { Refused } from '../../engine/refused.ts';
+import { ApiError, fieldError } from '../errors/api-error.ts';
 import { validationError } from './validation.ts';
 
 function toApiError(error: FastifyError & { validationContext?: string }): ApiError | null {
   if (error instanceof ApiError) return error;
+  // The engine's refusal (a launch, a preview, a deployment action): its code, its detail, its field.
+  if (error instanceof Refused) return error.field ? new ApiError(error.code, undefined, [fieldError(error.field, error.code, error.detail)]) : new ApiError(error.code, error.detail);
   if (error.validation) return validationError(error.validation as never, error.validationContext);
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

@@ -25,10 +25,10 @@ import { Client, FTPError, type FileInfo } from 'basic-ftp';
 import { sql } from 'kysely';
 import { constants } from '../../generated/constants.gen.ts';
 import type { ServerDeps } from '../context.ts';
-import { authorSession } from './author-session.ts';
-import { ApiError } from '../errors/api-error.ts';
+import { ApiError, messageFor } from '../errors/api-error.ts';
 import { wordsFor } from '../i18n/document-words.ts';
-import { launchCampaign } from '../modules/campaigns/launch.ts';
+import { launchCampaign } from '../../engine/campaigns/index.ts';
+import { Refused } from '../../engine/refused.ts';
 import { recipientsTarget } from '../modules/campaigns/recipients-target.ts';
 import { storeRecipients } from '../modules/campaigns/recipients-upload.ts';
 import { ftpAccessOf, type FtpAccess } from '../modules/credentials/ftp-settings.ts';
@@ -239,7 +239,8 @@ async function launchFile(deps: FtpIntakeDeps, client: Client, companyId: number
   const campaign = await deps.db.selectFrom('campaigns').select(['id', 'created_by']).where('id', '=', campaignId).where('company_id', '=', companyId).executeTakeFirst();
   if (!campaign) throw new Refusal('99985', `the company has no campaign ${campaignId}`);
   if (!campaign.created_by) throw new Refusal('99985', `campaign ${campaignId}'s author is no longer a user`);
-  const author = authorSession(campaign.created_by, companyId, deps.now());
+  // The file is launched as the campaign's author, within the author's company.
+  const author = { userId: campaign.created_by, companyId };
   const target = await recipientsTarget(deps, author, campaignId);
   // Streamed from the FTP data connection into the recipients intake; a server that sends more than it listed is cut at the limit.
   const input = new PassThrough();
@@ -274,6 +275,7 @@ async function launchFile(deps: FtpIntakeDeps, client: Client, companyId: number
 /** A refusal the report shows (the file, the campaign or the credits), or null for a failure to try again. */
 function refusalOf(error: unknown): Refusal | null {
   if (error instanceof Refusal) return error;
+  if (error instanceof Refused) return new Refusal(error.code, error.detail ?? messageFor(error.code));
   if (error instanceof ApiError) {
     const first = error.errors?.[0];
     return new Refusal(first?.code ?? error.code, first?.message ?? error.message);

@@ -9,12 +9,12 @@ import { flowCallStep, flowVersions } from '../../engine/conversations/index.ts'
 import { paymentFollowUpStep } from '../../engine/payments/index.ts';
 import { noPaymentGateway, type PaymentGateway } from '../../core/ports/payment.ts';
 import { JobRunner, type JobHandlers, type JobRunnerOptions } from '../../engine/jobs/index.ts';
-import { launchStep, type LaunchDeps } from '../modules/campaigns/launch.ts';
+import { launchStep, type LaunchDeps } from '../../engine/campaigns/index.ts';
 import { reportFileStep } from '../modules/reportCenter/report-files.ts';
 import type { FileStorage } from '../storage/file-storage.ts';
 import { integrationCaller } from './flow-calls.ts';
 import { OutboundPolicy } from './outbound-guard.ts';
-import { numberFrom } from './engine-settings.ts';
+import { numberFrom } from '../../core/settings-number.ts';
 
 export const JOB_LEASE_MS = 60_000;
 

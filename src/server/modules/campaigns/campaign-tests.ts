@@ -16,8 +16,7 @@ import type { ServerDeps, Session } from '../../context.ts';
 import { fail, failFields, fieldError } from '../../errors/api-error.ts';
 import { caller, type HandlerContext } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
-import { sendMessages } from '../../messaging/send-messages.ts';
-import { channelOf } from './launch.ts';
+import { channelOf, sendMessages } from '../../../engine/campaigns/index.ts';
 
 /** The test's numbers in E.164, each once, judged as a file's phone cell is (99905, 99963). */
 function testNumbers(text: string, allowFixedLines: boolean): string[] {

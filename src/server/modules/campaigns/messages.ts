@@ -7,7 +7,7 @@
 import { reasonOf } from '../../../engine/lifecycle/index.ts';
 import type { CampaignMessage } from '../../../generated/types.gen.ts';
 import { fail } from '../../errors/api-error.ts';
-import { duplicateWindowHours } from '../../messaging/duplicate-window.ts';
+import { duplicateWindowHours } from '../../../engine/campaigns/index.ts';
 import { caller, type HandlerContext } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
 

@@ -2,11 +2,10 @@
 import { sql, type Kysely } from 'kysely';
 import { contentProblems, lengthProblem } from '../../../core/message-content.ts';
 import { capabilitiesOf } from '../../../engine/channels/index.ts';
-import type { Campaign, CampaignRecurrence, FlowDefinition } from '../../../generated/types.gen.ts';
+import type { Campaign, CampaignRecurrence } from '../../../generated/types.gen.ts';
 import type { Database } from '../../../engine/database.ts';
-import { jsonValue } from '../../../engine/tables/index.ts';
 import { failFields, fieldError } from '../../errors/api-error.ts';
-import { parametersOf } from './whatsapp-campaign.ts';
+import { parametersOf } from '../../../engine/campaigns/index.ts';
 
 export function campaignQuery(db: Kysely<Database>, companyId: number) {
   return db
@@ -96,18 +95,3 @@ export async function keptTemplate(db: Kysely<Database>, companyId: number, chan
   return capabilitiesOf(channel!.platform).templates ? templateId : null;
 }
 
-/**
- * A flow a campaign may carry: the company's, published (99994 otherwise), starting from
- * the company — an initialPush step. A flow that starts only when a person writes in (initialCall)
- * cannot be pushed: 99990 on a scheduled or recurring campaign (no scheduling of call flows), 99968
- * otherwise (the content must be of flow type).
- */
-export async function checkCampaignFlow(db: Kysely<Database>, companyId: number, flowId: number | null | undefined, kind: string): Promise<number | null> {
-  if (flowId === null || flowId === undefined) return null;
-  const flow = await db.selectFrom('flows').select(['id', 'published_version']).where('id', '=', flowId).where('company_id', '=', companyId).executeTakeFirst();
-  if (!flow || flow.published_version === null) throw failFields([fieldError('flowId', '99994')]);
-  const version = await db.selectFrom('flow_versions').select('definition').where('flow_id', '=', flowId).where('version', '=', flow.published_version).executeTakeFirstOrThrow();
-  const steps = jsonValue<FlowDefinition>(version.definition).steps;
-  if (steps.some((s) => s.type === 'initialPush')) return flow.id;
-  throw failFields([fieldError('flowId', kind === 'open' ? '99968' : '99990')]);
-}

@@ -1,11 +1,12 @@
 // Deployments (schemas/api/deployments.yaml): the runs of campaigns with their progress and the
-// play / pause / cancel / delete actions (src/server/modules/campaigns/deployment-control.ts).
+// play / pause / cancel / delete actions (src/engine/campaigns/deployment-control.ts).
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
 import { normalizeColombianPhone } from '../../../core/phone.ts';
 import { failFields, fieldError } from '../../errors/api-error.ts';
 import { deploymentHistory } from './history.ts';
-import { controlDeployment, loadDeployment, numbersAction, removeDeployment, toDeployment } from '../campaigns/deployment-control.ts';
+import { controlDeployment, loadDeployment, numbersAction, removeDeployment } from '../../../engine/campaigns/index.ts';
+import { toDeployment } from './deployment-answer.ts';
 
 
 export const deploymentsHandlers: DomainHandlers<'deployments'> = {

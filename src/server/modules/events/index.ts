@@ -16,7 +16,7 @@ import { fail, failFields, fieldError, type FieldError } from '../../errors/api-
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
 import { idempotentRequest, once, settle } from '../../messaging/idempotency.ts';
-import { sendMessages } from '../../messaging/send-messages.ts';
+import { sendMessages } from '../../../engine/campaigns/index.ts';
 import { statusOf } from '../messages/index.ts';
 import { capabilitiesOf, destinationOn } from '../../../engine/channels/index.ts';
 

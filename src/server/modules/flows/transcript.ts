@@ -7,7 +7,7 @@ import type { Database } from '../../../engine/database.ts';
 import { reasonOf } from '../../../engine/lifecycle/index.ts';
 import type { ConversationTurnDirection, MessageState } from '../../../generated/enums.gen.ts';
 import type { Conversation } from '../../../generated/types.gen.ts';
-import { duplicateWindowHours } from '../../messaging/duplicate-window.ts';
+import { duplicateWindowHours } from '../../../engine/campaigns/index.ts';
 
 export type TranscriptTurn = Required<NonNullable<Conversation['turns']>[number]> & { conversationId: number };
 

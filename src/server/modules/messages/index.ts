@@ -1,6 +1,6 @@
 // The public sending API (schemas/api/messages.yaml): one message, a template, or a batch of up to
 // 1,000, through a channel of the company (by id, or the first enabled one of the platform with the
-// highest priority). Messages are created through the one send step (messaging/send-messages.ts), so the block list (5),
+// highest priority). Messages are created through the one send step (engine/campaigns/send.ts), so the block list (5),
 // the duplicate rule (93) and the credits (81) decide each one; API messages are transactional
 // unless told otherwise, so the send window does not hold them. An Idempotency-Key makes a retried
 // send answer the first one's messages instead of sending again (messaging/idempotency.ts).
@@ -12,7 +12,7 @@ import type { ServerDeps, Session } from '../../context.ts';
 import { fail, failFields, fieldError } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { idempotentRequest, once, settle } from '../../messaging/idempotency.ts';
-import { sendMessages } from '../../messaging/send-messages.ts';
+import { sendMessages } from '../../../engine/campaigns/index.ts';
 import { lastDays } from './last-days.ts';
 
 

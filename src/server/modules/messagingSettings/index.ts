@@ -11,7 +11,7 @@ import type { CustomSendWindow, MessagingSettings } from '../../../generated/typ
 import { failFields, fieldError } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { callbackSecretContext } from '../../messaging/callbacks.ts';
-import { DEFAULT_DUPLICATE_HOURS } from '../../messaging/duplicate-window.ts';
+import { DEFAULT_DUPLICATE_HOURS } from '../../../engine/campaigns/index.ts';
 import { portOf, type OutboundPolicy } from '../../messaging/outbound-guard.ts';
 
 type Row = Selectable<MessagingSettingsTable>;

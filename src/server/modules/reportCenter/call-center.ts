@@ -13,7 +13,7 @@ import type { CallCenterMessage, CallCenterTurn } from '../../../generated/types
 import { transcriptOf } from '../flows/transcript.ts';
 import { failFields, fieldError } from '../../errors/api-error.ts';
 import { caller, type HandlerContext } from '../../http/handler.ts';
-import { duplicateWindowHours } from '../../messaging/duplicate-window.ts';
+import { duplicateWindowHours } from '../../../engine/campaigns/index.ts';
 import { dateProblems, isoOrNull } from './report-scope.ts';
 
 const TIME_ZONE = constants.sendWindow.timeZone;

@@ -5,14 +5,14 @@
 // channel in the last 24 hours (Meta's 131047; the rule is engine/channels/whatsapp/customer-window.ts).
 // The summary (preview) and the launch ask the same plan, so they never disagree.
 import type { Kysely } from 'kysely';
-import { render } from '../../../core/message-content.ts';
-import { capabilitiesOf, outsideCustomerWindow, OUTSIDE_WINDOW_CODE } from '../../../engine/channels/index.ts';
-import type { ChannelPlatform } from '../../../engine/channel-adapter.ts';
-import type { Database } from '../../../engine/database.ts';
-import type { EnqueueItem } from '../../../engine/lifecycle/index.ts';
-import { headerKey } from '../../../engine/recipients/index.ts';
-import type { ServerDeps } from '../../context.ts';
-import { fail } from '../../errors/api-error.ts';
+import { render } from '../../core/message-content.ts';
+import { capabilitiesOf, outsideCustomerWindow, OUTSIDE_WINDOW_CODE } from '../channels/index.ts';
+import type { ChannelPlatform } from '../channel-adapter.ts';
+import type { Database } from '../database.ts';
+import type { EnqueueItem } from '../lifecycle/index.ts';
+import { headerKey } from '../recipients/index.ts';
+import { refuse } from '../refused.ts';
+import type { CampaignDeps } from './deps.ts';
 
 /** A template's parameters in Meta's order: {{1}}, {{2}}… by number; named ones as they appear. */
 export function parametersOf(variables: readonly string[]): string[] {
@@ -60,7 +60,7 @@ async function planOf(db: Kysely<Database>, campaign: Campaign, channel: { id: n
 }
 
 /** The pre-send summary's WhatsApp lines (zero and empty on other channels). */
-export async function whatsappSummary(deps: ServerDeps, campaign: Campaign, channel: { id: number; platform: ChannelPlatform }, phones: readonly string[]): Promise<WhatsAppSummary> {
+export async function whatsappSummary(deps: Pick<CampaignDeps, 'db' | 'now'>, campaign: Campaign, channel: { id: number; platform: ChannelPlatform }, phones: readonly string[]): Promise<WhatsAppSummary> {
   const { outsideWindow, windowCode, unmappedParameters } = await planOf(deps.db, campaign, channel, phones, deps.now());
   return { outsideWindow, windowCode, unmappedParameters };
 }
@@ -70,10 +70,10 @@ export async function whatsappSummary(deps: ServerDeps, campaign: Campaign, chan
  * row), or null for free text. Refuses a parameter without its column (99908) and free text while
  * a recipient is outside the window (99907).
  */
-export async function whatsappLaunchItems(deps: Pick<ServerDeps, 'db' | 'now'>, campaign: Campaign, channel: { id: number; platform: ChannelPlatform }, rows: readonly { phone: string | null; variables: Record<string, string> }[]): Promise<EnqueueItem[] | null> {
+export async function whatsappLaunchItems(deps: Pick<CampaignDeps, 'db' | 'now'>, campaign: Campaign, channel: { id: number; platform: ChannelPlatform }, rows: readonly { phone: string | null; variables: Record<string, string> }[]): Promise<EnqueueItem[] | null> {
   const plan = await planOf(deps.db, campaign, channel, rows.map((r) => r.phone!), deps.now());
-  if (plan.unmappedParameters.length) throw fail('99908', `template parameters without a column of the file: ${plan.unmappedParameters.join(', ')}`);
-  if (plan.outsideWindow) throw fail('99907', `${plan.outsideWindow} recipients have not written in the last 24 hours: WhatsApp refuses free text to them (${OUTSIDE_WINDOW_CODE}); choose a template`);
+  if (plan.unmappedParameters.length) throw refuse('99908', `template parameters without a column of the file: ${plan.unmappedParameters.join(', ')}`);
+  if (plan.outsideWindow) throw refuse('99907', `${plan.outsideWindow} recipients have not written in the last 24 hours: WhatsApp refuses free text to them (${OUTSIDE_WINDOW_CODE}); choose a template`);
   const template = plan.template;
   if (!template) return null;
   const positional = template.parameters.every((p) => /^\d+$/.test(p));

@@ -7,18 +7,17 @@
 import { sql } from 'kysely';
 import { nextRun, type RecurrenceRule, type RecurrenceUnit } from '../../core/recurrence.ts';
 import type { CampaignRecurrence } from '../../generated/types.gen.ts';
-import type { ServerDeps } from '../context.ts';
-import { authorSession } from './author-session.ts';
-import { launchCampaign } from '../modules/campaigns/launch.ts';
+import type { CampaignDeps } from './deps.ts';
+import { launchCampaign } from './launch.ts';
 
 const UNITS: Record<CampaignRecurrence['unit'], RecurrenceUnit> = { days: 'day', weeks: 'week', months: 'month', years: 'year' };
 
-export function ruleOf(r: CampaignRecurrence): RecurrenceRule {
+function ruleOf(r: CampaignRecurrence): RecurrenceRule {
   return { every: r.every, unit: UNITS[r.unit], starts: r.starts, ends: r.ends ?? undefined, expires: r.expires ?? undefined };
 }
 
 /** Launches the recurring campaigns that are due; answers how many runs it launched. */
-export async function runDueCampaigns(deps: ServerDeps, log: (m: string, d?: unknown) => void = () => {}): Promise<number> {
+export async function runDueCampaigns(deps: CampaignDeps, log: (m: string, d?: unknown) => void = () => {}): Promise<number> {
   const db = deps.db;
   const now = deps.now();
   let launched = 0;
@@ -41,9 +40,9 @@ export async function runDueCampaigns(deps: ServerDeps, log: (m: string, d?: unk
       log(`recurring campaign ${due.id}: its author is gone, run skipped`);
       continue;
     }
-    const actor = authorSession(due.created_by, due.company_id, now);
     try {
-      await launchCampaign(deps, actor, due.id);
+      // As its author, within the author's company: the launch checks the campaign, not a permission of a request.
+      await launchCampaign(deps, { userId: due.created_by, companyId: due.company_id }, due.id);
       launched++;
     } catch (error) {
       log(`recurring campaign ${due.id}: run skipped`, (error as Error).message);

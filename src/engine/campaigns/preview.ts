@@ -1,0 +1,190 @@
+// The preview (the detail's summary tab) is the same launch, run to the end in a transaction that
+// is then rolled back: every decision it shows (block list, duplicates against what was
+// already sent, the send window, the credits, the parts of each rendered message) is the one the
+// launch would make, read from the rows the launch itself wrote.
+import { sql, type Transaction } from 'kysely';
+import { refusedLinks } from '../../core/message-content.ts';
+import { nonGsmCharacters } from '../../core/sms-parts.ts';
+import type { CampaignPreview } from '../../generated/types.gen.ts';
+import { capabilitiesOf } from '../channels/index.ts';
+import { balanceOf } from '../credits.ts';
+import type { Database } from '../database.ts';
+import { createDeployment, STATUS, type EnqueueItem, type EnqueueResult, type Purpose } from '../lifecycle/index.ts';
+import { Refused } from '../refused.ts';
+import type { Caller, CampaignDeps } from './deps.ts';
+import { channelOf, fileCounts, itemsOf, loadCampaign, plannedAt, sendableChunk, type LaunchCampaign, type RecipientRow } from './launch-plan.ts';
+import { childCodes, contentLinks, personalise } from './links.ts';
+import { duplicateWindowHours, sendMessages } from './send.ts';
+import { previewStagedMax } from './settings.ts';
+import { whatsappLaunchItems, whatsappSummary, withTemplateValues } from './whatsapp.ts';
+
+/** Rendered messages the summary shows as they would go. */
+const SAMPLES = 3;
+
+/**
+ * The one launch: creates the deployment, the recipients' short codes and the messages (every
+ * decision made by the engine's enqueue), then hands the transaction to `finish` — the launch
+ * records the totals and commits; the preview reads the rows back and rolls back.
+ */
+async function runLaunch<T>(
+  deps: CampaignDeps, me: Caller, campaign: LaunchCampaign, rows: RecipientRow[],
+  onInsufficientCredits: 'throw' | 'report',
+  /** A WhatsApp template campaign's messages (whatsapp.ts), or null: the content rendered per row. */
+  templateItems: EnqueueItem[] | null,
+  finish: (trx: Transaction<Database>, deploymentId: number, result: EnqueueResult) => Promise<T>,
+): Promise<T> {
+  const channel = await channelOf(deps, campaign);
+  const now = deps.now();
+  const at = plannedAt(campaign, now);
+  // Shortener: the company's short links in the content (99925 for any other link of ours).
+  const links = await contentLinks(deps, me.companyId, campaign.content);
+  const purpose = campaign.purpose as Purpose;
+  return sendMessages(deps, {
+    companyId: me.companyId, channel, purpose, source: 'campaign', createdBy: me.userId, now, at, onInsufficientCredits,
+  }, async (trx, enqueue) => {
+    const id = await createDeployment(trx, { companyId: me.companyId, campaignId: campaign.id, channelId: channel.id, purpose, at, createdBy: me.userId, now });
+    // Shortener: each recipient gets their own child code of every link, set-based, in this transaction.
+    const codes = links.length
+      ? await childCodes(trx, { companyId: me.companyId, campaignId: campaign.id, createdBy: me.userId, now, links, phones: rows.map((r) => r.phone!) })
+      : null;
+    // A template campaign the launch would refuse is still priced by its text, each parameter filled from its mapped column (empty when unmapped).
+    const textRows = campaign.template_id === null ? rows : rows.map((r) => ({ ...r, variables: withTemplateValues(campaign, r.variables) }));
+    const result = await enqueue(templateItems ?? itemsOf(campaign.content, textRows, codes ? (body, phone) => personalise(body, links, codes, phone) : undefined), id);
+    return finish(trx, id, result);
+  });
+}
+
+/** What the rolled-back launch wrote, summed in SQL (a file can hold 100,000 rows). */
+interface Staged {
+  goNow: number;
+  wait: number;
+  waitUntil: Date | null;
+  blocked: number;
+  duplicates: number;
+  parts: number;
+  partsMin: number;
+  partsMax: number;
+  encodings: string[];
+  /** Bodies of the UCS-2 messages (where the characters that force it are looked for). */
+  ucs2Bodies: string[];
+  samples: string[];
+  credits: number;
+  shortOfCredits: boolean;
+}
+
+/** Carries the preview out of the transaction it rolls back. */
+class PreviewRollback extends Error {
+  constructor(readonly staged: Staged) {
+    super('preview: rolled back');
+  }
+}
+
+async function readBack(trx: Transaction<Database>, result: EnqueueResult, now: Date): Promise<Staged> {
+  const ids = sql`${result.ids}::bigint[]`;
+  const totals = await sql<{
+    go_now: string | number; wait: string | number; wait_until: Date | string | null; blocked: string | number; duplicates: string | number;
+    parts: string | number | null; parts_min: number | null; parts_max: number | null; encodings: string[] | null;
+  }>`
+    select count(*) filter (where state = 'queued' and not_before <= ${now}) as go_now,
+           count(*) filter (where state = 'queued' and not_before > ${now}) as wait,
+           max(not_before) filter (where state = 'queued' and not_before > ${now}) as wait_until,
+           count(*) filter (where state = 'rejected' and status_code = ${STATUS.blacklisted}) as blocked,
+           count(*) filter (where state = 'rejected' and status_code = ${STATUS.duplicate}) as duplicates,
+           sum(parts) filter (where state = 'queued') as parts, min(parts) as parts_min, max(parts) as parts_max,
+           array_agg(distinct encoding) filter (where encoding is not null) as encodings
+    from messages where id = any(${ids})`.execute(trx);
+  const t = totals.rows[0];
+  const ucs2 = await sql<{ body: string }>`select body from messages where id = any(${ids}) and encoding = 'UCS-2' and body is not null`.execute(trx);
+  const first = await sql<{ to_number: string; body: string }>`
+    select to_number, body from messages where id = any(${ids}) and body is not null order by id limit ${SAMPLES}`.execute(trx);
+  return {
+    goNow: Number(t.go_now), wait: Number(t.wait), waitUntil: t.wait_until ? new Date(t.wait_until) : null,
+    blocked: Number(t.blocked), duplicates: Number(t.duplicates),
+    parts: Number(t.parts ?? 0), partsMin: t.parts_min ?? 0, partsMax: t.parts_max ?? 0, encodings: [...(t.encodings ?? [])].sort(),
+    ucs2Bodies: ucs2.rows.map((r) => r.body), samples: first.rows.map((r) => `${r.to_number}: ${r.body}`),
+    credits: result.neededCredits, shortOfCredits: result.shortOfCredits,
+  };
+}
+
+/** Every launch run to the end and rolled back: what it would write, as it would write it. */
+async function stagedLaunch(deps: CampaignDeps, me: Caller, campaign: LaunchCampaign, rows: RecipientRow[]): Promise<Staged> {
+  // A WhatsApp campaign the launch would refuse (99907, 99908) is still priced: the summary names why it would be refused.
+  const templateItems = await whatsappLaunchItems(deps, campaign, await channelOf(deps, campaign), rows).catch((error: unknown) => {
+    if (error instanceof Refused && (error.code === '99907' || error.code === '99908')) return null;
+    throw error;
+  });
+  try {
+    await runLaunch(deps, me, campaign, rows, 'report', templateItems, async (trx, _id, result) => {
+      throw new PreviewRollback(await readBack(trx, result, deps.now()));
+    });
+  } catch (error) {
+    if (error instanceof PreviewRollback) return error.staged;
+    throw error;
+  }
+  throw new Error('unreachable: the preview always rolls back');
+}
+
+/** The characters the file's values bring that force UCS-2 where the campaign's own text does not. */
+function ucs2FromValues(content: string, bodies: readonly string[]): { characters: string[]; rows: number } {
+  const own = new Set(nonGsmCharacters(content));
+  const characters = new Set<string>();
+  let rows = 0;
+  for (const body of bodies) {
+    const added = nonGsmCharacters(body).filter((ch) => !own.has(ch));
+    if (added.length) rows++;
+    for (const ch of added) characters.add(ch);
+  }
+  return { characters: [...characters], rows };
+}
+
+/**
+ * What a launch now would do, without doing it: the launch itself, rolled back. A file of more
+ * sendable rows than previewStagedMax() is staged on its first rows only and the counts scaled to
+ * the whole file (`estimated`): staging a million rows in one transaction would hold the embedded
+ * database, and every other request, for as long as the launch itself (item 1). The
+ * file's own counts (recipients, invalid rows, repeats within the file) are always exact.
+ */
+export async function previewCampaign(deps: CampaignDeps, me: Caller, campaignId: number): Promise<CampaignPreview> {
+  const db = deps.db;
+  const campaign = await loadCampaign(deps, me, campaignId);
+  const channel = await channelOf(deps, campaign);
+  const file = campaign.recipients_file_id;
+  const counts = file ? await fileCounts(db, file) : { sendable: 0, invalid: 0, repeated: 0 };
+  const recipients = counts.sendable;
+  const max = previewStagedMax();
+  const rows = file && recipients ? await sendableChunk(db, file, 0, Math.min(recipients, max)) : [];
+  const staged = rows.length ? await stagedLaunch(deps, me, campaign, rows) : null;
+  // Counts of the staged rows, scaled to the whole file when only its first rows were staged.
+  const scale = rows.length && recipients > rows.length ? recipients / rows.length : 1;
+  const scaled = (n: number) => Math.round(n * scale);
+  const ucs2 = capabilitiesOf(channel.platform).segmentedText && staged ? ucs2FromValues(campaign.content, staged.ucs2Bodies) : { characters: [], rows: 0 };
+  const credits = Math.ceil((staged?.credits ?? 0) * scale);
+  const { balance } = await balanceOf(db, me.companyId);
+  const whatsapp = await whatsappSummary(deps, campaign, channel, rows.map((r) => r.phone!));
+  return {
+    recipients,
+    staged: rows.length,
+    estimated: rows.length < recipients,
+    goNow: scaled(staged?.goNow ?? 0),
+    wait: scaled(staged?.wait ?? 0),
+    waitUntil: staged?.waitUntil?.toISOString() ?? null,
+    blocked: scaled(staged?.blocked ?? 0),
+    duplicates: counts.repeated + scaled(staged?.duplicates ?? 0),
+    duplicateHours: await duplicateWindowHours(db, me.companyId),
+    invalid: counts.invalid,
+    parts: scaled(staged?.parts ?? 0),
+    partsMin: staged?.partsMin ?? 0,
+    partsMax: staged?.partsMax ?? 0,
+    encoding: staged?.encodings.length ? staged.encodings.join(' + ') : null,
+    ucs2Characters: ucs2.characters,
+    ucs2Rows: scaled(ucs2.rows),
+    samples: staged?.samples ?? [],
+    credits,
+    balance,
+    enough: !staged?.shortOfCredits && balance >= credits,
+    refusedLinks: refusedLinks(campaign.content, deps.messaging.shortBaseUrls).map((l) => l.url),
+    // WhatsApp: recipients outside the 24-hour window for free text, template parameters without a column.
+    ...whatsapp,
+    outsideWindow: scaled(whatsapp.outsideWindow),
+  };
+}
