@@ -11,7 +11,7 @@ import type { CaptchaVerifier } from '../core/ports/captcha.ts';
 import type { ChannelConnector } from '../core/ports/channel.ts';
 import type { MessageProvider } from '../core/ports/message.ts';
 import type { Database } from '../engine/database.ts';
-import type { ComponentHeaders, MessagingHooks, ServerDeps } from './context.ts';
+import type { ComponentHeaders, MessagingHooks, ServerDeps, WhatsAppTemplateGateway } from './context.ts';
 import { companySendWindow } from './messaging/send-window.ts';
 import { runDueCampaigns } from '../engine/campaigns/index.ts';
 import { visitDueFtpFolders } from './messaging/ftp-intake.ts';
@@ -21,7 +21,7 @@ import { compactRollups } from '../engine/lifecycle/index.ts';
 import { startJobRunner } from './messaging/jobs.ts';
 import { expirePromotions } from '../engine/credits.ts';
 import { webhookSecrets } from './messaging/webhook-secrets.ts';
-import { whatsappTemplateGateway, type WhatsAppTemplateGateway } from './messaging/whatsapp-templates.ts';
+import { whatsappTemplateGateway } from './messaging/whatsapp-templates.ts';
 import { templateStatusSink } from './modules/templates/status.ts';
 import { webhookRoutes } from './webhooks/index.ts';
 import { paymentWebhookRoutes } from './webhooks/payments.ts';
@@ -40,7 +40,7 @@ import type { HandlerMap } from './http/handler.ts';
 import { registerOperations } from './http/operations.ts';
 import { memoisedSerializers } from './http/serializer-cache.ts';
 import { compileValidator } from './http/validation.ts';
-import { OutboundPolicy } from './messaging/outbound-guard.ts';
+import { OutboundPolicy } from './security/outbound-guard.ts';
 import { handlers as defaultHandlers } from './modules/index.ts';
 import { defaultSecretBox, type SecretBox } from './security/secrets.ts';
 import { redirectRateLimit, registerThrottle } from './security/throttle.ts';
@@ -54,7 +54,7 @@ export interface BuildServerOptions {
   sandbox?: boolean;
   /** SANDBOX_OUTBOX_OPEN (auth/sandbox-door.ts): the outbox open to this machine without a session; default off. */
   sandboxOutboxOpen?: boolean;
-  /** Where connections made on a company's behalf may go (messaging/outbound-guard.ts); default public addresses only, none of the sandbox's stand-ins. */
+  /** Where connections made on a company's behalf may go (security/outbound-guard.ts); default public addresses only, none of the sandbox's stand-ins. */
   outbound?: OutboundPolicy;
   now?: () => Date;
   messages?: MessageProvider;

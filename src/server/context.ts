@@ -7,10 +7,9 @@ import type { PaymentGateway } from '../core/ports/payment.ts';
 import type { SendWindow } from '../engine/lifecycle/index.ts';
 import type { Session } from './auth/session.ts';
 import type { Database } from '../engine/database.ts';
-import type { WhatsAppTemplateGateway } from './messaging/whatsapp-templates.ts';
-import type { OutboundPolicy } from './messaging/outbound-guard.ts';
+import type { TemplateCallResult, TemplateDraft } from '../engine/channels/index.ts';
+import type { OutboundPolicy } from './security/outbound-guard.ts';
 import type { SecretBox } from './security/secrets.ts';
-import type { Shortener } from './modules/shortener/redirect/index.ts';
 import type { FileStorage } from './storage/file-storage.ts';
 
 export type { Session };
@@ -35,14 +34,28 @@ export interface ServerDeps {
    * (nginx, ssh -L, socat) every outside client looks like this machine.
    */
   sandboxOutboxOpen?: boolean;
-  /** Where connections made on a company's behalf may go: flow integrations, callbacks, FTP folders (messaging/outbound-guard.ts). */
+  /** Where connections made on a company's behalf may go: flow integrations, callbacks, FTP folders (security/outbound-guard.ts). */
   outbound: OutboundPolicy;
   /** The messaging engine as handlers see it: wake the dispatcher, the companies' send windows. */
   messaging: MessagingHooks;
-  /** The link shortener: its base URL and the redirect's cache (src/server/shortener). */
-  shortener: Shortener;
+  /** The link shortener as handlers use it: a code's short URL and the redirect's cache (modules/shortener/redirect builds it). */
+  shortener: ShortLinks;
   /** Where the files the server makes are kept (report files): DATA_DIR/files by default. */
   storage: FileStorage;
+}
+
+/** The link shortener as handlers see it (modules/shortener/redirect's Shortener, which app.ts also serves). */
+export interface ShortLinks {
+  shortUrl(code: string): string;
+  /** The redirect's cache: a code changed or deleted is read again; a root link deleted answers gone. */
+  cache: { forget(code: string): void; markGone(rootId: number): void };
+}
+
+/** Create, edit and delete a WhatsApp template at Meta through one of the company's WhatsApp channels (messaging/whatsapp-templates.ts). */
+export interface WhatsAppTemplateGateway {
+  submit(channelId: number, draft: TemplateDraft): Promise<TemplateCallResult>;
+  edit(channelId: number, templateId: string, draft: TemplateDraft): Promise<TemplateCallResult>;
+  remove(channelId: number, templateId: string, name: string): Promise<TemplateCallResult>;
 }
 
 export interface MessagingHooks {

@@ -12,7 +12,7 @@ import type { Database } from '../engine/database.ts';
 import { startMessaging, type MessagingOptions, type MessagingRuntime } from './messaging/runtime.ts';
 import { defaultSecretBox } from './security/secrets.ts';
 import { startDemoFtpBox } from './composition.ts';
-import { OutboundPolicy } from './messaging/outbound-guard.ts';
+import { OutboundPolicy } from './security/outbound-guard.ts';
 import type { ThrottleSettings } from './security/throttle-settings.ts';
 
 export interface StartOptions {

@@ -20,7 +20,7 @@ import { startMessaging, type MessagingRuntime } from './messaging/runtime.ts';
 import { createSecretBox, resolveSecretKey } from './security/secrets.ts';
 import { workerSettings } from './messaging/engine-settings.ts';
 import { startJobRunner } from './messaging/jobs.ts';
-import { OutboundPolicy } from './messaging/outbound-guard.ts';
+import { OutboundPolicy } from './security/outbound-guard.ts';
 import { paymentGateway } from './composition.ts';
 import { defaultFileStorage } from './storage/file-storage.ts';
 import { companySendWindow } from './messaging/send-window.ts';

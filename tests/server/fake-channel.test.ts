@@ -16,7 +16,7 @@ import { decodeSession } from '../../src/core/session-codec.ts';
 import { registerChannel } from '../../src/engine/channels/registry.ts';
 import { serverOperations } from '../../src/generated/server-operations.gen.ts';
 import { demoEmail } from '../../src/server/db/demo-seed.ts';
-import { secretContext } from '../../src/server/modules/channels/secret-fields.ts';
+import { channelSecretContext } from '../../src/server/security/sealing-contexts.ts';
 import { defaultSecretBox } from '../../src/server/security/secrets.ts';
 import { startServer, type RunningServer } from '../../src/server/start.ts';
 import { FAKE_PLATFORM, FakeProvider, fakeChannel } from '../fixtures/fake-channel/index.ts';
@@ -60,7 +60,7 @@ beforeAll(async () => {
   const at = new Date();
   const row = await server.db.insertInto('channels').values({
     company_id: companyId, name: 'Canal de prueba (fake)', platform: FAKE_PLATFORM, type: 'MT', sender: '+573009990001', short_code: null,
-    tags: '[]', keywords: '[]', priority: 1, authorization_token: defaultSecretBox().seal('fake-token', secretContext('authorization_token', companyId)),
+    tags: '[]', keywords: '[]', priority: 1, authorization_token: defaultSecretBox().seal('fake-token', channelSecretContext('authorization_token', companyId)),
     page_access_token: null, page_access_token_fp: null, client_token: null, account_sids: '[]', facebook_page_id: null, private_key: null, client_email: null,
     callback_url: null, enabled: true, created_at: at, updated_at: at,
   }).returning('id').executeTakeFirstOrThrow();

@@ -17,7 +17,7 @@ import { defaultSecretBox } from '../../src/server/security/secrets.ts';
 import { databaseOutboxStore } from '../../src/server/composition.ts';
 import { sandboxMessageProvider } from '../../src/sandbox/outbox.ts';
 import { constants } from '../../src/generated/constants.gen.ts';
-import { OutboundPolicy } from '../../src/server/messaging/outbound-guard.ts';
+import { OutboundPolicy } from '../../src/server/security/outbound-guard.ts';
 import { createHarness, type Harness } from './harness.ts';
 import { workbookBomb } from './zip-bytes.ts';
 

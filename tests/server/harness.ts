@@ -21,7 +21,7 @@ import { demoEmail, seedDemo } from '../../src/server/db/demo-seed.ts';
 import { prepareDatabase } from '../../src/server/db/prepare.ts';
 import type { Database } from '../../src/engine/database.ts';
 import type { HandlerMap } from '../../src/server/http/handler.ts';
-import type { OutboundPolicy } from '../../src/server/messaging/outbound-guard.ts';
+import type { OutboundPolicy } from '../../src/server/security/outbound-guard.ts';
 import { hashPassword } from '../../src/server/security/passwords.ts';
 import type { ThrottleSettings } from '../../src/server/security/throttle-settings.ts';
 import { folderStorage, type FileStorage } from '../../src/server/storage/file-storage.ts';

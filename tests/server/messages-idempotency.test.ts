@@ -1,4 +1,4 @@
-// POST /v1/messages with an Idempotency-Key (schemas/api/messages.yaml, src/server/messaging/idempotency.ts)
+// POST /v1/messages with an Idempotency-Key (schemas/api/messages.yaml, src/server/http/idempotency.ts)
 // on the database (PGlite, or PostgreSQL with DATABASE_URL): a retry with the same key and body
 // creates nothing and answers the first request's answer; the same key with another body, or
 // already used to fire an event, is refused with 99931; a malformed key is refused before

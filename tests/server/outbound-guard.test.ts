@@ -1,4 +1,4 @@
-// Connections made on a company's behalf (messaging/outbound-guard.ts). A flow's integration step,
+// Connections made on a company's behalf (security/outbound-guard.ts). A flow's integration step,
 // a status callback or an FTP folder never reaches the sandbox's own endpoints, this server or a
 // private address — in any spelling, refused when saved (400, 99931) and again when called, on the
 // address actually connected to (pinned, so a second DNS answer changes nothing), following no
@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FlowDefinition } from '../../src/generated/types.gen.ts';
 import { integrationCaller } from '../../src/server/messaging/flow-calls.ts';
-import { OutboundPolicy } from '../../src/server/messaging/outbound-guard.ts';
+import { OutboundPolicy } from '../../src/server/security/outbound-guard.ts';
 import { menuFlow } from '../unit/flows-fixtures.ts';
 import { fileHarness, signedIn } from './file-harness.ts';
 

@@ -1,7 +1,7 @@
-// Which addresses a status callback may reach outside the sandbox (src/server/messaging/public-address.ts):
+// Which addresses a status callback may reach outside the sandbox (src/server/security/public-address.ts):
 // public Internet addresses only, never the server's own networks, also when a name resolves there.
 import { describe, expect, it } from 'vitest';
-import { isPublicAddress } from '../../src/server/messaging/public-address.ts';
+import { isPublicAddress } from '../../src/server/security/public-address.ts';
 
 describe('public addresses', () => {
   it.each([

@@ -10,12 +10,13 @@
 //                      at the operation's own access level without the permission
 import { can, nodeKeyAllows } from '../../core/permissions.ts';
 import { appSettings } from '../../generated/app.gen.ts';
-import { systemRoleNames } from '../db/system-roles.ts';
-
-const systemRoles = new Set<string>(systemRoleNames);
+import { roles } from '../../generated/enums.gen.ts';
 import type { ServerOperation } from '../../generated/server-operations.gen.ts';
 import type { Session } from './session.ts';
 import { fail } from '../errors/api-error.ts';
+
+/** The system roles: the values of schemas/enums/role.yaml (db/system-roles.ts writes their grants). */
+const systemRoles = new Set<string>(roles);
 
 export function authorize(op: ServerOperation, session: Session | null, params: unknown): void {
   if (op.access === 'public') return;

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../engine/database.ts';
 import { lockSettings } from '../modules/credentials/api-user.ts';
-import { ftpPasswordContext } from '../modules/credentials/ftp-settings.ts';
+import { ftpPasswordContext } from '../security/sealing-contexts.ts';
 import type { SecretBox } from '../security/secrets.ts';
 import { DEMO_COMPANY } from './demo-seed.ts';
 

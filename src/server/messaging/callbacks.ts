@@ -15,13 +15,13 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../engine/database.ts';
 import type { SecretBox } from '../security/secrets.ts';
 import { requestCompanyUrl, requestFailure } from './company-url-request.ts';
-import { OutboundPolicy } from './outbound-guard.ts';
+import { OutboundPolicy } from '../security/outbound-guard.ts';
+import { callbackSecretContext } from '../security/sealing-contexts.ts';
 
 export const SIGNATURE_HEADER = 'x-colibri-signature';
 export const TIMESTAMP_HEADER = 'x-colibri-timestamp';
 export const DELIVERY_HEADER = 'x-colibri-delivery';
 
-export const callbackSecretContext = (companyId: number) => `messaging_settings.callback_secret:${companyId}`;
 
 /** `sha256=<hex>` over the exact bytes sent. */
 export const signCallback = (secret: string, body: string | Buffer) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;

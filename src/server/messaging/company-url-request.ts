@@ -5,8 +5,8 @@
 // `maxBytes` of the answer. node:http rather than fetch: it takes the pinned lookup.
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { pinnedLookup, portOf, type OutboundPolicy } from './outbound-guard.ts';
-import { PrivateAddressError } from './public-address.ts';
+import { pinnedLookup, portOf, type OutboundPolicy } from '../security/outbound-guard.ts';
+import { PrivateAddressError } from '../security/public-address.ts';
 
 export interface CompanyUrlRequest {
   method: string;

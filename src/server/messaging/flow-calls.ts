@@ -4,7 +4,7 @@
 // MAX_ANSWER_BYTES — parsed as JSON when it is JSON, else kept as text — for the step's access path.
 import type { IntegrationCaller } from '../../engine/conversations/index.ts';
 import { requestCompanyUrl, requestFailure } from './company-url-request.ts';
-import type { OutboundPolicy } from './outbound-guard.ts';
+import type { OutboundPolicy } from '../security/outbound-guard.ts';
 
 export const MAX_ANSWER_BYTES = 256 * 1024;
 

@@ -32,7 +32,7 @@ import { Refused } from '../../engine/refused.ts';
 import { recipientsTarget } from '../modules/campaigns/recipients-target.ts';
 import { storeRecipients } from '../modules/campaigns/recipients-upload.ts';
 import { ftpAccessOf, type FtpAccess } from '../modules/credentials/ftp-settings.ts';
-import { PrivateAddressError } from './public-address.ts';
+import { PrivateAddressError } from '../security/public-address.ts';
 
 /** A recipients file's name: the campaign's id, then anything, then its extension. */
 const EXTENSIONS = constants.uploads.campaignFileExtensions.join('|');

@@ -13,7 +13,7 @@ import { launchStep, type LaunchDeps } from '../../engine/campaigns/index.ts';
 import { reportFileStep } from '../modules/reportCenter/report-files.ts';
 import type { FileStorage } from '../storage/file-storage.ts';
 import { integrationCaller } from './flow-calls.ts';
-import { OutboundPolicy } from './outbound-guard.ts';
+import { OutboundPolicy } from '../security/outbound-guard.ts';
 import { numberFrom } from '../../core/settings-number.ts';
 
 export const JOB_LEASE_MS = 60_000;

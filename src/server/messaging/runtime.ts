@@ -16,7 +16,7 @@ import { startStandIns, type GraphSandbox, type GraphSandboxOptions, type RbmSan
 import type { SecretBox } from '../security/secrets.ts';
 import type { MessagingHooks } from '../context.ts';
 import { startCallbackDeliverer, type CallbackDeliverer, type CallbackDelivererOptions } from './callbacks.ts';
-import type { OutboundPolicy } from './outbound-guard.ts';
+import type { OutboundPolicy } from '../security/outbound-guard.ts';
 import { routeInbound } from '../../engine/inbound.ts';
 import { startConversations, type Conversations } from '../../engine/conversations/index.ts';
 import { whatsappTemplateGateway } from './whatsapp-templates.ts';

@@ -3,18 +3,13 @@
 // channel talks to whatever its adapter talks to (its own baseUrl, production's Graph, or in
 // sandbox mode the Graph stand-in, which then answers on our real webhook route).
 import {
-  createWhatsAppTemplate, deleteWhatsAppTemplate, editWhatsAppTemplate, whatsappGraphAccount, type TemplateCallResult, type TemplateDraft, type ChannelContext,
+  createWhatsAppTemplate, deleteWhatsAppTemplate, editWhatsAppTemplate, whatsappGraphAccount, type TemplateCallResult, type ChannelContext,
 } from '../../engine/channels/index.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../engine/database.ts';
 import { endpointOf } from '../modules/channels/records.ts';
 import type { SecretBox } from '../security/secrets.ts';
-
-export interface WhatsAppTemplateGateway {
-  submit(channelId: number, draft: TemplateDraft): Promise<TemplateCallResult>;
-  edit(channelId: number, templateId: string, draft: TemplateDraft): Promise<TemplateCallResult>;
-  remove(channelId: number, templateId: string, name: string): Promise<TemplateCallResult>;
-}
+import type { WhatsAppTemplateGateway } from '../context.ts';
 
 export interface TemplateGatewayDeps {
   db: Kysely<Database>;

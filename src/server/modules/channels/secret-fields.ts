@@ -4,6 +4,7 @@ import { isMasked, maskSecret } from '../../../core/secret-mask.ts';
 import type { StoredAccountSid } from '../../../engine/database.ts';
 import { maskedValueError, nextSealed, openSealed } from '../../security/secret-writes.ts';
 import type { SecretBox } from '../../security/secrets.ts';
+import { channelSecretContext } from '../../security/sealing-contexts.ts';
 
 export { maskOrNull } from '../../security/secret-writes.ts';
 
@@ -16,16 +17,15 @@ export const secretColumns = {
 export type SecretField = keyof typeof secretColumns;
 export const secretFields = Object.keys(secretColumns) as SecretField[];
 
-export const secretContext = (column: string, companyId: number) => `channels.${column}:${companyId}`;
-const sidContext = (companyId: number) => secretContext('account_sids', companyId);
+const sidContext = (companyId: number) => channelSecretContext('account_sids', companyId);
 
 export function openSecret(box: SecretBox, sealed: string | null, column: string, companyId: number): string | null {
-  return openSealed(box, sealed, secretContext(column, companyId));
+  return openSealed(box, sealed, channelSecretContext(column, companyId));
 }
 
 /** The stored value after a write of `input` (security/secret-writes.ts); `changed` feeds 99978. */
 export function nextSecret(box: SecretBox, input: string | null | undefined, current: string | null, field: string, column: string, companyId: number) {
-  return nextSealed(box, input, current, field, secretContext(column, companyId));
+  return nextSealed(box, input, current, field, channelSecretContext(column, companyId));
 }
 
 export function openAccountSids(box: SecretBox, stored: StoredAccountSid[], companyId: number): { sid: string; secret: string }[] {

@@ -5,13 +5,12 @@ import type { Selectable } from 'kysely';
 import type { ApiSettingsTable } from '../../../engine/database.ts';
 import { isMasked } from '../../../core/secret-mask.ts';
 import { failFields, fieldError, type FieldError } from '../../errors/api-error.ts';
-import type { OutboundPolicy } from '../../messaging/outbound-guard.ts';
+import type { OutboundPolicy } from '../../security/outbound-guard.ts';
 import type { SecretBox } from '../../security/secrets.ts';
 import { openSealed } from '../../security/secret-writes.ts';
+import { ftpPasswordContext } from '../../security/sealing-contexts.ts';
 
 /** The sealing context of a company's FTP password (another company's sealed value does not open). */
-export const ftpPasswordContext = (companyId: number) => `api_settings.ftp_password:${companyId}`;
-
 export interface FtpAccess { host: string; port: number; user: string; password: string; directory: string }
 
 /** The folder to visit, or null when the settings do not name one completely (host, user and password). */
@@ -28,7 +27,7 @@ export interface FtpForm { host: string | null; port: number | null; user: strin
  * Refuses settings that would send the stored password somewhere new: a changed host, port or user
  * with the password left as it was (its mask, or absent) would hand the company's FTP password to
  * whoever the new host is, so it must be typed again (99999 on ftp.password). Refuses a host the
- * intake may not connect to (messaging/outbound-guard.ts: a private or loopback address in any
+ * intake may not connect to (security/outbound-guard.ts: a private or loopback address in any
  * spelling, this server itself) with 99931 on ftp.host.
  */
 export function checkFtpForm(form: FtpForm, stored: Pick<Selectable<ApiSettingsTable>, 'ftp_host' | 'ftp_port' | 'ftp_user' | 'ftp_password'>, outbound: OutboundPolicy): void {

@@ -14,7 +14,8 @@ import { issueKey } from '../../security/api-keys.ts';
 import { maskOrNull, nextSealed, openSealed } from '../../security/secret-writes.ts';
 import type { Selectable } from 'kysely';
 import { ensureApiUser, lockSettings } from './api-user.ts';
-import { checkFtpForm, ftpPasswordContext } from './ftp-settings.ts';
+import { checkFtpForm } from './ftp-settings.ts';
+import { ftpPasswordContext } from '../../security/sealing-contexts.ts';
 
 type CredentialRow = Selectable<ApiCredentialsTable>;
 type SettingsRow = Selectable<ApiSettingsTable>;

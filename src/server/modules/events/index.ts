@@ -3,7 +3,7 @@
 // {{variables}} per recipient and enqueues through the one send step exactly like POST /v1/messages
 // (source 'api': block list 5, duplicates 93, credits 81, the send window by purpose, status
 // callbacks), raising the event's counters in the same transaction. An Idempotency-Key makes a
-// retried fire answer the first one's messages instead of sending again (messaging/idempotency.ts).
+// retried fire answer the first one's messages instead of sending again (http/idempotency.ts).
 import { sql, type Kysely } from 'kysely';
 import { contentProblems, render, RenderError, variablesOf } from '../../../core/message-content.ts';
 import type { ChannelPlatform, TemplateRef } from '../../../engine/channel-adapter.ts';
@@ -15,7 +15,7 @@ import { uniqueOr } from '../../db/unique.ts';
 import { fail, failFields, fieldError, type FieldError } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
-import { idempotentRequest, once, settle } from '../../messaging/idempotency.ts';
+import { idempotentRequest, once, settle } from '../../http/idempotency.ts';
 import { sendMessages } from '../../../engine/campaigns/index.ts';
 import { statusOf } from '../messages/index.ts';
 import { capabilitiesOf, destinationOn } from '../../../engine/channels/index.ts';

@@ -1,11 +1,11 @@
 // A flow's integration step calls the URL it names on the company's behalf, so the address is
 // checked when the draft is saved and again when it is published, by the policy the call itself
-// obeys (messaging/outbound-guard.ts): no private or loopback address however it is spelled, never
+// obeys (security/outbound-guard.ts): no private or loopback address however it is spelled, never
 // this server or its sandbox endpoints. Variables may fill the path and the query, never the
 // scheme, host or port: a customer's answer must not choose where the server connects.
 import type { FlowDefinition } from '../../../generated/types.gen.ts';
 import { fieldError, type FieldError } from '../../errors/api-error.ts';
-import type { OutboundPolicy } from '../../messaging/outbound-guard.ts';
+import type { OutboundPolicy } from '../../security/outbound-guard.ts';
 
 /** Why one integration URL template may not be called, or null. */
 export function integrationUrlRefusal(template: string, outbound: OutboundPolicy): string | null {

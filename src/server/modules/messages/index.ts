@@ -3,7 +3,7 @@
 // highest priority). Messages are created through the one send step (engine/campaigns/send.ts), so the block list (5),
 // the duplicate rule (93) and the credits (81) decide each one; API messages are transactional
 // unless told otherwise, so the send window does not hold them. An Idempotency-Key makes a retried
-// send answer the first one's messages instead of sending again (messaging/idempotency.ts).
+// send answer the first one's messages instead of sending again (http/idempotency.ts).
 import { capabilitiesOf, destinationOn } from '../../../engine/channels/index.ts';
 import type { ChannelPlatform } from '../../../engine/channel-adapter.ts';
 import type { EnqueueItem, Purpose } from '../../../engine/lifecycle/index.ts';
@@ -11,7 +11,7 @@ import type { MessageStatus } from '../../../generated/types.gen.ts';
 import type { ServerDeps, Session } from '../../context.ts';
 import { fail, failFields, fieldError } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
-import { idempotentRequest, once, settle } from '../../messaging/idempotency.ts';
+import { idempotentRequest, once, settle } from '../../http/idempotency.ts';
 import { sendMessages } from '../../../engine/campaigns/index.ts';
 import { lastDays } from './last-days.ts';
 

@@ -10,9 +10,9 @@ import { constants } from '../../../generated/constants.gen.ts';
 import type { CustomSendWindow, MessagingSettings } from '../../../generated/types.gen.ts';
 import { failFields, fieldError } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
-import { callbackSecretContext } from '../../messaging/callbacks.ts';
+import { callbackSecretContext } from '../../security/sealing-contexts.ts';
 import { DEFAULT_DUPLICATE_HOURS } from '../../../engine/campaigns/index.ts';
-import { portOf, type OutboundPolicy } from '../../messaging/outbound-guard.ts';
+import { portOf, type OutboundPolicy } from '../../security/outbound-guard.ts';
 
 type Row = Selectable<MessagingSettingsTable>;
 
@@ -49,7 +49,7 @@ function toSettings(row: Row | undefined, callbackSecret: string | null = null):
 
 /**
  * https to a public host only; in the sandbox also a target it allows (SANDBOX_PRIVATE_TARGETS: a
- * local test receiver), over http too. Never this server itself (messaging/outbound-guard.ts).
+ * local test receiver), over http too. Never this server itself (security/outbound-guard.ts).
  */
 function checkCallbackUrl(value: string | null, outbound: OutboundPolicy): string | null {
   if (value === null || value.trim() === '') return null;
