@@ -12528,7 +12528,7 @@ export const serverOperations = [
             component: 3001,
             action: "delete"
         },
-        summary: "Delete a flow no agent runs (99992 otherwise) and with no conversation under way; its finished conversations go with it.",
+        summary: "Delete a flow no agent runs (99967, the flow is in use, otherwise) and with no conversation under way; its finished conversations go with it.",
         params: {
             type: "object",
             additionalProperties: false,
@@ -12558,7 +12558,7 @@ export const serverOperations = [
         },
         produces: "json",
         sandbox: false,
-        errors: ["99982", "99994", "99992"]
+        errors: ["99982", "99994", "99967"]
     },
     {
         id: "flows.uploadTraining",

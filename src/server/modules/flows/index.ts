@@ -170,9 +170,9 @@ export const flowsHandlers: DomainHandlers<'flows'> = {
       const flow = await trx.selectFrom('flows').select('id').where('company_id', '=', me.companyId).where('id', '=', ctx.params.id).forUpdate().executeTakeFirst();
       if (!flow) throw fail('99994');
       const agents = await trx.selectFrom('agents').select('name').where('flow_id', '=', flow.id).execute();
-      if (agents.length) throw fail('99992', undefined, [fieldError('agents', '99992', agents.map((a) => a.name).join(', '))]);
+      if (agents.length) throw fail('99967', undefined, [fieldError('agents', '99967', agents.map((a) => a.name).join(', '))]);
       const open = await trx.selectFrom('conversations').select('id').where('flow_id', '=', flow.id).where('state', 'in', OPEN_STATES).executeTakeFirst();
-      if (open) throw fail('99992', undefined, [fieldError('conversations', '99992', 'a conversation is under way')]);
+      if (open) throw fail('99967', undefined, [fieldError('conversations', '99967', 'a conversation is under way')]);
       await trx.deleteFrom('flow_incidents').where('flow_id', '=', flow.id).execute();
       await trx.deleteFrom('conversations').where('flow_id', '=', flow.id).execute();
       await trx.deleteFrom('flows').where('id', '=', flow.id).execute();
