@@ -1,5 +1,5 @@
-// The campaign room: a campaign's life from the launch to its last message — the preview (the
-// launch run and rolled back), the launch and its job's chunks, the recurring schedule, a
+// The campaign room: a campaign's life from the launch to its last message — the test send, the
+// preview (the launch run and rolled back), the launch and its job's chunks, the recurring schedule, a
 // deployment's actions — and the one send step every message goes through (send.ts). The
 // server's handlers authenticate, authorise and validate, call one function here and answer; a
 // refusal is a Refused with its catalogue code (../refused.ts).
@@ -7,6 +7,7 @@ export type { Caller, CampaignDeps, CampaignHooks } from './deps.ts';
 export { launchCampaign } from './launch.ts';
 export { launchStep, type LaunchDeps } from './launch-step.ts';
 export { previewCampaign } from './preview.ts';
+export { sendCampaignTest } from './test-send.ts';
 export { channelOf } from './launch-plan.ts';
 export { runDueCampaigns } from './recurrence.ts';
 export { controlDeployment, loadDeployment, numbersAction, removeDeployment } from './deployment-control.ts';
