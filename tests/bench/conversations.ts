@@ -1,4 +1,4 @@
-// Chatbot conversations under load (issue 15 §4): 10,000 conversations of one published flow on
+// Chatbot conversations under load: 10,000 conversations of one published flow on
 // the demo company's two-way SMS channel, on PGlite (on disk, as `npm start` keeps it) and on
 // PostgreSQL (BENCH_DATABASE_URL, default the local server, a fresh schema; the product's pool of
 // 10 connections, as `npm start` opens it).
@@ -409,7 +409,7 @@ async function conversationsRun(h: Harness, target: BenchDatabase, record: Recor
       record({
         name: `conversations-turn-p99-every-${p.everySeconds}s-${slug}`, value: p.run.turn.p99, unit: 'ms p99 (message in → reply enqueued, committed), from each message\'s arrival',
         anchor: `a minimal turn transaction (lock the conversation, insert one reply row, save the session) offered at the same rate on ${target}, same run (ms p99)`, anchor_value: p.anchor.s.p99,
-        goal: 'p99 < 50 ms on PostgreSQL, excluding the operator (issue 15 §4)',
+        goal: 'p99 < 50 ms on PostgreSQL, excluding the operator',
         notes: `${CONVERSATIONS} open conversations of one flow (${target}${target === 'PGlite' ? ' on disk, one connection' : ', pool of 10'}); the people answer on average every ${p.everySeconds} s: `
           + `Poisson arrivals at ${Math.round(p.rate)} turns/s, open loop (a message arrives whether or not the earlier ones got their turn; its time counts from its arrival, so a backlog shows). `
           + `${PACED_TURNS} turns: ${show(p.run.turn)}. All paced runs: ${pacedShown}. At saturation (${CONCURRENCY} in flight, closed loop): ${show(measured)} at ${Math.round(perSecond)} turns/s.`,
@@ -465,12 +465,12 @@ async function conversationsRun(h: Harness, target: BenchDatabase, record: Recor
     record({
       name: `conversations-timers-all-fired-${slug}`, value: Math.round(allFired), unit: `ms from T until all ${waiting} timers fired`,
       anchor: `the same ${waiting} due timers fired set-based in one statement on ${target}, same run (ms)`, anchor_value: Math.round(floor.ms),
-      goal: `all ${CONVERSATIONS} pending timers fire within 1,000 ms of their time (issue 15 §4)`, notes: timerNotes,
+      goal: `all ${CONVERSATIONS} pending timers fire within 1,000 ms of their time`, notes: timerNotes,
     });
     record({
       name: `conversations-timers-lag-p99-${slug}`, value: lag.p99, unit: 'ms p99 (timer fired − its time)',
       anchor: `the same ${waiting} due timers fired set-based in one statement on ${target}, same run (ms)`, anchor_value: Math.round(floor.ms),
-      goal: 'within 1,000 ms of their time (issue 15 §4)', notes: `lag ${show(lag)} over ${waiting} timers`,
+      goal: 'within 1,000 ms of their time', notes: `lag ${show(lag)} over ${waiting} timers`,
     });
   } finally {
     await conversations.stop();

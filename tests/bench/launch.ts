@@ -1,4 +1,4 @@
-// A big launch never stalls the server (issue 13): a campaign of 1,000,000 recipients is launched
+// A big launch never stalls the server: a campaign of 1,000,000 recipients is launched
 // while GET /health and a list call (team.list, a page of 20) are sampled every 100 ms, on PGlite and on
 // PostgreSQL; p50/p99 of both during the launch, the enqueue rate and the total time. The anchor
 // is GET /health p99 on the same server while idle, measured in the same run.

@@ -1,4 +1,4 @@
-// Several processes on one PostgreSQL (npm run bench -- processes; issue 13): 100,000 single-part
+// Several processes on one PostgreSQL (npm run bench -- processes): 100,000 single-part
 // SMS sent by 1, 2 and 3 worker processes (`src/server/worker.ts`) to the sandbox SMSC running as
 // its own process (`src/sandbox/smsc/main.ts`), each on a fresh schema of BENCH_DATABASE_URL;
 // then the whole fleet as the PostgreSQL test runs it (tests/server/processes.pg.test.ts) at

@@ -1,4 +1,4 @@
-// The short-link redirect on one core (issue 5): GET /s/{code} answered by the real server
+// The short-link redirect on one core: GET /s/{code} answered by the real server
 // (buildServer, PGlite on disk as `npm start` keeps it, the shortener's cache and click queue) in a
 // child process pinned to core 0 with taskset, loaded by autocannon from this process. The anchor
 // is a bare node:http server answering a fixed 302, pinned the same way, measured in the same run.

@@ -1,4 +1,4 @@
-// A report file at size (issue 14 §5): ROWS messages of one account over 90 days, one report file
+// A report file at size: ROWS messages of one account over 90 days, one report file
 // of them all made by the report-file job (the real runner, chunks, storage), on PGlite and on
 // PostgreSQL: the total time, rows per second, and how far the process's resident memory rose
 // above where it stood before the job (sampled every 50 ms: the file never sits in memory, so

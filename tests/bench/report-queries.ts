@@ -1,4 +1,4 @@
-// Report screens at size (issue 14 §5): messages over 90 days in three companies, inserted with
+// Report screens at size: messages over 90 days in three companies, inserted with
 // the rollup triggers on and folded as the product folds them; then each report screen's call,
 // made through the API as the console makes it, timed reading the rollups (the product) and
 // reading the raw rows (readTrafficFrom('raw'): the same question as a GROUP BY over each
@@ -137,7 +137,7 @@ export async function reportQueriesBench(record: Record, postgresUrl: string) {
       record({
         name: `report-query-${screen.name}-${db}`, value: rollups.p95, unit: 'ms (p95 of the API call, from the rollups)',
         anchor: 'the same call answering from the raw rows (GROUP BY of the messages), same run (ms, p95)', anchor_value: raw.p95,
-        goal: 'value < 100 ms and ratio <= 0.05 (issue 14)',
+        goal: 'value < 100 ms and ratio <= 0.05',
         notes: `${screen.op} for the demo company's 3 accounts over ${DAYS} days; ${rows} messages in 3 companies (${rows - 2 * share} the demo company's), inserted in ${(insertMs / 1000).toFixed(0)} s with the rollup triggers, folded in ${(foldMs / 1000).toFixed(1)} s into ${rollupRows}; ${ROLLUP_RUNS} runs from the rollups, ${RAW_RUNS} from the raw rows; same answer both ways: ${same}`,
       });
     }

@@ -1,4 +1,4 @@
-// List endpoints at size (issue 3 §5): 100,000 team members and 100,000 block-list entries in one
+// List endpoints at size: 100,000 team members and 100,000 block-list entries in one
 // company, a page of 50 with a filter, p95 over random pages — on PGlite and on PostgreSQL.
 // The anchor is GET /health (one `select 1` through the same server) measured in the same run.
 import { sql } from 'kysely';
@@ -69,7 +69,7 @@ export async function serverListBench(record: Record, postgresUrl: string) {
     const fragment = () => String(Math.floor(Math.random() * 10_000)).padStart(4, '0');
     const search = p95(await timed(() => h.op('team.list', { token, query: { page: 1, pageSize: 50, q: fragment(), sort: 'name' } })));
     const blocked = p95(await timed(() => h.op('blockList.list', { token, query: { page: page(), pageSize: 50, status: 'effective', sort: 'phone' } })));
-    // Any page through the cursor the console follows (issue 13): `after` = the `next` of a random
+    // Any page through the cursor the console follows: `after` = the `next` of a random
     // page 1..2000 (the last one included), for every sort column in both orders, with a filter.
     // The cursors are read before the clock starts.
     const cursorP95 = async (op: 'team.list' | 'blockList.list', filter: { [k: string]: string }, sorts: string[]) => {

@@ -75,7 +75,7 @@ describe('the campaign edit form', () => {
         </StoryRouter>
       </AppProviders>,
     );
-    // The schema form loads with the first form that needs it (issue 13: not on the sign-in page).
+    // The schema form loads with the first form that needs it (not on the sign-in page).
     const content = await screen.findByRole('textbox', { name: label('content') }, { timeout: 15000 });
     await waitFor(() => expect(valueOf(content)).toBe('Texto anterior'));
 
@@ -93,7 +93,7 @@ describe('the campaign edit form', () => {
     await user.type(content, ' Gracias.');
     await user.click(screen.getByRole('button', { name: es('common.save') }));
     await waitFor(() => expect(callsTo('campaigns.update')).toHaveLength(1));
-    // Only what campaigns.update takes: the chosen template (a WhatsApp campaign sends it, issue 12), no platform.
+    // Only what campaigns.update takes: the chosen template (a WhatsApp campaign sends it), no platform.
     const body = callsTo('campaigns.update')[0].body as Record<string, unknown>;
     expect(body).toMatchObject({ content: 'Hola {{nombre}}, tu pago vence mañana. Gracias.', purpose: 'transactional', channelId: 3, templateId: 1 });
     expect(body).not.toHaveProperty('platform');

@@ -1,4 +1,4 @@
-// The plain form (issue 13, the sign-in first load) draws the sign-in family without rjsf and Ajv:
+// The plain form (the sign-in first load) draws the sign-in family without rjsf and Ajv:
 // which declared forms it takes, and that its checks say exactly what the schema form's validator
 // (schema-validator.ts, Ajv's meaning: tests/console/schema-validator.test.tsx) says for the same
 // values, in the same words.

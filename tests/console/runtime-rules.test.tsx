@@ -251,7 +251,7 @@ describe('cells and export values', () => {
   });
 });
 
-describe('form labels (issue 12: no i18n key reaches a person)', () => {
+describe('form labels (no i18n key reaches a person)', () => {
   it("heads each item of a list of objects with the list's translated label, not its key and number", () => {
     const form = generatedScreens.channelForm!;
     const t = i18n.getFixedT('es');

@@ -1,5 +1,4 @@
-// The schema forms' validator interprets schemas (no eval: the console's CSP has no 'unsafe-eval',
-// issue 13) and must find what rjsf's Ajv validator finds. For every schema a declared screen
+// The schema forms' validator interprets schemas (no eval: the console's CSP has no 'unsafe-eval') and must find what rjsf's Ajv validator finds. For every schema a declared screen
 // renders (forms, wizards' steps, report filters), values ordinary and hostile — wrong types,
 // empty and 10,000-character strings, NUL, lone surrogates, emoji, HTML, huge numbers, duplicate
 // list items, unknown properties — go to both, and the errors (where, which keyword, its

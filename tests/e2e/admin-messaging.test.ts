@@ -1,4 +1,4 @@
-// Company administration screens declared in YAML (issue 3 §2 and §4), in a real browser against
+// Company administration screens declared in YAML, in a real browser against
 // the real product: a manager creates and enables a channel and runs the try-channel test; an
 // analista reads channels but may not change them (the console hides the actions, the server
 // refuses with 99982); the block list's 24-hour rule as the screen shows it; an API credential's

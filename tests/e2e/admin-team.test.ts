@@ -1,5 +1,5 @@
 // Company administration on the generic runtime, in a real browser against the real product
-// (issue 3): a manager creates a team member (who gets a one-time code by e-mail), a role with a
+//: a manager creates a team member (who gets a one-time code by e-mail), a role with a
 // few permissions ticked in the tree, an area and a cost center, and finds them in the lists; the
 // server's role rules (99942, 99943, 99944) show on the screens; an analista gets none of it (no
 // menu entry, no New button, and 99982 from the server when calling directly); the provider's
@@ -178,7 +178,7 @@ describe('a manager administers the company', () => {
 
     // System roles are read-only: no Edit or Delete on their rows nor in their view, and a change
     // (the edit address typed by hand) answers 99943.
-    // System roles show by their names in words (issue 12), not their keys.
+    // System roles show by their names in words, not their keys.
     const system = page.getByRole('row', { name: /^Analista/ });
     await system.waitFor();
     expect(await system.getByRole('button', { name: 'Eliminar' }).count()).toBe(0);

@@ -40,7 +40,7 @@ describe('campaign recipients pasted, and a test send', () => {
     await page.getByRole('link', { name: 'Ver los destinatarios' }).click();
     await page.waitForURL(new RegExp(`/Campaigns/campaigns/${campaignId}\\?tab=1$`));
     await page.getByRole('tabpanel').getByRole('cell', { name: '+573157778814' }).waitFor();
-    // Each row's problems in words, never the reader's codes (issue 12: no raw value reaches a person).
+    // Each row's problems in words, never the reader's codes (no raw value reaches a person).
     const rowsPanel = page.getByRole('tabpanel');
     await rowsPanel.getByText(/Número repetido en el archivo/).first().waitFor();
     await rowsPanel.getByText(/Teléfono no válido|Código de país no válido/).first().waitFor();

@@ -1,4 +1,4 @@
-// The campaign wizard's recurrence step (issue 4 §1: kinds open, scheduled and recurring): the
+// The campaign wizard's recurrence step (kinds open, scheduled and recurring): the
 // step shows only for a recurring campaign, its rule (every N units from a start, optional end and
 // expiry) is required and checked in the browser, and the campaign the wizard creates carries it.
 import { describe, it, expect } from 'vitest';

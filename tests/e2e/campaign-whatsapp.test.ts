@@ -1,4 +1,4 @@
-// WhatsApp campaigns (issue 12 §1) in a real browser against the real product, whose WhatsApp
+// WhatsApp campaigns in a real browser against the real product, whose WhatsApp
 // channel talks to the Graph stand-in. A manager creates a campaign on the demo's WhatsApp channel
 // from the approved template colibri_aviso ("Hola {{1}}, tu pedido {{2}} va en camino…"), uploads
 // a CSV whose columns are telefono,nombre,pedido (none named "1" or "2"), reads in the summary

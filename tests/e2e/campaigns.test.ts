@@ -1,4 +1,4 @@
-// Campaign screens (issue 4 §1 and §3 "Browser") in a real browser against the real product: the
+// Campaign screens in a real browser against the real product: the
 // engine runs with the sandbox SMSC, so a launched campaign's messages really go over SMPP and
 // come back DELIVERED. A manager writes a personalised campaign ("Hola {{nombre}}") on the demo
 // SMS channel with the live counter, uploads a CSV with one invalid row, reads the validation

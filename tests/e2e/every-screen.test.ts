@@ -1,4 +1,4 @@
-// Every screen, in Spanish and in English (issue 12, items 4 and 6): each route of the generated
+// Every screen, in Spanish and in English: each route of the generated
 // route table that a demo user can open is visited as that user; once the screen has settled the
 // test asks that the Content-Security-Policy refused nothing (no eval, no inline script), that no
 // i18n key was missing (the console records them when the suite sets the
@@ -364,7 +364,7 @@ describe('every screen in both languages', () => {
           const visited = concretePath(route.path, ids);
           await go(page, visited);
           const pathname = await page.evaluate(() => window.location.pathname);
-          // A menu group opens its first working entry (issue 12): reached, and that entry is checked as its own route.
+          // A menu group opens its first working entry: reached, and that entry is checked as its own route.
           if (pathname.startsWith(`${route.path}/`) && !route.path.includes(':')) { if (lang === 'es') reached.push(route); continue; }
           if (!samePattern(route.path, pathname)) continue; // sent home: not this role's route
           if (lang === 'es') reached.push(route);

@@ -1,4 +1,4 @@
-// The chatbot in a real browser against the real product (issue 15): a manager creates a flow,
+// The chatbot in a real browser against the real product: a manager creates a flow,
 // draws it in the editor from the palette (five steps), sees the rules it breaks marked and the
 // Publish button held back, connects the outputs, undoes and redoes, tries it in the preview (the
 // same runtime as the server), publishes it, puts it on an agent on the WhatsApp channel, and a

@@ -1,4 +1,4 @@
-// The FTP intake as a person meets it (issue 14, getImpFtpReport): the demo's FTP drop box is the
+// The FTP intake as a person meets it (getImpFtpReport): the demo's FTP drop box is the
 // sandbox FTP server over DATA_DIR/ftp, and the demo company's settings point at it. A file named
 // after a campaign is dropped there; saving the FTP settings asks for a visit at the next round;
 // "Archivos por FTP" then shows the file sent, with its deployment and rows, and the folder's

@@ -1,4 +1,4 @@
-// The home and the landings (issue 12 §4) in a real browser against the real product, in Spanish.
+// The home and the landings in a real browser against the real product, in Spanish.
 // A manager's home shows the company's real credits (it once showed "$ 0" beside 1,000,000
 // credits); after a campaign is sent, its last 7 days (sent, delivered, delivery rate, a chart per
 // day) and the campaign among the recent ones with its state in words; the campaign opens headed

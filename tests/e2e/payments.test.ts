@@ -1,4 +1,4 @@
-// Buying credits in a real browser against the real product (issue 16): the embedded default's
+// Buying credits in a real browser against the real product: the embedded default's
 // ePayco stand-in serves the checkout with its test cards. A manager is refused 9,999 COP, buys
 // 50,000 COP with the approving card and comes back to the response page (the state read from our
 // server), downloads the voucher, and sees the credits on the home and in the history; a rejected

@@ -1,4 +1,4 @@
-// Security headers in a real browser (issue 13, item 4): every page of the console comes with a
+// Security headers in a real browser: every page of the console comes with a
 // Content-Security-Policy that allows no inline script and no eval, and the console runs under it:
 // a schema form's checks, signing in, the home and a page of charts (Vega) raise no
 // `securitypolicyviolation` and no CSP error in the console. The product runs with the default throttling limits: using the console as a person

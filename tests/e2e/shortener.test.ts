@@ -1,4 +1,4 @@
-// The link shortener in a real browser against the real product (issue 5): the platform user
+// The link shortener in a real browser against the real product: the platform user
 // shortens a URL at /Shortener/shorten, opens the short link (302 to the target), and finds the
 // click in /Shortener/statistics (a headless browser's counted apart as a bot); a made-up code shows the plain es/en 404 page.
 import { describe, it, expect } from 'vitest';
@@ -24,7 +24,7 @@ describe('shortener', () => {
     });
     const shortUrl = (await shown.innerText()).trim();
     const code = shortUrl.slice(-7);
-    // The demo listens on loopback only (issue 10) and names itself by that address, which the
+    // The demo listens on loopback only and names itself by that address, which the
     // test browser reaches. A person on a phone (headless Chrome says so in its user agent and
     // would count as a bot), then the headless browser itself.
     expect(shortUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/s\/[0-9A-Za-z]{7}$/);

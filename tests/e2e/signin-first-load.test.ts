@@ -1,4 +1,4 @@
-// The sign-in page's first load (issue 13): what the browser fetches for /signin, signed out, until
+// The sign-in page's first load: what the browser fetches for /signin, signed out, until
 // the form can be used. Bytes are deterministic for a build, so the budget is asserted here (the
 // bench, tests/bench/run.ts `console`, records the same figure against its React anchor). The page
 // must not pay for the router, the route and operation tables, the schema form (rjsf + Ajv), the

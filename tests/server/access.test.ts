@@ -55,7 +55,7 @@ describe('permissions from roles', () => {
     expect(can(session.permissions.menu, 10, 'view').can).toBe(false); // dashboard: not for develop
   });
 
-  it('each role gets the default module its menu opens on: a page that works, not a group (issue 12)', async () => {
+  it('each role gets the default module its menu opens on: a page that works, not a group', async () => {
     expect((await h.as('superadmin')).session.permissions.defaultModule).toBe('/User');
     expect((await h.as('analista')).session.permissions.defaultModule).toBe('/User');
     // Without the home, the Campaigns group opens its first working entry, the campaign list

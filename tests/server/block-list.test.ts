@@ -188,13 +188,13 @@ describe('file uploads', () => {
     const csv = Array.from({ length: 12000 }, (_, i) => String(3400000000 + i)).join('\n');
     const res = await upload('grande.csv', 'text/csv', Buffer.from(csv));
     expect(res.json()).toMatchObject({ added: 12000, rejectedTotal: 0 });
-    // Stored: 12,000 rows (the list's total is bounded at 1,000 since issue 13).
+    // Stored: 12,000 rows (the list's total is bounded at 1,000).
     expect(await h.db.selectFrom('block_list').where('phone', 'like', '+57340%').select(({ fn }) => fn.countAll<string>().as('n')).executeTakeFirstOrThrow().then((r) => Number(r.n))).toBe(12000);
     expect((await h.op('blockList.list', { token: tokens.manager, query: { q: '340', pageSize: 1 } })).json()).toMatchObject({ total: 1000, totalIsEstimate: true });
   });
 
   it.each([
-    // UTF-16 text is read as the recipients file reads it (issue 13; tests/server/upload-intake.test.ts).
+    // UTF-16 text is read as the recipients file reads it (tests/server/upload-intake.test.ts).
     ['a picture', 'lista.csv', PNG_1x1],
     ['an empty file', 'lista.csv', Buffer.alloc(0)],
     ['a broken XLSX', 'lista.xlsx', Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.alloc(64, 1)])],

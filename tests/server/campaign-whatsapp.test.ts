@@ -1,4 +1,4 @@
-// WhatsApp campaigns (issue 12) in a real server (sandbox mode, PGlite or PostgreSQL with
+// WhatsApp campaigns in a real server (sandbox mode, PGlite or PostgreSQL with
 // DATABASE_URL) against the Graph stand-in. A campaign on the demo's WhatsApp channel keeps its
 // approved template (colibri_aviso: "Hola {{1}}, tu pedido {{2}} va en camino"); each parameter
 // gets a column of the uploaded file chosen by the user (the file's columns are `telefono,nombre,

@@ -34,7 +34,7 @@ describe('campaigns', () => {
     expect(list.items.map((c: { name: string }) => c.name)).toEqual(['Bienvenida']);
   });
 
-  it('refuses content past the limits, naming them, and never cuts it (issue 12)', async () => {
+  it('refuses content past the limits, naming them, and never cuts it', async () => {
     // A 5,280-character paste: longer than any channel takes (99904), refused whole.
     const pasted = 'Oferta válida hasta agotar existencias. '.repeat(132);
     expect([...pasted].length).toBe(5280);
@@ -134,7 +134,7 @@ describe('campaigns', () => {
 });
 
 describe('a deployment after a crash', () => {
-  it('counts the messages left in doubt as being verified, not as sending (issue 13)', async () => {
+  it('counts the messages left in doubt as being verified, not as sending', async () => {
     const campaign = (await create({ name: 'Tras la caída', content: 'Hola, tu cita es mañana' })).json();
     await h.op('campaigns.uploadRecipients', { token: tokens.manager, params: { id: campaign.id }, ...csv('telefono\n3001230101\n3001230102\n') });
     const deployment = (await h.op('campaigns.launch', { token: tokens.manager, params: { id: campaign.id } })).json();

@@ -1,4 +1,4 @@
-// Credentials have audiences (issue 13): an API key works on the operations whose YAML declares
+// Credentials have audiences: an API key works on the operations whose YAML declares
 // `credentials: [.., apiKey]` (the sending API: POST /v1/messages, GET /v1/messages/{id},
 // POST /v1/events/{key}/fire) and on no other: the demo key could list the company's API keys.
 // Generated from the declared operations, so a new operation refuses keys unless it says otherwise.

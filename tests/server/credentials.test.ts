@@ -14,7 +14,7 @@ const settings = (over: Record<string, unknown> = {}) => ({
   allowedIps: ['127.0.0.1'], notificationEmail: null, ftp: { host: null, port: null, user: null, directory: null, password: null }, ...over,
 });
 /** A call with an API key from a given address (the harness's op() always comes from 127.0.0.1). */
-// An API key works on the sending API only (issue 13): a send is what a key is for.
+// An API key works on the sending API only: a send is what a key is for.
 const withKey = (apiKey: string, remoteAddress = '127.0.0.1', url = '/v1/messages') =>
   url === '/v1/messages'
     ? h.app.inject({ method: 'POST', url, headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, payload: JSON.stringify({ channel: 'sms', to: '3005550401', text: 'Prueba de la llave' }), remoteAddress })
@@ -78,7 +78,7 @@ describe('credentials', () => {
     expect(signin.statusCode).toBe(401);
   });
 
-  it('creating a key puts nobody on the team: the API user is a service account, not a member (issue 12)', async () => {
+  it('creating a key puts nobody on the team: the API user is a service account, not a member', async () => {
     const other = await otherCompany(h);
     const before = (await h.op('team.list', { token: other.token })).json() as { total: number; items: { email: string }[] };
     expect((await h.op('credentials.create', { token: other.token, body: { name: 'ERP' } })).statusCode).toBe(200);
@@ -106,7 +106,7 @@ describe('X-Api-Key', () => {
     expect((await withKey(apiKey, '2001:db8:0:1::25')).statusCode).toBe(200);
     expect((await withKey(apiKey, '203.0.113.9')).json().code).toBe('99953');
     expect((await withKey(apiKey, '2001:db9::1')).json().code).toBe('99953');
-    // Beyond the sending API a key may do nothing (issue 13), whatever the API user's role.
+    // Beyond the sending API a key may do nothing, whatever the API user's role.
     expect((await withKey(apiKey, '127.0.0.1', '/v1/block-list')).json().code).toBe('99982');
     const listed = (await h.op('credentials.list', { token: tokens.manager, query: { q: credential.id } })).json();
     expect(listed.items[0].lastUsedAt).toBe(h.clock.now.toISOString());

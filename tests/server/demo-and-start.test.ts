@@ -169,7 +169,7 @@ describe('npm start (src/server/main.ts)', () => {
   it('listens on loopback only unless HOST says otherwise (the sandbox outbox holds one-time codes)', async () => {
     const run = launch({ HOST: undefined, ENGINE_IN_DOUBT_GRACE_MS: '5000' });
     const url = await run.ready;
-    // npm start reads the engine's settings as npm run worker does (issue 13).
+    // npm start reads the engine's settings as npm run worker does.
     await expect.poll(() => run.output()).toContain('goes again after 5 s without a receipt');
     const port = Number(new URL(url).port);
     expect(new URL(url).hostname).toBe('127.0.0.1');

@@ -74,7 +74,7 @@ describe('the embedded database', () => {
     }
   });
 
-  it('neither zero-fills new WAL segments nor writes full-page images, which stalled commits of a big launch (issue 13)', async () => {
+  it('neither zero-fills new WAL segments nor writes full-page images, which stalled commits of a big launch', async () => {
     const handle = createDatabase({ kind: 'memory' });
     try {
       const shown = await sql<{ wal_init_zero: string; full_page_writes: string }>`select current_setting('wal_init_zero') as wal_init_zero, current_setting('full_page_writes') as full_page_writes`.execute(handle.db);
@@ -245,7 +245,7 @@ describe('dispatch', () => {
     expect(row).toEqual({ channel_id: smsChannel, held_reason: 'fallbackSms' });
   });
 
-  it('a worker declared dead while it stalled does not send the rows put in doubt, and rejoins (issue 13)', async () => {
+  it('a worker declared dead while it stalled does not send the rows put in doubt, and rejoins', async () => {
     const enq = await db.transaction().execute((trx) => enqueueMessages(trx, request([{ to: '+573002207771', body: 'stall 1' }, { to: '+573002207772', body: 'stall 2' }])));
     const submitted: string[] = [];
     const adapter: ChannelAdapter = {

@@ -1,4 +1,4 @@
-// When an in-doubt message goes again (issue 13, found by the crash test under load): not only
+// When an in-doubt message goes again (found by the crash test under load): not only
 // after its grace, but once the channel's receipts have passed it. A restarted worker reads what
 // the SMSC kept behind everything queued before it; a grace that ran out inside that backlog sent
 // 2,557 of 100,000 messages a second time although their receipts were on their way.

@@ -1,4 +1,4 @@
-// Long SMS across worker deaths (issue 4), on PGlite or PostgreSQL (DATABASE_URL), over SMPP to
+// Long SMS across worker deaths, on PGlite or PostgreSQL (DATABASE_URL), over SMPP to
 // the sandbox SMSC: a deployment of one-, two- and three-part messages (GSM-7 and UCS-2) whose
 // parts get a seeded mix of DELIVRD and UNDELIV receipts. The worker dies abruptly twice
 // (engine-crash-incarnations.ts: in the same step its database handle refuses every statement and

@@ -1,4 +1,4 @@
-// A channel type is one unit (issue 11): a fifth, fake channel type, defined entirely in
+// A channel type is one unit: a fifth, fake channel type, defined entirely in
 // tests/fixtures/fake-channel (its definition, adapter and stand-in) and added with one
 // registerChannel line, carries a campaign end to end in a real server (startServer, PGlite, or
 // PostgreSQL with DATABASE_URL): its recipients uploaded and launched through the API,

@@ -1,4 +1,4 @@
-// The FTP intake (issue 14, getImpFtpReport) against a real FTP server on loopback (the sandbox's):
+// The FTP intake (getImpFtpReport) against a real FTP server on loopback (the sandbox's):
 // a recipients file named after a campaign becomes one deployment of it and moves to processed/;
 // a file it cannot take is refused with its catalogue code and moves to refused/; other files stay;
 // a file is launched once, also when it is met again or a visit was cut before its launch; a

@@ -1,4 +1,4 @@
-// The home's figures (issue 12): GET /v1/messages/lastDays counts the caller's company's messages
+// The home's figures: GET /v1/messages/lastDays counts the caller's company's messages
 // of the last 7 Bogotá days per day and outcome (sent, delivered, failed) with the delivery rate,
 // every day present; another company's messages never count; a role without the home (component
 // 10) is refused. GET /v1/account/payments/summary answers the company's real credits (it once

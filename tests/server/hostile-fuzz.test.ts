@@ -1,4 +1,4 @@
-// Hostile input to every operation (issue 13), generated from the OpenAPI document the product
+// Hostile input to every operation, generated from the OpenAPI document the product
 // publishes (src/generated/openapi.gen.json): for each operation, as a signed-in user whose role
 // may call it, every declared body property, query parameter and path parameter gets one kind of
 // hostile value at a time: NUL, a lone surrogate, huge and negative numbers, the wrong type,

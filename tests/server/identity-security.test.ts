@@ -26,7 +26,7 @@ describe('failed sign-ins', () => {
     await signin('analista@demo.colibri.co', TEST_PASSWORD); // resets the count
   });
 
-  it('an unknown e-mail answers every wrong try exactly as a real account does: captcha, then lock (issue 13)', async () => {
+  it('an unknown e-mail answers every wrong try exactly as a real account does: captcha, then lock', async () => {
     const tries = async (email: string) => {
       const answers: string[] = [];
       for (let i = 0; i < maxFailedLogins + 2; i++) {

@@ -1,4 +1,4 @@
-// A big launch never stalls the server (issue 13): the launch writes the deployment and its first
+// A big launch never stalls the server: the launch writes the deployment and its first
 // chunk in the request and answers 'preparing'; the engine's job runner writes the rest chunk by
 // chunk, each chunk's messages and the job's cursor in one transaction, so every recipient gets
 // exactly one message across a stop, a failing chunk or a crash; requests are served between

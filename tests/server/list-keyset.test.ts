@@ -1,4 +1,4 @@
-// Keyset paging and bounded totals (src/server/http/paging.ts, issue 13): following `next` as
+// Keyset paging and bounded totals (src/server/http/paging.ts): following `next` as
 // `after` visits every row exactly once, in the order of the plain ORDER BY sort, id query, under
 // each sort and order, with ties and NULL sort values; a row inserted while paging repeats nothing;
 // a cursor of another sort is refused; totals are exact up to COUNT_BOUND and flagged above it.

@@ -1,4 +1,4 @@
-// A conversation's replies leave in the order the flow sent them (issue 15), on PGlite or PostgreSQL
+// A conversation's replies leave in the order the flow sent them, on PGlite or PostgreSQL
 // (DATABASE_URL): a message that must follow another is not claimed while that one is still queued
 // or being submitted, and is claimed once its submit was answered, however many workers claim.
 import { describe, expect, it } from 'vitest';

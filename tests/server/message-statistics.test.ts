@@ -1,4 +1,4 @@
-// The planner's statistics of messages follow the processes that change many rows (issue 13):
+// The planner's statistics of messages follow the processes that change many rows:
 // PGlite has no autovacuum, and a launch that starts on a (nearly) empty table with statistics
 // saying so made every chunk's refusal rules scan the table, each chunk slower than the last.
 // The rule (src/engine/message-statistics.ts): a refresh after `first` rows, then each time the

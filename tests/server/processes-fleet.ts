@@ -1,4 +1,4 @@
-// A fleet of Colibri processes on one PostgreSQL schema, as issue 13 asks it to run: API servers
+// A fleet of Colibri processes on one PostgreSQL schema: API servers
 // (`src/server/main.ts` with ENGINE_IN_SERVER=off), dispatch workers (`src/server/worker.ts`, see
 // engine-crash-incarnations.ts) and the sandbox SMSC as a process of its own
 // (`src/sandbox/smsc/main.ts`), which counts what it received. Shared by

@@ -1,4 +1,4 @@
-// Several processes on one PostgreSQL (issue 13, item 6). PostgreSQL only: PGlite is one
+// Several processes on one PostgreSQL. PostgreSQL only: PGlite is one
 // process's database, so this file runs under `npm run test:pg` and is left out of the PGlite run
 // (vitest.config.ts), not skipped.
 //

@@ -1,4 +1,4 @@
-// Report rollups (issue 14, item 1): whatever happens to messages — inserts, state changes in any
+// Report rollups: whatever happens to messages — inserts, state changes in any
 // order, retries, receipts out of order through the real receipt statement, deletes, concurrent
 // writers, transactions that die half-way — the rollups (totals + deltas, folded or not) equal
 // the raw GROUP BY of the messages; and the rebuild command restores hours whose rollups were

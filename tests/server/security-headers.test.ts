@@ -1,4 +1,4 @@
-// Security headers on every answer the server gives (issue 13, item 4): a console route, an API
+// Security headers on every answer the server gives: a console route, an API
 // answer, a refusal, the 404 of an unknown path and a 401 all carry the policy; the
 // browser suite checks that the console runs under it (tests/e2e/security-headers.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -267,7 +267,7 @@ describe('campaigns', () => {
     await flush();
     expect((await h.op('shortener.campaignOpens', { token: tokens.manager, params: { id: campaign.id } })).json())
       .toEqual({ campaignId: campaign.id, recipients: 3, opened: 2, clickRate: 0.667, clicks: 3, bots: 1 });
-    // Who clicked (issue 12), for whoever writes campaigns: most clicks first, the previewer's bot apart.
+    // Who clicked, for whoever writes campaigns: most clicks first, the previewer's bot apart.
     const clickers = (await h.op('shortener.campaignClickers', { token: tokens.manager, params: { id: campaign.id } })).json();
     expect(clickers).toMatchObject({ total: 2, items: [
       { phone: messages[0].to_number, clicks: 2, firstClickAt: expect.any(String), lastClickAt: expect.any(String) },

@@ -1,4 +1,4 @@
-// Who a channel type can reach (issue 13; core/phone.ts addressFor, each channel definition's
+// Who a channel type can reach (core/phone.ts addressFor, each channel definition's
 // `reaches`): a fixed line (60X) cannot receive an SMS or an RCS message, and a signed number
 // ("-3001234567", a spreadsheet's negative number) is no phone at all, whatever separators hide the
 // sign. POST /v1/messages, event fires and the recipients file say so; WhatsApp still reaches fixed

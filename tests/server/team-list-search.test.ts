@@ -98,7 +98,7 @@ describe('team.list search and paging give the same answers as the plain query',
     const wanted = [...new Set([1, 2, Math.ceil(pages / 2), pages, pages + 1])].filter((p) => p >= 1);
     for (const page of wanted) {
       const got = await list({ ...query, page, pageSize });
-      // Totals are exact up to COUNT_BOUND, then COUNT_BOUND flagged as a lower bound (issue 13).
+      // Totals are exact up to COUNT_BOUND, then COUNT_BOUND flagged as a lower bound.
       expect(got.total).toBe(Math.min(ids.length, COUNT_BOUND));
       expect(got.totalIsEstimate ?? false).toBe(ids.length > COUNT_BOUND);
       expect(got).toMatchObject({ page, pageSize });

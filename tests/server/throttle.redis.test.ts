@@ -1,4 +1,4 @@
-// The Redis store of abuse throttling (issue 13): with REDIS_URL, two API processes count into the
+// The Redis store of abuse throttling: with REDIS_URL, two API processes count into the
 // same Redis counters. Collected only when REDIS_URL names a Redis server (vitest.config.ts, as the
 // PostgreSQL-only files are): the PGlite and PostgreSQL suites test the memory and database stores.
 import { randomBytes } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Abuse throttling (issue 13, item 4): per client IP and per account on the operations that
+// Abuse throttling: per client IP and per account on the operations that
 // declare `throttle:` (sign-in, register, password recovery, one-time codes), a global limit per
 // IP on everything, 429 with the catalogue's 99933 in the usual error shape and Retry-After, and
 // counters shared by every API process on one database.

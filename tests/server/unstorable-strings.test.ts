@@ -1,4 +1,4 @@
-// Strings the database cannot store (issue 10): a NUL character or a lone UTF-16 surrogate in any
+// Strings the database cannot store: a NUL character or a lone UTF-16 surrogate in any
 // JSON string of any write operation answers 99931 naming the field and changes nothing; a NUL in
 // `q` answers 4xx on every list. Generated from the declared operations, so a new operation is
 // covered the day it is declared. On PGlite and (with DATABASE_URL) PostgreSQL.
@@ -72,7 +72,7 @@ describe('hostile strings in request bodies', () => {
     { op, label: 'lone surrogate', value: 'etiqueta \ud800' },
   ]);
 
-  // Names are one line without control characters or bidirectional overrides (issue 13).
+  // Names are one line without control characters or bidirectional overrides.
   const nameCases = writes.flatMap((op) => nameProperties(op).flatMap((field) => [
     { op, field, label: 'line break in a name', value: 'Ventas\nBogotá' },
     { op, field, label: 'control character in a name', value: 'Ventas\u0007' },

@@ -1,4 +1,4 @@
-// One intake for every upload (issue 13; src/server/files/intake.ts): an over-limit file is refused
+// One intake for every upload (src/server/files/intake.ts): an over-limit file is refused
 // from its declared length before a byte of it is read, or at the first byte past the limit while
 // streaming, before anything is parsed or stored; the block list decodes text as the recipients
 // file does (UTF-16 included) and names a zip bomb instead of asking for a phone number.

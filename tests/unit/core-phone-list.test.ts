@@ -60,7 +60,7 @@ describe('looksLikeHeader', () => {
   });
 });
 
-describe('splitPastedNumbers (issue 12: recipients pasted instead of a file)', () => {
+describe('splitPastedNumbers (recipients pasted instead of a file)', () => {
   it('splits on lines, commas, semicolons and spaces, keeping a number written in groups whole', () => {
     expect(splitPastedNumbers('3001234501, +57 300 123 4502; 573001234503\n300 123 4504 3001234505\r\n\n12345 +1 2025550123')).toEqual([
       '3001234501', '+57 300 123 4502', '573001234503', '300 123 4504', '3001234505', '12345', '+1', '2025550123',

@@ -21,7 +21,7 @@ describe('normalizeColombianPhone', () => {
     ['300-ABC-4567', null],
     ['', null],
     ["300'; DROP TABLE users;--", null],
-    // Signed numbers (a spreadsheet's negative number): the separators must not hide the sign (issue 13).
+    // Signed numbers (a spreadsheet's negative number): the separators must not hide the sign.
     ['-3001234567', null],
     ['+-3001234567', null],
     [' −300 123 4567', null],
@@ -53,7 +53,7 @@ describe('maskDestination', () => {
   });
 });
 
-// What a channel type reaches (issue 13): SMS and RCS only mobiles, WhatsApp any phone, Messenger a PSID.
+// What a channel type reaches: SMS and RCS only mobiles, WhatsApp any phone, Messenger a PSID.
 describe('addressFor', () => {
   it.each([
     ['mobile', '300 123 4567', '+573001234567'],
