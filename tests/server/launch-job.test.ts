@@ -20,7 +20,9 @@ let handlers: JobHandlers;
 let demoCompanyId: number;
 
 beforeAll(async () => {
+  // The request's chunk and the job's steps alike (on PostgreSQL the job's steps are bigger by default).
   process.env.LAUNCH_CHUNK_SIZE = String(CHUNK);
+  process.env.LAUNCH_JOB_CHUNK_SIZE = String(CHUNK);
   h = await createHarness();
   const signed = await h.as('manager');
   manager = signed.token;
@@ -31,6 +33,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   delete process.env.LAUNCH_CHUNK_SIZE;
+  delete process.env.LAUNCH_JOB_CHUNK_SIZE;
   await h.close();
 });
 

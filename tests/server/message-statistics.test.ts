@@ -17,7 +17,9 @@ let manager: string;
 let companyId: number;
 
 beforeAll(async () => {
+  // The request's chunk and the job's steps alike (on PostgreSQL the job's steps are bigger by default).
   process.env.LAUNCH_CHUNK_SIZE = '100';
+  process.env.LAUNCH_JOB_CHUNK_SIZE = '100';
   h = await createHarness();
   const signed = await h.as('manager');
   manager = signed.token;
@@ -25,6 +27,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   delete process.env.LAUNCH_CHUNK_SIZE;
+  delete process.env.LAUNCH_JOB_CHUNK_SIZE;
   await h.close();
 });
 

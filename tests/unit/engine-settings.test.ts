@@ -2,7 +2,7 @@
 // reading for `npm start` and `npm run worker`, and the launch's sizes (src/engine/campaigns/settings.ts).
 import { describe, expect, it } from 'vitest';
 import { engineSettings, serverRunsEngine, workerSettings } from '../../src/server/messaging/engine-settings.ts';
-import { launchChunkSize, previewStagedMax } from '../../src/engine/campaigns/index.ts';
+import { launchChunkSize, launchJobChunkSize, previewStagedMax } from '../../src/engine/campaigns/index.ts';
 import { IN_DOUBT_GRACE_MS } from '../../src/engine/dispatcher.ts';
 
 describe('engine settings', () => {
@@ -35,6 +35,14 @@ describe('engine settings', () => {
     expect(launchChunkSize({ LAUNCH_CHUNK_SIZE: '250' })).toBe(250);
     expect(launchChunkSize({ LAUNCH_CHUNK_SIZE: '0', DATABASE_URL: 'postgres://db/colibri' })).toBe(500);
     expect(() => launchChunkSize({ LAUNCH_CHUNK_SIZE: 'cien' })).toThrow(/LAUNCH_CHUNK_SIZE/);
+  });
+
+  it("a big launch's job writes 5,000 recipients per step on PostgreSQL and the request's chunk on PGlite, unless LAUNCH_JOB_CHUNK_SIZE says", () => {
+    expect(launchJobChunkSize({})).toBe(100);
+    expect(launchJobChunkSize({ LAUNCH_CHUNK_SIZE: '40' })).toBe(40);
+    expect(launchJobChunkSize({ DATABASE_URL: 'postgres://db/colibri' })).toBe(5000);
+    expect(launchJobChunkSize({ DATABASE_URL: 'postgres://db/colibri', LAUNCH_JOB_CHUNK_SIZE: '1000' })).toBe(1000);
+    expect(() => launchJobChunkSize({ LAUNCH_JOB_CHUNK_SIZE: '-5' })).toThrow(/LAUNCH_JOB_CHUNK_SIZE/);
   });
 
   it('the summary stages 500 rows on PGlite and 2,000 on PostgreSQL, unless PREVIEW_STAGED_MAX says', () => {

@@ -11,7 +11,7 @@ import type { CampaignHooks } from './deps.ts';
 import { sendableChunk, sendRequest, writeChunk, type LaunchCampaign, type LaunchPlan } from './launch-plan.ts';
 import type { ContentLink } from './links.ts';
 import { sendMessages } from './send.ts';
-import { launchChunkSize } from './settings.ts';
+import { launchJobChunkSize } from './settings.ts';
 import { whatsappLaunchItems } from './whatsapp.ts';
 
 /** Why a launch job stops (schemas/enums/deployment-stop-reason.yaml), or null: not a refusal, the step is tried again. */
@@ -35,7 +35,7 @@ export interface LaunchDeps {
  * sets the deployment running (or scheduled). A deployment cancelled meanwhile ends the job.
  */
 export function launchStep(deps: LaunchDeps, options: { chunkSize?: () => number; leaseMs?: number } = {}): JobHandler<'launch'> {
-  const chunkSize = options.chunkSize ?? (() => launchChunkSize());
+  const chunkSize = options.chunkSize ?? (() => launchJobChunkSize());
   const leaseMs = options.leaseMs ?? 60_000;
   // A launch grows the table from a few rows to a million. Statistics taken while it was (nearly)
   // empty make the refusal rules scan it, each chunk slower than the last (60 -> 130 ms per 100

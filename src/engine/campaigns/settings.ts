@@ -20,6 +20,23 @@ export function launchChunkSize(env: Env = process.env): number {
 }
 
 /**
+ * LAUNCH_JOB_CHUNK_SIZE: recipients each step of a big launch's job writes per transaction, after
+ * the request's first chunk. On PGlite it is the request's (LAUNCH_CHUNK_SIZE): a step holds the
+ * one connection every request waits for. On PostgreSQL a step holds no request's connection and
+ * bigger transactions write faster: measured by `npm run bench -- campaign` (50,000 personalised
+ * recipients with a short link each, the dispatcher sending meanwhile), every message was written
+ * 13.5 s after the launch with steps of 500, 10.5 s with 2,000 and 6.8 s with 5,000 (the last
+ * delivered 35.7 → 29.4 s), while the launch still answers after its first chunk of 500.
+ */
+export const DEFAULT_LAUNCH_JOB_CHUNK_SIZE_POSTGRESQL = 5_000;
+
+export function launchJobChunkSize(env: Env = process.env): number {
+  const value = numberFrom(env, 'LAUNCH_JOB_CHUNK_SIZE');
+  if (value && value >= 1) return Math.floor(value);
+  return env.DATABASE_URL ? DEFAULT_LAUNCH_JOB_CHUNK_SIZE_POSTGRESQL : launchChunkSize(env);
+}
+
+/**
  * PREVIEW_STAGED_MAX: the most sendable rows the campaign summary stages (the launch
  * run and rolled back in one transaction); a bigger file is staged on its first rows and its
  * counts scaled. On PGlite the staging holds the one database thread: 500 rows took 78 ms (2,000:
