@@ -345,7 +345,7 @@ export const messagePurposes = ["commercial", "transactional", "otp"] as const;
 
 export type MessagePurpose = (typeof messagePurposes)[number];
 
-/** Why a message of a campaign did not go, or not yet, in the words a person reads beside its code: blockList (5), duplicate (93, already sent within the company's window of N hours), sendWindow (held until the next allowed instant), insufficientCredits (81), whatsappWindow (131047, the 24-hour customer-service window is closed), whatsappTemplateMismatch (1005, the window is closed and no approved template reads as the text), invalidNumber (94), channelError (the channel refused it with its own code), status (any other spec status code: its sms-state label). src/engine/lifecycle/message-reason.ts picks one per message. (schemas/enums/message-reason.yaml) */
+/** Why a message of a campaign did not go, or not yet, in the words a person reads beside its code: blockList (5), duplicate (93, already sent within the company's window of N hours), sendWindow (held until the next allowed instant), insufficientCredits (81), whatsappWindow (131047, the 24-hour customer-service window is closed), whatsappTemplateMismatch (1005, the window is closed and no approved template reads as the text), whatsappEmptyParameter (131008, a template parameter's cell is empty: refused before it goes), invalidNumber (94), channelError (the channel refused it with its own code), status (any other spec status code: its sms-state label). src/engine/lifecycle/message-reason.ts picks one per message. (schemas/enums/message-reason.yaml) */
 export const messageReasons = [
     "blockList",
     "duplicate",
@@ -353,6 +353,7 @@ export const messageReasons = [
     "insufficientCredits",
     "whatsappWindow",
     "whatsappTemplateMismatch",
+    "whatsappEmptyParameter",
     "invalidNumber",
     "channelError",
     "status"

@@ -585,6 +585,14 @@ export const screen = {
                         }
                     },
                     sortable: false
+                },
+                {
+                    field: "emptyParameters",
+                    label: "fields.emptyParameters",
+                    schema: {
+                        type: "integer"
+                    },
+                    sortable: false
                 }
             ],
             load: {

@@ -292,7 +292,7 @@ export const entitySchemas = [
     },
     {
         $id: "message-reason",
-        description: "Why a message of a campaign did not go, or not yet, in the words a person reads beside its code: blockList (5), duplicate (93, already sent within the company's window of N hours), sendWindow (held until the next allowed instant), insufficientCredits (81), whatsappWindow (131047, the 24-hour customer-service window is closed), whatsappTemplateMismatch (1005, the window is closed and no approved template reads as the text), invalidNumber (94), channelError (the channel refused it with its own code), status (any other spec status code: its sms-state label). src/engine/lifecycle/message-reason.ts picks one per message.",
+        description: "Why a message of a campaign did not go, or not yet, in the words a person reads beside its code: blockList (5), duplicate (93, already sent within the company's window of N hours), sendWindow (held until the next allowed instant), insufficientCredits (81), whatsappWindow (131047, the 24-hour customer-service window is closed), whatsappTemplateMismatch (1005, the window is closed and no approved template reads as the text), whatsappEmptyParameter (131008, a template parameter's cell is empty: refused before it goes), invalidNumber (94), channelError (the channel refused it with its own code), status (any other spec status code: its sms-state label). src/engine/lifecycle/message-reason.ts picks one per message.",
         type: "string",
         enum: [
             "blockList",
@@ -301,6 +301,7 @@ export const entitySchemas = [
             "insufficientCredits",
             "whatsappWindow",
             "whatsappTemplateMismatch",
+            "whatsappEmptyParameter",
             "invalidNumber",
             "channelError",
             "status"
@@ -1650,7 +1651,8 @@ export const entitySchemas = [
             "refusedLinks",
             "outsideWindow",
             "windowCode",
-            "unmappedParameters"
+            "unmappedParameters",
+            "emptyParameters"
         ],
         additionalProperties: false,
         properties: {
@@ -1758,6 +1760,10 @@ export const entitySchemas = [
                     type: "string"
                 },
                 description: "template parameters without a column of the file (launch refuses them, 99908)"
+            },
+            emptyParameters: {
+                type: "integer",
+                description: "template messages with a parameter whose cell is empty: never sent (131008, Meta's refusal, charged in production)"
             }
         }
     },

@@ -784,6 +784,10 @@ windowCode: (string | null)
  * template parameters without a column of the file (launch refuses them, 99908)
  */
 unmappedParameters: string[]
+/**
+ * template messages with a parameter whose cell is empty: never sent (131008, Meta's refusal, charged in production)
+ */
+emptyParameters: number
 }
 /**
  * One page of a campaign's test messages, newest first (the list convention).

@@ -99,6 +99,38 @@ describe('a WhatsApp campaign from an approved template', () => {
     });
   });
 
+  it('never sends a template message whose mapped cell is empty: the summary counts it, the launch refuses it (131008 in words) and charges nothing for it', async () => {
+    const created = await api('POST', path('campaigns.create'), {
+      name: 'Pedidos con celdas vacías', kind: 'open', purpose: 'transactional', channelId, templateId, content: 'Hola {{1}}, tu pedido {{2}} va en camino. Gracias por comprar con nosotros.',
+    });
+    const id = created.json.id as number;
+    // Marta's name is blank, Pedro's order is only spaces: both rows are valid phones, neither message may go.
+    expect((await upload(id, 'telefono,nombre,pedido\n3004440301,Sofía,C-300\n3004440302,,D-400\n3004440303,Pedro,   \n')).json).toMatchObject({ rows: 3, pass: 3 });
+    await api('PATCH', withId('campaigns.update', id), { templateMapping: { 1: 'nombre', 2: 'pedido' } });
+    const preview = (await api('GET', withId('campaigns.preview', id))).json;
+    expect(preview).toMatchObject({ recipients: 3, goNow: 1, emptyParameters: 2, unmappedParameters: [] });
+    const balance = async () => (await api('GET', path('credits.balance'))).json.balance as number;
+    const before = await balance();
+    const launched = await api('POST', withId('campaigns.launch', id));
+    expect(launched.status).toBe(200);
+    const rows = await until('the one message delivered', async () => {
+      const all = await messagesOf(launched.json.id);
+      return all.some((m) => m.state === 'delivered' || m.state === 'read') ? all : null;
+    });
+    expect(rows.map((m) => [m.to_number, m.state === 'read' ? 'delivered' : m.state, m.error_code])).toEqual([
+      ['+573004440301', 'delivered', null], ['+573004440302', 'rejected', '131008'], ['+573004440303', 'rejected', '131008'],
+    ]);
+    expect(sentTo('573004440302')).toEqual([]);
+    // Only Sofía's message is priced and charged.
+    expect(preview.credits).toBe(1);
+    expect(before - (await balance())).toBe(1);
+    // The campaign's messages say why, in words.
+    const listed = (await api('GET', `${withId('campaigns.messages', id)}?pageSize=50`)).json.items as { toNumber: string; reason: { kind: string; code: string } | null }[];
+    expect(listed.filter((m) => m.reason).map((m) => [m.toNumber, m.reason!.kind, m.reason!.code])).toEqual([
+      ['+573004440302', 'whatsappEmptyParameter', '131008'], ['+573004440303', 'whatsappEmptyParameter', '131008'],
+    ]);
+  });
+
   it('keeps no template on an SMS campaign (there it only prefilled the text) and refuses one of another channel type', async () => {
     const sms = (await api('GET', `${path('channels.list')}?platform=sms&enabled=true`)).json.items[0].id as number;
     const wrong = await api('POST', path('campaigns.create'), { name: 'Plantilla ajena', kind: 'open', channelId: sms, templateId, content: 'Hola' });

@@ -6,7 +6,7 @@ import { sql, type Transaction } from 'kysely';
 import { refusedLinks } from '../../core/message-content.ts';
 import { nonGsmCharacters } from '../../core/sms-parts.ts';
 import type { CampaignPreview } from '../../generated/types.gen.ts';
-import { capabilitiesOf } from '../channels/index.ts';
+import { capabilitiesOf, EMPTY_PARAMETER_CODE } from '../channels/index.ts';
 import { balanceOf } from '../credits.ts';
 import type { Database } from '../database.ts';
 import { createDeployment, STATUS, type EnqueueItem, type EnqueueResult, type Purpose } from '../lifecycle/index.ts';
@@ -61,6 +61,8 @@ interface Staged {
   waitUntil: Date | null;
   blocked: number;
   duplicates: number;
+  /** Template messages refused for an empty parameter (lifecycle/refusal-rules.ts). */
+  emptyParameters: number;
   parts: number;
   partsMin: number;
   partsMax: number;
@@ -82,7 +84,7 @@ class PreviewRollback extends Error {
 async function readBack(trx: Transaction<Database>, result: EnqueueResult, now: Date): Promise<Staged> {
   const ids = sql`${result.ids}::bigint[]`;
   const totals = await sql<{
-    go_now: string | number; wait: string | number; wait_until: Date | string | null; blocked: string | number; duplicates: string | number;
+    go_now: string | number; wait: string | number; wait_until: Date | string | null; blocked: string | number; duplicates: string | number; empty_parameters: string | number;
     parts: string | number | null; parts_min: number | null; parts_max: number | null; encodings: string[] | null;
   }>`
     select count(*) filter (where state = 'queued' and not_before <= ${now}) as go_now,
@@ -90,6 +92,7 @@ async function readBack(trx: Transaction<Database>, result: EnqueueResult, now: 
            max(not_before) filter (where state = 'queued' and not_before > ${now}) as wait_until,
            count(*) filter (where state = 'rejected' and status_code = ${STATUS.blacklisted}) as blocked,
            count(*) filter (where state = 'rejected' and status_code = ${STATUS.duplicate}) as duplicates,
+           count(*) filter (where state = 'rejected' and error_code = ${EMPTY_PARAMETER_CODE}) as empty_parameters,
            sum(parts) filter (where state = 'queued') as parts, min(parts) as parts_min, max(parts) as parts_max,
            array_agg(distinct encoding) filter (where encoding is not null) as encodings
     from messages where id = any(${ids})`.execute(trx);
@@ -99,7 +102,7 @@ async function readBack(trx: Transaction<Database>, result: EnqueueResult, now: 
     select to_number, body from messages where id = any(${ids}) and body is not null order by id limit ${SAMPLES}`.execute(trx);
   return {
     goNow: Number(t.go_now), wait: Number(t.wait), waitUntil: t.wait_until ? new Date(t.wait_until) : null,
-    blocked: Number(t.blocked), duplicates: Number(t.duplicates),
+    blocked: Number(t.blocked), duplicates: Number(t.duplicates), emptyParameters: Number(t.empty_parameters),
     parts: Number(t.parts ?? 0), partsMin: t.parts_min ?? 0, partsMax: t.parts_max ?? 0, encodings: [...(t.encodings ?? [])].sort(),
     ucs2Bodies: ucs2.rows.map((r) => r.body), samples: first.rows.map((r) => `${r.to_number}: ${r.body}`),
     credits: result.neededCredits, shortOfCredits: result.shortOfCredits,
@@ -186,5 +189,6 @@ export async function previewCampaign(deps: CampaignDeps, me: Caller, campaignId
     // WhatsApp: recipients outside the 24-hour window for free text, template parameters without a column.
     ...whatsapp,
     outsideWindow: scaled(whatsapp.outsideWindow),
+    emptyParameters: scaled(staged?.emptyParameters ?? 0),
   };
 }

@@ -55,7 +55,7 @@ export async function sendCampaignTest(deps: CampaignDeps, me: Caller, campaignI
       companyId: me.companyId, channel, purpose: campaign.purpose as Purpose, source: 'test', testCampaignId: campaign.id, createdBy: me.userId, now, onInsufficientCredits: 'throw',
     }, (_trx, enqueue) => enqueue(phones.map((to) => ({ to, body }))));
     deps.messaging.wake();
-    const refused = result.rejected.blacklisted + result.rejected.duplicate + result.rejected.insufficientCredits;
+    const refused = Object.values(result.rejected).reduce((sum, n) => sum + n, 0);
     return { body, numbers: phones.join(', '), queued: result.ids.length - refused, refused, credits: result.reservedCredits };
   } catch (error) {
     if (error instanceof InsufficientCreditsError) throw refuse('99986');

@@ -12,3 +12,4 @@ export { createWhatsAppTemplate, deleteWhatsAppTemplate, editWhatsAppTemplate } 
 export type { TemplateCallResult, TemplateDraft } from './whatsapp/templates.ts';
 export { whatsappGraphAccount } from './whatsapp/definition.ts';
 export { outsideCustomerWindow, OUTSIDE_WINDOW_CODE } from './whatsapp/customer-window.ts';
+export { EMPTY_PARAMETER_CODE } from './whatsapp/template-match.ts';

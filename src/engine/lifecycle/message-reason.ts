@@ -5,7 +5,7 @@
 import type { MessageReason, MessageState } from '../../generated/enums.gen.ts';
 import { STATUS } from './message-states.ts';
 import { OUTSIDE_WINDOW_CODE } from '../channels/whatsapp/customer-window.ts';
-import { TEMPLATE_MISMATCH_CODE } from '../channels/whatsapp/template-match.ts';
+import { EMPTY_PARAMETER_CODE, TEMPLATE_MISMATCH_CODE } from '../channels/whatsapp/template-match.ts';
 
 export interface ReasonOf {
   kind: MessageReason;
@@ -39,6 +39,7 @@ export function reasonOf(m: ReasonSource, duplicateHours: number): ReasonOf | nu
   if (!ENDED_BADLY.includes(m.state as MessageState)) return null;
   if (m.error_code === OUTSIDE_WINDOW_CODE) return { kind: 'whatsappWindow', code: m.error_code, ...none };
   if (m.error_code === TEMPLATE_MISMATCH_CODE) return { kind: 'whatsappTemplateMismatch', code: m.error_code, ...none };
+  if (m.error_code === EMPTY_PARAMETER_CODE) return { kind: 'whatsappEmptyParameter', code: m.error_code, ...none };
   const byStatus = BY_STATUS.get(m.status_code);
   if (byStatus === 'duplicate') return { kind: byStatus, code: String(m.status_code), hours: duplicateHours, until: null };
   if (byStatus) return { kind: byStatus, code: String(m.status_code), ...none };

@@ -9,6 +9,7 @@ import { entryBlocksSql, sqlInstant } from '../../core/block-list.ts';
 import type { Database } from '../database.ts';
 import type { EnqueueRequest } from './enqueue.ts';
 import { STATUS } from './message-states.ts';
+import { EMPTY_PARAMETER_CODE } from '../channels/whatsapp/template-match.ts';
 
 export interface RefusalContext {
   req: EnqueueRequest;
@@ -62,4 +63,23 @@ const duplicate: RefusalRule = {
   },
 };
 
-export const refusalRules: readonly RefusalRule[] = [blockList, duplicate];
+/**
+ * A template message with a parameter left empty (a blank cell of the column mapped to it): the
+ * provider refuses it, charged, so it never leaves; rejected as a request error (60) with the
+ * provider's own code (EMPTY_PARAMETER_CODE), which the campaign's messages read in words.
+ */
+const emptyParameter: RefusalRule = {
+  name: 'emptyParameter',
+  status: STATUS.requestError,
+  async apply(trx, ctx) {
+    const result = await sql`${refuse(ctx, STATUS.requestError, EMPTY_PARAMETER_CODE)}
+      where ${ctx.mine} and m.template is not null and (
+        exists (select 1 from jsonb_array_elements_text(case when jsonb_typeof(m.template -> 'parameters') = 'array' then m.template -> 'parameters' else '[]'::jsonb end) as p(value)
+                where btrim(p.value) = '')
+        or exists (select 1 from jsonb_each_text(case when jsonb_typeof(m.template -> 'parameters') = 'object' then m.template -> 'parameters' else '{}'::jsonb end) as p(key, value)
+                where btrim(p.value) = ''))`.execute(trx);
+    return Number(result.numAffectedRows ?? 0);
+  },
+};
+
+export const refusalRules: readonly RefusalRule[] = [emptyParameter, blockList, duplicate];

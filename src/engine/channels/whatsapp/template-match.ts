@@ -13,6 +13,13 @@ import type { Database } from '../../database.ts';
 /** The spec's code for free text outside the window that no approved template reads as (config/errors.yaml). */
 export const TEMPLATE_MISMATCH_CODE = '1005';
 
+/**
+ * Meta's answer to a template parameter left empty (131008, "Required parameter is missing"): in
+ * production a charged failure. The engine refuses such a message before it goes
+ * (lifecycle/refusal-rules.ts) with this code, so the person reads why.
+ */
+export const EMPTY_PARAMETER_CODE = '131008';
+
 /** The template a closed window's free text goes as; 'mismatch' when the channel has approved templates and none fits; null when it has none. */
 export type TemplateMatch = TemplateRef | 'mismatch' | null;
 
