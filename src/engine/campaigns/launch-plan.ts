@@ -62,7 +62,7 @@ export async function fileCounts(db: Kysely<Database>, fileId: number): Promise<
   return { sendable: Number(counts.sendable), invalid: Number(counts.invalid), repeated: Number(counts.repeated) };
 }
 
-export function itemsOf(content: string, rows: RecipientRow[], perRecipient?: (body: string, phone: string) => string): EnqueueItem[] {
+function itemsOf(content: string, rows: RecipientRow[], perRecipient?: (body: string, phone: string) => string): EnqueueItem[] {
   return rows.map((r) => {
     const body = render(content, r.variables, { allowEmpty: true });
     return { to: r.phone!, body: perRecipient ? perRecipient(body, r.phone!) : body };

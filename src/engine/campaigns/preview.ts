@@ -12,45 +12,39 @@ import type { Database } from '../database.ts';
 import { createDeployment, STATUS, type EnqueueItem, type EnqueueResult, type Purpose } from '../lifecycle/index.ts';
 import { Refused } from '../refused.ts';
 import type { Caller, CampaignDeps } from './deps.ts';
-import { channelOf, fileCounts, itemsOf, loadCampaign, plannedAt, sendableChunk, type LaunchCampaign, type RecipientRow } from './launch-plan.ts';
-import { childCodes, contentLinks, personalise } from './links.ts';
+import { channelOf, fileCounts, loadCampaign, plannedAt, sendableChunk, sendRequest, writeChunk, type LaunchCampaign, type LaunchPlan, type RecipientRow } from './launch-plan.ts';
+import { contentLinks } from './links.ts';
 import { duplicateWindowHours, sendMessages } from './send.ts';
 import { previewStagedMax } from './settings.ts';
-import { whatsappLaunchItems, whatsappSummary, withTemplateValues } from './whatsapp.ts';
+import { whatsappLaunchItems, whatsappSummary } from './whatsapp.ts';
 
 /** Rendered messages the summary shows as they would go. */
 const SAMPLES = 3;
 
 /**
- * The one launch: creates the deployment, the recipients' short codes and the messages (every
- * decision made by the engine's enqueue), then hands the transaction to `finish` — the launch
- * records the totals and commits; the preview reads the rows back and rolls back.
+ * The launch as the preview runs it: the deployment and the rows' messages written by the
+ * launch's own chunk writer (the recipients' short codes, the enqueue and every decision), then
+ * the transaction handed to `finish`, which reads the rows back and rolls back. Conversations are
+ * not staged: the summary counts messages, and a flow is checked when the launch runs.
  */
 async function runLaunch<T>(
   deps: CampaignDeps, me: Caller, campaign: LaunchCampaign, rows: RecipientRow[],
-  onInsufficientCredits: 'throw' | 'report',
   /** A WhatsApp template campaign's messages (whatsapp.ts), or null: the content rendered per row. */
   templateItems: EnqueueItem[] | null,
   finish: (trx: Transaction<Database>, deploymentId: number, result: EnqueueResult) => Promise<T>,
 ): Promise<T> {
   const channel = await channelOf(deps, campaign);
   const now = deps.now();
-  const at = plannedAt(campaign, now);
   // Shortener: the company's short links in the content (99925 for any other link of ours).
   const links = await contentLinks(deps, me.companyId, campaign.content);
-  const purpose = campaign.purpose as Purpose;
-  return sendMessages(deps, {
-    companyId: me.companyId, channel, purpose, source: 'campaign', createdBy: me.userId, now, at, onInsufficientCredits,
-  }, async (trx, enqueue) => {
-    const id = await createDeployment(trx, { companyId: me.companyId, campaignId: campaign.id, channelId: channel.id, purpose, at, createdBy: me.userId, now });
-    // Shortener: each recipient gets their own child code of every link, set-based, in this transaction.
-    const codes = links.length
-      ? await childCodes(trx, { companyId: me.companyId, campaignId: campaign.id, createdBy: me.userId, now, links, phones: rows.map((r) => r.phone!) })
-      : null;
-    // A template campaign the launch would refuse is still priced by its text, each parameter filled from its mapped column (empty when unmapped).
-    const textRows = campaign.template_id === null ? rows : rows.map((r) => ({ ...r, variables: withTemplateValues(campaign, r.variables) }));
-    const result = await enqueue(templateItems ?? itemsOf(campaign.content, textRows, codes ? (body, phone) => personalise(body, links, codes, phone) : undefined), id);
-    return finish(trx, id, result);
+  const plan: LaunchPlan = {
+    deploymentId: 0, companyId: me.companyId, campaign: { ...campaign, flow_id: null }, fileId: campaign.recipients_file_id ?? 0, channel,
+    purpose: campaign.purpose as Purpose, createdBy: me.userId, now, at: plannedAt(campaign, now), links,
+  };
+  // Short of credits, the preview still stages every message and says so (the launch refuses, 99986).
+  return sendMessages(deps, { ...sendRequest(plan), onInsufficientCredits: 'report' }, async (trx, enqueue) => {
+    const id = await createDeployment(trx, { companyId: me.companyId, campaignId: campaign.id, channelId: channel.id, purpose: plan.purpose, at: plan.at, createdBy: me.userId, now });
+    return finish(trx, id, await writeChunk(trx, enqueue, { ...plan, deploymentId: id }, rows, templateItems));
   });
 }
 
@@ -117,7 +111,7 @@ async function stagedLaunch(deps: CampaignDeps, me: Caller, campaign: LaunchCamp
     throw error;
   });
   try {
-    await runLaunch(deps, me, campaign, rows, 'report', templateItems, async (trx, _id, result) => {
+    await runLaunch(deps, me, campaign, rows, templateItems, async (trx, _id, result) => {
       throw new PreviewRollback(await readBack(trx, result, deps.now()));
     });
   } catch (error) {
