@@ -43,9 +43,14 @@ export const enableRequirements: Record<ChannelPlatform, readonly (readonly (key
 
 const present = (v: unknown) => (Array.isArray(v) ? v.length > 0 : v !== undefined && v !== null && v !== '');
 
+/** The first field of each group of `requirements` the channel does not meet (any one field of a group meets it). */
+export function unmetRequirements(requirements: readonly (readonly string[])[], channel: Readonly<Record<string, unknown>>): string[] {
+  return requirements.filter((group) => !group.some((f) => present(channel[f]))).map((group) => group[0]);
+}
+
 /** The fields still missing before the channel can be enabled (first field of each unmet group). */
 export function missingForEnable(channel: ChannelShape): string[] {
-  return enableRequirements[channel.platform].filter((group) => !group.some((f) => present(channel[f]))).map((group) => group[0]);
+  return unmetRequirements(enableRequirements[channel.platform], channel as unknown as Record<string, unknown>);
 }
 
 /** The fields a platform uses at all; others are refused on create and update. */

@@ -39,7 +39,7 @@ import { registerSecurityHeaders } from './http/security-headers.ts';
 import type { HandlerMap } from './http/handler.ts';
 import { registerOperations } from './http/operations.ts';
 import { memoisedSerializers } from './http/serializer-cache.ts';
-import { compileValidator } from './http/validation.ts';
+import { compileValidator, servedSchema } from './http/validation.ts';
 import { OutboundPolicy } from './security/outbound-guard.ts';
 import { handlers as defaultHandlers } from './modules/index.ts';
 import { defaultSecretBox, type SecretBox } from './security/secrets.ts';
@@ -135,7 +135,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     trustProxy: typeof options.trustProxy === 'number' ? ((hops) => (_address: string, hop: number) => hop < hops)(options.trustProxy) : (options.trustProxy ?? false),
   });
   app.setValidatorCompiler(compileValidator);
-  for (const schema of entitySchemas) app.addSchema(schema as never);
+  for (const schema of entitySchemas) app.addSchema(servedSchema(schema as object, false) as never);
   app.decorateRequest('session', null);
   app.decorateRequest('component', null as unknown as ComponentHeaders);
 

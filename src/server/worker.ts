@@ -12,7 +12,7 @@
 //                                the dispatcher's settings, read as `npm start` reads them (messaging/engine-settings.ts)
 //
 // There is no sandbox here: SMS channels bind where their `connection` settings say (host, port,
-// systemId; the password is the channel's sealed authorization_token). SIGTERM or SIGINT stops
+// systemId; the password is the channel's sealed authorizationToken credential). SIGTERM or SIGINT stops
 // claiming, lets the batches in flight finish and be recorded, releases the worker row, unbinds
 // and exits 0; a second signal exits at once (the rows then wait for another worker's recovery).
 import { createDatabase, type DatabaseHandle } from './db/database.ts';

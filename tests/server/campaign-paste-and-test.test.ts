@@ -150,7 +150,7 @@ describe('a test send', () => {
 
     const other = await h.addCompany('Prueba Sin Saldo S.A.S.', [{ email: 'gerente@pruebasinsaldo.co', roles: ['manager'] }]);
     const token = (await h.signin('gerente@pruebasinsaldo.co')).token;
-    const channel = await h.db.insertInto('channels').values({ company_id: other.companyId, name: 'SMS', platform: 'sms', type: 'MT', sender: '+573159990002', tags: '[]', keywords: '[]', priority: 5, account_sids: '[]', enabled: true, created_at: new Date(), updated_at: new Date() }).returning('id').executeTakeFirstOrThrow();
+    const channel = await h.db.insertInto('channels').values({ company_id: other.companyId, name: 'SMS', platform: 'sms', type: 'MT', sender: '+573159990002', tags: '[]', keywords: '[]', priority: 5, enabled: true, created_at: new Date(), updated_at: new Date() }).returning('id').executeTakeFirstOrThrow();
     const poor = await create({ name: 'Sin saldo', content: 'Hola', channelId: channel.id }, token);
     expect((await sendTest(poor.id, '3001230001', token)).json().code).toBe('99986');
     expect(await h.db.selectFrom('messages').select('id').where('company_id', '=', other.companyId).execute()).toEqual([]);

@@ -98,7 +98,7 @@ describe('campaigns', () => {
   it('refuses a launch the credits do not cover, creating nothing', async () => {
     const other = await h.addCompany('Sin Saldo S.A.S.', [{ email: 'gerente@sinsaldo.co', roles: ['manager'] }]);
     const token = (await h.signin('gerente@sinsaldo.co')).token;
-    const channel = await h.db.insertInto('channels').values({ company_id: other.companyId, name: 'SMS', platform: 'sms', type: 'MT', sender: '+573159990001', tags: '[]', keywords: '[]', priority: 5, account_sids: '[]', enabled: true, created_at: new Date(), updated_at: new Date() }).returning('id').executeTakeFirstOrThrow();
+    const channel = await h.db.insertInto('channels').values({ company_id: other.companyId, name: 'SMS', platform: 'sms', type: 'MT', sender: '+573159990001', tags: '[]', keywords: '[]', priority: 5, enabled: true, created_at: new Date(), updated_at: new Date() }).returning('id').executeTakeFirstOrThrow();
     const campaign = (await create({ name: 'Sin saldo', content: 'Hola', channelId: channel.id }, token)).json();
     await h.op('campaigns.uploadRecipients', { token, params: { id: campaign.id }, ...csv('telefono\n3001230001\n3001230002\n') });
     const refused = await h.op('campaigns.launch', { token, params: { id: campaign.id } });

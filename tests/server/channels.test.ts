@@ -29,7 +29,7 @@ describe('create and read', () => {
       authorizationToken: '••••9999', clientToken: '••••3456', tags: ['cobranza', 'mora'], missing: [],
     });
     const row = await h.db.selectFrom('channels').selectAll().where('id', '=', channel.id).executeTakeFirstOrThrow();
-    expect(row.authorization_token).toMatch(/^v1\./);
+    expect(row.credentials.secrets.authorizationToken).toMatch(/^v1\./);
     expect(JSON.stringify(row)).not.toContain('3f9a8b7c');
     expect((await h.op('channels.get', { token: tokens.analista, params: { id: channel.id } })).json()).toEqual(channel);
   });

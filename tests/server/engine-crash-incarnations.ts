@@ -11,6 +11,7 @@ import type { Kysely, KyselyPlugin } from 'kysely';
 import { startMessaging, type MessagingRuntime } from '../../src/server/messaging/runtime.ts';
 import type { Database } from '../../src/engine/database.ts';
 import type { SecretBox } from '../../src/server/security/secrets.ts';
+import { sealCredentials } from '../../src/server/modules/channels/credentials.ts';
 
 export interface Incarnation {
   readonly name: string;
@@ -124,8 +125,8 @@ export async function insertSmppChannel(db: Kysely<Database>, secrets: SecretBox
   const now = new Date();
   const row = await db.insertInto('channels').values({
     company_id: channel.companyId, name: channel.name, platform: 'sms', type: 'MT', sender: channel.sender, tags: '[]', keywords: '[]', priority: 1,
-    account_sids: '[]', enabled: true, created_at: now, updated_at: now,
-    authorization_token: secrets.seal(channel.password, `channels.authorization_token:${channel.companyId}`),
+    enabled: true, created_at: now, updated_at: now,
+    credentials: JSON.stringify(sealCredentials(secrets, channel.companyId, { authorizationToken: channel.password })),
     connection: JSON.stringify(channel.connection),
   } as never).returning('id').executeTakeFirstOrThrow();
   return row.id;

@@ -89,7 +89,7 @@ describe('credits', () => {
   it('reserves only what the balance covers, even when requests race', async () => {
     const other = await h.addCompany('Carrera S.A.S.', []);
     await addCredits(db, 'grant', { companyId: other.companyId, amount: 10, now: new Date() });
-    const channel = await h.db.insertInto('channels').values({ company_id: other.companyId, name: 'sms', platform: 'sms', type: 'MT', tags: '[]', keywords: '[]', priority: 5, account_sids: '[]', enabled: true, created_at: new Date(), updated_at: new Date() } as never).returning('id').executeTakeFirstOrThrow();
+    const channel = await h.db.insertInto('channels').values({ company_id: other.companyId, name: 'sms', platform: 'sms', type: 'MT', tags: '[]', keywords: '[]', priority: 5, enabled: true, created_at: new Date(), updated_at: new Date() } as never).returning('id').executeTakeFirstOrThrow();
     const attempt = (i: number) => db.transaction().execute((trx) => enqueueMessages(trx, request(
       Array.from({ length: 4 }, (_, k) => ({ to: `+5730010${i}00${k}`, body: 'hola' })),
       { companyId: other.companyId, channel: { id: channel.id, platform: 'sms' }, onInsufficientCredits: 'throw' },
@@ -152,7 +152,7 @@ describe('dispatch', () => {
   it('a replayed or repeated receipt changes nothing: no second event, no second status callback', async () => {
     const other = await h.addCompany('Eco S.A.S.', []);
     await addCredits(db, 'grant', { companyId: other.companyId, amount: 10, now: new Date() });
-    const channel = await h.db.insertInto('channels').values({ company_id: other.companyId, name: 'sms', platform: 'sms', type: 'MT', tags: '[]', keywords: '[]', priority: 5, account_sids: '[]', enabled: true, created_at: new Date(), updated_at: new Date() } as never).returning('id').executeTakeFirstOrThrow();
+    const channel = await h.db.insertInto('channels').values({ company_id: other.companyId, name: 'sms', platform: 'sms', type: 'MT', tags: '[]', keywords: '[]', priority: 5, enabled: true, created_at: new Date(), updated_at: new Date() } as never).returning('id').executeTakeFirstOrThrow();
     await db.insertInto('messaging_settings').values({ company_id: other.companyId, callback_url: 'https://hooks.example.co/estados', updated_at: new Date() } as never).execute();
     const enq = await db.transaction().execute((trx) => enqueueMessages(trx, request(
       [{ to: '+573003000001', body: 'uno' }, { to: '+573003000002', body: 'dos' }],
@@ -180,7 +180,7 @@ describe('dispatch', () => {
   it('a watermark stored to wait while the answer was being recorded is applied at once, not at the next maintenance round', async () => {
     const other = await h.addCompany('Ritmo S.A.S.', []);
     await addCredits(db, 'grant', { companyId: other.companyId, amount: 10, now: new Date() });
-    const channel = await h.db.insertInto('channels').values({ company_id: other.companyId, name: 'sms', platform: 'sms', type: 'MT', tags: '[]', keywords: '[]', priority: 5, account_sids: '[]', enabled: true, created_at: new Date(), updated_at: new Date() } as never).returning('id').executeTakeFirstOrThrow();
+    const channel = await h.db.insertInto('channels').values({ company_id: other.companyId, name: 'sms', platform: 'sms', type: 'MT', tags: '[]', keywords: '[]', priority: 5, enabled: true, created_at: new Date(), updated_at: new Date() } as never).returning('id').executeTakeFirstOrThrow();
     const enq = await db.transaction().execute((trx) => enqueueMessages(trx, request([{ to: '+573003100001', body: 'uno' }], { companyId: other.companyId, channel: { id: channel.id, platform: 'sms' } })));
     const id = enq.ids[0];
     await db.updateTable('messages').set({ state: 'sending', claimed_at: new Date(), worker_id: 'w-race' }).where('id', '=', id).execute();

@@ -32,7 +32,7 @@ beforeAll(async () => {
   companyId = other.companyId;
   await addCredits(db, 'grant', { companyId, amount: 1000, now: new Date() });
   channelId = (await h.db.insertInto('channels').values({
-    company_id: companyId, name: 'sms', platform: 'sms', type: 'MT', tags: '[]', keywords: '[]', priority: 5, account_sids: '[]', enabled: true, created_at: new Date(), updated_at: new Date(),
+    company_id: companyId, name: 'sms', platform: 'sms', type: 'MT', tags: '[]', keywords: '[]', priority: 5, enabled: true, created_at: new Date(), updated_at: new Date(),
   } as never).returning('id').executeTakeFirstOrThrow()).id;
   sink = databaseSink({ db });
 });

@@ -103,8 +103,8 @@ describe('POST /v1/messages with an Idempotency-Key', () => {
     const andina = await h.db.selectFrom('companies').select('id').where('name', '=', demoOtherCompany.name).executeTakeFirstOrThrow();
     await h.db.insertInto('channels').values({
       company_id: andina.id, name: 'Andina SMS', platform: 'sms', type: 'MT', sender: '+573005550999', short_code: null, tags: '[]', keywords: '[]', priority: 5,
-      authorization_token: null, page_access_token: null, page_access_token_fp: null, client_token: null, account_sids: '[]', facebook_page_id: null,
-      private_key: null, client_email: null, callback_url: null, enabled: true, created_at: h.clock.now, updated_at: h.clock.now,
+      page_access_token_fp: null, facebook_page_id: null,
+      client_email: null, callback_url: null, enabled: true, created_at: h.clock.now, updated_at: h.clock.now,
     }).execute();
     const andinaKey = await apiKeyOf(h, (await h.signin(ANDINA)).token, 'ERP Andina');
     const theirs = await send(body, 'factura-501', andinaKey);

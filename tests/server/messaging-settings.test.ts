@@ -144,8 +144,8 @@ describe('messaging settings', () => {
     const other = await otherCompany(h, ['sms']);
     const foreign = await h.db.insertInto('channels').values({
       company_id: other.companyId, name: 'SMS ajeno', platform: 'sms', type: 'MT', sender: '+573009990001', tags: '[]', keywords: '[]', priority: 5,
-      authorization_token: null, page_access_token: null, page_access_token_fp: null, client_token: null, account_sids: '[]', facebook_page_id: null,
-      private_key: null, client_email: null, callback_url: null, short_code: null, enabled: true, created_at: new Date(), updated_at: new Date(),
+      page_access_token_fp: null, facebook_page_id: null,
+      client_email: null, callback_url: null, short_code: null, enabled: true, created_at: new Date(), updated_at: new Date(),
     }).returning('id').executeTakeFirstOrThrow();
     expect((await put({ smsFallbackChannelId: foreign.id })).json().code).toBe('99931');
     // The other company sees its own (default) settings, not ours.

@@ -360,7 +360,7 @@ describe('promotional credits', () => {
   it("a subscription plan's sending is bounded by its period's quota: 82 once it is spent, 83 once no period runs", async () => {
     const plan = await h.addCompany('Plan Mensual S.A.S.', [{ email: 'gerente@planmensual.co', roles: ['manager'] }]);
     await h.db.updateTable('companies').set({ plan_type: 'subscription' }).where('id', '=', plan.companyId).execute();
-    const channel = await h.db.insertInto('channels').values({ company_id: plan.companyId, name: 'SMS', platform: 'sms', type: 'MT', sender: '+573159990003', tags: '[]', keywords: '[]', priority: 5, account_sids: '[]', enabled: true, created_at: new Date(), updated_at: new Date() }).returning('id').executeTakeFirstOrThrow();
+    const channel = await h.db.insertInto('channels').values({ company_id: plan.companyId, name: 'SMS', platform: 'sms', type: 'MT', sender: '+573159990003', tags: '[]', keywords: '[]', priority: 5, enabled: true, created_at: new Date(), updated_at: new Date() }).returning('id').executeTakeFirstOrThrow();
     let token = (await h.signin('gerente@planmensual.co')).token;
     const send = async (to: string) => {
       const res = await h.op('messages.send', { token, body: { channelId: channel.id, to, text: 'Su pedido salió hoy' } });

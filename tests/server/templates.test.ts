@@ -84,8 +84,8 @@ beforeAll(async () => {
   graph = server.messaging!.graph!;
   manager = await signin(demoEmail('manager'));
   andina = await signin('superadmin@andina.demo.colibri.co');
-  const channel = await server.db.selectFrom('channels').select('account_sids').where('platform', '=', 'whatsapp').executeTakeFirstOrThrow();
-  wabaId = channel.account_sids[0].sid;
+  const channel = await server.db.selectFrom('channels').select('credentials').where('platform', '=', 'whatsapp').executeTakeFirstOrThrow();
+  wabaId = channel.credentials.accountSids[0].sid;
 }, 120_000);
 
 afterAll(async () => {
@@ -211,7 +211,7 @@ describe('templates: WhatsApp review at Meta (Graph stand-in)', () => {
     expect((await get(made.json.id)).json).toMatchObject({ status: 'REJECTED', rejectionReason: 'INCORRECT_CATEGORY' });
 
     const stored = await row(made.json.id);
-    const phoneNumberId = (await server.db.selectFrom('channels').select('account_sids').where('platform', '=', 'whatsapp').executeTakeFirstOrThrow()).account_sids[0].sid;
+    const phoneNumberId = (await server.db.selectFrom('channels').select('credentials').where('platform', '=', 'whatsapp').executeTakeFirstOrThrow()).credentials.accountSids[0].sid;
     const forged = await graph.sendForged('whatsapp', phoneNumberId, {
       object: 'whatsapp_business_account',
       entry: [{ id: wabaId, time: Math.floor(Date.now() / 1000), changes: [{ field: 'message_template_status_update', value: { event: 'APPROVED', message_template_id: Number(made.json.providerTemplateId), message_template_name: 'promo_rechazo_total', message_template_language: 'es', reason: 'NONE' } }] }],

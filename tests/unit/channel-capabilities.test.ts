@@ -1,7 +1,7 @@
 // A channel type is its folder: each definition declares its capabilities, the product reads them
 // through the registry (capabilitiesOf), and a comparison with a platform name outside the channel
 // folders is refused by the lint. The credentials a definition declares are the ones the console's
-// form (core/channel-rules.ts) and the server's sealed columns (secret-fields.ts) use.
+// form (core/channel-rules.ts) and the server's sealed credentials document (credentials.ts) use.
 import { describe, expect, it } from 'vitest';
 import { ESLint } from 'eslint';
 import { credentialFields, enableRequirements, platformFields } from '../../src/core/channel-rules.ts';
@@ -9,8 +9,8 @@ import type { ChannelCapabilities } from '../../src/engine/channels/definition.t
 import { capabilitiesOf, channelDefinitions, reachOf, registerChannel } from '../../src/engine/channels/registry.ts';
 import { channelPlatforms } from '../../src/generated/enums.gen.ts';
 import { checkLength } from '../../src/server/modules/campaigns/records.ts';
-import { secretFields } from '../../src/server/modules/channels/secret-fields.ts';
-import { checkPlatformRules, mergePlain } from '../../src/server/modules/channels/values.ts';
+import { secretFields } from '../../src/server/modules/channels/credentials.ts';
+import { checkPlatformRules, fieldsOf, mergePlain, missingFor } from '../../src/server/modules/channels/values.ts';
 import type { ChannelPlatform } from '../../src/generated/enums.gen.ts';
 
 const sorted = (list: readonly string[]) => [...list].sort();
@@ -24,6 +24,14 @@ describe('channel capabilities', () => {
       expect(credentials.required, platform).toEqual(enableRequirements[platform]);
       expect(sorted(credentials.sealed), platform).toEqual(sorted(credentials.fields.filter((f) => sealable.has(f))));
     }
+  });
+
+  it('gives the server the fields and requirements the console form uses, from the definitions', () => {
+    for (const platform of channelPlatforms) {
+      expect(sorted(fieldsOf(platform)), platform).toEqual(sorted(platformFields[platform]));
+      expect(missingFor(platform, {}), platform).toEqual(enableRequirements[platform].map((group) => group[0]));
+    }
+    expect(missingFor('sms', { shortCode: '85432', authorizationToken: 'x' })).toEqual([]);
   });
 
   it('declares what the product relied on the platform names for', () => {
@@ -48,7 +56,7 @@ describe('channel capabilities', () => {
       direction: 'one-way', templates: false, customerServiceWindow: false, media: { inbound: false, outbound: false }, segmentedText: true,
       sender: 'phone', keywordRouting: false, reaches: 'mobile', credentials: { fields: [], required: [], sealed: [] },
     };
-    const unregister = registerChannel({ platform: 'parts-probe', capabilities, createAdapter: () => null });
+    const unregister = registerChannel({ platform: 'parts-probe', color: '#000000', capabilities, createAdapter: () => null });
     try {
       expect(capabilitiesOf('parts-probe')).toBe(capabilities);
       expect(reachOf('parts-probe')).toBe('mobile');

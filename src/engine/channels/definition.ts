@@ -45,7 +45,7 @@ export interface MessagePrice { parts: number; encoding: string | null; cost: nu
 /** One message, one charge (constants.credits.creditsPerMessage): every type that does not bill by part. */
 export const perMessagePrice = (): MessagePrice => ({ parts: 1, encoding: null, cost: constants.credits.creditsPerMessage });
 
-/** The fields stored sealed (server/modules/channels/secret-fields.ts: secret columns and the account SIDs' secrets). */
+/** The fields stored sealed (server/modules/channels/credentials.ts: the channel's credentials document). */
 export type SealedCredential = 'authorizationToken' | 'pageAccessToken' | 'clientToken' | 'privateKey' | 'accountSids';
 
 /** What a channel type can do, declared once in its folder's definition and read through the registry. */
@@ -92,6 +92,8 @@ export interface ChannelCapabilities {
 export interface ChannelDefinition {
   /** The channel type (schemas/enums/channel-platform.yaml); a string so a test can add one. */
   readonly platform: string;
+  /** Spec 3's statistics colour of the type (the brand colour its network is known by). */
+  readonly color: string;
   /** What the type can do (the registry's capabilitiesOf). */
   readonly capabilities: ChannelCapabilities;
   /** Its pricing: what a message with this body costs (absent: perMessagePrice). */

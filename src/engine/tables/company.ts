@@ -216,6 +216,14 @@ export interface CompanyChannelTypesTable { company_id: number; platform: string
 /** An account SID as stored: the public id and its sealed secret. */
 export interface StoredAccountSid { sid: string; secret: string }
 
+/**
+ * A channel's credentials as stored: each secret field its channel type declares (the API's
+ * field names: authorizationToken, pageAccessToken, clientToken, privateKey…) sealed
+ * (security/secrets.ts, bound by security/sealing-contexts.ts channelCredentialContext), and the
+ * account SIDs with their sealed secrets. One document for every channel type.
+ */
+export interface StoredCredentials { secrets: Partial<Record<string, string>>; accountSids: StoredAccountSid[] }
+
 export interface ChannelsTable {
   id: Generated<number>;
   company_id: number;
@@ -227,15 +235,11 @@ export interface ChannelsTable {
   tags: ColumnType<string[], string, string>;
   keywords: ColumnType<string[], string, string>;
   priority: number;
-  /** Sealed (security/secrets.ts), like every secret column below. */
-  authorization_token: string | null;
-  page_access_token: string | null;
+  /** The credentials towards the provider, each value sealed (StoredCredentials). */
+  credentials: ColumnType<StoredCredentials, string | undefined, string>;
   /** HMAC fingerprint of the page access token: uniqueness without comparing secrets. */
   page_access_token_fp: string | null;
-  client_token: string | null;
-  account_sids: ColumnType<StoredAccountSid[], string, string>;
   facebook_page_id: string | null;
-  private_key: string | null;
   client_email: string | null;
   callback_url: string | null;
   /** Non-secret connection settings (SMPP host/port/system id/TPS, Graph phone-number id, RBM agent…). */

@@ -13,7 +13,7 @@ import type { Transaction } from 'kysely';
 import { effectiveAfter } from '../../core/block-list.ts';
 import { constants } from '../../generated/constants.gen.ts';
 import { channelPlatforms } from '../../generated/enums.gen.ts';
-import { channelSecretContext } from '../security/sealing-contexts.ts';
+import { sealCredentials } from '../modules/channels/credentials.ts';
 import { defaultSecretBox, type SecretBox } from '../security/secrets.ts';
 import type { Database } from '../../engine/database.ts';
 import { seedDemoFlows } from './demo-seed-flows.ts';
@@ -24,19 +24,19 @@ export const DEMO_CREDITS = 1_000_000;
 const token = (prefix: string) => `${prefix}${randomBytes(24).toString('base64url')}`;
 
 async function seedChannels(trx: Transaction<Database>, companyId: number, now: Date, box: SecretBox): Promise<void> {
-  const seal = (column: string, value: string) => box.seal(value, channelSecretContext(column, companyId));
-  const base = { company_id: companyId, tags: '[]', keywords: '[]', priority: 5, authorization_token: null, page_access_token: null, page_access_token_fp: null, client_token: null, account_sids: '[]', facebook_page_id: null, private_key: null, client_email: null, callback_url: null, sender: null, short_code: null, created_at: now, updated_at: now };
+  const credentials = (secrets: Parameters<typeof sealCredentials>[2], accountSids?: Parameters<typeof sealCredentials>[3]) =>
+    JSON.stringify(sealCredentials(box, companyId, secrets, accountSids));
+  const base = { company_id: companyId, tags: '[]', keywords: '[]', priority: 5, page_access_token_fp: null, facebook_page_id: null, client_email: null, callback_url: null, sender: null, short_code: null, created_at: now, updated_at: now };
   const pageToken = token('EAAG');
   const { privateKey } = await promisify(generateKeyPair)('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
-  const clientToken = () => seal('client_token', token(''));
   const channels = await trx
     .insertInto('channels')
     .values([
-      { ...base, name: 'SMS Notificaciones', platform: 'sms', type: 'MT', sender: '+573151234567', tags: JSON.stringify(['transaccional']), priority: 8, authorization_token: seal('authorization_token', token('smsc_')), enabled: true },
-      { ...base, name: 'SMS Respuestas 85432', platform: 'sms', type: 'MO', short_code: '85432', keywords: JSON.stringify(['INFO', 'PROMO']), authorization_token: seal('authorization_token', token('smsc_')), callback_url: 'https://demo.colibri.co/webhooks/sms', enabled: true },
-      { ...base, name: 'RCS Demo', platform: 'rcs', type: 'MT', sender: 'colibri_demo_agent', client_email: 'rcs-agent@colibri-demo.iam.gserviceaccount.com', private_key: seal('private_key', privateKey), client_token: clientToken(), enabled: true },
-      { ...base, name: 'WhatsApp Atención', platform: 'whatsapp', type: 'MO', sender: '+573209876543', keywords: JSON.stringify(['HOLA']), authorization_token: seal('authorization_token', token('EAAW')), account_sids: JSON.stringify([{ sid: 'WABA102030405060', secret: box.seal(token(''), channelSecretContext('account_sids', companyId)) }]), client_token: clientToken(), enabled: true },
-      { ...base, name: 'Messenger Demo S.A.S.', platform: 'fbMessenger', type: 'MO', facebook_page_id: '104857600123456', page_access_token: seal('page_access_token', pageToken), page_access_token_fp: box.fingerprint(pageToken, 'pageAccessToken'), client_token: clientToken(), enabled: true },
+      { ...base, name: 'SMS Notificaciones', platform: 'sms', type: 'MT', sender: '+573151234567', tags: JSON.stringify(['transaccional']), priority: 8, credentials: credentials({ authorizationToken: token('smsc_') }), enabled: true },
+      { ...base, name: 'SMS Respuestas 85432', platform: 'sms', type: 'MO', short_code: '85432', keywords: JSON.stringify(['INFO', 'PROMO']), credentials: credentials({ authorizationToken: token('smsc_') }), callback_url: 'https://demo.colibri.co/webhooks/sms', enabled: true },
+      { ...base, name: 'RCS Demo', platform: 'rcs', type: 'MT', sender: 'colibri_demo_agent', client_email: 'rcs-agent@colibri-demo.iam.gserviceaccount.com', credentials: credentials({ privateKey, clientToken: token('') }), enabled: true },
+      { ...base, name: 'WhatsApp Atención', platform: 'whatsapp', type: 'MO', sender: '+573209876543', keywords: JSON.stringify(['HOLA']), credentials: credentials({ authorizationToken: token('EAAW'), clientToken: token('') }, [{ sid: 'WABA102030405060', secret: token('') }]), enabled: true },
+      { ...base, name: 'Messenger Demo S.A.S.', platform: 'fbMessenger', type: 'MO', facebook_page_id: '104857600123456', credentials: credentials({ pageAccessToken: pageToken, clientToken: token('') }), page_access_token_fp: box.fingerprint(pageToken, 'pageAccessToken'), enabled: true },
     ])
     .returning(['id', 'name', 'short_code'])
     .execute();

@@ -45,6 +45,7 @@ import * as messagesPaidAtClaim from './migrations/0496_messages-paid-at-claim.t
 import * as reportFileLanguage from './migrations/0497_report-file-language.ts';
 import * as ftpImports from './migrations/0498_ftp-imports.ts';
 import * as paymentsOneTransaction from './migrations/0499_payments-one-transaction.ts';
+import * as channelCredentials from './migrations/0500_channel-credentials.ts';
 import type { Database } from '../../engine/database.ts';
 
 const migrations: Record<string, Migration> = {
@@ -91,6 +92,7 @@ const migrations: Record<string, Migration> = {
   '0497_report-file-language': reportFileLanguage,
   '0498_ftp-imports': ftpImports,
   '0499_payments-one-transaction': paymentsOneTransaction,
+  '0500_channel-credentials': channelCredentials,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -9,6 +9,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { customFormats } from '../../core/formats.ts';
 import { findUnstorableString } from '../../core/storable-text.ts';
+import { channelDefinition, channelDefinitions } from '../../engine/channels/index.ts';
 import { annotationKeywords, entitySchemas } from '../../generated/server-operations.gen.ts';
 import { compiledOnFirstUse } from './lazy-compile.ts';
 import { ApiError, isErrorCode, messageFor, type ErrorCode, type FieldError } from '../errors/api-error.ts';
@@ -35,6 +36,21 @@ export function boundIntegers<T>(schema: T): T {
   return copy as T;
 }
 
+/**
+ * The channel types a request may name are the registered ones (engine/channels/registry.ts),
+ * asked at the moment of the request: the YAML enum of schemas/enums/channel-platform.yaml lists
+ * the built-in types for the OpenAPI description and the console, and the registry holds the
+ * same ones (its Record is keyed by that enum) plus any a deployment or a test registers. So the
+ * served schemas replace the enum: validation checks against the registry, and the answers'
+ * serializers (which check an enum inside anyOf) take any string the database holds.
+ */
+const REGISTERED_CHANNEL_TYPE = 'x-registeredChannelType';
+export function servedSchema(schema: object, forValidation: boolean): object {
+  if ((schema as { $id?: string }).$id !== 'channel-platform') return schema;
+  const { enum: _builtIn, ...rest } = schema as Record<string, unknown>;
+  return forValidation ? { ...rest, [REGISTERED_CHANNEL_TYPE]: true } : rest;
+}
+
 function makeAjv(coerce: boolean): Ajv {
   const ajv = new Ajv({
     allErrors: true, // forms show every field's problem at once; bodies are capped at 1 MiB
@@ -47,7 +63,14 @@ function makeAjv(coerce: boolean): Ajv {
   });
   addFormats.default(ajv);
   for (const [name, validate] of Object.entries(customFormats)) ajv.addFormat(name, { type: 'string', validate });
-  for (const schema of entitySchemas) ajv.addSchema(boundIntegers(schema as object));
+  ajv.addKeyword({
+    keyword: REGISTERED_CHANNEL_TYPE,
+    type: 'string',
+    schemaType: 'boolean',
+    error: { message: () => `must be a channel type: ${channelDefinitions().map((d) => d.platform).join(', ')}` },
+    validate: (_: boolean, data: string) => channelDefinition(data) !== undefined,
+  });
+  for (const schema of entitySchemas) ajv.addSchema(boundIntegers(servedSchema(schema as object, true)));
   return ajv;
 }
 

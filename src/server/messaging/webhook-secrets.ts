@@ -4,16 +4,17 @@
 // or without a token answers null (404: nothing is revealed).
 import { channelDefinition } from '../../engine/channels/index.ts';
 import type { ServerDeps } from '../context.ts';
-import { openSecret } from '../modules/channels/secret-fields.ts';
+import { openSecret } from '../modules/channels/credentials.ts';
 import type { ChannelWebhookSecrets, WebhookPlatform } from '../webhooks/index.ts';
 
 export function webhookSecrets(deps: ServerDeps) {
   return async (platform: WebhookPlatform, channelId: number): Promise<ChannelWebhookSecrets | null> => {
-    const channel = await deps.db.selectFrom('channels').select(['company_id', 'platform', 'client_token', 'enabled'])
+    const channel = await deps.db.selectFrom('channels').select(['company_id', 'platform', 'credentials', 'enabled'])
       .where('id', '=', channelId).executeTakeFirst();
-    if (!channel || channel.platform !== platform || !channel.client_token) return null;
+    if (!channel || channel.platform !== platform) return null;
+    const clientToken = openSecret(deps.secrets, channel.credentials, 'clientToken', channel.company_id);
     const webhook = channelDefinition(platform)?.webhook;
-    if (!webhook) return null;
-    return webhook.secretsOf(openSecret(deps.secrets, channel.client_token, 'client_token', channel.company_id)!);
+    if (!clientToken || !webhook) return null;
+    return webhook.secretsOf(clientToken);
   };
 }

@@ -13,6 +13,7 @@ const usesStandIn = (channel: ChannelEndpoint, context: ChannelContext) => !sett
 
 export const messengerChannel: ChannelDefinition = {
   platform: 'fbMessenger',
+  color: '#0084FF',
   capabilities: {
     direction: 'two-way',
     templates: false,

@@ -14,6 +14,7 @@ const usesStandIn = (channel: ChannelEndpoint, context: ChannelContext) => !sett
 
 export const rcsChannel: ChannelDefinition = {
   platform: 'rcs',
+  color: '#1A73E8',
   capabilities: {
     direction: 'two-way',
     templates: false,

@@ -9,6 +9,7 @@ import { SmppAdapter } from './adapter.ts';
 
 export const smsChannel: ChannelDefinition = {
   platform: 'sms',
+  color: '#FF6D00',
   capabilities: {
     direction: 'two-way',
     templates: false,

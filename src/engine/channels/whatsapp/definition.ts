@@ -23,6 +23,7 @@ function customerWindow(context: ChannelContext, channelId: number) {
 
 export const whatsappChannel: ChannelDefinition = {
   platform: 'whatsapp',
+  color: '#25D366',
   capabilities: {
     direction: 'two-way',
     // Business-initiated messages are Meta-approved templates (templates.ts keeps them in sync).

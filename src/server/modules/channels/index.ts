@@ -1,19 +1,19 @@
 // Channels (schemas/api/channels.yaml): CRUD, enable/disable, statistics and the try-channel test.
 // Every query is scoped to the caller's company; another company's channel is "not found".
 import type { Kysely } from 'kysely';
-import { missingForEnable } from '../../../core/channel-rules.ts';
-import { channelPlatforms, type ChannelPlatform, type DeliveryStatus } from '../../../generated/enums.gen.ts';
+import type { ChannelPlatform, DeliveryStatus } from '../../../generated/enums.gen.ts';
 import { normalizeColombianPhone } from '../../../core/phone.ts';
 import type { ChannelConnector, ChannelEndpoint } from '../../../core/ports/channel.ts';
-import type { Database, StoredAccountSid } from '../../../engine/database.ts';
+import { channelDefinitions } from '../../../engine/channels/index.ts';
+import type { Database } from '../../../engine/database.ts';
 import { ApiError, fail, failFields, fieldError } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
-import { endpointOf, openSecrets, plainOf, platformColors, presentSecrets, toChannel, type ChannelRow } from './records.ts';
-import { nextAccountSids, nextSecret, secretColumns, secretFields, type SecretField } from './secret-fields.ts';
+import { endpointOf, plainOf, platformColor, presentSecrets, toChannel, type ChannelRow } from './records.ts';
+import { nextCredentials, noCredentials, openAccountSids, openSecrets, presenceOf, secretFields, type SecretField } from './credentials.ts';
 import { channelConflict, removeChannel, writeRoutes } from './store.ts';
 import { sendTestMessage } from './try-send.ts';
-import { checkPlatformRules, mergePlain, plainCredentialsChanged } from './values.ts';
+import { checkPlatformRules, mergePlain, missingFor, plainCredentialsChanged } from './values.ts';
 
 const TRY_MESSAGE = 'Colibri: mensaje de prueba del canal.';
 
@@ -35,11 +35,6 @@ async function checkConnection(connector: ChannelConnector, endpoint: ChannelEnd
   const check = await connector.check(endpoint);
   if (!check.ok) throw fail(check.retryable ? '99965' : '99966');
 }
-
-const presence = (sealed: Record<SecretField, string | null>, sids: StoredAccountSid[]) => ({
-  ...Object.fromEntries(secretFields.map((f) => [f, sealed[f] !== null])),
-  accountSids: sids.length > 0,
-});
 
 const pickSecrets = (body: Partial<Record<SecretField, string | null>>) =>
   Object.fromEntries(secretFields.map((f) => [f, body[f] ?? null])) as Record<SecretField, string | null>;
@@ -70,7 +65,8 @@ export const channelsHandlers: DomainHandlers<'channels'> = {
   'channels.platforms': async (ctx) => {
     const me = caller(ctx);
     const rows = await ctx.deps.db.selectFrom('company_channel_types').select('platform').where('company_id', '=', me.companyId).execute();
-    return { platforms: channelPlatforms.filter((p) => rows.some((r) => r.platform === p)) };
+    // The registered channel types, in the registry's order, that the company may use.
+    return { platforms: channelDefinitions().map((d) => d.platform as ChannelPlatform).filter((p) => rows.some((r) => r.platform === p)) };
   },
 
   'channels.get': async (ctx) => toChannel(ctx.deps.secrets, await loadChannel(ctx.deps.db, caller(ctx).companyId, ctx.params.id)),
@@ -81,13 +77,11 @@ export const channelsHandlers: DomainHandlers<'channels'> = {
     const body = ctx.body;
     await requirePlatform(db, me.companyId, body.platform);
     const plain = mergePlain(body.platform, null, body);
-    const sealed = {} as Record<SecretField, string | null>;
-    for (const f of secretFields) sealed[f] = nextSecret(box, body[f], null, f, secretColumns[f], me.companyId).sealed;
-    const sids = nextAccountSids(box, body.accountSids, [], me.companyId).stored;
-    checkPlatformRules(body.platform, plain, presence(sealed, sids));
+    const credentials = nextCredentials(box, body, noCredentials(), me.companyId).stored;
+    checkPlatformRules(body.platform, plain, presenceOf(credentials));
     const enabled = body.enabled === true;
     if (enabled) {
-      const missing = missingForEnable({ platform: body.platform, ...plain, ...pickSecrets(body), accountSids: sids });
+      const missing = missingFor(body.platform, { ...plain, ...pickSecrets(body), accountSids: credentials.accountSids });
       if (missing.length) throw missingFields(missing);
       // Not stored yet: no id, and no connection settings (the API does not set them).
       await checkConnection(ctx.deps.channels, {
@@ -110,13 +104,9 @@ export const channelsHandlers: DomainHandlers<'channels'> = {
             tags: JSON.stringify(plain.tags),
             keywords: JSON.stringify(plain.keywords),
             priority: plain.priority,
-            authorization_token: sealed.authorizationToken,
-            page_access_token: sealed.pageAccessToken,
+            credentials: JSON.stringify(credentials),
             page_access_token_fp: body.pageAccessToken ? box.fingerprint(body.pageAccessToken, 'pageAccessToken') : null,
-            client_token: sealed.clientToken,
-            account_sids: JSON.stringify(sids),
             facebook_page_id: plain.facebookPageId,
-            private_key: sealed.privateKey,
             client_email: plain.clientEmail,
             callback_url: plain.callbackUrl,
             enabled,
@@ -147,21 +137,14 @@ export const channelsHandlers: DomainHandlers<'channels'> = {
       const row = await db.transaction().execute(async (trx) => {
         const current = await trx.selectFrom('channels').selectAll().where('id', '=', ctx.params.id).where('company_id', '=', me.companyId).forUpdate().executeTakeFirst();
         if (!current) throw fail('99959');
-        const platform = current.platform as ChannelPlatform;
+        const platform = current.platform;
         const before = plainOf(current);
         const after = mergePlain(platform, before, body);
-        const sealed = {} as Record<SecretField, string | null>;
-        let secretsChanged = false;
-        for (const f of secretFields) {
-          const next = nextSecret(box, body[f], current[secretColumns[f]], f, secretColumns[f], me.companyId);
-          sealed[f] = next.sealed;
-          secretsChanged ||= next.changed;
-        }
-        const sids = nextAccountSids(box, body.accountSids, current.account_sids, me.companyId);
+        const credentials = nextCredentials(box, body, current.credentials, me.companyId);
         // While enabled, traffic may be flowing with these credentials: disable first (99978).
-        if (current.enabled && (secretsChanged || sids.changed || plainCredentialsChanged(before, after))) throw fail('99978');
-        checkPlatformRules(platform, after, presence(sealed, sids.stored));
-        const tokenChanged = sealed.pageAccessToken !== current.page_access_token;
+        if (current.enabled && (credentials.changed || plainCredentialsChanged(before, after))) throw fail('99978');
+        checkPlatformRules(platform, after, presenceOf(credentials.stored));
+        const tokenChanged = credentials.stored.secrets.pageAccessToken !== current.credentials.secrets?.pageAccessToken;
         const updated = await trx
           .updateTable('channels')
           .set({
@@ -172,13 +155,9 @@ export const channelsHandlers: DomainHandlers<'channels'> = {
             tags: JSON.stringify(after.tags),
             keywords: JSON.stringify(after.keywords),
             priority: after.priority,
-            authorization_token: sealed.authorizationToken,
-            page_access_token: sealed.pageAccessToken,
+            credentials: JSON.stringify(credentials.stored),
             page_access_token_fp: !tokenChanged ? current.page_access_token_fp : body.pageAccessToken ? box.fingerprint(body.pageAccessToken, 'pageAccessToken') : null,
-            client_token: sealed.clientToken,
-            account_sids: JSON.stringify(sids.stored),
             facebook_page_id: after.facebookPageId,
-            private_key: sealed.privateKey,
             client_email: after.clientEmail,
             callback_url: after.callbackUrl,
             updated_at: now(),
@@ -222,7 +201,7 @@ export const channelsHandlers: DomainHandlers<'channels'> = {
     const row = await loadChannel(db, me.companyId, ctx.params.id);
     if (row.enabled) return toChannel(box, row);
     await requirePlatform(db, me.companyId, row.platform);
-    const missing = missingForEnable({ platform: row.platform as ChannelPlatform, ...plainOf(row), ...openSecrets(box, row), accountSids: row.account_sids });
+    const missing = missingFor(row.platform, { ...plainOf(row), ...openSecrets(box, row.credentials, row.company_id), accountSids: openAccountSids(box, row.credentials, row.company_id) });
     if (missing.length) throw missingFields(missing);
     await checkConnection(ctx.deps.channels, endpointOf(box, row));
     const updated = await db.updateTable('channels').set({ enabled: true, updated_at: ctx.deps.now() }).where('id', '=', row.id).where('company_id', '=', me.companyId).returningAll().executeTakeFirstOrThrow();
@@ -255,7 +234,7 @@ export const channelsHandlers: DomainHandlers<'channels'> = {
       channelId: row.id,
       alias: row.name,
       statsCode: row.platform as ChannelPlatform,
-      color: platformColors[row.platform as ChannelPlatform],
+      color: platformColor(row.platform),
       total: count(...counts.map((c) => c.status)),
       msgStatus: {
         sent: count('SENT', 'SENT_HO', 'DELIVERED', 'READ'),
@@ -271,7 +250,7 @@ export const channelsHandlers: DomainHandlers<'channels'> = {
     const me = caller(ctx);
     const { db, secrets: box, now } = ctx.deps;
     const row = await loadChannel(db, me.companyId, ctx.params.id);
-    const missing = missingForEnable({ platform: row.platform as ChannelPlatform, ...plainOf(row), ...openSecrets(box, row), accountSids: row.account_sids });
+    const missing = missingFor(row.platform, { ...plainOf(row), ...openSecrets(box, row.credentials, row.company_id), accountSids: openAccountSids(box, row.credentials, row.company_id) });
     if (missing.length) throw missingFields(missing);
     const to = normalizeColombianPhone(ctx.body.to);
     if (!to) throw fail('99963');

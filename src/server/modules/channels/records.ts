@@ -1,13 +1,13 @@
 // Channel rows as the API shows them (secrets masked) and as providers need them (secrets open).
 import type { Selectable } from 'kysely';
-import { missingForEnable } from '../../../core/channel-rules.ts';
 import type { ChannelPlatform } from '../../../generated/enums.gen.ts';
 import type { Channel } from '../../../generated/types.gen.ts';
 import type { ChannelEndpoint } from '../../../core/ports/channel.ts';
 import type { ChannelsTable } from '../../../engine/database.ts';
 import type { SecretBox } from '../../security/secrets.ts';
-import { maskOrNull, openAccountSids, openSecret, secretColumns, secretFields, type SecretField } from './secret-fields.ts';
-import type { PlainValues } from './values.ts';
+import { channelDefinition } from '../../../engine/channels/index.ts';
+import { maskOrNull, openAccountSids, openSecrets } from './credentials.ts';
+import { missingFor, type PlainValues } from './values.ts';
 
 export type ChannelRow = Selectable<ChannelsTable>;
 
@@ -24,16 +24,10 @@ export const plainOf = (row: ChannelRow): PlainValues => ({
   callbackUrl: row.callback_url,
 });
 
-export function openSecrets(box: SecretBox, row: ChannelRow): Record<SecretField, string | null> {
-  const out = {} as Record<SecretField, string | null>;
-  for (const field of secretFields) out[field] = openSecret(box, row[secretColumns[field]], secretColumns[field], row.company_id);
-  return out;
-}
-
 export function toChannel(box: SecretBox, row: ChannelRow): Channel {
-  const secrets = openSecrets(box, row);
+  const secrets = openSecrets(box, row.credentials, row.company_id);
   const plain = plainOf(row);
-  const accountSids = openAccountSids(box, row.account_sids, row.company_id);
+  const accountSids = openAccountSids(box, row.credentials, row.company_id);
   return {
     id: row.id,
     ...plain,
@@ -44,14 +38,14 @@ export function toChannel(box: SecretBox, row: ChannelRow): Channel {
     privateKey: maskOrNull(secrets.privateKey),
     accountSids: accountSids.map((s) => ({ sid: s.sid, secret: maskOrNull(s.secret)! })),
     enabled: row.enabled,
-    missing: missingForEnable({ platform: row.platform as ChannelPlatform, ...plain, ...secrets, accountSids: row.account_sids }),
+    missing: missingFor(row.platform, { ...plain, ...secrets, accountSids }),
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
 }
 
 /** The opened secrets that have a value (what a ChannelEndpoint carries). */
-export function presentSecrets(secrets: Partial<Record<SecretField, string | null>>): Partial<Record<string, string>> {
+export function presentSecrets(secrets: Partial<Record<string, string | null>>): Partial<Record<string, string>> {
   const open: Partial<Record<string, string>> = {};
   for (const [k, v] of Object.entries(secrets)) if (v) open[k] = v;
   return open;
@@ -67,16 +61,11 @@ export function endpointOf(box: SecretBox, row: ChannelRow): ChannelEndpoint {
     shortCode: row.short_code,
     facebookPageId: row.facebook_page_id,
     clientEmail: row.client_email,
-    secrets: presentSecrets(openSecrets(box, row)),
-    accountSids: openAccountSids(box, row.account_sids, row.company_id),
+    secrets: presentSecrets(openSecrets(box, row.credentials, row.company_id)),
+    accountSids: openAccountSids(box, row.credentials, row.company_id),
     connection: row.connection ?? {},
   };
 }
 
-/** Spec 3's statistics colour per channel type (the brand colour each network is known by). */
-export const platformColors: Record<ChannelPlatform, string> = {
-  sms: '#FF6D00',
-  rcs: '#1A73E8',
-  whatsapp: '#25D366',
-  fbMessenger: '#0084FF',
-};
+/** Spec 3's statistics colour of a channel's type (its definition's), grey for a type no definition claims. */
+export const platformColor = (platform: string): string => channelDefinition(platform)?.color ?? '#757575';

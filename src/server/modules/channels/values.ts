@@ -1,7 +1,7 @@
 // A channel's plain (non-secret) values: normalised from the request, checked against the
 // platform's rules, and compared with what is stored (99978 needs to know what changed).
-import { normalizeKeyword, platformFields, shortCodeProblem, isRcsAgentId } from '../../../core/channel-rules.ts';
-import type { ChannelPlatform, ChannelType } from '../../../generated/enums.gen.ts';
+import { normalizeKeyword, shortCodeProblem, isRcsAgentId, unmetRequirements } from '../../../core/channel-rules.ts';
+import type { ChannelType } from '../../../generated/enums.gen.ts';
 import { normalizeEmail } from '../../../core/email.ts';
 import { normalizeColombianPhone } from '../../../core/phone.ts';
 import { capabilitiesOf } from '../../../engine/channels/index.ts';
@@ -25,7 +25,7 @@ export interface PlainValues {
 export type PlainInput = Partial<Pick<ChannelsCreateBody, keyof PlainValues>>;
 
 /** Sender as stored: E.164 for a phone sender (99963 when not a Colombian phone), the RBM agent id for rcs (the type's capabilities say which). */
-function normalizeSender(platform: ChannelPlatform, sender: string | null | undefined): string | null | undefined {
+function normalizeSender(platform: string, sender: string | null | undefined): string | null | undefined {
   if (sender === undefined || sender === null) return sender;
   if (capabilitiesOf(platform).sender === 'rbmAgent') {
     const agent = sender.trim().toLowerCase();
@@ -38,7 +38,7 @@ function normalizeSender(platform: ChannelPlatform, sender: string | null | unde
 }
 
 /** Merges the request into the stored values (or the defaults) and normalises every field. */
-export function mergePlain(platform: ChannelPlatform, current: PlainValues | null, input: PlainInput): PlainValues {
+export function mergePlain(platform: string, current: PlainValues | null, input: PlainInput): PlainValues {
   const base: PlainValues = current ?? {
     name: '', type: 'MT', sender: null, shortCode: null, tags: [], keywords: [], priority: 5, facebookPageId: null, clientEmail: null, callbackUrl: null,
   };
@@ -59,15 +59,26 @@ export function mergePlain(platform: ChannelPlatform, current: PlainValues | nul
   };
 }
 
+/**
+ * The fields a channel type uses at all (its definition's credential fields, and keywords, which
+ * every type may route by); others are refused on create and update. For the built-in types this
+ * is core/channel-rules.ts platformFields, the console form's list (a unit test holds them equal).
+ */
+export const fieldsOf = (platform: string): readonly string[] => ['keywords', ...capabilitiesOf(platform).credentials.fields];
+
+/** The fields still missing before a channel of this type can be enabled (its definition's `credentials.required`). */
+export const missingFor = (platform: string, channel: Readonly<Record<string, unknown>>): string[] =>
+  unmetRequirements(capabilitiesOf(platform).credentials.required, channel);
+
 const hasValue = (v: unknown) => (Array.isArray(v) ? v.length > 0 : v !== null && v !== undefined && v !== '');
 
 /**
  * The platform's structural rules on the merged channel: fields it does not use (99931), a name
  * that trims to nothing (99931), MO on a one-way type (99931), short codes MO (99969) with a keyword (99971).
  */
-export function checkPlatformRules(platform: ChannelPlatform, values: PlainValues, secretsPresent: Record<string, boolean>): void {
+export function checkPlatformRules(platform: string, values: PlainValues, secretsPresent: Record<string, boolean>): void {
   if (values.name === '') throw failFields([fieldError('name')]);
-  const allowed = platformFields[platform];
+  const allowed = fieldsOf(platform);
   const used: Record<string, unknown> = {
     sender: values.sender, shortCode: values.shortCode, keywords: values.keywords, facebookPageId: values.facebookPageId, clientEmail: values.clientEmail,
   };
