@@ -16,13 +16,11 @@
 //   constants.holidays.removed takes dates out (both YYYY-MM-DD), and callers may pass the same
 //   lists at run time (e.g. from the database) through HolidayOptions.
 import { constants } from '../generated/constants.gen.ts';
+import type { ColombianHoliday } from '../generated/enums.gen.ts';
 import { addDays, formatYmd, parseYmd, weekdayOf, type CalendarDate } from './bogota-time.ts';
 
-export type HolidayId =
-  | 'anoNuevo' | 'reyesMagos' | 'sanJose' | 'juevesSanto' | 'viernesSanto' | 'diaDelTrabajo'
-  | 'ascension' | 'corpusChristi' | 'sagradoCorazon' | 'sanPedroYSanPablo' | 'virgenDeChiquinquira'
-  | 'independencia' | 'batallaDeBoyaca' | 'asuncion' | 'diaDeLaRaza' | 'todosLosSantos'
-  | 'independenciaDeCartagena' | 'inmaculadaConcepcion' | 'navidad' | 'extra';
+/** What a date celebrates: schemas/enums/colombian-holiday.yaml (a person reads its name). */
+export type HolidayId = ColombianHoliday;
 
 export interface Holiday {
   /** YYYY-MM-DD */

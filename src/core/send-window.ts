@@ -12,11 +12,11 @@
 //   nextAllowed always finds one for a profile that opens at all, and throws otherwise.
 // Times are evaluated on the wall clock of the policy's zone (America/Bogota by default).
 import { constants } from '../generated/constants.gen.ts';
-import type { MessagePurpose } from '../generated/enums.gen.ts';
+import type { HoldReason as GeneratedHoldReason, MessagePurpose } from '../generated/enums.gen.ts';
 import {
-  DEFAULT_TIME_ZONE, addDays, formatYmd, instantAtMinutes, isKnownTimeZone, parseHm, wallTimeOf, weekdayOf, type CalendarDate,
+  DEFAULT_TIME_ZONE, addDays, calendarDateOf, formatYmd, instantAtMinutes, isKnownTimeZone, parseHm, wallTimeOf, weekdayOf, type CalendarDate,
 } from './bogota-time.ts';
-import { holidaysOf, type HolidayOptions } from './colombian-holidays.ts';
+import { holidayCalendar, holidaysOf, type HolidayId, type HolidayOptions } from './colombian-holidays.ts';
 
 /** A daily window "HH:MM"–"HH:MM", from inclusive, to exclusive; "24:00" is midnight at the end. */
 export interface DayWindow {
@@ -55,7 +55,8 @@ export type SendPolicy =
   | SendWindowProfile
   | { profile: ProfileName | SendWindowProfile; timeZone?: string; holidays?: HolidayOptions };
 
-export type HoldReason = 'beforeHours' | 'afterHours' | 'closedDay' | 'holiday';
+/** Why a commercial message waits: schemas/enums/hold-reason.yaml. */
+export type HoldReason = GeneratedHoldReason;
 
 export type SendDecision =
   | { send: true; at: Date }
@@ -118,6 +119,8 @@ interface Minutes {
 export interface ResolvedPolicy {
   profile: SendWindowProfile;
   timeZone: string;
+  /** The holiday table's corrections this policy uses (colombian-holidays.ts). */
+  holidayOptions: HolidayOptions;
   /** The window of a calendar date in minutes after midnight, or null when closed. */
   windowOn(date: CalendarDate): Minutes | null;
   isHoliday(date: CalendarDate): boolean;
@@ -149,7 +152,18 @@ export function resolvePolicy(policy: SendPolicy | ResolvedPolicy = DEFAULT_PROF
     if (profile.holidays === true || !isHoliday(d)) return usual;
     return holidayWindow; // null when holidays are closed
   };
-  return { profile, timeZone, windowOn, isHoliday };
+  return { profile, timeZone, holidayOptions, windowOn, isHoliday };
+}
+
+/**
+ * A company's stored send window (messaging_settings.send_window): a profile name, a custom
+ * profile, or nothing (constants.sendWindow.profile, Ley 2300 by default); with the name a person
+ * reads for it.
+ */
+export function storedPolicy(stored: unknown): { name: ProfileName | 'custom'; profile: SendWindowProfile } {
+  if (typeof stored === 'string' && stored in PROFILES) return { name: stored as ProfileName, profile: PROFILES[stored as ProfileName] };
+  if (stored && typeof stored === 'object') return { name: 'custom', profile: stored as SendWindowProfile };
+  return { name: DEFAULT_PROFILE, profile: PROFILES[DEFAULT_PROFILE] };
 }
 
 const minutesOfDay = (w: { hour: number; minute: number; second: number }, ms: number) => w.hour * 60 + w.minute + (w.second + (ms % 1000) / 1000) / 60;
@@ -207,6 +221,29 @@ export function decide(instant: Date, kind: MessagePurpose, policy?: SendPolicy 
   const p = resolvePolicy(policy);
   const reason = holdReason(instant, p);
   return reason === null ? { send: true, at: instant } : { send: false, at: nextAllowed(instant, p), reason };
+}
+
+/** When a launch at `instant` really goes, and why not at `instant` (holidays named). */
+export interface SendMoment {
+  at: Date;
+  /** null: it goes at `instant`. */
+  reason: HoldReason | null;
+  /** The holidays that close the day when the reason is 'holiday' (two may coincide), else []. */
+  holidays: HolidayId[];
+}
+
+/**
+ * What a screen promises before a launch: the first instant its messages may leave (decide's),
+ * why that is later than asked, and which holiday closes the day, so the promise is the engine's.
+ */
+export function sendMoment(instant: Date, kind: MessagePurpose, policy?: SendPolicy | ResolvedPolicy): SendMoment {
+  const p = resolvePolicy(policy);
+  const d = decide(instant, kind, p);
+  if (d.send) return { at: d.at, reason: null, holidays: [] };
+  if (d.reason !== 'holiday') return { at: d.at, reason: d.reason, holidays: [] };
+  const day = formatYmd(calendarDateOf(instant, p.timeZone));
+  const holidays = holidayCalendar(Number(day.slice(0, 4)), p.holidayOptions).find((h) => h.date === day)?.ids ?? [];
+  return { at: d.at, reason: d.reason, holidays };
 }
 
 /** When the window open at `instant` closes, or null when `instant` is outside any window. */

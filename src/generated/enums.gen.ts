@@ -76,6 +76,32 @@ export const channelTypes = ["MT", "MO"] as const;
 
 export type ChannelType = (typeof channelTypes)[number];
 
+/** The Colombian holidays of Ley 51 de 1983 (src/core/colombian-holidays.ts computes their dates), and extra: a date an administrator added to the table (constants.holidays.extra). (schemas/enums/colombian-holiday.yaml) */
+export const colombianHolidays = [
+    "anoNuevo",
+    "reyesMagos",
+    "sanJose",
+    "juevesSanto",
+    "viernesSanto",
+    "diaDelTrabajo",
+    "ascension",
+    "corpusChristi",
+    "sagradoCorazon",
+    "sanPedroYSanPablo",
+    "virgenDeChiquinquira",
+    "independencia",
+    "batallaDeBoyaca",
+    "asuncion",
+    "diaDeLaRaza",
+    "todosLosSantos",
+    "independenciaDeCartagena",
+    "inmaculadaConcepcion",
+    "navidad",
+    "extra"
+] as const;
+
+export type ColombianHoliday = (typeof colombianHolidays)[number];
+
 /** company-state (schemas/enums/company-state.yaml) */
 export const companyStates = ["validation", "active", "disabled"] as const;
 
@@ -327,6 +353,29 @@ export const flowStepTypeMeta = {
 export const ftpImportStates = ["reading", "imported", "refused"] as const;
 
 export type FtpImportState = (typeof ftpImportStates)[number];
+
+/** Why commercial messages launched at an instant wait for the send window (src/core/send-window.ts): beforeHours (the day's window has not opened), afterHours (it has closed), closedDay (the profile never opens that weekday: Sunday under Ley 2300), holiday (a Colombian holiday closes an otherwise open day). (schemas/enums/hold-reason.yaml) */
+export const holdReasons = [
+    "beforeHours",
+    "afterHours",
+    "closedDay",
+    "holiday"
+] as const;
+
+export type HoldReason = (typeof holdReasons)[number];
+
+/** When a campaign's launch sends, as its Launch button and confirmation say it: now (an open campaign inside the send window), held (launched outside it: its messages wait until firstSendAt), holiday (held because today is a Colombian holiday: the holiday is named), scheduled (at its scheduled instant), scheduledHeld (its scheduled instant is outside the window: they wait until firstSendAt), scheduledHoliday (its scheduled day is a holiday), recurring (Launch runs it once now, inside the window; its rule runs it again). (schemas/enums/launch-timing.yaml) */
+export const launchTimings = [
+    "now",
+    "held",
+    "holiday",
+    "scheduled",
+    "scheduledHeld",
+    "scheduledHoliday",
+    "recurring"
+] as const;
+
+export type LaunchTiming = (typeof launchTimings)[number];
 
 /** Where a message ended, for reports (the sending history): pending (not handed to a channel yet), sent (accepted, no final receipt), delivered (or read), failed (failed, timeout, undefined), blocked (refused before sending: block list, duplicate, credits), cancelled. (schemas/enums/message-outcome.yaml) */
 export const messageOutcomes = [
@@ -815,6 +864,7 @@ export const enumValues = {
     "certificate-kind": certificateKinds,
     "channel-platform": channelPlatforms,
     "channel-type": channelTypes,
+    "colombian-holiday": colombianHolidays,
     "company-state": companyStates,
     "conversation-state": conversationStates,
     "conversation-turn-direction": conversationTurnDirections,
@@ -831,6 +881,8 @@ export const enumValues = {
     "flow-step-event": flowStepEvents,
     "flow-step-type": flowStepTypes,
     "ftp-import-state": ftpImportStates,
+    "hold-reason": holdReasons,
+    "launch-timing": launchTimings,
     "message-outcome": messageOutcomes,
     "message-purpose": messagePurposes,
     "message-reason": messageReasons,

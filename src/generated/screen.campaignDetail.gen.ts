@@ -87,6 +87,89 @@ export const screen = {
                     sortable: false
                 },
                 {
+                    field: "launchTiming",
+                    label: "fields.launchTiming",
+                    schema: {
+                        type: "string",
+                        enum: [
+                            "now",
+                            "held",
+                            "holiday",
+                            "scheduled",
+                            "scheduledHeld",
+                            "scheduledHoliday",
+                            "recurring"
+                        ],
+                        "x-enum": "launch-timing"
+                    },
+                    sortable: false
+                },
+                {
+                    field: "firstSendAt",
+                    label: "fields.firstSendAt",
+                    schema: {
+                        type: "string",
+                        format: "date-time"
+                    },
+                    sortable: false
+                },
+                {
+                    field: "holdReason",
+                    label: "fields.holdReason",
+                    schema: {
+                        type: "string",
+                        enum: [
+                            "beforeHours",
+                            "afterHours",
+                            "closedDay",
+                            "holiday"
+                        ],
+                        "x-enum": "hold-reason"
+                    },
+                    sortable: false
+                },
+                {
+                    field: "holiday",
+                    label: "fields.holiday",
+                    schema: {
+                        type: "string",
+                        enum: [
+                            "anoNuevo",
+                            "reyesMagos",
+                            "sanJose",
+                            "juevesSanto",
+                            "viernesSanto",
+                            "diaDelTrabajo",
+                            "ascension",
+                            "corpusChristi",
+                            "sagradoCorazon",
+                            "sanPedroYSanPablo",
+                            "virgenDeChiquinquira",
+                            "independencia",
+                            "batallaDeBoyaca",
+                            "asuncion",
+                            "diaDeLaRaza",
+                            "todosLosSantos",
+                            "independenciaDeCartagena",
+                            "inmaculadaConcepcion",
+                            "navidad",
+                            "extra"
+                        ],
+                        "x-enum": "colombian-holiday"
+                    },
+                    sortable: false
+                },
+                {
+                    field: "sendRule",
+                    label: "fields.sendRule",
+                    schema: {
+                        type: "string",
+                        enum: ["law2300", "spec", "custom"],
+                        "x-enum": "send-window-profile"
+                    },
+                    sortable: false
+                },
+                {
                     field: "label",
                     label: "fields.label",
                     schema: {
@@ -1154,7 +1237,7 @@ export const screen = {
         {
             label: "screens.campaignDetail.launch",
             operation: "campaigns.launch",
-            labelContext: "kind",
+            labelContext: "launchTiming",
             confirm: "screens.campaignDetail.launchConfirm",
             notify: "screens.campaignDetail.launched",
             next: "?tab=3",

@@ -90,6 +90,33 @@ export const entitySchemas = [
         enum: ["MT", "MO"]
     },
     {
+        $id: "colombian-holiday",
+        description: "The Colombian holidays of Ley 51 de 1983 (src/core/colombian-holidays.ts computes their dates), and extra: a date an administrator added to the table (constants.holidays.extra).",
+        type: "string",
+        enum: [
+            "anoNuevo",
+            "reyesMagos",
+            "sanJose",
+            "juevesSanto",
+            "viernesSanto",
+            "diaDelTrabajo",
+            "ascension",
+            "corpusChristi",
+            "sagradoCorazon",
+            "sanPedroYSanPablo",
+            "virgenDeChiquinquira",
+            "independencia",
+            "batallaDeBoyaca",
+            "asuncion",
+            "diaDeLaRaza",
+            "todosLosSantos",
+            "independenciaDeCartagena",
+            "inmaculadaConcepcion",
+            "navidad",
+            "extra"
+        ]
+    },
+    {
         $id: "company-state",
         type: "string",
         enum: ["validation", "active", "disabled"]
@@ -270,6 +297,31 @@ export const entitySchemas = [
         description: "Where a file the FTP intake met stands: reading (being read and launched; a visit that was cut leaves it so and the next one reads it again), imported (its deployment was launched), refused (the file, its campaign or the credits were refused; the code says why).",
         type: "string",
         enum: ["reading", "imported", "refused"]
+    },
+    {
+        $id: "hold-reason",
+        description: "Why commercial messages launched at an instant wait for the send window (src/core/send-window.ts): beforeHours (the day's window has not opened), afterHours (it has closed), closedDay (the profile never opens that weekday: Sunday under Ley 2300), holiday (a Colombian holiday closes an otherwise open day).",
+        type: "string",
+        enum: [
+            "beforeHours",
+            "afterHours",
+            "closedDay",
+            "holiday"
+        ]
+    },
+    {
+        $id: "launch-timing",
+        description: "When a campaign's launch sends, as its Launch button and confirmation say it: now (an open campaign inside the send window), held (launched outside it: its messages wait until firstSendAt), holiday (held because today is a Colombian holiday: the holiday is named), scheduled (at its scheduled instant), scheduledHeld (its scheduled instant is outside the window: they wait until firstSendAt), scheduledHoliday (its scheduled day is a holiday), recurring (Launch runs it once now, inside the window; its rule runs it again).",
+        type: "string",
+        enum: [
+            "now",
+            "held",
+            "holiday",
+            "scheduled",
+            "scheduledHeld",
+            "scheduledHoliday",
+            "recurring"
+        ]
     },
     {
         $id: "message-outcome",
@@ -1939,6 +1991,11 @@ export const entitySchemas = [
             "templateMapping",
             "fileColumns",
             "scheduledAt",
+            "firstSendAt",
+            "holdReason",
+            "holiday",
+            "sendRule",
+            "launchTiming",
             "recurrence",
             "label",
             "editLock",
@@ -2015,6 +2072,34 @@ export const entitySchemas = [
             scheduledAt: {
                 type: ["string", "null"],
                 format: "date-time"
+            },
+            firstSendAt: {
+                type: "string",
+                format: "date-time",
+                description: "when its messages would first leave if launched now: the launch instant (scheduledAt when it is ahead, else now) moved into the company's send window for commercial messages (src/core/send-window.ts, the rule the engine holds them by)"
+            },
+            holdReason: {
+                anyOf: [{
+                        $ref: "hold-reason#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "why firstSendAt is later than the launch instant (null when it is not)"
+            },
+            holiday: {
+                anyOf: [{
+                        $ref: "colombian-holiday#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "the holiday that closes the launch instant's day when holdReason is holiday"
+            },
+            sendRule: {
+                $ref: "send-window-profile#",
+                description: "the company's send window in force (Mensajer\u00EDa \u203A Configuraci\u00F3n)"
+            },
+            launchTiming: {
+                $ref: "launch-timing#"
             },
             recurrence: {
                 anyOf: [{

@@ -8,7 +8,7 @@ export { launchCampaign } from './launch.ts';
 export { launchStep, type LaunchDeps } from './launch-step.ts';
 export { previewCampaign } from './preview.ts';
 export { sendCampaignTest } from './test-send.ts';
-export { channelOf } from './launch-plan.ts';
+export { channelOf, plannedAt } from './launch-plan.ts';
 export { runDueCampaigns } from './recurrence.ts';
 export { controlDeployment, loadDeployment, numbersAction, removeDeployment } from './deployment-control.ts';
 export { checkCampaignFlow } from './flow-check.ts';

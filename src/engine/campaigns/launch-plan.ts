@@ -69,7 +69,8 @@ function itemsOf(content: string, rows: RecipientRow[], perRecipient?: (body: st
   });
 }
 
-export const plannedAt = (campaign: LaunchCampaign, now: Date) =>
+/** The instant a launch at `now` plans its messages for: a scheduled campaign's future instant, else now (a recurring campaign's Launch runs it now; its schedule runs the rest). */
+export const plannedAt = (campaign: Pick<LaunchCampaign, 'kind' | 'scheduled_at'>, now: Date) =>
   campaign.kind === 'scheduled' && campaign.scheduled_at && campaign.scheduled_at > now ? campaign.scheduled_at : now;
 
 /** What a launch's chunks share: decided once, at the launch (every chunk decides as the launch would have then). */

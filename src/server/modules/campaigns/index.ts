@@ -21,7 +21,7 @@ const nameTaken = () => failFields([fieldError('name', '99926')]);
 async function getCampaign(deps: ServerDeps, me: Session, id: number): Promise<Campaign> {
   const row = await campaignQuery(deps.db, me.companyId).where('c.id', '=', id).executeTakeFirst();
   if (!row) throw fail('99959');
-  return toCampaign(row);
+  return toCampaign(row, deps.now());
 }
 
 /** The company's channel (99972 on channelId otherwise); answers its platform. */
@@ -34,6 +34,7 @@ async function checkChannel(deps: ServerDeps, me: Session, channelId: number): P
 export const campaignsHandlers: DomainHandlers<'campaigns'> = {
   'campaigns.list': async (ctx) => {
     const me = caller(ctx);
+    const now = ctx.deps.now();
     let base = campaignQuery(ctx.deps.db, me.companyId);
     if (ctx.query.kind) base = base.where('c.kind', '=', ctx.query.kind);
     if (ctx.query.label) base = base.where('c.label', '=', ctx.query.label);
@@ -42,7 +43,7 @@ export const campaignsHandlers: DomainHandlers<'campaigns'> = {
       defaultSort: { column: 'c.created_at', order: 'desc' },
       tieBreaker: 'c.id',
       search: ['c.name'],
-      map: toCampaign,
+      map: (row) => toCampaign(row, now),
     });
   },
 

@@ -2,10 +2,12 @@
 import { sql, type Kysely } from 'kysely';
 import { contentProblems, lengthProblem } from '../../../core/message-content.ts';
 import { capabilitiesOf } from '../../../engine/channels/index.ts';
+import { sendMoment, storedPolicy } from '../../../core/send-window.ts';
+import type { MessagePurpose } from '../../../generated/enums.gen.ts';
 import type { Campaign, CampaignRecurrence } from '../../../generated/types.gen.ts';
 import type { Database } from '../../../engine/database.ts';
 import { failFields, fieldError } from '../../errors/api-error.ts';
-import { parametersOf } from '../../../engine/campaigns/index.ts';
+import { parametersOf, plannedAt } from '../../../engine/campaigns/index.ts';
 
 export function campaignQuery(db: Kysely<Database>, companyId: number) {
   return db
@@ -18,6 +20,7 @@ export function campaignQuery(db: Kysely<Database>, companyId: number) {
       'c.id', 'c.name', 'c.kind', 'c.purpose', 'c.channel_id', 'ch.name as channel_name', 'ch.platform', 'c.content', 'c.variables',
       'c.scheduled_at', 'c.recurrence', 'c.label', 'c.edit_lock', 'c.max_complete_interactions', 'c.flow_id', 'c.recipients_file_id', 'c.created_at', 'c.updated_at',
       sql<number | null>`(select count(*) from recipient_rows r where r.file_id = c.recipients_file_id and r.send)`.as('recipients'),
+      sql<unknown>`(select ms.send_window from messaging_settings ms where ms.company_id = c.company_id)`.as('send_window'),
       sql<number | string | null>`(select d.id from deployments d where d.campaign_id = c.id order by d.id desc limit 1)`.as('last_deployment_id'),
       sql<string | null>`(select d.state from deployments d where d.campaign_id = c.id order by d.id desc limit 1)`.as('last_deployment_state'),
     ])
@@ -26,7 +29,25 @@ export function campaignQuery(db: Kysely<Database>, companyId: number) {
 
 export type CampaignRow = Awaited<ReturnType<ReturnType<typeof campaignQuery>['executeTakeFirstOrThrow']>>;
 
-export const toCampaign = (r: CampaignRow): Campaign => ({
+/**
+ * When a launch now would plan the campaign's messages (the engine's plannedAt: a scheduled
+ * campaign's instant, else now; a recurring campaign's Launch runs it now and its rule the rest),
+ * and when they really leave: the engine holds commercial messages outside the company's send
+ * window (core/send-window.ts), so every screen that promises a time promises this one, with the
+ * reason and the rule in force.
+ */
+function launchMoment(r: CampaignRow, now: Date): Pick<Campaign, 'firstSendAt' | 'holdReason' | 'holiday' | 'sendRule' | 'launchTiming'> {
+  const rule = storedPolicy(r.send_window);
+  const moment = sendMoment(plannedAt(r, now), r.purpose as MessagePurpose, rule.profile);
+  const held = moment.reason !== null;
+  const holiday = moment.reason === 'holiday' && moment.holidays.length > 0;
+  const timing: Campaign['launchTiming'] = r.kind === 'scheduled'
+    ? (holiday ? 'scheduledHoliday' : held ? 'scheduledHeld' : 'scheduled')
+    : holiday ? 'holiday' : held ? 'held' : r.kind === 'recurring' ? 'recurring' : 'now';
+  return { firstSendAt: moment.at.toISOString(), holdReason: moment.reason, holiday: moment.holidays[0] ?? null, sendRule: rule.name, launchTiming: timing };
+}
+
+export const toCampaign = (r: CampaignRow, now: Date): Campaign => ({
   id: r.id,
   name: r.name,
   kind: r.kind as Campaign['kind'],
@@ -42,6 +63,7 @@ export const toCampaign = (r: CampaignRow): Campaign => ({
   templateMapping: r.template_mapping,
   fileColumns: r.file_columns ?? [],
   scheduledAt: r.scheduled_at?.toISOString() ?? null,
+  ...launchMoment(r, now),
   recurrence: (r.recurrence ?? null) as CampaignRecurrence | null,
   label: r.label as Campaign['label'],
   editLock: r.edit_lock as Campaign['editLock'],

@@ -4,9 +4,8 @@
 // window and the SMS fallback channel. Every query is scoped to the caller's company.
 import { randomBytes } from 'node:crypto';
 import type { Selectable } from 'kysely';
-import { PROFILES, profileProblems, type DayWindow, type ProfileName, type SendWindowProfile } from '../../../core/send-window.ts';
+import { profileProblems, storedPolicy, type DayWindow, type SendWindowProfile } from '../../../core/send-window.ts';
 import type { MessagingSettingsTable } from '../../../engine/database.ts';
-import { constants } from '../../../generated/constants.gen.ts';
 import type { CustomSendWindow, MessagingSettings } from '../../../generated/types.gen.ts';
 import { failFields, fieldError } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
@@ -23,16 +22,8 @@ const toWindow = (text: string | null): DayWindow | null => {
   return { from, to };
 };
 
-/** What is stored in send_window: a profile name (JSON string), a custom profile, or null (default). */
-function profileOf(stored: unknown): { name: ProfileName | 'custom'; profile: SendWindowProfile } {
-  if (typeof stored === 'string' && stored in PROFILES) return { name: stored as ProfileName, profile: PROFILES[stored as ProfileName] };
-  if (stored && typeof stored === 'object') return { name: 'custom', profile: stored as SendWindowProfile };
-  const name = constants.sendWindow.profile as ProfileName;
-  return { name, profile: PROFILES[name] };
-}
-
 function toSettings(row: Row | undefined, callbackSecret: string | null = null): MessagingSettings {
-  const { name, profile } = profileOf(row?.send_window ?? null);
+  const { name, profile } = storedPolicy(row?.send_window ?? null);
   const customWindow: CustomSendWindow = {
     weekdays: toText(profile.weekdays), saturday: toText(profile.saturday), sunday: toText(profile.sunday), holidays: profile.holidays !== false,
   };
