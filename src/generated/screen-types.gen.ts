@@ -30,13 +30,14 @@ export interface ScreenAction {
     params?: Record<string, unknown>;
     fields?: readonly string[];
     body?: Record<string, unknown>;
-    when?: RowCondition;
+    when?: RowCondition | readonly RowCondition[];
     notify?: string;
     help?: string;
     confirm?: boolean | string;
     permission?: Permission;
     showOnce?: readonly string[];
     labelContext?: string;
+    notifyContext?: string;
     upload?: {
         accept?: string | readonly string[];
         maxBytes?: string | number;

@@ -1238,13 +1238,38 @@ export const screen = {
             label: "screens.campaignDetail.launch",
             operation: "campaigns.launch",
             labelContext: "launchTiming",
+            notifyContext: "state",
             confirm: "screens.campaignDetail.launchConfirm",
             notify: "screens.campaignDetail.launched",
             next: "?tab=3",
-            when: {
-                field: "recipients",
-                notEquals: 0
-            },
+            when: [{
+                    field: "recipients",
+                    notEquals: 0
+                }, {
+                    field: "lastDeploymentState",
+                    in: [null, "cancelled"]
+                }],
+            method: "POST",
+            permission: {
+                component: 2001,
+                action: "deploy"
+            }
+        },
+        {
+            label: "screens.campaignDetail.relaunch",
+            operation: "campaigns.launch",
+            confirm: "screens.campaignDetail.relaunchConfirm",
+            notify: "screens.campaignDetail.launched",
+            labelContext: "launchTiming",
+            notifyContext: "state",
+            next: "?tab=3",
+            when: [{
+                    field: "recipients",
+                    notEquals: 0
+                }, {
+                    field: "lastDeploymentState",
+                    equals: "completed"
+                }],
             method: "POST",
             permission: {
                 component: 2001,

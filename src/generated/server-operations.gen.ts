@@ -3442,7 +3442,7 @@ export const entitySchemas = [
             },
             going: {
                 type: "integer",
-                description: "messages that go (or went): neither refused, cancelled nor waiting for the send window"
+                description: "messages written so far that go (or went): neither refused, cancelled nor waiting for the send window (while preparing, the rows not yet written count nowhere: enqueued of total)"
             },
             refused: {
                 description: "the rejected messages by why: the launch says what happened, not only that it ran",

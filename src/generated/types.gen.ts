@@ -1373,7 +1373,7 @@ cancelled: number
 other: number
 }
 /**
- * messages that go (or went): neither refused, cancelled nor waiting for the send window
+ * messages written so far that go (or went): neither refused, cancelled nor waiting for the send window (while preparing, the rows not yet written count nowhere: enqueued of total)
  */
 going: number
 /**

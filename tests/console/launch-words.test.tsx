@@ -4,12 +4,12 @@
 // with every nested enum label resolved (no key, placeholder or raw value left).
 import { describe, expect, it } from 'vitest';
 import { i18n, languages } from '../../src/console/app/i18n.ts';
-import { actionText } from '../../src/console/runtime/action-text.ts';
+import { actionText, noticeText } from '../../src/console/runtime/action-text.ts';
 import { formatDateTime } from '../../src/console/runtime/format.ts';
 
 const action = { labelContext: 'launchTiming' };
 const result = { going: 0, counts: { held: 40, rejected: 2 }, refused: { duplicate: 1, blocked: 1, insufficientCredits: 0 } };
-const base = { kind: 'open', scheduledAt: null, firstSendAt: '2026-12-09T12:00:00.000Z', holdReason: null, holiday: null, sendRule: 'law2300' };
+const base = { kind: 'open', recipients: 3, scheduledAt: null, firstSendAt: '2026-12-09T12:00:00.000Z', holdReason: null, holiday: null, sendRule: 'law2300' };
 const records = {
   now: { ...base, firstSendAt: '2026-12-07T14:00:00.000Z', launchTiming: 'now' },
   held: { ...base, holdReason: 'afterHours', launchTiming: 'held' },
@@ -53,6 +53,19 @@ describe('the Launch action says when the messages really go', () => {
     expect(words('es', records.scheduledHoliday).confirm).toContain('es festivo en Colombia (Inmaculada Concepción)');
     expect(words('es', records.scheduledHeld).confirm).toContain('Todos los días 8:00–21:00');
     expect(words('es', records.recurring).label).toBe('Lanzar una ejecución ahora');
+  });
+
+  it('reports a launch still preparing as progress, never as counts the job has not reached', () => {
+    const t = i18n.getFixedT('es');
+    const exists = (key: string) => i18n.exists(key, { lng: 'es' });
+    const launch = { labelContext: 'launchTiming', notifyContext: 'state' };
+    const preparing = { ...result, state: 'preparing', total: 155, enqueued: 100, going: 0, refused: { duplicate: 100, blocked: 0, insufficientCredits: 0 } };
+    const text = noticeText(t, exists, 'screens.campaignDetail.launched', launch, records.now, preparing);
+    expect(text).toContain('100 de 155 mensajes escritos');
+    expect(text).not.toMatch(/salen/);
+    // Once written (any other state) the notice gives the outcome, in the record's own words.
+    const done = noticeText(t, exists, 'screens.campaignDetail.launched', launch, records.holiday, { ...result, state: 'running' });
+    expect(done).toBe(words('es', records.holiday).notice);
   });
 
   it('and in English', () => {

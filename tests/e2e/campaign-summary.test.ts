@@ -19,9 +19,9 @@ const files = scratchFolder('colibri-summary-');
 const CONTENT = 'Hola {{nombre}}, tu pedido 4471 ya salio de bodega y llega manana entre 8am y 12m. Gracias!!';
 const text = (name: string) => CONTENT.replace('{{nombre}}', name);
 
-async function launchFromSummary(page: Page): Promise<string> {
-  await page.getByRole('button', { name: 'Lanzar' }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Lanzar' }).click();
+async function launchFromSummary(page: Page, label = 'Lanzar'): Promise<string> {
+  await page.getByRole('button', { name: label, exact: true }).click();
+  await page.getByRole('dialog').getByRole('button', { name: label, exact: true }).click();
   const notice = page.getByRole('status').filter({ hasText: 'Campaña lanzada' });
   await notice.waitFor();
   return (await notice.textContent())!;
@@ -64,7 +64,9 @@ describe('the campaign summary', () => {
     const runs = (await api(e2e.product, token, 'GET', `/v1/deployments?campaignId=${campaign.id}`)) as { items: { id: number; reservedCredits: number }[] };
     expect(runs.items.map((r) => r.reservedCredits)).toEqual([5]);
 
-    // Again, at once: the summary predicts every recipient as a duplicate of what was just sent…
+    // Again, once the run is done: what has run is not offered "Lanzar" but "Volver a lanzar", and
+    // the summary predicts every recipient as a duplicate of what was just sent…
+    await expect.poll(async () => ((await api(e2e.product, token, 'GET', `/v1/deployments?campaignId=${campaign.id}`)) as { items: { state: string }[] }).items[0]?.state).toBe('completed');
     await page.goto(`/Campaigns/campaigns/${campaign.id}?tab=2`);
     const again = page.getByRole('tabpanel');
     await field(again, 'duplicates').getByText('3', { exact: true }).waitFor();
@@ -72,7 +74,8 @@ describe('the campaign summary', () => {
     expect(await field(again, 'credits').textContent()).toBe('0');
     expect(await field(again, 'duplicateHours').textContent()).toBe('24');
     // …the launch does exactly that and says so…
-    const second = await launchFromSummary(page);
+    expect(await page.getByRole('button', { name: 'Lanzar', exact: true }).count()).toBe(0);
+    const second = await launchFromSummary(page, 'Volver a lanzar');
     expect(second).toContain('0 salen');
     expect(second).toContain('3 rechazados (3 por duplicado');
 

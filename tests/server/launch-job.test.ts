@@ -68,13 +68,15 @@ describe('a big launch', () => {
     const deployment = await launched('Lanzamiento grande', 4 * CHUNK + 2);
     // The answer comes before the launch's messages exist: only the first chunk is written.
     expect(deployment).toMatchObject({ state: 'preparing', total: 4 * CHUNK + 2, enqueued: CHUNK, stopReason: null });
+    // What goes counts only what is written: the rest may yet be refused (a notice never promises more).
+    expect(deployment.going).toBe(CHUNK);
     expect(await messagesOf(deployment.id)).toEqual({ n: CHUNK, phones: CHUNK });
     // While preparing it can only be cancelled.
     expect((await h.op('deployments.control', { token: manager, params: { id: deployment.id, action: 'pause' } })).json().code).toBe('99984');
 
     await runner().drain();
     const done = (await h.op('deployments.get', { token: manager, params: { id: deployment.id } })).json();
-    expect(done).toMatchObject({ state: 'running', total: 4 * CHUNK + 2, enqueued: 4 * CHUNK + 2, reservedCredits: 4 * CHUNK + 2 });
+    expect(done).toMatchObject({ state: 'running', total: 4 * CHUNK + 2, enqueued: 4 * CHUNK + 2, reservedCredits: 4 * CHUNK + 2, going: 4 * CHUNK + 2 });
     expect(await messagesOf(deployment.id)).toEqual({ n: 4 * CHUNK + 2, phones: 4 * CHUNK + 2 });
     expect(await balance()).toEqual({ balance: before.balance - (4 * CHUNK + 2), reserved: before.reserved + 4 * CHUNK + 2 });
     expect(await h.db.selectFrom('jobs').select(['state', 'done']).execute()).toEqual([{ state: 'done', done: 4 * CHUNK + 2 }]);

@@ -12,6 +12,22 @@ export function textValues(record: Record<string, unknown> | undefined): Record<
   return Object.fromEntries(Object.entries(record ?? {}).map(([k, v]) => [k, typeof v === 'string' && ISO_DATE_TIME.test(v) ? formatDateTime(v) : v]));
 }
 
+/**
+ * The notice after an action: with `notifyContext`, the answer's value of that field picks
+ * `<notify>_<value>` when the locale has it (a launch still preparing reports its progress);
+ * otherwise the action's words as actionText gives them.
+ */
+export function noticeText(
+  t: TFunction, exists: (key: string) => boolean, key: string, action: Pick<ScreenAction, 'labelContext' | 'notifyContext'>,
+  record: Record<string, unknown> | undefined, answer: Record<string, unknown> | undefined,
+): string {
+  const value = action.notifyContext && answer ? answer[action.notifyContext] : undefined;
+  const variant = value == null ? null : `${key}_${String(value)}`;
+  const more = { result: answer ?? {} };
+  if (variant && exists(variant)) return t(variant, { ...textValues(record), ...more });
+  return actionText(t, key, action, record, more);
+}
+
 export function actionText(t: TFunction, key: string, action: Pick<ScreenAction, 'labelContext'>, record: Record<string, unknown> | undefined, more: Record<string, unknown> = {}): string {
   const context = action.labelContext && record ? record[action.labelContext] : undefined;
   return t(key, { ...textValues(record), ...more, ...(context == null ? {} : { context: String(context) }) });

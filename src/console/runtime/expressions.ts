@@ -114,10 +114,13 @@ export function pick(source: unknown, path: string | undefined): unknown {
 /**
  * A row action (or the list's Edit, `editWhen`) shows only on the rows its condition holds for:
  * `{ field, equals | notEquals | in | notIn }` (field may be dotted), the values being data or expressions
- * (`notEquals: $session.idUser`: not on one's own row).
+ * (`notEquals: $session.idUser`: not on one's own row), or a list of them that must all hold.
  */
-export function rowApplies(when: RowCondition | undefined, row: Record<string, unknown>, ctx: ExpressionContext): boolean {
+export function rowApplies(when: RowCondition | readonly RowCondition[] | undefined, row: Record<string, unknown>, ctx: ExpressionContext): boolean {
   if (!when) return true;
+  // A list: every condition holds (an action's `when`).
+  if (Array.isArray(when)) return when.every((w) => rowApplies(w, row, ctx));
+  if (!('field' in when)) return true;
   // A dotted field reads inside the row ("counts.queued").
   const value = lookup(row, when.field.split('.'));
   const same = (v: unknown) => JSON.stringify(resolveValue(v, ctx)) === JSON.stringify(value);

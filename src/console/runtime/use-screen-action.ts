@@ -11,7 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from './navigation.tsx';
 import { errorText } from '../api/errors.ts';
 import { notify } from '../app/notify.tsx';
-import { actionText } from './action-text.ts';
+import { noticeText } from './action-text.ts';
 import { callAction, onceFields } from './action-call.ts';
 import { navigationTarget, resolveObject, type ExpressionContext } from './expressions.ts';
 import type { FilePickerHandle } from './list/FileAction.tsx';
@@ -74,7 +74,7 @@ export interface ActionParts {
 }
 
 export function useScreenAction(o: ScreenActionOptions): ScreenActions {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -99,7 +99,8 @@ export function useScreenAction(o: ScreenActionOptions): ScreenActions {
       const notice = action.notify ?? METHOD_NOTICE[action.method ?? ''];
       // The notice may name the answer's fields ({{result.going}}): a launch says what happened; with
       // `labelContext`, the record's words too (a scheduled campaign's date).
-      if (notice) notify(notice, 'success', actionText(t, notice, action, target, { result: answer ?? {} }));
+      // `notifyContext`: the answer's own variant first (a launch still preparing says so).
+      if (notice) notify(notice, 'success', noticeText(t, (k) => i18n.exists(k), notice, action, target, answer as Record<string, unknown> | undefined));
       if ((await o.after?.(action, answer, target)) === 'stop') return;
       // `openFile`: a signed link to a file (a report file) is the browser's to follow: it downloads.
       const link = action.openFile ? answer?.[action.openFile] : undefined;

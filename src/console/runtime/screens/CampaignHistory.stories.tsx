@@ -105,7 +105,7 @@ export const NoLinkWithoutVariables: Story = {
     api: { 'campaigns.get': { ...campaign, content: 'Hola', variables: [] } },
   },
   play: async () => {
-    await screen.findByRole('button', { name: es('screens.campaignDetail.launch') });
+    await screen.findByRole('button', { name: es('screens.campaignDetail.relaunch') });
     await expect(screen.queryByRole('button', { name: es('screens.campaignDetail.personalized') })).toBeNull();
   },
 };

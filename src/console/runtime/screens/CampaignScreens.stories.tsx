@@ -13,6 +13,7 @@ import { callsTo, type StubRequest } from '../../stories/stub-api.ts';
 import { listHandler } from '../../stories/list-stub.ts';
 import { INVALID_FILE_KEY } from '../form/upload.ts';
 import { refreshWanted } from '../refresh.ts';
+import { formatDateTime } from '../format.ts';
 import DetailScreen from './DetailScreen.tsx';
 import FormScreen from './FormScreen.tsx';
 import ListScreen from './ListScreen.tsx';
@@ -23,7 +24,8 @@ const label = (key: string) => new RegExp(`^${es(`fields.${key}`)}\\s*\\*?$`, 'i
 
 const campaign = {
   id: 7, name: 'Promo junio', kind: 'open', purpose: 'transactional', channelId: 3, channelName: 'SMS demo', platform: 'sms',
-  content: 'Hola {{nombre}}', variables: ['nombre'], scheduledAt: null, recurrence: null, label: 'Active', editLock: 'unlockedForEdit',
+  content: 'Hola {{nombre}}', variables: ['nombre'], scheduledAt: null, firstSendAt: '2026-06-01T15:00:00Z', holdReason: null, holiday: null, sendRule: 'law2300', launchTiming: 'now',
+  recurrence: null, label: 'Active', editLock: 'unlockedForEdit',
   maxCompleteInteractions: null, recipients: 3, lastDeploymentId: null, lastDeploymentState: null, createdAt: '2026-06-01T15:00:00Z', updatedAt: '2026-06-01T15:00:00Z',
 };
 const counts = (c: Partial<Record<string, number>>) => ({ queued: 0, held: 0, sending: 0, inDoubt: 0, sent: 0, delivered: 0, read: 0, failed: 0, rejected: 0, cancelled: 0, other: 0, ...c });
@@ -224,6 +226,40 @@ export const ActionNext: Story = {
     await expect(within(panel).getByRole('button', { name: es('screens.campaignDeployments.pause') })).toBeInTheDocument();
     await expect(within(panel).queryByRole('button', { name: es('screens.campaignDeployments.play') })).not.toBeInTheDocument();
     await expect(within(panel).queryByRole('button', { name: es('enums.action.delete') })).not.toBeInTheDocument();
+  },
+};
+
+/**
+ * `labelContext: launchTiming`: a commercial campaign on a holiday says when it really goes and why,
+ * on the button and in the confirmation; `notifyContext: state`: a launch still preparing reports
+ * its progress, not counts the job has not reached.
+ */
+export const LaunchHeldAndPreparing: Story = {
+  parameters: {
+    api: {
+      'campaigns.get': { ...campaign, purpose: 'commercial', firstSendAt: '2026-12-09T12:00:00Z', holdReason: 'holiday', holiday: 'inmaculadaConcepcion', launchTiming: 'holiday' },
+      'campaigns.launch': { ...deployment('preparing', { held: 100 }), total: 155, enqueued: 100, going: 0 },
+    },
+  },
+  play: async () => {
+    const launch = es('screens.campaignDetail.launch', { context: 'holiday', firstSendAt: formatDateTime('2026-12-09T12:00:00Z') });
+    await userEvent.click(await screen.findByRole('button', { name: launch }));
+    const dialog = await screen.findByRole('dialog');
+    await expect(dialog).toHaveTextContent('Inmaculada Concepción');
+    await expect(dialog).toHaveTextContent('3 destinatarios');
+    await userEvent.click(within(dialog).getByRole('button', { name: launch }));
+    await expect(await screen.findByText(/100 de 155 mensajes escritos/)).toBeInTheDocument();
+  },
+};
+
+/** `when` as a list: what has already run is not offered "Lanzar" but "Volver a lanzar", which says so. */
+export const RelaunchAfterARun: Story = {
+  parameters: { api: { 'campaigns.get': { ...campaign, lastDeploymentId: 41, lastDeploymentState: 'completed' } } },
+  play: async () => {
+    const again = await screen.findByRole('button', { name: es('screens.campaignDetail.relaunch') });
+    await expect(screen.queryByRole('button', { name: es('screens.campaignDetail.launch') })).not.toBeInTheDocument();
+    await userEvent.click(again);
+    await expect(await screen.findByRole('dialog')).toHaveTextContent(/ya se envió/);
   },
 };
 

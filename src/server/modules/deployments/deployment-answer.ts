@@ -12,8 +12,10 @@ export async function toDeployment(db: Kysely<Database>, row: Awaited<ReturnType
     from messages where deployment_id = ${row.id} group by 1, 2, 3`.execute(db);
   const c = { queued: 0, held: 0, sending: 0, inDoubt: 0, sent: 0, delivered: 0, read: 0, failed: 0, rejected: 0, cancelled: 0, other: 0 };
   const refused = { blocked: 0, duplicate: 0, insufficientCredits: 0, other: 0 };
+  let written = 0;
   for (const r of counts.rows) {
     const n = Number(r.n);
+    written += n;
     if (r.refused !== null) {
       const why = r.refused === STATUS.blacklisted ? 'blocked' : r.refused === STATUS.duplicate ? 'duplicate' : r.refused === STATUS.insufficientCredits ? 'insufficientCredits' : 'other';
       refused[why] += n;
@@ -29,7 +31,10 @@ export async function toDeployment(db: Kysely<Database>, row: Awaited<ReturnType
   return {
     id: Number(row.id), campaignId: row.campaign_id, campaignName: campaign?.name ?? null, channelId: row.channel_id,
     state: row.state as Deployment['state'], purpose: row.purpose as Deployment['purpose'], total: row.total,
-    reservedCredits: Number(row.reserved_credits), counts: c, going: row.total - c.held - c.rejected - c.cancelled, refused,
+    reservedCredits: Number(row.reserved_credits), counts: c, refused,
+    // Of the messages written so far: while the launch is preparing the rest are not counted as
+    // going (they may yet be refused), so a launch's notice never promises what the job refuses.
+    going: written - c.held - c.rejected - c.cancelled,
     scheduledAt: row.scheduled_at?.toISOString() ?? null, startedAt: row.started_at?.toISOString() ?? null,
     finishedAt: row.finished_at?.toISOString() ?? null, createdAt: row.created_at.toISOString(),
     enqueued: row.enqueued, stopReason: row.stop_reason as Deployment['stopReason'],
