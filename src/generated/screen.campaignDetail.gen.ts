@@ -87,6 +87,27 @@ export const screen = {
                     sortable: false
                 },
                 {
+                    field: "recurrence",
+                    label: "fields.recurrence",
+                    schema: {
+                        "x-display": "recurrence"
+                    },
+                    sortable: false
+                },
+                {
+                    field: "nextRuns",
+                    label: "fields.nextRuns",
+                    schema: {
+                        type: "array",
+                        "x-display": "lines",
+                        items: {
+                            type: "string",
+                            format: "date-time"
+                        }
+                    },
+                    sortable: false
+                },
+                {
                     field: "launchTiming",
                     label: "fields.launchTiming",
                     schema: {

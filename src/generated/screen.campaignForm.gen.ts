@@ -13,6 +13,16 @@ export const screen = {
     load: {
         operation: "campaigns.get"
     },
+    showWhen: {
+        scheduledAt: {
+            field: "kind",
+            equals: "scheduled"
+        },
+        recurrence: {
+            field: "kind",
+            equals: "recurring"
+        }
+    },
     onSuccess: {
         effect: "navigate",
         to: "/Campaigns/campaigns/{id}",
@@ -141,6 +151,41 @@ export const screen = {
                 format: "date-time",
                 title: "fields.scheduledAt"
             },
+            recurrence: {
+                type: "object",
+                required: ["every", "unit", "starts"],
+                additionalProperties: false,
+                properties: {
+                    every: {
+                        type: "integer",
+                        minimum: 1,
+                        maximum: 365
+                    },
+                    unit: {
+                        type: "string",
+                        enum: [
+                            "days",
+                            "weeks",
+                            "months",
+                            "years"
+                        ],
+                        "x-enum": "recurrence-unit"
+                    },
+                    starts: {
+                        type: "string",
+                        format: "date-time"
+                    },
+                    ends: {
+                        type: ["string", "null"],
+                        format: "date-time"
+                    },
+                    expires: {
+                        type: ["string", "null"],
+                        format: "date-time"
+                    }
+                },
+                title: "fields.recurrence"
+            },
             maxCompleteInteractions: {
                 type: ["integer", "null"],
                 minimum: 1,
@@ -161,6 +206,7 @@ export const screen = {
             "content",
             "flowId",
             "scheduledAt",
+            "recurrence",
             "maxCompleteInteractions",
             "*"
         ],
@@ -174,7 +220,8 @@ export const screen = {
             ["templateMapping"],
             ["content"],
             ["flowId"],
-            ["scheduledAt", "maxCompleteInteractions"]
+            ["scheduledAt", "maxCompleteInteractions"],
+            ["recurrence"]
         ]
     },
     create: {

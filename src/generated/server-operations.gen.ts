@@ -1996,6 +1996,7 @@ export const entitySchemas = [
             "holiday",
             "sendRule",
             "launchTiming",
+            "nextRuns",
             "recurrence",
             "label",
             "editLock",
@@ -2101,12 +2102,22 @@ export const entitySchemas = [
             launchTiming: {
                 $ref: "launch-timing#"
             },
+            nextRuns: {
+                type: "array",
+                items: {
+                    type: "string",
+                    format: "date-time"
+                },
+                "x-display": "lines",
+                description: "a recurring campaign's next five runs, each at the moment its messages really leave (the run's instant moved into the send window); empty for other kinds and once the rule has ended"
+            },
             recurrence: {
                 anyOf: [{
                         $ref: "campaign-recurrence#"
                     }, {
                         type: "null"
-                    }]
+                    }],
+                "x-display": "recurrence"
             },
             label: {
                 $ref: "campaign-label#"

@@ -689,6 +689,10 @@ holiday: (ColombianHoliday | null)
  */
 sendRule: SendWindowProfile
 launchTiming: LaunchTiming
+/**
+ * a recurring campaign's next five runs, each at the moment its messages really leave (the run's instant moved into the send window); empty for other kinds and once the rule has ended
+ */
+nextRuns: string[]
 recurrence: (CampaignRecurrence | null)
 label: CampaignLabel
 editLock: EditLock

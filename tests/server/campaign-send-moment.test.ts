@@ -68,6 +68,22 @@ describe('when a campaign really sends', () => {
     expect(recurring).toMatchObject({ firstSendAt: h.clock.now.toISOString(), holdReason: null, launchTiming: 'recurring' });
   });
 
+  it('lists a recurring campaign\'s next five runs when they really go, and an edited rule moves them', async () => {
+    await at('2026-12-07T10:00');
+    // Every Sunday at 09:00: Ley 2300 closes Sundays, so each run's messages leave on Monday at 07:00;
+    // Monday 2027-01-11 is Reyes Magos (moved from the 6th), so that week's wait until Tuesday.
+    const weekly = await create({ name: 'Domingos', kind: 'recurring', recurrence: { every: 1, unit: 'weeks', starts: bogota('2026-12-13T09:00').toISOString() } });
+    expect(weekly.nextRuns).toEqual(['2026-12-14T07:00', '2026-12-21T07:00', '2026-12-28T07:00', '2027-01-04T07:00', '2027-01-12T07:00'].map((t) => bogota(t).toISOString()));
+    // The rule edited: daily from the holiday; the scheduler's next run moves with it.
+    const edited = await h.op('campaigns.update', { token, params: { id: weekly.id }, body: { recurrence: { every: 1, unit: 'days', starts: bogota('2026-12-08T09:00').toISOString() } } });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(edited.json().nextRuns).toEqual(['2026-12-09T07:00', '2026-12-09T09:00', '2026-12-10T09:00', '2026-12-11T09:00', '2026-12-12T09:00'].map((t) => bogota(t).toISOString()));
+    const stored = await h.db.selectFrom('campaigns').select('next_run_at').where('id', '=', weekly.id).executeTakeFirstOrThrow();
+    expect(stored.next_run_at?.toISOString()).toBe(bogota('2026-12-08T09:00').toISOString());
+    // Other kinds list none.
+    expect((await create({ name: 'Sin recurrencia' })).nextRuns).toEqual([]);
+  });
+
   it('follows the company\'s rule: the spec\'s daily 08:00–21:00 window sends on holidays', async () => {
     await at('2026-12-07T09:00');
     expect((await setRule('spec')).statusCode).toBe(200);

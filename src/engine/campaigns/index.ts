@@ -9,7 +9,7 @@ export { launchStep, type LaunchDeps } from './launch-step.ts';
 export { previewCampaign } from './preview.ts';
 export { sendCampaignTest } from './test-send.ts';
 export { channelOf, plannedAt } from './launch-plan.ts';
-export { runDueCampaigns } from './recurrence.ts';
+export { firstRunFrom, runDueCampaigns, upcomingRuns } from './recurrence.ts';
 export { controlDeployment, loadDeployment, numbersAction, removeDeployment } from './deployment-control.ts';
 export { checkCampaignFlow } from './flow-check.ts';
 export { parametersOf } from './whatsapp.ts';

@@ -5,7 +5,7 @@
 // recipients, channel disabled) is skipped with its reason and the schedule goes on. Campaigns are
 // claimed with SKIP LOCKED, so several server processes never launch the same run twice.
 import { sql } from 'kysely';
-import { nextRun, type RecurrenceRule, type RecurrenceUnit } from '../../core/recurrence.ts';
+import { nextRun, nextRuns, type RecurrenceRule, type RecurrenceUnit } from '../../core/recurrence.ts';
 import type { CampaignRecurrence } from '../../generated/types.gen.ts';
 import type { CampaignDeps } from './deps.ts';
 import { launchCampaign } from './launch.ts';
@@ -14,6 +14,24 @@ const UNITS: Record<CampaignRecurrence['unit'], RecurrenceUnit> = { days: 'day',
 
 function ruleOf(r: CampaignRecurrence): RecurrenceRule {
   return { every: r.every, unit: UNITS[r.unit], starts: r.starts, ends: r.ends ?? undefined, expires: r.expires ?? undefined };
+}
+
+/**
+ * The run the scheduler waits for under `recurrence` as it stands at `now`: the rule's first run at
+ * or after now (its start, when that is ahead), null once the rule has ended or expired. Written
+ * when the campaign is created and whenever its kind or rule changes.
+ */
+export function firstRunFrom(recurrence: CampaignRecurrence, now: Date): Date | null {
+  return nextRun(ruleOf(recurrence), new Date(now.getTime() - 1));
+}
+
+/**
+ * The campaign's next `count` runs as the scheduler will launch them: its stored next run, then
+ * the rule's (none once the rule has ended or expired).
+ */
+export function upcomingRuns(recurrence: CampaignRecurrence, nextRunAt: Date | null, count: number): Date[] {
+  if (!nextRunAt || count < 1) return [];
+  return [nextRunAt, ...nextRuns(ruleOf(recurrence), nextRunAt, count - 1)];
 }
 
 /** Launches the recurring campaigns that are due; answers how many runs it launched. */

@@ -61,8 +61,13 @@ export function cellText(t: TFunction, exists: (k: string) => boolean, key: stri
       const key = entry?.key ?? (exists(`errors.fileProcessor.${code}`) ? `errors.fileProcessor.${code}` : null);
       return key ? `${t(key)} (${code})` : code;
     }
-    case 'lines':
-      return (value as unknown[]).join('\n');
+    case 'lines': {
+      // Lines of date-times (a recurring campaign's next runs) read as dates, each on its own line.
+      const items = column.schema.items as Record<string, unknown> | undefined;
+      return (value as unknown[]).map((v) => (items?.format === 'date-time' ? formatDateTime(v) : v)).join('\n');
+    }
+    case 'recurrence':
+      return recurrenceText(t, value as RecurrenceValue);
     case 'reason':
       return reasonText(t, exists, value as MessageReasonValue);
     case 'rejections':
@@ -75,6 +80,16 @@ export function cellText(t: TFunction, exists: (k: string) => boolean, key: stri
     default:
       return Array.isArray(value) ? value.join(', ') : String(value);
   }
+}
+
+interface RecurrenceValue { every: number; unit: string; starts: string; ends?: string | null; expires?: string | null }
+
+/** A campaign's recurrence rule in words: "Cada 2 semanas desde el …, hasta el …, vence el …" (i18next plurals by `every`). */
+function recurrenceText(t: TFunction, rule: RecurrenceValue): string {
+  const parts = [t(`common.recurrence.${rule.unit}`, { count: rule.every }), t('common.recurrence.starts', { at: formatDateTime(rule.starts) })];
+  if (rule.ends) parts.push(t('common.recurrence.ends', { at: formatDateTime(rule.ends) }));
+  if (rule.expires) parts.push(t('common.recurrence.expires', { at: formatDateTime(rule.expires) }));
+  return parts.join(', ');
 }
 
 /** Why a message did not go (engine/lifecycle/message-reason.ts): the words, then the code. */
@@ -120,6 +135,7 @@ export const EnumCell = (p: CellProps) => <>{useText('enum', p)}</>;
 export const WhatsAppCodeCell = (p: CellProps) => <>{useText('whatsappCode', p)}</>;
 export const ErrorCodeCell = (p: CellProps) => <>{useText('errorCode', p)}</>;
 export const ReasonCell = (p: CellProps) => <>{useText('reason', p)}</>;
+export const RecurrenceCell = (p: CellProps) => <>{useText('recurrence', p)}</>;
 export const RowProblemsCell = (p: CellProps) => <>{useText('rowProblems', p)}</>;
 /** A list of texts, one per line (a summary's rendered messages). */
 export const LinesCell = (p: CellProps) => (

@@ -1,13 +1,13 @@
 // Campaigns (schemas/api/campaigns.yaml, component 2001): write, upload recipients, preview,
 // launch, and the edit lock that a second person approves.
 import { variablesOf } from '../../../core/message-content.ts';
-import type { Campaign } from '../../../generated/types.gen.ts';
+import type { Campaign, CampaignRecurrence } from '../../../generated/types.gen.ts';
 import type { ServerDeps, Session } from '../../context.ts';
 import { uniqueOr } from '../../db/unique.ts';
 import { fail, failFields, fieldError } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
-import { checkCampaignFlow, launchCampaign, loadDeployment, previewCampaign, sendCampaignTest } from '../../../engine/campaigns/index.ts';
+import { checkCampaignFlow, firstRunFrom, launchCampaign, loadDeployment, previewCampaign, sendCampaignTest } from '../../../engine/campaigns/index.ts';
 import { toDeployment } from '../deployments/deployment-answer.ts';
 import { campaignMessages } from './messages.ts';
 import { campaignQuery, checkContent, checkLength, checkSchedule, keptTemplate, toCampaign } from './records.ts';
@@ -62,7 +62,7 @@ export const campaignsHandlers: DomainHandlers<'campaigns'> = {
       company_id: me.companyId, name: b.name.trim(), kind: b.kind, purpose: b.purpose ?? 'commercial', channel_id: b.channelId, content: b.content,
       variables: JSON.stringify(variablesOf(b.content)), template_id: templateId, scheduled_at: b.scheduledAt ?? null,
       recurrence: b.recurrence ? JSON.stringify(b.recurrence) : null, max_complete_interactions: b.maxCompleteInteractions ?? null, flow_id: flowId,
-      next_run_at: b.kind === 'recurring' && b.recurrence ? b.recurrence.starts : null,
+      next_run_at: b.kind === 'recurring' && b.recurrence ? firstRunFrom(b.recurrence, now) : null,
       created_by: me.userId, created_at: now, updated_at: now,
     }).returning('id').executeTakeFirstOrThrow(), nameTaken);
     return getCampaign(ctx.deps, me, row.id);
@@ -88,6 +88,12 @@ export const campaignsHandlers: DomainHandlers<'campaigns'> = {
     if (b.content !== undefined) { set.content = b.content; set.variables = JSON.stringify(variablesOf(b.content)); }
     if (b.scheduledAt !== undefined) set.scheduled_at = b.scheduledAt;
     if (b.recurrence !== undefined) set.recurrence = b.recurrence ? JSON.stringify(b.recurrence) : null;
+    // An edited rule (or kind) moves the run the scheduler waits for: the new rule's first run from now.
+    if (b.recurrence !== undefined || b.kind !== undefined) {
+      const kind = b.kind ?? current.kind;
+      const rule = (b.recurrence === undefined ? current.recurrence : b.recurrence) as CampaignRecurrence | null;
+      set.next_run_at = kind === 'recurring' && rule ? firstRunFrom(rule, ctx.deps.now()) : null;
+    }
     if (b.maxCompleteInteractions !== undefined) set.max_complete_interactions = b.maxCompleteInteractions;
     // The flow against the campaign's kind as it will be (a call flow may not be scheduled: 99990).
     if (b.flowId !== undefined || (b.kind !== undefined && current.flow_id !== null)) set.flow_id = await checkCampaignFlow(ctx.deps.db, me.companyId, b.flowId === undefined ? current.flow_id : b.flowId, b.kind ?? current.kind);

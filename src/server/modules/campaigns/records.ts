@@ -7,7 +7,7 @@ import type { MessagePurpose } from '../../../generated/enums.gen.ts';
 import type { Campaign, CampaignRecurrence } from '../../../generated/types.gen.ts';
 import type { Database } from '../../../engine/database.ts';
 import { failFields, fieldError } from '../../errors/api-error.ts';
-import { parametersOf, plannedAt } from '../../../engine/campaigns/index.ts';
+import { parametersOf, plannedAt, upcomingRuns } from '../../../engine/campaigns/index.ts';
 
 export function campaignQuery(db: Kysely<Database>, companyId: number) {
   return db
@@ -18,7 +18,7 @@ export function campaignQuery(db: Kysely<Database>, companyId: number) {
       'c.template_id', 't.name as template_name', 't.variables as template_variables', 'c.template_mapping',
       sql<string[] | null>`(select rf.headers from recipient_files rf where rf.id = c.recipients_file_id)`.as('file_columns'),
       'c.id', 'c.name', 'c.kind', 'c.purpose', 'c.channel_id', 'ch.name as channel_name', 'ch.platform', 'c.content', 'c.variables',
-      'c.scheduled_at', 'c.recurrence', 'c.label', 'c.edit_lock', 'c.max_complete_interactions', 'c.flow_id', 'c.recipients_file_id', 'c.created_at', 'c.updated_at',
+      'c.scheduled_at', 'c.recurrence', 'c.next_run_at', 'c.label', 'c.edit_lock', 'c.max_complete_interactions', 'c.flow_id', 'c.recipients_file_id', 'c.created_at', 'c.updated_at',
       sql<number | null>`(select count(*) from recipient_rows r where r.file_id = c.recipients_file_id and r.send)`.as('recipients'),
       sql<unknown>`(select ms.send_window from messaging_settings ms where ms.company_id = c.company_id)`.as('send_window'),
       sql<number | string | null>`(select d.id from deployments d where d.campaign_id = c.id order by d.id desc limit 1)`.as('last_deployment_id'),
@@ -29,6 +29,9 @@ export function campaignQuery(db: Kysely<Database>, companyId: number) {
 
 export type CampaignRow = Awaited<ReturnType<ReturnType<typeof campaignQuery>['executeTakeFirstOrThrow']>>;
 
+/** How many of a recurring campaign's next runs its record lists. */
+const NEXT_RUNS = 5;
+
 /**
  * When a launch now would plan the campaign's messages (the engine's plannedAt: a scheduled
  * campaign's instant, else now; a recurring campaign's Launch runs it now and its rule the rest),
@@ -36,15 +39,20 @@ export type CampaignRow = Awaited<ReturnType<ReturnType<typeof campaignQuery>['e
  * window (core/send-window.ts), so every screen that promises a time promises this one, with the
  * reason and the rule in force.
  */
-function launchMoment(r: CampaignRow, now: Date): Pick<Campaign, 'firstSendAt' | 'holdReason' | 'holiday' | 'sendRule' | 'launchTiming'> {
+function launchMoment(r: CampaignRow, now: Date): Pick<Campaign, 'firstSendAt' | 'holdReason' | 'holiday' | 'sendRule' | 'launchTiming' | 'nextRuns'> {
   const rule = storedPolicy(r.send_window);
-  const moment = sendMoment(plannedAt(r, now), r.purpose as MessagePurpose, rule.profile);
+  const purpose = r.purpose as MessagePurpose;
+  const moment = sendMoment(plannedAt(r, now), purpose, rule.profile);
+  // A recurring campaign's next runs, each at the moment its messages really leave (the scheduler
+  // launches at the run's instant; the send window holds commercial messages past it).
+  const runs = r.kind === 'recurring' && r.recurrence ? upcomingRuns(r.recurrence as CampaignRecurrence, r.next_run_at, NEXT_RUNS) : [];
+  const nextRuns = runs.map((run) => sendMoment(run, purpose, rule.profile).at.toISOString());
   const held = moment.reason !== null;
   const holiday = moment.reason === 'holiday' && moment.holidays.length > 0;
   const timing: Campaign['launchTiming'] = r.kind === 'scheduled'
     ? (holiday ? 'scheduledHoliday' : held ? 'scheduledHeld' : 'scheduled')
     : holiday ? 'holiday' : held ? 'held' : r.kind === 'recurring' ? 'recurring' : 'now';
-  return { firstSendAt: moment.at.toISOString(), holdReason: moment.reason, holiday: moment.holidays[0] ?? null, sendRule: rule.name, launchTiming: timing };
+  return { firstSendAt: moment.at.toISOString(), holdReason: moment.reason, holiday: moment.holidays[0] ?? null, sendRule: rule.name, launchTiming: timing, nextRuns };
 }
 
 export const toCampaign = (r: CampaignRow, now: Date): Campaign => ({
