@@ -38,6 +38,12 @@ describe('a recurring campaign', () => {
     await general.getByText('Recurrente').waitFor();
     await expect.poll(() => field(general, 'recurrence').textContent()).toBe('Cada mes, desde el 2030/01/31 9:00am');
     expect((await field(general, 'nextRuns').textContent())!.split('\n')).toEqual(['2030/01/31 9:00am', '2030/02/28 9:00am', '2030/03/31 9:00am', '2030/04/30 9:00am', '2030/05/31 9:00am']);
+    // The side menu's colour reaches the bottom of this page, taller than the window.
+    const [menuHeight, menuColour, pageHeight, windowHeight] = await page.locator('.MuiDrawer-docked').evaluate((el) =>
+      [el.getBoundingClientRect().height, getComputedStyle(el).backgroundColor, document.documentElement.scrollHeight, window.innerHeight] as const);
+    expect(pageHeight).toBeGreaterThan(windowHeight);
+    expect(Math.round(menuHeight)).toBe(pageHeight);
+    expect(menuColour).toBe('rgb(43, 29, 14)');
     await page.screenshot({ path: '/tmp/recurring-detail.png', fullPage: true });
 
     // The rule is edited from the campaign's form: every two months; the runs follow.

@@ -91,6 +91,8 @@ export function SideMenuList({ user, onNavigate }: { user: SessionUser; onNaviga
   );
 }
 
+const MENU_BACKGROUND = '#2B1D0E';
+
 export function SideMenu({ user, width, variant, open, onClose }: SideMenuProps) {
   return (
     <Drawer
@@ -98,7 +100,10 @@ export function SideMenu({ user, width, variant, open, onClose }: SideMenuProps)
       open={open}
       onClose={onClose}
       ModalProps={{ keepMounted: true }}
-      sx={{ width: open ? width : 0, flexShrink: 0, '& .MuiDrawer-paper': { width, boxSizing: 'border-box', bgcolor: '#2B1D0E', color: '#FFF4E0' }, '& .Mui-selected': { bgcolor: 'rgba(255,179,0,0.22) !important' } }}
+      // Permanent: the drawer's own box (a column of the page's row, as tall as the page) carries the
+      // menu's colour too, so it reaches the bottom of a page taller than the window (the fixed paper
+      // is only as tall as the window); the temporary drawer's box is its modal, left alone.
+      sx={{ width: open ? width : 0, flexShrink: 0, ...(variant === 'permanent' ? { bgcolor: MENU_BACKGROUND } : {}), '& .MuiDrawer-paper': { width, boxSizing: 'border-box', bgcolor: MENU_BACKGROUND, color: '#FFF4E0' }, '& .Mui-selected': { bgcolor: 'rgba(255,179,0,0.22) !important' } }}
     >
       <Toolbar sx={{ px: 2 }}>
         <Typography variant="h6" component="div" sx={{ fontWeight: 800, color: '#FFC107' }}>
