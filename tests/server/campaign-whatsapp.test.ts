@@ -59,6 +59,33 @@ const messagesOf = (deploymentId: number) => server.db.selectFrom('messages').se
 const sentTo = (digits: string) => server.messaging!.graph!.requests.filter((r) => (r.body as { to?: string }).to === digits);
 
 describe('a WhatsApp campaign from an approved template', () => {
+  it('fills named parameters from the file\'s columns of the same name, case and accents aside, without asking', async () => {
+    const at = new Date();
+    const companyId = (await server.db.selectFrom('channels').select('company_id').where('id', '=', channelId).executeTakeFirstOrThrow()).company_id;
+    const named = await server.db.insertInto('templates').values({
+      company_id: companyId, name: 'pedido_nombrado', channel: 'whatsapp', purpose: 'transactional', content: 'Hola {{nombre}}, tu pedido {{código_pedido}} está listo.',
+      variables: JSON.stringify(['nombre', 'código_pedido']), category: 'UTILITY', language: 'es_CO', channel_id: channelId, status: 'APPROVED', rejection_reason: null,
+      provider_template_id: '990001', status_at: at, submitted_at: at, created_by: null, created_at: at, updated_at: at,
+    }).returning('id').executeTakeFirstOrThrow();
+    const created = await api('POST', path('campaigns.create'), { name: 'Pedidos por nombre', kind: 'open', purpose: 'transactional', channelId, templateId: named.id, content: 'Hola {{nombre}}, tu pedido {{código_pedido}} está listo.' });
+    expect(created.status, JSON.stringify(created.json)).toBe(200);
+    const id = created.json.id as number;
+    expect((await upload(id, 'Teléfono,NOMBRE,Codigo Pedido\n3004440111,Ana,A-1\n')).json).toMatchObject({ rows: 1, pass: 1 });
+    // The record shows the columns the launch will use; nothing is left to map.
+    expect((await api('GET', withId('campaigns.get', id))).json.templateMapping).toEqual({ nombre: 'NOMBRE', 'código_pedido': 'Codigo Pedido' });
+    const preview = (await api('GET', withId('campaigns.preview', id))).json;
+    expect(preview).toMatchObject({ unmappedParameters: [], emptyParameters: 0 });
+    expect(preview.samples).toEqual(['+573004440111: Hola Ana, tu pedido A-1 está listo.']);
+    // A choice the person makes still wins over the match by name.
+    const chosen = await api('PATCH', withId('campaigns.update', id), { templateMapping: { nombre: 'Codigo Pedido' } });
+    expect(chosen.json.templateMapping).toEqual({ nombre: 'Codigo Pedido', 'código_pedido': 'Codigo Pedido' });
+    await api('PATCH', withId('campaigns.update', id), { templateMapping: {} });
+    const launched = await api('POST', withId('campaigns.launch', id));
+    expect(launched.status, JSON.stringify(launched.json)).toBe(200);
+    const [message] = await messagesOf(launched.json.id);
+    expect(message.body).toBe('Hola Ana, tu pedido A-1 está listo.');
+  });
+
   it('maps each parameter to a file column, refuses launch until all are mapped, and delivers template messages', async () => {
     const created = await api('POST', path('campaigns.create'), {
       name: 'Pedidos WhatsApp', kind: 'open', purpose: 'transactional', channelId, templateId, content: 'Hola {{1}}, tu pedido {{2}} va en camino. Gracias por comprar con nosotros.',
@@ -74,7 +101,10 @@ describe('a WhatsApp campaign from an approved template', () => {
     expect((await api('GET', withId('campaigns.get', id))).json.fileColumns).toEqual(['telefono', 'nombre', 'pedido']);
 
     // Unmapped: the summary names the parameters and launch refuses them, creating nothing.
-    expect((await api('GET', withId('campaigns.preview', id))).json).toMatchObject({ recipients: 2, unmappedParameters: ['1', '2'], outsideWindow: 0, windowCode: null });
+    const unmappedPreview = (await api('GET', withId('campaigns.preview', id))).json;
+    expect(unmappedPreview).toMatchObject({ recipients: 2, unmappedParameters: ['1', '2'], outsideWindow: 0, windowCode: null });
+    // The samples say which parameters lack a column instead of showing a blank ("Hola , …").
+    expect(unmappedPreview.samples[0]).toBe('+573004440101: Hola [1], tu pedido [2] va en camino. Gracias por comprar con nosotros.');
     const refused = await api('POST', withId('campaigns.launch', id));
     expect([refused.status, refused.json.code]).toEqual([409, '99908']);
     expect(await server.db.selectFrom('deployments').select('id').where('campaign_id', '=', id).execute()).toEqual([]);

@@ -12,6 +12,6 @@ export { channelOf, plannedAt } from './launch-plan.ts';
 export { firstRunFrom, runDueCampaigns, upcomingRuns } from './recurrence.ts';
 export { controlDeployment, loadDeployment, numbersAction, removeDeployment } from './deployment-control.ts';
 export { checkCampaignFlow } from './flow-check.ts';
-export { parametersOf } from './whatsapp.ts';
+export { mappingFor, parametersOf } from './whatsapp.ts';
 export { sendMessages, duplicateWindowHours, DEFAULT_DUPLICATE_HOURS, type Enqueue, type SendRequest } from './send.ts';
 export { launchChunkSize, launchJobChunkSize, previewStagedMax, DEFAULT_LAUNCH_CHUNK_SIZE, DEFAULT_PREVIEW_STAGED_MAX } from './settings.ts';

@@ -19,26 +19,55 @@ export function parametersOf(variables: readonly string[]): string[] {
   return variables.length && variables.every((v) => /^\d+$/.test(v)) ? [...variables].sort((a, b) => Number(a) - Number(b)) : [...variables];
 }
 
-/** The value of a mapped column in a row's stored values (headers match as the upload matches them). */
-function valueOf(values: Record<string, string>, column: string | undefined): string {
-  if (column === undefined) return '';
+/**
+ * The file column that fills a template parameter: the one the person mapped, else, for a named
+ * parameter, the column of the same name with case and accents aside ({{nombre}} ← "Nombre", as a
+ * free-text campaign's variables match), so nobody is asked to map what the file already names.
+ * A numbered parameter ({{1}}) has no name to match: it needs its column chosen.
+ */
+export function columnFor(parameter: string, mapping: Record<string, string>, columns: readonly string[]): string | undefined {
+  if (mapping[parameter]) return mapping[parameter];
+  if (/^\d+$/.test(parameter)) return undefined;
+  const key = headerKey(parameter);
+  return columns.find((c) => headerKey(c) === key);
+}
+
+/** Every parameter's column as the launch will use it (the person's choices and the matches by name). */
+export function mappingFor(parameters: readonly string[], mapping: Record<string, string>, columns: readonly string[]): Record<string, string> {
+  return Object.fromEntries(parameters.flatMap((p) => {
+    const column = columnFor(p, mapping, columns);
+    return column === undefined ? [] : [[p, column]];
+  }));
+}
+
+/** The value of a mapped column in a row's stored values (headers match as the upload matches them); undefined without a column the row has. */
+function valueOf(values: Record<string, string>, column: string | undefined): string | undefined {
+  if (column === undefined) return undefined;
   if (column in values) return values[column];
   const key = headerKey(column);
   const found = Object.keys(values).find((k) => headerKey(k) === key);
-  return found === undefined ? '' : values[found];
+  return found === undefined ? undefined : values[found];
 }
 
-/** A row's values with each mapped template parameter's too ({{1}} → the value of its column), so a
- *  template campaign's text renders for the summary (an unmapped one is empty); without a template, the row's own values. */
+/**
+ * A row's values with each template parameter's too ({{1}} → the value of its column), so a
+ * template campaign's text renders for the summary; a parameter without a column reads as its
+ * name in brackets ("Hola [1]"), as a test send without a file does, never as a blank the person
+ * could take for the message (the launch refuses it: 99908). Without a template, the row's own values.
+ */
 export function withTemplateValues(campaign: { template_id: number | null; template_mapping: Record<string, string>; variables: string[] }, values: Record<string, string>): Record<string, string> {
   if (campaign.template_id === null) return values;
-  return { ...Object.fromEntries(campaign.variables.map((p) => [p, valueOf(values, campaign.template_mapping[p])])), ...values };
+  const columns = Object.keys(values);
+  return { ...Object.fromEntries(campaign.variables.map((p) => [p, valueOf(values, columnFor(p, campaign.template_mapping, columns)) ?? `[${p}]`])), ...values };
 }
 
-/** Parameters without a column, or whose column the current file does not have. */
+/** Parameters without a column: none mapped and none of the same name, or one the current file does not have. */
 export function unmapped(parameters: readonly string[], mapping: Record<string, string>, columns: readonly string[]): string[] {
   const keys = new Set(columns.map(headerKey));
-  return parameters.filter((p) => !mapping[p] || !keys.has(headerKey(mapping[p])));
+  return parameters.filter((p) => {
+    const column = columnFor(p, mapping, columns);
+    return !column || !keys.has(headerKey(column));
+  });
 }
 
 interface Campaign { company_id: number; template_id: number | null; template_mapping: Record<string, string>; recipients_file_id: number | null }
@@ -78,7 +107,8 @@ export async function whatsappLaunchItems(deps: Pick<CampaignDeps, 'db' | 'now'>
   if (!template) return null;
   const positional = template.parameters.every((p) => /^\d+$/.test(p));
   return rows.map((r) => {
-    const named = Object.fromEntries(template.parameters.map((p) => [p, valueOf(r.variables, campaign.template_mapping[p])]));
+    const columns = Object.keys(r.variables);
+    const named = Object.fromEntries(template.parameters.map((p) => [p, valueOf(r.variables, columnFor(p, campaign.template_mapping, columns)) ?? '']));
     const parameters = positional ? template.parameters.map((p) => named[p]) : named;
     // The body kept with the message is the template's text as this recipient reads it.
     return { to: r.phone!, body: render(template.content, named, { allowEmpty: true }), template: { name: template.name, language: template.language, parameters } };

@@ -7,7 +7,7 @@ import type { MessagePurpose } from '../../../generated/enums.gen.ts';
 import type { Campaign, CampaignRecurrence } from '../../../generated/types.gen.ts';
 import type { Database } from '../../../engine/database.ts';
 import { failFields, fieldError } from '../../errors/api-error.ts';
-import { parametersOf, plannedAt, upcomingRuns } from '../../../engine/campaigns/index.ts';
+import { mappingFor, parametersOf, plannedAt, upcomingRuns } from '../../../engine/campaigns/index.ts';
 
 export function campaignQuery(db: Kysely<Database>, companyId: number) {
   return db
@@ -68,7 +68,8 @@ export const toCampaign = (r: CampaignRow, now: Date): Campaign => ({
   templateId: r.template_id,
   templateName: r.template_name ?? null,
   templateParameters: parametersOf(r.template_variables ?? []),
-  templateMapping: r.template_mapping,
+  // The columns the launch will use: the person's choices and the file's columns named as a parameter.
+  templateMapping: mappingFor(parametersOf(r.template_variables ?? []), r.template_mapping, r.file_columns ?? []),
   fileColumns: r.file_columns ?? [],
   scheduledAt: r.scheduled_at?.toISOString() ?? null,
   ...launchMoment(r, now),
