@@ -27,6 +27,15 @@ export const screen = {
             sortable: false
         },
         {
+            field: "entered",
+            label: "fields.entered",
+            schema: {
+                type: ["string", "null"]
+            },
+            width: 150,
+            sortable: false
+        },
+        {
             field: "result",
             label: "fields.result",
             schema: {

@@ -4849,6 +4849,7 @@ export const entitySchemas = [
         required: [
             "row",
             "phone",
+            "entered",
             "result",
             "problems",
             "variables"
@@ -4860,6 +4861,10 @@ export const entitySchemas = [
             },
             phone: {
                 type: ["string", "null"]
+            },
+            entered: {
+                type: ["string", "null"],
+                description: "the phone cell as the person wrote it, for every row that is not a plain pass (a refused number shows what was entered); null for a pass"
             },
             result: {
                 $ref: "recipient-result#"

@@ -2047,6 +2047,10 @@ totalIsEstimate?: boolean
 export interface RecipientRow {
 row: number
 phone: (string | null)
+/**
+ * the phone cell as the person wrote it, for every row that is not a plain pass (a refused number shows what was entered); null for a pass
+ */
+entered: (string | null)
 result: RecipientResult
 /**
  * the row's problems: a file-processor code or a reader notice (src/engine/recipients/types.ts), with the column at fault

@@ -1,4 +1,4 @@
-// Issue 12 §5 (layout and limits) walked as a marketing coordinator: a click on "Crear campaña"
+// Layout and limits walked as a marketing coordinator: a click on "Crear campaña"
 // right after fixing a field lands the first time; at 1366 px every action of a row or record is
 // reachable without sideways scrolling and at 390 px the header stays one row with the title in
 // view; a 5,280-character paste is kept whole and refused with the limit named; the channel form

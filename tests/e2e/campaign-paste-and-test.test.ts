@@ -1,4 +1,4 @@
-// Issue 12, item 2, in a real browser against the real product (sandbox SMSC: messages really go
+// In a real browser against the real product (sandbox SMSC: messages really go
 // over SMPP and come back DELIVERED). A manager writes a campaign, pastes numbers in mixed formats
 // instead of uploading a file (the box counts them as it goes), reads the validation counts, sends
 // a test to one number and sees it delivered in the Tests tab, then launches: the deployment

@@ -1,4 +1,4 @@
-// Issue 12 §5 (scheduling and links) walked as a marketing coordinator: a scheduled campaign reads
+// Scheduling and links walked as a marketing coordinator: a scheduled campaign reads
 // as one (its date in the list and the detail, "Programar para el …", the run it makes waits with
 // "Enviar ahora" and not "Reanudar", which only a paused run offers) and the default list does not
 // hide it; at 1366 px each action of the run is reachable without sideways scrolling. Short links
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { newPage, signIn, choose, sessionToken, productAndBrowser } from './harness.ts';
-import { campaignFirstStep } from './steps.ts';
+import { campaignFirstStep, field } from './steps.ts';
 
 const e2e = productAndBrowser();
 let files: string;
@@ -56,7 +56,10 @@ describe('a scheduled campaign', () => {
 
     // The detail names the date, and its launch says what it does.
     await page.goto(`/Campaigns/campaigns/${id}`);
-    await page.getByRole('tabpanel').getByText('2030/03/15 9:30am').waitFor();
+    const general = page.getByRole('tabpanel');
+    await field(general, 'scheduledAt').getByText('2030/03/15 9:30am').waitFor();
+    // A Friday morning, inside the send window: it goes when scheduled, and the detail says so.
+    expect(await field(general, 'firstSendAt').textContent()).toBe('2030/03/15 9:30am');
     await expect(await page.getByRole('button', { name: 'Lanzar', exact: true }).count()).toBe(0);
     await page.getByRole('button', { name: 'Programar para el 2030/03/15 9:30am' }).click();
     const dialog = page.getByRole('dialog');

@@ -1,4 +1,4 @@
-// Issue 12, item 3, in a real browser against the real product: the summary tells the truth and
+// In a real browser against the real product: the summary tells the truth and
 // every refusal says why. A manager gives a personalised campaign a CSV whose accented names
 // switch some messages to UCS-2; the summary tab shows the parts' spread, the characters that
 // force UCS-2 and the first rendered messages, and the credits the launch then reserves. Launched

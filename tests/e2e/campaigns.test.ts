@@ -59,8 +59,9 @@ describe('campaigns', () => {
     // The rows with their result; filtered to the refused ones, the error report.
     await panel.getByRole('cell', { name: '3157778803' }).waitFor();
     await choose(page, /^Resultado/, 'No enviable');
-    // The invalid number has no phone to show; its row names its values and the problem.
+    // The invalid number has no phone to show; its row shows the value entered, its values and the problem.
     await panel.getByRole('cell', { name: 'nombre=Malo' }).waitFor();
+    await panel.getByRole('cell', { name: '12345', exact: true }).waitFor();
     await panel.getByRole('cell', { name: '3157778801' }).waitFor({ state: 'detached' });
 
     // The pre-launch summary: transactional, so everything valid goes now at any hour.

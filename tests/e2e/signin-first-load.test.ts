@@ -10,7 +10,7 @@ import { newPage, DEMO_PASSWORD, productAndBrowser } from './harness.ts';
 
 const e2e = productAndBrowser();
 
-/** Issue 13's goal, KB gzip (423.9 before its first-load work, 249.1 before the first-load page, 197.3 after). */
+/** The first load's goal, KB gzip (423.9 before its first-load work, 249.1 before the first-load page, 197.3 after). */
 const BUDGET_KB = 200;
 
 describe('the sign-in first load', () => {

@@ -1,4 +1,4 @@
-// Issue 12, item 2, on the database (PGlite, or PostgreSQL with DATABASE_URL): recipients pasted
+// On the database (PGlite, or PostgreSQL with DATABASE_URL): recipients pasted
 // instead of a file are judged exactly as the same numbers in a file (results, problems,
 // duplicates, the rows the launch reads), with the 1,000 limit and the file's refusals; a
 // campaign's test send renders the first sendable row, goes through the send step (credits, block
@@ -40,9 +40,12 @@ describe('pasted recipients', () => {
     await h.op('campaigns.uploadRecipients', { token: tokens.manager, params: { id: filed.id }, ...multipart('file', 'numeros.csv', 'text/csv', Buffer.from(file)) });
     expect(await rows(pasted.id)).toEqual(await rows(filed.id));
     const listed = await rows(pasted.id);
-    expect(listed[1]).toMatchObject({ row: 2, phone: '+573001234502', result: 'warn' });
-    expect(listed[6]).toMatchObject({ row: 7, phone: '+573001234501', result: 'warn', problems: [{ code: 'duplicatePhone', column: null }] });
-    expect(listed[7]).toMatchObject({ row: 8, phone: null, result: 'fail' });
+    expect(listed[0]).toMatchObject({ row: 1, phone: '+573001234501', result: 'pass', entered: null });
+    expect(listed[1]).toMatchObject({ row: 2, phone: '+573001234502', result: 'warn', entered: '+57 300 123 4502' });
+    expect(listed[6]).toMatchObject({ row: 7, phone: '+573001234501', result: 'warn', problems: [{ code: 'duplicatePhone', column: null }], entered: '3001234501' });
+    // A refused number shows what was entered (it has no phone to show), on screen and in the export.
+    expect(listed[5]).toMatchObject({ row: 6, phone: null, result: 'fail', entered: '12345' });
+    expect(listed[7]).toMatchObject({ row: 8, phone: null, result: 'fail', entered: '+1' });
     // The launch's summary reads them as it reads a file.
     const preview = (await h.op('campaigns.preview', { token: tokens.manager, params: { id: pasted.id } })).json();
     expect(preview).toMatchObject({ recipients: 5, invalid: 3, duplicates: 1 });

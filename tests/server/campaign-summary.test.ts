@@ -1,4 +1,4 @@
-// Issue 12, item 3: the pre-launch summary is the launch itself, rolled back. What it predicts
+// The pre-launch summary is the launch itself, rolled back. What it predicts
 // (duplicates against messages already sent, the block list, the send-window hold, the credits
 // of each rendered message) is what the launch then does, and every message that did not go says
 // why in words with its code (campaigns.messages `reason`).

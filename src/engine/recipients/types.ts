@@ -47,6 +47,8 @@ export interface RowResult {
   duplicateOf?: number;
   /** From a schedule column: the instant (UTC ISO) to send at. */
   scheduleAt?: string;
+  /** The phone cell as written, for every row that is not a plain pass (refused, warned, unreadable). */
+  entered?: string;
   /** fail and error rows: every cell as read (cut at maxCellChars), for the error report. */
   cells?: string[];
 }

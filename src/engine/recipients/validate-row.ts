@@ -121,7 +121,7 @@ export function validateRow(raw: RawRow, ctx: RowContext): RowResult | null {
     for (let k = 0; k < cells.length; k++) if (cells[k].length > ctx.maxCellChars) { readError = 'cellTooLong'; break; }
   }
   if (readError) {
-    return { row: raw.row, phone: null, variables: {}, result: 'error', problems: [{ code: readError }], send: false, cells };
+    return { row: raw.row, phone: null, variables: {}, result: 'error', problems: [{ code: readError }], send: false, cells, entered: cells[plan.phone] ?? '' };
   }
 
   let failed = false;
@@ -177,10 +177,12 @@ export function validateRow(raw: RawRow, ctx: RowContext): RowResult | null {
   const phone = national && !judged.code ? (judged.phone ?? `+57${phoneCell}`) : null;
   const result: RowResult = { row: raw.row, phone, variables, result: failed ? 'fail' : warned ? 'warn' : 'pass', problems: problems ?? NO_PROBLEMS, send: !failed };
   if (scheduleAt) result.scheduleAt = scheduleAt;
+  if (result.result !== 'pass') result.entered = phoneCell;
   if (failed) { result.cells = cells; return result; }
   const first = ctx.seen.add(national, raw.row);
   if (first) {
     result.result = 'warn';
+    result.entered = phoneCell;
     result.send = false;
     result.duplicateOf = first;
     result.problems = [...(problems ?? []), phoneColumn ? { code: 'duplicatePhone', column: phoneColumn } : { code: 'duplicatePhone' }];

@@ -86,6 +86,8 @@ export interface RecipientRowsTable {
   result: string;
   send: boolean;
   problems: JsonDefault<{ code: string; column?: string }[]>;
+  /** The phone cell as written, for rows that are not a plain pass (null for those). */
+  entered: string | null;
 }
 
 export interface DeploymentsTable {

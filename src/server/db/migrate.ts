@@ -46,6 +46,7 @@ import * as reportFileLanguage from './migrations/0497_report-file-language.ts';
 import * as ftpImports from './migrations/0498_ftp-imports.ts';
 import * as paymentsOneTransaction from './migrations/0499_payments-one-transaction.ts';
 import * as channelCredentials from './migrations/0500_channel-credentials.ts';
+import * as recipientEntered from './migrations/0501_recipient-entered.ts';
 import type { Database } from '../../engine/database.ts';
 
 const migrations: Record<string, Migration> = {
@@ -93,6 +94,7 @@ const migrations: Record<string, Migration> = {
   '0498_ftp-imports': ftpImports,
   '0499_payments-one-transaction': paymentsOneTransaction,
   '0500_channel-credentials': channelCredentials,
+  '0501_recipient-entered': recipientEntered,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -137,7 +137,7 @@ export const campaignsHandlers: DomainHandlers<'campaigns'> = {
       tieBreaker: 'row_no',
       search: [],
       map: (r) => ({
-        row: r.row_no, phone: r.phone, result: r.result as 'pass',
+        row: r.row_no, phone: r.phone, entered: r.entered, result: r.result as 'pass',
         problems: r.problems.map((p) => ({ code: p.code, column: p.column ?? null })),
         variables: Object.entries(r.variables).map(([k, v]) => `${k}=${v}`).join('; '),
       }),

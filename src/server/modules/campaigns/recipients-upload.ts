@@ -63,7 +63,7 @@ export async function storeRecipients(db: Kysely<Database>, source: RecipientsSo
       for (const row of batch) {
         pending.push({
           file_id: file.id, row_no: row.row, phone: row.phone, variables: JSON.stringify(row.variables), result: row.result,
-          send: row.send, problems: JSON.stringify(row.problems),
+          send: row.send, problems: JSON.stringify(row.problems), entered: row.entered ?? null,
         });
       }
       if (pending.length >= INSERT_BATCH) await flush();
