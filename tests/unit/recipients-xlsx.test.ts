@@ -30,14 +30,33 @@ describe('XLSX written by exceljs (what Excel writes: shared strings, styles, fo
     return Buffer.from(await wb.xlsx.writeBuffer());
   }
 
-  it('cached formula values, phones stored as numbers, dates as ISO, rich text, text that looks like a formula', async () => {
+  it('cached formula values, phones stored as numbers, dates as the sheet shows them, rich text, text that looks like a formula', async () => {
     const { rows, summary } = await xlsx(await book(), { variables: ['nombre', 'fecha', 'total', 'código'], optionalVariables: [] });
     expect(summary).toMatchObject({ format: 'xlsx', sheet: 'Clientes', headers: ['Teléfono', 'Nombre', 'Fecha', 'Total', 'Código'], encoding: null, separator: null });
-    expect(rows[0]).toMatchObject({ row: 2, result: 'pass', phone: '+573001234567', variables: { nombre: 'Ana', fecha: '2025-06-30', total: '125000.5', 'código': '007' } });
-    expect(rows[1]).toMatchObject({ row: 3, phone: '+573001234568', variables: { nombre: 'Luz', fecha: '2025-06-30T08:30:00', total: '250001', 'código': '=not a formula' } });
+    expect(rows[0]).toMatchObject({ row: 2, result: 'pass', phone: '+573001234567', variables: { nombre: 'Ana', fecha: '30/06/2025', total: '125000.5', 'código': '007' } });
+    expect(rows[1]).toMatchObject({ row: 3, phone: '+573001234568', variables: { nombre: 'Luz', fecha: '30/06/2025 08:30', total: '250001', 'código': '=not a formula' } });
     expect(rows[2]).toMatchObject({ row: 4, result: 'fail', phone: '+573109876543', variables: { nombre: 'María José', fecha: '', total: '0.3' } });
     // A formula without a cached value is empty: nothing is evaluated.
     expect(rows[3]).toMatchObject({ row: 5, result: 'fail', phone: null, problems: [{ code: 'emptyPhone', column: 'Teléfono' }, { code: 'requiredValue', column: 'Fecha' }, { code: 'requiredValue', column: 'Total' }, { code: 'requiredValue', column: 'Código' }] });
+  });
+
+  it('keeps what the person sees: money, percentages, a day-first date and time, a phone in a number format; the schedule column still reads', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Clientes');
+    ws.addRow(['Celular', 'Saldo', 'Descuento', 'Cita', 'Fecha_envio']);
+    ws.addRow([3001234567, 50000, 0.125, new Date(Date.UTC(2030, 11, 5, 14, 30)), new Date(Date.UTC(2030, 11, 5, 9, 15))]);
+    ws.getCell('A2').numFmt = '0';
+    ws.getCell('B2').numFmt = '"$" #,##0';
+    ws.getCell('C2').numFmt = '0.0%';
+    ws.getCell('D2').numFmt = 'dd/mm/yyyy h:mm AM/PM';
+    ws.getCell('E2').numFmt = 'dd/mm/yyyy hh:mm';
+    const bytes = Buffer.from(await wb.xlsx.writeBuffer());
+    const { rows } = await xlsx(bytes, { variables: ['saldo', 'descuento', 'cita'], now: new Date(Date.UTC(2026, 0, 1)) });
+    expect(rows[0]).toMatchObject({ result: 'pass', phone: '+573001234567', variables: { saldo: '$ 50.000', descuento: '12,5%', cita: '05/12/2030 2:30 p. m.' } });
+    // Plain spaces only (a no-break space would switch an SMS to UCS-2); the schedule column is
+    // read from the text shown (day first): 09:15 in Bogotá.
+    expect(rows[0].variables.cita).not.toMatch(/[\u00a0\u202f]/);
+    expect(rows[0].scheduleAt).toBe('2030-12-05T14:15:00.000Z');
   });
 
   it('a named sheet, and a missing one (99932)', async () => {
@@ -80,9 +99,10 @@ describe('XLSX cell kinds (hand-written SpreadsheetML)', () => {
     const bytes = zip(workbookParts(sheet, { sharedStrings: shared, styles }));
     const { rows } = await xlsx(bytes, { variables: ['nombre'], optionalVariables: ['ciudad', 'fecha'] });
     expect(rows.map((r) => [r.row, r.phone, r.variables])).toEqual([
-      [2, '+573001234567', { nombre: 'José', ciudad: 'CALI', fecha: '2025-06-30' }],
-      [4, null, { nombre: 'Ana & Luz', ciudad: '', fecha: '2025-06-30T12:00:00' }],
-      [5, '+573109876543', { nombre: 'TRUE', ciudad: '#N/A', fecha: '1234567' }],
+      // The built-in short date (14) as a Colombian computer shows it, a Spanish long date, and a thousands format (3) with Colombia's separator.
+      [2, '+573001234567', { nombre: 'José', ciudad: 'CALI', fecha: '30/06/2025' }],
+      [4, null, { nombre: 'Ana & Luz', ciudad: '', fecha: '30 de junio de 2025' }],
+      [5, '+573109876543', { nombre: 'TRUE', ciudad: '#N/A', fecha: '1.234.567' }],
       [9, '+573201112233', { nombre: '=HYPERLINK("http://evil.co","clic")', ciudad: 'Ñoño <b>', fecha: '1' }],
     ]);
     // The inline string keeps its inner spaces and the decoded carriage return; the value is trimmed for the message.
@@ -92,7 +112,7 @@ describe('XLSX cell kinds (hand-written SpreadsheetML)', () => {
   it('the 1904 date system', async () => {
     const bytes = zip(workbookParts('<row r="1"><c r="A1" t="inlineStr"><is><t>telefono</t></is></c><c r="B1" t="inlineStr"><is><t>fecha</t></is></c></row><row r="2"><c r="A2"><v>3001234567</v></c><c r="B2" s="1"><v>44376</v></c></row>', { styles, date1904: true }));
     const { rows } = await xlsx(bytes, { variables: ['fecha'] });
-    expect(rows[0].variables).toEqual({ fecha: '2025-06-30' });
+    expect(rows[0].variables).toEqual({ fecha: '30/06/2025' });
   });
 
   it('a sheet whose XML ends before its data does is refused', async () => {
@@ -158,7 +178,7 @@ describe('zip bombs and lying archives (99932 before or while inflating)', () =>
 });
 
 describe('XLS (Excel 97-2003, BIFF8) via SheetJS', () => {
-  it('reads numbers as digits, dates as ISO, and the first sheet', async () => {
+  it('reads numbers as digits, dates as the sheet shows them, and the first sheet', async () => {
     const ws = XLSX.utils.aoa_to_sheet([
       ['Celular', 'Nombre', 'Fecha'],
       [3001234567, 'Ñoño', 45838],
@@ -175,9 +195,9 @@ describe('XLS (Excel 97-2003, BIFF8) via SheetJS', () => {
     const { rows, summary } = await ingest(bytes, { fileName: 'viejo.xls', variables: ['nombre'], optionalVariables: ['fecha'] });
     expect(summary).toMatchObject({ format: 'xls', sheet: 'Hoja1', headers: ['Celular', 'Nombre', 'Fecha'] });
     expect(rows.map((r) => [r.row, r.result, r.phone, r.variables])).toEqual([
-      [2, 'pass', '+573001234567', { nombre: 'Ñoño', fecha: '2025-06-30' }],
+      [2, 'pass', '+573001234567', { nombre: 'Ñoño', fecha: '30/06/2025' }],
       [3, 'warn', '+573109876543', { nombre: 'Bogotá', fecha: '' }],
-      [4, 'fail', null, { nombre: 'x', fecha: '2025-06-30T18:00:00' }],
+      [4, 'fail', null, { nombre: 'x', fecha: '30/06/2025 18:00' }],
     ]);
   });
 

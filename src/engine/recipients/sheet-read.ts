@@ -4,7 +4,7 @@
 // the server's event loop: a parse of a large sheet takes seconds to minutes of CPU. What they
 // return is structured-cloneable; a refusal is a reason string, made a catalogue error by the caller.
 import * as XLSX from '@e965/xlsx';
-import { isoWallTime, numberText, serialDateText } from './cell-format.ts';
+import { displayText, formatCodeOf, isoWallTime } from './cell-format.ts';
 import type { SheetRow } from './xlsx-stream.ts';
 
 const MAX_COLUMN = 1024;
@@ -18,12 +18,25 @@ export type SheetResult =
   | { kind: 'firstColumn'; values: { position: number; value: string }[] | null }
   | { kind: 'refused'; reason: string };
 
+/**
+ * An XLS cell's format code as SheetJS gives it: the built-in short date (14) and short date and
+ * time (22) come as SheetJS's table spells them ("m/d/yy", "m/d/yy h:mm"), which a Colombian
+ * computer shows day first.
+ */
+function xlsFormatCode(z: XLSX.NumberFormat | undefined): string | null {
+  if (z === undefined) return null;
+  if (typeof z === 'number') return formatCodeOf(z, undefined);
+  const table = XLSX.SSF.get_table() as Record<number, string>;
+  const builtin = z === table[14] ? 14 : z === table[22] ? 22 : -1;
+  return formatCodeOf(builtin, builtin < 0 ? z : undefined);
+}
+
 function xlsCellText(cell: XLSX.CellObject | undefined, maxCellChars: number, date1904: boolean): string {
   if (!cell || cell.v === undefined || cell.v === null) return '';
   let text: string;
   // Dates stay serial numbers (cellDates off: SheetJS would build them in the server's time
-  // zone) and are converted here from their number format.
-  if (cell.t === 'n') text = cell.z !== undefined && XLSX.SSF.is_date(cell.z) ? serialDateText(cell.v as number, date1904) : numberText(cell.v as number);
+  // zone); a number is shown here with its format code as Excel shows it in Colombia.
+  if (cell.t === 'n') text = displayText(cell.v as number, xlsFormatCode(cell.z), date1904);
   else if (cell.t === 'd' && cell.v instanceof Date) text = isoWallTime(cell.v);
   else if (cell.t === 'b') text = cell.v ? 'TRUE' : 'FALSE';
   else if (cell.t === 'e') text = cell.w ?? '#ERROR';

@@ -5,7 +5,7 @@
 // Formula cells give their cached value (nothing is evaluated); numbers keep all digits; cells
 // with a date format come out as ISO dates.
 import { invalidFile } from './errors.ts';
-import { isDateFormat, numberText, serialDateText } from './cell-format.ts';
+import { displayText, formatCodeOf } from './cell-format.ts';
 import { attr, XmlScanner } from './xml-scan.ts';
 import { entryText, inflateEntry, InflateBudget, readZipDirectory, type ZipEntry, type ZipLimits } from './zip-guard.ts';
 
@@ -102,7 +102,8 @@ async function readSharedStrings(buf: Uint8Array, entry: ZipEntry, budget: Infla
   return strings;
 }
 
-async function readDateStyles(buf: Uint8Array, entry: ZipEntry, budget: InflateBudget): Promise<boolean[]> {
+/** Each cell style's number format code (cellXfs order), null for General and text. */
+async function readStyleFormats(buf: Uint8Array, entry: ZipEntry, budget: InflateBudget): Promise<(string | null)[]> {
   const xml = await entryText(buf, entry, budget);
   const formats = new Map<number, string>();
   for (const m of xml.matchAll(/<(?:\w+:)?numFmt\b[^>]*>/g)) {
@@ -113,7 +114,7 @@ async function readDateStyles(buf: Uint8Array, entry: ZipEntry, budget: InflateB
   const cellXfs = /<(?:\w+:)?cellXfs\b[^>]*>([\s\S]*?)<\/(?:\w+:)?cellXfs>/.exec(xml)?.[1] ?? '';
   return [...cellXfs.matchAll(/<(?:\w+:)?xf\b[^>]*>/g)].map((m) => {
     const id = Number(attr(m[0], 0, m[0].length, 'numFmtId') ?? 0);
-    return isDateFormat(id, formats.get(id));
+    return formatCodeOf(id, formats.get(id));
   });
 }
 
@@ -138,11 +139,11 @@ export async function openXlsx(buf: Uint8Array, limits: XlsxLimits, sheet?: stri
   const budget = new InflateBudget(limits.maxInflatedBytes);
   const book = await findWorkbook(buf, entries, budget, sheet);
   const shared = book.sharedStringsPath ? await readSharedStrings(buf, entries.get(book.sharedStringsPath)!, budget, limits.maxCellChars) : [];
-  const dateStyles = book.stylesPath ? await readDateStyles(buf, entries.get(book.stylesPath)!, budget) : [];
-  return { sheet: book.sheetName, rows: sheetRows(buf, entries.get(book.sheetPath)!, budget, shared, dateStyles, book.date1904, limits.maxCellChars) };
+  const styleFormats = book.stylesPath ? await readStyleFormats(buf, entries.get(book.stylesPath)!, budget) : [];
+  return { sheet: book.sheetName, rows: sheetRows(buf, entries.get(book.sheetPath)!, budget, shared, styleFormats, book.date1904, limits.maxCellChars) };
 }
 
-async function* sheetRows(buf: Uint8Array, entry: ZipEntry, budget: InflateBudget, shared: string[], dateStyles: boolean[], date1904: boolean, maxCellChars: number): AsyncGenerator<SheetRow[]> {
+async function* sheetRows(buf: Uint8Array, entry: ZipEntry, budget: InflateBudget, shared: string[], styleFormats: (string | null)[], date1904: boolean, maxCellChars: number): AsyncGenerator<SheetRow[]> {
   let batch: SheetRow[] = [];
   let rowNumber = 0;
   let cells: string[] = [];
@@ -162,9 +163,8 @@ async function* sheetRows(buf: Uint8Array, entry: ZipEntry, budget: InflateBudge
       case 'b': text = value === '1' ? 'TRUE' : value === '0' ? 'FALSE' : value; break;
       case 'str': case 'e': case 'd': text = value; break;
       default: {
-        if (value === '') text = '';
-        else if (dateStyles[style]) { const n = Number(value); text = Number.isFinite(n) ? serialDateText(n, date1904) : value; }
-        else text = numberText(value);
+        // A number as the sheet shows it: its style's format, or its digits in General.
+        text = value === '' ? '' : displayText(value, styleFormats[style] ?? null, date1904);
       }
     }
     if (col < MAX_COLUMN) {
