@@ -90,7 +90,7 @@ export const screen = {
         },
         {
             field: "blocked",
-            label: "fields.blocked",
+            label: "fields.refused",
             schema: {
                 type: "integer"
             },

@@ -73,7 +73,7 @@ export const screen = {
         },
         {
             field: "blocked",
-            label: "fields.blocked",
+            label: "fields.refused",
             schema: {
                 type: "integer"
             },

@@ -64,7 +64,7 @@ export const screen = {
         },
         {
             field: "blocked",
-            label: "fields.blocked",
+            label: "fields.refused",
             schema: {
                 type: "integer"
             },

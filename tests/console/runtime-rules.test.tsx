@@ -1,6 +1,6 @@
 // given/want tables for the runtime's pure rules: list state in the URL, expressions, form modes,
 // cascades, uploads, chips, amounts, charts, cells and the export's values.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { i18n } from '../../src/console/app/i18n.ts';
 import { cellKey } from '../../src/console/runtime/cells/registry.ts';
 import { maskedSecret } from '../../src/console/runtime/cells/cells.tsx';
@@ -16,6 +16,7 @@ import { listItemOwner } from '../../src/console/runtime/form/validation.ts';
 import { deferredFields, fileProblem, uploadedValue } from '../../src/console/runtime/form/upload.ts';
 import { addChips } from '../../src/console/runtime/form/widgets/ChipsInputWidget.tsx';
 import { parseCopInput, formatCopInput } from '../../src/console/runtime/form/widgets/CopWidget.tsx';
+import { formatCop, formatInteger, formatPercent, setNumberLanguage } from '../../src/console/runtime/format.ts';
 import { applyPatch, parseListState, writeListState, type ListStateDefaults } from '../../src/console/runtime/list/list-state.ts';
 import { exportValue } from '../../src/console/runtime/list/export.ts';
 import { editBody, formBase, modeFor } from '../../src/console/runtime/screens/FormScreen.tsx';
@@ -206,6 +207,25 @@ describe('chips, amounts, secrets', () => {
   it.each([['1.250.000', 1250000], ['$ 9500', 9500], ['', undefined], ['abc', undefined]])('COP %j → %j', (text, want) => expect(parseCopInput(text)).toBe(want));
   it('shows pesos grouped es-CO', () => expect(formatCopInput(1250000)).toBe('1.250.000'));
   it.each([['••••9f3a', '••••9f3a'], ['sk-live-000000000000abcd', '••••abcd'], ['short', '••••']])('masks %s', (v, want) => expect(maskedSecret(v)).toBe(want));
+});
+
+describe('numbers in the reader\'s language', () => {
+  afterEach(() => setNumberLanguage('es'));
+  it('writes integers, pesos and percentages the Spanish way, then the English way', () => {
+    setNumberLanguage('es');
+    expect([formatInteger(1006480), formatPercent(0.955)]).toEqual(['1.006.480', '95,5%']);
+    expect(formatCop(1006480).replace(/\s/g, ' ')).toBe('$ 1.006.480');
+    setNumberLanguage('en');
+    expect([formatInteger(1006480), formatPercent(0.955)]).toEqual(['1,006,480', '95.5%']);
+    expect(formatCop(1006480).replace(/\s/g, ' ')).toBe('COP 1,006,480');
+  });
+  it('never reads a fraction strictly between 0 and 1 as 0 % or 100 %', () => {
+    setNumberLanguage('en');
+    // 16 failures among 50,000 deliveries.
+    expect(formatPercent(50000 / 50016)).toBe('99.9%');
+    expect(formatPercent(1 / 50016)).toBe('0.1%');
+    expect([formatPercent(1), formatPercent(0), formatPercent(null)]).toEqual(['100%', '0%', '—']);
+  });
 });
 
 describe('charts', () => {

@@ -13,7 +13,7 @@ import { initReactI18next } from 'react-i18next';
 import { appSettings } from '../../generated/app.gen.ts';
 import { constants } from '../../generated/constants.gen.ts';
 import { firstLoadStrings } from '../../generated/first-load.gen.ts';
-import { formatInteger } from '../runtime/format.ts';
+import { formatInteger, setNumberLanguage } from '../runtime/format.ts';
 import { readItem, storageKeys, writeItem } from '../api/storage.ts';
 
 export type Language = (typeof appSettings.i18n.languages)[number];
@@ -133,8 +133,10 @@ export function createI18n(lng: Language = savedLanguage()): I18n {
     parseMissingKeyHandler: (key: string) => (looksLikeKey(key) ? '' : key),
   });
   instance.on('languageChanged', (l) => {
+    setNumberLanguage(l);
     if (typeof document !== 'undefined') document.documentElement.lang = l;
   });
+  setNumberLanguage(lng);
   if (typeof document !== 'undefined') document.documentElement.lang = lng;
   return instance;
 }
