@@ -1404,8 +1404,8 @@ export const screen = {
                 action: "view"
             },
             when: {
-                field: "variables",
-                notEquals: []
+                field: "lastDeploymentId",
+                notEquals: null
             }
         }
     ],

@@ -17,6 +17,8 @@ import { deferredFields, fileProblem, uploadedValue } from '../../src/console/ru
 import { addChips } from '../../src/console/runtime/form/widgets/ChipsInputWidget.tsx';
 import { parseCopInput, formatCopInput } from '../../src/console/runtime/form/widgets/CopWidget.tsx';
 import { formatCop, formatInteger, formatPercent, setNumberLanguage } from '../../src/console/runtime/format.ts';
+import { meaningScale, withMeaningColors } from '../../src/console/runtime/chart/meaning-colors.ts';
+import { theme } from '../../src/console/app/theme.ts';
 import { applyPatch, parseListState, writeListState, type ListStateDefaults } from '../../src/console/runtime/list/list-state.ts';
 import { exportValue } from '../../src/console/runtime/list/export.ts';
 import { editBody, formBase, modeFor } from '../../src/console/runtime/screens/FormScreen.tsx';
@@ -225,6 +227,25 @@ describe('numbers in the reader\'s language', () => {
     expect(formatPercent(50000 / 50016)).toBe('99.9%');
     expect(formatPercent(1 / 50016)).toBe('0.1%');
     expect([formatPercent(1), formatPercent(0), formatPercent(null)]).toEqual(['100%', '0%', '—']);
+  });
+});
+
+describe('chart colours follow meaning', () => {
+  const t = i18n.getFixedT('es');
+  const spec = { mark: 'bar', encoding: { x: { field: 'period' }, y: { field: 'count' }, color: { field: 'outcome', type: 'nominal' } } };
+  it('a report\'s folded outcomes: delivered green, failed red, pending amber, in the legend\'s words', () => {
+    const scale = meaningScale({ spec, fold: { fields: ['delivered', 'failed', 'pending', 'sent'], key: 'outcome', value: 'count' } }, [], t, theme);
+    expect(scale?.domain).toEqual([t('fields.delivered'), t('fields.failed'), t('fields.pending'), t('fields.sent')]);
+    expect(scale?.range).toEqual([theme.palette.success.main, theme.palette.error.main, theme.palette.warning.main, theme.palette.info.main]);
+    expect((withMeaningColors(spec, scale).encoding as { color: { scale: unknown } }).color.scale).toBe(scale);
+  });
+  it('a translated enum\'s values the same way; series without a meaning, or a scale the YAML writes, keep theirs', () => {
+    const rows = [{ outcome: 'failed' }, { outcome: 'delivered' }, { outcome: 'failed' }];
+    expect(meaningScale({ spec, translate: { outcome: 'enums.message-outcome' } }, rows, t, theme)).toEqual({
+      domain: [t('enums.message-outcome.failed'), t('enums.message-outcome.delivered')], range: [theme.palette.error.main, theme.palette.success.main],
+    });
+    expect(meaningScale({ spec: { ...spec, encoding: { color: { field: 'platform' } } }, translate: { platform: 'enums.channel-platform' } }, [{ platform: 'sms' }], t, theme)).toBeNull();
+    expect(meaningScale({ spec: { ...spec, encoding: { color: { field: 'outcome', scale: { scheme: 'set2' } } } }, translate: { outcome: 'enums.message-outcome' } }, rows, t, theme)).toBeNull();
   });
 });
 

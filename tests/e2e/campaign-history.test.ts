@@ -41,7 +41,7 @@ describe('campaign history', () => {
 
     // From the campaign's detail to its personalised messages: each recipient's text as sent.
     await page.goto(`/Campaigns/campaigns/${campaign.id}`);
-    await page.getByRole('button', { name: 'Ver mensajes personalizados' }).click();
+    await page.getByRole('button', { name: 'Ver mensajes por número' }).click();
     await page.waitForURL(`**/Campaigns/Campaigns/personalizedCampaignDetail/${campaign.id}`);
     const ana = page.getByRole('row').filter({ hasText: '+573157778811' });
     await ana.getByText('Hola Ana, tu código es 1500 <b>hoy</b>', { exact: true }).waitFor();

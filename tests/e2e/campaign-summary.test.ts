@@ -81,7 +81,7 @@ describe('the campaign summary', () => {
 
     // …and each refused message says why, in words with its code, on screen and in the export.
     await page.goto(`/Campaigns/campaigns/${campaign.id}`);
-    await page.getByRole('button', { name: 'Ver mensajes personalizados' }).click();
+    await page.getByRole('button', { name: 'Ver mensajes por número' }).click();
     await page.waitForURL(`**/Campaigns/Campaigns/personalizedCampaignDetail/${campaign.id}`);
     const reason = 'Duplicado: ya se envió en las últimas 24 horas (93)';
     await expect.poll(() => page.getByRole('row').filter({ hasText: reason }).count()).toBe(3);

@@ -81,13 +81,13 @@ export const RowsTotalsAndPerDayChart: Story = {
   },
 };
 
-/** The campaign detail links to the personalised messages only when the campaign has variables. */
+/** Every campaign that has run links to its messages by number, personalised or not (plain SMS too). */
 export const DetailLinksPersonalisedMessages: Story = {
   render: () => <DetailScreen screenId="campaignDetail" menuKey="campaigns.deploy" screen={screenDef('campaignDetail')} />,
   parameters: {
     route: { path: '/Campaigns/campaigns/7', pattern: '/Campaigns/campaigns/:id' },
     api: {
-      'campaigns.get': campaign,
+      'campaigns.get': { ...campaign, content: 'Hola', variables: [] },
       'campaigns.recipients': listHandler(() => [], ['phone']),
       'deployments.list': listHandler(() => [], []),
     },
@@ -98,14 +98,15 @@ export const DetailLinksPersonalisedMessages: Story = {
   },
 };
 
-export const NoLinkWithoutVariables: Story = {
+/** A campaign that has not run has no messages to list: no link. */
+export const NoLinkBeforeARun: Story = {
   render: () => <DetailScreen screenId="campaignDetail" menuKey="campaigns.deploy" screen={screenDef('campaignDetail')} />,
   parameters: {
     route: { path: '/Campaigns/campaigns/7', pattern: '/Campaigns/campaigns/:id' },
-    api: { 'campaigns.get': { ...campaign, content: 'Hola', variables: [] } },
+    api: { 'campaigns.get': { ...campaign, lastDeploymentId: null, lastDeploymentState: null } },
   },
   play: async () => {
-    await screen.findByRole('button', { name: es('screens.campaignDetail.relaunch') });
+    await screen.findByRole('button', { name: es('screens.campaignDetail.launch') });
     await expect(screen.queryByRole('button', { name: es('screens.campaignDetail.personalized') })).toBeNull();
   },
 };

@@ -15,6 +15,7 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import { useTheme } from '@mui/material/styles';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RouteLink, useNavigate, useParams, useSearchParams } from '../navigation.tsx';
@@ -26,6 +27,7 @@ import { cellFor, valueAt } from '../cells/registry.ts';
 import { interpolate, pick, resolveObject } from '../expressions.ts';
 import { formatValue } from '../format.ts';
 import { displayRows } from '../chart/display-rows.ts';
+import { meaningScale, withMeaningColors } from '../chart/meaning-colors.ts';
 import { Chart } from '../chart/Chart.tsx';
 import { ScreenFrame } from '../ScreenFrame.tsx';
 import { resolveScreen, type Permission, type ScreenCard, type ScreenChart, type ScreenProps, type ScreenTable } from '../screen-types.ts';
@@ -69,7 +71,12 @@ function DashboardChart({ chart }: { chart: ScreenChart }) {
   const args = buildArgs(operation, resolveObject(chart.params, { session: session as unknown as Record<string, unknown>, query, route }));
   const { data, error, isLoading } = useOperation(operation as OperationId, args as never);
   const picked = pick(data, chart.itemsPath);
-  const rows = useMemo(() => displayRows(Array.isArray(picked) ? (picked as Record<string, unknown>[]) : [], chart, t), [picked, chart, t, i18n.language]);
+  const theme = useTheme();
+  const { rows, spec } = useMemo(() => {
+    const raw = Array.isArray(picked) ? (picked as Record<string, unknown>[]) : [];
+    // Each series in the colour of its meaning (delivered green, failed red…).
+    return { rows: displayRows(raw, chart, t), spec: withMeaningColors(chart.spec, meaningScale(chart, raw, t, theme)) };
+  }, [picked, chart, t, i18n.language, theme]);
   return (
     <Card variant="outlined">
       <CardContent>
@@ -78,7 +85,7 @@ function DashboardChart({ chart }: { chart: ScreenChart }) {
         ) : error ? (
           <Alert severity="warning">{errorText(t, error)}</Alert>
         ) : (
-          <Chart spec={chart.spec} rows={rows} top={chart.top} sortBy={chart.sortBy} label={t(chart.label ?? '')} />
+          <Chart spec={spec} rows={rows} top={chart.top} sortBy={chart.sortBy} label={t(chart.label ?? '')} />
         )}
       </CardContent>
     </Card>

@@ -10,6 +10,7 @@ import { useMemo, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
+import { useTheme } from '@mui/material/styles';
 import type { ErrorSchema } from '@rjsf/utils';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from '../navigation.tsx';
@@ -21,6 +22,7 @@ import { operationById } from '../../api/transport.ts';
 import { useSession } from '../../api/session.ts';
 import { Chart } from '../chart/Chart.tsx';
 import { displayRows } from '../chart/display-rows.ts';
+import { meaningScale, withMeaningColors } from '../chart/meaning-colors.ts';
 import { formatInteger } from '../format.ts';
 import { pick, resolveObject, resolveValue, type ExpressionContext } from '../expressions.ts';
 import { SchemaForm } from '../form/SchemaForm.tsx';
@@ -175,6 +177,7 @@ function ReportView({ screen }: { screen: ScreenDef }) {
 /** One part's result: its chart, totals line, row count with export, and table. */
 function ReportResult({ part, answer, title, heading }: { part: ReportPart; answer: unknown; title: string; heading?: string }) {
   const { t } = useTranslation();
+  const theme = useTheme();
   const chart = part.chart;
   const columns = part.columns;
   const rows = useMemo(() => {
@@ -183,14 +186,17 @@ function ReportResult({ part, answer, title, heading }: { part: ReportPart; answ
     if (items && typeof items === 'object' && !Array.isArray(items)) return [items as Row];
     return Array.isArray(items) ? (items as Row[]).filter(Boolean) : [];
   }, [answer, part.itemsPath]);
-  const chartRows = useMemo(() => {
+  const { chartRows, chartSpec } = useMemo(() => {
     const picked = chart?.itemsPath ? pick(answer, chart.itemsPath) : rows;
     const list = Array.isArray(picked) ? (picked as Row[]).filter(Boolean) : [];
     const translated = chart ? displayRows(list, chart, t) : list;
     const fold = chart?.fold;
+    // Each series in the colour of its meaning (delivered green, failed red…), labelled as the legend reads it.
+    const meaning = chart ? meaningScale(chart, list, t, theme) : null;
     // Folded here, not by Vega's fold: the legend then reads each field's label, in the user's language.
-    return fold ? translated.flatMap((r) => fold.fields.map((f) => ({ ...r, [fold.key]: t(`fields.${f}`), [fold.value]: r[f] }))) : translated;
-  }, [chart, answer, rows, t]);
+    const folded = fold ? translated.flatMap((r) => fold.fields.map((f) => ({ ...r, [fold.key]: t(`fields.${f}`), [fold.value]: r[f] }))) : translated;
+    return { chartRows: folded, chartSpec: chart ? withMeaningColors(chart.spec, meaning) : {} };
+  }, [chart, answer, rows, t, theme]);
   const totals = useMemo(() => {
     const sums = part.totals ? pick(answer, part.totals.path) : undefined;
     if (!sums || typeof sums !== 'object') return [];
@@ -209,7 +215,7 @@ function ReportResult({ part, answer, title, heading }: { part: ReportPart; answ
         <Typography color="text.secondary">{t(part.empty ?? 'common.report.noData')}</Typography>
       ) : (
         <>
-          {chart && chartRows.length > 0 && <Chart spec={chart.spec} rows={chartRows} top={chart.itemsPath ? undefined : chart.top} sortBy={chart.sortBy} label={t(chart.label ?? title)} />}
+          {chart && chartRows.length > 0 && <Chart spec={chartSpec} rows={chartRows} top={chart.itemsPath ? undefined : chart.top} sortBy={chart.sortBy} label={t(chart.label ?? title)} />}
           {totals.length > 0 && (
             <Box role="group" aria-label={t(part.totals?.label ?? 'common.report.totals')} sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 2, my: 2, p: 1.5, bgcolor: 'action.hover', borderRadius: 1 }}>
               <Typography component="span" variant="subtitle2">
