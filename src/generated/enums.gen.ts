@@ -461,6 +461,26 @@ export const otpMethods = ["sms", "email"] as const;
 
 export type OtpMethod = (typeof otpMethods)[number];
 
+/** The franchise or means ePayco names a payment by (x_franchise): VS Visa, MC Mastercard, AM American Express, DC Diners Club, CR Credencial, PSE, EF Efecty, GA Gana, BA Baloto, RS Red Servi, PR Punto Red, DP Daviplata, NQ Nequi, SP SafetyPay. A code the gateway adds later is shown as it comes. (schemas/enums/payment-franchise.yaml) */
+export const paymentFranchises = [
+    "VS",
+    "MC",
+    "AM",
+    "DC",
+    "CR",
+    "PSE",
+    "EF",
+    "GA",
+    "BA",
+    "RS",
+    "PR",
+    "DP",
+    "NQ",
+    "SP"
+] as const;
+
+export type PaymentFranchise = (typeof paymentFranchises)[number];
+
 /** What a payments-history movement is: purchase (credits bought through the gateway) or reversal (the gateway reversed a purchase; its credits leave the balance). (schemas/enums/payment-kind.yaml) */
 export const paymentKinds = ["purchase", "reversal"] as const;
 
@@ -477,6 +497,18 @@ export const paymentStatuses = [
 ] as const;
 
 export type PaymentStatus = (typeof paymentStatuses)[number];
+
+/** The kind of means ePayco names a payment by (x_type_payment): TDC credit card, TDD debit card, PSE bank transfer, EF cash, DP Daviplata, NQ Nequi. A code the gateway adds later is shown as it comes. (schemas/enums/payment-type.yaml) */
+export const paymentTypes = [
+    "TDC",
+    "TDD",
+    "PSE",
+    "EF",
+    "DP",
+    "NQ"
+] as const;
+
+export type PaymentType = (typeof paymentTypes)[number];
 
 /** Why a typed or uploaded value was not added to a phone list: not a valid Colombian number, an empty cell, repeated in the same input, or already on the list. (schemas/enums/phone-rejection.yaml) */
 export const phoneRejections = [
@@ -891,8 +923,10 @@ export const enumValues = {
     "operator-basis": operatorBasises,
     "operator-kind": operatorKinds,
     "otp-method": otpMethods,
+    "payment-franchise": paymentFranchises,
     "payment-kind": paymentKinds,
     "payment-status": paymentStatuses,
+    "payment-type": paymentTypes,
     "phone-rejection": phoneRejections,
     "plan-type": planTypes,
     "recipient-result": recipientResults,

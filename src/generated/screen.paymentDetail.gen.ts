@@ -93,16 +93,20 @@ export const screen = {
                     field: "method",
                     label: "fields.method",
                     schema: {
-                        type: ["string", "null"]
+                        type: ["string", "null"],
+                        "x-enum": "payment-franchise"
                     },
+                    cell: "enum",
                     sortable: false
                 },
                 {
                     field: "paymentType",
                     label: "fields.paymentType",
                     schema: {
-                        type: ["string", "null"]
+                        type: ["string", "null"],
+                        "x-enum": "payment-type"
                     },
+                    cell: "enum",
                     sortable: false
                 },
                 {

@@ -86,8 +86,10 @@ export const screen = {
             field: "method",
             label: "fields.method",
             schema: {
-                type: ["string", "null"]
+                type: ["string", "null"],
+                "x-enum": "payment-franchise"
             },
+            cell: "enum",
             sortable: false
         },
         {

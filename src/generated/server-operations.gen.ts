@@ -415,6 +415,27 @@ export const entitySchemas = [
         enum: ["sms", "email"]
     },
     {
+        $id: "payment-franchise",
+        description: "The franchise or means ePayco names a payment by (x_franchise): VS Visa, MC Mastercard, AM American Express, DC Diners Club, CR Credencial, PSE, EF Efecty, GA Gana, BA Baloto, RS Red Servi, PR Punto Red, DP Daviplata, NQ Nequi, SP SafetyPay. A code the gateway adds later is shown as it comes.",
+        type: "string",
+        enum: [
+            "VS",
+            "MC",
+            "AM",
+            "DC",
+            "CR",
+            "PSE",
+            "EF",
+            "GA",
+            "BA",
+            "RS",
+            "PR",
+            "DP",
+            "NQ",
+            "SP"
+        ]
+    },
+    {
         $id: "payment-kind",
         description: "What a payments-history movement is: purchase (credits bought through the gateway) or reversal (the gateway reversed a purchase; its credits leave the balance).",
         type: "string",
@@ -431,6 +452,19 @@ export const entitySchemas = [
             "abandoned",
             "debit",
             "accepted"
+        ]
+    },
+    {
+        $id: "payment-type",
+        description: "The kind of means ePayco names a payment by (x_type_payment): TDC credit card, TDD debit card, PSE bank transfer, EF cash, DP Daviplata, NQ Nequi. A code the gateway adds later is shown as it comes.",
+        type: "string",
+        enum: [
+            "TDC",
+            "TDD",
+            "PSE",
+            "EF",
+            "DP",
+            "NQ"
         ]
     },
     {

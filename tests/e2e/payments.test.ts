@@ -55,7 +55,11 @@ describe('buying credits', () => {
 
     expect(await homeBalance(page)).toBe(before + 50_000);
     await page.goto('/Payments/History');
-    await page.getByRole('row', { name: /Aprobado/ }).first().waitFor();
+    // The gateway's codes read as words: the franchise "VS" is Visa.
+    const approved = page.getByRole('row', { name: /Aprobado/ }).first();
+    await approved.waitFor();
+    await approved.getByRole('cell', { name: 'Visa', exact: true }).waitFor();
+    expect(await approved.getByRole('cell', { name: 'VS', exact: true }).count()).toBe(0);
     await context.close();
   });
 
