@@ -44,6 +44,9 @@ describe('campaigns', () => {
     // On SMS, more than 10 parts (1,530 GSM-7 characters) is refused with 99903; 10 parts pass.
     const eleven = await create({ name: 'Once partes', content: 'a'.repeat(153 * 10 + 1) });
     expect(eleven.json()).toMatchObject({ code: '99903', errors: [{ field: 'content', code: '99903' }] });
+    // The catalogue's words name the limit itself, never an unfilled placeholder.
+    expect(eleven.json().message).toBe('A campaign SMS may have at most 10 parts: longer, Colombian operators do not deliver it whole reliably. Shorten the message.');
+    expect(JSON.stringify(eleven.json())).not.toContain('{{');
     const ten = await create({ name: 'Diez partes', content: 'a'.repeat(153 * 10) });
     expect(ten.statusCode).toBe(200);
     expect(ten.json().content).toHaveLength(1530);

@@ -11,10 +11,10 @@
 import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { appSettings } from '../../generated/app.gen.ts';
-import { constants } from '../../generated/constants.gen.ts';
 import { firstLoadStrings } from '../../generated/first-load.gen.ts';
 import { formatInteger, setNumberLanguage } from '../runtime/format.ts';
 import { readItem, storageKeys, writeItem } from '../api/storage.ts';
+import { textLimits } from '../../core/text-limits.ts';
 
 export type Language = (typeof appSettings.i18n.languages)[number];
 export const languages = appSettings.i18n.languages as readonly Language[];
@@ -119,8 +119,8 @@ export function createI18n(lng: Language = savedLanguage()): I18n {
     defaultNS: 'common',
     nsSeparator: '.',
     keySeparator: '.',
-    // The limits a text may name wherever it is ({{maxSmsParts}}), from their one owner.
-    interpolation: { escapeValue: false, defaultVariables: { maxSmsParts: constants.sms.maxParts, warnSmsParts: constants.sms.warnParts, maxMessageCharacters: formatInteger(constants.limits.messageCharacters) } },
+    // The limits a text may name wherever it is ({{maxSmsParts}}), from their one owner (core/text-limits.ts).
+    interpolation: { escapeValue: false, defaultVariables: { ...textLimits, maxMessageCharacters: formatInteger(textLimits.maxMessageCharacters) } },
     returnNull: false,
     initAsync: false,
     // A language's files added later (loadLanguage) re-render what shows.

@@ -16,6 +16,7 @@ import enScreens from '../../../locales/en/screens.json' with { type: 'json' };
 import esErrors from '../../../locales/es/errors.json' with { type: 'json' };
 import enErrors from '../../../locales/en/errors.json' with { type: 'json' };
 import { serverErrors } from '../../generated/errors.gen.ts';
+import { fillTextLimits } from '../../core/text-limits.ts';
 
 /** A line of locales/<language>/documents.json: a key it does not have is a type error. */
 export type DocumentKey = I18nKey extends infer K ? (K extends `documents.${infer D}` ? D : never) : never;
@@ -81,7 +82,8 @@ export function wordsFor(language: DocumentLanguage = DEFAULT_LANGUAGE): Words {
       text: (key, vars = {}) => (lookup(language, 'documents', key) ?? key).replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(vars[name] ?? '')),
       errorText: (code) => {
         const key = (serverErrors as Record<string, { key: string } | undefined>)[code]?.key;
-        return key ? (lookup(language, 'errors', key.replace(/^errors\./, '')) ?? key) : null;
+        // The limits it names filled ("at most 10 parts"), as the console fills them.
+        return key ? fillTextLimits(lookup(language, 'errors', key.replace(/^errors\./, '')) ?? key, (n) => n.toLocaleString(language === 'es' ? 'es-CO' : 'en-US')) : null;
       },
     };
     made.set(language, words);
