@@ -1,8 +1,9 @@
-// Spreadsheet exports (CSV "excel type" and XLSX, spec 9) carry data people typed: a text cell
-// that starts with = + - @, a tab or a carriage return is read as a formula by Excel, LibreOffice
-// and Google Sheets (CSV / formula injection, OWASP). Such cells get a leading apostrophe, which
-// spreadsheets treat as "this is text". Numbers and booleans are values, never formulas, and stay
-// as they are. Pure code: the console builds its downloads with it, the server may too.
+// Spreadsheet exports (CSV "excel type" and XLSX, spec 9) carry data people typed: in a CSV, a text
+// cell that starts with = + - @, a tab or a carriage return is read as a formula by Excel,
+// LibreOffice and Google Sheets (CSV / formula injection, OWASP). Such cells get a leading
+// apostrophe, which spreadsheets treat as "this is text". An XLSX types its cells, so its text
+// cells are text already and go as written. Numbers and booleans are values, never formulas, and
+// stay as they are. Pure code: the console builds its downloads with it, the server may too.
 import type { SpreadsheetFormat } from '../generated/enums.gen.ts';
 
 
@@ -45,10 +46,24 @@ export function toCsv(headers: readonly string[], rows: readonly (readonly unkno
   return (options.bom ?? true ? BOM : '') + body;
 }
 
-/** Rows of safe cells for a spreadsheet library (XLSX): header row first. */
+/**
+ * Rows for an XLSX, header row first. An XLSX cell carries its type: a text cell is text, never a
+ * formula (only a cell written as a formula is one), so text goes as it is, a phone "+573001234567"
+ * without the apostrophe a CSV needs; numbers stay numbers, and a `Date`... is the caller's to
+ * type (a date cell with its format, so it sorts as a date).
+ */
 export function toSheetRows(headers: readonly string[], rows: readonly (readonly unknown[])[]): CellValue[][] {
-  return [headers.map((h) => safeCell(h)), ...rows.map((r) => r.map((c) => safeCell(c)))];
+  const typed = (value: unknown): CellValue => {
+    if (value === undefined || value === null) return null;
+    if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+    if (typeof value === 'boolean' || typeof value === 'string') return value;
+    return Array.isArray(value) ? value.map(String).join(', ') : value instanceof Date ? value.toISOString() : JSON.stringify(value);
+  };
+  return [headers.map(typed), ...rows.map((r) => r.map(typed))];
 }
+
+/** The CSV list separator a person's Excel expects: ';' in Spanish (the comma is Colombia's decimal mark), ',' in English. */
+export const csvSeparatorFor = (language: string): ',' | ';' => (language.startsWith('es') ? ';' : ',');
 
 /** A file name without path separators or characters Windows refuses, with a date stamp. */
 export function exportFileName(base: string, extension: SpreadsheetFormat, now: Date = new Date()): string {

@@ -297,7 +297,8 @@ describe('traffic reports', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Descargar' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^reporte-mensajes-\d+-\d{4}-\d{2}-\d{2}\.csv$/);
     const text = (await downloaded(download)).toString('utf8');
-    expect(text.startsWith('\ufeffFecha (Bogotá),Cuenta,Número,Estado')).toBe(true);
+    // Spanish: ';' between fields, as Excel opens a CSV in Colombia.
+    expect(text.startsWith('\ufeffFecha (Bogotá);Cuenta;Número;Estado')).toBe(true);
     for (const i of [1, 2, 3]) expect(text).toContain(`+57316555070${i}`);
     expect(await seriousViolations(page)).toEqual([]);
 
@@ -316,7 +317,7 @@ describe('traffic reports', () => {
     const [logDownload] = await Promise.all([page.waitForEvent('download'), logRow.getByRole('button', { name: 'Descargar' }).click()]);
     expect(logDownload.suggestedFilename()).toMatch(/^eventos-registro-\d+-\d{4}-\d{2}-\d{2}\.csv$/);
     const log = (await downloaded(logDownload)).toString('utf8');
-    expect(log.startsWith('\ufeffFecha (Bogotá),Usuario,IP,Método,Ruta')).toBe(true);
+    expect(log.startsWith('\ufeffFecha (Bogotá);Usuario;IP;Método;Ruta')).toBe(true);
     expect(log).toContain('develop@demo.colibri.co');
     await context.close();
   });

@@ -3,6 +3,7 @@
 // DATABASE_URL): messages counted once per outcome, credits spent, totals and per-day counts,
 // Bogotá day edges, filters, company scoping, permissions from config/menu.yaml, bad input, and the
 // CSV/XLSX export of both screens (formula-safe).
+import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { i18n } from '../../src/console/app/i18n.ts';
@@ -250,5 +251,27 @@ describe('personalised campaign detail', () => {
     expect(text).toContain('Hola Luis, debes =HYPERLINK(""http://x"") <script>x</script>');
     const formula = await buildExport('csv', 'x', personalizedScreen.columns as unknown as ScreenColumn[], [{ ...page.items[0], body: '=HYPERLINK("http://x")' }], t, exists);
     expect(await formula.blob.text()).toContain(`"'=HYPERLINK(""http://x"")"`);
+  });
+
+  it('exports as a Colombian opens it in Excel: \';\' between fields in Spanish, \',\' in English, and an XLSX with typed cells', async () => {
+    const page = (await h.op('campaigns.messages', { token: tokens.manager, params: { id: campaignId } })).json();
+    const columns = personalizedScreen.columns as unknown as ScreenColumn[];
+    const spanishFile = await buildExport('csv', 'x', columns, page.items, i18n.getFixedT('es'), (k) => i18n.exists(k, { lng: 'es' }), 'es');
+    // The UTF-8 byte order mark first: Excel reads the accents.
+    expect([...new Uint8Array(await spanishFile.blob.arrayBuffer()).subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const [esHeader] = (await spanishFile.blob.text()).replace(/^\ufeff/, '').split('\r\n');
+    expect(esHeader.split(';')).toHaveLength(columns.length);
+    const english = await (await buildExport('csv', 'x', columns, page.items, i18n.getFixedT('en'), (k) => i18n.exists(k, { lng: 'en' }), 'en')).blob.text();
+    expect(english.replace(/^\ufeff/, '').split('\r\n')[0].split(',')).toHaveLength(columns.length);
+    // The XLSX: the number as text without an apostrophe, the moment it was sent as a date cell in the spec's format.
+    const xlsx = await buildExport('xlsx', 'x', columns, page.items, i18n.getFixedT('es'), (k) => i18n.exists(k, { lng: 'es' }), 'es');
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(await xlsx.blob.arrayBuffer());
+    const sheet = book.worksheets[0];
+    const sentAt = columns.findIndex((c) => c.field === 'sentAt') + 1;
+    const delivered = page.items.findIndex((m: { sentAt: string | null }) => m.sentAt !== null) + 2;
+    expect(sheet.getCell(2, 1).value).toBe('+573001234701');
+    expect(sheet.getCell(delivered, sentAt).value).toBeInstanceOf(Date);
+    expect(sheet.getCell(delivered, sentAt).numFmt).toBe('yyyy/mm/dd h:mm AM/PM');
   });
 });

@@ -74,7 +74,8 @@ describe('a requested report file', () => {
     const sheets = workbook.worksheets.map((w) => (w.getSheetValues() as unknown[][]).filter(Boolean).map((r) => r.slice(1)));
     for (const rows of sheets) expect(rows[0]).toEqual(['Date (Bogotá)', 'Account', 'Number', 'State', 'Status code', 'Operator', 'Parts', 'Credits', 'Campaign', 'Deployment']);
     expect(sheets.flatMap((rows) => rows.slice(1)).filter((r) => r[3] === 'Delivered')).toHaveLength(6);
-    expect((await body(other.processId)).body.startsWith('\ufeffFecha (Bogotá),Usuario,IP,Método,Ruta')).toBe(true);
+    // A Spanish file separates its fields with ';', as Excel expects them in Colombia (the comma is the decimal mark).
+    expect((await body(other.processId)).body.startsWith('\ufeffFecha (Bogotá);Usuario;IP;Método;Ruta')).toBe(true);
   });
 
   it('answers at once, is written in chunks by the job, and downloads through a signed link without a session', async () => {
@@ -108,12 +109,12 @@ describe('a requested report file', () => {
     expect(download.headers['content-type']).toContain('text/csv');
     expect(String(download.headers['content-disposition'])).toContain(`reporte-mensajes-${file.processId}`);
     const text = download.body;
-    expect(text.startsWith('\ufeffFecha (Bogotá),Cuenta,Número,Estado,Código de estado,Operador,Partes,Créditos,Campaña,Envío\r\n')).toBe(true);
+    expect(text.startsWith('\ufeffFecha (Bogotá);Cuenta;Número;Estado;Código de estado;Operador;Partes;Créditos;Campaña;Envío\r\n')).toBe(true);
     expect(text).not.toContain('basura');
     const lines = text.trim().split('\r\n').slice(1);
     expect(lines).toHaveLength(7);
     expect(new Set(lines).size).toBe(7);
-    expect(lines.filter((l) => l.includes(',Entregado,')).length).toBe(6);
+    expect(lines.filter((l) => l.includes(';Entregado;')).length).toBe(6);
     expect(lines.every((l) => l.includes('Archivo Medellín'))).toBe(true);
     expect(Number(ready.bytes)).toBe(Buffer.byteLength(text));
   });
@@ -224,7 +225,7 @@ describe('a requested report file', () => {
     const download = await h.app.inject({ method: 'GET', url: signed.url });
     expect(download.statusCode, download.body).toBe(200);
     expect(String(download.headers['content-disposition'])).toContain(`eventos-registro-${id}-`);
-    expect(download.body.startsWith('\ufeffFecha (Bogotá),Usuario,IP,Método,Ruta,Operación,Componente,Nombre del componente,Acción,Estado HTTP\r\n')).toBe(true);
+    expect(download.body.startsWith('\ufeffFecha (Bogotá);Usuario;IP;Método;Ruta;Operación;Componente;Nombre del componente;Acción;Estado HTTP\r\n')).toBe(true);
     expect(download.body).toContain('requestReportMtMessagesFromBatch');
     // Another company sees neither the file nor its link.
     expect((await h.op('reportCenter.getLinkDownloadLogEventFile', { token: theirs.token, params: { ...product, id } })).json().code).toBe('99959');

@@ -56,8 +56,9 @@ describe('toCsv writes the "excel type" CSV', () => {
 });
 
 describe('toSheetRows', () => {
-  it('puts the header first and makes every cell safe, numbers stay numbers', () => {
-    expect(toSheetRows(['h', '=h'], [[1, '@x'], [true, undefined]])).toEqual([['h', "'=h"], [1, "'@x"], [true, null]]);
+  it('puts the header first, text as written (a typed cell is never a formula), numbers stay numbers', () => {
+    // An XLSX cell is typed: text is text, never a formula, so it goes as written (a phone without an apostrophe).
+    expect(toSheetRows(['h', '=h'], [[1, '@x'], [true, undefined], ['+573001234567', null]])).toEqual([['h', '=h'], [1, '@x'], [true, null], ['+573001234567', null]]);
   });
 });
 

@@ -41,7 +41,7 @@ export function ExportButtons({ formats, name, columns, rows, disabled }: Export
     try {
       const all = await rows((done, total) => setJob((j) => (j ? { ...j, done, total } : j)), controller.signal);
       if (controller.signal.aborted) return;
-      const file = await buildExport(format, name, columns, all, t, (k) => i18n.exists(k));
+      const file = await buildExport(format, name, columns, all, t, (k) => i18n.exists(k), i18n.language);
       saveFile(file.blob, file.fileName);
     } catch (e) {
       if (!controller.signal.aborted) setError(errorText(t, e, 'errors.client.generateFile'));

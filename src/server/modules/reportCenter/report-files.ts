@@ -8,7 +8,7 @@
 // downloaded through a link signed over (file, company, expiry) with a key derived from the
 // server's master key, so a link names one file of one company for a few minutes and nothing else.
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { BOM, csvField } from '../../../core/export-safety.ts';
+import { BOM, csvField, csvSeparatorFor } from '../../../core/export-safety.ts';
 import type { Database } from '../../../engine/database.ts';
 import type { JobHandler } from '../../../engine/jobs/index.ts';
 import { advanceJob, createJob, finishJob, lockJob } from '../../../engine/lifecycle/index.ts';
@@ -194,7 +194,8 @@ export async function downloadReportFile(ctx: HandlerContext<'reportCenter.downl
 
 // ---- The job ----
 
-const csvLine = (cells: unknown[]) => `${cells.map((c) => csvField(c)).join(',')}\r\n`;
+/** One CSV line with the list separator the file's language's Excel expects (';' in Spanish). */
+const csvLine = (cells: unknown[], separator: ',' | ';') => `${cells.map((c) => csvField(c, separator)).join(separator)}\r\n`;
 
 /**
  * One step of a report file's job: the next chunk of rows, written at the file's recorded length,
@@ -235,8 +236,9 @@ export function reportFileStep(deps: { db: Kysely<Database>; now: () => Date; st
       const rows = await source.after(db, file.company_id, file.params as FileParams, cursor, limit);
       const language = storedLanguage(file.language);
       const words = wordsFor(language);
-      let text = rows.map((r) => csvLine(source.cells(r, words))).join('');
-      if (offset === 0) text = BOM + csvLine(headerOf(source, language)) + text;
+      const separator = csvSeparatorFor(language);
+      let text = rows.map((r) => csvLine(source.cells(r, words), separator)).join('');
+      if (offset === 0) text = BOM + csvLine(headerOf(source, language), separator) + text;
       const length = await deps.storage.writeAt(file.storage_key, offset, Buffer.from(text, 'utf8'));
       return await db.transaction().execute(async (trx) => {
         const locked = await lockJob(trx, job.id);
