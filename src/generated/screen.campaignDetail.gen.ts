@@ -501,14 +501,6 @@ export const screen = {
                     sortable: false
                 },
                 {
-                    field: "estimated",
-                    label: "fields.estimated",
-                    schema: {
-                        type: "boolean"
-                    },
-                    sortable: false
-                },
-                {
                     field: "staged",
                     label: "fields.staged",
                     schema: {

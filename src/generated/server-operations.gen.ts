@@ -1711,7 +1711,7 @@ export const entitySchemas = [
     },
     {
         $id: "campaign-preview",
-        description: "What a launch would do now: how many messages go now, how many wait for the send window and until when, how many are refused and why, what it costs and whether the credits cover it. It is the launch itself run in a transaction that is rolled back, so every count is the launch's own decision; the cost is summed over each rendered message. A file of more rows than the summary stages is staged on its first rows and the counts scaled (estimated).",
+        description: "What a launch would do now: how many messages go now, how many wait for the send window and until when, how many are refused and why, what it costs and whether the credits cover it. It is the launch itself run in a transaction that is rolled back, so every count is the launch's own decision; the cost is summed over each rendered message. A file of more rows than the summary stages is staged on its first rows, and every row past them is priced and judged as the launch would (its message rendered, the block list, the duplicate window, an empty template parameter): the counts and the credits are the whole file's, never scaled.",
         type: "object",
         required: [
             "recipients",
@@ -1751,7 +1751,7 @@ export const entitySchemas = [
             },
             estimated: {
                 type: "boolean",
-                description: "the counts were scaled from the staged rows to the whole file (the file's own counts stay exact)"
+                description: "whether any count was scaled from a sample instead of counted: false, every row is counted (kept for the clients that read it)"
             },
             goNow: {
                 type: "integer"

@@ -49,22 +49,34 @@ describe('the summary is the launch, rolled back', () => {
     expect(runs.total).toBe(2);
   });
 
-  it('stages a file bigger than PREVIEW_STAGED_MAX on its first rows only and scales the counts, saying so; the file\'s own counts stay exact', async () => {
-    // 11 rows: one repeats a number (exact: 1 duplicate), one is not a number (exact: 1 invalid),
-    // the blocked number is among the first four (staged: 1 of 4 blocked, scaled to 10 sendable).
-    const numbers = ['3001110101', '3001112233', '3001110103', '3001110104', '3001110105', '3001110106', '3001110107', '3001110108', '3001110109', '3001110110', '3001110101', 'abc'];
-    const id = await campaignWith('Grande', 'Nuevo catálogo', `telefono\n${numbers.join('\n')}\n`);
+  it('prices every row past the staged ones as the launch does: a big file\'s credits, parts and refusals are its own, never the first rows\' scaled', async () => {
+    const content = 'Hola {{nombre}}, tu pedido va en camino.';
+    // Sent before to one number: the same text again within the window is a duplicate (93).
+    expect((await launch(await campaignWith('Antes', content, 'telefono;nombre\n3001110108;Mar\n'))).total).toBe(1);
+    // Short names in the first four rows (staged); past them a long name (2 parts), an accented one
+    // (UCS-2), the blocked number, the duplicate, a repeat within the file and a non-number.
+    const rows = [
+      ['3001110101', 'Ana'], ['3001110103', 'Luis'], ['3001110104', 'Eva'], ['3001110105', 'Jo'],
+      ['3001110106', 'Maximiliano '.repeat(12).trim()], ['3001110107', 'Raúl'], ['3001112233', 'Bloqueado'], ['3001110108', 'Mar'],
+      ['3001110109', 'Paz'], ['3001110101', 'Ana'], ['abc', 'Malo'],
+    ];
+    const id = await campaignWith('Grande', content, `telefono;nombre\n${rows.map((r) => r.join(';')).join('\n')}\n`);
     process.env.PREVIEW_STAGED_MAX = '4';
+    let partly: Record<string, unknown>;
     try {
-      const estimated = await preview(id);
-      expect(estimated).toMatchObject({ recipients: 10, staged: 4, estimated: true, blocked: 3, goNow: 8, credits: 8, duplicates: 1, invalid: 1 });
-      expect(estimated.samples).toHaveLength(3); // the first rendered messages, as always
+      partly = await preview(id);
     } finally {
       delete process.env.PREVIEW_STAGED_MAX;
     }
-    expect(await preview(id)).toMatchObject({ recipients: 10, staged: 10, estimated: false, blocked: 1, goNow: 9, credits: 9, duplicates: 1, invalid: 1 });
-    const runs = (await h.op('deployments.list', { token: tokens.manager, query: { campaignId: id } })).json();
-    expect(runs.total).toBe(0);
+    // Seven go: six of one part and the long name's two. Scaling the first four rows (one part
+    // each, none refused) would have said 9 credits and nothing refused.
+    expect(partly).toMatchObject({ recipients: 9, staged: 4, estimated: false, blocked: 1, duplicates: 2, goNow: 7, credits: 8, parts: 8, partsMin: 1, partsMax: 2, encoding: 'GSM-7 + UCS-2', ucs2Characters: ['ú'], ucs2Rows: 1, invalid: 1 });
+    // Staged whole, the launch says the same (bar which rows were staged and the samples).
+    const whole = await preview(id);
+    const { staged: _a, samples: _b, ...same } = partly as Record<string, unknown>;
+    expect(whole).toMatchObject({ ...same, staged: 9 });
+    // And the launch reserves exactly that.
+    expect(await launch(id)).toMatchObject({ total: 9, reservedCredits: 8, refused: { blocked: 1, duplicate: 1 } });
   });
 
   it('predicts the block list (5) as the launch applies it', async () => {

@@ -139,6 +139,14 @@ describe('a WhatsApp campaign from an approved template', () => {
     await api('PATCH', withId('campaigns.update', id), { templateMapping: { 1: 'nombre', 2: 'pedido' } });
     const preview = (await api('GET', withId('campaigns.preview', id))).json;
     expect(preview).toMatchObject({ recipients: 3, goNow: 1, emptyParameters: 2, unmappedParameters: [] });
+    // Staged on its first row only, the rows past it are judged as the launch judges them: the same summary.
+    process.env.PREVIEW_STAGED_MAX = '1';
+    try {
+      const { staged: _s, samples: _m, ...same } = preview;
+      expect((await api('GET', withId('campaigns.preview', id))).json).toMatchObject({ ...same, staged: 1 });
+    } finally {
+      delete process.env.PREVIEW_STAGED_MAX;
+    }
     const balance = async () => (await api('GET', path('credits.balance'))).json.balance as number;
     const before = await balance();
     const launched = await api('POST', withId('campaigns.launch', id));

@@ -62,6 +62,17 @@ export async function fileCounts(db: Kysely<Database>, fileId: number): Promise<
   return { sendable: Number(counts.sendable), invalid: Number(counts.invalid), repeated: Number(counts.repeated) };
 }
 
+/**
+ * The messages of a chunk of rows as the launch sends them: a WhatsApp template campaign's
+ * template messages (whatsapp.ts), else the content rendered with each row's values (and a
+ * template's parameters filled), each body passed through `perRecipient` (its short links).
+ */
+export function messagesOf(campaign: LaunchCampaign, rows: RecipientRow[], templateItems: EnqueueItem[] | null, perRecipient?: (body: string, phone: string) => string): EnqueueItem[] {
+  if (templateItems) return templateItems;
+  const textRows = campaign.template_id === null ? rows : rows.map((r) => ({ ...r, variables: withTemplateValues(campaign, r.variables) }));
+  return itemsOf(campaign.content, textRows, perRecipient);
+}
+
 function itemsOf(content: string, rows: RecipientRow[], perRecipient?: (body: string, phone: string) => string): EnqueueItem[] {
   return rows.map((r) => {
     const body = render(content, r.variables, { allowEmpty: true });
@@ -87,6 +98,12 @@ export interface LaunchPlan {
   links: ContentLink[];
 }
 
+/** Every sendable row's number, in file order. */
+export async function sendablePhones(db: Kysely<Database>, fileId: number): Promise<string[]> {
+  const rows = await db.selectFrom('recipient_rows').select('phone').where('file_id', '=', fileId).where(isSendable).orderBy('row_no').execute();
+  return rows.map((r) => r.phone!);
+}
+
 /** The sendable rows after `cursor` (a row_no), in file order, at most `limit`. */
 export async function sendableChunk(db: Kysely<Database>, fileId: number, cursor: number, limit: number) {
   return db.selectFrom('recipient_rows').select(['row_no', 'phone', 'variables']).where('file_id', '=', fileId).where(isSendable)
@@ -99,8 +116,7 @@ export async function writeChunk(trx: Transaction<Database>, enqueue: Enqueue, p
   const codes = links.length
     ? await childCodes(trx, { companyId: plan.companyId, campaignId: campaign.id, createdBy: plan.createdBy, now: plan.now, links, phones: rows.map((r) => r.phone!) })
     : null;
-  const textRows = campaign.template_id === null ? rows : rows.map((r) => ({ ...r, variables: withTemplateValues(campaign, r.variables) }));
-  const result = await enqueue(templateItems ?? itemsOf(campaign.content, textRows, codes ? (body, phone) => personalise(body, links, codes, phone) : undefined), plan.deploymentId);
+  const result = await enqueue(messagesOf(campaign, rows, templateItems, codes ? (body, phone) => personalise(body, links, codes, phone) : undefined), plan.deploymentId);
   if (campaign.flow_id) {
     // Each recipient whose message was queued starts the flow after it (the message ids are in the rows' order).
     const variables = new Map(result.ids.length === rows.length ? result.ids.map((id, i) => [id, rows[i].variables] as const) : []);

@@ -12,9 +12,10 @@ import type { Database } from '../database.ts';
 import { createDeployment, STATUS, type EnqueueItem, type EnqueueResult, type Purpose } from '../lifecycle/index.ts';
 import { Refused } from '../refused.ts';
 import type { Caller, CampaignDeps } from './deps.ts';
-import { channelOf, fileCounts, loadCampaign, plannedAt, sendableChunk, sendRequest, writeChunk, type LaunchCampaign, type LaunchPlan, type RecipientRow } from './launch-plan.ts';
+import { channelOf, fileCounts, loadCampaign, plannedAt, sendableChunk, sendablePhones, sendRequest, writeChunk, type LaunchCampaign, type LaunchPlan, type RecipientRow } from './launch-plan.ts';
 import { contentLinks } from './links.ts';
 import { duplicateWindowHours, sendMessages } from './send.ts';
+import { priceRowsAfter } from './preview-pricing.ts';
 import { previewStagedMax } from './settings.ts';
 import { whatsappLaunchItems, whatsappSummary } from './whatsapp.ts';
 
@@ -135,11 +136,12 @@ function ucs2FromValues(content: string, bodies: readonly string[]): { character
 }
 
 /**
- * What a launch now would do, without doing it: the launch itself, rolled back. A file of more
- * sendable rows than previewStagedMax() is staged on its first rows only and the counts scaled to
- * the whole file (`estimated`): staging a million rows in one transaction would hold the embedded
- * database, and every other request, for as long as the launch itself (item 1). The
- * file's own counts (recipients, invalid rows, repeats within the file) are always exact.
+ * What a launch now would do, without doing it: the launch itself, rolled back, over the file's
+ * first previewStagedMax() sendable rows (staging a million rows in one transaction would hold the
+ * embedded database, and every other request, for as long as the launch itself). The rows past
+ * them are priced one by one as the launch would price them (preview-pricing.ts): the credits,
+ * parts and refusals of the whole file are its own, never the first rows' scaled. The file's own
+ * counts (recipients, invalid rows, repeats within the file) are always exact.
  */
 export async function previewCampaign(deps: CampaignDeps, me: Caller, campaignId: number): Promise<CampaignPreview> {
   const db = deps.db;
@@ -151,30 +153,41 @@ export async function previewCampaign(deps: CampaignDeps, me: Caller, campaignId
   const max = previewStagedMax();
   const rows = file && recipients ? await sendableChunk(db, file, 0, Math.min(recipients, max)) : [];
   const staged = rows.length ? await stagedLaunch(deps, me, campaign, rows) : null;
-  // Counts of the staged rows, scaled to the whole file when only its first rows were staged.
-  const scale = rows.length && recipients > rows.length ? recipients / rows.length : 1;
-  const scaled = (n: number) => Math.round(n * scale);
-  const ucs2 = capabilitiesOf(channel.platform).segmentedText && staged ? ucs2FromValues(campaign.content, staged.ucs2Bodies) : { characters: [], rows: 0 };
-  const credits = Math.ceil((staged?.credits ?? 0) * scale);
+  const hours = await duplicateWindowHours(db, me.companyId);
+  // The rows past the staged ones, priced as the launch would price them.
+  const rest = file && rows.length && recipients > rows.length
+    ? await priceRowsAfter(deps, { campaign, companyId: me.companyId, channel, fileId: file, links: await contentLinks(deps, me.companyId, campaign.content), duplicateWindowHours: hours }, rows[rows.length - 1].row_no)
+    : null;
+  const segmented = capabilitiesOf(channel.platform).segmentedText;
+  const stagedUcs2 = segmented && staged ? ucs2FromValues(campaign.content, staged.ucs2Bodies) : { characters: [], rows: 0 };
+  const ucs2 = { characters: [...new Set([...stagedUcs2.characters, ...(segmented && rest ? rest.ucs2Characters : [])])], rows: stagedUcs2.rows + (segmented && rest ? rest.ucs2Rows : 0) };
+  const credits = (staged?.credits ?? 0) + (rest?.credits ?? 0);
   const { balance } = await balanceOf(db, me.companyId);
-  const whatsapp = await whatsappSummary(deps, campaign, channel, rows.map((r) => r.phone!));
+  // The 24-hour window is asked for every recipient, staged or not.
+  const windowPhones = rest && capabilitiesOf(channel.platform).customerServiceWindow ? await sendablePhones(db, file!) : rows.map((r) => r.phone!);
+  const whatsapp = await whatsappSummary(deps, campaign, channel, windowPhones);
+  // Every message that goes shares one decision of the send window (the same planned instant): the rest go or wait with the staged ones.
+  const restWaits = !!staged && staged.wait > 0 && staged.goNow === 0;
+  const encodings = [...new Set([...(staged?.encodings ?? []), ...(rest?.encodings ?? [])])].sort();
+  const parts = (of: (p: { partsMin: number; partsMax: number }) => number, pick: (a: number, b: number) => number) =>
+    staged && rest?.going ? pick(of(staged), of(rest)) : staged ? of(staged) : 0;
   return {
     recipients,
     staged: rows.length,
-    estimated: rows.length < recipients,
-    goNow: scaled(staged?.goNow ?? 0),
-    wait: scaled(staged?.wait ?? 0),
+    estimated: false,
+    goNow: (staged?.goNow ?? 0) + (rest && !restWaits ? rest.going : 0),
+    wait: (staged?.wait ?? 0) + (rest && restWaits ? rest.going : 0),
     waitUntil: staged?.waitUntil?.toISOString() ?? null,
-    blocked: scaled(staged?.blocked ?? 0),
-    duplicates: counts.repeated + scaled(staged?.duplicates ?? 0),
-    duplicateHours: await duplicateWindowHours(db, me.companyId),
+    blocked: (staged?.blocked ?? 0) + (rest?.blocked ?? 0),
+    duplicates: counts.repeated + (staged?.duplicates ?? 0) + (rest?.duplicates ?? 0),
+    duplicateHours: hours,
     invalid: counts.invalid,
-    parts: scaled(staged?.parts ?? 0),
-    partsMin: staged?.partsMin ?? 0,
-    partsMax: staged?.partsMax ?? 0,
-    encoding: staged?.encodings.length ? staged.encodings.join(' + ') : null,
+    parts: (staged?.parts ?? 0) + (rest?.parts ?? 0),
+    partsMin: parts((p) => p.partsMin, Math.min),
+    partsMax: parts((p) => p.partsMax, Math.max),
+    encoding: encodings.length ? encodings.join(' + ') : null,
     ucs2Characters: ucs2.characters,
-    ucs2Rows: scaled(ucs2.rows),
+    ucs2Rows: ucs2.rows,
     samples: staged?.samples ?? [],
     credits,
     balance,
@@ -182,7 +195,6 @@ export async function previewCampaign(deps: CampaignDeps, me: Caller, campaignId
     refusedLinks: refusedLinks(campaign.content, deps.messaging.shortBaseUrls).map((l) => l.url),
     // WhatsApp: recipients outside the 24-hour window for free text, template parameters without a column.
     ...whatsapp,
-    outsideWindow: scaled(whatsapp.outsideWindow),
-    emptyParameters: scaled(staged?.emptyParameters ?? 0),
+    emptyParameters: (staged?.emptyParameters ?? 0) + (rest?.emptyParameters ?? 0),
   };
 }

@@ -199,7 +199,6 @@ export const DetailTabLoad: Story = {
     await expect(panel.querySelector('dd[data-field="blocked"]')).toHaveTextContent('1');
     await expect(panel.querySelector('dd[data-field="balance"]')).toHaveTextContent('1.000.000');
     await expect(panel.querySelector('dd[data-field="enough"]')).toHaveTextContent(es('common.yes'));
-    await expect(panel.querySelector('dd[data-field="estimated"]')).toHaveTextContent(es('common.no'));
     // The parts' spread, the characters that force UCS-2 and the rendered messages, one per line.
     await expect(panel.querySelector('dd[data-field="partsMax"]')).toHaveTextContent('2');
     await expect(panel.querySelector('dd[data-field="ucs2Characters"]')).toHaveTextContent('í');
