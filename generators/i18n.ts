@@ -34,7 +34,7 @@ export function screenKeys(s: Model['screens'][number]): string[] {
   for (const tb of (s.tables as any[]) ?? []) for (const c of tb.columns ?? []) add(columnKey(c));
   add((s.chart as any)?.label);
   for (const c of (s.columns as any[]) ?? []) add(columnKey(c));
-  for (const tab of (s.tabs as any[]) ?? []) { add(tab.label); for (const f of tab.fields ?? []) add(columnKey(f)); }
+  for (const tab of (s.tabs as any[]) ?? []) { add(tab.label); for (const f of tab.fields ?? []) add(columnKey(f)); for (const line of tab.checklist ?? []) add(line.text); }
   for (const step of (s.steps as any[]) ?? []) { add(step.label); add(step.description); for (const f of step.fields) add(`fields.${f}`); }
   for (const f of (s.fields as string[]) ?? []) add(`fields.${f}`);
   // List filters are field names; a report's filter form is a JSON Schema whose titles default to fields.<name>.

@@ -335,7 +335,7 @@ function compileDetail(model: Model, s: Screen, fail: (p: Where, r: string) => n
       source = (itemSchema(model, op)?.properties as Schema | undefined) ?? null;
     }
     const cols = compileColumns(tab.fields as string[], source, (p, r) => fail(['tabs', i, ...p], r), 'fields');
-    return { label: tab.label, fields: cols, ...(tabLoad ? { load: tabLoad } : {}) };
+    return { label: tab.label, fields: cols, ...(tabLoad ? { load: tabLoad } : {}), ...(tab.checklist ? { checklist: tab.checklist as Json } : {}), ...(tab.hideEmpty ? { hideEmpty: true } : {}) };
   });
   return { tabs, actions: compileActions(model, s.actions, fail, 'actions'), idField: (s.idField as string | undefined) ?? 'id' };
 }

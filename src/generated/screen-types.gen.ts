@@ -139,6 +139,12 @@ export interface ScreenTab<S = Record<string, unknown>, U = Record<string, unkno
     label: string;
     fields?: readonly ScreenColumn[];
     load?: ScreenCall;
+    checklist?: readonly {
+        text: string;
+        tone: "error" | "warning" | "info" | "success";
+        when?: RowCondition | readonly RowCondition[];
+    }[];
+    hideEmpty?: boolean;
     screen?: string;
     params?: Record<string, unknown>;
     /** A tab showing a list: the list screen, compiled in. */

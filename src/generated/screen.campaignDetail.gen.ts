@@ -588,7 +588,7 @@ export const screen = {
                     field: "ucs2Rows",
                     label: "fields.ucs2Rows",
                     schema: {
-                        type: "integer"
+                        type: ["integer", "null"]
                     },
                     sortable: false
                 },
@@ -596,7 +596,7 @@ export const screen = {
                     field: "partsMin",
                     label: "fields.partsMin",
                     schema: {
-                        type: "integer"
+                        type: ["integer", "null"]
                     },
                     sortable: false
                 },
@@ -604,7 +604,7 @@ export const screen = {
                     field: "partsMax",
                     label: "fields.partsMax",
                     schema: {
-                        type: "integer"
+                        type: ["integer", "null"]
                     },
                     sortable: false
                 },
@@ -612,7 +612,7 @@ export const screen = {
                     field: "parts",
                     label: "fields.parts",
                     schema: {
-                        type: "integer"
+                        type: ["integer", "null"]
                     },
                     sortable: false
                 },
@@ -667,7 +667,7 @@ export const screen = {
                     field: "outsideWindow",
                     label: "fields.outsideWindow",
                     schema: {
-                        type: "integer"
+                        type: ["integer", "null"]
                     },
                     sortable: false
                 },
@@ -695,7 +695,7 @@ export const screen = {
                     field: "emptyParameters",
                     label: "fields.emptyParameters",
                     schema: {
-                        type: "integer"
+                        type: ["integer", "null"]
                     },
                     sortable: false
                 }
@@ -705,7 +705,117 @@ export const screen = {
                 params: {
                     id: "$record.id"
                 }
-            }
+            },
+            checklist: [
+                {
+                    tone: "error",
+                    text: "screens.campaignSummary.notEnough",
+                    when: {
+                        field: "enough",
+                        equals: false
+                    }
+                },
+                {
+                    tone: "error",
+                    text: "screens.campaignSummary.refusedLinks",
+                    when: {
+                        field: "refusedLinks",
+                        notEquals: []
+                    }
+                },
+                {
+                    tone: "error",
+                    text: "screens.campaignSummary.unmappedParameters",
+                    when: {
+                        field: "unmappedParameters",
+                        notEquals: []
+                    }
+                },
+                {
+                    tone: "error",
+                    text: "screens.campaignSummary.outsideWindow",
+                    when: {
+                        field: "outsideWindow",
+                        notIn: [0, null]
+                    }
+                },
+                {
+                    tone: "info",
+                    text: "screens.campaignSummary.noRecipients",
+                    when: {
+                        field: "recipients",
+                        equals: 0
+                    }
+                },
+                {
+                    tone: "warning",
+                    text: "screens.campaignSummary.wait",
+                    when: {
+                        field: "wait",
+                        notEquals: 0
+                    }
+                },
+                {
+                    tone: "warning",
+                    text: "screens.campaignSummary.emptyParameters",
+                    when: {
+                        field: "emptyParameters",
+                        notIn: [0, null]
+                    }
+                },
+                {
+                    tone: "warning",
+                    text: "screens.campaignSummary.blocked",
+                    when: {
+                        field: "blocked",
+                        notEquals: 0
+                    }
+                },
+                {
+                    tone: "warning",
+                    text: "screens.campaignSummary.duplicates",
+                    when: {
+                        field: "duplicates",
+                        notEquals: 0
+                    }
+                },
+                {
+                    tone: "warning",
+                    text: "screens.campaignSummary.invalid",
+                    when: {
+                        field: "invalid",
+                        notEquals: 0
+                    }
+                },
+                {
+                    tone: "info",
+                    text: "screens.campaignSummary.ucs2",
+                    when: {
+                        field: "ucs2Rows",
+                        notIn: [0, null]
+                    }
+                },
+                {
+                    tone: "success",
+                    text: "screens.campaignSummary.goNow",
+                    when: {
+                        field: "goNow",
+                        notEquals: 0
+                    }
+                },
+                {
+                    tone: "success",
+                    text: "screens.campaignSummary.cost",
+                    when: [{
+                            field: "enough",
+                            equals: true
+                        }, {
+                            field: "recipients",
+                            notEquals: 0
+                        }]
+                }
+            ],
+            hideEmpty: true
         },
         {
             label: "screens.campaignDetail.deployments",

@@ -1780,17 +1780,16 @@ export const entitySchemas = [
                 description: "rows that cannot be sent (fail or error)"
             },
             parts: {
-                type: "integer",
-                description: "SMS parts of the messages that go",
-                "summed over each rendered message": null
+                type: ["integer", "null"],
+                description: "SMS parts of the messages that go, summed over each rendered message; null on a channel type whose text is not counted in parts"
             },
             partsMin: {
-                type: "integer",
-                description: "parts of the shortest rendered message"
+                type: ["integer", "null"],
+                description: "parts of the shortest rendered message (null as parts)"
             },
             partsMax: {
-                type: "integer",
-                description: "parts of the longest rendered message"
+                type: ["integer", "null"],
+                description: "parts of the longest rendered message (null as parts)"
             },
             encoding: {
                 type: ["string", "null"],
@@ -1804,8 +1803,8 @@ export const entitySchemas = [
                 description: "characters the file's values bring that force UCS-2 (the campaign's text alone does not)"
             },
             ucs2Rows: {
-                type: "integer",
-                description: "rendered messages those characters switch to UCS-2"
+                type: ["integer", "null"],
+                description: "rendered messages those characters switch to UCS-2 (null as parts)"
             },
             samples: {
                 type: "array",
@@ -1832,8 +1831,8 @@ export const entitySchemas = [
                 }
             },
             outsideWindow: {
-                type: "integer",
-                description: "WhatsApp free text: recipients who have not written in the last 24 hours (Meta refuses them, 131047)"
+                type: ["integer", "null"],
+                description: "WhatsApp free text: recipients who have not written in the last 24 hours (Meta refuses them, 131047); null on a channel type without the 24-hour window"
             },
             windowCode: {
                 type: ["string", "null"],
@@ -1848,8 +1847,8 @@ export const entitySchemas = [
                 description: "template parameters without a column of the file (launch refuses them, 99908)"
             },
             emptyParameters: {
-                type: "integer",
-                description: "template messages with a parameter whose cell is empty: never sent (131008, Meta's refusal, charged in production)"
+                type: ["integer", "null"],
+                description: "template messages with a parameter whose cell is empty: never sent (131008, Meta's refusal, charged in production); null on a channel type without approved templates"
             }
         }
     },

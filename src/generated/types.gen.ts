@@ -759,17 +759,17 @@ duplicateHours: number
  */
 invalid: number
 /**
- * SMS parts of the messages that go
+ * SMS parts of the messages that go, summed over each rendered message; null on a channel type whose text is not counted in parts
  */
-parts: number
+parts: (number | null)
 /**
- * parts of the shortest rendered message
+ * parts of the shortest rendered message (null as parts)
  */
-partsMin: number
+partsMin: (number | null)
 /**
- * parts of the longest rendered message
+ * parts of the longest rendered message (null as parts)
  */
-partsMax: number
+partsMax: (number | null)
 /**
  * the rendered messages' encodings (GSM-7, UCS-2, or both)
  */
@@ -779,9 +779,9 @@ encoding: (string | null)
  */
 ucs2Characters: string[]
 /**
- * rendered messages those characters switch to UCS-2
+ * rendered messages those characters switch to UCS-2 (null as parts)
  */
-ucs2Rows: number
+ucs2Rows: (number | null)
 /**
  * the first rendered messages, as they would go (number: text)
  */
@@ -794,9 +794,9 @@ balance: number
 enough: boolean
 refusedLinks: string[]
 /**
- * WhatsApp free text: recipients who have not written in the last 24 hours (Meta refuses them, 131047)
+ * WhatsApp free text: recipients who have not written in the last 24 hours (Meta refuses them, 131047); null on a channel type without the 24-hour window
  */
-outsideWindow: number
+outsideWindow: (number | null)
 /**
  * Meta's code those recipients would get (131047), null when none
  */
@@ -806,9 +806,9 @@ windowCode: (string | null)
  */
 unmappedParameters: string[]
 /**
- * template messages with a parameter whose cell is empty: never sent (131008, Meta's refusal, charged in production)
+ * template messages with a parameter whose cell is empty: never sent (131008, Meta's refusal, charged in production); null on a channel type without approved templates
  */
-emptyParameters: number
+emptyParameters: (number | null)
 }
 /**
  * One page of a campaign's test messages, newest first (the list convention).

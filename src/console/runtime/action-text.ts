@@ -2,14 +2,16 @@
 // values ({{scheduledAt}}, shown as a date and time) and, with `labelContext`, have a variant for
 // the value of one of its fields (i18next context: `launch_scheduled` for a scheduled campaign).
 import type { TFunction } from 'i18next';
-import { formatDateTime } from './format.ts';
+import { formatDateTime, formatInteger } from './format.ts';
 import type { ScreenAction } from './screen-types.ts';
 
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
-/** The record's values as a text shows them: dates and times formatted, the rest as they are. */
+/** The record's values as a text shows them: dates and times formatted, counts grouped (50.000), lists joined, the rest as they are. */
 export function textValues(record: Record<string, unknown> | undefined): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(record ?? {}).map(([k, v]) => [k, typeof v === 'string' && ISO_DATE_TIME.test(v) ? formatDateTime(v) : v]));
+  const shown = (v: unknown): unknown =>
+    typeof v === 'string' && ISO_DATE_TIME.test(v) ? formatDateTime(v) : typeof v === 'number' && Number.isInteger(v) ? formatInteger(v) : Array.isArray(v) ? v.map(String).join(', ') : v;
+  return Object.fromEntries(Object.entries(record ?? {}).map(([k, v]) => [k, shown(v)]));
 }
 
 /**

@@ -158,7 +158,8 @@ export async function previewCampaign(deps: CampaignDeps, me: Caller, campaignId
   const rest = file && rows.length && recipients > rows.length
     ? await priceRowsAfter(deps, { campaign, companyId: me.companyId, channel, fileId: file, links: await contentLinks(deps, me.companyId, campaign.content), duplicateWindowHours: hours }, rows[rows.length - 1].row_no)
     : null;
-  const segmented = capabilitiesOf(channel.platform).segmentedText;
+  const capabilities = capabilitiesOf(channel.platform);
+  const segmented = capabilities.segmentedText;
   const stagedUcs2 = segmented && staged ? ucs2FromValues(campaign.content, staged.ucs2Bodies) : { characters: [], rows: 0 };
   const ucs2 = { characters: [...new Set([...stagedUcs2.characters, ...(segmented && rest ? rest.ucs2Characters : [])])], rows: stagedUcs2.rows + (segmented && rest ? rest.ucs2Rows : 0) };
   const credits = (staged?.credits ?? 0) + (rest?.credits ?? 0);
@@ -182,12 +183,13 @@ export async function previewCampaign(deps: CampaignDeps, me: Caller, campaignId
     duplicates: counts.repeated + (staged?.duplicates ?? 0) + (rest?.duplicates ?? 0),
     duplicateHours: hours,
     invalid: counts.invalid,
-    parts: (staged?.parts ?? 0) + (rest?.parts ?? 0),
-    partsMin: parts((p) => p.partsMin, Math.min),
-    partsMax: parts((p) => p.partsMax, Math.max),
+    // Facts of a channel type only where it has them: parts and UCS-2 on SMS, the window and template cells on WhatsApp.
+    parts: segmented ? (staged?.parts ?? 0) + (rest?.parts ?? 0) : null,
+    partsMin: segmented ? parts((p) => p.partsMin, Math.min) : null,
+    partsMax: segmented ? parts((p) => p.partsMax, Math.max) : null,
     encoding: encodings.length ? encodings.join(' + ') : null,
     ucs2Characters: ucs2.characters,
-    ucs2Rows: ucs2.rows,
+    ucs2Rows: segmented ? ucs2.rows : null,
     samples: staged?.samples ?? [],
     credits,
     balance,
@@ -195,6 +197,7 @@ export async function previewCampaign(deps: CampaignDeps, me: Caller, campaignId
     refusedLinks: refusedLinks(campaign.content, deps.messaging.shortBaseUrls).map((l) => l.url),
     // WhatsApp: recipients outside the 24-hour window for free text, template parameters without a column.
     ...whatsapp,
-    emptyParameters: (staged?.emptyParameters ?? 0) + (rest?.emptyParameters ?? 0),
+    outsideWindow: capabilities.customerServiceWindow ? whatsapp.outsideWindow : null,
+    emptyParameters: capabilities.templates ? (staged?.emptyParameters ?? 0) + (rest?.emptyParameters ?? 0) : null,
   };
 }

@@ -189,11 +189,20 @@ export const DetailTabLoad: Story = {
     route: { path: '/Campaigns/campaigns/7?tab=2', pattern: '/Campaigns/campaigns/:id' },
     api: { 'campaigns.preview': { recipients: 4, staged: 4, estimated: false, goNow: 2, wait: 1, waitUntil: '2026-06-02T12:00:00Z', blocked: 1, duplicates: 0, duplicateHours: 24, invalid: 1,
       parts: 3, partsMin: 1, partsMax: 2, encoding: 'GSM-7 + UCS-2', ucs2Characters: ['í'], ucs2Rows: 1,
-      samples: ['+573001234701: Hola Ana', '+573001234702: Hola María'], credits: 3, balance: 1000000, enough: true, refusedLinks: [] } },
+      samples: ['+573001234701: Hola Ana', '+573001234702: Hola María'], credits: 3, balance: 1000000, enough: true, refusedLinks: [],
+      outsideWindow: null, windowCode: null, unmappedParameters: [], emptyParameters: null } },
   },
   play: async () => {
     const panel = await screen.findByRole('tabpanel');
     await waitFor(() => expect(panel.querySelector('dd[data-field="goNow"]')).toHaveTextContent('2'));
+    // The checklist first, worst first: what waits and until when, what is refused, then what goes and the cost.
+    const lines = [...within(panel).getByTestId('checklist').querySelectorAll('li')];
+    await expect(lines.map((l) => l.getAttribute('data-tone'))).toEqual(['warning', 'warning', 'warning', 'info', 'success', 'success']);
+    await expect(lines[0]).toHaveTextContent(`1 mensajes esperan el horario de envío hasta el ${formatDateTime('2026-06-02T12:00:00Z')}`);
+    await expect(lines[5]).toHaveTextContent('Cuesta 3 créditos; el saldo es 1.000.000.');
+    // Facts that do not apply to an SMS campaign (WhatsApp's window and template cells) are not listed.
+    await expect(panel.querySelector('dd[data-field="outsideWindow"]')).toBeNull();
+    await expect(panel.querySelector('dd[data-field="emptyParameters"]')).toBeNull();
     await expect(callsTo('campaigns.preview')[0].params).toEqual({ id: '7' });
     await expect(panel.querySelector('dd[data-field="wait"]')).toHaveTextContent('1');
     await expect(panel.querySelector('dd[data-field="blocked"]')).toHaveTextContent('1');

@@ -17,6 +17,7 @@ import { useSession } from '../../api/session.ts';
 import { allowedActions, useCan } from '../access.ts';
 import { actionText } from '../action-text.ts';
 import { RecordFields as Fields } from '../cells/RecordFields.tsx';
+import { Checklist } from './Checklist.tsx';
 import { valueAt } from '../cells/registry.ts';
 import { refreshWanted } from '../refresh.ts';
 import { resolveObject, rowApplies, type ExpressionContext } from '../expressions.ts';
@@ -148,5 +149,14 @@ function LoadedFields({ tab, ctx }: { tab: ScreenTab; ctx: ExpressionContext }) 
   const { data, error, isLoading } = useOperation(op as OperationId, buildArgs(op, params) as never, { revalidateOnFocus: false, revalidateOnMount: true, dedupingInterval: 0 });
   if (isLoading && !data) return <LinearProgress aria-label={t('common.loading')} />;
   if (error) return <Alert severity="error">{errorText(t, error)}</Alert>;
-  return data ? <Fields fields={tab.fields!} record={data as unknown as Data} /> : null;
+  if (!data) return null;
+  const answer = data as unknown as Data;
+  // `hideEmpty`: a fact that does not apply (null, an empty list) is left out.
+  const fields = tab.hideEmpty ? tab.fields!.filter((c) => { const v = valueAt(answer, c.field); return v !== null && v !== undefined && !(Array.isArray(v) && v.length === 0); }) : tab.fields!;
+  return (
+    <>
+      {tab.checklist && <Checklist lines={tab.checklist} answer={answer} record={ctx.record as Data | undefined} ctx={ctx} />}
+      <Fields fields={fields} record={answer} />
+    </>
+  );
 }

@@ -214,10 +214,11 @@ export const ExportCsvOfTheCurrentQuery: Story = {
     await expect(csv.startsWith(BOM)).toBe(true);
     const lines = csv.slice(1).split('\r\n');
     await expect(lines).toHaveLength(453);
-    await expect(lines[0]).toBe(['name', 'email', 'roles', 'state', 'createdAt'].map((f) => text(`fields.${f}`, 'es')).join(','));
+    // Spanish: ';' between fields, as Excel opens a CSV in Colombia.
+    await expect(lines[0]).toBe(['name', 'email', 'roles', 'state', 'createdAt'].map((f) => text(`fields.${f}`, 'es')).join(';'));
     // Formula-looking cells are text; labels are the screen's (enum and role names).
     const first = lines.find((l) => l.includes('cmd'))!;
-    await expect(first.startsWith("'=cmd|calc,'+573001234567@x.co,")).toBe(true);
+    await expect(first.startsWith("'=cmd|calc;'+573001234567@x.co;")).toBe(true);
     await expect(first).toContain(text('enums.user-state.active', 'es'));
   },
 };
@@ -236,7 +237,10 @@ export const ExportXlsxSheetRecipient: Story = {
     await expect(book.SheetNames).toEqual(['recipient']);
     const sheet = XLSX.utils.sheet_to_json<string[]>(book.Sheets.recipient, { header: 1 });
     await expect(sheet).toHaveLength(452);
-    await expect(sheet.flat()).toContain("'=cmd|calc");
+    // An XLSX cell is typed: the formula-looking text is a text cell, written as it is (never evaluated).
+    await expect(sheet.flat()).toContain('=cmd|calc');
+    const cell = Object.values(book.Sheets.recipient).find((c) => (c as { v?: unknown }).v === '=cmd|calc') as { t: string; f?: string };
+    await expect([cell.t, cell.f]).toEqual(['s', undefined]);
   },
 };
 
