@@ -31,7 +31,7 @@ export function screenKeys(s: Model['screens'][number]): string[] {
   for (const group of ['secondaryActions', 'rowActions', 'bulkActions', 'actions', 'cards', 'charts', 'tables'] as const) {
     for (const a of (s[group] as any[]) ?? []) { add(a.label); add(a.notify); add(a.confirm); add(a.help); add(a.empty); }
   }
-  for (const tb of (s.tables as any[]) ?? []) for (const c of tb.columns ?? []) add(columnKey(c));
+  for (const tb of (s.tables as any[]) ?? []) { for (const c of tb.columns ?? []) add(columnKey(c)); add(tb.emptyAction?.label); }
   add((s.chart as any)?.label);
   for (const c of (s.columns as any[]) ?? []) add(columnKey(c));
   for (const tab of (s.tabs as any[]) ?? []) { add(tab.label); for (const f of tab.fields ?? []) add(columnKey(f)); for (const line of tab.checklist ?? []) add(line.text); }

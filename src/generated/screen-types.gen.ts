@@ -37,6 +37,7 @@ export interface ScreenAction {
     permission?: Permission;
     showOnce?: readonly string[];
     labelContext?: string;
+    primary?: boolean;
     notifyContext?: string;
     upload?: {
         accept?: string | readonly string[];
@@ -107,6 +108,11 @@ export interface ScreenTable {
     columns?: readonly ScreenColumn[];
     to?: string;
     empty?: string;
+    emptyAction?: {
+        label: string;
+        to: string;
+        permission?: Permission;
+    };
     permission?: Permission;
 }
 

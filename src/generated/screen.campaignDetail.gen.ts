@@ -1368,6 +1368,7 @@ export const screen = {
     actions: [
         {
             label: "screens.campaignDetail.launch",
+            primary: true,
             operation: "campaigns.launch",
             labelContext: "launchTiming",
             notifyContext: "state",
@@ -1389,6 +1390,7 @@ export const screen = {
         },
         {
             label: "screens.campaignDetail.relaunch",
+            primary: true,
             operation: "campaigns.launch",
             confirm: "screens.campaignDetail.relaunchConfirm",
             notify: "screens.campaignDetail.launched",

@@ -67,6 +67,9 @@ export const screen = {
         ]
     },
     links: [{
+            to: "/Campaigns/campaigns/{id}?tab=2",
+            label: "screens.campaignPaste.next"
+        }, {
             to: "/Campaigns/campaigns/{id}?tab=1",
             label: "screens.campaignPaste.back"
         }],

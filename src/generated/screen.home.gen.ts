@@ -213,6 +213,14 @@ export const screen = {
                 }
             ],
             to: "/Campaigns/campaigns/{id}",
-            empty: "screens.home.noCampaigns"
+            empty: "screens.home.noCampaigns",
+            emptyAction: {
+                label: "screens.home.firstCampaign",
+                to: "/Campaigns/campaigns/new",
+                permission: {
+                    component: 2001,
+                    action: "create"
+                }
+            }
         }]
 } as const;

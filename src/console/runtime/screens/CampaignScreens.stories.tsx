@@ -224,7 +224,11 @@ export const ActionNext: Story = {
     },
   },
   play: async () => {
-    await userEvent.click(await screen.findByRole('button', { name: es('screens.campaignDetail.launch') }));
+    // Launch is the page's main action: the one filled button.
+    const launch = await screen.findByRole('button', { name: es('screens.campaignDetail.launch') });
+    await expect(launch.className).toMatch(/MuiButton-contained/);
+    await expect(screen.getByRole('button', { name: es('screens.campaignDetail.sendTest') }).className).toMatch(/MuiButton-outlined/);
+    await userEvent.click(launch);
     await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: es('screens.campaignDetail.launch') }));
     await expectLocation('/Campaigns/campaigns/7?tab=3');
     await expect(callsTo('campaigns.launch')[0].params).toEqual({ id: '7' });

@@ -44,6 +44,17 @@ export const Home: Story = {
   },
 };
 
+/** A company without campaigns is offered its first one, as the page's primary action. */
+export const FirstCampaignCallToAction: Story = {
+  parameters: { api: { 'campaigns.list': { items: [], total: 0, page: 1, pageSize: 5 } } },
+  play: async () => {
+    const cta = await screen.findByRole('link', { name: text('screens.home.firstCampaign', 'es') });
+    await expect(cta).toHaveAttribute('href', '/Campaigns/campaigns/new');
+    await expect(cta.className).toMatch(/MuiButton-contained/);
+    await expect(screen.getByText(text('screens.home.noCampaigns', 'es'))).toBeInTheDocument();
+  },
+};
+
 /** A company role with the home but not the campaigns (2001) sees no campaign table; the credits stay. */
 export const TableGatedByPermission: Story = {
   parameters: { session: { ...users.manager, permissions: { ...users.manager.permissions, menu: users.manager.permissions.menu.filter((g) => g.id !== 2001) } } },

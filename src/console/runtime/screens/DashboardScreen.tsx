@@ -5,6 +5,7 @@
 // session may call its operation and holds its declared `permission`.
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardActionArea from '@mui/material/CardActionArea';
 import CardContent from '@mui/material/CardContent';
@@ -94,6 +95,7 @@ function DashboardChart({ chart }: { chart: ScreenChart }) {
 
 function DashboardTable({ table }: { table: ScreenTable }) {
   const { t } = useTranslation();
+  const can = useCan();
   const session = useSession();
   const [query] = useSearchParams();
   const route = useParams();
@@ -115,7 +117,15 @@ function DashboardTable({ table }: { table: ScreenTable }) {
         ) : error ? (
           <Alert severity="warning">{errorText(t, error)}</Alert>
         ) : rows.length === 0 ? (
-          <Typography color="text.secondary">{table.empty ? t(table.empty) : '—'}</Typography>
+          <>
+            <Typography color="text.secondary">{table.empty ? t(table.empty) : '—'}</Typography>
+            {/* Nothing yet: the next step, as the page's primary action (the first campaign). */}
+            {table.emptyAction && (!table.emptyAction.permission || can({ permission: table.emptyAction.permission })) && (
+              <Button variant="contained" component={RouteLink} to={table.emptyAction.to} sx={{ mt: 1.5 }}>
+                {t(table.emptyAction.label)}
+              </Button>
+            )}
+          </>
         ) : (
           <Table size="small" aria-label={title}>
             <TableHead>

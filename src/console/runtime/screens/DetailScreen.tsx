@@ -76,6 +76,7 @@ function DetailView({ screen }: { screen: ScreenDef }) {
   const named = screen.titleField ? valueAt(record, screen.titleField) : undefined;
   const title = typeof named === 'string' && named ? named : t(screen.title);
   const helped = actions.filter((a) => a.help);
+  const hasPrimary = actions.some((a) => a.primary);
   return (
     <ScreenFrame title={title} description={screen.description ? t(screen.description) : undefined} maxWidth={1100}>
       {actions.length > 0 && data && (
@@ -83,7 +84,8 @@ function DetailView({ screen }: { screen: ScreenDef }) {
           {actions.map((a, i) => (
             <Button
               key={a.label}
-              variant={a.to ? 'contained' : 'outlined'}
+              // The screen's main action (`primary`) is the one filled button; without one, navigations are.
+              variant={a.primary || (!hasPrimary && a.to) ? 'contained' : 'outlined'}
               color={a.method === 'DELETE' ? 'error' : 'primary'}
               disabled={action.busy !== null}
               onClick={() => action.run(a, record)}
