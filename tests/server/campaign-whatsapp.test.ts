@@ -139,6 +139,14 @@ describe('a WhatsApp campaign from an approved template', () => {
     await api('PATCH', withId('campaigns.update', id), { templateMapping: { 1: 'nombre', 2: 'pedido' } });
     const preview = (await api('GET', withId('campaigns.preview', id))).json;
     expect(preview).toMatchObject({ recipients: 3, goNow: 1, emptyParameters: 2, unmappedParameters: [] });
+    // The rows themselves say it: read against the mapping, the blank cells make them not sendable, with why.
+    const judged = (await api('GET', `${withId('campaigns.recipients', id)}?pageSize=50`)).json.items as { row: number; result: string; problems: { code: string; column: string | null }[] }[];
+    expect(judged.map((r) => [r.row, r.result, r.problems.map((p) => `${p.code}:${p.column}`)])).toEqual([
+      [2, 'pass', []], [3, 'fail', ['emptyTemplateParameter:nombre']], [4, 'fail', ['emptyTemplateParameter:pedido']],
+    ]);
+    const refusedRows = (await api('GET', `${withId('campaigns.recipients', id)}?result=fail`)).json.items as { row: number }[];
+    expect(refusedRows.map((r) => r.row)).toEqual([3, 4]);
+    expect(((await api('GET', `${withId('campaigns.recipients', id)}?result=pass`)).json.items as { row: number }[]).map((r) => r.row)).toEqual([2]);
     // Staged on its first row only, the rows past it are judged as the launch judges them: the same summary.
     process.env.PREVIEW_STAGED_MAX = '1';
     try {

@@ -27,7 +27,8 @@ export type RowNoticeCode =
   | 'fixedLine' // fail (with invalidPhone): a Colombian fixed line cannot receive SMS
   | 'cellTooLong' // error: a cell longer than uploads.maxCellChars (cut, never accumulated)
   | 'malformedQuotes' // error: text after a closing quote, or a quote never closed
-  | 'tooManyCells'; // error: more non-empty cells than the header row has columns
+  | 'tooManyCells' // error: more non-empty cells than the header row has columns
+  | 'emptyTemplateParameter'; // fail, judged when read: the cell of a column a template parameter is filled from is blank (the launch refuses it, 131008)
 
 export interface RowProblem { code: FileProcessorCode | RowNoticeCode; column?: string }
 
