@@ -236,6 +236,23 @@ export const editLocks = [
 
 export type EditLock = (typeof editLocks)[number];
 
+/** ePayco's transaction state codes (x_cod_transaction_state, research protocols.md 5.4), read in the reader's language instead of the gateway's Spanish words: 1 accepted, 2 rejected, 3 pending, 4 failed, 6 reversed, 7 held, 8 started, 9 expired, 10 abandoned, 11 cancelled, 12 held by the anti-fraud check. (schemas/enums/epayco-state.yaml) */
+export const epaycoStates = [
+    "1",
+    "2",
+    "3",
+    "4",
+    "6",
+    "7",
+    "8",
+    "9",
+    "10",
+    "11",
+    "12"
+] as const;
+
+export type EpaycoState = (typeof epaycoStates)[number];
+
 /** How a conditional step compares a variable with its value: equals and contains ignore case and accents; matches is a regular expression; greater and less compare numbers; present is true when the variable has any value. (schemas/enums/flow-condition-operator.yaml) */
 export const flowConditionOperators = [
     "equals",
@@ -906,6 +923,7 @@ export const enumValues = {
     "deployment-stop-reason": deploymentStopReasons,
     "document-type": documentTypes,
     "edit-lock": editLocks,
+    "epayco-state": epaycoStates,
     "flow-condition-operator": flowConditionOperators,
     "flow-http-method": flowHttpMethods,
     "flow-no-match": flowNoMatches,

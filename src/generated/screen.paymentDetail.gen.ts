@@ -142,11 +142,13 @@ export const screen = {
                     sortable: false
                 },
                 {
-                    field: "gatewayText",
-                    label: "fields.gatewayText",
+                    field: "gatewayCode",
+                    label: "fields.gatewayCode",
                     schema: {
-                        type: ["string", "null"]
+                        type: ["integer", "null"],
+                        "x-enum": "epayco-state"
                     },
+                    cell: "enum",
                     sortable: false
                 },
                 {

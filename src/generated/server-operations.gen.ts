@@ -210,6 +210,24 @@ export const entitySchemas = [
         ]
     },
     {
+        $id: "epayco-state",
+        description: "ePayco's transaction state codes (x_cod_transaction_state, research protocols.md 5.4), read in the reader's language instead of the gateway's Spanish words: 1 accepted, 2 rejected, 3 pending, 4 failed, 6 reversed, 7 held, 8 started, 9 expired, 10 abandoned, 11 cancelled, 12 held by the anti-fraud check.",
+        type: "string",
+        enum: [
+            "1",
+            "2",
+            "3",
+            "4",
+            "6",
+            "7",
+            "8",
+            "9",
+            "10",
+            "11",
+            "12"
+        ]
+    },
+    {
         $id: "flow-condition-operator",
         description: "How a conditional step compares a variable with its value: equals and contains ignore case and accents; matches is a regular expression; greater and less compare numbers; present is true when the variable has any value.",
         type: "string",

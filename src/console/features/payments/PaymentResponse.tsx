@@ -14,6 +14,7 @@ import { call, useOperation } from '../../../generated/client.gen.ts';
 import type { PaymentStatus } from '../../../generated/enums.gen.ts';
 import { errorText } from '../../api/errors.ts';
 import { ScreenFrame } from '../../runtime/ScreenFrame.tsx';
+import { enumLabel } from '../../runtime/cells/cells.tsx';
 import { formatCop, formatInteger } from '../../runtime/format.ts';
 import type { FeatureProps } from '../registry.ts';
 import { useFeatureStrings } from '../strings.ts';
@@ -24,7 +25,7 @@ const INVOICE = /^[A-Z0-9-]{1,60}$/;
 const REF = /^[A-Za-z0-9_-]{1,64}$/;
 
 export default function PaymentResponse(_props: FeatureProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const ready = useFeatureStrings('payments');
   const [search] = useSearchParams();
   const invoice = search.get('invoice') ?? '';
@@ -63,7 +64,8 @@ export default function PaymentResponse(_props: FeatureProps) {
               <dt>{t('fields.invoice')}</dt><dd style={{ margin: 0 }}>{payment.invoice}</dd>
               <dt>{t('fields.amount')}</dt><dd style={{ margin: 0 }}>{formatCop(payment.amount)}</dd>
               <dt>{t('fields.creditsMoved')}</dt><dd style={{ margin: 0 }}>{formatInteger(payment.creditsMoved)}</dd>
-              {payment.gatewayText && (<><dt>{t('fields.gatewayText')}</dt><dd style={{ margin: 0 }}>{payment.gatewayText}</dd></>)}
+              {/* The gateway's answer in the reader's words (its state code), not its Spanish text. */}
+              {payment.gatewayCode != null && (<><dt>{t('fields.gatewayCode')}</dt><dd style={{ margin: 0 }}>{enumLabel(t, 'epayco-state', payment.gatewayCode, (k) => i18n.exists(k))}</dd></>)}
               {payment.reference && (<><dt>{t('fields.reference')}</dt><dd style={{ margin: 0 }}>{payment.reference}</dd></>)}
               {summary.data && (<><dt>{t('payments.response.balance')}</dt><dd style={{ margin: 0 }}>{formatCop(summary.data.balance)}</dd></>)}
             </Typography>

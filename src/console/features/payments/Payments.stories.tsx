@@ -12,7 +12,7 @@ import { apiError, callsTo } from '../../stories/stub-api.ts';
 const payment = (overrides: Partial<Payment> = {}): Payment => ({
   id: 7, kind: 'purchase', date: '2026-11-20T15:00:00.000Z', invoice: 'CLB-1-MH3ZK2-A1B2C3', status: 'approved', amount: 50000, tax: 0, creditsMoved: 50000,
   currency: 'COP', gateway: 'epayco', verificationId: 'f00dfeed', updatedAt: '2026-11-20T15:01:00.000Z', reference: 'abc123', method: 'VS', cardNumber: '**** 0326',
-  gatewayText: 'Aceptada: Aprobada', ...overrides,
+  gatewayText: 'Aceptada: Aprobada', gatewayCode: 1, ...overrides,
 });
 
 const api = { 'account.list': areas, 'notifications.list': notificationList(), 'account.paymentsSummary': paymentsSummary, 'payments.promotions': [] };
@@ -50,6 +50,8 @@ export const ResponseShowsTheServersWord: Story = {
     const status = await screen.findByRole('status');
     await waitFor(() => expect(status).toHaveTextContent('Aprobado'));
     await expect(status).toHaveTextContent('Se sumaron 50.000 créditos');
+    // The gateway's answer in the reader's words, from its code (ePayco's own text is Spanish whatever the language).
+    await expect(screen.getByText(text('enums.epayco-state.1', 'es'))).toBeInTheDocument();
     await expect(callsTo('payments.byInvoice')[0].query).toMatchObject({ ref_payco: 'abc123' });
     await expect(screen.getByRole('button', { name: 'Descargar comprobante' })).toBeInTheDocument();
   },
