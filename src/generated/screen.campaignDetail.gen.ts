@@ -621,7 +621,7 @@ export const screen = {
                     label: "fields.samples",
                     schema: {
                         type: "array",
-                        "x-display": "lines",
+                        "x-display": "bubbles",
                         items: {
                             type: "string"
                         }

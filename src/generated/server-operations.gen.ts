@@ -1829,8 +1829,8 @@ export const entitySchemas = [
                 items: {
                     type: "string"
                 },
-                "x-display": "lines",
-                description: "the first rendered messages, as they would go (number: text)"
+                "x-display": "bubbles",
+                description: "the first rendered messages, as they would go (number: text), shown as the phone shows them"
             },
             credits: {
                 type: "integer",

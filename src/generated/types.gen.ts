@@ -783,7 +783,7 @@ ucs2Characters: string[]
  */
 ucs2Rows: (number | null)
 /**
- * the first rendered messages, as they would go (number: text)
+ * the first rendered messages, as they would go (number: text), shown as the phone shows them
  */
 samples: string[]
 /**

@@ -54,8 +54,13 @@ describe('the campaign summary', () => {
     expect(await summary.getByText('Caracteres de las variables que obligan a UCS-2', { exact: false }).isVisible()).toBe(true);
     expect(await field(summary, 'ucs2Characters').textContent()).toBe('íú');
     expect(await field(summary, 'ucs2Rows').textContent()).toBe('2');
-    const samples = (await field(summary, 'samples').textContent())!;
-    for (const [to, name] of [['+573157779901', 'Ana'], ['+573157779902', 'María'], ['+573157779903', 'Raúl']]) expect(samples).toContain(`${to}: ${text(name)}`);
+    // The first messages as the phone shows them: each text in a bubble under its number, with its parts.
+    const samples = field(summary, 'samples');
+    for (const [to, name] of [['+573157779901', 'Ana'], ['+573157779902', 'María'], ['+573157779903', 'Raúl']]) {
+      await samples.getByText(to, { exact: true }).waitFor();
+      await samples.getByText(text(name), { exact: true }).waitFor();
+    }
+    expect(await samples.getByTestId('bubble-parts').allTextContents()).toEqual(['1 parte · GSM-7', '2 partes · UCS-2', '2 partes · UCS-2']);
 
     // Launch: everything goes, and the launch reserves what the summary said.
     const first = await launchFromSummary(page);

@@ -63,6 +63,9 @@ describe('WhatsApp campaigns', () => {
     const unmapped = field(preview, 'unmappedParameters');
     await unmapped.getByText('1', { exact: true }).waitFor();
     await unmapped.getByText('2', { exact: true }).waitFor();
+    // The checklist puts it first, as what stops the launch; the samples say which parameter lacks its column.
+    await preview.getByTestId('checklist').locator('li[data-tone="error"]').filter({ hasText: 'Parámetros de la plantilla sin columna del archivo: 1, 2' }).waitFor();
+    await field(preview, 'samples').getByText(/Hola \[1\], tu pedido \[2\]/).first().waitFor();
 
     // The campaign's edit page: one select of the file's columns per parameter.
     await page.goto(`/Campaigns/campaigns/${campaignId}/edit`);
@@ -76,7 +79,9 @@ describe('WhatsApp campaigns', () => {
     await page.getByRole('tab', { name: 'Resumen antes de enviar' }).click();
     const summary = page.getByRole('tabpanel');
     await field(summary, 'goNow').getByText('2', { exact: true }).waitFor();
-    await expect(await field(summary, 'unmappedParameters').textContent()).toBe('—');
+    // Nothing left to map: the fact is not listed at all, nor any line that stops the launch.
+    await expect(await field(summary, 'unmappedParameters').count()).toBe(0);
+    await expect(await summary.getByTestId('checklist').locator('li[data-tone="error"]').count()).toBe(0);
     await expect(await field(summary, 'outsideWindow').textContent()).toBe('0');
 
     // Launch: the run ends processed with both messages delivered (read receipts follow).

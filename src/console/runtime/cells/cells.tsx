@@ -68,6 +68,8 @@ export function cellText(t: TFunction, exists: (k: string) => boolean, key: stri
     }
     case 'recurrence':
       return recurrenceText(t, value as RecurrenceValue);
+    case 'bubbles':
+      return (value as unknown[]).join('\n');
     case 'reason':
       return reasonText(t, exists, value as MessageReasonValue);
     case 'rejections':

@@ -7,6 +7,7 @@ import type { ScreenColumn } from '../screen-types.ts';
 import { ProgressCell } from './ProgressCell.tsx';
 import { CopyCell } from './CopyCell.tsx';
 import { RejectionsCell } from './RejectionsTable.tsx';
+import { MessageBubbles } from './MessageBubbles.tsx';
 import { BooleanCell, ChipsCell, CopCell, PercentCell, DateCell, DateTimeCell, EnumCell, IntegerCell, JsonCell, LinesCell, ReasonCell, RecurrenceCell, RowProblemsCell, RoleChipsCell, ErrorCodeCell, SecretCell, StatusCell, TextCell, WhatsAppCodeCell, type CellProps } from './cells.tsx';
 
 const isSecret: Tester = (s) => s['x-secret'] === true || s.writeOnly === true;
@@ -34,6 +35,8 @@ export const cellEntries: RankedEntry<ComponentType<CellProps>>[] = [
   { key: 'reason', tester: rankWith(7, xDisplayIs('reason')), component: ReasonCell },
   { key: 'lines', tester: rankWith(7, xDisplayIs('lines')), component: LinesCell },
   { key: 'json', tester: rankWith(7, xDisplayIs('json')), component: JsonCell },
+  // Messages as the phone shows them ("number: text" samples, x-display: bubbles).
+  { key: 'bubbles', tester: rankWith(7, xDisplayIs('bubbles')), component: MessageBubbles },
   // A recurring campaign's rule in words (x-display: recurrence).
   { key: 'recurrence', tester: rankWith(7, xDisplayIs('recurrence')), component: RecurrenceCell },
   // A recipients-file row's problems in words, with the column (x-display: rowProblems).

@@ -211,7 +211,11 @@ export const DetailTabLoad: Story = {
     // The parts' spread, the characters that force UCS-2 and the rendered messages, one per line.
     await expect(panel.querySelector('dd[data-field="partsMax"]')).toHaveTextContent('2');
     await expect(panel.querySelector('dd[data-field="ucs2Characters"]')).toHaveTextContent('í');
-    await expect(panel.querySelector('dd[data-field="samples"]')).toHaveTextContent('+573001234702: Hola María');
+    // The first messages as the phone shows them: a bubble under its number, with its parts.
+    const bubbles = within(panel.querySelector('dd[data-field="samples"]') as HTMLElement);
+    await expect(bubbles.getByText('Hola María')).toBeInTheDocument();
+    await expect(bubbles.getByText('+573001234702')).toBeInTheDocument();
+    await expect(bubbles.getAllByTestId('bubble-parts')[1]).toHaveTextContent('1 parte · UCS-2');
   },
 };
 
