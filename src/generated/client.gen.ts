@@ -556,6 +556,10 @@ export const paymentsList = (args: Args<"payments.list">) => call("payments.list
 
 export const usePaymentsList = (args: Args<"payments.list"> | null, config?: SWRConfiguration<Result<"payments.list">>) => useOperation("payments.list", args, config);
 
+export const paymentsLedger = (args: Args<"payments.ledger">) => call("payments.ledger", args);
+
+export const usePaymentsLedger = (args: Args<"payments.ledger"> | null, config?: SWRConfiguration<Result<"payments.ledger">>) => useOperation("payments.ledger", args, config);
+
 export const paymentsGet = (args: Args<"payments.get">) => call("payments.get", args);
 
 export const usePaymentsGet = (args: Args<"payments.get"> | null, config?: SWRConfiguration<Result<"payments.get">>) => useOperation("payments.get", args, config);

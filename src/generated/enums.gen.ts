@@ -127,6 +127,48 @@ export const credentialStatuses = ["active", "revoked"] as const;
 
 export type CredentialStatus = (typeof credentialStatuses)[number];
 
+/** A movement of the company's credits (the credit_ledger, src/engine/credits.ts): purchase, grant (promotional or the demo's), adjust (the provider's staff) and release (a launch's reserved credits given back for messages that did not go) add to the balance; reserve (credits held for a launch or a message) and reversal and expire take from it; consume spends what was reserved (the balance does not move again). (schemas/enums/credit-movement.yaml) */
+export const creditMovements = [
+    "purchase",
+    "grant",
+    "adjust",
+    "reserve",
+    "release",
+    "consume",
+    "reversal",
+    "expire"
+] as const;
+
+export type CreditMovement = (typeof creditMovements)[number];
+
+/** What code needs to know about each CreditMovement: balanceSign: what the movement does to the balance: +1 adds, -1 takes, 0 leaves it (consume spends reserved credits). */
+export const creditMovementMeta = {
+    purchase: {
+        balanceSign: 1
+    },
+    grant: {
+        balanceSign: 1
+    },
+    adjust: {
+        balanceSign: 1
+    },
+    reserve: {
+        balanceSign: -1
+    },
+    release: {
+        balanceSign: 1
+    },
+    consume: {
+        balanceSign: 0
+    },
+    reversal: {
+        balanceSign: -1
+    },
+    expire: {
+        balanceSign: -1
+    }
+} as const;
+
 /** Delivery statuses of a message (spec 4). (schemas/enums/delivery-status.yaml) */
 export const deliveryStatuses = [
     "SENDING",
@@ -238,17 +280,17 @@ export type EditLock = (typeof editLocks)[number];
 
 /** ePayco's transaction state codes (x_cod_transaction_state, research protocols.md 5.4), read in the reader's language instead of the gateway's Spanish words: 1 accepted, 2 rejected, 3 pending, 4 failed, 6 reversed, 7 held, 8 started, 9 expired, 10 abandoned, 11 cancelled, 12 held by the anti-fraud check. (schemas/enums/epayco-state.yaml) */
 export const epaycoStates = [
-    "1",
-    "2",
-    "3",
-    "4",
-    "6",
-    "7",
-    "8",
-    "9",
-    "10",
-    "11",
-    "12"
+    1,
+    2,
+    3,
+    4,
+    6,
+    7,
+    8,
+    9,
+    10,
+    11,
+    12
 ] as const;
 
 export type EpaycoState = (typeof epaycoStates)[number];
@@ -918,6 +960,7 @@ export const enumValues = {
     "conversation-state": conversationStates,
     "conversation-turn-direction": conversationTurnDirections,
     "credential-status": credentialStatuses,
+    "credit-movement": creditMovements,
     "delivery-status": deliveryStatuses,
     "deployment-state": deploymentStates,
     "deployment-stop-reason": deploymentStopReasons,

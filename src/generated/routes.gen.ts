@@ -915,6 +915,30 @@ export const routes = [
         loadScreen: () => import("./screen.paymentsPromotions.gen.ts")
     },
     {
+        path: "/Payments/Ledger",
+        screen: "paymentsLedger",
+        kind: "list",
+        access: "session",
+        layout: "default",
+        menuKey: "payments.ledger",
+        componentId: 8004,
+        title: "menu.payments.ledger",
+        firstLoad: false,
+        loadScreen: () => import("./screen.paymentsLedger.gen.ts")
+    },
+    {
+        path: "/Payments/Ledger/:id",
+        screen: "paymentsLedger",
+        kind: "list",
+        access: "session",
+        layout: "default",
+        menuKey: "payments.ledger",
+        componentId: 8004,
+        title: "menu.payments.ledger",
+        firstLoad: false,
+        loadScreen: () => import("./screen.paymentsLedger.gen.ts")
+    },
+    {
         path: "/epaycoResponse",
         screen: "paymentsResponse",
         kind: "feature",

@@ -145,6 +145,21 @@ export const entitySchemas = [
         enum: ["active", "revoked"]
     },
     {
+        $id: "credit-movement",
+        description: "A movement of the company's credits (the credit_ledger, src/engine/credits.ts): purchase, grant (promotional or the demo's), adjust (the provider's staff) and release (a launch's reserved credits given back for messages that did not go) add to the balance; reserve (credits held for a launch or a message) and reversal and expire take from it; consume spends what was reserved (the balance does not move again).",
+        type: "string",
+        enum: [
+            "purchase",
+            "grant",
+            "adjust",
+            "reserve",
+            "release",
+            "consume",
+            "reversal",
+            "expire"
+        ]
+    },
+    {
         $id: "delivery-status",
         description: "Delivery statuses of a message (spec 4).",
         type: "string",
@@ -212,19 +227,19 @@ export const entitySchemas = [
     {
         $id: "epayco-state",
         description: "ePayco's transaction state codes (x_cod_transaction_state, research protocols.md 5.4), read in the reader's language instead of the gateway's Spanish words: 1 accepted, 2 rejected, 3 pending, 4 failed, 6 reversed, 7 held, 8 started, 9 expired, 10 abandoned, 11 cancelled, 12 held by the anti-fraud check.",
-        type: "string",
+        type: "integer",
         enum: [
-            "1",
-            "2",
-            "3",
-            "4",
-            "6",
-            "7",
-            "8",
-            "9",
-            "10",
-            "11",
-            "12"
+            1,
+            2,
+            3,
+            4,
+            6,
+            7,
+            8,
+            9,
+            10,
+            11,
+            12
         ]
     },
     {
@@ -3125,6 +3140,110 @@ export const entitySchemas = [
             },
             reserved: {
                 type: "integer"
+            }
+        }
+    },
+    {
+        $id: "credit-movement-page",
+        description: "One page of the company's credit movements (the list convention).",
+        type: "object",
+        required: [
+            "items",
+            "total",
+            "page",
+            "pageSize"
+        ],
+        additionalProperties: false,
+        properties: {
+            items: {
+                type: "array",
+                items: {
+                    $ref: "credit-movement-row#"
+                }
+            },
+            total: {
+                type: "integer",
+                description: "rows matching the filters",
+                "all pages": null
+            },
+            page: {
+                type: "integer"
+            },
+            pageSize: {
+                type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound"
+            }
+        }
+    },
+    {
+        $id: "credit-movement-row",
+        description: "One movement of the company's credits, newest first: what it did to the balance (signed), the balance and the reserved credits after it, and the run or purchase it belongs to. The newest row's balanceAfter is the balance the home shows.",
+        type: "object",
+        required: [
+            "id",
+            "at",
+            "kind",
+            "credits",
+            "balanceAfter",
+            "reservedAfter",
+            "deploymentId",
+            "campaignName",
+            "messageCount",
+            "reference"
+        ],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "integer",
+                maximum: 9007199254740991
+            },
+            at: {
+                type: "string",
+                format: "date-time"
+            },
+            kind: {
+                $ref: "credit-movement#"
+            },
+            credits: {
+                type: "integer",
+                maximum: 9007199254740991,
+                minimum: -9007199254740991,
+                description: "what it added to (+) or took from (\u2212) the balance; 0 for a consumption, which spends reserved credits"
+            },
+            balanceAfter: {
+                type: "integer",
+                maximum: 9007199254740991,
+                minimum: -9007199254740991
+            },
+            reservedAfter: {
+                type: "integer",
+                maximum: 9007199254740991,
+                minimum: -9007199254740991
+            },
+            deploymentId: {
+                type: ["integer", "null"],
+                maximum: 9007199254740991
+            },
+            campaignName: {
+                type: ["string", "null"]
+            },
+            messageCount: {
+                type: "integer"
+            },
+            reference: {
+                type: ["string", "null"],
+                description: "the purchase's invoice, the grant's reason or the provider's note"
             }
         }
     },
@@ -14542,6 +14661,77 @@ export const serverOperations = [
         uploadLimit: null,
         response: {
             $ref: "payment-page#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99958", "99931"]
+    },
+    {
+        id: "payments.ledger",
+        tag: "payments",
+        name: "ledger",
+        method: "GET",
+        path: "/v1/payments/ledger",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 8004,
+            action: "view"
+        },
+        summary: "Every movement of the company's credits, newest first (list convention): purchases, grants, a launch's reservation, what it gave back and what it spent, reversals; the newest row's balanceAfter is the balance. Dates are Bogot\u00E1 days.",
+        params: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                page: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 1000000,
+                    default: 1
+                },
+                pageSize: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 200,
+                    default: 50
+                },
+                after: {
+                    $ref: "list-cursor#"
+                },
+                sort: {
+                    type: "string",
+                    enum: ["at"]
+                },
+                order: {
+                    type: "string",
+                    enum: ["asc", "desc"],
+                    default: "desc"
+                },
+                q: {
+                    type: "string",
+                    maxLength: 100
+                },
+                kind: {
+                    $ref: "credit-movement#"
+                },
+                dateStart: {
+                    type: "string",
+                    format: "date"
+                },
+                dateEnd: {
+                    type: "string",
+                    format: "date"
+                }
+            }
+        },
+        headers: null,
+        body: null,
+        multipart: null,
+        uploadLimit: null,
+        response: {
+            $ref: "credit-movement-page#"
         },
         produces: "json",
         sandbox: false,

@@ -11,6 +11,7 @@ import { createJob } from '../../../engine/lifecycle/index.ts';
 import { grantPromotional } from '../../../engine/credits.ts';
 import { constants } from '../../../generated/constants.gen.ts';
 import type { Payment, PromotionalCredit } from '../../../generated/types.gen.ts';
+import { creditMovementMeta, type CreditMovement } from '../../../generated/enums.gen.ts';
 import { fail, failFields, fieldError } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
@@ -104,6 +105,33 @@ export const paymentsHandlers: DomainHandlers<'payments'> = {
       tieBreaker: 'p.id',
       search: ['p.invoice', 'p.gateway_ref', 'p.transaction_id'],
       map: toPayment,
+    });
+  },
+
+  'payments.ledger': async (ctx) => {
+    const me = caller(ctx);
+    const f = ctx.query;
+    const problem = dateRangeProblem({ start: f.dateStart, end: f.dateEnd }, calendarDate(ctx.deps.now(), TIME_ZONE));
+    if (problem === 'endBeforeStart') throw fail('99958');
+    let qb = ctx.deps.db.selectFrom('credit_ledger as l').leftJoin('deployments as d', 'd.id', 'l.deployment_id').leftJoin('campaigns as c', 'c.id', 'd.campaign_id')
+      .select(['l.id', 'l.created_at', 'l.kind', 'l.amount', 'l.balance_after', 'l.reserved_after', 'l.deployment_id', 'l.message_count', 'l.reference', 'c.name as campaign_name'])
+      .where('l.company_id', '=', me.companyId);
+    if (f.kind) qb = qb.where('l.kind', '=', f.kind);
+    if (f.dateStart) qb = qb.where('l.created_at', '>=', dayStart(f.dateStart, TIME_ZONE));
+    if (f.dateEnd) qb = qb.where('l.created_at', '<', dayAfter(f.dateEnd, TIME_ZONE));
+    return paginate(qb, f, {
+      sortable: { at: 'l.created_at' },
+      defaultSort: { column: 'l.created_at', order: 'desc' },
+      tieBreaker: 'l.id',
+      search: ['l.reference'],
+      map: (r) => ({
+        id: Number(r.id), at: r.created_at.toISOString(), kind: r.kind as CreditMovement,
+        // What it did to the balance, by the movement's own sign (credit-movement.yaml balanceSign).
+        credits: creditMovementMeta[r.kind as CreditMovement].balanceSign * Number(r.amount),
+        balanceAfter: Number(r.balance_after), reservedAfter: Number(r.reserved_after),
+        deploymentId: r.deployment_id === null ? null : Number(r.deployment_id), campaignName: r.campaign_name ?? null,
+        messageCount: r.message_count, reference: r.reference,
+      }),
     });
   },
 
