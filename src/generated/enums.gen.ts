@@ -520,7 +520,7 @@ export const otpMethods = ["sms", "email"] as const;
 
 export type OtpMethod = (typeof otpMethods)[number];
 
-/** The franchise or means ePayco names a payment by (x_franchise): VS Visa, MC Mastercard, AM American Express, DC Diners Club, CR Credencial, PSE, EF Efecty, GA Gana, BA Baloto, RS Red Servi, PR Punto Red, DP Daviplata, NQ Nequi, SP SafetyPay. A code the gateway adds later is shown as it comes. (schemas/enums/payment-franchise.yaml) */
+/** The franchise or means ePayco names a payment by (x_franchise): VS Visa, MC Mastercard, AM American Express, DC Diners Club, CR Credencial, PSE, EF Efecty, GA Gana, BA Baloto, RS Red Servi, PR Punto Red, SP SafetyPay. A code the gateway adds later is shown as it comes. (schemas/enums/payment-franchise.yaml) */
 export const paymentFranchises = [
     "VS",
     "MC",
@@ -533,8 +533,6 @@ export const paymentFranchises = [
     "BA",
     "RS",
     "PR",
-    "DP",
-    "NQ",
     "SP"
 ] as const;
 
@@ -557,14 +555,12 @@ export const paymentStatuses = [
 
 export type PaymentStatus = (typeof paymentStatuses)[number];
 
-/** The kind of means ePayco names a payment by (x_type_payment): TDC credit card, TDD debit card, PSE bank transfer, EF cash, DP Daviplata, NQ Nequi. A code the gateway adds later is shown as it comes. (schemas/enums/payment-type.yaml) */
+/** The kind of means ePayco names a payment by (x_type_payment): TDC credit card, TDD debit card, PSE bank transfer, EF cash. A code the gateway adds later is shown as it comes. (schemas/enums/payment-type.yaml) */
 export const paymentTypes = [
     "TDC",
     "TDD",
     "PSE",
-    "EF",
-    "DP",
-    "NQ"
+    "EF"
 ] as const;
 
 export type PaymentType = (typeof paymentTypes)[number];

@@ -449,7 +449,7 @@ export const entitySchemas = [
     },
     {
         $id: "payment-franchise",
-        description: "The franchise or means ePayco names a payment by (x_franchise): VS Visa, MC Mastercard, AM American Express, DC Diners Club, CR Credencial, PSE, EF Efecty, GA Gana, BA Baloto, RS Red Servi, PR Punto Red, DP Daviplata, NQ Nequi, SP SafetyPay. A code the gateway adds later is shown as it comes.",
+        description: "The franchise or means ePayco names a payment by (x_franchise): VS Visa, MC Mastercard, AM American Express, DC Diners Club, CR Credencial, PSE, EF Efecty, GA Gana, BA Baloto, RS Red Servi, PR Punto Red, SP SafetyPay. A code the gateway adds later is shown as it comes.",
         type: "string",
         enum: [
             "VS",
@@ -463,8 +463,6 @@ export const entitySchemas = [
             "BA",
             "RS",
             "PR",
-            "DP",
-            "NQ",
             "SP"
         ]
     },
@@ -489,15 +487,13 @@ export const entitySchemas = [
     },
     {
         $id: "payment-type",
-        description: "The kind of means ePayco names a payment by (x_type_payment): TDC credit card, TDD debit card, PSE bank transfer, EF cash, DP Daviplata, NQ Nequi. A code the gateway adds later is shown as it comes.",
+        description: "The kind of means ePayco names a payment by (x_type_payment): TDC credit card, TDD debit card, PSE bank transfer, EF cash. A code the gateway adds later is shown as it comes.",
         type: "string",
         enum: [
             "TDC",
             "TDD",
             "PSE",
-            "EF",
-            "DP",
-            "NQ"
+            "EF"
         ]
     },
     {

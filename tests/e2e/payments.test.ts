@@ -60,6 +60,13 @@ describe('buying credits', () => {
     await approved.waitFor();
     await approved.getByRole('cell', { name: 'Visa', exact: true }).waitFor();
     expect(await approved.getByRole('cell', { name: 'VS', exact: true }).count()).toBe(0);
+
+    // The credits' ledger: the purchase on top, and its balance the home's.
+    await page.goto('/Payments/Ledger');
+    const newest = page.getByRole('row').filter({ hasText: 'Compra' }).first();
+    await newest.waitFor();
+    expect(await newest.textContent()).toContain('50.000');
+    expect(await newest.textContent()).toContain((before + 50_000).toLocaleString('es-CO'));
     await context.close();
   });
 
