@@ -32,7 +32,14 @@ export function screenKeys(s: Model['screens'][number]): string[] {
     for (const a of (s[group] as any[]) ?? []) { add(a.label); add(a.notify); add(a.confirm); add(a.help); add(a.empty); }
   }
   for (const tb of (s.tables as any[]) ?? []) { for (const c of tb.columns ?? []) add(columnKey(c)); add(tb.emptyAction?.label); }
-  add((s.chart as any)?.label);
+  // A report's chart and totals, its folded series (fields.<field>), and each section's own.
+  const chartKeys = (chart: any) => { add(chart?.label); for (const f of chart?.fold?.fields ?? []) add(`fields.${f}`); };
+  chartKeys(s.chart);
+  add((s.totals as any)?.label);
+  for (const section of (s.sections as any[]) ?? []) {
+    add(section.label); add(section.empty); add(section.totals?.label); chartKeys(section.chart);
+    for (const c of section.columns ?? []) add(columnKey(c));
+  }
   for (const c of (s.columns as any[]) ?? []) add(columnKey(c));
   for (const tab of (s.tabs as any[]) ?? []) { add(tab.label); for (const f of tab.fields ?? []) add(columnKey(f)); for (const line of tab.checklist ?? []) add(line.text); }
   for (const step of (s.steps as any[]) ?? []) { add(step.label); add(step.description); for (const f of step.fields) add(`fields.${f}`); }
