@@ -180,6 +180,7 @@ export interface ScreenDef<S = Record<string, unknown>, U = Record<string, unkno
     };
     values?: Record<string, unknown>;
     prefill?: Record<string, unknown>;
+    loadAs?: Record<string, string>;
     reveal?: Record<string, {
         onError: string;
     }>;

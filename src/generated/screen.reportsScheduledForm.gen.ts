@@ -29,6 +29,9 @@ export const screen = {
     load: {
         operation: "reportCenter.schedule"
     },
+    loadAs: {
+        ClientsIds: "accountIds"
+    },
     prefill: {
         frequency: "daily",
         hour: 6,

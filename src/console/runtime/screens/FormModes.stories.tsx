@@ -7,6 +7,7 @@ import { costCenters, roles, teamMember } from '../../stories/data.ts';
 import { listHandler } from '../../stories/list-stub.ts';
 import { fx, fxArgs } from '../../stories/screens.ts';
 import FormScreen from './FormScreen.tsx';
+import { screenDef } from '../../stories/product-screens.ts';
 
 const member: Record<string, unknown> = { ...teamMember(4), id: 5 };
 const api = {
@@ -191,5 +192,29 @@ export const FieldsFixedOnEdit: Story = {
     await waitFor(() => expect(input('documentId')).toHaveValue(String(member.documentId)));
     await expect(input('documentId')).toBeDisabled();
     await expect(input('name')).not.toBeDisabled();
+  },
+};
+
+/** `loadAs`: a report schedule's accounts come back as its record's accountIds; view and edit show them in the ClientsIds field, and a save keeps them. */
+export const ScheduleKeepsItsAccounts: Story = {
+  render: () => <FormScreen screenId="reportsScheduledForm" menuKey={null} screen={screenDef('reportsScheduledForm')} />,
+  parameters: {
+    session: users.superadmin,
+    route: { path: '/Reports/Scheduled/9/edit', pattern: '/Reports/Scheduled/:id/*' },
+    api: {
+      'reportCenter.getAccounts': [{ id: 3, name: 'SMS demo', platform: 'sms' }, { id: 4, name: 'WhatsApp demo', platform: 'whatsapp' }],
+      'reportCenter.schedule': { id: 9, name: 'Semanal', reportTypeId: 1, accountIds: [4], frequency: 'weekly', day: 1, hour: 6, emails: ['ops@demo.colibri.co'], enabled: true, nextRunAt: null, lastRunAt: null, createdAt: '2026-11-20T15:00:00.000Z' },
+      'reportCenter.updateSchedule': (req: StubRequest) => ({ id: 9, name: 'Semanal', reportTypeId: 1, accountIds: [4], frequency: 'weekly', day: 1, hour: 6, emails: ['ops@demo.colibri.co'], enabled: true, nextRunAt: null, lastRunAt: null, createdAt: '2026-11-20T15:00:00.000Z', ...(req.body as object) }),
+    },
+  },
+  play: async () => {
+    await waitFor(() => expect(input('name')).toHaveValue('Semanal'));
+    await waitFor(() => expect(screen.getByText('WhatsApp demo')).toBeInTheDocument());
+    await userEvent.clear(input('name'));
+    await userEvent.type(input('name'), 'Semanal ventas');
+    await save();
+    await waitFor(() => expect(callsTo('reportCenter.updateSchedule')).toHaveLength(1));
+    // The accounts were not touched: not sent again, and nothing asks to choose one.
+    await expect(callsTo('reportCenter.updateSchedule')[0].body).toEqual({ name: 'Semanal ventas' });
   },
 };

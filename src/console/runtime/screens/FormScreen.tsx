@@ -180,6 +180,8 @@ function FormView({ screen }: { screen: ScreenDef }) {
     filledFromLoad.current = true;
     const answer = loaded.data as unknown as Data;
     const values = Object.fromEntries(Object.keys(properties).filter((k) => answer[k] !== undefined && answer[k] !== null).map((k) => [k, answer[k]]));
+    // `loadAs`: a field the record names otherwise (a schedule's ClientsIds are its accountIds).
+    for (const [field, from] of Object.entries(screen.loadAs ?? {})) if (answer[from] !== undefined && answer[from] !== null) values[field] = answer[from];
     setRecord(values);
     // A record to edit wins over anything the form set meanwhile; a single form keeps its prefill.
     const merge = (prev: Data) => (mode === 'single' ? { ...values, ...prev } : { ...prev, ...values });
