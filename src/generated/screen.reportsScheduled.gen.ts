@@ -19,6 +19,18 @@ export const screen = {
             sortable: true
         },
         {
+            field: "accounts",
+            label: "fields.accounts",
+            schema: {
+                type: "array",
+                items: {
+                    type: "string"
+                }
+            },
+            width: 240,
+            sortable: false
+        },
+        {
             field: "frequency",
             label: "fields.frequency",
             schema: {

@@ -41,6 +41,10 @@ export const screen = {
         day: {
             field: "frequency",
             in: ["weekly", "monthly", "yearly"]
+        },
+        hour: {
+            field: "frequency",
+            notEquals: "hourly"
         }
     },
     schema: {

@@ -5279,6 +5279,7 @@ export const entitySchemas = [
             "name",
             "reportTypeId",
             "accountIds",
+            "accounts",
             "frequency",
             "day",
             "hour",
@@ -5304,6 +5305,13 @@ export const entitySchemas = [
                 items: {
                     type: "integer"
                 }
+            },
+            accounts: {
+                type: "array",
+                items: {
+                    type: "string"
+                },
+                description: "its accounts' names (the company's channels), by name"
             },
             frequency: {
                 $ref: "report-frequency#"

@@ -2191,6 +2191,10 @@ id: number
 name: string
 reportTypeId: ReportType
 accountIds: number[]
+/**
+ * its accounts' names (the company's channels), by name
+ */
+accounts: string[]
 frequency: ReportFrequency
 day: (number | null)
 hour: number

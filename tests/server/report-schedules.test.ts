@@ -61,6 +61,10 @@ describe('a scheduled report', () => {
     expect(res.statusCode, res.body).toBe(200);
     const schedule = res.json();
     expect(schedule).toMatchObject({ frequency: 'daily', day: null, hour: 6, emails: ['ana@tienda.co', 'luis@tienda.co'], enabled: true, lastRunAt: null });
+    // Its accounts by name, on the record and in the list (as the schedules screen shows them).
+    expect(schedule).toMatchObject({ accountIds: [account], accounts: ['Programada'] });
+    const inList = (await h.op('reportCenter.schedules', { token, params: product })).json().items.find((s: { id: number }) => s.id === schedule.id);
+    expect(inList).toMatchObject({ accounts: ['Programada'] });
     const next = new Date(schedule.nextRunAt);
     expect(next.getTime()).toBeGreaterThan(h.clock.now.getTime());
     const covered = new Date(next.getTime() - 86_400_000);

@@ -203,7 +203,7 @@ export const ScheduleKeepsItsAccounts: Story = {
     route: { path: '/Reports/Scheduled/9/edit', pattern: '/Reports/Scheduled/:id/*' },
     api: {
       'reportCenter.getAccounts': [{ id: 3, name: 'SMS demo', platform: 'sms' }, { id: 4, name: 'WhatsApp demo', platform: 'whatsapp' }],
-      'reportCenter.schedule': { id: 9, name: 'Semanal', reportTypeId: 1, accountIds: [4], frequency: 'weekly', day: 1, hour: 6, emails: ['ops@demo.colibri.co'], enabled: true, nextRunAt: null, lastRunAt: null, createdAt: '2026-11-20T15:00:00.000Z' },
+      'reportCenter.schedule': { id: 9, name: 'Semanal', reportTypeId: 1, accountIds: [4], accounts: ['WhatsApp demo'], frequency: 'weekly', day: 1, hour: 6, emails: ['ops@demo.colibri.co'], enabled: true, nextRunAt: null, lastRunAt: null, createdAt: '2026-11-20T15:00:00.000Z' },
       'reportCenter.updateSchedule': (req: StubRequest) => ({ id: 9, name: 'Semanal', reportTypeId: 1, accountIds: [4], frequency: 'weekly', day: 1, hour: 6, emails: ['ops@demo.colibri.co'], enabled: true, nextRunAt: null, lastRunAt: null, createdAt: '2026-11-20T15:00:00.000Z', ...(req.body as object) }),
     },
   },
@@ -216,5 +216,19 @@ export const ScheduleKeepsItsAccounts: Story = {
     await waitFor(() => expect(callsTo('reportCenter.updateSchedule')).toHaveLength(1));
     // The accounts were not touched: not sent again, and nothing asks to choose one.
     await expect(callsTo('reportCenter.updateSchedule')[0].body).toEqual({ name: 'Semanal ventas' });
+  },
+};
+
+/** `showWhen` on the schedule form: an hourly schedule runs at the top of every hour, so it asks no hour. */
+export const HourlyScheduleAsksNoHour: Story = {
+  render: () => <FormScreen screenId="reportsScheduledForm" menuKey={null} screen={screenDef('reportsScheduledForm')} />,
+  parameters: { session: users.superadmin, route: { path: '/Reports/Scheduled/new', pattern: '/Reports/Scheduled/new' }, api: { 'reportCenter.getAccounts': [{ id: 3, name: 'SMS demo', platform: 'sms' }] } },
+  play: async () => {
+    // "Hora (Bogotá)": the label as written, its parentheses read literally.
+    const hour = new RegExp(`^${text('fields.hour', 'es').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'i');
+    await waitFor(() => expect(screen.getByLabelText(hour)).toBeInTheDocument());
+    await userEvent.click(screen.getByRole('combobox', { name: label('frequency') }));
+    await userEvent.click(await screen.findByRole('option', { name: text('enums.report-frequency.hourly', 'es') }));
+    await waitFor(() => expect(screen.queryByLabelText(hour)).toBeNull());
   },
 };

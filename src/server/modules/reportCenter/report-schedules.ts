@@ -30,12 +30,18 @@ type ScheduleRow = {
   emails: unknown; enabled: boolean; next_run_at: Date | null; last_run_at: Date | null; created_by: number | null; created_at: Date;
   /** The language of its files and e-mails (document-words.ts). */
   language: string;
+  /** Its accounts' names, by name (accountNames). */
+  account_names?: unknown;
 };
+
+/** The names of a schedule's accounts (its company's channels), in order: the list and the form read them. */
+const accountNames = sql<unknown>`(select coalesce(json_agg(c.name order by c.name), '[]'::json) from channels c
+  where c.company_id = s.company_id and c.id in (select (jsonb_array_elements_text(s.account_ids))::int))`.as('account_names');
 
 const list = <T>(v: unknown): T[] => jsonValue<T[]>(v);
 
 const toSchedule = (r: ScheduleRow): ReportSchedule => ({
-  id: r.id, name: r.name, reportTypeId: r.report_type_id as ReportSchedule['reportTypeId'], accountIds: list<number>(r.account_ids), frequency: r.frequency as ReportFrequency,
+  id: r.id, name: r.name, reportTypeId: r.report_type_id as ReportSchedule['reportTypeId'], accountIds: list<number>(r.account_ids), accounts: list<string>(r.account_names ?? []), frequency: r.frequency as ReportFrequency,
   day: r.day, hour: r.hour, emails: list<string>(r.emails), enabled: r.enabled, nextRunAt: isoOrNull(r.next_run_at), lastRunAt: isoOrNull(r.last_run_at), createdAt: new Date(r.created_at).toISOString(),
 });
 
@@ -49,14 +55,14 @@ function dayProblem(frequency: ReportFrequency, day: number | null): FieldError 
 }
 
 async function scheduleOf(db: Kysely<Database>, companyId: number, id: number): Promise<ScheduleRow> {
-  const row = await db.selectFrom('report_schedules').selectAll().where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst();
+  const row = await db.selectFrom('report_schedules as s').selectAll('s').select(accountNames).where('s.id', '=', id).where('s.company_id', '=', companyId).executeTakeFirst();
   if (!row) throw fail('99959');
   return row as ScheduleRow;
 }
 
 export async function schedulesPage(ctx: HandlerContext<'reportCenter.schedules'>) {
   const me = caller(ctx);
-  let base = ctx.deps.db.selectFrom('report_schedules as s').selectAll('s').where('s.company_id', '=', me.companyId);
+  let base = ctx.deps.db.selectFrom('report_schedules as s').selectAll('s').select(accountNames).where('s.company_id', '=', me.companyId);
   if (ctx.query.frequency) base = base.where('s.frequency', '=', ctx.query.frequency);
   return paginate(base, ctx.query, {
     sortable: { name: 's.name', nextRunAt: 's.next_run_at' },
@@ -85,8 +91,8 @@ export async function createSchedule(ctx: HandlerContext<'reportCenter.createSch
     company_id: me.companyId, name: b.name.trim(), report_type_id: b.ReportsTypeId ?? 1, account_ids: JSON.stringify(b.ClientsIds), frequency: b.frequency, day, hour,
     emails: JSON.stringify(b.emails.map((e) => e.trim().toLowerCase())), enabled, next_run_at: enabled ? nextOccurrence({ frequency: b.frequency, day, hour }, now, TIME_ZONE) : null,
     created_by: me.userId, created_at: now, updated_at: now, language: requestLanguage(ctx.request),
-  }).returningAll().executeTakeFirstOrThrow();
-  return toSchedule(row as ScheduleRow);
+  }).returning('id').executeTakeFirstOrThrow();
+  return toSchedule(await scheduleOf(db, me.companyId, row.id));
 }
 
 export async function updateSchedule(ctx: HandlerContext<'reportCenter.updateSchedule'>) {
@@ -107,8 +113,8 @@ export async function updateSchedule(ctx: HandlerContext<'reportCenter.updateSch
     ...(b.emails ? { emails: JSON.stringify(b.emails.map((e) => e.trim().toLowerCase())) } : {}),
     frequency, day, hour, enabled, next_run_at: enabled ? nextOccurrence({ frequency, day, hour }, now, TIME_ZONE) : null, updated_at: now,
     language: requestLanguage(ctx.request),
-  }).where('id', '=', current.id).returningAll().executeTakeFirstOrThrow();
-  return toSchedule(row as ScheduleRow);
+  }).where('id', '=', current.id).returning('id').executeTakeFirstOrThrow();
+  return toSchedule(await scheduleOf(db, me.companyId, row.id));
 }
 
 export async function deleteSchedule(ctx: HandlerContext<'reportCenter.deleteSchedule'>) {
