@@ -165,7 +165,7 @@ export async function previewCampaign(deps: CampaignDeps, me: Caller, campaignId
   const credits = (staged?.credits ?? 0) + (rest?.credits ?? 0);
   const { balance } = await balanceOf(db, me.companyId);
   // The 24-hour window is asked for every recipient, staged or not.
-  const windowPhones = rest && capabilitiesOf(channel.platform).customerServiceWindow ? await sendablePhones(db, file!) : rows.map((r) => r.phone!);
+  const windowPhones = rest && capabilities.customerServiceWindow ? await sendablePhones(db, file!) : rows.map((r) => r.phone!);
   const whatsapp = await whatsappSummary(deps, campaign, channel, windowPhones);
   // Every message that goes shares one decision of the send window (the same planned instant): the rest go or wait with the staged ones.
   const restWaits = !!staged && staged.wait > 0 && staged.goNow === 0;
