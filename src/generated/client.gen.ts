@@ -61,6 +61,7 @@ export const pathParams: {
     "campaigns.requestLock": ["id"],
     "campaigns.approveLock": ["id"],
     "certificates.link": ["id"],
+    "certificates.rowsFile": ["id"],
     "certificates.file": ["id"],
     "certificates.verify": ["id"],
     "channels.get": ["id"],
@@ -280,11 +281,15 @@ export const certificatesLink = (args: Args<"certificates.link">) => call("certi
 
 export const useCertificatesLink = (args: Args<"certificates.link"> | null, config?: SWRConfiguration<Result<"certificates.link">>) => useOperation("certificates.link", args, config);
 
+export const certificatesRowsFile = (args: Args<"certificates.rowsFile">) => call("certificates.rowsFile", args);
+
 export const certificatesFile = (args: Args<"certificates.file">) => call("certificates.file", args);
 
 export const certificatesVerify = (args: Args<"certificates.verify">) => call("certificates.verify", args);
 
 export const useCertificatesVerify = (args: Args<"certificates.verify"> | null, config?: SWRConfiguration<Result<"certificates.verify">>) => useOperation("certificates.verify", args, config);
+
+export const certificatesVerifyFile = (args: Args<"certificates.verifyFile">) => call("certificates.verifyFile", args);
 
 export const channelsList = (args: Args<"channels.list">) => call("channels.list", args);
 

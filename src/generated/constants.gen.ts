@@ -81,6 +81,7 @@ export const constants = {
         ],
         csvSeparators: [",", ";"],
         profilePictureBytes: 2097152,
+        certificateFileBytes: 5242880,
         pictureTypes: [
             "image/png",
             "image/jpeg",

@@ -56,6 +56,30 @@ export const certificateChecks = ["authentic", "altered", "badSignature"] as con
 
 export type CertificateCheck = (typeof certificateChecks)[number];
 
+/** What a certificate's PDF, sent back as a file, proves: authentic (signed by this platform, nothing changed or added since, and the same file the platform issued), altered (issued here but changed or added to after signing: the findings and changes say what), foreign (not issued by this platform: no certificate of ours, or signed by someone else), unsigned (the file carries no PDF signature). (schemas/enums/certificate-file-check.yaml) */
+export const certificateFileChecks = [
+    "authentic",
+    "altered",
+    "foreign",
+    "unsigned"
+] as const;
+
+export type CertificateFileCheck = (typeof certificateFileChecks)[number];
+
+/** One thing a file's check found: signatureBroken (the signed bytes changed: the printed content was edited), addedAfterSigning (content was appended after the signature), otherSigner (the signature holds but another key made it), unknownCertificate (no certificate of this platform has the id the file names), noCertificateId (the file names no certificate), differsFromIssued (the file is not the one issued), noSignature (no PDF signature), stamped (an RFC 3161 time-stamp proves when it was signed). (schemas/enums/certificate-finding.yaml) */
+export const certificateFindings = [
+    "signatureBroken",
+    "addedAfterSigning",
+    "otherSigner",
+    "unknownCertificate",
+    "noCertificateId",
+    "differsFromIssued",
+    "noSignature",
+    "stamped"
+] as const;
+
+export type CertificateFinding = (typeof certificateFindings)[number];
+
 /** What a certificate states: number (every message the company sent one number between two days, with its receipts and clicks), campaign (a campaign's runs, content and every recipient's outcome, by digest), blockList (whether and since when a number is on the company's block list). (schemas/enums/certificate-kind.yaml) */
 export const certificateKinds = ["number", "campaign", "blockList"] as const;
 
@@ -322,6 +346,26 @@ export type FlowHttpMethod = (typeof flowHttpMethods)[number];
 export const flowNoMatches = ["retry", "goToStep"] as const;
 
 export type FlowNoMatch = (typeof flowNoMatches)[number];
+
+/** What the engine notes in a conversation without a message, and reports as a flow incident when something went wrong: agentDeleted, agentSwitchedOff, agentMoved, agentOtherFlow (the bot of an open conversation no longer answers its sender: its agent was deleted, switched off, moved to another channel or now runs another flow; the conversation ended), versionMissing (the flow version it ran is gone), noEntryStep (the flow has no step that starts when a person writes), lostVersionOrChannel (a timer found its flow version or channel gone), integrationUnanswered (the step's call got no answer in time, after its attempts), integrationUnreachable (the call could not reach its server), integrationRetriedStatus (the server kept answering a status worth retrying), integrationUnexpectedStatus (the server answered a status the step does not expect), noSmsChannel (a step sends an SMS but the company has no SMS channel), smsSent (the SMS a step sent to an advisor), campaignFull (the campaign reached its maximum of complete interactions). Stored with its values; each reader reads it in their language. (schemas/enums/flow-note.yaml) */
+export const flowNotes = [
+    "agentDeleted",
+    "agentSwitchedOff",
+    "agentMoved",
+    "agentOtherFlow",
+    "versionMissing",
+    "noEntryStep",
+    "lostVersionOrChannel",
+    "integrationUnanswered",
+    "integrationUnreachable",
+    "integrationRetriedStatus",
+    "integrationUnexpectedStatus",
+    "noSmsChannel",
+    "smsSent",
+    "campaignFull"
+] as const;
+
+export type FlowNote = (typeof flowNotes)[number];
 
 /** A flow rule a draft breaks (spec 4 and 5), found by the one validator the editor and the server share (src/core/flows/validate.ts): noEntry (no initial step), twoEntries (two initial steps of one kind), outputTwice (an output with more than one connection), outputOpen (an output not connected), stepAlone (a step nothing leads to), unknownStep (a connection to a step that does not exist), responseRequired (obligatory match without a response), responseTwice (two responses with one label or keyword), retriesAboveZero, waitAboveZero, regexInvalid, regexUnsupported (an expression the linear-time engine cannot run: backreferences, lookaround, repetitions over 1000), keywordRequired (keywords used elsewhere in the flow but none on this send step), fieldRequired (a required setting empty), selfLoop (a step connected to itself without waiting for the person), textInvalid (a text's {{variables}} badly written). (schemas/enums/flow-rule.yaml) */
 export const flowRules = [
@@ -948,6 +992,8 @@ export const enumValues = {
     "campaign-kind": campaignKinds,
     "campaign-label": campaignLabels,
     "certificate-check": certificateChecks,
+    "certificate-file-check": certificateFileChecks,
+    "certificate-finding": certificateFindings,
     "certificate-kind": certificateKinds,
     "channel-platform": channelPlatforms,
     "channel-type": channelTypes,
@@ -966,6 +1012,7 @@ export const enumValues = {
     "flow-condition-operator": flowConditionOperators,
     "flow-http-method": flowHttpMethods,
     "flow-no-match": flowNoMatches,
+    "flow-note": flowNotes,
     "flow-rule": flowRules,
     "flow-step-event": flowStepEvents,
     "flow-step-type": flowStepTypes,

@@ -21,6 +21,7 @@ export interface RowCondition {
 export interface ScreenCall {
     operation: string;
     params?: Record<string, unknown>;
+    errors?: Record<string, string>;
 }
 
 export interface ScreenAction {

@@ -13,6 +13,9 @@ export const screen = {
         operation: "certificates.verify",
         params: {
             id: "$route.id"
+        },
+        errors: {
+            "99959": "screens.certificateVerification.notIssued"
         }
     },
     entity: "certificate-verification",
@@ -153,6 +156,135 @@ export const screen = {
                     sortable: false
                 }]
         }],
-    actions: [],
+    actions: [{
+            label: "screens.certificateVerification.verifyFile",
+            operation: "certificates.verifyFile",
+            primary: true,
+            help: "screens.certificateVerification.verifyFileHelp",
+            upload: {
+                accept: ["pdf"],
+                maxBytes: "certificateFileBytes"
+            },
+            notify: "screens.certificateVerification.fileChecked",
+            result: [
+                {
+                    field: "check",
+                    label: "fields.check",
+                    schema: {
+                        type: "string",
+                        enum: [
+                            "authentic",
+                            "altered",
+                            "foreign",
+                            "unsigned"
+                        ],
+                        "x-enum": "certificate-file-check"
+                    },
+                    sortable: false
+                },
+                {
+                    field: "findings",
+                    label: "fields.findings",
+                    schema: {
+                        type: "array",
+                        items: {
+                            type: "string",
+                            enum: [
+                                "signatureBroken",
+                                "addedAfterSigning",
+                                "otherSigner",
+                                "unknownCertificate",
+                                "noCertificateId",
+                                "differsFromIssued",
+                                "noSignature",
+                                "stamped"
+                            ],
+                            "x-enum": "certificate-finding"
+                        }
+                    },
+                    sortable: false
+                },
+                {
+                    field: "certificateId",
+                    label: "fields.certificateId",
+                    schema: {
+                        type: ["string", "null"]
+                    },
+                    sortable: false
+                },
+                {
+                    field: "company",
+                    label: "fields.company",
+                    schema: {
+                        type: ["string", "null"]
+                    },
+                    sortable: false
+                },
+                {
+                    field: "subject",
+                    label: "fields.subject",
+                    schema: {
+                        type: ["string", "null"]
+                    },
+                    sortable: false
+                },
+                {
+                    field: "issuedAt",
+                    label: "fields.issuedAt",
+                    schema: {
+                        type: ["string", "null"],
+                        format: "date-time"
+                    },
+                    sortable: false
+                },
+                {
+                    field: "signer",
+                    label: "fields.signer",
+                    schema: {
+                        type: ["string", "null"]
+                    },
+                    sortable: false
+                },
+                {
+                    field: "signedAt",
+                    label: "fields.signedAt",
+                    schema: {
+                        type: ["string", "null"],
+                        format: "date-time"
+                    },
+                    sortable: false
+                },
+                {
+                    field: "stampedAt",
+                    label: "fields.stampedAt",
+                    schema: {
+                        type: ["string", "null"],
+                        format: "date-time"
+                    },
+                    sortable: false
+                },
+                {
+                    field: "stampAuthority",
+                    label: "fields.stampAuthority",
+                    schema: {
+                        type: ["string", "null"]
+                    },
+                    sortable: false
+                },
+                {
+                    field: "changes",
+                    label: "fields.changes",
+                    schema: {
+                        type: "array",
+                        items: {
+                            type: "string"
+                        }
+                    },
+                    cell: "lines",
+                    sortable: false
+                }
+            ],
+            method: "POST"
+        }],
     idField: "id"
 } as const;

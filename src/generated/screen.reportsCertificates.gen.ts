@@ -77,6 +77,22 @@ export const screen = {
                 action: "download"
             }
         }, {
+            label: "screens.reportsCertificates.downloadRows",
+            operation: "certificates.link",
+            params: {
+                id: "$row.id"
+            },
+            openFile: "rowsUrl",
+            when: {
+                field: "kind",
+                equals: "campaign"
+            },
+            method: "GET",
+            permission: {
+                component: 4008,
+                action: "download"
+            }
+        }, {
             label: "screens.reportsCertificates.verify",
             to: "/verify/{id}"
         }],

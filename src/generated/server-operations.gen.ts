@@ -67,6 +67,32 @@ export const entitySchemas = [
         enum: ["authentic", "altered", "badSignature"]
     },
     {
+        $id: "certificate-file-check",
+        description: "What a certificate's PDF, sent back as a file, proves: authentic (signed by this platform, nothing changed or added since, and the same file the platform issued), altered (issued here but changed or added to after signing: the findings and changes say what), foreign (not issued by this platform: no certificate of ours, or signed by someone else), unsigned (the file carries no PDF signature).",
+        type: "string",
+        enum: [
+            "authentic",
+            "altered",
+            "foreign",
+            "unsigned"
+        ]
+    },
+    {
+        $id: "certificate-finding",
+        description: "One thing a file's check found: signatureBroken (the signed bytes changed: the printed content was edited), addedAfterSigning (content was appended after the signature), otherSigner (the signature holds but another key made it), unknownCertificate (no certificate of this platform has the id the file names), noCertificateId (the file names no certificate), differsFromIssued (the file is not the one issued), noSignature (no PDF signature), stamped (an RFC 3161 time-stamp proves when it was signed).",
+        type: "string",
+        enum: [
+            "signatureBroken",
+            "addedAfterSigning",
+            "otherSigner",
+            "unknownCertificate",
+            "noCertificateId",
+            "differsFromIssued",
+            "noSignature",
+            "stamped"
+        ]
+    },
+    {
         $id: "certificate-kind",
         description: "What a certificate states: number (every message the company sent one number between two days, with its receipts and clicks), campaign (a campaign's runs, content and every recipient's outcome, by digest), blockList (whether and since when a number is on the company's block list).",
         type: "string",
@@ -272,6 +298,27 @@ export const entitySchemas = [
         description: "What a step that waits does with an answer that matches none of its responses (spec 3's automatic responses): retry sends the non-match message and the step's text again (up to its max retries, then its noMatch output); goToStep goes to the step its noMatch output connects to at once.",
         type: "string",
         enum: ["retry", "goToStep"]
+    },
+    {
+        $id: "flow-note",
+        description: "What the engine notes in a conversation without a message, and reports as a flow incident when something went wrong: agentDeleted, agentSwitchedOff, agentMoved, agentOtherFlow (the bot of an open conversation no longer answers its sender: its agent was deleted, switched off, moved to another channel or now runs another flow; the conversation ended), versionMissing (the flow version it ran is gone), noEntryStep (the flow has no step that starts when a person writes), lostVersionOrChannel (a timer found its flow version or channel gone), integrationUnanswered (the step's call got no answer in time, after its attempts), integrationUnreachable (the call could not reach its server), integrationRetriedStatus (the server kept answering a status worth retrying), integrationUnexpectedStatus (the server answered a status the step does not expect), noSmsChannel (a step sends an SMS but the company has no SMS channel), smsSent (the SMS a step sent to an advisor), campaignFull (the campaign reached its maximum of complete interactions). Stored with its values; each reader reads it in their language.",
+        type: "string",
+        enum: [
+            "agentDeleted",
+            "agentSwitchedOff",
+            "agentMoved",
+            "agentOtherFlow",
+            "versionMissing",
+            "noEntryStep",
+            "lostVersionOrChannel",
+            "integrationUnanswered",
+            "integrationUnreachable",
+            "integrationRetriedStatus",
+            "integrationUnexpectedStatus",
+            "noSmsChannel",
+            "smsSent",
+            "campaignFull"
+        ]
     },
     {
         $id: "flow-rule",
@@ -2215,6 +2262,69 @@ export const entitySchemas = [
             updatedAt: {
                 type: "string",
                 format: "date-time"
+            }
+        }
+    },
+    {
+        $id: "certificate-file-verification",
+        description: "What the verification page says about a certificate's PDF sent as a file: the verdict (`check`), what was found (`findings`), the certificate the file names and what it states when it is ours, who signed it and when (`signer`, `signedAt`; `stampedAt` and `stampAuthority` when an RFC 3161 time-stamp proves the moment), and, for an altered file, the printed lines that differ from the issued document (\"issued \u2192 file\").",
+        type: "object",
+        required: [
+            "check",
+            "findings",
+            "certificateId",
+            "company",
+            "subject",
+            "issuedAt",
+            "signer",
+            "signedAt",
+            "stampedAt",
+            "stampAuthority",
+            "changes"
+        ],
+        additionalProperties: false,
+        properties: {
+            check: {
+                $ref: "certificate-file-check#"
+            },
+            findings: {
+                type: "array",
+                items: {
+                    $ref: "certificate-finding#"
+                }
+            },
+            certificateId: {
+                type: ["string", "null"]
+            },
+            company: {
+                type: ["string", "null"]
+            },
+            subject: {
+                type: ["string", "null"]
+            },
+            issuedAt: {
+                type: ["string", "null"],
+                format: "date-time"
+            },
+            signer: {
+                type: ["string", "null"]
+            },
+            signedAt: {
+                type: ["string", "null"],
+                format: "date-time"
+            },
+            stampedAt: {
+                type: ["string", "null"],
+                format: "date-time"
+            },
+            stampAuthority: {
+                type: ["string", "null"]
+            },
+            changes: {
+                type: "array",
+                items: {
+                    type: "string"
+                }
             }
         }
     },
@@ -9269,7 +9379,7 @@ export const serverOperations = [
             component: 4008,
             action: "download"
         },
-        summary: "A link to the certificate's PDF, signed for this company and valid a few minutes (the report files' rule); another company's certificate 99959.",
+        summary: "A link to the certificate's PDF, signed for this company and valid a few minutes (the report files' rule), and for a campaign certificate one to its certified rows (`rowsUrl`, null otherwise); another company's certificate 99959.",
         params: {
             type: "object",
             additionalProperties: false,
@@ -9290,11 +9400,14 @@ export const serverOperations = [
         uploadLimit: null,
         response: {
             type: "object",
-            required: ["url", "expiresAt"],
+            required: ["url", "rowsUrl", "expiresAt"],
             additionalProperties: false,
             properties: {
                 url: {
                     type: "string"
+                },
+                rowsUrl: {
+                    type: ["string", "null"]
                 },
                 expiresAt: {
                     type: "string",
@@ -9305,6 +9418,56 @@ export const serverOperations = [
         produces: "json",
         sandbox: false,
         errors: ["99959"]
+    },
+    {
+        id: "certificates.rowsFile",
+        tag: "certificates",
+        name: "rowsFile",
+        method: "GET",
+        path: "/v1/reports/certificate/{id}/rows",
+        access: "public",
+        credentials: ["token"],
+        throttle: null,
+        permission: null,
+        summary: "A campaign certificate's certified rows behind a signed link (link's rowsUrl): one line per recipient in message id order, `id,to,state,statusCode,submittedAt,acceptedAt,deliveredAt`, instants in ISO 8601 UTC with milliseconds, empty when none, each line ended by LF, UTF-8, no header; kept as they were when the certificate was issued. Its SHA-256 is the certificate's rows digest. An expired or altered link, or a certificate without rows, 99982.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "string",
+                    minLength: 36,
+                    maxLength: 36,
+                    pattern: "^[0-9a-f-]+$"
+                }
+            },
+            required: ["id"]
+        },
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                expires: {
+                    type: "integer",
+                    minimum: 0,
+                    maximum: 99999999999
+                },
+                signature: {
+                    type: "string",
+                    minLength: 20,
+                    maxLength: 100,
+                    pattern: "^[A-Za-z0-9_-]+$"
+                }
+            }
+        },
+        headers: null,
+        body: null,
+        multipart: null,
+        uploadLimit: null,
+        response: null,
+        produces: "binary",
+        sandbox: false,
+        errors: ["99982"]
     },
     {
         id: "certificates.file",
@@ -9390,6 +9553,30 @@ export const serverOperations = [
         produces: "json",
         sandbox: false,
         errors: ["99959"]
+    },
+    {
+        id: "certificates.verifyFile",
+        tag: "certificates",
+        name: "verifyFile",
+        method: "POST",
+        path: "/v1/reports/certificate/verify",
+        access: "public",
+        credentials: ["token"],
+        throttle: null,
+        permission: null,
+        summary: "A certificate's PDF (multipart `file`, 5 MB at most) checked as a third party would: its PDF signature over every byte, who made it, its RFC 3161 time-stamp, and whether it is the file this platform issued under the id it names. Answers authentic, altered (with what changed), foreign (not issued here) or unsigned; a file that is not a PDF 99932, one over 5 MB 99937.",
+        params: null,
+        query: null,
+        headers: null,
+        body: null,
+        multipart: ["file"],
+        uploadLimit: "certificateFileBytes",
+        response: {
+            $ref: "certificate-file-verification#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99932", "99937"]
     },
     {
         id: "channels.list",

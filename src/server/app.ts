@@ -27,7 +27,7 @@ import { webhookRoutes } from './webhooks/index.ts';
 import { paymentWebhookRoutes } from './webhooks/payments.ts';
 import { CONFIRMATION_PATH } from './modules/payments/index.ts';
 import type { ReceiptSink } from '../engine/channel-adapter.ts';
-import { composePorts, type ClosablePaymentGateway } from './composition.ts';
+import { composePorts, timestampAuthority, type ClosablePaymentGateway } from './composition.ts';
 import { registerAuditLog } from './audit/hook.ts';
 import { ApiError } from './errors/api-error.ts';
 import { registerConsole, trySpaFallback } from './http/console-static.ts';
@@ -43,6 +43,7 @@ import { compileValidator, servedSchema } from './http/validation.ts';
 import { OutboundPolicy } from './security/outbound-guard.ts';
 import { handlers as defaultHandlers } from './modules/index.ts';
 import { defaultSecretBox, type SecretBox } from './security/secrets.ts';
+import { documentSigning, type DocumentSigning } from './signing/index.ts';
 import { redirectRateLimit, registerThrottle } from './security/throttle.ts';
 import { DEFAULT_THROTTLE, type ThrottleSettings } from './security/throttle-settings.ts';
 import { createShortener, type ShortenerOptions } from './modules/shortener/redirect/index.ts';
@@ -64,6 +65,8 @@ export interface BuildServerOptions {
   payments?: ClosablePaymentGateway;
   /** Default: the process's key (COLIBRI_SECRET_KEY or DATA_DIR/secret.key), as the demo seed uses. */
   secrets?: SecretBox;
+  /** Who signs the certificates' PDFs; default the operator's or platform's key and composition.ts's time-stamping authority. */
+  signing?: DocumentSigning;
   logger?: FastifyServerOptions['logger'];
   /** Folder of the console's build; served with the SPA fallback when it holds index.html. */
   consoleRoot?: string | null;
@@ -121,6 +124,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
     },
     shortener,
     storage: options.storage ?? defaultFileStorage(),
+    signing: options.signing ?? documentSigning({ secrets, timestamps: timestampAuthority(options.sandbox ?? false, secrets) }),
   };
 
   const app = Fastify({
@@ -194,6 +198,9 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
   // The payment gateway's confirmations: signed form fields, in their own scope.
   await app.register(paymentWebhookRoutes, { db: deps.db, gateway: deps.payments, now: deps.now, path: CONFIRMATION_PATH });
   app.addHook('onClose', async () => (deps.payments as ClosablePaymentGateway).close?.());
+  // An operator's signing certificate is read at start: a key that is not its certificate's, or a
+  // file that is missing, stops the server with the reason instead of failing the first certificate.
+  if (process.env.CERTIFICATE_SIGNING_KEY_FILE || process.env.CERTIFICATE_SIGNING_CERT_FILE) app.addHook('onReady', async () => { await deps.signing.identity(); });
   // Provider webhooks (WhatsApp, Messenger, RCS): signatures over the raw body, in their own scope.
   if (options.receiptSink) await app.register(webhookRoutes, { sink: options.receiptSink, channelSecrets: webhookSecrets(deps), templates: templateStatusSink(deps) });
   app.get('/docs/openapi.json', async () => openapi);

@@ -26,6 +26,8 @@ import { startSandboxSmsc, type SandboxSmsc, type SandboxSmscOptions } from '../
 import { startSandboxFtp, type SandboxFtp } from '../sandbox/ftp/server.ts';
 import { DEMO_FTP_USER, demoFtpPassword, ensureDemoFtpFolder } from './db/demo-ftp.ts';
 import type { SecretBox } from './security/secrets.ts';
+import { answerTimestampRequest } from '../sandbox/tsa/index.ts';
+import { httpTimestampAuthority, issuerFromEnv, selfSignedIdentity, timestampRequest, tokenFromResponse, tokenSealer, type TimestampAuthority } from './signing/index.ts';
 
 export type { GraphSandbox, GraphSandboxOptions, RbmSandbox, RbmSandboxOptions, SandboxSmsc, SandboxSmscOptions };
 
@@ -65,6 +67,26 @@ export function composePorts(options: PortOptions): Ports {
       ? sandboxChannelConnector(outbox, options.now)
       // No stand-ins outside sandbox mode: each channel reaches its own provider.
       : engineChannelConnector({ db: options.db, standIns: { smsc: null, graph: null, rbm: null }, publicUrl: () => null, now: options.now })),
+  };
+}
+
+/**
+ * Who time-stamps the certificates' signatures: the authority at CERTIFICATE_TSA_URL (RFC 3161
+ * over HTTP), else in sandbox mode the stand-in (its own key, derived from the master key, in a
+ * certificate that says it is the sandbox's), answered in process through the same request and
+ * answer checks, else none (the PDF is signed without a stamp; docs/security.md).
+ */
+export function timestampAuthority(sandbox: boolean, secrets: SecretBox, env: NodeJS.ProcessEnv = process.env): TimestampAuthority | null {
+  if (env.CERTIFICATE_TSA_URL) return httpTimestampAuthority(env.CERTIFICATE_TSA_URL);
+  if (!sandbox) return null;
+  let seal: Promise<(tstInfo: Buffer, at: Date) => Promise<Buffer>> | undefined;
+  return {
+    name: 'sandbox',
+    async stamp(digest) {
+      seal ??= selfSignedIdentity(secrets.seed('sandbox/tsa-p256'), issuerFromEnv(env), 'timestamps').then(tokenSealer);
+      const { der, nonce } = timestampRequest(digest);
+      return tokenFromResponse(await answerTimestampRequest(der, { now: () => new Date(), seal: await seal }), digest, nonce);
+    },
   };
 }
 

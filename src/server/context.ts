@@ -1,5 +1,6 @@
 // What handlers receive: the database, the clock, the outside-world providers, and the caller.
 import type { Kysely } from 'kysely';
+import type { DocumentSigning } from './signing/index.ts';
 import type { CaptchaVerifier } from '../core/ports/captcha.ts';
 import type { ChannelConnector } from '../core/ports/channel.ts';
 import type { MessageProvider } from '../core/ports/message.ts';
@@ -42,6 +43,8 @@ export interface ServerDeps {
   shortener: ShortLinks;
   /** Where the files the server makes are kept (report files): DATA_DIR/files by default. */
   storage: FileStorage;
+  /** Who signs and time-stamps the certificates' PDFs (modules/certificates/signing). */
+  signing: DocumentSigning;
 }
 
 /** The link shortener as handlers see it (modules/shortener/redirect's Shortener, which app.ts also serves). */

@@ -419,7 +419,8 @@ describe('traffic reports', () => {
 
     const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Descargar PDF' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^certificado-[0-9a-f-]{36}\.pdf$/);
-    const pdf = await readPdf(await downloaded(download));
+    const bytes = await downloaded(download);
+    const pdf = await readPdf(bytes);
     expect(pdf.text).toContain('Colibri: su pedido 4411 sale hoy');
     expect(pdf.text).toContain('Entregado al teléfono');
     const id = /Certificado: ([0-9a-f-]{36})/.exec(pdf.text)![1];
@@ -438,6 +439,23 @@ describe('traffic reports', () => {
     await visitor.page.getByText(/^Auténtico/).waitFor();
     expect(await visitor.page.textContent('main')).toContain('+573185550400');
     expect(await seriousViolations(visitor.page)).toEqual([]);
+    // The file itself, uploaded: the PDF as downloaded is authentic and time-stamped…
+    const upload = async (name: string, buffer: Buffer) => {
+      const [chooser] = await Promise.all([visitor.page.waitForEvent('filechooser'), visitor.page.getByRole('button', { name: 'Verificar el archivo PDF' }).click()]);
+      await chooser.setFiles({ name, mimeType: 'application/pdf', buffer });
+    };
+    await upload('certificado.pdf', bytes);
+    await visitor.page.getByText('Auténtico: es el PDF que emitió la plataforma, firmado por ella, sin cambios').waitFor();
+    await visitor.page.getByText('Un sello de tiempo prueba cuándo se firmó').waitFor();
+    // …and a copy with content added after its signature is altered, saying so.
+    await upload('certificado-editado.pdf', Buffer.concat([bytes, Buffer.from('\n%% anotación agregada\n%%EOF\n')]));
+    await visitor.page.getByText('Alterado: el PDF fue emitido aquí pero cambió después de firmado').waitFor();
+    await visitor.page.getByText('Se agregó contenido después de la firma').waitFor();
+    expect(await seriousViolations(visitor.page)).toEqual([]);
+    // An id nobody issued is refused in words, and the file can still be checked there.
+    await visitor.page.goto('/verify/00000000-0000-4000-8000-000000000000');
+    await visitor.page.getByRole('alert').filter({ hasText: 'Esta plataforma no emitió ningún certificado con este número' }).waitFor();
+    await visitor.page.getByRole('button', { name: 'Verificar el archivo PDF' }).waitFor();
     await visitor.context.close();
   });
 

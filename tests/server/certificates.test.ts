@@ -161,6 +161,18 @@ describe('a campaign certificate', () => {
     const rows = await h.db.selectFrom('messages').select(['id', 'to_number', 'state', 'status_code', 'created_at', 'sent_at']).where('deployment_id', '=', deploymentId).orderBy('id').execute();
     const lines = rows.map((r) => `${[r.id, r.to_number, r.state, r.status_code, new Date(r.created_at).toISOString(), r.sent_at ? new Date(r.sent_at).toISOString() : '', ''].join(',')}\n`).join('');
     expect(stated.rows).toEqual({ count: 3, columns: ['id', 'to', 'state', 'statusCode', 'submittedAt', 'acceptedAt', 'deliveredAt'], sha256: sha256(lines) });
+    // The console exports exactly those rows: the file's SHA-256 is the printed digest.
+    const link = (await h.op('certificates.link', { token: tokens.develop, params: { id: res.json().id } })).json();
+    const rowsUrl = new URL(link.rowsUrl, 'http://localhost');
+    const rowsFile = await h.op('certificates.rowsFile', { params: { id: res.json().id }, query: { expires: rowsUrl.searchParams.get('expires')!, signature: rowsUrl.searchParams.get('signature')! } });
+    expect(rowsFile.statusCode, rowsFile.body).toBe(200);
+    expect(rowsFile.rawPayload.toString('utf8')).toBe(lines);
+    expect(sha256(rowsFile.rawPayload)).toBe(stated.rows.sha256);
+    const forged = await h.op('certificates.rowsFile', { params: { id: res.json().id }, query: { expires: rowsUrl.searchParams.get('expires')!, signature: 'A'.repeat(43) } });
+    expect(forged.json().code).toBe('99982');
+    // A link to the PDF is not a link to the rows.
+    const pdfUrl = new URL(link.url, 'http://localhost');
+    expect((await h.op('certificates.rowsFile', { params: { id: res.json().id }, query: { expires: pdfUrl.searchParams.get('expires')!, signature: pdfUrl.searchParams.get('signature')! } })).json().code).toBe('99982');
 
     const other = await newRun(h, company, account, 'Otra campaña', h.clock.now);
     expect((await h.op('certificates.campaigns', { token: tokens.develop, body: { campaignId, DeploymentId: other.deploymentId } })).json()).toMatchObject({ code: '99931', errors: [{ field: 'DeploymentId' }] });

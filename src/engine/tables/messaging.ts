@@ -325,6 +325,8 @@ export interface CertificatesTable {
   key_id: string;
   created_by: number | null;
   created_at: Timestamp;
+  /** The signed PDF as issued (null for a certificate issued before PDFs were signed: made on its first download). */
+  pdf: Buffer | null;
 }
 
 export interface MessagingTables {

@@ -47,6 +47,8 @@ import * as ftpImports from './migrations/0498_ftp-imports.ts';
 import * as paymentsOneTransaction from './migrations/0499_payments-one-transaction.ts';
 import * as channelCredentials from './migrations/0500_channel-credentials.ts';
 import * as recipientEntered from './migrations/0501_recipient-entered.ts';
+import * as certificatePdf from './migrations/0502_certificate-pdf.ts';
+import * as flowNotes from './migrations/0503_flow-notes.ts';
 import type { Database } from '../../engine/database.ts';
 
 const migrations: Record<string, Migration> = {
@@ -95,6 +97,8 @@ const migrations: Record<string, Migration> = {
   '0499_payments-one-transaction': paymentsOneTransaction,
   '0500_channel-credentials': channelCredentials,
   '0501_recipient-entered': recipientEntered,
+  '0502_certificate-pdf': certificatePdf,
+  '0503_flow-notes': flowNotes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -21,6 +21,8 @@ export interface SecretBox {
   fingerprint(value: string, purpose: string): string;
   /** The platform's Ed25519 signing key (certificates), derived from the master key. */
   signer(): Signer;
+  /** 32 secret bytes derived from the master key for one purpose (a document-signing key's seed): the same in every process. */
+  seed(purpose: string): Buffer;
 }
 
 /** An Ed25519 key pair: `publicKey` is the base64 of the 32 raw bytes; `keyId` names it. */
@@ -69,6 +71,7 @@ export function createSecretBox(master: Buffer): SecretBox {
   let signer: Signer | undefined;
   return {
     signer: () => (signer ??= ed25519Signer(derive(master, 'colibri/certificates/ed25519'))),
+    seed: (purpose) => derive(master, `colibri/seed/${purpose}`),
     seal(plain, context) {
       const nonce = randomBytes(NONCE_BYTES);
       const cipher = createCipheriv('aes-256-gcm', encryptionKey, nonce);

@@ -9,10 +9,11 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { useLocation, useNavigate, useParams, useSearchParams } from '../navigation.tsx';
 import { useOperation, type OperationId } from '../../../generated/client.gen.ts';
 import { buildArgs, fillPathParams } from '../../api/args.ts';
-import { errorText } from '../../api/errors.ts';
+import { ApiError, errorText } from '../../api/errors.ts';
 import { useSession } from '../../api/session.ts';
 import { allowedActions, useCan } from '../access.ts';
 import { actionText } from '../action-text.ts';
@@ -37,6 +38,12 @@ export default function DetailScreen(props: ScreenProps) {
   return <DetailView key={`${screen.id}:${id ?? ''}`} screen={screen} />;
 }
 
+/** The screen's own words for a load error code when it declares them, else the catalogue's. */
+function loadErrorText(t: TFunction, error: unknown, words: Record<string, string> | undefined): string {
+  const own = error instanceof ApiError ? words?.[error.code] : undefined;
+  return own ? t(own) : errorText(t, error);
+}
+
 function DetailView({ screen }: { screen: ScreenDef }) {
   const { t } = useTranslation();
   const session = useSession();
@@ -57,7 +64,10 @@ function DetailView({ screen }: { screen: ScreenDef }) {
   const tab = Math.min(Math.max(0, Number(query.get('tab') ?? 0) || 0), tabs.length - 1);
   const base = pathname.replace(/\/+$/, '');
   const listBase = base.replace(/\/[^/]+$/, '');
-  const actions = allowedActions(screen.actions, can).filter((a) => rowApplies(a.when, record, { ...ctx, record }));
+  // Before the record is there, or when it could not be loaded, only the actions that do not read
+  // it are offered (the verification page's file check, for a certificate id nobody issued).
+  const allowed = allowedActions(screen.actions, can).filter((a) => rowApplies(a.when, record, { ...ctx, record }));
+  const actions = data ? allowed : allowed.filter((a) => !a.when && !JSON.stringify([a.params ?? null, a.body ?? null, a.to ?? null]).includes('$record') && !(a.to ?? '').includes('{'));
   const action = useScreenAction({
     callContext: () => ({ ...ctx, record, row: record }),
     linkContext: () => ({ ...ctx, record }),
@@ -79,7 +89,7 @@ function DetailView({ screen }: { screen: ScreenDef }) {
   const hasPrimary = actions.some((a) => a.primary);
   return (
     <ScreenFrame title={title} description={screen.description ? t(screen.description) : undefined} maxWidth={1100}>
-      {actions.length > 0 && data && (
+      {actions.length > 0 && (data || error) && (
         <Box sx={{ display: 'flex', gap: 1, mb: helped.length ? 1 : 2, flexWrap: 'wrap' }}>
           {actions.map((a, i) => (
             <Button
@@ -96,7 +106,7 @@ function DetailView({ screen }: { screen: ScreenDef }) {
           ))}
         </Box>
       )}
-      {helped.length > 0 && data && (
+      {helped.length > 0 && (data || error) && (
         // What an action does, in words, beside it (an edit lock is not a block-list entry).
         <Box component="ul" sx={{ m: 0, mb: 2, pl: 2.5, color: 'text.secondary', typography: 'body2' }}>
           {actions.map((a, i) =>
@@ -110,7 +120,7 @@ function DetailView({ screen }: { screen: ScreenDef }) {
       )}
       <ActionInline parts={action.parts} />
       {isLoading && <LinearProgress aria-label={t('common.loading')} />}
-      {!!error && <Alert severity="error">{errorText(t, error)}</Alert>}
+      {!!error && <Alert severity="error" role="alert">{loadErrorText(t, error, load.errors)}</Alert>}
       {action.error && (
         <Alert severity="error" role="alert" sx={{ mb: 2 }}>
           {action.error}

@@ -19,6 +19,8 @@ export interface StatementHead {
   kind: CertificateKind;
   issuedAt: string;
   issuer: string;
+  /** The legal person that issues it (certificates issued before this was stated lack it). */
+  issuerLegal?: { name: string; nit: string };
   company: { id: number; name: string; nit: string | null };
 }
 
@@ -142,8 +144,14 @@ export async function numberMessages(
 
 const ROW_COLUMNS = ['id', 'to', 'state', 'statusCode', 'submittedAt', 'acceptedAt', 'deliveredAt'];
 
-/** A campaign's runs and every recipient's outcome, read in bounded steps for the rows' digest. */
-export async function campaignRecord(db: Kysely<Database>, q: { companyId: number; campaignId: number; deploymentId: number | null }) {
+/** The storage key of a campaign certificate's rows, kept as hashed. */
+export const certifiedRowsKey = (certificateId: string) => `certificates/${certificateId}-rows.csv`;
+
+/**
+ * A campaign's runs and every recipient's outcome, read in bounded steps for the rows' digest;
+ * `keep` receives each page's lines exactly as hashed (the certified rows file).
+ */
+export async function campaignRecord(db: Kysely<Database>, q: { companyId: number; campaignId: number; deploymentId: number | null }, keep?: (lines: string) => Promise<void>) {
   const campaign = await db.selectFrom('campaigns as c').leftJoin('channels as ch', 'ch.id', 'c.channel_id')
     .select(['c.id', 'c.name', 'c.content', 'c.template', 'c.created_at', 'ch.id as channel_id', 'ch.name as channel_name', 'ch.platform', 'ch.sender', 'ch.short_code'])
     .where('c.id', '=', q.campaignId).where('c.company_id', '=', q.companyId).executeTakeFirst();
@@ -165,11 +173,14 @@ export async function campaignRecord(db: Kysely<Database>, q: { companyId: numbe
       from messages m
       where m.company_id = ${q.companyId} and m.deployment_id in (${sql.join(runIds)}) and m.id > ${after}
       order by m.id limit ${step}`.execute(db);
+    let lines = '';
     for (const r of page.rows) {
-      hash.update(`${[r.id, r.to_number, r.state, r.status_code, iso(r.created_at), iso(r.sent_at) ?? '', iso(r.delivered_at) ?? ''].join(',')}\n`);
+      lines += `${[r.id, r.to_number, r.state, r.status_code, iso(r.created_at), iso(r.sent_at) ?? '', iso(r.delivered_at) ?? ''].join(',')}\n`;
       byState[r.state] = (byState[r.state] ?? 0) + 1;
       count += 1;
     }
+    hash.update(lines);
+    if (keep && lines) await keep(lines);
     if (page.rows.length < step) break;
     after = Number(page.rows[page.rows.length - 1].id);
   }
