@@ -102,6 +102,16 @@ describe('form modes', () => {
     [{}, '/profile/apiPermissions/new', 'create'],
     [{}, '/profile/User/edit', 'single'],
   ] as const)('%j at %s is %s', (screen, path, want) => expect(modeFor(screen, path)).toBe(want));
+  // The spec's own create and edit entries open the form in their mode, not as a record named "createAgent".
+  const createAgent = { path: '/Agents/agentManagement/createAgent', actions: ['create'] };
+  const editAgent = { path: '/Agents/agentManagement/editAgent', actions: ['edit'] };
+  it.each([
+    [createAgent, '/Agents/agentManagement/createAgent', 'create'],
+    [createAgent, '/Agents/agentManagement/createAgent/', 'create'],
+    [createAgent, '/Agents/agentManagement/createAgent/7', 'view'],
+    [editAgent, '/Agents/agentManagement/editAgent/7', 'edit'],
+    [{ path: '/Agents/agentManagement', actions: ['view', 'create', 'edit'] }, '/Agents/agentManagement/7', 'view'],
+  ] as const)('the menu entry %j at %s is %s', (entry, path, want) => expect(modeFor(withModes, path, entry)).toBe(want));
   it.each([
     ['/profile/management/new', undefined, '/profile/management'],
     ['/profile/management/5/edit', '5', '/profile/management'],

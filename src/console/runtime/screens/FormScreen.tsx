@@ -40,6 +40,7 @@ import { ScreenFrame } from '../ScreenFrame.tsx';
 import { screenById, type ScreenDef, type ScreenProps } from '../screen-types.ts';
 import { useScreenAction } from '../use-screen-action.ts';
 import NotAvailableScreen from './NotAvailableScreen.tsx';
+import { menuNodes } from '../../../generated/menu.gen.ts';
 
 type Data = Record<string, unknown>;
 type Props = Record<string, Record<string, unknown>>;
@@ -78,14 +79,20 @@ export default function FormScreen(props: ScreenProps) {
   const { id } = useParams();
   const screen = effectiveScreen(props.screen ?? screenById(props.screenId), session);
   if (!screen || screen.kind !== 'form' || !screen.schema) return <NotAvailableScreen screenId={props.screenId} menuKey={props.menuKey} />;
-  return <FormView key={`${screen.id}:${id ?? ''}`} screen={screen} />;
+  return <FormView key={`${screen.id}:${id ?? ''}`} screen={screen} menuKey={props.menuKey} />;
 }
 
 export type FormMode = 'single' | 'create' | 'edit' | 'view';
 
-/** The mode a URL asks for: …/new creates, …/:id/edit edits, …/:id shows. Forms without modes are 'single'. */
-export function modeFor(screen: Pick<ScreenDef, 'edit' | 'view'>, pathname: string): FormMode {
+/**
+ * The mode a URL asks for: …/new creates, …/:id/edit edits, …/:id shows. Forms without modes are
+ * 'single'. A menu entry of its own that grants only creating or only editing (the spec's
+ * /Agents/agentManagement/createAgent and …/editAgent/:id) opens the form in that mode.
+ */
+export function modeFor(screen: Pick<ScreenDef, 'edit' | 'view'>, pathname: string, entry?: { path: string; actions: readonly string[] } | null): FormMode {
   if (/\/new\/?$/.test(pathname)) return 'create';
+  if (entry?.actions.length === 1 && entry.actions[0] === 'create' && pathname.replace(/\/+$/, '') === entry.path) return 'create';
+  if (entry?.actions.length === 1 && entry.actions[0] === 'edit' && screen.edit) return 'edit';
   if (!screen.edit && !screen.view) return 'single';
   if (/\/edit\/?$/.test(pathname)) return 'edit';
   return screen.view ? 'view' : 'edit';
@@ -124,7 +131,7 @@ export function hiddenByCondition(screen: Pick<ScreenDef, 'showWhen' | 'fieldsBy
   return [...unmet, ...hiddenByValue(screen.fieldsBy, data)];
 }
 
-function FormView({ screen }: { screen: ScreenDef }) {
+function FormView({ screen, menuKey }: { screen: ScreenDef; menuKey: string | null }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { pathname } = useLocation();
@@ -135,13 +142,14 @@ function FormView({ screen }: { screen: ScreenDef }) {
   const schema = screen.schema!;
   const properties = (schema.properties ?? {}) as Props;
   const ctx: ExpressionContext = { session: session as unknown as Data, query, route: routeParams };
-  const [mode, setMode] = useState<FormMode>(() => modeFor(screen, pathname));
+  const entry = menuKey ? (menuNodes.find((n) => n.key === menuKey) ?? null) : null;
+  const [mode, setMode] = useState<FormMode>(() => modeFor(screen, pathname, entry));
   // The router keeps this instance when …/:id/edit becomes …/:id (after a save, Cancel, Edit):
   // the mode follows the address. In-place modes (no record id in the path) are left alone.
   const [modePath, setModePath] = useState(pathname);
   if (modePath !== pathname) {
     setModePath(pathname);
-    setMode(modeFor(screen, pathname));
+    setMode(modeFor(screen, pathname, entry));
   }
   const base = formBase(pathname, routeParams.id);
   // The sign-in family (text fields only, one mode) draws without rjsf; every other form with it.
@@ -208,7 +216,7 @@ function FormView({ screen }: { screen: ScreenDef }) {
     }
     // No read-only view: back to the list the form was opened from.
     if (base !== pathname) return navigate(base, { replace: true });
-    setMode(modeFor(screen, pathname));
+    setMode(modeFor(screen, pathname, entry));
   };
   /** Cancel: back where the form was opened from; leaving with changes asks first (the guard). */
   const cancel = () => {
