@@ -56,17 +56,17 @@ afterAll(async () => {
 
 
 /** An operation by id (the coverage test finds each called id): path params filled, query appended. */
-async function op(id: string, args: { params?: Record<string, string | number>; query?: Record<string, string | number>; body?: unknown } = {}) {
+async function op(id: string, args: { params?: Record<string, string | number>; query?: Record<string, string | number>; body?: unknown; language?: string } = {}) {
   const o = serverOperations.find((x) => x.id === id)!;
   let url = o.path.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(String(args.params?.[k])));
   const query = new URLSearchParams(Object.entries(args.query ?? {}).map(([k, v]) => [k, String(v)])).toString();
   if (query) url += `?${query}`;
-  return api(o.method, url, args.body ?? (o.method === 'GET' || o.method === 'DELETE' ? undefined : {}));
+  return api(o.method, url, args.body ?? (o.method === 'GET' || o.method === 'DELETE' ? undefined : {}), args.language);
 }
 
-async function api(method: string, url: string, body?: unknown) {
+async function api(method: string, url: string, body?: unknown, language?: string) {
   const response = await fetch(`${server.url}${url}`, {
-    method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { 'x-auth-token': token } : {}) }, body: body === undefined ? undefined : JSON.stringify(body),
+    method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { 'x-auth-token': token } : {}), ...(language ? { 'accept-language': language } : {}) }, body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: response.status, json: (await response.json()) as Record<string, any> };
 }
@@ -341,7 +341,10 @@ describe('conversations', () => {
     const incidents = (await op('flows.incidents', { query: { flowId } })).json.items as { detail: string; stepId: string; flow: string }[];
     expect(incidents).toHaveLength(1);
     expect(incidents[0]).toMatchObject({ stepId: 'api', flow: 'Saldo caído' });
-    expect(incidents[0].detail).toMatch(/^GET http:\/\/127\.0\.0\.1:9\/saldo\?o=Pagar: request failed: ECONNREFUSED \(after 3 attempts\)$/);
+    // In the reader's language: the console's Spanish by default, English when asked.
+    expect(incidents[0].detail).toBe('No se pudo llegar a GET http://127.0.0.1:9/saldo?o=Pagar tras 3 intentos (ECONNREFUSED).');
+    const inEnglish = (await op('flows.incidents', { query: { flowId }, language: 'en' })).json.items as { detail: string }[];
+    expect(inEnglish[0].detail).toBe('GET http://127.0.0.1:9/saldo?o=Pagar could not be reached after 3 attempts (ECONNREFUSED).');
     const stats = (await op('flows.stats', { query: { flowId } })).json;
     expect(stats.steps.find((s: { stepId: string }) => s.stepId === 'api')).toMatchObject({ entered: 1, integrationFailed: 1 });
 
@@ -363,7 +366,7 @@ describe('conversations', () => {
     }, 30_000);
     expect(ended.state).toBe('abandoned');
     const mismatch = (await op('flows.incidents', { query: { flowId } })).json.items as { detail: string }[];
-    expect(mismatch.map((i) => i.detail)).toContain('1001 bot and sender mismatch: its agent was switched off; the conversation ended');
+    expect(mismatch.map((i) => i.detail)).toContain('El agente de esta conversación fue apagado (1001): la conversación terminó.');
     const next = await until('a new conversation', async () => (await server.db.selectFrom('conversations').select(['flow_id', 'state'])
       .where('contact', 'in', [midway, midway.slice(1)]).where('id', '<>', before.id).executeTakeFirst()) ?? null, 30_000);
     expect(next.flow_id).not.toBe(flowId);
@@ -428,7 +431,7 @@ describe('a campaign that carries a flow', () => {
     const second = await server.db.selectFrom('conversations').select('id').where('campaign_id', '=', campaignId).where('contact', '=', '+573001230002').executeTakeFirstOrThrow();
     const transcript = (await op('flows.conversation', { params: { id: Number(second.id) } })).json.turns as { direction: string; body: string }[];
     expect(transcript.map((t) => `${t.direction}: ${t.body}`)).toEqual([
-      'out: Hola, tienes cita mañana a las 9:00.', 'out: ¿Confirmas tu cita? 1 Sí 2 No', 'note: the campaign reached its maximum of complete interactions',
+      'out: Hola, tienes cita mañana a las 9:00.', 'out: ¿Confirmas tu cita? 1 Sí 2 No', 'note: La campaña llegó a su máximo de interacciones completas.',
     ]);
   });
 });

@@ -12,6 +12,7 @@ import type { ChannelPlatform } from '../../generated/enums.gen.ts';
 import type { Database } from '../database.ts';
 import { lockOpenConversation, openConversation, saveConversation, type Conversation, type ConversationBot } from './sessions.ts';
 import { trainedMeanings } from './training.ts';
+import { notes } from './notes.ts';
 import { addTurn, recordIncident, takeTurns, type TurnOutcome } from './turns.ts';
 import type { FlowVersions } from './versions.ts';
 import { jsonValue } from '../tables/columns.ts';
@@ -44,13 +45,13 @@ async function agentFor(trx: Transaction<Database>, channelId: number, text: str
  * spec's WhatsApp code 1001 ("bot and sender mismatch", Gupshup's "last mapped bot") names this.
  * A campaign's conversation has no agent: its bot is the campaign's flow.
  */
-function botMismatch(open: Conversation & { bot: ConversationBot }): string | null {
+function botMismatch(open: Conversation & { bot: ConversationBot }): 'agentDeleted' | 'agentSwitchedOff' | 'agentMoved' | 'agentOtherFlow' | null {
   const { bot } = open;
   if (bot.campaignId !== null) return null;
-  if (bot.agent === null) return 'its agent was deleted';
-  if (!bot.agent.active) return 'its agent was switched off';
-  if (bot.agent.channelId !== open.channelId) return 'its agent moved to another channel';
-  if (bot.agent.flowId !== open.flowId) return 'its agent now runs another flow';
+  if (bot.agent === null) return 'agentDeleted';
+  if (!bot.agent.active) return 'agentSwitchedOff';
+  if (bot.agent.channelId !== open.channelId) return 'agentMoved';
+  if (bot.agent.flowId !== open.flowId) return 'agentOtherFlow';
   return null;
 }
 
@@ -60,7 +61,7 @@ export async function receiveText(trx: Transaction<Database>, versions: FlowVers
   const mismatch = open && botMismatch(open);
   if (open && mismatch) {
     // The old bot does not answer: its conversation ends, and the message is routed as a new one.
-    await recordIncident(trx, open, open.session.stepId, `${BOT_MISMATCH_CODE} bot and sender mismatch: ${mismatch}; the conversation ended`, m.at);
+    await recordIncident(trx, open, open.session.stepId, notes.botMismatch(BOT_MISMATCH_CODE, mismatch), m.at);
     await saveConversation(trx, open.id, { ...open.session, state: 'abandoned' }, null, m.at);
     open = null;
   }
@@ -68,7 +69,7 @@ export async function receiveText(trx: Transaction<Database>, versions: FlowVers
     const flow = await versions(trx, open.flowId, open.flowVersion);
     if (!flow) {
       await addTurn(trx, open, 'in', m.text, m.at, open.session.stepId);
-      await recordIncident(trx, open, open.session.stepId, `flow version ${open.flowVersion} is missing`, m.at);
+      await recordIncident(trx, open, open.session.stepId, notes.versionMissing(open.flowVersion), m.at);
       return { by: 'conversation', conversationId: open.id, outcome: null };
     }
     // What the flow's training file says the answer means, when it has one (read only then).
@@ -89,7 +90,7 @@ export async function receiveText(trx: Transaction<Database>, versions: FlowVers
   }], m.at);
   if (outcome.turn.refused) {
     // Published versions keep the rules (an entry step exists); a person is never left waiting in silence.
-    await recordIncident(trx, conversation, null, 'the flow has no step that starts when a person writes in', m.at);
+    await recordIncident(trx, conversation, null, notes.noEntryStep(), m.at);
     await saveConversation(trx, conversation.id, { ...conversation.session, state: 'abandoned' }, null, m.at);
   }
   return { by: 'agent', conversationId: conversation.id, outcome };

@@ -12,6 +12,7 @@ import type { Database } from '../database.ts';
 import type { JobHandler, JobPayloads } from '../jobs/kinds.ts';
 import { finishJob, lockJob, postponeJob } from '../lifecycle/jobs.ts';
 import { lockConversation } from './sessions.ts';
+import { notes } from './notes.ts';
 import { recordIncident, takeTurn } from './turns.ts';
 import type { FlowVersions } from './versions.ts';
 
@@ -42,14 +43,14 @@ export function flowCallStep(deps: FlowCallDeps): JobHandler<'flowCall'> {
     const { conversationId, stepId, request } = job.payload;
     const attempt = job.cursor + 1;
     let event: FlowEvent;
-    let failure: string | null = null;
+    let failure: { status: number } | { error: Error } | null = null;
     try {
       const answer = await deps.call(request);
       event = { kind: 'integrationAnswer', status: answer.status, body: answer.body };
-      if (retryable(answer.status)) failure = `HTTP ${answer.status} from ${request.method} ${request.url}`;
+      if (retryable(answer.status)) failure = { status: answer.status };
     } catch (error) {
-      failure = `${request.method} ${request.url}: ${(error as Error).message}`;
-      event = { kind: 'integrationFailed', reason: failure };
+      failure = { error: error as Error };
+      event = { kind: 'integrationFailed', reason: `${request.method} ${request.url}: ${(error as Error).message}` };
     }
     const now = deps.now();
     if (failure && attempt < maxAttempts) {
@@ -68,8 +69,7 @@ export function flowCallStep(deps: FlowCallDeps): JobHandler<'flowCall'> {
       const outcome = await takeTurn(trx, c, { id: channel.id, platform: channel.platform as ChannelPlatform }, flow, event, now);
       const failed = outcome.turn.effects.some((e) => e.kind === 'count' && e.event === 'integrationFailed');
       if (failed) {
-        const detail = failure ? `${failure} (after ${attempt} attempts)` : `${request.method} ${request.url} answered HTTP ${(event as { status: number }).status}, not the status the step expects`;
-        await recordIncident(trx, c, stepId, detail, now);
+        await recordIncident(trx, c, stepId, failure ? notes.integrationFailed(request, attempt, failure) : notes.integrationUnexpectedStatus(request, (event as { status: number }).status), now);
       }
       return outcome.sent;
     });

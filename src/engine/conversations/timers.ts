@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import type { ChannelPlatform } from '../../generated/enums.gen.ts';
 import type { Database } from '../database.ts';
 import { lockDueTimers, saveConversation, saveConversations } from './sessions.ts';
+import { notes } from './notes.ts';
 import { recordIncident, takeTurns, type TurnRequest } from './turns.ts';
 import type { FlowVersions } from './versions.ts';
 
@@ -34,7 +35,7 @@ export async function fireDueTimers(db: Kysely<Database>, versions: FlowVersions
       const flow = await versions(trx, c.flowId, c.flowVersion);
       const channel = channels.get(c.channelId);
       if (!flow || !channel) {
-        await recordIncident(trx, c, c.session.stepId, 'the conversation lost its flow version or channel', now);
+        await recordIncident(trx, c, c.session.stepId, notes.lostVersionOrChannel(), now);
         await saveConversation(trx, c.id, { ...c.session, state: 'abandoned' }, null, now);
         continue;
       }

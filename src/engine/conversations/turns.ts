@@ -11,6 +11,7 @@
 // the conversations, as data-modifying WITH parts). The replies' credits are reserved when the
 // dispatcher claims them (migration 0496), not here: the reservation locks the company's balance
 // row until commit, and every turn of the company waited there for the others.
+import { noteLine, notes, type FlowNote } from './notes.ts';
 import { sql, type RawBuilder, type Transaction } from 'kysely';
 import { advance, type FlowEvent, type Turn } from '../../core/flows/runtime.ts';
 import type { ChannelPlatform, ConversationTurnDirection } from '../../generated/enums.gen.ts';
@@ -58,21 +59,26 @@ export async function addTurn(trx: Transaction<Database>, c: Pick<Conversation, 
   await linesSql([{ conversationId: c.id, companyId: c.companyId, direction, body, stepId, messageId }], now)?.execute(trx);
 }
 
-/** An incident of the conversation's flow (the incidents report), without its transcript note. */
-async function addIncident(trx: Transaction<Database>, c: Pick<Conversation, 'id' | 'companyId' | 'flowId'>, stepId: string | null, detail: string, now: Date): Promise<void> {
-  await trx.insertInto('flow_incidents').values({ company_id: c.companyId, flow_id: c.flowId, conversation_id: c.id, step_id: stepId, detail, at: now }).execute();
+/** A note in the conversation's transcript: its English line and its kind and values. */
+export async function addNote(trx: Transaction<Database>, c: Pick<Conversation, 'id' | 'companyId'>, note: FlowNote, now: Date, stepId: string | null = null): Promise<void> {
+  await linesSql([{ conversationId: c.id, companyId: c.companyId, direction: 'note', body: noteLine(note), stepId, messageId: null, note }], now)?.execute(trx);
 }
 
-/** An incident, and the same words as a note in the conversation's transcript. */
-export async function recordIncident(trx: Transaction<Database>, c: Pick<Conversation, 'id' | 'companyId' | 'flowId'>, stepId: string | null, detail: string, now: Date): Promise<void> {
-  await addIncident(trx, c, stepId, detail, now);
-  await addTurn(trx, c, 'note', detail, now, stepId);
+/** An incident of the conversation's flow (the incidents report), without its transcript note. */
+async function addIncident(trx: Transaction<Database>, c: Pick<Conversation, 'id' | 'companyId' | 'flowId'>, stepId: string | null, note: FlowNote, now: Date): Promise<void> {
+  await trx.insertInto('flow_incidents').values({ company_id: c.companyId, flow_id: c.flowId, conversation_id: c.id, step_id: stepId, detail: noteLine(note), note: JSON.stringify(note), at: now }).execute();
+}
+
+/** An incident, and the same note in the conversation's transcript. */
+export async function recordIncident(trx: Transaction<Database>, c: Pick<Conversation, 'id' | 'companyId' | 'flowId'>, stepId: string | null, note: FlowNote, now: Date): Promise<void> {
+  await addIncident(trx, c, stepId, note, now);
+  await addNote(trx, c, note, now, stepId);
 }
 
 /** One message a turn sends, until the enqueue gives it an id. */
 interface Outgoing { turn: number; channel: Channel; companyId: number; to: string; text: string; id: number | null }
-/** One transcript row; `send` points at its message in the list of outgoing ones. */
-interface Line { turn: number; direction: ConversationTurnDirection; body: string; stepId: string | null; messageId: number | null; send?: number }
+/** One transcript row; `send` points at its message in the list of outgoing ones; a note carries its kind. */
+interface Line { turn: number; direction: ConversationTurnDirection; body: string; stepId: string | null; messageId: number | null; send?: number; note?: FlowNote }
 
 /** Takes one turn (see takeTurns). */
 export async function takeTurn(
@@ -113,13 +119,14 @@ export async function takeTurns(trx: Transaction<Database>, requests: readonly T
           if (!smsChannels.has(c.companyId)) smsChannels.set(c.companyId, await companySmsChannel(trx, c.companyId));
           const sms = smsChannels.get(c.companyId);
           if (!sms) {
-            const detail = `no SMS channel to send to ${effect.to}`;
+            const note = notes.noSmsChannel(effect.to);
             // Its note goes with the turn's other lines, in order.
-            await addIncident(trx, c, effect.stepId, detail, now);
-            lines.push({ turn: i, direction: 'note', body: detail, stepId: effect.stepId, messageId: null });
+            await addIncident(trx, c, effect.stepId, note, now);
+            lines.push({ turn: i, direction: 'note', body: noteLine(note), stepId: effect.stepId, messageId: null, note });
             break;
           }
-          lines.push({ turn: i, direction: 'note', body: `SMS → ${effect.to}: ${effect.text}`, stepId: effect.stepId, messageId: null, send: outgoing.length });
+          const sent = notes.smsSent(effect.to, effect.text);
+          lines.push({ turn: i, direction: 'note', body: noteLine(sent), stepId: effect.stepId, messageId: null, send: outgoing.length, note: sent });
           outgoing.push({ turn: i, channel: sms, companyId: c.companyId, to: effect.to, text: effect.text, id: null });
           break;
         }
@@ -179,7 +186,7 @@ export async function takeTurns(trx: Transaction<Database>, requests: readonly T
     if (o.turn.refused || o.turn.session.state !== 'completed') continue;
     const c = requests[i].conversation;
     for (const id of await endCampaignConversationsIfFull(trx, c.id, now)) {
-      await addTurn(trx, { id, companyId: c.companyId }, 'note', 'the campaign reached its maximum of complete interactions', now);
+      await addNote(trx, { id, companyId: c.companyId }, notes.campaignFull(), now);
     }
   }
   return outcomes;
@@ -188,11 +195,12 @@ export async function takeTurns(trx: Transaction<Database>, requests: readonly T
 /** The transcript lines of the turns, in order (arrays, not a parameter per value); null when there are none. */
 function linesSql(lines: readonly (Omit<Line, 'turn' | 'send'> & { conversationId: number; companyId: number })[], now: Date): RawBuilder<unknown> | null {
   if (!lines.length) return null;
-  return sql`insert into conversation_turns (conversation_id, company_id, direction, step_id, body, message_id, at)
-    select t.conversation_id, t.company_id, t.direction, t.step_id, t.body, t.message_id, ${now}::timestamptz
+  return sql`insert into conversation_turns (conversation_id, company_id, direction, step_id, body, message_id, note, at)
+    select t.conversation_id, t.company_id, t.direction, t.step_id, t.body, t.message_id, t.note, ${now}::timestamptz
     from unnest(${lines.map((l) => l.conversationId)}::bigint[], ${lines.map((l) => l.companyId)}::int[], ${lines.map((l) => l.direction)}::text[],
-                ${lines.map((l) => l.stepId)}::text[], ${lines.map((l) => l.body)}::text[], ${lines.map((l) => l.messageId)}::bigint[])
-         with ordinality as t(conversation_id, company_id, direction, step_id, body, message_id, n)
+                ${lines.map((l) => l.stepId)}::text[], ${lines.map((l) => l.body)}::text[], ${lines.map((l) => l.messageId)}::bigint[],
+                ${lines.map((l) => (l.note ? JSON.stringify(l.note) : null))}::jsonb[])
+         with ordinality as t(conversation_id, company_id, direction, step_id, body, message_id, note, n)
     order by t.n`;
 }
 

@@ -90,6 +90,8 @@ export interface ConversationTurnsTable {
   body: string;
   message_id: BigRef | null;
   at: Timestamp;
+  /** A note's kind and values (conversations/notes.ts); null for a message or a note written before. */
+  note: Json<unknown> | null;
 }
 
 export interface FlowStepCountsTable {
@@ -108,8 +110,11 @@ export interface FlowIncidentsTable {
   flow_id: number;
   conversation_id: BigRef | null;
   step_id: string | null;
+  /** The English line (logs, rows written before notes had kinds). */
   detail: string;
   at: Timestamp;
+  /** Its kind and values (conversations/notes.ts): what readers get in their own language. */
+  note: Json<unknown> | null;
 }
 
 export interface ConversationTables {

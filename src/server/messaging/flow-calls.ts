@@ -35,7 +35,11 @@ export function integrationCaller(options: { outbound: OutboundPolicy }): Integr
       });
       return { status: answer.status, body: parse(answer.body.toString('utf8'), answer.contentType) };
     } catch (error) {
-      throw new Error(requestFailure(error, timeoutMs), { cause: error });
+      const failure = new Error(requestFailure(error, timeoutMs), { cause: error });
+      // The engine words an unanswered call apart from an unreachable one (conversations/notes.ts).
+      const name = (error as Error | undefined)?.name;
+      if (name === 'AbortError' || name === 'TimeoutError') failure.name = 'TimeoutError';
+      throw failure;
     }
   };
 }

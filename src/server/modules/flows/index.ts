@@ -3,6 +3,8 @@
 // validator (src/core/flows/validate.ts) and makes the next numbered version in the same
 // transaction as the flow's pointer to it (the flow's row is locked, so two publications never
 // take one number). Every query is the caller's company's.
+import { requestLanguage, wordsFor } from '../../i18n/document-words.ts';
+import { noteWords } from './note-words.ts';
 import { sql, type Kysely } from 'kysely';
 import { validateFlow } from '../../../core/flows/validate.ts';
 import type { Database } from '../../../engine/database.ts';
@@ -247,13 +249,14 @@ export const flowsHandlers: DomainHandlers<'flows'> = {
   'flows.incidents': async (ctx) => {
     const me = caller(ctx);
     let q = ctx.deps.db.selectFrom('flow_incidents as i').innerJoin('flows as f', 'f.id', 'i.flow_id')
-      .select(['i.id', 'i.flow_id', 'f.name', 'i.conversation_id', 'i.step_id', 'i.detail', 'i.at'])
+      .select(['i.id', 'i.flow_id', 'f.name', 'i.conversation_id', 'i.step_id', 'i.detail', 'i.note', 'i.at'])
       .where('i.company_id', '=', me.companyId);
     if (ctx.query.flowId) q = q.where('i.flow_id', '=', ctx.query.flowId);
     const rows = await q.orderBy('i.id', 'desc').limit(ctx.query.limit ?? 100).execute();
+    const words = wordsFor(requestLanguage(ctx.request));
     return {
       items: rows.map((r) => ({
-        id: Number(r.id), flowId: r.flow_id, flow: r.name, conversationId: r.conversation_id === null ? null : Number(r.conversation_id), stepId: r.step_id, detail: r.detail, at: r.at.toISOString(),
+        id: Number(r.id), flowId: r.flow_id, flow: r.name, conversationId: r.conversation_id === null ? null : Number(r.conversation_id), stepId: r.step_id, detail: noteWords(words, r.note, r.detail), at: r.at.toISOString(),
       })),
     };
   },
@@ -279,7 +282,7 @@ export const flowsHandlers: DomainHandlers<'flows'> = {
     const { db } = ctx.deps;
     const row = await conversationQuery(db, me.companyId).where('c.id', '=', ctx.params.id).executeTakeFirst();
     if (!row) throw fail('99959');
-    const turns = await transcriptOf(db, me.companyId, [Number(row.id)], 2000);
+    const turns = await transcriptOf(db, me.companyId, [Number(row.id)], 2000, wordsFor(requestLanguage(ctx.request)));
     return { ...toConversation(row), turns: turns.map(({ conversationId: _, ...turn }) => turn) };
   },
 };

@@ -3,6 +3,7 @@
 // their (company_id, to_number, created_at) index, newest first, and says for each why it did not
 // go (the lifecycle's reasonOf) and which operator served it (the rollups' own rule, in SQL); and
 // the transcripts of the number's chatbot conversations (flows/transcript.ts).
+import { requestLanguage, wordsFor } from '../../i18n/document-words.ts';
 import { sql } from 'kysely';
 import { addDays, formatYmd, parseYmd } from '../../../core/bogota-time.ts';
 import { calendarDate, dayAfter, dayStart } from '../../../core/date-range.ts';
@@ -66,7 +67,7 @@ export async function callCenterHistory(ctx: HandlerContext<'reportCenter.queryC
     .where('c.started_at', '>=', dayStart(dateStart, TIME_ZONE)).where('c.started_at', '<', dayAfter(dateEnd, TIME_ZONE))
     .orderBy('c.id', 'desc').limit(CALL_CENTER_ROWS).execute();
   const of = new Map(conversations.map((c) => [Number(c.id), c]));
-  const turns = (await transcriptOf(db, me.companyId, [...of.keys()], CALL_CENTER_ROWS)).map(({ conversationId, at, direction, body, messageState, reason }): CallCenterTurn => ({
+  const turns = (await transcriptOf(db, me.companyId, [...of.keys()], CALL_CENTER_ROWS, wordsFor(requestLanguage(ctx.request)))).map(({ conversationId, at, direction, body, messageState, reason }): CallCenterTurn => ({
     conversationId, at, account: of.get(conversationId)!.account, flow: of.get(conversationId)!.flow, direction, body, messageState, reason,
   }));
   return { phone, items, truncated: rows.rows.length > CALL_CENTER_ROWS, turns };
