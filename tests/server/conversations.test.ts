@@ -306,8 +306,8 @@ describe('conversations', () => {
     await graph.injectWhatsAppInbound({ phoneNumberId: 'WABA102030405060', from: other, text: 'menu' });
     await until('the menu', () => graph.requests.filter((r) => (r.body as { to?: string }).to === other.slice(1)).length >= 2, 30_000);
     await graph.injectWhatsAppInbound({ phoneNumberId: 'WABA102030405060', from: other, text: '2' });
-    await until('the SMS to the sales team', () => smsTo('573001230000').length >= 1, 30_000);
-    expect(smsTo('573001230000')[0]).toBe(`Colibri Demo: ${other} pide un asesor.`);
+    await until('the SMS to the sales team', () => smsTo('573001230099').length >= 1, 30_000);
+    expect(smsTo('573001230099')[0]).toBe(`Colibri Demo: ${other} pide un asesor.`);
   });
 
   it("the sandbox's customer writes through the channel's stand-in (POST /v1/sandbox/inbound): SMS, and a company user only to their own channels", async () => {

@@ -30,7 +30,7 @@ export function demoFlow(): FlowDefinition {
       },
       { id: 'cedula', type: 'sendLock', title: 'Cédula', position: { x: -320, y: 340 }, settings: { text: 'Escribe tu número de cédula.', pattern: '^\\d{6,10}$', nonMatchMessage: 'La cédula tiene de 6 a 10 dígitos.', noMatch: 'retry', maxRetries: 2, waitMinutes: 10, assignTo: 'cedula' } },
       { id: 'saldo', type: 'end', title: 'Saldo', position: { x: -320, y: 520 }, settings: { text: 'La cuenta de la cédula {{cedula}} tiene 120.000 créditos disponibles.' } },
-      { id: 'aviso', type: 'smx', title: 'Aviso al asesor', position: { x: 0, y: 340 }, settings: { to: '+573001230000', text: 'Colibri Demo: {{phone}} pide un asesor.' } },
+      { id: 'aviso', type: 'smx', title: 'Aviso al asesor', position: { x: 0, y: 340 }, settings: { to: '+573001230099', text: 'Colibri Demo: {{phone}} pide un asesor.' } },
       { id: 'asesor', type: 'end', title: 'Asesor', position: { x: 0, y: 520 }, settings: { text: 'Un asesor te escribirá en los próximos minutos.' } },
       { id: 'adios', type: 'end', title: 'Despedida', position: { x: 320, y: 340 }, settings: { text: 'Gracias por escribirnos. ¡Hasta pronto!' } },
     ],
