@@ -255,6 +255,18 @@ export const routes = [
         loadScreen: () => import("./screen.resetPassword.gen.ts")
     },
     {
+        path: "/sandbox/phone",
+        screen: "sandboxPhone",
+        kind: "feature",
+        access: "session",
+        layout: "default",
+        menuKey: null,
+        componentId: null,
+        title: "menu.chatbot.sandboxPhone",
+        firstLoad: false,
+        loadScreen: () => import("./screen.sandboxPhone.gen.ts")
+    },
+    {
         path: "/Shortener/shorten/upload",
         screen: "shortenerUpload",
         kind: "report",

@@ -163,7 +163,7 @@ export interface ScreenDef<S = Record<string, unknown>, U = Record<string, unkno
     id: string;
     kind: ScreenKind;
     firstLoad?: boolean;
-    feature?: "flowEditor" | "paymentsBuy" | "paymentsResponse";
+    feature?: "flowEditor" | "paymentsBuy" | "paymentsResponse" | "sandboxPhone";
     route?: string;
     access?: "public" | "session";
     layout?: "plain" | "default" | "second" | "reduced";

@@ -85,6 +85,10 @@ export const screen = {
         order: "desc"
     },
     detail: "conversationDetail",
+    bulkActions: [{
+            label: "screens.conversations.phone",
+            to: "/sandbox/phone"
+        }],
     export: ["csv", "xlsx"],
     exportName: "conversations",
     empty: "screens.conversations.empty",
@@ -113,7 +117,6 @@ export const screen = {
         }],
     pageSize: 50,
     rowActions: [],
-    bulkActions: [],
     permission: {
         component: 3002,
         action: "view"

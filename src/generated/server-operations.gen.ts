@@ -5578,6 +5578,93 @@ export const entitySchemas = [
         }
     },
     {
+        $id: "sandbox-phone",
+        description: "What a phone in the sandbox shows: the number (+57\u2026), its conversation with the companies' SMS and WhatsApp channels (`lines`, oldest first: `in` what it wrote, `out` what it received, with the sent message's state and network status), and the two-way channels it may answer to.",
+        type: "object",
+        required: ["number", "lines", "channels"],
+        additionalProperties: false,
+        properties: {
+            number: {
+                type: "string"
+            },
+            lines: {
+                type: "array",
+                items: {
+                    type: "object",
+                    required: [
+                        "id",
+                        "direction",
+                        "platform",
+                        "channelId",
+                        "channel",
+                        "text",
+                        "at",
+                        "state",
+                        "deliveryStatus"
+                    ],
+                    additionalProperties: false,
+                    properties: {
+                        id: {
+                            type: "string"
+                        },
+                        direction: {
+                            $ref: "conversation-turn-direction#"
+                        },
+                        platform: {
+                            $ref: "channel-platform#"
+                        },
+                        channelId: {
+                            type: "integer"
+                        },
+                        channel: {
+                            type: "string"
+                        },
+                        text: {
+                            type: "string"
+                        },
+                        at: {
+                            type: "string",
+                            format: "date-time"
+                        },
+                        state: {
+                            anyOf: [{
+                                    $ref: "message-state#"
+                                }, {
+                                    type: "null"
+                                }]
+                        },
+                        deliveryStatus: {
+                            anyOf: [{
+                                    $ref: "delivery-status#"
+                                }, {
+                                    type: "null"
+                                }]
+                        }
+                    }
+                }
+            },
+            channels: {
+                type: "array",
+                items: {
+                    type: "object",
+                    required: ["id", "name", "platform"],
+                    additionalProperties: false,
+                    properties: {
+                        id: {
+                            type: "integer"
+                        },
+                        name: {
+                            type: "string"
+                        },
+                        platform: {
+                            $ref: "channel-platform#"
+                        }
+                    }
+                }
+            }
+        }
+    },
+    {
         $id: "session-user",
         description: "The base64 payload of a sign-in answer, kept by the console as clientToken (spec 3 and 7).",
         type: "object",
@@ -18522,6 +18609,40 @@ export const serverOperations = [
             "99953",
             "99982"
         ]
+    },
+    {
+        id: "system.phone",
+        tag: "system",
+        name: "phone",
+        method: "GET",
+        path: "/v1/sandbox/phone",
+        access: "public",
+        credentials: ["token"],
+        throttle: null,
+        permission: null,
+        summary: "The sandbox's phone (demo mode and tests only; absent in production): the last 100 SMS and WhatsApp messages sent to `number` (as people write it; not Colombian 99963) and the messages it wrote in, oldest first, with where each sent message stands, and the two-way channels it can answer to (through `inbound`). A WhatsApp template reads as its text with its values. The sandbox door as for the outbox; a company user sees only their company's messages and channels.",
+        params: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                number: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 32
+                }
+            }
+        },
+        headers: null,
+        body: null,
+        multipart: null,
+        uploadLimit: null,
+        response: {
+            $ref: "sandbox-phone#"
+        },
+        produces: "json",
+        sandbox: true,
+        errors: ["99963"]
     },
     {
         id: "team.list",

@@ -2277,6 +2277,31 @@ permissions: PermissionGrant[]
 scope?: UserScope
 }
 /**
+ * What a phone in the sandbox shows: the number (+57…), its conversation with the companies' SMS and WhatsApp channels (`lines`, oldest first: `in` what it wrote, `out` what it received, with the sent message's state and network status), and the two-way channels it may answer to.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "sandbox-phone".
+ */
+export interface SandboxPhone {
+number: string
+lines: {
+id: string
+direction: ConversationTurnDirection
+platform: ChannelPlatform
+channelId: number
+channel: string
+text: string
+at: string
+state: (MessageState | null)
+deliveryStatus: (DeliveryStatus | null)
+}[]
+channels: {
+id: number
+name: string
+platform: ChannelPlatform
+}[]
+}
+/**
  * The base64 payload of a sign-in answer, kept by the console as clientToken (spec 3 and 7).
  * 
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
@@ -5650,6 +5675,13 @@ ok: true
 }
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "system.phone.Query".
+ */
+export interface SystemPhoneQuery {
+number?: string
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "team.list.Query".
  */
 export interface TeamListQuery {
@@ -7089,6 +7121,12 @@ export interface OperationTypes {
             body: SystemInboundBody;
         };
         response: SystemInboundResponse;
+    };
+    "system.phone": {
+        args: {
+            query?: SystemPhoneQuery;
+        };
+        response: SandboxPhone;
     };
     "team.list": {
         args: {

@@ -55,6 +55,20 @@ describe('menu tree', () => {
     const settings = menuTree(users.manager).find((t) => t.node.key === 'settings')!;
     expect(settings.children.map((c) => c.node.key)).toContain('settings.users');
   });
+
+  it("names every entry, a group's own entry too, in both languages (an entry without a label is a link without a name)", () => {
+    const locales = Object.fromEntries(['es', 'en'].map((l) => [l, JSON.parse(readFileSync(`locales/${l}/menu.json`, 'utf8')) as Record<string, string>]));
+    const missing = new Set<string>();
+    const walk = (items: ReturnType<typeof menuTree>) => {
+      for (const item of items) {
+        const key = (item.own ? `${item.node.label}.own` : item.node.label).replace(/^menu\./, '');
+        for (const [lang, words] of Object.entries(locales)) if (!words[key]?.trim()) missing.add(`${lang}:${key}`);
+        walk(item.children);
+      }
+    };
+    for (const user of Object.values(users)) walk(menuTree(user));
+    expect([...missing]).toEqual([]);
+  });
 });
 
 describe('expressions and formats', () => {

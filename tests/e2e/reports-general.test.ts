@@ -17,7 +17,10 @@
 // /Reports/ReportCertificates and checks it, and a visitor without an account verifies it at /verify/{id};
 // a developer schedules a weekly report (/Reports/Scheduled).
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -429,6 +432,15 @@ describe('traffic reports', () => {
     const printed = (label: string) => new RegExp(`${label}:\\s+(\\S+)`).exec(pdf.text)![1];
     expect(createHash('sha256').update(statement).digest('hex')).toBe(printed('SHA-256 de la declaración'));
     expect(verifyEd25519(printed('Llave pública'), printed('SHA-256 de la declaración'), printed('Firma Ed25519'))).toBe(true);
+    // An independent PDF signature verifier (poppler's pdfsig) finds the whole document signed and the signature valid.
+    const saved = join(mkdtempSync(join(tmpdir(), 'colibri-certificate-')), 'certificado.pdf');
+    writeFileSync(saved, bytes);
+    const report = spawnSync('pdfsig', [saved], { encoding: 'utf8' });
+    expect(report.stdout).toContain('Signature Validation: Signature is Valid.');
+    expect(report.stdout).toContain('Total document signed');
+    expect(report.stdout).toContain('Colibri Mensajería S.A.S.');
+    writeFileSync(saved, Buffer.concat([bytes, Buffer.from('\n%% agregado\n')]));
+    expect(spawnSync('pdfsig', [saved], { encoding: 'utf8' }).stdout).toContain('Not total document signed');
     expect(await seriousViolations(page)).toEqual([]);
     await context.close();
 

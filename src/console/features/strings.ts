@@ -5,9 +5,9 @@ import type { i18n as I18n } from 'i18next';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
-export type FeatureNamespace = 'flowEditor' | 'payments';
+export type FeatureNamespace = 'flowEditor' | 'payments' | 'sandboxPhone';
 
-const files = import.meta.glob<Record<string, string>>(['../../../locales/*/flowEditor.json', '../../../locales/*/payments.json'], { import: 'default' });
+const files = import.meta.glob<Record<string, string>>(['../../../locales/*/flowEditor.json', '../../../locales/*/payments.json', '../../../locales/*/sandboxPhone.json'], { import: 'default' });
 
 export async function loadFeatureStrings(i18n: I18n, namespace: FeatureNamespace): Promise<void> {
   const languages = [...new Set([String(i18n.options.fallbackLng ?? 'es'), i18n.language])];

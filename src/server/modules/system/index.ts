@@ -1,6 +1,7 @@
-// Health, stored files and the sandbox outbox (schemas/api/system.yaml).
+// Health, stored files, the sandbox outbox, inbound door and phone (schemas/api/system.yaml).
 import { sql } from 'kysely';
 import { sandboxCompanyScope } from '../../auth/sandbox-door.ts';
+import { sandboxPhone } from './sandbox-phone.ts';
 import { fail } from '../../errors/api-error.ts';
 import type { DomainHandlers } from '../../http/handler.ts';
 import type { OtpMethod } from '../../../generated/enums.gen.ts';
@@ -36,6 +37,9 @@ export const systemHandlers: DomainHandlers<'system'> = {
       createdAt: new Date(r.created_at).toISOString(),
     }));
   },
+
+  // The router has opened the sandbox door; a company user reads only their own company's messages.
+  'system.phone': async ({ deps, query, session }) => sandboxPhone(deps.db, query.number ?? '', sandboxCompanyScope(session)),
 
   // The router has opened the sandbox door; a company user writes only to their own company's channels.
   'system.inbound': async ({ deps, body, session }) => {
