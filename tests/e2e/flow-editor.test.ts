@@ -168,4 +168,26 @@ describe('the flow editor', () => {
     expect((await conversation())?.stepId).toBe('asesor');
     await context.close();
   });
+
+  it('a change made just before leaving the editor is saved, not lost', async () => {
+    const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
+    await page.goto('/Agents/ManagerChatbot');
+    await page.getByRole('row', { name: /Menú de atención/ }).first().waitFor();
+    await page.getByRole('button', { name: 'Nuevo' }).click();
+    await page.getByLabel(/^Nombre/).fill('Guardado al salir');
+    await page.getByRole('button', { name: 'Guardar' }).click();
+    await page.waitForURL(/\/Agents\/ManagerChatbot\/\d+$/);
+    const flowId = Number(new URL(page.url()).pathname.split('/').pop());
+    await page.locator('.react-flow__node[data-id="start"]').waitFor();
+    await page.getByRole('navigation', { name: 'Pasos' }).getByRole('button', { name: 'Final', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('region', { name: 'Ajustes del paso' }).getByRole('textbox', { name: 'Mensaje', exact: true }).fill('Escrito justo antes de salir');
+    // Away at once, before the autosave's moment: the editor saves on its way out.
+    await page.getByRole('navigation', { name: 'Menú principal' }).getByRole('link', { name: 'Flujos de chatbot' }).click();
+    await page.waitForURL(/\/Agents\/ManagerChatbot$/);
+    const token = await sessionToken(page);
+    const draft = async () => JSON.stringify(((await (await fetch(`${e2e.product.url}/v1/flows/${flowId}`, { headers: { 'x-auth-token': token } })).json()) as { draft: unknown }).draft);
+    await expect.poll(draft, { timeout: 10_000 }).toContain('Escrito justo antes de salir');
+    await context.close();
+  });
 });

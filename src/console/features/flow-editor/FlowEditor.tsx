@@ -66,6 +66,23 @@ function Editor({ flow: loaded }: { flow: Flow }) {
     }, SAVE_AFTER_MS);
     return () => clearTimeout(timer);
   }, [flow, loaded.id]);
+  // A change made just before leaving is not lost: moving to another page saves it at once (the
+  // request outlives the editor), and closing or reloading the tab while it is unsaved asks first.
+  const latest = useRef(flow);
+  latest.current = flow;
+  useEffect(() => () => {
+    if (latest.current !== saved.current) void call('flows.update', { params: { id: loaded.id }, body: { draft: latest.current } }).catch(() => {});
+  }, [loaded.id]);
+  const unsaved = flow !== saved.current;
+  useEffect(() => {
+    if (!unsaved) return;
+    const onUnload = (e: BeforeUnloadEvent) => {
+      e.preventDefault();
+      e.returnValue = '';
+    };
+    window.addEventListener('beforeunload', onUnload);
+    return () => window.removeEventListener('beforeunload', onUnload);
+  }, [unsaved, saveState]);
 
   const onNodesChange = useCallback((changes: NodeChange[]) => {
     for (const c of changes) {
