@@ -4118,6 +4118,11 @@ export const entitySchemas = [
                 maxLength: 200,
                 description: "which part of an integration's answer to keep: $.a.b[0].c"
             },
+            sampleAnswer: {
+                type: "string",
+                maxLength: 10000,
+                description: "what the integration's server might answer (JSON, or text), for the editor's preview only: never sent, never used by a conversation"
+            },
             pattern: {
                 type: "string",
                 maxLength: 300,

@@ -1597,6 +1597,10 @@ assignTo?: string
  */
 accessPath?: string
 /**
+ * what the integration's server might answer (JSON, or text), for the editor's preview only: never sent, never used by a conversation
+ */
+sampleAnswer?: string
+/**
  * a regular expression the answer must match (sendLock)
  */
 pattern?: string

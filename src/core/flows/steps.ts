@@ -103,7 +103,7 @@ export const stepKinds: { [K in FlowStepType]: StepKind } = {
     },
   },
   integration: {
-    settings: ['method', 'url', 'contentType', 'body', 'expectedStatus', 'timeoutSeconds', 'assignTo', 'accessPath'],
+    settings: ['method', 'url', 'contentType', 'body', 'expectedStatus', 'timeoutSeconds', 'assignTo', 'accessPath', 'sampleAnswer'],
     required: () => ['method', 'url'],
     outputs: () => ['success', 'failure'],
     enter: (s, render) => ({

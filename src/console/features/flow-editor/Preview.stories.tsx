@@ -74,3 +74,31 @@ export const TrainedPhraseChoosesItsResponse: Story = {
     await expect(log().queryByText('No entendí.')).not.toBeInTheDocument();
   },
 };
+
+// An integration step's sample answer: the preview's successful call answers it, so the value it
+// keeps ({{saldo}} from $.cuenta.saldo) reads in the next message instead of an empty hole.
+const withIntegration: FlowDefinition = {
+  steps: [
+    { id: 'start', type: 'initialCall', position: { x: 0, y: 0 }, settings: { text: 'Consultando tu saldo…' } },
+    {
+      id: 'api', type: 'integration', position: { x: 0, y: 100 },
+      settings: { method: 'GET', url: 'https://erp.example.co/saldo', expectedStatus: 200, assignTo: 'saldo', accessPath: '$.cuenta.saldo', sampleAnswer: '{"cuenta": {"saldo": "120.000"}}' },
+    },
+    { id: 'ok', type: 'end', position: { x: 0, y: 200 }, settings: { text: 'Tu saldo es {{saldo}} créditos.' } },
+    { id: 'ko', type: 'end', position: { x: 200, y: 200 }, settings: { text: 'No pudimos consultar tu saldo.' } },
+  ],
+  edges: [
+    { from: 'start', output: 'next', to: 'api' },
+    { from: 'api', output: 'success', to: 'ok' },
+    { from: 'api', output: 'failure', to: 'ko' },
+  ],
+};
+
+export const IntegrationAnswersWithItsSample: Story = {
+  args: { flow: withIntegration },
+  play: async () => {
+    await userEvent.click(await screen.findByRole('button', { name: 'Iniciar conversación' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'La integración responde bien' }));
+    await waitFor(() => expect(log().getByText('Tu saldo es 120.000 créditos.')).toBeInTheDocument());
+  },
+};

@@ -15,6 +15,16 @@ import type { FlowDefinition } from '../../../generated/types.gen.ts';
 
 type Line = { from: 'person' | 'flow' | 'note'; text: string };
 
+/** The step's sample answer as the server would parse it: JSON when it is JSON, else its text; none, an empty object. */
+export function sampleBody(sample: string | undefined): unknown {
+  if (!sample?.trim()) return {};
+  try {
+    return JSON.parse(sample) as unknown;
+  } catch {
+    return sample;
+  }
+}
+
 export function Preview({ flow, meanings }: { flow: FlowDefinition; meanings?: (text: string) => Promise<string[]> }) {
   const { t } = useTranslation();
   const [session, setSession] = useState<Session | null>(null);
@@ -73,7 +83,7 @@ export function Preview({ flow, meanings }: { flow: FlowDefinition; meanings?: (
       )}
       {session?.state === 'waitingIntegration' && (
         <Stack direction="row" spacing={1}>
-          <Button size="small" onClick={() => apply(session, { kind: 'integrationAnswer', status: step?.settings.expectedStatus ?? 200, body: {} })}>{t('flowEditor.callSucceeds')}</Button>
+          <Button size="small" onClick={() => apply(session, { kind: 'integrationAnswer', status: step?.settings.expectedStatus ?? 200, body: sampleBody(step?.settings.sampleAnswer) })}>{t('flowEditor.callSucceeds')}</Button>
           <Button size="small" color="error" onClick={() => apply(session, { kind: 'integrationFailed', reason: 'preview' })}>{t('flowEditor.callFails')}</Button>
         </Stack>
       )}

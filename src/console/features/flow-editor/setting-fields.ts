@@ -20,6 +20,7 @@ export const settingFields: { [K in Setting]: SettingField } = {
   waitMinutes: { kind: 'integer', max: 10080 },
   assignTo: { kind: 'line', max: 40 },
   accessPath: { kind: 'line', max: 200 },
+  sampleAnswer: { kind: 'multiline', max: 10000 },
   pattern: { kind: 'line', max: 300 },
   method: { kind: 'choice', options: flowHttpMethods, enumId: 'flow-http-method' },
   url: { kind: 'line', max: 2000 },
