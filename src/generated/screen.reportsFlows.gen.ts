@@ -123,7 +123,7 @@ export const screen = {
             mark: "bar",
             encoding: {
                 x: {
-                    field: "stepId",
+                    field: "name",
                     type: "nominal",
                     sort: null,
                     title: null

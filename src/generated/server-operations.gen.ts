@@ -13405,6 +13405,7 @@ export const serverOperations = [
                         type: "object",
                         required: [
                             "stepId",
+                            "name",
                             "type",
                             "entered",
                             "answered",
@@ -13421,6 +13422,9 @@ export const serverOperations = [
                             },
                             title: {
                                 type: ["string", "null"]
+                            },
+                            name: {
+                                type: "string"
                             },
                             type: {
                                 $ref: "flow-step-type#"

@@ -4586,6 +4586,7 @@ conversations: number
 steps: {
 stepId: string
 title?: (string | null)
+name: string
 type: FlowStepType
 entered: number
 answered: number

@@ -116,6 +116,12 @@ describe('the flow editor', () => {
     await page.getByText('Lamentamos oírlo; un asesor te escribirá.').waitFor();
     expect(await page.getByText('Encuesta', { exact: true }).count()).toBeGreaterThan(0);
 
+    // Back in the editor, each step of the published version says how often it was reached.
+    await page.goto(`/Agents/ManagerChatbot/${flowId}`);
+    const startStats = page.locator('.react-flow__node[data-id="start"]').getByTestId('step-stats');
+    await startStats.waitFor();
+    expect(await startStats.textContent()).toMatch(/Versión 1 publicada: Entradas: 1/);
+
     await context.close();
 
     // A support agent (the platform's developer) looking the number up in the call-center query reads the same transcript.

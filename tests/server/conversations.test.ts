@@ -183,6 +183,11 @@ describe('conversations', () => {
     expect(stats.steps.map((s: { stepId: string }) => s.stepId)).toEqual(['start', 'ask', 'api', 'done', 'info', 'bye']);
     expect(stats.steps[1]).toMatchObject({ type: 'send', entered: 1, answered: 1, matched: 1, notMatched: 0, retried: 0, timedOut: 0 });
     expect(stats.steps[4]).toMatchObject({ entered: 0 });
+    // Steps are named by the title a person gave them, else by their id.
+    expect(stats.steps[0]).toMatchObject({ stepId: 'start', title: null, name: 'start' });
+    const demoFlow = await server.db.selectFrom('flows').select('id').where('name', '=', 'Menú de atención').executeTakeFirstOrThrow();
+    const demoStats = (await op('flows.stats', { query: { flowId: demoFlow.id } })).json;
+    expect(demoStats.steps.find((s: { stepId: string }) => s.stepId === 'menu')).toMatchObject({ title: 'Menú', name: 'Menú' });
     // The call-center view finds it by the number as a person types it.
     expect((await op('flows.conversations', { query: { contact: '+57 315 777 0011' } })).json.items.map((i: { id: number }) => i.id)).toEqual([Number(c.id)]);
     // So does the call-center query (a support agent's), transcript and all, under the number's messages.

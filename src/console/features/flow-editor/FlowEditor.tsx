@@ -18,7 +18,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from '../../runtime/navigation.tsx';
 import { validateFlow } from '../../../core/flows/validate.ts';
 import { flowStepTypeMeta, flowStepTypes, type FlowStepType } from '../../../generated/enums.gen.ts';
-import { call } from '../../../generated/client.gen.ts';
+import { call, useOperation } from '../../../generated/client.gen.ts';
 import type { Flow, FlowDefinition } from '../../../generated/types.gen.ts';
 import { errorText } from '../../api/errors.ts';
 import { notify } from '../../app/notify.tsx';
@@ -49,8 +49,11 @@ function Editor({ flow: loaded }: { flow: Flow }) {
   const [previewing, setPreviewing] = useState(false);
   const flow = history.present;
   const problems = useMemo(() => validateFlow(flow), [flow]);
+  // The published version's traffic per step (what /Reports/Flows counts), when there is one and the person may read it.
+  const stats = useOperation('flows.stats', published ? { query: { flowId: loaded.id } } : null, { revalidateOnFocus: false, shouldRetryOnError: false });
+  const counts = useMemo(() => new Map((stats.data?.version ? stats.data.steps : []).map((s) => [s.stepId, { version: stats.data!.version!, entered: s.entered, notMatched: s.notMatched, timedOut: s.timedOut, integrationFailed: s.integrationFailed }])), [stats.data]);
   const nodes = useMemo(() => toNodes(flow, problems, selected, (type) => flowStepTypeMeta[type].entry, (step, mine) =>
-    [`${t(`enums.flow-step-type.${step.type}`)}: ${step.title || step.id}`, ...mine.map((p) => t(`enums.flow-rule.${p.rule}`))].join('. ')), [flow, problems, selected, t]);
+    [`${t(`enums.flow-step-type.${step.type}`)}: ${step.title || step.id}`, ...mine.map((p) => t(`enums.flow-rule.${p.rule}`))].join('. '), counts), [flow, problems, selected, t, counts]);
   const edges = useMemo(() => toEdges(flow, problems), [flow, problems]);
   const change = useCallback((next: (f: FlowDefinition) => FlowDefinition) => setHistory((h) => record(h, next(h.present))), []);
 

@@ -4,6 +4,7 @@
 // (graph.ts, the node's ariaLabel) says its kind, title and problems.
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { useTranslation } from 'react-i18next';
+import { formatInteger } from '../../runtime/format.ts';
 import { stepKinds } from '../../../core/flows/steps.ts';
 import type { StepNode as StepNodeType } from './graph.ts';
 
@@ -11,7 +12,7 @@ const FIXED_OUTPUTS = new Set(['next', 'noMatch', 'timeout', 'success', 'failure
 
 export function StepNode({ data, selected }: NodeProps<StepNodeType>) {
   const { t } = useTranslation();
-  const { step, problems, isEntry } = data;
+  const { step, problems, isEntry, counts } = data;
   const outputs = stepKinds[step.type].outputs(step.settings);
   const label = (output: string) =>
     FIXED_OUTPUTS.has(output) ? t(`flowEditor.output.${output}`) : (step.settings.responses?.find((r) => r.id === output)?.label || output);
@@ -26,6 +27,14 @@ export function StepNode({ data, selected }: NodeProps<StepNodeType>) {
       <div className="flow-step-title">{step.title || step.id}</div>
       {step.settings.text && <div className="flow-step-text">{step.settings.text.slice(0, 80)}</div>}
       {problems.length > 0 && <div className="flow-step-problems" role="note">{problemText}</div>}
+      {counts && (
+        // The published version's traffic on this step, as /Reports/Flows counts it.
+        <div className="flow-step-stats" data-testid="step-stats">
+          {t('flowEditor.stepStats', { version: counts.version })}{' '}
+          {(['entered', 'notMatched', 'timedOut', 'integrationFailed'] as const).filter((e) => e === 'entered' || counts[e] > 0)
+            .map((e) => `${t(`enums.flow-step-event.${e}`)}: ${formatInteger(counts[e])}`).join(' · ')}
+        </div>
+      )}
       <div className="flow-step-outputs">
         {outputs.map((output) => (
           <div key={output} className="flow-step-output">

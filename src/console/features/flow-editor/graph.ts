@@ -7,20 +7,22 @@ import { stepKinds } from '../../../core/flows/steps.ts';
 import type { FlowStepType } from '../../../generated/enums.gen.ts';
 import type { FlowDefinition, FlowStep } from '../../../generated/types.gen.ts';
 
-export type StepNodeData = { step: FlowStep; problems: FlowProblem[]; isEntry: boolean };
+/** How often the published version's step was reached and what went wrong there (flows.stats). */
+export type StepCounts = { version: number; entered: number; notMatched: number; timedOut: number; integrationFailed: number };
+export type StepNodeData = { step: FlowStep; problems: FlowProblem[]; isEntry: boolean; counts?: StepCounts };
 export type StepNode = Node<StepNodeData, 'step'>;
 
 export const edgeId = (from: string, output: string) => `${from}\u0000${output}`;
 
 /** `label` names a step for assistive technology: its kind, title and broken rules. */
-export function toNodes(flow: FlowDefinition, problems: FlowProblem[], selected: string | null, isEntry: (t: FlowStepType) => boolean, label: (step: FlowStep, problems: FlowProblem[]) => string): StepNode[] {
+export function toNodes(flow: FlowDefinition, problems: FlowProblem[], selected: string | null, isEntry: (t: FlowStepType) => boolean, label: (step: FlowStep, problems: FlowProblem[]) => string, counts: ReadonlyMap<string, StepCounts> = new Map()): StepNode[] {
   return flow.steps.map((step, i) => ({
     id: step.id,
     type: 'step',
     ariaLabel: label(step, problems.filter((p) => p.stepId === step.id)),
     position: step.position ?? { x: (i % 4) * 280, y: Math.floor(i / 4) * 220 },
     selected: step.id === selected,
-    data: { step, problems: problems.filter((p) => p.stepId === step.id), isEntry: isEntry(step.type) },
+    data: { step, problems: problems.filter((p) => p.stepId === step.id), isEntry: isEntry(step.type), ...(counts.has(step.id) ? { counts: counts.get(step.id) } : {}) },
   }));
 }
 

@@ -239,7 +239,7 @@ export const flowsHandlers: DomainHandlers<'flows'> = {
       steps: steps.map((st) => {
         const c = byStep.get(st.id) ?? {};
         return {
-          stepId: st.id, title: st.title ?? null, type: st.type,
+          stepId: st.id, title: st.title ?? null, name: st.title?.trim() || st.id, type: st.type,
           ...Object.fromEntries(flowStepEvents.map((e) => [e, c[e] ?? 0])) as Record<FlowStepEvent, number>,
         };
       }),
