@@ -196,4 +196,23 @@ describe('the flow editor', () => {
     await expect.poll(draft, { timeout: 10_000 }).toContain('Escrito justo antes de salir');
     await context.close();
   });
+
+  it("every output handle of a step with many outputs can be grabbed: no label covers one", async () => {
+    const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
+    await page.goto('/Agents/ManagerChatbot');
+    await page.getByRole('row', { name: /Menú de atención/ }).first().click();
+    await page.waitForURL(/\/Agents\/ManagerChatbot\/\d+$/);
+    const menu = page.locator('.react-flow__node[data-id="menu"]');
+    await menu.waitFor();
+    const handles = menu.locator('.flow-step-handle');
+    // The demo's menu: Saldo, Asesor, Salir and the fixed outputs (no match, no reply).
+    expect(await handles.count()).toBeGreaterThanOrEqual(4);
+    const covered = await handles.evaluateAll((nodes) => nodes.filter((h) => {
+      const box = h.getBoundingClientRect();
+      const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+      return !(top === h || h.contains(top));
+    }).map((h) => h.getAttribute('data-handleid')));
+    expect(covered).toEqual([]);
+    await context.close();
+  });
 });

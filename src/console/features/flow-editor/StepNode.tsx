@@ -38,7 +38,7 @@ export function StepNode({ data, selected }: NodeProps<StepNodeType>) {
       <div className="flow-step-outputs">
         {outputs.map((output) => (
           <div key={output} className="flow-step-output">
-            <span>{label(output)}</span>
+            <span title={label(output)}>{label(output)}</span>
             <Handle type="source" id={output} position={Position.Bottom} className="flow-step-handle" />
           </div>
         ))}
