@@ -18,29 +18,18 @@
 // a developer schedules a weekly report (/Reports/Scheduled).
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { calendarDate } from '../../src/core/date-range.ts';
 import { verifyEd25519 } from '../../src/server/security/secrets.ts';
 import { readPdf } from '../server/pdf-reader.ts';
 import { newPage, productAndBrowser, sessionToken, signIn, downloaded } from './harness.ts';
-import { api, notificationsChannel, signedInPage } from './steps.ts';
+import { api, notificationsChannel, seriousViolations, signedInPage } from './steps.ts';
 
 const e2e = productAndBrowser();
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (d: Document, o: object) => Promise<{ violations: { id: string; impact: string }[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
-  });
-}
 
 async function chooseAccount(page: Page, label: RegExp, name: string) {
   await page.getByRole('combobox', { name: label }).click();

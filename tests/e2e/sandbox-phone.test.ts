@@ -2,24 +2,11 @@
 // list a person opens the test phone, picks a number as people write it, writes MENU to the demo's
 // reply SMS channel, and reads the bot's menu arrive as a received bubble with where it stands;
 // the page is axe clean and its strings are the reader's language.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { productAndBrowser } from './harness.ts';
-import { signedInPage } from './steps.ts';
+import { seriousViolations, signedInPage } from './steps.ts';
 
 const e2e = productAndBrowser();
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (d: Document, o: object) => Promise<{ violations: { id: string; impact: string }[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} ${JSON.stringify((v as unknown as { nodes: { html: string }[] }).nodes.map((n) => n.html.slice(0, 160)))}`);
-  });
-}
 
 describe('the sandbox phone', () => {
   it('a person writes MENU from a test phone and reads the bot answer as a handset shows it', async () => {

@@ -1,7 +1,9 @@
 // Steps several browser tests take the same way: a demo user signed in on a new page, the API
 // called beside the screen, the first step of the campaign wizard, a campaign launched until its
-// messages are delivered, a detail field's value, and a scratch folder for the files a test uploads.
-import { mkdtempSync, rmSync } from 'node:fs';
+// messages are delivered, a detail field's value, a scratch folder for the files a test uploads,
+// and axe-core's serious and critical findings on a page.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -75,4 +77,16 @@ export function scratchFolder(prefix: string): { readonly path: string } {
       return path;
     },
   };
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical findings on the page, each with the elements it names (none: []). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (d: Document, o: object) => Promise<{ violations: { id: string; impact: string; nodes: { html: string }[] }[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} ${JSON.stringify(v.nodes.map((n) => n.html.slice(0, 160)))}`);
+  });
 }
