@@ -29,14 +29,15 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const SERVER_ISOLATED = readdirSync('tests/server').filter((f) => f.endsWith('.test.ts'))
   .map((f) => `tests/server/${f}`).filter((f) => /\bvi\.(do)?mock\(/.test(readFileSync(f, 'utf8')));
 import react from '@vitejs/plugin-react';
+import { NODE_FLAGS } from './tests/node-flags.ts';
 
-const server = { environment: 'node' as const, globalSetup: ['tests/server/global-setup.ts'], testTimeout: 30000, hookTimeout: 60000 };
+const server = { environment: 'node' as const, globalSetup: ['tests/server/global-setup.ts'], testTimeout: 30000, hookTimeout: 60000, execArgv: NODE_FLAGS };
 
 export default defineConfig({
   test: {
     maxWorkers: 2,
     projects: [
-      { test: { name: 'unit', include: ['tests/unit/**/*.test.ts', 'tests/generators/**/*.test.ts'], environment: 'node' } },
+      { test: { name: 'unit', include: ['tests/unit/**/*.test.ts', 'tests/generators/**/*.test.ts'], environment: 'node', execArgv: NODE_FLAGS } },
       { test: { name: 'server', include: ['tests/server/**/*.test.ts'], exclude: [...configDefaults.exclude, ...POSTGRES_ONLY, ...REDIS_ONLY, ...SERVER_SERIAL, ...SERVER_ISOLATED], ...server, isolate: false } },
       { test: { name: 'server-isolated', include: SERVER_ISOLATED, exclude: [...configDefaults.exclude, ...POSTGRES_ONLY, ...REDIS_ONLY, ...SERVER_SERIAL], ...server } },
       { test: { name: 'server-serial', include: SERVER_SERIAL, exclude: [...configDefaults.exclude, ...POSTGRES_ONLY, ...REDIS_ONLY], ...server, fileParallelism: false, sequence: { groupOrder: 1 } } },
@@ -44,7 +45,7 @@ export default defineConfig({
         plugins: [react()],
         test: { name: 'console', include: ['src/console/**/*.test.tsx', 'tests/console/**/*.test.tsx'], environment: 'happy-dom', setupFiles: ['tests/console/setup.ts'], testTimeout: 20000 },
       },
-      { test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts'], environment: 'node', globalSetup: ['tests/e2e/global-setup.ts'], testTimeout: 120000, hookTimeout: 240000, sequence: { groupOrder: 2 }, expect: { poll: { timeout: 10000 } } } },
+      { test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts'], environment: 'node', execArgv: NODE_FLAGS, globalSetup: ['tests/e2e/global-setup.ts'], testTimeout: 120000, hookTimeout: 240000, sequence: { groupOrder: 2 }, expect: { poll: { timeout: 10000 } } } },
     ],
   },
 });

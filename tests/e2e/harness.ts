@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 import { chromium, type Browser, type Download, type Page, type BrowserContext } from 'playwright-core';
+import { NODE_FLAGS } from '../node-flags.ts';
 
 export const DEMO_PASSWORD = 'Demo-Colibri-2026!';
 
@@ -55,7 +56,7 @@ export async function startProduct(options: { pinCore?: number; root?: string; e
   const generous = { THROTTLE_GLOBAL: '100000/60', THROTTLE_SIGNIN: '100000/100000/60', THROTTLE_REGISTER: '100000/100000/60', THROTTLE_RECOVERY: '100000/100000/60', THROTTLE_OTP: '100000/100000/60' };
   const env = { ...process.env, ...generous, ...options.env, PORT: String(port), DATA_DIR: dataDir, DEMO_PASSWORD, DATABASE_URL: '', REDIS_URL: '' };
   delete (env as Record<string, string | undefined>).DATABASE_URL;
-  const command = [process.execPath, '--import', 'tsx', 'src/server/main.ts'];
+  const command = [process.execPath, ...NODE_FLAGS, '--import', 'tsx', 'src/server/main.ts'];
   // Benchmarks pin the server to one core with taskset (util-linux).
   if (options.pinCore !== undefined) command.unshift('taskset', '-c', String(options.pinCore));
   const child: ChildProcess = spawn(command[0], command.slice(1), { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -11,6 +11,7 @@ import { constants } from '../../src/generated/constants.gen.ts';
 import { demoEmail, demoRoleUsers, demoStateUsers, generateDemoPassword, seedDemo } from '../../src/server/db/demo-seed.ts';
 import { startServer } from '../../src/server/index.ts';
 import { createHarness, TEST_PASSWORD, type Harness } from './harness.ts';
+import { NODE_FLAGS } from '../node-flags.ts';
 
 describe('demo seed', () => {
   let h: Harness;
@@ -128,7 +129,7 @@ describe('npm start (src/server/main.ts)', () => {
     delete env.DEMO_API_KEY;
     Object.assign(env, extra);
     for (const [k, v] of Object.entries(extra)) if (v === undefined) delete env[k];
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...NODE_FLAGS, '--import', 'tsx', 'src/server/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     const ready = new Promise<string>((done, failed) => {
       const onData = (chunk: Buffer) => {

@@ -12,6 +12,7 @@ import { startMessaging, type MessagingRuntime } from '../../src/server/messagin
 import type { Database } from '../../src/engine/database.ts';
 import type { SecretBox } from '../../src/server/security/secrets.ts';
 import { sealCredentials } from '../../src/server/modules/channels/credentials.ts';
+import { NODE_FLAGS } from '../node-flags.ts';
 
 export interface Incarnation {
   readonly name: string;
@@ -35,7 +36,7 @@ export interface EngineSettings {
 /** A worker process on PostgreSQL (`node --import tsx`, so the signal reaches the worker itself, not a tsx wrapper). */
 export function workerProcess(env: Record<string, string>, settings: EngineSettings): Incarnation {
   let out = '';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/worker.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [...NODE_FLAGS, '--import', 'tsx', 'src/server/worker.ts'], {
     env: {
       PATH: process.env.PATH ?? '',
       ...env,

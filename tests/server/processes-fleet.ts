@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { NODE_FLAGS } from '../node-flags.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -24,7 +25,7 @@ export interface Child {
 
 /** `node --import tsx <entry>` (so a signal reaches the process itself), resolving once `ready` matches its output. */
 function launch(entry: string, env: Record<string, string>, ready: RegExp, timeoutMs: number): Promise<Child & { match: RegExpExecArray }> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', entry], {
+  const child: ChildProcess = spawn(process.execPath, [...NODE_FLAGS, '--import', 'tsx', entry], {
     cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

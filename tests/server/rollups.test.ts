@@ -17,6 +17,7 @@ import { rebuildRange } from '../../src/server/rollups-cli.ts';
 import { fileHarness } from './file-harness.ts';
 import { processDatabaseEnv } from './test-databases.ts';
 import { seededRandom as random, type SeededRandom } from '../fixtures/seeded-random.ts';
+import { NODE_FLAGS } from '../node-flags.ts';
 
 const h = fileHarness();
 let companyId: number;
@@ -161,7 +162,7 @@ describe('the rebuild command', () => {
 
   it('runs as `npm run rollups -- rebuild` on the database the environment names', async () => {
     const run = promisify(execFile);
-    const cli = (args: string[], env: NodeJS.ProcessEnv) => run(process.execPath, ['--import', 'tsx', 'src/server/rollups-cli.ts', ...args], { env: { ...process.env, ...env } });
+    const cli = (args: string[], env: NodeJS.ProcessEnv) => run(process.execPath, [...NODE_FLAGS, '--import', 'tsx', 'src/server/rollups-cli.ts', ...args], { env: { ...process.env, ...env } });
     await expect(cli(['rebuild', '2026-11-30', '2026-11-01'], {})).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('the last day comes before the first') });
     if (process.env.DATABASE_URL) {
       // The test's own database: its rollups lost, then rebuilt by the command.
