@@ -118,6 +118,19 @@ describe("a certificate's PDF", () => {
     expect((await verify(await forge(id, false))).json()).toMatchObject({ check: 'unsigned', findings: ['noSignature'] });
   });
 
+  it('answers hostile files without stalling: a long zero-padded signature that is not one, and a file full of streams', async () => {
+    // A signature field whose /Contents is 400 KB of zeros ending in a digit that is not padding.
+    const head = '%PDF-1.7\n1 0 obj << /Subject (' + id + ') >> endobj\n/ByteRange [0 ';
+    const contents = '<' + '0'.repeat(400_000) + '1>';
+    const b = head.length + 40;
+    const prefix = (head + `${b} ${b + contents.length} 10]`).padEnd(b, ' ');
+    const zeros = Buffer.from(prefix + contents + '\n%%EOF\n', 'latin1');
+    expect((await verify(zeros)).json()).toMatchObject({ check: 'altered', findings: ['signatureBroken'], certificateId: id });
+    // Half a million "stream" words with no dictionary before them.
+    const streams = Buffer.from('%PDF-1.7\n' + 'stream\n'.repeat(500_000), 'latin1');
+    expect((await verify(streams)).json()).toMatchObject({ check: 'unsigned' });
+  });
+
   it('refuses a file that is not a PDF (99932) and keeps a PDF for a certificate issued before PDFs were signed', async () => {
     const notPdf = await verify(Buffer.from('nombre,telefono\nAna,3001234567\n'), 'certificado.csv');
     expect(notPdf.statusCode).toBe(415);

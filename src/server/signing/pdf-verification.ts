@@ -48,7 +48,11 @@ export async function readSignature(file: Buffer): Promise<SignatureReading> {
   // before the signature were changed (an edit that shifted them). Signed, and broken.
   const broken: SignatureReading = { ...none, signed: true };
   if (a !== 0 || b >= c || c + d > file.length || file[b] !== 0x3c /* < */ || file[c - 1] !== 0x3e /* > */) return broken;
-  const hex = latin1(file.subarray(b + 1, c - 1)).replace(/(00)+$/, '');
+  // The placeholder's zero padding, trimmed by a loop: a pattern such as /(00)+$/ backtracks
+  // quadratically on a long run of zeros that does not end the string (minutes for 400 KB).
+  let end = c - 1;
+  while (end - 2 >= b + 1 && file[end - 1] === 0x30 && file[end - 2] === 0x30) end -= 2;
+  const hex = latin1(file.subarray(b + 1, end));
   if (!/^[0-9a-fA-F]*$/.test(hex) || hex.length % 2) return broken;
   let data: pkijs.SignedData;
   try {
@@ -89,8 +93,11 @@ export function printedLines(file: Buffer): string[] {
   let budget = MAX_INFLATED;
   for (let at = text.indexOf('stream'); at >= 0 && budget > 0; at = text.indexOf('stream', at + 6)) {
     if (text.startsWith('endstream', at - 3)) continue;
-    const dictStart = text.lastIndexOf('<<', at);
-    const header = dictStart >= 0 && at - dictStart < 400 ? text.slice(dictStart, at) : '';
+    // The stream's dictionary within the 400 characters before it (a search back to the start of
+    // the file for every "stream" would make a file full of the word quadratic).
+    const window = text.slice(Math.max(0, at - 400), at);
+    const dictStart = window.lastIndexOf('<<');
+    const header = dictStart >= 0 ? window.slice(dictStart) : '';
     let start = at + 6;
     if (text[start] === '\r') start++;
     if (text[start] === '\n') start++;
