@@ -347,34 +347,56 @@ describe('every screen in both languages', () => {
     expect(report(findings.slice(before))).toEqual([]);
   });
 
-  // Each role takes the routes the previous ones could not open.
+  // Each role takes the routes the previous ones could not open. A role signs in once and moves
+  // through the route table in slices, Spanish first, then English; each slice is its own test, so
+  // one slow screen on a busy machine fails (and names) its slice, not the role's whole pass.
+  const sessionRoutes = left.slice();
+  const sliceSize = 25;
+  const slices = Array.from({ length: Math.ceil(sessionRoutes.length / sliceSize) }, (_, i) => sessionRoutes.slice(i * sliceSize, (i + 1) * sliceSize));
   for (const email of roleUsers) {
-    it(`the app's routes ${email} opens`, async () => {
-      const before = findings.length;
-      if (left.length === 0) return;
-      const { context, page } = await freshPage();
-      await signIn(page, email);
-      await settle(page);
+    describe(email, () => {
+      let session: Awaited<ReturnType<typeof freshPage>> | undefined;
       const reached: typeof left = [];
+      /** The role's signed-in page, in the language asked (signed in on first use). */
+      async function pageIn(lang: Lang): Promise<Page> {
+        if (!session) {
+          session = await freshPage();
+          await signIn(session.page, email);
+          await settle(session.page);
+        }
+        const shown = await session.page.evaluate(() => localStorage.getItem('language') ?? 'es');
+        if (shown !== lang) await useLanguage(session.page, lang);
+        return session.page;
+      }
+      afterAll(async () => {
+        left = left.filter((r) => !reached.includes(r));
+        await session?.context.close();
+      });
       for (const lang of languages) {
-        if (lang === 'en') await useLanguage(page, 'en');
-        // Spanish on every route; English once per screen (its other routes show the same texts).
-        const routesNow = lang === 'es' ? left : reached.filter((r) => !englishSeen.has(screenOf(r)) && englishSeen.add(screenOf(r)));
-        for (const route of routesNow) {
-          const visited = concretePath(route.path, ids);
-          await go(page, visited);
-          const pathname = await page.evaluate(() => window.location.pathname);
-          // A menu group opens its first working entry: reached, and that entry is checked as its own route.
-          if (pathname.startsWith(`${route.path}/`) && !route.path.includes(':')) { if (lang === 'es') reached.push(route); continue; }
-          if (!samePattern(route.path, pathname)) continue; // sent home: not this role's route
-          if (lang === 'es') reached.push(route);
-          await check(page, route, visited, lang, names, axeDone);
+        for (const slice of slices) {
+          it(`${lang}: ${slice[0].path} … ${slice[slice.length - 1].path}`, async () => {
+            const before = findings.length;
+            // Spanish on every route still open; English once per screen (its other routes show the same texts).
+            const routesNow = lang === 'es'
+              ? left.filter((r) => slice.includes(r))
+              : reached.filter((r) => slice.includes(r) && !englishSeen.has(screenOf(r)) && englishSeen.add(screenOf(r)));
+            if (routesNow.length === 0) return;
+            const page = await pageIn(lang);
+            for (const route of routesNow) {
+              const visited = concretePath(route.path, ids);
+              await go(page, visited);
+              const pathname = await page.evaluate(() => window.location.pathname);
+              // A menu group opens its first working entry: reached, and that entry is checked as its own route.
+              if (pathname.startsWith(`${route.path}/`) && !route.path.includes(':')) { if (lang === 'es') reached.push(route); continue; }
+              if (!samePattern(route.path, pathname)) continue; // sent home: not this role's route
+              if (lang === 'es') reached.push(route);
+              await check(page, route, visited, lang, names, axeDone);
+            }
+            expect(report(findings.slice(before))).toEqual([]);
+          }, 120_000);
         }
       }
-      left = left.filter((r) => !reached.includes(r));
-      await context.close();
-      expect(report(findings.slice(before))).toEqual([]);
-    }, 240_000);
+    });
   }
 
   it('the first Tab reaches "Saltar al contenido", which moves the focus to the content; focus shows', async () => {
