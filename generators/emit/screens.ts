@@ -6,6 +6,7 @@
 // and the console's ranked widget registry (src/console/runtime/form/widgets) chooses.
 // docs/console.md "Screen kinds" documents the vocabulary (schemas/_meta/screen.schema.yaml).
 import { join } from 'node:path';
+import { Ajv } from 'ajv';
 import type { Model, Schema, Json, Screen, Operation } from '../model.ts';
 import { DeclarationError, loadYaml } from '../load.ts';
 import { exportConst, printFile, toExpr, exportType, stringUnion, raw, f } from '../ts.ts';
@@ -375,6 +376,34 @@ function formRefs(v: unknown, out: string[] = []): string[] {
   return out;
 }
 
+/** An expression ($f.…, $today) or a value holding one: the runtime fills it, so it is not checked here. */
+const hasExpression = (v: unknown): boolean =>
+  typeof v === 'string' ? v.startsWith('$') : Array.isArray(v) ? v.some(hasExpression) : v !== null && typeof v === 'object' ? Object.values(v).some(hasExpression) : false;
+
+const literalChecker = new Ajv({ allErrors: false, strict: false, validateFormats: false });
+
+/**
+ * A payload's written-out values against the operation's request (its body, else its query): a key
+ * the request does not take, or a value it would refuse (a GroupBy dimension misspelt), fails here,
+ * naming the file and the key, instead of answering 400 when the report runs.
+ */
+function checkPayloadLiterals(model: Model, op: Operation, payload: unknown, fail: (p: Where, r: string) => never, at: Where) {
+  const request = op.body ?? op.query;
+  if (!request || !payload || typeof payload !== 'object') return;
+  const schema = derefForScreen(request, model.entities) as Schema;
+  const properties = (schema.properties as Schema | undefined) ?? {};
+  for (const [key, value] of Object.entries(payload)) {
+    const property = properties[key] as Schema | undefined;
+    if (!property) {
+      if (schema.additionalProperties === false) fail([...at, key], `"${key}" is not in ${op.id}'s request (${Object.keys(properties).join(', ')})`);
+      continue;
+    }
+    if (hasExpression(value)) continue;
+    const validate = literalChecker.compile(property);
+    if (!validate(value)) fail([...at, key], `${JSON.stringify(value)} is refused by ${op.id}: ${validate.errors?.[0]?.instancePath ?? ''} ${validate.errors?.[0]?.message ?? 'invalid'}${validate.errors?.[0]?.params && 'allowedValues' in validate.errors[0].params ? ` (${(validate.errors[0].params as { allowedValues: unknown[] }).allowedValues.join(', ')})` : ''}`);
+  }
+}
+
 function compileChart(model: Model, c: Schema, fail: (p: Where, r: string) => never, at: Where) {
   if (typeof c.operation === 'string' && !opById(model, c.operation)) fail([...at, 'operation'], `unknown operation "${c.operation}"`);
   const top = (c.top as number | undefined) ?? (model.constants.reports?.topN as number | undefined);
@@ -389,6 +418,7 @@ function compileReport(model: Model, s: Screen, fail: (p: Where, r: string) => n
   const fprops = (filters.properties as Schema) ?? {};
   const properties = Object.fromEntries(Object.entries(fprops).map(([k, p]) => [k, { ...(p as Schema), title: ((p as Schema).title as string | undefined) ?? `fields.${k}` }]));
   for (const ref of formRefs(s.payload)) if (!(ref in fprops)) fail(['payload'], `$f.${ref} is not a filter`);
+  checkPayloadLiterals(model, op, s.payload, fail, ['payload']);
   const uiSchema: Record<string, Json> = { 'ui:order': [...Object.keys(fprops), '*'], 'ui:submitButtonOptions': { norender: true } };
   if (Array.isArray(s.rows)) uiSchema['ui:rows'] = s.rows as Json;
   const props = itemSchema(model, op, s.itemsPath as string | undefined)?.properties as Schema | undefined;
@@ -420,6 +450,7 @@ function compileSection(model: Model, x: Schema, reportOp: NonNullable<ReturnTyp
   if (!op) fail(['operation'], `unknown operation "${String(x.operation)}"`);
   if (x.payload && !x.operation) fail(['payload'], 'a section without an operation reads the report\'s answer: it has no payload');
   for (const ref of formRefs(x.payload)) if (!(ref in filters)) fail(['payload'], `$f.${ref} is not a filter`);
+  if (x.payload) checkPayloadLiterals(model, op, x.payload, fail, ['payload']);
   const props = itemSchema(model, op, x.itemsPath as string | undefined)?.properties as Schema | undefined;
   return {
     ...x,

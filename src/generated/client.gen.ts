@@ -633,6 +633,8 @@ export const reportCenterGetOperatorsSummary = (args: Args<"reportCenter.getOper
 
 export const reportCenterGetTrafficByState = (args: Args<"reportCenter.getTrafficByState">) => call("reportCenter.getTrafficByState", args);
 
+export const reportCenterGetTraffic = (args: Args<"reportCenter.getTraffic">) => call("reportCenter.getTraffic", args);
+
 export const reportCenterGetOperators = (args: Args<"reportCenter.getOperators">) => call("reportCenter.getOperators", args);
 
 export const useReportCenterGetOperators = (args: Args<"reportCenter.getOperators"> | null, config?: SWRConfiguration<Result<"reportCenter.getOperators">>) => useOperation("reportCenter.getOperators", args, config);

@@ -129,6 +129,7 @@ export const constants = {
         certificateMessages: 500,
         scheduledLinkDays: 7,
         topN: 10,
+        declaredRowsLimit: 10000,
         latencyBucketsSeconds: {
             otp: 3,
             transactional: 5,

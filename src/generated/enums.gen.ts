@@ -919,6 +919,21 @@ export const templateStatuses = [
 
 export type TemplateStatus = (typeof templateStatuses)[number];
 
+/** What a declared traffic report groups the rollups by (GetTraffic's GroupBy): the period at the report's AggregationLevel (hour, day, month or year, Bogotá time), the account (the company's channel), the channel type (SMS, WhatsApp, RCS, Messenger), the operator (and how it is known), the SMS status code (spec 4's "state", as GetMessageStates lists them), the network's error code, the campaign, the campaign's run (deployment) and the area. (schemas/enums/traffic-dimension.yaml) */
+export const trafficDimensions = [
+    "period",
+    "account",
+    "channel",
+    "operator",
+    "state",
+    "errorCode",
+    "campaign",
+    "deployment",
+    "area"
+] as const;
+
+export type TrafficDimension = (typeof trafficDimensions)[number];
+
 /** Why a row of a flow's training file was not kept: a cell cannot be read, the phrase or the response it means is empty, the phrase is longer than an answer is read (1,000 characters) or has no letters or digits, or the response is none of the flow's (by label or keyword). (schemas/enums/training-rejection.yaml) */
 export const trainingRejections = [
     "unreadable",
@@ -1047,6 +1062,7 @@ export const enumValues = {
     "spreadsheet-format": spreadsheetFormats,
     "template-category": templateCategories,
     "template-status": templateStatuses,
+    "traffic-dimension": trafficDimensions,
     "training-rejection": trainingRejections,
     "url-problem": urlProblems,
     "user-scope": userScopes,

@@ -711,6 +711,22 @@ export const entitySchemas = [
         ]
     },
     {
+        $id: "traffic-dimension",
+        description: "What a declared traffic report groups the rollups by (GetTraffic's GroupBy): the period at the report's AggregationLevel (hour, day, month or year, Bogot\u00E1 time), the account (the company's channel), the channel type (SMS, WhatsApp, RCS, Messenger), the operator (and how it is known), the SMS status code (spec 4's \"state\", as GetMessageStates lists them), the network's error code, the campaign, the campaign's run (deployment) and the area.",
+        type: "string",
+        enum: [
+            "period",
+            "account",
+            "channel",
+            "operator",
+            "state",
+            "errorCode",
+            "campaign",
+            "deployment",
+            "area"
+        ]
+    },
+    {
         $id: "training-rejection",
         description: "Why a row of a flow's training file was not kept: a cell cannot be read, the phrase or the response it means is empty, the phrase is longer than an answer is read (1,000 characters) or has no letters or digits, or the response is none of the flow's (by label or keyword).",
         type: "string",
@@ -15980,6 +15996,108 @@ export const serverOperations = [
                 DateEnd: {
                     type: "string",
                     format: "date"
+                }
+            }
+        },
+        multipart: null,
+        uploadLimit: null,
+        response: {
+            $ref: "traffic-report#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99982",
+            "99958",
+            "99961",
+            "99962"
+        ]
+    },
+    {
+        id: "reportCenter.getTraffic",
+        tag: "reportCenter",
+        name: "getTraffic",
+        method: "POST",
+        path: "/v1/colibri/reportCenter/GetTraffic",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 40,
+            action: "report",
+            node: "reports.general"
+        },
+        summary: "Traffic of the chosen accounts grouped by the dimensions a report declares (GroupBy, in the order given; the period at AggregationLevel), read from the rollups, with the totals: the call a product owner's report YAML names. Account and channel cannot be grouped together, nor campaign and deployment (99931 on GroupBy); OperatorsNames and StatesIds narrow it; OrderBy keys sorts by the groups (periods in time order), size biggest first.",
+        params: null,
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            required: [
+                "ClientsIds",
+                "DateStart",
+                "DateEnd",
+                "GroupBy"
+            ],
+            additionalProperties: false,
+            properties: {
+                ClientsIds: {
+                    type: "array",
+                    maxItems: 200,
+                    uniqueItems: true,
+                    items: {
+                        type: "integer",
+                        minimum: 1,
+                        maximum: 2147483647
+                    }
+                },
+                DateStart: {
+                    type: "string",
+                    format: "date"
+                },
+                DateEnd: {
+                    type: "string",
+                    format: "date"
+                },
+                GroupBy: {
+                    type: "array",
+                    minItems: 1,
+                    maxItems: 4,
+                    uniqueItems: true,
+                    items: {
+                        $ref: "traffic-dimension#"
+                    }
+                },
+                AggregationLevel: {
+                    $ref: "aggregation-level#",
+                    default: 1
+                },
+                OperatorsNames: {
+                    type: "array",
+                    maxItems: 20,
+                    uniqueItems: true,
+                    items: {
+                        type: "string",
+                        minLength: 1,
+                        maxLength: 40
+                    }
+                },
+                StatesIds: {
+                    type: "array",
+                    maxItems: 50,
+                    uniqueItems: true,
+                    items: {
+                        type: "integer",
+                        minimum: 0,
+                        maximum: 999
+                    }
+                },
+                OrderBy: {
+                    type: "string",
+                    enum: ["keys", "size"],
+                    default: "keys"
                 }
             }
         },

@@ -8,7 +8,8 @@
 // REPORT_QUERIES_ROWS sets the messages on PostgreSQL (default 10,000,000, the figure);
 // REPORT_QUERIES_PGLITE_ROWS on PGlite (default 1,000,000: the embedded database is one WASM
 // process whose memory stops near 2 GB, below ten million rows with their indexes).
-// REPORT_QUERIES_ONLY=PostgreSQL (or PGlite) measures one database only.
+// REPORT_QUERIES_ONLY=PostgreSQL (or PGlite) measures one database only; REPORT_QUERIES_SCREENS
+// (names, comma-separated: general-operators,declared-operator-hour) only those screens.
 import { sql } from 'kysely';
 import { compactRollups } from '../../src/engine/lifecycle/rollups.ts';
 import { readTrafficFrom } from '../../src/server/modules/reportCenter/traffic.ts';
@@ -90,7 +91,8 @@ export async function reportQueriesBench(record: Record, postgresUrl: string) {
     const first = bogotaDay(new Date(Date.now() - (DAYS - 1) * 86_400_000));
     const [year, month] = today.split('-').map(Number);
     const range = { DateStart: first, DateEnd: today };
-    const screens: { name: string; op: OperationId; body?: object; query?: { [key: string]: number } }[] = [
+    type Screen = { name: string; op: OperationId; body?: object; query?: { [key: string]: number } };
+    const screens = ([
       { name: 'general-transactions', op: 'reportCenter.getTransactionsSummary', body: { ClientId: accounts, ...range, AggregationLevel: 1 } },
       { name: 'general-operators', op: 'reportCenter.getOperatorsSummary', body: { ClientsIds: accounts, ...range } },
       { name: 'general-states', op: 'reportCenter.getTrafficByState', body: { ClientsIds: accounts, ...range } },
@@ -100,7 +102,11 @@ export async function reportQueriesBench(record: Record, postgresUrl: string) {
       { name: 'campaigns', op: 'reportCenter.getCampaignsSummary', body: { ClientsIds: accounts, ...range } },
       { name: 'messages-per-month', op: 'reportCenter.messagesCountPerMonth', body: { clientId: accounts[0], year } },
       { name: 'billing-board', op: 'reportCenter.connectinInfoBillingBoard', query: { pOption: 1, pYear: year, pMonth: month } },
-    ];
+      // Reports a product owner declares in YAML (GetTraffic): operator by hour over the most
+      // days an hourly report may span (15: 360 periods), and campaign by state over the 90 days.
+      { name: 'declared-operator-hour', op: 'reportCenter.getTraffic', body: { ClientsIds: accounts, DateStart: bogotaDay(new Date(Date.now() - 14 * 86_400_000)), DateEnd: today, GroupBy: ['operator', 'period'], AggregationLevel: 0 } },
+      { name: 'declared-campaign-state', op: 'reportCenter.getTraffic', body: { ClientsIds: accounts, ...range, GroupBy: ['campaign', 'state'] } },
+    ] satisfies Screen[] as Screen[]).filter((s) => !process.env.REPORT_QUERIES_SCREENS || process.env.REPORT_QUERIES_SCREENS.split(',').includes(s.name));
     const db = target === 'PostgreSQL' ? 'postgresql' : 'pglite';
     for (const screen of screens) {
       // The first role of the menu's that may read the report (they differ: develop only, productSms…).

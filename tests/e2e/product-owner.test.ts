@@ -8,7 +8,8 @@ import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync,
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { startProduct, launchBrowser, newPage, signIn, type Product } from './harness.ts';
+import { startProduct, launchBrowser, newPage, sessionToken, signIn, type Product } from './harness.ts';
+import { api, notificationsChannel } from './steps.ts';
 
 const fixture = resolve('tests/fixtures/product-owner');
 let dir: string;
@@ -83,6 +84,38 @@ describe('a report added as YAML', () => {
     const { context, page } = await newPage(browser, product);
     await signIn(page, 'analista@demo.colibri.co');
     expect(await menuLinks(page, 'Reportes')).not.toContain('Actividad por operación');
+    await context.close();
+  });
+});
+
+describe('a traffic report declared in YAML', () => {
+  it('shows a manager today\'s deliveries by operator and hour, grouped by the server from the rollups', async () => {
+    const { context, page } = await newPage(browser, product);
+    await signIn(page, 'manager@demo.colibri.co');
+    // Three messages to Tigo numbers (prefix 300), delivered by the sandbox SMSC.
+    const token = await sessionToken(page);
+    const channelId = await notificationsChannel(product, token);
+    const sent = (await api(product, token, 'POST', '/v1/messages', { channelId, messages: [1, 2, 3].map((i) => ({ to: `+57300555030${i}`, text: 'Colibri: entrega por hora' })) })) as { messages: { id: string }[] };
+    await expect.poll(async () => {
+      const states = await Promise.all(sent.messages.map((m) => api(product, token, 'GET', `/v1/messages/${m.id}`)));
+      return states.filter((m) => m.state === 'delivered').length;
+    }, { timeout: 60_000, interval: 500 }).toBe(3);
+    const hour = new Intl.DateTimeFormat('en-GB', { timeZone: 'America/Bogota', hour: '2-digit', hourCycle: 'h23' }).format(new Date());
+
+    expect(await menuLinks(page, 'Reportes')).toContain('Entregas por operador y hora');
+    await page.getByRole('link', { name: 'Entregas por operador y hora' }).click();
+    await page.waitForURL('**/Reports/DeliveriesByOperatorHour', { waitUntil: 'commit' });
+    await page.getByRole('combobox', { name: /^Cuentas/ }).click();
+    await page.getByRole('option', { name: 'SMS Notificaciones', exact: true }).click();
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Generar reporte' }).click();
+    // One row per operator and hour: Tigo's at this Bogotá hour holds (at least) the three delivered.
+    const tigo = page.getByRole('table', { name: 'Entregas por operador y hora' }).getByRole('row').filter({ hasText: 'Tigo' }).filter({ hasText: `${hour}:00` });
+    await tigo.first().waitFor();
+    const cells = await tigo.first().getByRole('cell').allTextContents();
+    // operator, basis, period, messages, delivered, failed
+    expect(Number(cells[4].replace(/\D/g, ''))).toBeGreaterThanOrEqual(3);
+    await page.getByTestId('chart').first().locator('svg.marks').waitFor({ timeout: 20_000 });
     await context.close();
   });
 });

@@ -58,6 +58,7 @@ beforeAll(async () => {
 const summary = (body: Record<string, unknown>, token = tokens.manager) => h.op('reportCenter.getTransactionsSummary', { token, params: { product: 'colibri' }, body });
 const operators = (body: Record<string, unknown>, token = tokens.manager) => h.op('reportCenter.getOperatorsSummary', { token, params: { product: 'colibri' }, body });
 const byState = (body: Record<string, unknown>, token = tokens.manager) => h.op('reportCenter.getTrafficByState', { token, params: { product: 'colibri' }, body });
+const traffic = (body: Record<string, unknown>, token = tokens.manager) => h.op('reportCenter.getTraffic', { token, params: { product: 'colibri' }, body });
 
 describe('GetTransactionsSummary', () => {
   it('counts each message once per day and account, with totals, accounts biggest first and periods in time order', async () => {
@@ -227,6 +228,64 @@ describe('queryCallCenter', () => {
   });
 });
 
+describe('GetTraffic (the grouping a report declares)', () => {
+  type Row = Record<string, string | number | null>;
+  const line = (r: Row, keys: string[]) => `${keys.map((k) => r[k] ?? '-').join('/')}:${r.messages}`;
+
+  it('groups by operator and Bogotá hour: deliveries by operator and hour, which no fixed report answers', async () => {
+    const res = await traffic({ ClientsIds: accounts, DateStart: yesterday, DateEnd: yesterday, GroupBy: ['operator', 'period'], AggregationLevel: 0 });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    expect(body.level).toBe(0);
+    expect(body.items.map((r: Row) => line(r, ['operator', 'basis', 'period'])).sort()).toEqual([
+      `-/network/${yesterday} 00:00:1`, // 310260: a network abroad
+      `-/none/${yesterday} 00:00:1`, // +57333…: outside every block
+      `Claro/allocation/${yesterday} 13:00:1`,
+      `Movistar/allocation/${yesterday} 23:00:1`,
+      `Tigo/allocation/${yesterday} 12:00:3`,
+      `Virgin Mobile/allocation/${yesterday} 13:00:1`,
+    ].sort());
+    // Each row carries only the fields of its groups, and every measure.
+    expect(Object.keys(body.items[0])).not.toContain('account');
+    expect(body.items.find((r: Row) => r.operator === 'Claro')).toMatchObject({ delivered: 1, failed: 0, credits: 1 });
+    expect(body.totals.messages).toBe(8);
+  });
+
+  it('orders by the groups in the order declared (periods in time order), or biggest first', async () => {
+    const byKeys = (await traffic({ ClientsIds: accounts, DateStart: yesterday, DateEnd: yesterday, GroupBy: ['period', 'channel'], AggregationLevel: 0 })).json();
+    expect(byKeys.items.map((r: Row) => line(r, ['period', 'platform']))).toEqual([
+      `${yesterday} 00:00/sms:2`, `${yesterday} 12:00/sms:3`, `${yesterday} 13:00/sms:2`, `${yesterday} 23:00/sms:1`,
+    ]);
+    const bySize = (await traffic({ ClientsIds: accounts, DateStart: twoDaysAgo, DateEnd: today, GroupBy: ['state'], OrderBy: 'size' })).json();
+    expect(bySize.items.map((r: Row) => line(r, ['statusCode']))).toEqual(['1:4', '3:4', '5:1', '99:1']);
+    expect(bySize.level).toBeUndefined(); // no period grouped: no level
+  });
+
+  it('narrows like the fixed reports', async () => {
+    const res = (await traffic({ ClientsIds: accounts, DateStart: twoDaysAgo, DateEnd: today, GroupBy: ['account'], OperatorsNames: ['tigo'], StatesIds: [1] })).json();
+    expect(res.items.map((r: Row) => line(r, ['account']))).toEqual(['Reportes B:3']);
+  });
+
+  it('refuses groups one read cannot combine, beside every other problem, and unknown groups', async () => {
+    const clash = await traffic({ ClientsIds: accounts, DateStart: today, DateEnd: yesterday, GroupBy: ['account', 'channel'] });
+    expect(clash.statusCode).toBe(400);
+    expect(clash.json().errors.map((e: { field: string; code: string; message: string }) => `${e.field}:${e.code}`)).toEqual(['GroupBy:99931', 'DateEnd:99958']);
+    expect(clash.json().errors[0].message).toContain('account + channel');
+    const runs = await traffic({ ClientsIds: accounts, DateStart: yesterday, DateEnd: today, GroupBy: ['deployment', 'campaign'] });
+    expect(runs.json().errors).toEqual([expect.objectContaining({ field: 'GroupBy', code: '99931' })]);
+    for (const GroupBy of [['hour'], [], ['operator', 'operator']]) {
+      const bad = await traffic({ ClientsIds: accounts, DateStart: yesterday, DateEnd: today, GroupBy });
+      expect(bad.statusCode, JSON.stringify(GroupBy)).toBe(400);
+      expect(['99999', '99931']).toContain(bad.json().code);
+    }
+    // The hour is the period at level 0, held to the granularity limit like every report by period.
+    const long = await traffic({ ClientsIds: accounts, DateStart: formatYmd(addDays(calendarDateOf(h.clock.now), -20)), DateEnd: today, GroupBy: ['period'], AggregationLevel: 0 });
+    expect(long.json().errors).toEqual([expect.objectContaining({ field: 'AggregationLevel', code: '99962' })]);
+    // The same days without the period are not limited by it.
+    expect((await traffic({ ClientsIds: accounts, DateStart: formatYmd(addDays(calendarDateOf(h.clock.now), -20)), DateEnd: today, GroupBy: ['operator'], AggregationLevel: 0 })).statusCode).toBe(200);
+  });
+});
+
 describe('validation (spec 5) and access', () => {
   it('lists every problem at once: no account, end before start, a date after today', async () => {
     const tomorrow = formatYmd(addDays(calendarDateOf(h.clock.now), 1));
@@ -291,6 +350,7 @@ it('answers every traffic report the same from the raw rows as from the rollups'
     () => summary({ ClientId: accounts, DateStart: twoDaysAgo, DateEnd: today, AggregationLevel: 0 }),
     () => operators({ ClientsIds: accounts, DateStart: twoDaysAgo, DateEnd: today }),
     () => byState({ ClientsIds: accounts, DateStart: twoDaysAgo, DateEnd: today }),
+    () => traffic({ ClientsIds: accounts, DateStart: twoDaysAgo, DateEnd: today, GroupBy: ['operator', 'period', 'state'], AggregationLevel: 0 }),
     async () => h.op('otpReports.getTimesOtpByDay', { token: (await h.as('admin')).token, body: { ClientsIds: accounts, DateStart: twoDaysAgo, DateEnd: today } }),
   ];
   for (const ask of asks) {

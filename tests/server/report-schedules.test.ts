@@ -5,7 +5,7 @@
 // report files, and e-mailed once (the real sandbox outbox) with a link that downloads it without
 // a session; runs missed while the server was down become one file covering their time.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { calendarDateOf, daysInMonth, formatYmd, instantOf } from '../../src/core/bogota-time.ts';
+import { calendarDateOf, daysInMonth, formatYmd, instantOf, wallTimeOf } from '../../src/core/bogota-time.ts';
 import { JobRunner } from '../../src/engine/jobs/runner.ts';
 import { databaseOutboxStore } from '../../src/server/composition.ts';
 import { jobHandlers } from '../../src/server/messaging/jobs.ts';
@@ -128,6 +128,13 @@ describe('a scheduled report', () => {
     expect(new Date(p.from)).toEqual(new Date(new Date(schedule.nextRunAt).getTime() - 3_600_000));
     expect(new Date(p.to).getTime() - new Date(p.from).getTime()).toBe(5 * 3_600_000);
     expect(new Date(p.to).getTime()).toBeLessThanOrEqual(h.clock.now.getTime());
+    // Its e-mail names the hours it covers, in Bogotá time, not only the day.
+    await drain();
+    expect(await mail()).toBe(1);
+    const [hourly] = await h.outbox('ops@tienda.co');
+    const bogota = (iso: string) => { const w = wallTimeOf(new Date(iso)); return `${formatYmd(w)} ${String(w.hour).padStart(2, '0')}:00`; };
+    expect(hourly.subject).toContain(`${bogota(p.from)} – ${bogota(p.to)}`);
+    expect(hourly.body).toContain(`del ${bogota(p.from)} al ${bogota(p.to)}`);
     const row = (await h.op('reportCenter.schedule', { token, params: { ...product, id: schedule.id } })).json();
     expect(new Date(row.nextRunAt).getTime()).toBeGreaterThan(h.clock.now.getTime());
 

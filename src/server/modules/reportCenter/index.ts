@@ -1,11 +1,10 @@
 // The report center's traffic calls (schemas/api/report-center.yaml): /Reports/General's three
 // reports over the rollups, and the operator and state lists their filters offer.
-import type { SmsOperator } from '../../../generated/types.gen.ts';
-import { fieldError, failFields } from '../../errors/api-error.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { listMessageStates, listOperators } from '../platformSms/reference-lists.ts';
 import { billingBoard, billingBoardWorkbook } from './billing-board.ts';
 import { callCenterHistory } from './call-center.ts';
+import { declaredTraffic, operatorIdsOf } from './declared-traffic.ts';
 import { downloadReportFile, generateReport, linkDownloadFile, reportFileList, reportFilesPage } from './report-files.ts';
 import { deploymentsSummary, platformTraffic } from './deployments-and-platforms.ts';
 import { ftpImportReport } from './ftp-imports.ts';
@@ -13,14 +12,6 @@ import { getPackages, getReportsByPackageId, logEventFileLink, logEventFiles, mt
 import { createSchedule, deleteSchedule, scheduleGet, schedulesPage, updateSchedule } from './report-schedules.ts';
 import { companyAccounts, reportScope, yearMonths, type Level } from './report-scope.ts';
 import { emptyRow, trafficSets } from './traffic.ts';
-
-/** Operator ids for names as GetOperators writes them (any case); an unknown name is refused. */
-function operatorIdsOf(names: string[] | undefined, operators: SmsOperator[]): number[] | undefined {
-  if (!names?.length) return undefined;
-  const unknown = names.filter((n) => !operators.some((o) => o.name.toLowerCase() === n.trim().toLowerCase()));
-  if (unknown.length) throw failFields([fieldError('OperatorsNames', '99931', unknown.join(', '))]);
-  return operators.filter((o) => names.some((n) => o.name.toLowerCase() === n.trim().toLowerCase())).map((o) => o.id);
-}
 
 export const reportCenterHandlers: DomainHandlers<'reportCenter'> = {
   'reportCenter.getTransactionsSummary': async (ctx) => {
@@ -121,6 +112,8 @@ export const reportCenterHandlers: DomainHandlers<'reportCenter'> = {
   'reportCenter.getRcsTraffic': (ctx) => platformTraffic(ctx, 'rcs'),
 
   'reportCenter.getAccounts': async (ctx) => companyAccounts(ctx.deps.db, caller(ctx).companyId, ctx.query.platform),
+
+  'reportCenter.getTraffic': declaredTraffic,
 
   'reportCenter.getOperators': async (ctx) => listOperators(ctx.deps.db),
   'reportCenter.getMessageStates': async (ctx) => listMessageStates(ctx.deps.db),

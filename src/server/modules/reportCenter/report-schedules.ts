@@ -7,7 +7,7 @@
 // scheduled file is ready, its e-mail is claimed by setting `mailed_at` and then sent, once, with a
 // download link that holds `constants.reports.scheduledLinkDays` days.
 import { sql, type Kysely } from 'kysely';
-import { formatYmd, calendarDateOf } from '../../../core/bogota-time.ts';
+import { formatYmd, calendarDateOf, wallTimeOf, type WallTime } from '../../../core/bogota-time.ts';
 import { nextOccurrence, previousOccurrence, type ScheduleRule } from '../../../core/report-schedule.ts';
 import type { MessageProvider } from '../../../core/ports/message.ts';
 import type { Database } from '../../../engine/database.ts';
@@ -165,6 +165,19 @@ export async function runDueReportSchedules(deps: { db: Kysely<Database>; now: (
 }
 
 /**
+ * The time a run covered, as its e-mail names it: whole Bogotá days as days; otherwise to the
+ * minute, so an hourly run names its hour (14:00 – 15:00) and a daily run at 06:00 its two mornings.
+ */
+export function coveredSpan(p: Pick<FileParams, 'from' | 'to' | 'dateStart' | 'dateEnd'>): { start: string; end: string } {
+  const from = wallTimeOf(new Date(p.from), TIME_ZONE);
+  const to = wallTimeOf(new Date(p.to), TIME_ZONE);
+  const midnight = (w: WallTime) => w.hour === 0 && w.minute === 0;
+  if (midnight(from) && midnight(to)) return { start: p.dateStart, end: p.dateEnd };
+  const minute = (w: WallTime) => `${formatYmd(w)} ${String(w.hour).padStart(2, '0')}:${String(w.minute).padStart(2, '0')}`;
+  return { start: minute(from), end: minute(to) };
+}
+
+/**
  * Sends the e-mail of each scheduled file that became ready (or failed), once: the rows are
  * claimed by setting `mailed_at` before anything is sent. `origin` is where people reach the
  * console (PUBLIC_URL), so the link in the e-mail works from their mailbox.
@@ -180,7 +193,7 @@ export async function mailScheduledFiles(deps: { db: Kysely<Database>; now: () =
   for (const f of claimed.rows) {
     const p = jsonValue<FileParams>(f.params);
     const words = wordsFor(storedLanguage(f.language));
-    const vars = { name: f.name ?? '', start: p.dateStart, end: p.dateEnd, rows: Number(f.rows), state: words.enumLabel('report-file-state', f.state), error: f.error ?? '' };
+    const vars = { name: f.name ?? '', ...coveredSpan(p), rows: Number(f.rows), state: words.enumLabel('report-file-state', f.state), error: f.error ?? '' };
     const link = f.state === 'ready' ? fileLink(deps.secrets, Number(f.id), f.company_id, now, constants.reports.scheduledLinkDays * 24 * 60) : null;
     const body = link
       ? words.text('scheduledReport.ready', { ...vars, url: `${origin}${link.url}`, days: constants.reports.scheduledLinkDays })

@@ -6,7 +6,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../../engine/database.ts';
 import { outcomeSql, rawContributionsSql } from '../../../engine/lifecycle/index.ts';
 import { constants } from '../../../generated/constants.gen.ts';
-import { messageOutcomes } from '../../../generated/enums.gen.ts';
+import { messageOutcomes, type TrafficDimension } from '../../../generated/enums.gen.ts';
 import type { TrafficRow } from '../../../generated/types.gen.ts';
 import type { Level, ReportScope } from './report-scope.ts';
 
@@ -99,6 +99,17 @@ function keySql(key: TrafficKey, level: Level): KeySql {
 /** Keys that answer the same field from different joins: one query cannot group by both. */
 const CLASHING: [TrafficKey, TrafficKey][] = [['platform', 'account'], ['deployment', 'campaign']];
 
+/** The first pair of keys among `keys` that one read cannot group by together, or null. */
+export function clashingKeys(keys: readonly TrafficKey[]): [TrafficKey, TrafficKey] | null {
+  return CLASHING.find(([a, b]) => keys.includes(a) && keys.includes(b)) ?? null;
+}
+
+/** The key each dimension a report declares reads (schemas/enums/traffic-dimension.yaml). */
+export const dimensionKeys: { [D in TrafficDimension]: TrafficKey } = {
+  period: 'period', account: 'account', channel: 'platform', operator: 'operator', state: 'statusCode',
+  errorCode: 'errorCode', campaign: 'campaign', deployment: 'deployment', area: 'area',
+};
+
 /** One grouping of the traffic a report asks for: its keys and its order ('size': biggest first, the top-N charts' and the default; 'keys': by the keys, periods in time order). */
 export interface TrafficSet { by: TrafficKey[]; order?: 'size' | 'keys' }
 
@@ -111,7 +122,8 @@ export interface TrafficSet { by: TrafficKey[]; order?: 'size' | 'keys' }
 export async function trafficSets(db: Kysely<Database>, q: TrafficQuery, sets: TrafficSet[]): Promise<TrafficRow[][]> {
   const level = q.level ?? 1;
   const used = [...new Set(sets.flatMap((s) => s.by))];
-  for (const [a, b] of CLASHING) if (used.includes(a) && used.includes(b)) throw new Error(`traffic: ${a} and ${b} cannot be grouped in one read`);
+  const clash = clashingKeys(used);
+  if (clash) throw new Error(`traffic: ${clash[0]} and ${clash[1]} cannot be grouped in one read`);
   const keys = new Map(used.map((k) => [k, keySql(k, level)] as const));
   const columns = [...new Set(used.flatMap((k) => keys.get(k)!.group))];
   const where: RawBuilder<unknown>[] = [
