@@ -191,6 +191,9 @@ function compileActions(model: Model, list: unknown, fail: (p: Where, r: string)
       out.method = op!.method;
       if (!a.permission && op!.permission) out.permission = { component: op!.permission.component, action: op!.permission.action };
       if (a.confirm === undefined && op!.method === 'DELETE') out.confirm = true;
+      const confirmLoad = a.confirmLoad as { operation: string } | undefined;
+      if (confirmLoad && !opById(model, confirmLoad.operation)) fail([at, i, 'confirmLoad', 'operation'], `unknown operation "${confirmLoad.operation}"`);
+      if (confirmLoad && !a.confirm) fail([at, i, 'confirmLoad'], 'a confirmLoad fills a confirmation: the action needs `confirm`');
       // An upload action needs an operation that takes a file.
       if (a.upload && !op!.multipart?.length) fail([at, i, 'upload'], `${op!.id} takes no file (multipart)`);
       if (a.upload) out.upload = withOperationLimit(a.upload as Schema, op!, (r) => fail([at, i, 'upload', 'maxBytes'], r)) as Json;

@@ -35,6 +35,7 @@ export interface ScreenAction {
     notify?: string;
     help?: string;
     confirm?: boolean | string;
+    confirmLoad?: ScreenCall;
     permission?: Permission;
     showOnce?: readonly string[];
     labelContext?: string;

@@ -1373,6 +1373,12 @@ export const screen = {
             labelContext: "launchTiming",
             notifyContext: "state",
             confirm: "screens.campaignDetail.launchConfirm",
+            confirmLoad: {
+                operation: "campaigns.preview",
+                params: {
+                    id: "$record.id"
+                }
+            },
             notify: "screens.campaignDetail.launched",
             next: "?tab=3",
             when: [{
@@ -1393,6 +1399,12 @@ export const screen = {
             primary: true,
             operation: "campaigns.launch",
             confirm: "screens.campaignDetail.relaunchConfirm",
+            confirmLoad: {
+                operation: "campaigns.preview",
+                params: {
+                    id: "$record.id"
+                }
+            },
             notify: "screens.campaignDetail.launched",
             labelContext: "launchTiming",
             notifyContext: "state",

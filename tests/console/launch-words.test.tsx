@@ -4,8 +4,8 @@
 // with every nested enum label resolved (no key, placeholder or raw value left).
 import { describe, expect, it } from 'vitest';
 import { i18n, languages } from '../../src/console/app/i18n.ts';
-import { actionText, noticeText } from '../../src/console/runtime/action-text.ts';
-import { formatDateTime } from '../../src/console/runtime/format.ts';
+import { actionText, noticeText, textValues } from '../../src/console/runtime/action-text.ts';
+import { formatDateTime, setNumberLanguage } from '../../src/console/runtime/format.ts';
 
 const action = { labelContext: 'launchTiming' };
 const result = { going: 0, counts: { held: 40, rejected: 2 }, refused: { duplicate: 1, blocked: 1, insufficientCredits: 0 } };
@@ -20,11 +20,15 @@ const records = {
   recurring: { ...base, kind: 'recurring', firstSendAt: '2026-12-07T15:00:00.000Z', launchTiming: 'recurring' },
 } as const;
 
+// The confirmation's confirmLoad: the pre-launch summary's credits and the balance.
+const preview = { credits: 68_300, balance: 1_006_480 };
+
 const words = (lng: string, record: Record<string, unknown>) => {
   const t = i18n.getFixedT(lng);
   return {
     label: actionText(t, 'screens.campaignDetail.launch', action, record),
-    confirm: actionText(t, 'screens.campaignDetail.launchConfirm', action, record),
+    confirm: actionText(t, 'screens.campaignDetail.launchConfirm', action, record, { load: textValues(preview) }),
+    relaunch: actionText(t, 'screens.campaignDetail.relaunchConfirm', action, record, { load: textValues(preview) }),
     notice: actionText(t, 'screens.campaignDetail.launched', action, record, { result }),
   };
 };
@@ -66,6 +70,18 @@ describe('the Launch action says when the messages really go', () => {
     // Once written (any other state) the notice gives the outcome, in the record's own words.
     const done = noticeText(t, exists, 'screens.campaignDetail.launched', launch, records.holiday, { ...result, state: 'running' });
     expect(done).toBe(words('es', records.holiday).notice);
+  });
+
+  it('states the credits the launch reserves against the balance, in every variant', () => {
+    for (const record of Object.values(records)) expect(words('es', record).confirm).toContain('68.300 créditos de su saldo de 1.006.480');
+    expect(words('es', records.now).relaunch).toContain('reservando 68.300 créditos de su saldo de 1.006.480');
+    // Numbers in the reader's language (the app sets it on every language change).
+    setNumberLanguage('en');
+    try {
+      for (const record of Object.values(records)) expect(words('en', record).confirm).toMatch(/68,300 credits( reserved)? from your balance of 1,006,480/);
+    } finally {
+      setNumberLanguage('es');
+    }
   });
 
   it('and in English', () => {

@@ -59,8 +59,12 @@ describe('campaign recipients pasted, and a test send', () => {
     await tests.getByText('Entregado', { exact: true }).first().waitFor({ timeout: 60_000 });
 
     // Launch: the pasted recipients go; the test is not part of the deployment.
+    // The confirmation states the recipients, the credits the launch reserves and the balance.
     await page.getByRole('button', { name: 'Lanzar' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Lanzar' }).click();
+    const confirmation = page.getByRole('dialog');
+    await confirmation.waitFor();
+    expect(await confirmation.textContent()).toMatch(/los 4 destinatarios válidos y se reservarán [1-9][\d.]* créditos de su saldo de [1-9][\d.]*/);
+    await confirmation.getByRole('button', { name: 'Lanzar' }).click();
     await page.waitForURL(new RegExp(`/Campaigns/campaigns/${campaignId}\\?tab=3$`));
     await page.getByRole('tabpanel').getByRole('img', { name: /Entregados 4$/ }).waitFor({ timeout: 60_000 });
     const token = await sessionToken(page);

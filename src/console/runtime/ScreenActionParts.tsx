@@ -1,7 +1,7 @@
 // What a screen action shows (see use-screen-action.ts): the file chooser, the upload's progress
 // and the result box under the actions, and the confirmation and show-once box.
 import { useTranslation } from 'react-i18next';
-import { actionText } from './action-text.ts';
+import { actionText, textValues } from './action-text.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { SecretOnce } from './form/SecretOnce.tsx';
 import { ActionResult, FilePicker, UploadProgress } from './list/FileAction.tsx';
@@ -28,7 +28,7 @@ export function ActionDialogs({ parts }: { parts: ActionParts }) {
       <ConfirmDialog
         open={asked !== null}
         title={t('common.confirm.title')}
-        message={asked ? actionText(t, typeof asked.confirm === 'string' ? asked.confirm : asked.method === 'DELETE' ? 'common.confirm.delete' : 'common.confirm.message', asked, target) : ''}
+        message={asked ? actionText(t, typeof asked.confirm === 'string' ? asked.confirm : asked.method === 'DELETE' ? 'common.confirm.delete' : 'common.confirm.message', asked, target, parts.confirmingLoaded ? { load: textValues(parts.confirmingLoaded) } : {}) : ''}
         confirmLabel={asked ? actionText(t, asked.label, asked, target) : ''}
         danger={asked?.method === 'DELETE'}
         onCancel={parts.cancel}

@@ -12,6 +12,8 @@ import { useNavigate } from './navigation.tsx';
 import { errorText } from '../api/errors.ts';
 import { notify } from '../app/notify.tsx';
 import { noticeText } from './action-text.ts';
+import { call, type OperationId } from '../../generated/client.gen.ts';
+import { buildArgs, fillPathParams } from '../api/args.ts';
 import { callAction, onceFields } from './action-call.ts';
 import { navigationTarget, resolveObject, type ExpressionContext } from './expressions.ts';
 import type { FilePickerHandle } from './list/FileAction.tsx';
@@ -67,6 +69,8 @@ export interface ActionParts {
   confirming: ScreenAction | null;
   /** The record the action being confirmed is about (its words may name it). */
   confirmingTarget?: Data;
+  /** The answer of the action's `confirmLoad`, which its words name as {{load.…}}. */
+  confirmingLoaded?: Data;
   cancel: () => void;
   confirm: () => void;
   secrets: { field: string; label: string; value: string }[] | null;
@@ -78,7 +82,7 @@ export function useScreenAction(o: ScreenActionOptions): ScreenActions {
   const navigate = useNavigate();
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [confirming, setConfirming] = useState<{ action: ScreenAction; target?: Data } | null>(null);
+  const [confirming, setConfirming] = useState<{ action: ScreenAction; target?: Data; loaded?: Data } | null>(null);
   const [secrets, setSecrets] = useState<{ field: string; label: string; value: string }[] | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [result, setResult] = useState<{ action: ScreenAction; answer: Data } | null>(null);
@@ -122,8 +126,26 @@ export function useScreenAction(o: ScreenActionOptions): ScreenActions {
       pickedFor.current = target;
       return picker.current?.open(action);
     }
+    if (action.confirm && action.confirmLoad) return void openLoaded(action, target);
     if (action.confirm) return setConfirming({ action, target });
     void execute(action, target);
+  };
+
+  /** A confirmation that names another call's answer (a launch's credits): asked once that answer is in. */
+  const openLoaded = async (action: ScreenAction, target?: Data) => {
+    const load = action.confirmLoad!;
+    setBusy(o.busyKey ? o.busyKey(action, target) : action.label);
+    setError(null);
+    try {
+      const params = fillPathParams(load.operation, resolveObject(load.params, o.callContext(target)), target);
+      const loaded = (await call(load.operation as OperationId, buildArgs(load.operation, params) as never)) as unknown as Data;
+      setConfirming({ action, target, loaded });
+    } catch (e) {
+      if (o.onError) o.onError(e);
+      else setError(errorText(t, e));
+    } finally {
+      setBusy(null);
+    }
   };
 
   const parts: ActionParts = {
@@ -135,6 +157,7 @@ export function useScreenAction(o: ScreenActionOptions): ScreenActions {
     closeResult: () => setResult(null),
     confirming: confirming?.action ?? null,
     confirmingTarget: confirming?.target,
+    confirmingLoaded: confirming?.loaded,
     cancel: () => setConfirming(null),
     confirm: () => {
       const c = confirming!;

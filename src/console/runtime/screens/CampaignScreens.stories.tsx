@@ -9,7 +9,7 @@ import { expect, fireEvent, screen, userEvent, waitFor, within } from 'storybook
 import { users } from '../../stories/fixtures.ts';
 import { screenArgs, screenDef } from '../../stories/product-screens.ts';
 import { expectLocation, text } from '../../stories/helpers.ts';
-import { callsTo, type StubRequest } from '../../stories/stub-api.ts';
+import { apiError, callsTo, type StubRequest } from '../../stories/stub-api.ts';
 import { listHandler } from '../../stories/list-stub.ts';
 import { INVALID_FILE_KEY } from '../form/upload.ts';
 import { refreshWanted } from '../refresh.ts';
@@ -183,14 +183,19 @@ export const UploadActionWithResult: Story = {
   },
 };
 
+/** The pre-launch summary (campaigns.preview): the summary tab and the launch confirmation read it. */
+const preview = {
+  recipients: 4, staged: 4, estimated: false, goNow: 2, wait: 1, waitUntil: '2026-06-02T12:00:00Z', blocked: 1, duplicates: 0, duplicateHours: 24, invalid: 1,
+  parts: 3, partsMin: 1, partsMax: 2, encoding: 'GSM-7 + UCS-2', ucs2Characters: ['í'], ucs2Rows: 1,
+  samples: ['+573001234701: Hola Ana', '+573001234702: Hola María'], credits: 3, balance: 1000000, enough: true, refusedLinks: [],
+  outsideWindow: null, windowCode: null, unmappedParameters: [], emptyParameters: null,
+};
+
 /** `load` on a tab: the pre-launch summary comes from campaigns.preview when the tab opens. */
 export const DetailTabLoad: Story = {
   parameters: {
     route: { path: '/Campaigns/campaigns/7?tab=2', pattern: '/Campaigns/campaigns/:id' },
-    api: { 'campaigns.preview': { recipients: 4, staged: 4, estimated: false, goNow: 2, wait: 1, waitUntil: '2026-06-02T12:00:00Z', blocked: 1, duplicates: 0, duplicateHours: 24, invalid: 1,
-      parts: 3, partsMin: 1, partsMax: 2, encoding: 'GSM-7 + UCS-2', ucs2Characters: ['í'], ucs2Rows: 1,
-      samples: ['+573001234701: Hola Ana', '+573001234702: Hola María'], credits: 3, balance: 1000000, enough: true, refusedLinks: [],
-      outsideWindow: null, windowCode: null, unmappedParameters: [], emptyParameters: null } },
+    api: { 'campaigns.preview': preview },
   },
   play: async () => {
     const panel = await screen.findByRole('tabpanel');
@@ -219,10 +224,11 @@ export const DetailTabLoad: Story = {
   },
 };
 
-/** `next`: Launch confirms, then shows the deployments tab with the new run. */
+/** `next`: Launch confirms (stating the credits it reserves: `confirmLoad`), then shows the deployments tab with the new run. */
 export const ActionNext: Story = {
   parameters: {
     api: {
+      'campaigns.preview': preview,
       'campaigns.launch': deployment('running', { queued: 3 }),
       'deployments.list': listHandler(() => [deployment('running', { queued: 1, delivered: 2 })], []),
     },
@@ -233,7 +239,10 @@ export const ActionNext: Story = {
     await expect(launch.className).toMatch(/MuiButton-contained/);
     await expect(screen.getByRole('button', { name: es('screens.campaignDetail.sendTest') }).className).toMatch(/MuiButton-outlined/);
     await userEvent.click(launch);
-    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: es('screens.campaignDetail.launch') }));
+    const dialog = await screen.findByRole('dialog');
+    await expect(dialog).toHaveTextContent('se reservarán 3 créditos de su saldo de 1.000.000');
+    await expect(callsTo('campaigns.preview')[0].params).toEqual({ id: '7' });
+    await userEvent.click(within(dialog).getByRole('button', { name: es('screens.campaignDetail.launch') }));
     await expectLocation('/Campaigns/campaigns/7?tab=3');
     await expect(callsTo('campaigns.launch')[0].params).toEqual({ id: '7' });
     const panel = await screen.findByRole('tabpanel');
@@ -254,6 +263,7 @@ export const LaunchHeldAndPreparing: Story = {
   parameters: {
     api: {
       'campaigns.get': { ...campaign, purpose: 'commercial', firstSendAt: '2026-12-09T12:00:00Z', holdReason: 'holiday', holiday: 'inmaculadaConcepcion', launchTiming: 'holiday' },
+      'campaigns.preview': preview,
       'campaigns.launch': { ...deployment('preparing', { held: 100 }), total: 155, enqueued: 100, going: 0 },
     },
   },
@@ -268,14 +278,27 @@ export const LaunchHeldAndPreparing: Story = {
   },
 };
 
+/** `confirmLoad` refused (the campaign cannot be launched as it is): the reason shows, no confirmation and no launch. */
+export const LaunchPreviewRefused: Story = {
+  parameters: { api: { 'campaigns.preview': apiError(400, '99985', 'Invalid campaign'), 'campaigns.launch': deployment('running', { queued: 3 }) } },
+  play: async () => {
+    await userEvent.click(await screen.findByRole('button', { name: es('screens.campaignDetail.launch') }));
+    await expect(await screen.findByText(es('errors.server.invalidCampaign'))).toBeInTheDocument();
+    await expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    await expect(callsTo('campaigns.launch')).toHaveLength(0);
+  },
+};
+
 /** `when` as a list: what has already run is not offered "Lanzar" but "Volver a lanzar", which says so. */
 export const RelaunchAfterARun: Story = {
-  parameters: { api: { 'campaigns.get': { ...campaign, lastDeploymentId: 41, lastDeploymentState: 'completed' } } },
+  parameters: { api: { 'campaigns.get': { ...campaign, lastDeploymentId: 41, lastDeploymentState: 'completed' }, 'campaigns.preview': preview } },
   play: async () => {
     const again = await screen.findByRole('button', { name: es('screens.campaignDetail.relaunch') });
     await expect(screen.queryByRole('button', { name: es('screens.campaignDetail.launch') })).not.toBeInTheDocument();
     await userEvent.click(again);
-    await expect(await screen.findByRole('dialog')).toHaveTextContent(/ya se envió/);
+    const dialog = await screen.findByRole('dialog');
+    await expect(dialog).toHaveTextContent(/ya se envió/);
+    await expect(dialog).toHaveTextContent('reservando 3 créditos de su saldo de 1.000.000');
   },
 };
 
