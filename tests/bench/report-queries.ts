@@ -91,7 +91,7 @@ export async function reportQueriesBench(record: Record, postgresUrl: string) {
     const first = bogotaDay(new Date(Date.now() - (DAYS - 1) * 86_400_000));
     const [year, month] = today.split('-').map(Number);
     const range = { DateStart: first, DateEnd: today };
-    type Screen = { name: string; op: OperationId; body?: object; query?: { [key: string]: number } };
+    type Screen = { name: string; op: OperationId; body?: object; query?: { [key: string]: number }; span?: string };
     const screens = ([
       { name: 'general-transactions', op: 'reportCenter.getTransactionsSummary', body: { ClientId: accounts, ...range, AggregationLevel: 1 } },
       { name: 'general-operators', op: 'reportCenter.getOperatorsSummary', body: { ClientsIds: accounts, ...range } },
@@ -104,7 +104,7 @@ export async function reportQueriesBench(record: Record, postgresUrl: string) {
       { name: 'billing-board', op: 'reportCenter.connectinInfoBillingBoard', query: { pOption: 1, pYear: year, pMonth: month } },
       // Reports a product owner declares in YAML (GetTraffic): operator by hour over the most
       // days an hourly report may span (15: 360 periods), and campaign by state over the 90 days.
-      { name: 'declared-operator-hour', op: 'reportCenter.getTraffic', body: { ClientsIds: accounts, DateStart: bogotaDay(new Date(Date.now() - 14 * 86_400_000)), DateEnd: today, GroupBy: ['operator', 'period'], AggregationLevel: 0 } },
+      { name: 'declared-operator-hour', op: 'reportCenter.getTraffic', body: { ClientsIds: accounts, DateStart: bogotaDay(new Date(Date.now() - 14 * 86_400_000)), DateEnd: today, GroupBy: ['operator', 'period'], AggregationLevel: 0 }, span: 'the last 15 days by hour' },
       { name: 'declared-campaign-state', op: 'reportCenter.getTraffic', body: { ClientsIds: accounts, ...range, GroupBy: ['campaign', 'state'] } },
     ] satisfies Screen[] as Screen[]).filter((s) => !process.env.REPORT_QUERIES_SCREENS || process.env.REPORT_QUERIES_SCREENS.split(',').includes(s.name));
     const db = target === 'PostgreSQL' ? 'postgresql' : 'pglite';
@@ -144,7 +144,7 @@ export async function reportQueriesBench(record: Record, postgresUrl: string) {
         name: `report-query-${screen.name}-${db}`, value: rollups.p95, unit: 'ms (p95 of the API call, from the rollups)',
         anchor: 'the same call answering from the raw rows (GROUP BY of the messages), same run (ms, p95)', anchor_value: raw.p95,
         goal: 'value < 100 ms and ratio <= 0.05',
-        notes: `${screen.op} for the demo company's 3 accounts over ${DAYS} days; ${rows} messages in 3 companies (${rows - 2 * share} the demo company's), inserted in ${(insertMs / 1000).toFixed(0)} s with the rollup triggers, folded in ${(foldMs / 1000).toFixed(1)} s into ${rollupRows}; ${ROLLUP_RUNS} runs from the rollups, ${RAW_RUNS} from the raw rows; same answer both ways: ${same}`,
+        notes: `${screen.op} for the demo company's 3 accounts over ${screen.span ?? `${DAYS} days`}; ${rows} messages in 3 companies (${rows - 2 * share} the demo company's), inserted in ${(insertMs / 1000).toFixed(0)} s with the rollup triggers, folded in ${(foldMs / 1000).toFixed(1)} s into ${rollupRows}; ${ROLLUP_RUNS} runs from the rollups, ${RAW_RUNS} from the raw rows; same answer both ways: ${same}`,
       });
     }
   });
