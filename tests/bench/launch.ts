@@ -3,7 +3,7 @@
 // PostgreSQL; p50/p99 of both during the launch, the enqueue rate and the total time. The anchor
 // is GET /health p99 on the same server while idle, measured in the same run.
 // PGlite runs on disk in a fresh folder, as `npm start` keeps it (in memory its files grow by copying).
-// `npm run bench launch` (BENCH_LAUNCH_RECIPIENTS overrides the size; LAUNCH_CHUNK_SIZE and LAUNCH_JOB_CHUNK_SIZE the chunks).
+// `npm run bench launch` (BENCH_LAUNCH_RECIPIENTS overrides the size; LAUNCH_CHUNK_SIZE, LAUNCH_JOB_CHUNK_SIZE and LAUNCH_STEP_BUDGET_MS the chunks).
 import { mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ import { sql } from 'kysely';
 import { JobRunner } from '../../src/engine/jobs/runner.ts';
 import { jobHandlers } from '../../src/server/messaging/jobs.ts';
 import { companySendWindow } from '../../src/server/messaging/send-window.ts';
-import { launchChunkSize, launchJobChunkSize } from '../../src/engine/campaigns/index.ts';
+import { launchChunkSize, launchStepSizing } from '../../src/engine/campaigns/index.ts';
 import type { Harness } from '../server/harness.ts';
 import { onEachDatabase } from './databases.ts';
 import type { Record } from './server-lists.ts';
@@ -21,6 +21,12 @@ const RECIPIENTS = Number(process.env.BENCH_LAUNCH_RECIPIENTS ?? 1_000_000);
 const EVERY_MS = 100;
 /** In the results' names: 1m, or the size run (BENCH_LAUNCH_RECIPIENTS). */
 const SIZE = RECIPIENTS % 1_000_000 === 0 ? `${RECIPIENTS / 1_000_000}m` : `${Math.round(RECIPIENTS / 1000)}k`;
+
+/** How the job's steps are sized, in the notes: fixed rows, or a time budget. */
+function stepWords(): string {
+  const s = launchStepSizing();
+  return s.kind === 'fixed' ? String(s.rows) : `as many rows as fit ${s.budgetMs} ms (${s.min}–${s.max})`;
+}
 
 function pct(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -100,7 +106,7 @@ export async function launchBench(record: Record, postgresUrl: string) {
     const written = await sql<{ n: string | number }>`select count(*) as n from messages where deployment_id = ${launched.json().id}`.execute(h.db);
     const n = Number(written.rows[0].n);
     const slug = target.toLowerCase();
-    const notes = `${RECIPIENTS} recipients, chunk ${launchChunkSize()} in the request and ${launchJobChunkSize()} per job step, ${n} messages written in ${(totalMs / 1000).toFixed(1)} s (${Math.round(n / (totalMs / 1000))} rows/s); launch answered in ${answeredMs.toFixed(0)} ms; ${health.length} /health and ${list.length} team.list (page 1 of 20) samples every ${EVERY_MS} ms through Fastify inject; /health p50 ${pct(health, 0.5)} ms, p99 ${pct(health, 0.99)} ms, max ${pct(health, 1)} ms; list p50 ${pct(list, 0.5)} ms, p99 ${pct(list, 0.99)} ms; ${loopDelay}; ${target === 'PGlite' ? 'PGlite on disk, as npm start keeps it' : 'PostgreSQL'}; load average ${loadBefore.toFixed(2)} → ${loadavg()[0].toFixed(2)} on a 2-core machine shared with other work`;
+    const notes = `${RECIPIENTS} recipients, chunk ${launchChunkSize()} in the request and ${stepWords()} per job step, ${n} messages written in ${(totalMs / 1000).toFixed(1)} s (${Math.round(n / (totalMs / 1000))} rows/s); launch answered in ${answeredMs.toFixed(0)} ms; ${health.length} /health and ${list.length} team.list (page 1 of 20) samples every ${EVERY_MS} ms through Fastify inject; /health p50 ${pct(health, 0.5)} ms, p99 ${pct(health, 0.99)} ms, max ${pct(health, 1)} ms; list p50 ${pct(list, 0.5)} ms, p99 ${pct(list, 0.99)} ms; ${loopDelay}; ${target === 'PGlite' ? 'PGlite on disk, as npm start keeps it' : 'PostgreSQL'}; load average ${loadBefore.toFixed(2)} → ${loadavg()[0].toFixed(2)} on a 2-core machine shared with other work`;
     record({ name: `launch-${SIZE}-health-p99-${slug}`, value: pct(health, 0.99), unit: 'ms p99', anchor: `GET /health p99 on ${target}, idle (same server, same run)`, anchor_value: anchor, goal: 'p99 < 100 ms during the launch', notes });
     record({ name: `launch-${SIZE}-list-p99-${slug}`, value: pct(list, 0.99), unit: 'ms p99', anchor: `GET /health p99 on ${target}, idle (same server, same run)`, anchor_value: anchor, goal: 'p99 < 100 ms during the launch', notes });
     record({ name: `launch-${SIZE}-rows-per-s-${slug}`, value: Math.round(n / (totalMs / 1000)), unit: 'messages/s', anchor: `GET /health p99 on ${target}, idle (ms)`, anchor_value: anchor, goal: 'noted (the launch completes; total time in notes)', notes });

@@ -260,6 +260,11 @@ describe('campaigns', () => {
     expect(messages[0].body).toBe(`Hola Ana, mira http://localhost/s/${codes[0]} hoy`);
     const children = await h.db.selectFrom('short_links').select(['code', 'phone', 'campaign_id', 'url']).where('parent_id', '=', link.id).orderBy('phone').execute();
     expect(children).toEqual(messages.map((m, i) => ({ code: codes[i], phone: m.to_number, campaign_id: campaign.id, url: null })));
+    // Launched again (here the summary, which runs the launch and rolls it back), each recipient
+    // keeps their own code: the children exist, so they are read, not drawn again.
+    const again = (await h.op('campaigns.preview', { token: tokens.manager, params: { id: campaign.id } })).json();
+    expect(again.samples.join('\n')).toContain(`/s/${codes[0]} hoy`);
+    expect(await h.db.selectFrom('short_links').select('id').where('parent_id', '=', link.id).execute()).toHaveLength(3);
 
     // Ana opens twice, Luis once, a previewer once; Eva never.
     for (const code of [codes[0], codes[0], codes[1]]) expect((await visit(h.app, code)).headers.location).toBe('https://tienda.example.com/oferta');

@@ -14,4 +14,4 @@ export { controlDeployment, loadDeployment, numbersAction, removeDeployment } fr
 export { checkCampaignFlow } from './flow-check.ts';
 export { mappingFor, parametersOf } from './whatsapp.ts';
 export { sendMessages, duplicateWindowHours, DEFAULT_DUPLICATE_HOURS, type Enqueue, type SendRequest } from './send.ts';
-export { launchChunkSize, launchJobChunkSize, previewStagedMax, DEFAULT_LAUNCH_CHUNK_SIZE, DEFAULT_PREVIEW_STAGED_MAX } from './settings.ts';
+export { launchChunkSize, launchStepSizing, previewStagedMax, DEFAULT_LAUNCH_CHUNK_SIZE, DEFAULT_PREVIEW_STAGED_MAX } from './settings.ts';

@@ -11,7 +11,8 @@ import type { CampaignHooks } from './deps.ts';
 import { sendableChunk, sendRequest, writeChunk, type LaunchCampaign, type LaunchPlan } from './launch-plan.ts';
 import type { ContentLink } from './links.ts';
 import { sendMessages } from './send.ts';
-import { launchJobChunkSize } from './settings.ts';
+import { launchStepSizing } from './settings.ts';
+import { StepSizer } from './step-sizer.ts';
 import { whatsappLaunchItems } from './whatsapp.ts';
 
 /** Why a launch job stops (schemas/enums/deployment-stop-reason.yaml), or null: not a refusal, the step is tried again. */
@@ -34,8 +35,9 @@ export interface LaunchDeps {
  * resumes after the last chunk written: every recipient gets exactly one message. The last step
  * sets the deployment running (or scheduled). A deployment cancelled meanwhile ends the job.
  */
-export function launchStep(deps: LaunchDeps, options: { chunkSize?: () => number; leaseMs?: number } = {}): JobHandler<'launch'> {
-  const chunkSize = options.chunkSize ?? (() => launchJobChunkSize());
+export function launchStep(deps: LaunchDeps, options: { leaseMs?: number } = {}): JobHandler<'launch'> {
+  // Read once per handler: a step's size follows this process's database and its measured speed.
+  let sizer: StepSizer | null = null;
   const leaseMs = options.leaseMs ?? 60_000;
   // A launch grows the table from a few rows to a million. Statistics taken while it was (nearly)
   // empty make the refusal rules scan it, each chunk slower than the last (60 -> 130 ms per 100
@@ -53,12 +55,15 @@ export function launchStep(deps: LaunchDeps, options: { chunkSize?: () => number
     // Read before the transaction (PGlite has one connection; the WhatsApp plan reads the database), checked in it.
     const current = await deps.db.selectFrom('jobs').select('cursor').where('id', '=', job.id).executeTakeFirstOrThrow();
     const cursor = Number(current.cursor);
-    const limit = chunkSize();
+    sizer ??= new StepSizer(launchStepSizing());
+    const limit = sizer.next();
     const rows = await sendableChunk(deps.db, plan.fileId, cursor, limit);
     let templateItems: EnqueueItem[] | null = null;
     try {
       templateItems = rows.length ? await whatsappLaunchItems({ db: deps.db, now: () => plan.now }, campaign, plan.channel, rows) : null;
+      let held = 0;
       const outcome = await sendMessages(deps, sendRequest(plan), async (trx, enqueue) => {
+        held = performance.now();
         const locked = await lockJob(trx, job.id);
         if (!locked) return 'done' as const;
         if (locked.cursor !== cursor) return 'more' as const; // another step got here first: read again
@@ -78,6 +83,8 @@ export function launchStep(deps: LaunchDeps, options: { chunkSize?: () => number
         await finishJob(trx, job.id, realNow);
         return 'done' as const;
       });
+      // How long the step held the database (its transaction, through the commit): the next step's size.
+      if (held) sizer.took(rows.length, performance.now() - held);
       if (rows.length) {
         deps.messaging.wake();
         await statistics.note(rows.length);

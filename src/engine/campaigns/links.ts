@@ -54,8 +54,8 @@ const CHILD_BATCH = 5000;
 
 /**
  * The per-recipient children of the content's links for these phones, created set-based inside
- * the launch's transaction (one insert and one select per link per CHILD_BATCH phones; colliding
- * codes are drawn again for the rows that did not land). A child is unique per (link, campaign,
+ * the launch's transaction (one insert per link per CHILD_BATCH phones, answering the codes that
+ * landed; the phones that did not land are looked up, and colliding codes drawn again). A child is unique per (link, campaign,
  * phone): launching the campaign again sends each recipient the same code, so the engine's
  * duplicate rule (same number and text) still sees the same text.
  * Answers code per link per phone. Only `trx` is used: PGlite has one connection.
@@ -71,15 +71,21 @@ export async function childCodes<T>(
     for (let start = 0; start < phones.length; start += CHILD_BATCH) {
       let missing = phones.slice(start, start + CHILD_BATCH);
       for (let attempt = 0; missing.length && attempt < CODE_ATTEMPTS; attempt++) {
-        await sql`
+        // The rows that landed answer their codes; only a phone that did not land (its child exists
+        // from an earlier launch, or its drawn code was taken) is looked up.
+        const landed = await sql<{ phone: string; code: string }>`
           insert into short_links (company_id, code, url, alias, parent_id, campaign_id, phone, tags, created_by, created_at)
           select ${req.companyId}, t.code, null, false, ${parentId}::bigint, ${req.campaignId}, t.phone, '[]'::jsonb, ${req.createdBy}, ${req.now}::timestamptz
           from unnest(${missing.map(() => randomCode(CODE_LENGTH))}::text[], ${missing}::text[]) as t(code, phone)
-          on conflict do nothing`.execute(db);
-        const rows = await sql<{ phone: string; code: string }>`
+          on conflict do nothing
+          returning phone, code`.execute(db);
+        for (const r of landed.rows) codes.set(r.phone, r.code);
+        missing = missing.filter((p) => !codes.has(p));
+        if (!missing.length) break;
+        const existing = await sql<{ phone: string; code: string }>`
           select phone, code from short_links
           where parent_id = ${parentId}::bigint and campaign_id = ${req.campaignId} and phone = any(${missing}::text[])`.execute(db);
-        for (const r of rows.rows) codes.set(r.phone, r.code);
+        for (const r of existing.rows) codes.set(r.phone, r.code);
         missing = missing.filter((p) => !codes.has(p));
       }
       if (missing.length) throw new Error('shortener: no free codes for per-recipient links');
