@@ -11,7 +11,7 @@ import type { InboundEvent, ReceiptSink, StatusEvent } from './channel-adapter.t
 import { groupBy } from './group-by.ts';
 import { adoptInDoubt, recordReceiptProgress } from './lifecycle/in-doubt.ts';
 import { deliveryRank } from './lifecycle/message-states.ts';
-import { applyParts, applyStatuses, applyWatermarks, type Watermark } from './lifecycle/receipt.ts';
+import { applyParts, applyStatuses, applyStatusesThrough, applyWatermarks, type Watermark } from './lifecycle/receipt.ts';
 import type { Database } from './database.ts';
 import { userReferenceSql } from './user-reference.ts';
 
@@ -180,14 +180,14 @@ export function databaseSink(options: DatabaseSinkOptions): DatabaseSink {
         const parts = collapse([...events.filter((e) => e.scope === 'part'), ...unknown.filter((e) => knownParts.has(e.providerMessageId))]);
         const singles = unknown.filter((e) => !knownParts.has(e.providerMessageId));
         const whole = collapse(events.filter((e) => e.scope === undefined));
-        const matched = new Set([
-          ...(await applyParts(db, channelId, parts, at)),
-          ...(await applyStatuses(db, channelId, whole, at)),
-          ...(await applyStatuses(db, channelId, singles, at, true)),
-        ]);
+        const matchedParts = await applyParts(db, channelId, parts, at);
+        const wholes = await applyStatusesThrough(db, channelId, whole, at);
+        const unplaced = await applyStatusesThrough(db, channelId, singles, at, true);
+        const matched = new Set([...matchedParts, ...wholes.matched, ...unplaced.matched]);
         await storeOrphans(db, channelId, [...parts, ...whole, ...singles].filter((e) => !matched.has(e.providerMessageId)), at);
         // After the orphans: once this passes an in-doubt row, the receipt that names it is stored.
-        await recordReceiptProgress(db, channelId, [...whole, ...singles].filter((e) => matched.has(e.providerMessageId)).map((e) => e.providerMessageId), at);
+        const through = [wholes.claimedThrough, unplaced.claimedThrough].reduce<Date | null>((a, b) => (b && (!a || b > a) ? b : a), null);
+        await recordReceiptProgress(db, channelId, through, at);
       }
       // Watermarks stored to wait for an in-flight message: its submit answer may have been
       // recorded between our match and our store, and the dispatcher's reconcile after it may

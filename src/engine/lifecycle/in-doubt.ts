@@ -59,19 +59,14 @@ export const RECEIPT_ORDER_SLACK_MS = 5_000;
 
 /**
  * Notes how far the channel's receipts have come: the latest claim time among the messages these
- * receipts named, and that receipts came now. Written by the receipt sink after it stored them
- * (its orphans too), so a receipt that would have named an in-doubt row claimed earlier is stored
- * before this passes it. Each receipt's message is found through the provider-id index one at a
- * time (the lateral subquery with OFFSET 0, as applyStatuses does): written as `provider_message_id
- * = any(…)`, PostgreSQL used the index for the channel only and filtered every message of the
- * channel on every flush, which made a 100,000-message dispatch quadratic.
+ * receipts named (the receipt statement answers it: applyStatusesThrough), and that receipts came
+ * now. Written by the receipt sink after it stored them (its orphans too), so a receipt that would
+ * have named an in-doubt row claimed earlier is stored before this passes it.
  */
-export async function recordReceiptProgress(db: Kysely<Database>, channelId: number, providerIds: string[], now: Date): Promise<void> {
+export async function recordReceiptProgress(db: Kysely<Database>, channelId: number, claimedThrough: Date | null, now: Date): Promise<void> {
   await sql`
     insert into receipt_progress (channel_id, through, received_at)
-    select ${channelId}, max(m.claimed_at), ${now}::timestamptz
-    from unnest(${providerIds}::text[]) as v(pid)
-    cross join lateral (select x.claimed_at from messages x where x.channel_id = ${channelId} and x.provider_message_id = v.pid offset 0) m
+    values (${channelId}, ${claimedThrough}::timestamptz, ${now}::timestamptz)
     on conflict (channel_id) do update set received_at = excluded.received_at,
       through = case when receipt_progress.through is null or receipt_progress.through < excluded.through then excluded.through else receipt_progress.through end`.execute(db);
 }

@@ -40,9 +40,17 @@ function recordChanges(rows: 'changed' | 'upd', now: Date) {
  * could not tell) keeps a part's receipt from deciding a long message whose first part it names.
  */
 export async function applyStatuses(db: Kysely<Database>, channelId: number, events: StatusEvent[], now: Date, singlePartOnly = false): Promise<Set<string>> {
-  if (!events.length) return new Set();
+  return (await applyStatusesThrough(db, channelId, events, now, singlePartOnly)).matched;
+}
+
+/** What a flush of receipts matched, and the latest claim among their messages (how far the channel's receipts have come). */
+export interface AppliedStatuses { matched: Set<string>; claimedThrough: Date | null }
+
+/** applyStatuses, answering also the latest claim time of the messages matched (the receipt sink's progress). */
+export async function applyStatusesThrough(db: Kysely<Database>, channelId: number, events: StatusEvent[], now: Date, singlePartOnly = false): Promise<AppliedStatuses> {
+  if (!events.length) return { matched: new Set(), claimedThrough: null };
   const pids = events.map((e) => e.providerMessageId);
-  const result = await sql<{ provider_message_id: string }>`
+  const result = await sql<{ provider_message_id: string; claimed_at: Date | string | null }>`
     with v as (
       select * from unnest(${pids}::text[], ${events.map((e) => e.status)}::text[], ${events.map((e) => e.errorCode ?? null)}::text[],
                            ${events.map((e) => e.at)}::timestamptz[], ${events.map((e) => e.network ?? null)}::text[]) as v(pid, st, err, at, net)),
@@ -64,13 +72,15 @@ export async function applyStatuses(db: Kysely<Database>, channelId: number, eve
         in_doubt_since = null,
         updated_at = ${now}
       from prior v where m.id = v.id
-      returning m.id, m.provider_message_id, m.state, m.delivery_status, m.company_id, m.source),
+      returning m.id, m.provider_message_id, m.state, m.delivery_status, m.company_id, m.source, m.claimed_at),
     changed as (
       select upd.* from upd join prior on prior.id = upd.id
       where (prior.state, prior.delivery_status) is distinct from (upd.state, upd.delivery_status)),
     ${recordChanges('changed', now)}
-    select provider_message_id from upd`.execute(db);
-  return new Set(result.rows.map((r) => r.provider_message_id));
+    select provider_message_id, claimed_at from upd`.execute(db);
+  let claimedThrough: Date | null = null;
+  for (const r of result.rows) if (r.claimed_at && (!claimedThrough || new Date(r.claimed_at) > claimedThrough)) claimedThrough = new Date(r.claimed_at);
+  return { matched: new Set(result.rows.map((r) => r.provider_message_id)), claimedThrough };
 }
 
 /**
