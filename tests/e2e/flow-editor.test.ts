@@ -197,6 +197,28 @@ describe('the flow editor', () => {
     await context.close();
   });
 
+  it('opens a flow readable at full size, its first step in view', async () => {
+    const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
+    await page.goto('/Agents/ManagerChatbot');
+    await page.getByRole('row', { name: /Menú de atención/ }).first().click();
+    await page.waitForURL(/\/Agents\/ManagerChatbot\/\d+$/);
+    const first = page.locator('.react-flow__node[data-id="inicio"]');
+    await first.waitFor();
+    // Fitted, but never shrunk below 85 %: a step's text is drawn at 11 px or more.
+    const scale = await page.locator('.react-flow__viewport').evaluate((v) => new DOMMatrixReadOnly(getComputedStyle(v).transform).a);
+    expect(scale).toBeGreaterThanOrEqual(0.85);
+    expect(scale).toBeLessThanOrEqual(1);
+    const text = await first.locator('.flow-step-text').evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+    expect(text * scale).toBeGreaterThanOrEqual(11);
+    const canvas = (await page.locator('.flow-canvas').boundingBox())!;
+    const box = (await first.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(canvas.x);
+    expect(box.y).toBeGreaterThanOrEqual(canvas.y);
+    expect(box.x + box.width).toBeLessThanOrEqual(canvas.x + canvas.width);
+    expect(box.y + box.height).toBeLessThanOrEqual(canvas.y + canvas.height);
+    await context.close();
+  });
+
   it("every output handle of a step with many outputs can be grabbed: no label covers one", async () => {
     const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
     await page.goto('/Agents/ManagerChatbot');

@@ -34,6 +34,13 @@ import { loadFeatureStrings } from '../strings.ts';
 const nodeTypes: NodeTypes = { step: StepNode };
 const SAVE_AFTER_MS = 800;
 const DRAG_TYPE = 'application/x-colibri-step';
+/**
+ * The canvas opens on the whole flow when it fits at a readable size; a bigger flow opens at 85 %
+ * around its middle (13 px step text stays 11 px) and is panned, never shrunk until its words are
+ * specks (the demo's 7-step menu fitted whole was drawn near 50 %). Small flows are not blown up
+ * past 100 %.
+ */
+const FIT = { padding: 0.15, minZoom: 0.85, maxZoom: 1 } as const;
 type SaveState = 'saved' | 'saving' | 'failed';
 
 function Editor({ flow: loaded }: { flow: Flow }) {
@@ -111,8 +118,9 @@ function Editor({ flow: loaded }: { flow: Flow }) {
     const result = addStep(history.present, type, position);
     setHistory((h) => record(h, result.flow));
     setSelected(result.id);
-    // A step added from the keyboard lands below the others: bring the whole flow into view.
-    if (!position) requestAnimationFrame(() => void fitView({ padding: 0.15, duration: 0 }));
+    // A step added from the keyboard lands below the others: bring the whole flow into view, the
+    // new step with the ones it is to be connected to (smaller than on opening, if it must).
+    if (!position) requestAnimationFrame(() => void fitView({ padding: FIT.padding, maxZoom: FIT.maxZoom, duration: 0 }));
   };
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
@@ -188,6 +196,7 @@ function Editor({ flow: loaded }: { flow: Flow }) {
             onPaneClick={() => setSelected(null)}
             deleteKeyCode={['Delete', 'Backspace']}
             fitView
+            fitViewOptions={FIT}
             ariaLabelConfig={{ 'node.a11yDescription.default': t('flowEditor.a11yNode'), 'edge.a11yDescription.default': t('flowEditor.a11yEdge') }}
             proOptions={{ hideAttribution: true }}
           >

@@ -16,14 +16,51 @@ export const edgeId = (from: string, output: string) => `${from}\u0000${output}`
 
 /** `label` names a step for assistive technology: its kind, title and broken rules. */
 export function toNodes(flow: FlowDefinition, problems: FlowProblem[], selected: string | null, isEntry: (t: FlowStepType) => boolean, label: (step: FlowStep, problems: FlowProblem[]) => string, counts: ReadonlyMap<string, StepCounts> = new Map()): StepNode[] {
-  return flow.steps.map((step, i) => ({
+  const laid = flow.steps.some((s) => !s.position) ? layeredPositions(flow) : null;
+  return flow.steps.map((step) => ({
     id: step.id,
     type: 'step',
     ariaLabel: label(step, problems.filter((p) => p.stepId === step.id)),
-    position: step.position ?? { x: (i % 4) * 280, y: Math.floor(i / 4) * 220 },
+    position: step.position ?? laid!.get(step.id)!,
     selected: step.id === selected,
     data: { step, problems: problems.filter((p) => p.stepId === step.id), isEntry: isEntry(step.type), ...(counts.has(step.id) ? { counts: counts.get(step.id) } : {}) },
   }));
+}
+
+/** Room a step takes on the canvas when laid out: columns a step's width apart, rows its height apart. */
+export const LAYER = { dx: 300, dy: 200 } as const;
+
+/**
+ * Where the steps go when the flow does not say (a flow made by the API or an import): in layers
+ * down the canvas as a conversation runs, each step one row below the first step that leads to it,
+ * the steps of a row side by side around the middle, so connections run downwards and the flow
+ * stays narrow enough to be read at full size. Steps nothing leads to start rows of their own below.
+ */
+export function layeredPositions(flow: FlowDefinition): Map<string, { x: number; y: number }> {
+  const next = new Map<string, string[]>();
+  const led = new Set<string>();
+  for (const e of flow.edges) {
+    next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
+    led.add(e.to);
+  }
+  const depth = new Map<string, number>();
+  const visit = (roots: string[], from: number) => {
+    let layer = roots.filter((id) => !depth.has(id));
+    for (let d = from; layer.length; d++) {
+      for (const id of layer) depth.set(id, d);
+      layer = [...new Set(layer.flatMap((id) => next.get(id) ?? []))].filter((id) => !depth.has(id));
+    }
+  };
+  const ids = flow.steps.map((s) => s.id);
+  visit(ids.slice(0, 1), 0);
+  visit(ids.filter((id) => !led.has(id)), 0);
+  // What is left is only reached from a loop: below everything else.
+  for (const id of ids) if (!depth.has(id)) visit([id], Math.max(0, ...depth.values()) + 1);
+  const rows = new Map<number, string[]>();
+  for (const id of ids) rows.set(depth.get(id)!, [...(rows.get(depth.get(id)!) ?? []), id]);
+  const at = new Map<string, { x: number; y: number }>();
+  for (const [d, row] of rows) row.forEach((id, k) => at.set(id, { x: Math.round((k - (row.length - 1) / 2) * LAYER.dx), y: d * LAYER.dy }));
+  return at;
 }
 
 export function toEdges(flow: FlowDefinition, problems: FlowProblem[]): Edge[] {
