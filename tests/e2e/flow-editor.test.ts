@@ -216,6 +216,10 @@ describe('the flow editor', () => {
     expect(box.y).toBeGreaterThanOrEqual(canvas.y);
     expect(box.x + box.width).toBeLessThanOrEqual(canvas.x + canvas.width);
     expect(box.y + box.height).toBeLessThanOrEqual(canvas.y + canvas.height);
+    // The canvas's own controls speak Spanish to assistive technology, as the page does.
+    for (const name of ['Acercar', 'Alejar', 'Ver todo el flujo']) await page.getByRole('button', { name, exact: true }).waitFor();
+    const english = await page.locator('.flow-canvas [aria-label]').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')!).filter((l) => /Zoom|Fit View|Control Panel|Handle|Mini Map/.test(l)));
+    expect(english).toEqual([]);
     await context.close();
   });
 

@@ -11,7 +11,7 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import {
-  Background, Controls, ReactFlow, ReactFlowProvider, useReactFlow, type Connection, type EdgeChange, type NodeChange, type NodeTypes,
+  Background, Controls, ReactFlow, ReactFlowProvider, useReactFlow, type AriaLabelConfig, type Connection, type EdgeChange, type NodeChange, type NodeTypes,
 } from '@xyflow/react';
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -56,6 +56,20 @@ function Editor({ flow: loaded }: { flow: Flow }) {
   const [previewing, setPreviewing] = useState(false);
   const flow = history.present;
   const problems = useMemo(() => validateFlow(flow), [flow]);
+  // Every word the canvas gives assistive technology, in the reader's language (its defaults are English).
+  const ariaLabels = useMemo<Partial<AriaLabelConfig>>(() => ({
+    'node.a11yDescription.default': t('flowEditor.a11yNode'),
+    'node.a11yDescription.keyboardDisabled': t('flowEditor.a11yNode'),
+    'node.a11yDescription.ariaLiveMessage': ({ direction, x, y }) => t('flowEditor.a11y.moved', { direction: t(`flowEditor.a11y.direction.${direction}`), x, y }),
+    'edge.a11yDescription.default': t('flowEditor.a11yEdge'),
+    'controls.ariaLabel': t('flowEditor.a11y.controls'),
+    'controls.zoomIn.ariaLabel': t('flowEditor.a11y.zoomIn'),
+    'controls.zoomOut.ariaLabel': t('flowEditor.a11y.zoomOut'),
+    'controls.fitView.ariaLabel': t('flowEditor.a11y.fitView'),
+    'controls.interactive.ariaLabel': t('flowEditor.a11y.interactive'),
+    'minimap.ariaLabel': t('flowEditor.a11y.minimap'),
+    'handle.ariaLabel': t('flowEditor.a11y.handle'),
+  }), [t]);
   // The published version's traffic per step (what /Reports/Flows counts), when there is one and the person may read it.
   const stats = useOperation('flows.stats', published ? { query: { flowId: loaded.id } } : null, { revalidateOnFocus: false, shouldRetryOnError: false });
   const counts = useMemo(() => new Map((stats.data?.version ? stats.data.steps : []).map((s) => [s.stepId, { version: stats.data!.version!, entered: s.entered, notMatched: s.notMatched, timedOut: s.timedOut, integrationFailed: s.integrationFailed }])), [stats.data]);
@@ -197,7 +211,7 @@ function Editor({ flow: loaded }: { flow: Flow }) {
             deleteKeyCode={['Delete', 'Backspace']}
             fitView
             fitViewOptions={FIT}
-            ariaLabelConfig={{ 'node.a11yDescription.default': t('flowEditor.a11yNode'), 'edge.a11yDescription.default': t('flowEditor.a11yEdge') }}
+            ariaLabelConfig={ariaLabels}
             proOptions={{ hideAttribution: true }}
           >
             <Background />
