@@ -140,7 +140,7 @@ describe('the flow editor', () => {
     await page.goto('/Agents/ManagerChatbot');
     // The row's actions beyond those that fit wait in its "Más acciones" menu.
     const row = page.getByRole('row', { name: /Menú de atención/ }).first();
-    await row.waitFor();
+    await row.locator('.row-actions button').first().waitFor();
     const direct = row.getByRole('button', { name: 'Frases de entrenamiento' });
     if (await direct.count()) await direct.click();
     else {

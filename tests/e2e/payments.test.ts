@@ -100,6 +100,8 @@ describe('buying credits', () => {
     await staff.page.getByRole('searchbox', { name: 'Buscar' }).fill('Demo S.A.S.');
     // The row's actions beyond those that fit wait in its "Más acciones" menu.
     const demo = staff.page.getByRole('row', { name: /Demo S\.A\.S\./ }).first();
+    // The actions column is drawn once the searched rows are in (it is as wide as their actions need).
+    await demo.locator('.row-actions button').first().waitFor();
     const direct = demo.getByRole('button', { name: 'Créditos promocionales' });
     if (await direct.count()) await direct.click();
     else {

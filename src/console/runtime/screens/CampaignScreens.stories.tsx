@@ -302,7 +302,7 @@ export const RelaunchAfterARun: Story = {
   },
 };
 
-/** `refresh` + the progress cell: a running deployment is fetched again until it completes, then no more. */
+/** `refresh` + the progress cell: a running deployment is fetched again until it completes, then no more; the actions column shows only while a row has an action. */
 export const ListRefreshWhile: Story = {
   render: () => <ListScreen screenId="campaignDeployments" menuKey="campaigns.deploy" screen={{ ...screenDef('campaignDeployments'), refresh: { ...screenDef('campaignDeployments').refresh!, ms: 500 } }} params={{ campaignId: 7 }} nested />,
   parameters: {
@@ -320,8 +320,12 @@ export const ListRefreshWhile: Story = {
   play: async () => {
     const bar = await screen.findByRole('img', { name: new RegExp(es('fields.queued')) });
     await expect(bar).toBeInTheDocument();
+    // A running run can be paused or cancelled: the actions column is there.
+    await expect(screen.getByRole('columnheader', { name: es('common.actions') })).toBeInTheDocument();
     // Refreshed in place until the run completes: delivered and failed, in the bar's name.
     await waitFor(() => expect(screen.getByRole('img', { name: new RegExp(`${es('fields.failed')} 1`) })).toBeInTheDocument(), { timeout: 5000 });
+    // Completed, no action applies to any row: no pinned, empty column over the progress.
+    await expect(screen.queryByRole('columnheader', { name: es('common.actions') })).not.toBeInTheDocument();
     await expect(screen.getByRole('img').getAttribute('aria-label')).toContain(`${es('fields.delivered')} 2`);
     await expect(callsTo('deployments.list')).toHaveLength(3);
     await expect(callsTo('deployments.list')[0].query).toMatchObject({ campaignId: '7' });

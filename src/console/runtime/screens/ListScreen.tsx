@@ -235,8 +235,17 @@ function ListView({ screen, extraParams, nested }: { screen: ScreenDef; extraPar
     };
   }, [actionKeys, canEdit, busy, base, navigate, idOf, t, session?.idUser]);
 
-  // Room for the row's buttons side by side within the budget (row-actions.ts).
-  const actionsWidth = actionsColumnWidth([...(canEdit ? [t('common.edit')] : []), ...rowActions.map((a) => t(a.label))]);
+  // Room for the buttons of the loaded rows side by side within the budget (row-actions.ts): as
+  // wide as the row that shows the most needs, and no column at all when no loaded row has an
+  // action (a finished run has none: a pinned, empty column covered its progress).
+  const loadedRows = source.loadedRows();
+  const actionsWidth = renderActions ? loadedRows.reduce((widest, row) => {
+    const labels = [
+      ...(canEdit && rowApplies(screen.editWhen, row, { ...ctx, row }) ? [t('common.edit')] : []),
+      ...rowActions.filter((a) => rowApplies(a.when, row, { ...ctx, row })).map((a) => t(a.label)),
+    ];
+    return labels.length ? Math.max(widest, actionsColumnWidth(labels)) : widest;
+  }, 0) : 0;
   const onOpen = useMemo(() => (opensRows ? (row: Row) => navigate(`${base}/${encodeURIComponent(String(idOf(row)))}`) : undefined), [opensRows, base, navigate, idOf]);
 
   // --- export ---------------------------------------------------------------------------------
@@ -308,7 +317,7 @@ function ListView({ screen, extraParams, nested }: { screen: ScreenDef; extraPar
           selectAllLabel={selectAllLabel}
           actionsWidth={actionsWidth}
           someSelected={selected.size > 0}
-          renderActions={renderActions}
+          renderActions={actionsWidth > 0 ? renderActions : undefined}
           onOpen={onOpen}
         />
       )}
