@@ -98,6 +98,10 @@ describe('buying credits', () => {
     await signIn(staff.page, 'platform@demo.colibri.co');
     await staff.page.goto('/profile/companies');
     await staff.page.getByRole('searchbox', { name: 'Buscar' }).fill('Demo S.A.S.');
+    // The search has run (it is in the address) and its rows replaced the others: only the header
+    // row names no Demo S.A.S. (a row of the list before the search re-renders under the click).
+    await staff.page.waitForURL(/[?&]q=Demo/);
+    await expect.poll(() => staff.page.getByRole('row').filter({ hasNotText: /Demo S\.A\.S\./ }).count(), { timeout: 15_000 }).toBe(1);
     // The row's actions beyond those that fit wait in its "Más acciones" menu.
     const demo = staff.page.getByRole('row', { name: /Demo S\.A\.S\./ }).first();
     // The actions column is drawn once the searched rows are in (it is as wide as their actions need).
