@@ -20,6 +20,15 @@ async function connect(page: Page, from: string, output: string, to: string) {
   await page.locator(`.react-flow__edge[data-id="${from}\u0000${output}"], .react-flow__edge[aria-label*="${from}"]`).first().waitFor({ state: 'attached' }).catch(() => {});
 }
 
+/** The demo's "Menú de atención" flow open in the editor, as its manager. */
+async function demoMenuInEditor() {
+  const opened = await signedInPage(e2e, 'manager@demo.colibri.co');
+  await opened.page.goto('/Agents/ManagerChatbot');
+  await opened.page.getByRole('row', { name: /Menú de atención/ }).first().click();
+  await opened.page.waitForURL(/\/Agents\/ManagerChatbot\/\d+$/);
+  return opened;
+}
+
 const status = (page: Page) => page.getByRole('status').filter({ hasText: 'Borrador' }).textContent();
 
 describe('the flow editor', () => {
@@ -198,10 +207,7 @@ describe('the flow editor', () => {
   });
 
   it('opens a flow readable at full size, its first step in view', async () => {
-    const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
-    await page.goto('/Agents/ManagerChatbot');
-    await page.getByRole('row', { name: /Menú de atención/ }).first().click();
-    await page.waitForURL(/\/Agents\/ManagerChatbot\/\d+$/);
+    const { context, page } = await demoMenuInEditor();
     const first = page.locator('.react-flow__node[data-id="inicio"]');
     await first.waitFor();
     // Fitted, but never shrunk below 85 %: a step's text is drawn at 11 px or more.
@@ -224,10 +230,7 @@ describe('the flow editor', () => {
   });
 
   it("every output handle of a step with many outputs can be grabbed: no label covers one", async () => {
-    const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
-    await page.goto('/Agents/ManagerChatbot');
-    await page.getByRole('row', { name: /Menú de atención/ }).first().click();
-    await page.waitForURL(/\/Agents\/ManagerChatbot\/\d+$/);
+    const { context, page } = await demoMenuInEditor();
     const menu = page.locator('.react-flow__node[data-id="menu"]');
     await menu.waitFor();
     const handles = menu.locator('.flow-step-handle');

@@ -205,12 +205,16 @@ function ListView({ screen, extraParams, nested }: { screen: ScreenDef; extraPar
   // The row's buttons: as many as fit the actions column's budget, the rest in its "⋮" menu (one
   // menu for the list, opened on the row's button), so no action needs sideways scrolling.
   const [more, setMore] = useState<{ anchor: HTMLElement; row: Row; actions: ScreenAction[] } | null>(null);
+  /** What a row offers: Edit when its condition holds, and the row actions whose `when` holds. */
+  const offeredBy = (row: Row) => ({
+    edit: canEdit && rowApplies(screen.editWhen, row, { ...ctx, row }),
+    applicable: rowActions.filter((a) => rowApplies(a.when, row, { ...ctx, row })),
+  });
   const renderActions = useMemo(() => {
     if (!rowActions.length && !canEdit) return undefined;
     // Plain buttons (styled by the table): rows mount while scrolling and must stay cheap.
     return (row: Row) => {
-      const edit = canEdit && rowApplies(screen.editWhen, row, { ...ctx, row });
-      const applicable = rowActions.filter((a) => rowApplies(a.when, row, { ...ctx, row }));
+      const { edit, applicable } = offeredBy(row);
       const inline = inlineCount([...(edit ? [t('common.edit')] : []), ...applicable.map((a) => t(a.label))]) - (edit ? 1 : 0);
       const rest = applicable.slice(Math.max(0, inline));
       return (
@@ -240,10 +244,8 @@ function ListView({ screen, extraParams, nested }: { screen: ScreenDef; extraPar
   // action (a finished run has none: a pinned, empty column covered its progress).
   const loadedRows = source.loadedRows();
   const actionsWidth = renderActions ? loadedRows.reduce((widest, row) => {
-    const labels = [
-      ...(canEdit && rowApplies(screen.editWhen, row, { ...ctx, row }) ? [t('common.edit')] : []),
-      ...rowActions.filter((a) => rowApplies(a.when, row, { ...ctx, row })).map((a) => t(a.label)),
-    ];
+    const { edit, applicable } = offeredBy(row);
+    const labels = [...(edit ? [t('common.edit')] : []), ...applicable.map((a) => t(a.label))];
     return labels.length ? Math.max(widest, actionsColumnWidth(labels)) : widest;
   }, 0) : 0;
   const onOpen = useMemo(() => (opensRows ? (row: Row) => navigate(`${base}/${encodeURIComponent(String(idOf(row)))}`) : undefined), [opensRows, base, navigate, idOf]);
