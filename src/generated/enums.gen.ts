@@ -665,8 +665,8 @@ export const reportPackages = [1, 2] as const;
 
 export type ReportPackage = (typeof reportPackages)[number];
 
-/** What a report file holds (ReportsTypeId): 1 every message of the chosen accounts and days, one row each (the MT detail); 2 every log event of the company between the days (who did what, when and from where: the audit log). (schemas/enums/report-type.yaml) */
-export const reportTypes = [1, 2] as const;
+/** What a report file holds (ReportsTypeId): 1 every message of the chosen accounts and days, one row each (the MT detail); 2 every log event of the company between the days (who did what, when and from where: the audit log); 3 a report screen's table as the screen shows it, made by a schedule of that screen (schedules only: a request for it is refused). (schemas/enums/report-type.yaml) */
+export const reportTypes = [1, 2, 3] as const;
 
 export type ReportType = (typeof reportTypes)[number];
 
@@ -677,6 +677,9 @@ export const reportTypeMeta = {
     },
     "2": {
         package: 2
+    },
+    "3": {
+        package: 1
     }
 } as const;
 

@@ -15,6 +15,7 @@ export interface RowCondition {
     notEquals?: unknown;
     in?: readonly unknown[];
     notIn?: readonly unknown[];
+    present?: boolean;
 }
 
 /** An operation to call, with its params (expressions allowed). */

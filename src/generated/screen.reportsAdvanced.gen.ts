@@ -23,7 +23,7 @@ export const screen = {
             label: "fields.reportTypeId",
             schema: {
                 type: "integer",
-                enum: [1, 2],
+                enum: [1, 2, 3],
                 "x-enum": "report-type"
             },
             cell: "enum",

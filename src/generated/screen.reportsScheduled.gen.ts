@@ -19,6 +19,16 @@ export const screen = {
             sortable: true
         },
         {
+            field: "screen",
+            label: "fields.screen",
+            schema: {
+                type: ["string", "null"],
+                "x-display": "screenTitle"
+            },
+            width: 200,
+            sortable: false
+        },
+        {
             field: "accounts",
             label: "fields.accounts",
             schema: {

@@ -18,6 +18,7 @@ export const screen = {
         body: [
             "name",
             "ClientsIds",
+            "payload",
             "frequency",
             "day",
             "hour",
@@ -35,9 +36,16 @@ export const screen = {
     prefill: {
         frequency: "daily",
         hour: 6,
-        enabled: true
+        enabled: true,
+        screen: "$query.screen",
+        payload: "$queryJson.payload",
+        name: "$query.name"
     },
     showWhen: {
+        ClientsIds: {
+            field: "screen",
+            present: false
+        },
         day: {
             field: "frequency",
             in: ["weekly", "monthly", "yearly"]
@@ -49,12 +57,7 @@ export const screen = {
     },
     schema: {
         type: "object",
-        required: [
-            "name",
-            "ClientsIds",
-            "frequency",
-            "emails"
-        ],
+        required: ["name", "frequency", "emails"],
         properties: {
             name: {
                 type: "string",
@@ -62,6 +65,16 @@ export const screen = {
                 maxLength: 80,
                 pattern: "^[^<>]*$",
                 title: "fields.name"
+            },
+            screen: {
+                type: "string",
+                "x-widget": "hidden",
+                title: "fields.screen"
+            },
+            payload: {
+                type: "object",
+                "x-widget": "hidden",
+                title: "fields.payload"
             },
             ClientsIds: {
                 type: "array",
@@ -129,6 +142,8 @@ export const screen = {
     uiSchema: {
         "ui:order": [
             "name",
+            "screen",
+            "payload",
             "ClientsIds",
             "frequency",
             "day",
@@ -158,6 +173,8 @@ export const screen = {
         body: [
             "name",
             "ReportsTypeId",
+            "screen",
+            "payload",
             "ClientsIds",
             "frequency",
             "day",

@@ -607,9 +607,9 @@ export const entitySchemas = [
     },
     {
         $id: "report-type",
-        description: "What a report file holds (ReportsTypeId): 1 every message of the chosen accounts and days, one row each (the MT detail); 2 every log event of the company between the days (who did what, when and from where: the audit log).",
+        description: "What a report file holds (ReportsTypeId): 1 every message of the chosen accounts and days, one row each (the MT detail); 2 every log event of the company between the days (who did what, when and from where: the audit log); 3 a report screen's table as the screen shows it, made by a schedule of that screen (schedules only: a request for it is refused).",
         type: "integer",
-        enum: [1, 2]
+        enum: [1, 2, 3]
     },
     {
         $id: "role",
@@ -5409,6 +5409,8 @@ export const entitySchemas = [
             "id",
             "name",
             "reportTypeId",
+            "screen",
+            "payload",
             "accountIds",
             "accounts",
             "frequency",
@@ -5430,6 +5432,16 @@ export const entitySchemas = [
             },
             reportTypeId: {
                 $ref: "report-type#"
+            },
+            screen: {
+                type: ["string", "null"],
+                "x-display": "screenTitle",
+                description: "the report screen whose table it makes (reportTypeId 3), else null"
+            },
+            payload: {
+                type: ["object", "null"],
+                additionalProperties: true,
+                description: "the screen operation's body its filters made; each run puts the covered days in the screen's date range"
             },
             accountIds: {
                 type: "array",
@@ -16765,7 +16777,9 @@ export const serverOperations = [
                     default: 4
                 },
                 ReportsTypeId: {
-                    $ref: "report-type#"
+                    type: "integer",
+                    enum: [1, 2],
+                    "x-enum": "report-type"
                 },
                 format: {
                     $ref: "spreadsheet-format#",
@@ -17203,18 +17217,13 @@ export const serverOperations = [
             component: 40,
             action: "download"
         },
-        summary: "Schedules a report file of some accounts (ReportsTypeId 1), made by the background jobs at each run \u2014 hourly, daily at `hour`, weekly on weekday `day` (1 Monday \u2026 7 Sunday), monthly on day `day` (the month's last day when shorter), yearly on day `day` of January, in Bogot\u00E1 \u2014 covering the time since the run before it, listed with the report files and sent by e-mail to `emails` with a download link valid `constants.reports.scheduledLinkDays` days. Accounts the company's (99961); weekly needs a day 1\u20137 and monthly and yearly a day 1\u201331 (99931 on `day`).",
+        summary: "Schedules a report file \u2014 of some accounts (ReportsTypeId 1, `ClientsIds`), of the company's log events (2), or of a report screen's table (`screen`, a report screen of the console, with `payload`, the body its filters made: each run asks the screen's operation as the person who saved the schedule, with the days it covers in the screen's date range, and writes the screen's columns; the schedule is refused with the operation's own error when a trial run today is refused) \u2014 made at each run \u2014 hourly, daily at `hour`, weekly on weekday `day` (1 Monday \u2026 7 Sunday), monthly on day `day` (the month's last day when shorter), yearly on day `day` of January, in Bogot\u00E1 \u2014 covering the time since the run before it, listed with the report files and sent by e-mail to `emails` with a download link valid `constants.reports.scheduledLinkDays` days. Accounts the company's (99961); weekly needs a day 1\u20137 and monthly and yearly a day 1\u201331 (99931 on `day`).",
         params: null,
         query: null,
         headers: null,
         body: {
             type: "object",
-            required: [
-                "name",
-                "ClientsIds",
-                "frequency",
-                "emails"
-            ],
+            required: ["name", "frequency", "emails"],
             additionalProperties: false,
             properties: {
                 name: {
@@ -17224,8 +17233,20 @@ export const serverOperations = [
                     pattern: "^[^<>]*$"
                 },
                 ReportsTypeId: {
-                    $ref: "report-type#",
+                    type: "integer",
+                    enum: [1, 2],
+                    "x-enum": "report-type",
                     default: 1
+                },
+                screen: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 60,
+                    pattern: "^[A-Za-z][A-Za-z0-9]*$"
+                },
+                payload: {
+                    type: "object",
+                    maxProperties: 30
                 },
                 ClientsIds: {
                     type: "array",
@@ -17339,6 +17360,10 @@ export const serverOperations = [
                         value: "id",
                         label: "name"
                     }
+                },
+                payload: {
+                    type: "object",
+                    maxProperties: 30
                 },
                 frequency: {
                     $ref: "report-frequency#"
@@ -19531,6 +19556,7 @@ export const serverOperations = [
 
 export const annotationKeywords = [
     "x-display",
+    "x-enum",
     "x-errorCode",
     "x-errorKey",
     "x-hidden",

@@ -2213,6 +2213,16 @@ export interface ReportSchedule {
 id: number
 name: string
 reportTypeId: ReportType
+/**
+ * the report screen whose table it makes (reportTypeId 3), else null
+ */
+screen: (string | null)
+/**
+ * the screen operation's body its filters made; each run puts the covered days in the screen's date range
+ */
+payload: ({
+[k: string]: unknown
+} | null)
 accountIds: number[]
 /**
  * its accounts' names (the company's channels), by name
@@ -5267,7 +5277,7 @@ connectinUserId?: number
  */
 export interface ReportCenterGenerateReportBody {
 applicationId?: number
-ReportsTypeId: ReportType
+ReportsTypeId: (1 | 2)
 format?: SpreadsheetFormat
 /**
  * @maxItems 200
@@ -5362,12 +5372,16 @@ id: number
  */
 export interface ReportCenterCreateScheduleBody {
 name: string
-ReportsTypeId?: ReportType
+ReportsTypeId?: (1 | 2)
+screen?: string
+payload?: {
+
+}
 /**
  * @minItems 1
  * @maxItems 200
  */
-ClientsIds: [number, ...(number)[]]
+ClientsIds?: [number, ...(number)[]]
 frequency: ReportFrequency
 day?: number
 hour?: number
@@ -5396,6 +5410,9 @@ name?: string
  * @maxItems 200
  */
 ClientsIds?: [number, ...(number)[]]
+payload?: {
+
+}
 frequency?: ReportFrequency
 day?: (number | null)
 hour?: number

@@ -17,6 +17,8 @@ import { runDueCampaigns } from '../engine/campaigns/index.ts';
 import { visitDueFtpFolders } from './messaging/ftp-intake.ts';
 import { listeningOrigin } from './http/public-origin.ts';
 import { mailScheduledFiles, runDueReportSchedules } from './modules/reportCenter/report-schedules.ts';
+import { injectedScreenRunner } from './modules/reportCenter/report-screen-runner.ts';
+import { writeScreenFiles } from './modules/reportCenter/report-screens.ts';
 import { compactRollups } from '../engine/lifecycle/index.ts';
 import { startJobRunner } from './messaging/jobs.ts';
 import { expirePromotions } from '../engine/credits.ts';
@@ -164,6 +166,8 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
 
   registerAuditLog(app, deps);
   registerOperations(app, deps, options.handlers ?? defaultHandlers, throttleHookFor);
+  // Scheduled report screens ask their operation through these routes, as the schedule's author.
+  deps.screens = injectedScreenRunner(app, deps);
   // With a running engine, big launches are written by its job runner, recurring
   // campaigns launch their due runs, scheduled reports make theirs and the FTP folders due are
   // visited (checked every 30 s).
@@ -179,6 +183,7 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
       void expirePromotions(deps.db, deps.now()).catch((e) => app.log.error(e));
       // Scheduled reports: the runs due, then the e-mails of the files that are ready.
       void runDueReportSchedules({ db: deps.db, now: deps.now, wakeJobs: () => jobs.wake() })
+        .then(() => writeScreenFiles({ db: deps.db, now: deps.now, storage: deps.storage, run: deps.screens! }))
         .then(() => mailScheduledFiles({ db: deps.db, now: deps.now, secrets: deps.secrets, messages: deps.messages }, listeningOrigin(app)))
         .catch((e) => app.log.error(e));
       // Company FTP folders due a visit: their recipients files become deployments (messaging/ftp-intake.ts).

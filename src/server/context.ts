@@ -12,6 +12,7 @@ import type { TemplateCallResult, TemplateDraft } from '../engine/channels/index
 import type { OutboundPolicy } from './security/outbound-guard.ts';
 import type { SecretBox } from './security/secrets.ts';
 import type { FileStorage } from './storage/file-storage.ts';
+import type { ScreenRunner } from '../core/ports/screen-runner.ts';
 
 export type { Session };
 
@@ -45,6 +46,11 @@ export interface ServerDeps {
   storage: FileStorage;
   /** Who signs and time-stamps the certificates' PDFs (modules/certificates/signing). */
   signing: DocumentSigning;
+  /**
+   * How a scheduled report screen asks its operation (modules/reportCenter/report-screen-runner.ts):
+   * set once the routes exist, through them, as the schedule's author.
+   */
+  screens?: ScreenRunner;
 }
 
 /** The link shortener as handlers see it (modules/shortener/redirect's Shortener, which app.ts also serves). */

@@ -87,8 +87,19 @@ describe('expressions', () => {
     [{ field: 'id', notEquals: '$session.idUser' }, { id: 3 }, false],
     [{ field: 'status', in: ['active', 'pending'] }, { status: 'pending' }, true],
     [{ field: 'status', notIn: ['revoked'] }, { status: 'revoked' }, false],
+    [{ field: 'screen', present: false }, {}, true],
+    [{ field: 'screen', present: false }, { screen: '' }, true],
+    [{ field: 'screen', present: false }, { screen: 'reportsMt' }, false],
+    [{ field: 'screen', present: true }, { screen: 'reportsMt' }, true],
+    [{ field: 'ids', present: true }, { ids: [] }, false],
     [undefined, {}, true],
   ])('row condition %j on %j → %s', (when, row, want) => expect(rowApplies(when, row, { session: { idUser: 3 } })).toBe(want));
+  it('$queryJson reads a query parameter holding a JSON object, and nothing else', () => {
+    const query = new URLSearchParams({ payload: JSON.stringify({ ClientsIds: [4], AggregationLevel: 1 }), list: '[1]', broken: '{"a":', text: 'hola' });
+    expect(resolveValue('$queryJson.payload', { query })).toEqual({ ClientsIds: [4], AggregationLevel: 1 });
+    for (const name of ['list', 'broken', 'text', 'absent']) expect(resolveValue(`$queryJson.${name}`, { query })).toBeUndefined();
+    expect(resolveValue('$queryJson.big', { query: new URLSearchParams({ big: JSON.stringify({ x: 'a'.repeat(20_000) }) }) })).toBeUndefined();
+  });
   it('finds the form fields an options source depends on', () => expect(formRefs({ country: '$f.country', region: '$f.region.code', x: 1 })).toEqual(['country', 'region']));
 });
 

@@ -15,7 +15,8 @@
 // /Reports/Deployments (also by its number) and the campaign in /Reports/Campaign. A developer
 // certifies the messages a number received (/Reports/Certificate), downloads the signed PDF from
 // /Reports/ReportCertificates and checks it, and a visitor without an account verifies it at /verify/{id};
-// a developer schedules a weekly report (/Reports/Scheduled).
+// a developer schedules a weekly report (/Reports/Scheduled), and schedules a report screen's table
+// from the screen itself ("Programar este reporte").
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -491,6 +492,38 @@ describe('traffic reports', () => {
     const next = new Date(list.items[0].nextRunAt);
     expect(new Date(next.getTime() - 5 * 3_600_000).getUTCDay()).toBe(1);
     expect(new Date(next.getTime() - 5 * 3_600_000).getUTCHours()).toBe(6);
+    await context.close();
+  });
+
+  it('a developer schedules a report screen from the screen: the form comes with the report and its filters, the list names the report', async () => {
+    const { context, page } = await newPage(e2e.browser, e2e.product);
+    await signIn(page, 'develop@demo.colibri.co');
+    await page.goto('/Reports/SuccessReportMt');
+    await page.getByRole('heading', { name: 'Éxito de los SMS enviados' }).waitFor();
+    const today = calendarDate(new Date(), 'America/Bogota');
+    await page.getByLabel(/^Desde/).fill(today);
+    await page.getByLabel(/^Hasta/).fill(today);
+    await chooseAccount(page, /^Cuentas/, 'SMS Notificaciones');
+    await page.getByRole('button', { name: 'Generar reporte' }).click();
+    // Offered once the report ran (with or without traffic today).
+    await page.getByRole('button', { name: 'Programar este reporte' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Reporte programado' }).waitFor();
+    // Named after the report; its accounts are the report's filters, not asked again.
+    expect(await page.getByLabel(/^Nombre/).inputValue()).toBe('Éxito de los SMS enviados');
+    expect(await page.getByRole('combobox', { name: /^Cuentas/ }).count()).toBe(0);
+    const emails = page.getByLabel(/^Enviar a/);
+    await emails.fill('exito@demo.colibri.co');
+    await emails.press('Enter');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: /^(Guardar|Crear)/ }).first().click();
+    await page.waitForURL(/\/Reports\/Scheduled\/\d+$/);
+    await page.goto('/Reports/Scheduled');
+    const row = page.getByRole('row').filter({ hasText: 'exito@demo.colibri.co' });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('Éxito de los SMS enviados');
+    const token = await sessionToken(page);
+    const list = (await api(e2e.product, token, 'GET', '/v1/colibri/reportCenter/schedules?q=' + encodeURIComponent('Éxito'))) as { items: Record<string, unknown>[] };
+    expect(list.items[0]).toMatchObject({ reportTypeId: 3, screen: 'reportsMt', payload: { ClientsIds: [expect.any(Number)], AggregationLevel: 1 }, accountIds: [] });
     await context.close();
   });
 });

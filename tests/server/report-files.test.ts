@@ -192,7 +192,11 @@ describe('a requested report file', () => {
 
   it('offers its packages, makes a batch\'s MT file, and the log-event files of the company only', async () => {
     const packages = (await h.op('reportCenter.getPackages', { token, params: product })).json();
-    expect(packages).toEqual([{ packageId: 1, reportTypeIds: [1] }, { packageId: 2, reportTypeIds: [2] }]);
+    // Traffic: the messages (1) and a report screen's table (3, made by its schedule only: a request for it is refused).
+    expect(packages).toEqual([{ packageId: 1, reportTypeIds: [1, 3] }, { packageId: 2, reportTypeIds: [2] }]);
+    const screenTable = await h.op('reportCenter.generateReport', { token, params: product, body: { ReportsTypeId: 3, DateStart: '2026-01-01', DateEnd: '2026-01-01' } });
+    expect(screenTable.statusCode).toBe(400);
+    expect(screenTable.json().errors).toEqual([expect.objectContaining({ field: 'ReportsTypeId' })]);
     expect((await h.op('reportCenter.getReportsByPackageId', { token, params: product, body: { packageId: 2 } })).json()).toEqual([{ reportTypeId: 2, packageId: 2 }]);
     expect((await h.op('reportCenter.getReportsByPackageId', { token, params: product, body: { packageId: 9 } })).statusCode).toBe(400);
 

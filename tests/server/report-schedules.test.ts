@@ -12,6 +12,8 @@ import { jobHandlers } from '../../src/server/messaging/jobs.ts';
 import { companySendWindow } from '../../src/server/messaging/send-window.ts';
 import { reportFileStep } from '../../src/server/modules/reportCenter/report-files.ts';
 import { mailScheduledFiles, runDueReportSchedules } from '../../src/server/modules/reportCenter/report-schedules.ts';
+import { injectedScreenRunner } from '../../src/server/modules/reportCenter/report-screen-runner.ts';
+import { writeScreenFiles } from '../../src/server/modules/reportCenter/report-screens.ts';
 import { defaultSecretBox } from '../../src/server/security/secrets.ts';
 import { sandboxMessageProvider } from '../../src/sandbox/outbox.ts';
 import { fileHarness } from './file-harness.ts';
@@ -180,5 +182,75 @@ describe('a scheduled report', () => {
     // Saved again by someone working in Spanish: its next files are Spanish.
     await h.op('reportCenter.updateSchedule', { token, params: { ...product, id: schedule.id }, headers: { 'accept-language': 'es-CO' }, body: { enabled: false } });
     expect((await h.db.selectFrom('report_schedules').select('language').where('id', '=', schedule.id).executeTakeFirstOrThrow()).language).toBe('es');
+  });
+
+  it('makes any report screen\'s table on time: tried before it is saved, asked as its author for the days it covers, written in the screen\'s words', async () => {
+    const screenFiles = () => writeScreenFiles({ db: h.db, now: () => h.clock.now, storage: h.storage, run: injectedScreenRunner(h.app, { db: h.db, now: () => h.clock.now }) });
+    const general = (payload: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+      create({ name: 'Tráfico general', screen: 'reportsGeneral', payload, frequency: 'daily', hour: 7, emails: ['gerencia@tienda.co'], ...extra });
+    const before = await counts(h, ['report_schedules', 'report_files']);
+    // Refused with the screen operation's own answer (a trial run today, as the author), and nothing saved.
+    const foreign = await otherCompany(h, ['sms']);
+    const theirs = await newChannel(h, foreign.companyId, 'Ajena 2', 'sms');
+    expect((await general({ ClientId: [theirs], AggregationLevel: 1 })).json()).toMatchObject({ code: '99961', errors: [{ field: 'payload.ClientId' }] });
+    expect((await create({ name: 'X', screen: 'noExiste', payload: {}, frequency: 'daily', emails: ['a@b.co'] })).json()).toMatchObject({ code: '99931', errors: [{ field: 'screen' }] });
+    // A screen's schedule reports on the screen's filters, not on ClientsIds; a body needs a screen; accounts or a screen are needed.
+    expect((await general({ ClientId: [account] }, { ClientsIds: [account] })).json()).toMatchObject({ code: '99931', errors: [{ field: 'ClientsIds' }] });
+    expect((await create({ name: 'X', payload: { a: 1 }, ClientsIds: [account], frequency: 'daily', emails: ['a@b.co'] })).json()).toMatchObject({ code: '99931', errors: [{ field: 'payload' }] });
+    expect((await create({ name: 'X', frequency: 'daily', emails: ['a@b.co'] })).json()).toMatchObject({ errors: [{ field: 'ClientsIds' }] });
+    expect(await counts(h, ['report_schedules', 'report_files'])).toEqual(before);
+
+    const res = await general({ ClientId: [account], AggregationLevel: 1, DateStart: '2020-01-01', DateEnd: '2020-01-02' });
+    expect(res.statusCode, res.body).toBe(200);
+    const schedule = res.json();
+    expect(schedule).toMatchObject({ reportTypeId: 3, screen: 'reportsGeneral', payload: { ClientId: [account], AggregationLevel: 1 }, accountIds: [] });
+    const next = new Date(schedule.nextRunAt);
+    const covered = new Date(next.getTime() - 86_400_000);
+    const inside = calendarDateOf(new Date(covered.getTime() + 2 * 3_600_000));
+    await insertMessages(h, companyId, [
+      { account, day: formatYmd(inside), hour: wallTimeOf(new Date(covered.getTime() + 2 * 3_600_000)).hour, state: 'delivered', status: 3, to: '+573157781001' },
+      { account, day: formatYmd(inside), hour: wallTimeOf(new Date(covered.getTime() + 2 * 3_600_000)).hour, state: 'failed', status: 99, to: '+573157781002' },
+    ]);
+    h.clock.advance(next.getTime() - h.clock.now.getTime() + 1000);
+    await signIn();
+    expect(await tick()).toBeGreaterThanOrEqual(1);
+    const file = await h.db.selectFrom('report_files').selectAll().where('schedule_id', '=', schedule.id).executeTakeFirstOrThrow();
+    // A screen's file is no job's: it waits for writeScreenFiles, and two processes write it once.
+    expect(file).toMatchObject({ report_type_id: 3, state: 'enlist' });
+    const written = await Promise.all([screenFiles(), screenFiles()]);
+    expect(written[0] + written[1]).toBe(1);
+    const ready = await h.db.selectFrom('report_files').selectAll().where('id', '=', file.id).executeTakeFirstOrThrow();
+    expect(ready.state, ready.error ?? '').toBe('ready');
+    expect(await mail()).toBeGreaterThanOrEqual(1);
+    const [message] = await h.outbox('gerencia@tienda.co');
+    const link = new URL(/https:\/\/sms\.example\.co(\S+)/.exec(message.body)![0]);
+    const download = await h.op('reportCenter.downloadReportFile', {
+      params: { ...product, processId: Number(file.id) }, query: { expires: link.searchParams.get('expires')!, signature: link.searchParams.get('signature')! },
+    });
+    expect(download.statusCode, download.body).toBe(200);
+    expect(download.headers['content-disposition']).toContain('reporte-programado');
+    const lines = download.body.replace('\ufeff', '').trim().split('\r\n').map((l) => l.split(';'));
+    // The screen's columns in its words, and the covered day's traffic as the screen shows it.
+    expect(lines[0]).toEqual(['Periodo', 'Cuenta', 'Mensajes', 'Entregados', 'Fallidos', 'Pendientes', 'Enviados', 'Bloqueados o rechazados', 'Cancelados', 'Créditos consumidos']);
+    expect(lines).toContainEqual([formatYmd(inside), 'Programada', '2', '1', '1', '0', '0', '0', '0', '2']);
+    expect(Number(ready.rows)).toBe(lines.length - 1);
+    expect(ready.params).toMatchObject({ screen: 'reportsGeneral', from: covered.toISOString(), to: next.toISOString() });
+
+    // An author who may no longer read the screen: the run is refused as the screen would refuse it, in words.
+    const author = await h.db.selectFrom('users').select('id').where('email', '=', EMAIL).executeTakeFirstOrThrow();
+    const roles = await h.db.selectFrom('user_roles').selectAll().where('user_id', '=', author.id).execute();
+    await h.db.deleteFrom('user_roles').where('user_id', '=', author.id).execute();
+    try {
+      h.clock.advance(86_400_000);
+      expect(await tick()).toBeGreaterThanOrEqual(1);
+      expect(await screenFiles()).toBeGreaterThanOrEqual(1);
+      const refused = await h.db.selectFrom('report_files').selectAll().where('schedule_id', '=', schedule.id).orderBy('id', 'desc').executeTakeFirstOrThrow();
+      expect(refused.state).toBe('error');
+      expect(refused.error).toMatch(/^9998\d: /);
+    } finally {
+      await h.db.insertInto('user_roles').values(roles as never).execute();
+    }
+    // The run's one-request tokens were revoked after it.
+    expect(await h.db.selectFrom('tokens').select('id').where('user_id', '=', author.id).where('revoked_at', 'is', null).where('expires_at', '>', h.clock.now).where('expires_at', '<', new Date(h.clock.now.getTime() + 10 * 60_000)).execute()).toEqual([]);
   });
 });

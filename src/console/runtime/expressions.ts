@@ -1,5 +1,5 @@
 // The small expression language of the screen declarations: "$session.idUser", "$query.email",
-// "$row.id", "$route.id", "$record.x" (the loaded record), "$f.x" (form or filter values),
+// "$queryJson.x" (a query parameter holding a JSON object), "$row.id", "$route.id", "$record.x" (the loaded record), "$f.x" (form or filter values),
 // "$selected" (the ids of the rows selected for a bulk action), "$today" and "$daysAgo.N" (Bogotá
 // calendar days, YYYY-MM-DD: a report's default range) and "{field}" interpolation in navigation
 // targets. Pure data in, values out: nothing is evaluated.
@@ -28,6 +28,19 @@ function lookup(source: unknown, path: string[]): unknown {
   return value;
 }
 
+const isEmptyValue = (v: unknown) => v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+
+/** A query parameter holding a JSON object (a report's filters handed to the schedule form), else nothing. */
+function jsonObject(text: string | null | undefined): Record<string, unknown> | undefined {
+  if (!text || text.length > 10_000) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function resolveValue(value: unknown, ctx: ExpressionContext): unknown {
   if (typeof value === 'string' && value.startsWith('$')) {
     const [head, ...path] = value.slice(1).split('.');
@@ -36,6 +49,8 @@ export function resolveValue(value: unknown, ctx: ExpressionContext): unknown {
         return lookup(ctx.session, path);
       case 'query':
         return path.length ? (ctx.query?.get(path.join('.')) ?? undefined) : undefined;
+      case 'queryJson':
+        return path.length ? jsonObject(ctx.query?.get(path.join('.'))) : undefined;
       case 'row':
         return lookup(ctx.row, path);
       case 'route':
@@ -128,5 +143,6 @@ export function rowApplies(when: RowCondition | readonly RowCondition[] | undefi
   if ('notEquals' in when && same(when.notEquals)) return false;
   if (when.in && !when.in.some(same)) return false;
   if (when.notIn && when.notIn.some(same)) return false;
+  if (when.present !== undefined && when.present === isEmptyValue(value)) return false;
   return true;
 }

@@ -4,3 +4,4 @@ export type * from './captcha.ts';
 export type * from './channel.ts';
 export type * from './message.ts';
 export type * from './payment.ts';
+export type * from './screen-runner.ts';

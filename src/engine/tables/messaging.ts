@@ -2,7 +2,7 @@
 // credits, campaigns and their recipients, deployments, messages and their events, parts and
 // receipts, workers, inbound messages, status callbacks. Composed into the one Database in
 // src/engine/database.ts.
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { BigCount, BigId, BigRef, Json, JsonDefault, Timestamp } from './columns.ts';
 
 export interface CompanyCreditsTable {
@@ -268,6 +268,8 @@ export interface ReportFilesTable {
   mailed_at: Generated<Timestamp | null>;
   /** The language its words are written in (migration 0497; src/server/i18n/document-words.ts). */
   language: Generated<string>;
+  /** A report screen's file (report type 3): when a process took it to write (migration 0504). */
+  claimed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface ReportSchedulesTable {
@@ -288,6 +290,9 @@ export interface ReportSchedulesTable {
   updated_at: Timestamp;
   /** The language of its files and e-mails: whoever saved it last (migration 0497). */
   language: Generated<string>;
+  /** A report screen's schedule (migration 0504): the screen's id and the body its filters made. */
+  screen: Generated<string | null>;
+  payload: ColumnType<unknown, string | null | undefined, string | null>;
 }
 
 /** A report rollup row (migration 0410; the rule is src/engine/lifecycle/rollups.ts): one hour's key and its sums. */

@@ -7,11 +7,12 @@ import { hashToken, newToken } from '../security/tokens.ts';
 import { unionGrants } from './grants.ts';
 import { widestScope } from './user-scope.ts';
 
-export async function issueToken(db: Kysely<Database>, userId: number, now: Date): Promise<{ token: string; expiresAt: Date }> {
+/** A new session token of the user, valid `ttlMs` (a sign-in's: constants.security.tokenTtlHours). */
+export async function issueToken(db: Kysely<Database>, userId: number, now: Date, ttlMs = constants.security.tokenTtlHours * 3600_000): Promise<{ token: string; expiresAt: Date; tokenId: number }> {
   const token = newToken();
-  const expiresAt = new Date(now.getTime() + constants.security.tokenTtlHours * 3600_000);
-  await db.insertInto('tokens').values({ user_id: userId, token_hash: hashToken(token), expires_at: expiresAt, created_at: now }).execute();
-  return { token, expiresAt };
+  const expiresAt = new Date(now.getTime() + ttlMs);
+  const row = await db.insertInto('tokens').values({ user_id: userId, token_hash: hashToken(token), expires_at: expiresAt, created_at: now }).returning('id').executeTakeFirstOrThrow();
+  return { token, expiresAt, tokenId: row.id };
 }
 
 export async function rolesOf(db: Kysely<Database>, userId: number) {

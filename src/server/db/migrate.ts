@@ -49,6 +49,7 @@ import * as channelCredentials from './migrations/0500_channel-credentials.ts';
 import * as recipientEntered from './migrations/0501_recipient-entered.ts';
 import * as certificatePdf from './migrations/0502_certificate-pdf.ts';
 import * as flowNotes from './migrations/0503_flow-notes.ts';
+import * as screenSchedules from './migrations/0504_screen-schedules.ts';
 import type { Database } from '../../engine/database.ts';
 
 const migrations: Record<string, Migration> = {
@@ -99,6 +100,7 @@ const migrations: Record<string, Migration> = {
   '0501_recipient-entered': recipientEntered,
   '0502_certificate-pdf': certificatePdf,
   '0503_flow-notes': flowNotes,
+  '0504_screen-schedules': screenSchedules,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -68,6 +68,9 @@ export function cellText(t: TFunction, exists: (k: string) => boolean, key: stri
     }
     case 'recurrence':
       return recurrenceText(t, value as RecurrenceValue);
+    case 'screenTitle':
+      // A console screen by its title (a scheduled report's screen); an id the console does not have, as written.
+      return exists(`screens.${String(value)}.title`) ? t(`screens.${String(value)}.title`) : String(value);
     case 'bubbles':
       return (value as unknown[]).join('\n');
     case 'reason':
@@ -138,6 +141,7 @@ export const WhatsAppCodeCell = (p: CellProps) => <>{useText('whatsappCode', p)}
 export const ErrorCodeCell = (p: CellProps) => <>{useText('errorCode', p)}</>;
 export const ReasonCell = (p: CellProps) => <>{useText('reason', p)}</>;
 export const RecurrenceCell = (p: CellProps) => <>{useText('recurrence', p)}</>;
+export const ScreenTitleCell = (p: CellProps) => <>{useText('screenTitle', p)}</>;
 export const RowProblemsCell = (p: CellProps) => <>{useText('rowProblems', p)}</>;
 /** A list of texts, one per line (a summary's rendered messages). */
 export const LinesCell = (p: CellProps) => (

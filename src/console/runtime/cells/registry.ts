@@ -8,7 +8,7 @@ import { ProgressCell } from './ProgressCell.tsx';
 import { CopyCell } from './CopyCell.tsx';
 import { RejectionsCell } from './RejectionsTable.tsx';
 import { MessageBubbles } from './MessageBubbles.tsx';
-import { BooleanCell, ChipsCell, CopCell, PercentCell, DateCell, DateTimeCell, EnumCell, IntegerCell, JsonCell, LinesCell, ReasonCell, RecurrenceCell, RowProblemsCell, RoleChipsCell, ErrorCodeCell, SecretCell, StatusCell, TextCell, WhatsAppCodeCell, type CellProps } from './cells.tsx';
+import { BooleanCell, ChipsCell, CopCell, PercentCell, DateCell, DateTimeCell, EnumCell, IntegerCell, JsonCell, LinesCell, ReasonCell, RecurrenceCell, ScreenTitleCell, RowProblemsCell, RoleChipsCell, ErrorCodeCell, SecretCell, StatusCell, TextCell, WhatsAppCodeCell, type CellProps } from './cells.tsx';
 
 const isSecret: Tester = (s) => s['x-secret'] === true || s.writeOnly === true;
 const rolesEnum: Tester = (s) => s['x-enum'] === 'role';
@@ -39,6 +39,7 @@ export const cellEntries: RankedEntry<ComponentType<CellProps>>[] = [
   { key: 'bubbles', tester: rankWith(7, xDisplayIs('bubbles')), component: MessageBubbles },
   // A recurring campaign's rule in words (x-display: recurrence).
   { key: 'recurrence', tester: rankWith(7, xDisplayIs('recurrence')), component: RecurrenceCell },
+  { key: 'screenTitle', tester: rankWith(7, xDisplayIs('screenTitle')), component: ScreenTitleCell },
   // A recipients-file row's problems in words, with the column (x-display: rowProblems).
   { key: 'rowProblems', tester: rankWith(7, xDisplayIs('rowProblems')), component: RowProblemsCell },
   { key: 'rejections', tester: rankWith(7, xDisplayIs('rejections')), component: RejectionsCell },

@@ -9,11 +9,14 @@
 import { useMemo, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Tooltip from '@mui/material/Tooltip';
+import ScheduleIcon from '@mui/icons-material/Schedule';
 import Typography from '@mui/material/Typography';
 import { useTheme } from '@mui/material/styles';
 import type { ErrorSchema } from '@rjsf/utils';
 import { useTranslation } from 'react-i18next';
-import { useParams, useSearchParams } from '../navigation.tsx';
+import { useNavigate, useParams, useSearchParams } from '../navigation.tsx';
 import { call, type OperationId } from '../../../generated/client.gen.ts';
 import { buildArgs } from '../../api/args.ts';
 import { setComponent } from '../../api/component.ts';
@@ -35,6 +38,7 @@ import { ScreenFrame } from '../ScreenFrame.tsx';
 import { ReportDownload } from './ReportDownload.tsx';
 import { resolveScreen, type ScreenDef, type ScreenProps } from '../screen-types.ts';
 import NotAvailableScreen from './NotAvailableScreen.tsx';
+import { canOpenMenuKey } from '../../shell/home.ts';
 
 type Data = Record<string, unknown>;
 
@@ -74,6 +78,15 @@ export function reportParts(screen: ScreenDef): ReportPart[] {
   return [own, ...((screen.sections ?? []) as ReportPart[])];
 }
 
+const SCHEDULE_OPERATION = 'reportCenter.createSchedule';
+const SCHEDULES_MENU_KEY = 'reports.scheduled';
+
+/** The schedule form, prefilled with this report, its name and the body its filters made (reports-scheduled-form.yaml). */
+export function scheduleAddress(screen: Pick<ScreenDef, 'id'>, name: string, payload: Data): string {
+  const query = new URLSearchParams({ screen: screen.id, name: name.slice(0, 80), payload: JSON.stringify(payload) });
+  return `/Reports/Scheduled/new?${query}`;
+}
+
 const pickDefined = <T extends Record<string, unknown>>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 
 function ReportView({ screen }: { screen: ScreenDef }) {
@@ -93,6 +106,10 @@ function ReportView({ screen }: { screen: ScreenDef }) {
   const [problems, setProblems] = useState<string[]>([]);
   const [fieldErrors, setFieldErrors] = useState<ErrorSchema | undefined>();
   const properties = (screen.schema!.properties ?? {}) as Record<string, unknown>;
+  const navigate = useNavigate();
+  // Any report with a table can be received on a schedule (the server runs the screen's operation
+  // for the days each run covers): offered to who may schedule reports and reach their page.
+  const schedulable = !!session && (screen.columns?.length ?? 0) > 0 && allows(session, permissionOf({ operation: SCHEDULE_OPERATION })) && canOpenMenuKey(session, SCHEDULES_MENU_KEY);
 
   const callPart = async (part: ReportPart, values: Data): Promise<unknown> => {
     const operation = part.operation!;
@@ -161,9 +178,18 @@ function ReportView({ screen }: { screen: ScreenDef }) {
           )}
         </Alert>
       )}
-      {answers !== null && ranWith && download && allows(session, permissionOf(download)) && (
+      {answers !== null && ranWith && ((download && allows(session, permissionOf(download))) || schedulable) && (
         <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', mt: 2, flexWrap: 'wrap' }}>
-          <ReportDownload label={download.label} fileName={download.fileName} fetchFile={() => callPart({ ...parts[0], operation: download.operation }, ranWith)} />
+          {download && allows(session, permissionOf(download)) && (
+            <ReportDownload label={download.label} fileName={download.fileName} fetchFile={() => callPart({ ...parts[0], operation: download.operation }, ranWith)} />
+          )}
+          {schedulable && (
+            <Tooltip title={t('common.report.scheduleHint')} describeChild>
+              <Button variant="outlined" startIcon={<ScheduleIcon />} onClick={() => navigate(scheduleAddress(screen, t(screen.title), reportPayload(parts[0], ranWith, ctx)))}>
+                {t('common.report.schedule')}
+              </Button>
+            </Tooltip>
+          )}
         </Box>
       )}
       {answers !== null &&

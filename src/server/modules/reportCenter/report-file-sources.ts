@@ -8,6 +8,7 @@ import type { Database } from '../../../engine/database.ts';
 import { operatorSql } from '../../../engine/lifecycle/index.ts';
 import { constants } from '../../../generated/constants.gen.ts';
 import type { ReportType } from '../../../generated/enums.gen.ts';
+import type { SCREEN_REPORT_TYPE } from './report-screens.ts';
 import { wordsFor, type DocumentKey, type DocumentLanguage, type Words } from '../../i18n/document-words.ts';
 
 /** A report file's column or sheet: documents.json has its words (reportFile.*). */
@@ -97,7 +98,13 @@ const logEvents: FileSource<LogEventRow> = {
   cells: (r) => [r.at, r.user_email ?? '', r.ip ?? '', r.method, r.path, r.operation_id ?? '', r.component_id ?? '', r.component_name ?? '', r.component_action ?? '', r.status],
 };
 
-export const fileSources: { [K in ReportType]: FileSource<{ id: number | string }> } = {
+/** The types a job writes from the database; a report screen's table (SCREEN_REPORT_TYPE) is written by report-screens.ts. */
+export type SourcedReportType = Exclude<ReportType, typeof SCREEN_REPORT_TYPE>;
+
+export const fileSources: { [K in SourcedReportType]: FileSource<{ id: number | string }> } = {
   1: messages as FileSource<{ id: number | string }>,
   2: logEvents as FileSource<{ id: number | string }>,
 };
+
+/** The start of a file's name (…-<id>-<day>.csv). */
+export const fileNameOf = (type: ReportType): string => (type in fileSources ? fileSources[type as SourcedReportType].fileName : 'reporte-programado');

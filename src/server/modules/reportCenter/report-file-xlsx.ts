@@ -11,10 +11,9 @@ import { safeCell } from '../../../core/export-safety.ts';
 import type { Database } from '../../../engine/database.ts';
 import type { Job } from '../../../engine/jobs/index.ts';
 import { advanceJob, finishJob, lockJob } from '../../../engine/lifecycle/index.ts';
-import type { ReportType } from '../../../generated/enums.gen.ts';
 import type { FileStorage } from '../../storage/file-storage.ts';
 import { storedLanguage, wordsFor } from '../../i18n/document-words.ts';
-import { fileSources, headerOf, sheetNameOf, type FileParams } from './report-file-sources.ts';
+import { fileSources, headerOf, sheetNameOf, type FileParams, type SourcedReportType } from './report-file-sources.ts';
 
 /** Excel's rows per sheet, less the header. */
 export const XLSX_ROWS_PER_SHEET = 1_048_575;
@@ -43,7 +42,7 @@ export async function writeXlsxFile(
   options: { chunkRows: number; leaseMs: number; rowsPerSheet?: number },
 ): Promise<'done' | 'lost'> {
   const { db, storage } = deps;
-  const source = fileSources[file.report_type_id as ReportType];
+  const source = fileSources[file.report_type_id as SourcedReportType];
   const params = file.params as FileParams;
   const perSheet = options.rowsPerSheet ?? XLSX_ROWS_PER_SHEET;
   await storage.writeAt(file.storage_key, 0, new Uint8Array(0));

@@ -24,8 +24,9 @@ import type { SecretBox } from '../../security/secrets.ts';
 import { linkHolds, signLink } from '../../security/signed-links.ts';
 import type { FileStorage } from '../../storage/file-storage.ts';
 import { requestLanguage, storedLanguage, wordsFor, type DocumentLanguage } from '../../i18n/document-words.ts';
-import { fileSources, headerOf, type FileParams } from './report-file-sources.ts';
+import { fileNameOf, fileSources, headerOf, type FileParams, type SourcedReportType } from './report-file-sources.ts';
 import { writeXlsxFile } from './report-file-xlsx.ts';
+import { SCREEN_REPORT_TYPE } from './report-screens.ts';
 import { dateProblems, reportScope } from './report-scope.ts';
 
 export type { FileParams };
@@ -54,7 +55,7 @@ function toReportFile(r: FileRow): ReportFile {
 
 /** A file request as every call that makes one states it (generateReport, the log events, a batch). */
 export interface FileRequest {
-  reportTypeId: ReportType;
+  reportTypeId: SourcedReportType;
   applicationId: number;
   accountIds?: number[];
   campaignIds?: number[];
@@ -126,7 +127,8 @@ export async function enlistReportFile(
   }).returning('id').executeTakeFirstOrThrow();
   const fileId = Number(row.id);
   await trx.updateTable('report_files').set({ storage_key: storageKey(f.companyId, fileId, f.format ?? 'csv') }).where('id', '=', fileId).execute();
-  await createJob(trx, 'reportFile', { fileId, companyId: f.companyId }, f.now);
+  // A report screen's table is written by writeScreenFiles (report-screens.ts), not by a job.
+  if (f.reportTypeId !== SCREEN_REPORT_TYPE) await createJob(trx, 'reportFile', { fileId, companyId: f.companyId }, f.now);
   return fileId;
 }
 
@@ -188,7 +190,7 @@ export async function downloadReportFile(ctx: HandlerContext<'reportCenter.downl
   if (row.state !== 'ready') throw fail('99959');
   const day = calendarDate(new Date(row.created_at), TIME_ZONE);
   const format = row.format as SpreadsheetFormat;
-  ctx.reply.header('content-disposition', `attachment; filename="${fileSources[row.report_type_id as ReportType].fileName}-${id}-${day}.${format}"`);
+  ctx.reply.header('content-disposition', `attachment; filename="${fileNameOf(row.report_type_id as ReportType)}-${id}-${day}.${format}"`);
   return { contentType: CONTENT_TYPES[format], bytes: ctx.deps.storage.read(row.storage_key) };
 }
 
@@ -232,7 +234,7 @@ export function reportFileStep(deps: { db: Kysely<Database>; now: () => Date; st
     const cursor = Number(current.cursor);
     const offset = Number(file.bytes);
     try {
-      const source = fileSources[file.report_type_id as ReportType];
+      const source = fileSources[file.report_type_id as SourcedReportType];
       const rows = await source.after(db, file.company_id, file.params as FileParams, cursor, limit);
       const language = storedLanguage(file.language);
       const words = wordsFor(language);

@@ -14,13 +14,14 @@ import type { Database } from '../../../engine/database.ts';
 import { constants } from '../../../generated/constants.gen.ts';
 import type { ReportFrequency } from '../../../generated/enums.gen.ts';
 import type { ReportSchedule } from '../../../generated/types.gen.ts';
-import { fail, failFields, fieldError, type FieldError } from '../../errors/api-error.ts';
+import { fail, failFields, fieldError, isErrorCode, type FieldError } from '../../errors/api-error.ts';
 import { requestLanguage, storedLanguage, wordsFor } from '../../i18n/document-words.ts';
 import { caller, type HandlerContext } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
 import type { SecretBox } from '../../security/secrets.ts';
 import { enlistReportFile, fileLink, type FileParams } from './report-files.ts';
 import { companyAccounts, foreignAccounts, isoOrNull } from './report-scope.ts';
+import { askScreen, schedulableScreens, screenBody, SCREEN_REPORT_TYPE, type ScreenFileParams } from './report-screens.ts';
 import { jsonValue } from '../../../engine/tables/index.ts';
 
 const TIME_ZONE = constants.sendWindow.timeZone;
@@ -32,6 +33,9 @@ type ScheduleRow = {
   language: string;
   /** Its accounts' names, by name (accountNames). */
   account_names?: unknown;
+  /** A report screen's schedule: the screen and the body its filters made (report-screens.ts). */
+  screen: string | null;
+  payload: unknown;
 };
 
 /** The names of a schedule's accounts (its company's channels), in order: the list and the form read them. */
@@ -41,7 +45,7 @@ const accountNames = sql<unknown>`(select coalesce(json_agg(c.name order by c.na
 const list = <T>(v: unknown): T[] => jsonValue<T[]>(v);
 
 const toSchedule = (r: ScheduleRow): ReportSchedule => ({
-  id: r.id, name: r.name, reportTypeId: r.report_type_id as ReportSchedule['reportTypeId'], accountIds: list<number>(r.account_ids), accounts: list<string>(r.account_names ?? []), frequency: r.frequency as ReportFrequency,
+  id: r.id, name: r.name, reportTypeId: r.report_type_id as ReportSchedule['reportTypeId'], screen: r.screen, payload: r.payload === null ? null : jsonValue<Record<string, unknown>>(r.payload), accountIds: list<number>(r.account_ids), accounts: list<string>(r.account_names ?? []), frequency: r.frequency as ReportFrequency,
   day: r.day, hour: r.hour, emails: list<string>(r.emails), enabled: r.enabled, nextRunAt: isoOrNull(r.next_run_at), lastRunAt: isoOrNull(r.last_run_at), createdAt: new Date(r.created_at).toISOString(),
 });
 
@@ -77,18 +81,50 @@ export async function scheduleGet(ctx: HandlerContext<'reportCenter.schedule'>) 
   return toSchedule(await scheduleOf(ctx.deps.db, caller(ctx).companyId, ctx.params.id));
 }
 
+/**
+ * What a schedule reports on: a report screen (`screen`, with the body its filters made in
+ * `payload`) or accounts (`ClientsIds`), never both; a screen must be one a schedule can run
+ * (report-screens.ts), a body belongs to a screen's schedule.
+ */
+async function whatProblems(b: { screen?: string; payload?: Record<string, unknown>; ClientsIds?: number[] }, current: ScheduleRow | null): Promise<FieldError[]> {
+  const screen = current ? current.screen : (b.screen ?? null);
+  if (b.screen !== undefined && !(await schedulableScreens()).has(b.screen)) return [fieldError('screen', '99931', b.screen)];
+  if (screen) return b.ClientsIds?.length ? [fieldError('ClientsIds', '99931')] : [];
+  if (b.payload !== undefined) return [fieldError('payload', '99931')];
+  return current || b.ClientsIds?.length ? [] : [fieldError('ClientsIds', '99999')];
+}
+
+/**
+ * A screen's schedule is tried before it is saved: its operation asked for today as its author,
+ * so a body the screen would refuse (another company's account, a filter out of range, a report
+ * the person may not run) is refused now with the operation's own answer, not at the first run.
+ */
+async function trialRun(ctx: HandlerContext<'reportCenter.createSchedule'> | HandlerContext<'reportCenter.updateSchedule'>, screenId: string, payload: Record<string, unknown>): Promise<void> {
+  const screen = (await schedulableScreens()).get(screenId);
+  const run = ctx.deps.screens;
+  if (!screen || !run) throw failFields([fieldError('screen', '99931', screenId)]);
+  const today = formatYmd(calendarDateOf(ctx.deps.now(), TIME_ZONE));
+  const answer = await askScreen(run, screen, { userId: caller(ctx).userId, body: screenBody(screen, payload, { dateStart: today, dateEnd: today }), language: requestLanguage(ctx.request) });
+  if (answer.ok) return;
+  const refusal = (answer.json ?? {}) as { code?: string; errors?: FieldError[] };
+  const code = isErrorCode(refusal.code) ? refusal.code : '99931';
+  throw fail(code, undefined, (refusal.errors ?? []).map((e) => ({ ...e, field: `payload.${e.field ?? ''}` })));
+}
+
 export async function createSchedule(ctx: HandlerContext<'reportCenter.createSchedule'>) {
   const me = caller(ctx);
   const b = ctx.body;
   const db = ctx.deps.db;
   const now = ctx.deps.now();
   const day = b.frequency === 'hourly' || b.frequency === 'daily' ? null : (b.day ?? null);
-  const problems = [...(await foreignAccounts(db, me.companyId, 'ClientsIds', b.ClientsIds ?? [])), ...[dayProblem(b.frequency, day)].filter((p): p is FieldError => p !== null)];
+  const problems = [...(await whatProblems(b, null)), ...(await foreignAccounts(db, me.companyId, 'ClientsIds', b.ClientsIds ?? [])), ...[dayProblem(b.frequency, day)].filter((p): p is FieldError => p !== null)];
   if (problems.length) throw failFields(problems);
+  if (b.screen) await trialRun(ctx, b.screen, b.payload ?? {});
   const hour = b.hour ?? 6;
   const enabled = b.enabled ?? true;
   const row = await db.insertInto('report_schedules').values({
-    company_id: me.companyId, name: b.name.trim(), report_type_id: b.ReportsTypeId ?? 1, account_ids: JSON.stringify(b.ClientsIds), frequency: b.frequency, day, hour,
+    company_id: me.companyId, name: b.name.trim(), report_type_id: b.screen ? SCREEN_REPORT_TYPE : (b.ReportsTypeId ?? 1), account_ids: JSON.stringify(b.ClientsIds ?? []),
+    ...(b.screen ? { screen: b.screen, payload: JSON.stringify(b.payload ?? {}) } : {}), frequency: b.frequency, day, hour,
     emails: JSON.stringify(b.emails.map((e) => e.trim().toLowerCase())), enabled, next_run_at: enabled ? nextOccurrence({ frequency: b.frequency, day, hour }, now, TIME_ZONE) : null,
     created_by: me.userId, created_at: now, updated_at: now, language: requestLanguage(ctx.request),
   }).returning('id').executeTakeFirstOrThrow();
@@ -105,10 +141,12 @@ export async function updateSchedule(ctx: HandlerContext<'reportCenter.updateSch
   const day = frequency === 'hourly' || frequency === 'daily' ? null : b.day !== undefined ? b.day : current.day;
   const hour = b.hour ?? current.hour;
   const enabled = b.enabled ?? current.enabled;
-  const problems = [...(await foreignAccounts(db, me.companyId, 'ClientsIds', b.ClientsIds ?? [])), ...[dayProblem(frequency, day)].filter((p): p is FieldError => p !== null)];
+  const problems = [...(await whatProblems(b, current)), ...(await foreignAccounts(db, me.companyId, 'ClientsIds', b.ClientsIds ?? [])), ...[dayProblem(frequency, day)].filter((p): p is FieldError => p !== null)];
   if (problems.length) throw failFields(problems);
+  if (current.screen && b.payload) await trialRun(ctx, current.screen, b.payload);
   const row = await db.updateTable('report_schedules').set({
     ...(b.name !== undefined ? { name: b.name.trim() } : {}),
+    ...(current.screen && b.payload ? { payload: JSON.stringify(b.payload) } : {}),
     ...(b.ClientsIds ? { account_ids: JSON.stringify(b.ClientsIds) } : {}),
     ...(b.emails ? { emails: JSON.stringify(b.emails.map((e) => e.trim().toLowerCase())) } : {}),
     frequency, day, hour, enabled, next_run_at: enabled ? nextOccurrence({ frequency, day, hour }, now, TIME_ZONE) : null, updated_at: now,
@@ -145,10 +183,12 @@ export async function runDueReportSchedules(deps: { db: Kysely<Database>; now: (
       const to = previousOccurrence(rule, new Date(now.getTime() + 1), TIME_ZONE);
       const own = await companyAccounts(trx, s.company_id);
       const accountIds = list<number>(s.account_ids).filter((id) => own.some((a) => a.id === id));
-      const params: FileParams = {
+      const covered: FileParams = {
         accountIds, campaignIds: [], deploymentId: null, dateStart: formatYmd(calendarDateOf(from, TIME_ZONE)),
         dateEnd: formatYmd(calendarDateOf(new Date(to.getTime() - 1), TIME_ZONE)), from: from.toISOString(), to: to.toISOString(),
       };
+      // A screen's run: its file is written by writeScreenFiles (report-screens.ts), which asks the screen.
+      const params: FileParams | ScreenFileParams = s.screen ? { ...covered, screen: s.screen, payload: jsonValue<Record<string, unknown>>(s.payload ?? {}) } : covered;
       await enlistReportFile(trx, {
         companyId: s.company_id, requestedBy: s.created_by, reportTypeId: s.report_type_id, applicationId: constants.reports.advancedQueryApplicationId, params, now, scheduleId: s.id,
         language: storedLanguage(s.language),
