@@ -38,6 +38,20 @@ async function chooseAccount(page: Page, label: RegExp, name: string) {
   await page.keyboard.press('Escape');
 }
 
+/** Signs `email` in, opens the report at `path` and runs it for today on the demo SMS account; answers the page and today. */
+async function todaysReport(email: string, path: string, heading: string) {
+  const { context, page } = await newPage(e2e.browser, e2e.product);
+  await signIn(page, email);
+  await page.goto(path);
+  await page.getByRole('heading', { name: heading }).waitFor();
+  const today = calendarDate(new Date(), 'America/Bogota');
+  await page.getByLabel(/^Desde/).fill(today);
+  await page.getByLabel(/^Hasta/).fill(today);
+  await chooseAccount(page, /^Cuentas/, 'SMS Notificaciones');
+  await page.getByRole('button', { name: 'Generar reporte' }).click();
+  return { context, page, today };
+}
+
 /**
  * The manager's API session and the demo SMS channel, for the traffic a report then reads: `send`
  * posts messages and waits (with a deadline) until the SMSC's receipts made every one DELIVERED.
@@ -120,15 +134,7 @@ describe('traffic reports', () => {
     await manager.send({ purpose: 'otp', messages: [1, 2, 3].map((i) => ({ to: `+57315555020${i}`, text: `Su código es 48${i}9` })) });
     await manager.close();
 
-    const { context, page } = await newPage(e2e.browser, e2e.product);
-    await signIn(page, 'admin@demo.colibri.co');
-    await page.goto('/Reports/EfficacyOTP');
-    await page.getByRole('heading', { name: 'Eficacia de OTP' }).waitFor();
-    const today = calendarDate(new Date(), 'America/Bogota');
-    await page.getByLabel(/^Desde/).fill(today);
-    await page.getByLabel(/^Hasta/).fill(today);
-    await chooseAccount(page, /^Cuentas/, 'SMS Notificaciones');
-    await page.getByRole('button', { name: 'Generar reporte' }).click();
+    const { context, page, today } = await todaysReport('admin@demo.colibri.co', '/Reports/EfficacyOTP', 'Eficacia de OTP');
     const perDay = page.getByRole('table', { name: 'Eficacia de OTP' });
     await perDay.getByRole('row').filter({ hasText: today }).waitFor();
     expect(await page.getByRole('group', { name: 'Total' }).first().textContent()).toMatch(/Mensajes\s*3/);
@@ -148,15 +154,7 @@ describe('traffic reports', () => {
     await manager.send({ messages: [1, 2].map((i) => ({ to: `+57316555030${i}`, text: `Su pedido ${i} va en camino` })) });
     await manager.close();
 
-    const { context, page } = await newPage(e2e.browser, e2e.product);
-    await signIn(page, 'admin@demo.colibri.co');
-    await page.goto('/Reports/SuccessReportMt');
-    await page.getByRole('heading', { name: 'Éxito de los SMS enviados' }).waitFor();
-    const today = calendarDate(new Date(), 'America/Bogota');
-    await page.getByLabel(/^Desde/).fill(today);
-    await page.getByLabel(/^Hasta/).fill(today);
-    await chooseAccount(page, /^Cuentas/, 'SMS Notificaciones');
-    await page.getByRole('button', { name: 'Generar reporte' }).click();
+    const { context, page, today } = await todaysReport('admin@demo.colibri.co', '/Reports/SuccessReportMt', 'Éxito de los SMS enviados');
     const table = page.getByRole('table', { name: 'Éxito de los SMS enviados' });
     const row = table.getByRole('row').filter({ hasText: today }).filter({ hasText: 'SMS Notificaciones' });
     await row.waitFor();
@@ -496,15 +494,7 @@ describe('traffic reports', () => {
   });
 
   it('a developer schedules a report screen from the screen: the form comes with the report and its filters, the list names the report', async () => {
-    const { context, page } = await newPage(e2e.browser, e2e.product);
-    await signIn(page, 'develop@demo.colibri.co');
-    await page.goto('/Reports/SuccessReportMt');
-    await page.getByRole('heading', { name: 'Éxito de los SMS enviados' }).waitFor();
-    const today = calendarDate(new Date(), 'America/Bogota');
-    await page.getByLabel(/^Desde/).fill(today);
-    await page.getByLabel(/^Hasta/).fill(today);
-    await chooseAccount(page, /^Cuentas/, 'SMS Notificaciones');
-    await page.getByRole('button', { name: 'Generar reporte' }).click();
+    const { context, page } = await todaysReport('develop@demo.colibri.co', '/Reports/SuccessReportMt', 'Éxito de los SMS enviados');
     // Offered once the report ran (with or without traffic today).
     await page.getByRole('button', { name: 'Programar este reporte' }).click();
     await page.getByRole('heading', { level: 1, name: 'Reporte programado' }).waitFor();
