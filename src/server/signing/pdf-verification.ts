@@ -39,6 +39,32 @@ function lastByteRange(text: string): [number, number, number, number] | null {
   return numbers as [number, number, number, number];
 }
 
+/**
+ * The CMS of a signature field's /Contents: the hex string holds the DER and then the
+ * placeholder's zero padding. The DER is cut at the length its own header states — never by
+ * trimming zeros from the end, which would also cut a signature whose last byte is 0x00 (one in
+ * 256 signatures) — and the rest must be the padding. Null when it is not that.
+ */
+export function signatureDer(hex: string): Buffer | null {
+  if (hex.length % 2 || !/^[0-9a-fA-F]*$/.test(hex)) return null;
+  const bytes = Buffer.from(hex, 'hex');
+  // A SEQUENCE with a definite length: short (< 128) or long form in 1 to 4 bytes.
+  if (bytes.length < 2 || bytes[0] !== 0x30) return null;
+  let header = 2;
+  let length = bytes[1];
+  if (length & 0x80) {
+    const count = length & 0x7f;
+    if (count < 1 || count > 4 || bytes.length < 2 + count) return null;
+    length = 0;
+    for (let i = 0; i < count; i++) length = length * 256 + bytes[2 + i];
+    header += count;
+  }
+  const end = header + length;
+  if (end > bytes.length) return null;
+  for (let i = end; i < bytes.length; i++) if (bytes[i] !== 0) return null;
+  return bytes.subarray(0, end);
+}
+
 export async function readSignature(file: Buffer): Promise<SignatureReading> {
   const none: SignatureReading = { signed: false, intact: false, wholeFile: false, signerKey: null, signerName: null, signedAt: null, stamp: null };
   const range = lastByteRange(latin1(file));
@@ -48,15 +74,11 @@ export async function readSignature(file: Buffer): Promise<SignatureReading> {
   // before the signature were changed (an edit that shifted them). Signed, and broken.
   const broken: SignatureReading = { ...none, signed: true };
   if (a !== 0 || b >= c || c + d > file.length || file[b] !== 0x3c /* < */ || file[c - 1] !== 0x3e /* > */) return broken;
-  // The placeholder's zero padding, trimmed by a loop: a pattern such as /(00)+$/ backtracks
-  // quadratically on a long run of zeros that does not end the string (minutes for 400 KB).
-  let end = c - 1;
-  while (end - 2 >= b + 1 && file[end - 1] === 0x30 && file[end - 2] === 0x30) end -= 2;
-  const hex = latin1(file.subarray(b + 1, end));
-  if (!/^[0-9a-fA-F]*$/.test(hex) || hex.length % 2) return broken;
+  const der = signatureDer(latin1(file.subarray(b + 1, c - 1)));
+  if (!der) return broken;
   let data: pkijs.SignedData;
   try {
-    data = parseSignedData(Buffer.from(hex, 'hex'));
+    data = parseSignedData(der);
   } catch {
     return broken;
   }
