@@ -9789,7 +9789,7 @@ export const serverOperations = [
             action: "view",
             node: "settings.channels"
         },
-        summary: "The channel types enabled for the company (the choices of the create form).",
+        summary: "The channel types enabled for the company (the choices of the create form), and the names in each console language of those registered at run time (`names`: platform \u2192 language \u2192 name; the built-in types' names are the console's own).",
         params: null,
         query: null,
         headers: null,
@@ -9805,6 +9805,16 @@ export const serverOperations = [
                     type: "array",
                     items: {
                         $ref: "channel-platform#"
+                    }
+                },
+                names: {
+                    type: "object",
+                    maxProperties: 50,
+                    additionalProperties: {
+                        type: "object",
+                        additionalProperties: {
+                            type: "string"
+                        }
                     }
                 }
             }

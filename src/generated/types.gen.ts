@@ -3423,6 +3423,11 @@ enabled?: boolean
  */
 export interface ChannelsPlatformsResponse {
 platforms: ChannelPlatform[]
+names?: {
+[k: string]: {
+[k: string]: string
+}
+}
 }
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema

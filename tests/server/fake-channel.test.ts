@@ -70,7 +70,10 @@ const CLIENT_TOKEN = 'fake-webhook-secret-7f3a';
 
 describe('a fifth channel type from a fixture folder', () => {
   it('is offered to the company and created through the API, its credentials checked against its definition and sealed', async () => {
-    expect((await call('channels.platforms')).json.platforms).toContain(FAKE_PLATFORM);
+    const platforms = (await call('channels.platforms')).json;
+    expect(platforms.platforms).toContain(FAKE_PLATFORM);
+    // Its names for the console (which adds them to its labels: tests/console/channel-type-words.test.tsx); the built-in types have theirs in the locales.
+    expect(platforms.names).toEqual({ [FAKE_PLATFORM]: { es: 'Canal de prueba', en: 'Test channel' } });
     // A field the type does not declare is refused, as for any type; a type nobody registered is no channel type.
     const foreign = await call('channels.create', { body: { name: 'Fake con página', platform: FAKE_PLATFORM, type: 'MT', sender: SENDER, authorizationToken: 'fake-token', pageAccessToken: 'EAAG-x' } });
     expect(foreign.status).toBe(400);

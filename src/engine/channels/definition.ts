@@ -94,6 +94,12 @@ export interface ChannelDefinition {
   readonly platform: string;
   /** Spec 3's statistics colour of the type (the brand colour its network is known by). */
   readonly color: string;
+  /**
+   * The type's name in each console language ({ es, en }) for a type registered at run time; the
+   * built-in types have theirs in locales/<language>/enums.json (channel-platform.<platform>). The
+   * console adds these to its enum labels when it reads the company's types (channels.platforms).
+   */
+  readonly names?: Readonly<Record<string, string>>;
   /** What the type can do (the registry's capabilitiesOf). */
   readonly capabilities: ChannelCapabilities;
   /** Its pricing: what a message with this body costs (absent: perMessagePrice). */

@@ -13,6 +13,7 @@ import { Loading } from '../Loading.tsx';
 import { SideMenu } from '../SideMenu.tsx';
 import { CONTENT_ID, SkipLink } from '../SkipLink.tsx';
 import { useCurrentNode, useCurrentRoute } from '../route-info.ts';
+import { useChannelTypeWords } from '../channel-type-words.ts';
 
 export interface DefaultLayoutProps {
   menuWidth: number;
@@ -30,6 +31,8 @@ export default function DefaultLayout({ menuWidth, narrow }: DefaultLayoutProps)
   const route = useCurrentRoute();
   // Spec 4: once active, a superadmin loads the role list (kept in the SWR cache for the screens).
   useRolesList(user?.roles.includes('superadmin') ? {} : null);
+  // The names of channel types registered at run time, beside the locales' (channel-type-words.ts).
+  useChannelTypeWords(user);
   if (!user) return null;
   const permanentShown = wide && !collapsed;
   return (

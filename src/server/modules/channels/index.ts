@@ -66,7 +66,9 @@ export const channelsHandlers: DomainHandlers<'channels'> = {
     const me = caller(ctx);
     const rows = await ctx.deps.db.selectFrom('company_channel_types').select('platform').where('company_id', '=', me.companyId).execute();
     // The registered channel types, in the registry's order, that the company may use.
-    return { platforms: channelDefinitions().map((d) => d.platform as ChannelPlatform).filter((p) => rows.some((r) => r.platform === p)) };
+    const offered = channelDefinitions().filter((d) => rows.some((r) => r.platform === d.platform));
+    const names = Object.fromEntries(offered.filter((d) => d.names).map((d) => [d.platform, { ...d.names }]));
+    return { platforms: offered.map((d) => d.platform as ChannelPlatform), ...(Object.keys(names).length ? { names } : {}) };
   },
 
   'channels.get': async (ctx) => toChannel(ctx.deps.secrets, await loadChannel(ctx.deps.db, caller(ctx).companyId, ctx.params.id)),
