@@ -46,6 +46,16 @@ describe('campaign layout', () => {
     const headerTitle = (await page.getByTestId('page-title').boundingBox())!;
     expect(headerTitle.width).toBeGreaterThan(40);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // The page's subtabs fit the phone: the tab list stays inside it and its last tab is reached and chosen.
+    const tabs = page.getByRole('tablist', { name: 'Lista de campañas' });
+    const list = (await tabs.boundingBox())!;
+    expect(list.x + list.width).toBeLessThanOrEqual(390);
+    const lastTab = tabs.getByRole('tab').last();
+    await lastTab.click();
+    await expect.poll(() => lastTab.getAttribute('aria-selected')).toBe('true');
+    const tab = (await lastTab.boundingBox())!;
+    expect(tab.x + tab.width).toBeLessThanOrEqual(390);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     // The area and language are one button away.
     await page.getByRole('button', { name: /^Más opciones/ }).click();
     await page.getByRole('dialog', { name: /^Más opciones/ }).getByRole('combobox', { name: /^Área/ }).waitFor();

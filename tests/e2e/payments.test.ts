@@ -47,6 +47,7 @@ describe('buying credits', () => {
     const outcome = page.getByRole('status').filter({ hasText: 'Aprobado' });
     await outcome.waitFor();
     expect(await outcome.textContent()).toContain('Se sumaron 50.000 créditos');
+    const responseUrl = page.url();
 
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Descargar comprobante' }).click();
@@ -60,6 +61,13 @@ describe('buying credits', () => {
     await approved.waitFor();
     await approved.getByRole('cell', { name: 'Visa', exact: true }).waitFor();
     expect(await approved.getByRole('cell', { name: 'VS', exact: true }).count()).toBe(0);
+    // The pinned actions column (the voucher) never covers a column: scrolled to its end, the last one ends where the actions begin.
+    const history = page.getByRole('table', { name: 'Historial de pagos' });
+    await history.evaluate((table) => { const scroller = table.parentElement!; scroller.scrollLeft = scroller.scrollWidth; });
+    const headers = history.getByRole('columnheader');
+    const actions = (await history.locator('th.actions').boundingBox())!;
+    const last = (await headers.nth((await headers.count()) - 2).boundingBox())!;
+    expect(last.x + last.width).toBeLessThanOrEqual(actions.x + 1);
 
     // The credits' ledger: the purchase on top, and its balance the home's.
     await page.goto('/Payments/Ledger');
@@ -67,6 +75,15 @@ describe('buying credits', () => {
     await newest.waitFor();
     expect(await newest.textContent()).toContain('50.000');
     expect(await newest.textContent()).toContain((before + 50_000).toLocaleString('es-CO'));
+
+    // On a phone (390 px) the payment's result fits the screen: nothing runs off to the side.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(responseUrl);
+    await page.getByRole('status').filter({ hasText: 'Aprobado' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    const result = (await page.getByRole('status').filter({ hasText: 'Aprobado' }).boundingBox())!;
+    expect(result.x).toBeGreaterThanOrEqual(0);
+    expect(result.x + result.width).toBeLessThanOrEqual(390);
     await context.close();
   });
 

@@ -23,6 +23,7 @@ import type { FeatureProps } from '../registry.ts';
 import { useFeatureStrings } from '../strings.ts';
 import { openCheckout } from './checkout.ts';
 import { pageOrigin } from './page-origin.ts';
+import { factsListSx } from './facts-list.ts';
 
 const SUGGESTED = [20_000, 50_000, 100_000, 500_000];
 
@@ -97,7 +98,7 @@ export default function BuyCredits(_props: FeatureProps) {
               <Chip key={value} label={formatCop(value)} clickable color={amount === value ? 'primary' : 'default'} onClick={() => { setText(String(value)); setTouched(true); setError(null); }} />
             ))}
           </Stack>
-          <Box id="buy-summary" component="dl" sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 3, rowGap: 0.5, m: 0 }}>
+          <Box id="buy-summary" component="dl" sx={factsListSx}>
             <dt>{t('payments.buy.credits')}</dt>
             <dd style={{ margin: 0 }}>{quote ? formatInteger(quote.credits) : '—'}</dd>
             <dt>{t('payments.buy.tax')}</dt>

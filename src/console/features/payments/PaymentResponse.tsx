@@ -18,6 +18,7 @@ import { enumLabel } from '../../runtime/cells/cells.tsx';
 import { formatCop, formatInteger } from '../../runtime/format.ts';
 import type { FeatureProps } from '../registry.ts';
 import { useFeatureStrings } from '../strings.ts';
+import { factsListSx } from './facts-list.ts';
 
 const POLL_MS = 2_000;
 const SEVERITY: Record<PaymentStatus, AlertColor> = { approved: 'success', accepted: 'success', pending: 'info', rejected: 'error', abandoned: 'warning', debit: 'warning' };
@@ -60,7 +61,7 @@ export default function PaymentResponse(_props: FeatureProps) {
               <strong>{t(`enums.payment-status.${payment.status}`)}</strong> — {t(`payments.response.status_${payment.status}`, { credits: formatInteger(payment.creditsMoved) })}
             </Alert>
             {payment.status === 'pending' && <LinearProgress aria-label={t('payments.response.waiting')} />}
-            <Typography component="dl" sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 3, rowGap: 0.5, m: 0 }}>
+            <Typography component="dl" sx={factsListSx}>
               <dt>{t('fields.invoice')}</dt><dd style={{ margin: 0 }}>{payment.invoice}</dd>
               <dt>{t('fields.amount')}</dt><dd style={{ margin: 0 }}>{formatCop(payment.amount)}</dd>
               <dt>{t('fields.creditsMoved')}</dt><dd style={{ margin: 0 }}>{formatInteger(payment.creditsMoved)}</dd>
