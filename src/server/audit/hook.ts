@@ -21,11 +21,20 @@ const PATH_MAX = 300;
 
 const operationOf = (request: FastifyRequest) => (request.routeOptions.config as { operationId?: string } | undefined)?.operationId;
 
-async function actor(deps: ServerDeps, request: FastifyRequest, operationId: string) {
-  if (request.session) {
-    const user = await deps.db.selectFrom('users').select('email').where('id', '=', request.session.userId).executeTakeFirst();
-    return { companyId: request.session.companyId, userId: request.session.userId, email: user?.email ?? null };
-  }
+/** Who a request acted as, when a handler that has no session knows it (a sign-in names the account it tried). */
+const ACTOR = Symbol('audit actor');
+interface Actor { companyId: number; userId: number; email: string }
+type Noted = FastifyRequest & { [ACTOR]?: Actor };
+
+/** Notes the account a sign-in tried, so its audit row needs no second look-up by e-mail. */
+export function noteSigninAccount(request: FastifyRequest, user: { id: number; company_id: number; email: string }): void {
+  (request as Noted)[ACTOR] = { companyId: user.company_id, userId: user.id, email: user.email };
+}
+
+async function actor(deps: ServerDeps, request: FastifyRequest, operationId: string): Promise<Actor | null> {
+  if (request.session) return { companyId: request.session.companyId, userId: request.session.userId, email: request.session.email };
+  const noted = (request as Noted)[ACTOR];
+  if (noted) return noted;
   if (operationId === SIGNIN) {
     // Only the e-mail is read from the body, to know whose sign-in (or failed try) this was.
     const email = (request.body as { email?: unknown } | undefined)?.email;

@@ -26,7 +26,7 @@ export async function resolveApiKey(db: Kysely<Database>, value: string, ip: str
     .innerJoin('companies', 'companies.id', 'users.company_id')
     .select([
       'api_credentials.secret_hash', 'api_credentials.last_used_at', 'api_settings.allowed_ips',
-      'users.id as userId', 'users.company_id', 'users.state', 'companies.state as companyState',
+      'users.id as userId', 'users.company_id', 'users.email', 'users.state', 'companies.state as companyState',
     ])
     .where('api_credentials.id', '=', key.id)
     .where('api_credentials.revoked_at', 'is', null)

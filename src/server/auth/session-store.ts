@@ -32,7 +32,7 @@ export async function resolveToken(db: Kysely<Database>, token: string, now: Dat
     .selectFrom('tokens')
     .innerJoin('users', 'users.id', 'tokens.user_id')
     .innerJoin('companies', 'companies.id', 'users.company_id')
-    .select(['tokens.id as tokenId', 'tokens.expires_at', 'users.id as userId', 'users.company_id', 'users.state', 'companies.state as companyState'])
+    .select(['tokens.id as tokenId', 'tokens.expires_at', 'users.id as userId', 'users.company_id', 'users.email', 'users.state', 'companies.state as companyState'])
     .where('tokens.token_hash', '=', hashToken(token))
     .where('tokens.revoked_at', 'is', null)
     .where('tokens.expires_at', '>', now)
@@ -42,7 +42,7 @@ export async function resolveToken(db: Kysely<Database>, token: string, now: Dat
 }
 
 /** The user behind a credential, as the queries of both kinds of credential select it. */
-export interface CallerRow { userId: number; company_id: number; state: string; companyState: string }
+export interface CallerRow { userId: number; company_id: number; email: string; state: string; companyState: string }
 
 /**
  * The session of a user presenting a credential: their roles' grants, and (when `scoped`) the
@@ -55,6 +55,7 @@ export async function sessionOfUser(db: Kysely<Database>, row: CallerRow, creden
     ...(credential.credentialId ? { credentialId: credential.credentialId } : {}),
     userId: row.userId,
     companyId: row.company_id,
+    email: row.email,
     state: row.state,
     companyState: row.companyState,
     roles: roles.map((r) => r.name),

@@ -11,6 +11,8 @@ export interface Session {
   credentialId?: string;
   userId: number;
   companyId: number;
+  /** The user's e-mail as it is now (the audit log records it with every change they make). */
+  email: string;
   state: string;
   companyState: string;
   roles: string[];

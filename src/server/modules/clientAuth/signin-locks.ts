@@ -10,15 +10,19 @@ import { emailDigest } from './email-digest.ts';
 
 const FORGET_AFTER_MS = 86_400_000;
 
-/** Whether this address is locked out of this account now; an expired lock starts afresh. */
-export async function isLocked(db: Kysely<Database>, email: string, address: string, now: Date): Promise<boolean> {
+/**
+ * This address's standing at this account now: locked out, counting failures (a success clears
+ * them), or clear (nothing recorded). An expired lock starts afresh.
+ */
+export async function lockOf(db: Kysely<Database>, email: string, address: string, now: Date): Promise<'locked' | 'counting' | 'clear'> {
   const key = { digest: emailDigest(email), address };
   const row = await db.selectFrom('signin_locks').select('locked_until')
     .where('email_digest', '=', key.digest).where('address', '=', key.address).executeTakeFirst();
-  if (!row?.locked_until) return false;
-  if (row.locked_until > now) return true;
+  if (!row) return 'clear';
+  if (!row.locked_until) return 'counting';
+  if (row.locked_until > now) return 'locked';
   await db.deleteFrom('signin_locks').where('email_digest', '=', key.digest).where('address', '=', key.address).execute();
-  return false;
+  return 'clear';
 }
 
 /** One more failure from this address; at maxFailures the pair is locked until `until`. Answers whether it now is. */

@@ -22,7 +22,8 @@ import type { Handler } from '../../http/handler.ts';
 import { captchaDemanded, clientAddress } from '../../security/throttle.ts';
 import { buildSessionUser } from './session-user.ts';
 import { countFailure, failuresOf } from './signin-attempts.ts';
-import { clearAddress, countAddressFailure, isLocked } from './signin-locks.ts';
+import { clearAddress, countAddressFailure, lockOf } from './signin-locks.ts';
+import { noteSigninAccount } from '../../audit/hook.ts';
 import { findUserByEmail } from './users.ts';
 import { dummyHash, verifyPassword } from '../../security/passwords.ts';
 
@@ -33,7 +34,9 @@ export const signin: Handler<'clientAuth.signin'> = async ({ body, deps, request
   const now = deps.now();
   const address = clientAddress(request);
   let user = await findUserByEmail(db, body.email);
-  if (await isLocked(db, body.email, address, now)) throw fail('99948', contractMessages.accountBlocked);
+  if (user) noteSigninAccount(request, user);
+  const lock = await lockOf(db, body.email, address, now);
+  if (lock === 'locked') throw fail('99948', contractMessages.accountBlocked);
 
   const failures = user ? user.failed_logins : await failuresOf(db, body.email);
   if ((failures >= captchaAfterFailures || captchaDemanded(request)) && !(await deps.captcha.verify(body.captchaToken, request.ip))) throw fail('99998');
@@ -48,7 +51,8 @@ export const signin: Handler<'clientAuth.signin'> = async ({ body, deps, request
     throw fail('99996');
   }
 
-  await clearAddress(db, body.email, address);
+  // A success from this address starts its count again (nothing to clear when it had none).
+  if (lock === 'counting') await clearAddress(db, body.email, address);
   const expired = user.state === 'active' && now.getTime() - new Date(user.password_changed_at).getTime() > passwordMaxAgeDays * 86_400_000;
   if (expired || user.failed_logins !== 0 || user.locked_until) {
     user = await db
