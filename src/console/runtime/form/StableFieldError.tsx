@@ -13,7 +13,11 @@ export function StableFieldError(props: FieldErrorProps) {
   const unique = props.errors ? [...new Set(props.errors.map((e) => (typeof e === 'string' ? e : String(e))))] : props.errors;
   const box = useRef<HTMLDivElement>(null);
   const [reserved, setReserved] = useState(0);
+  const showing = (unique?.length ?? 0) > 0;
   useLayoutEffect(() => {
+    // Only while messages show can the space grow: a field without any is not measured (reading
+    // the height of each of a long form's fields forced the whole form's layout while it mounted).
+    if (!showing) return;
     const height = box.current?.offsetHeight ?? 0;
     if (height > reserved) setReserved(height);
   });
