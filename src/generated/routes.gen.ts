@@ -171,6 +171,18 @@ export const routes = [
         loadScreen: () => import("./screen.companyPromotion.gen.ts")
     },
     {
+        path: "/Campaigns/campaigns/:campaignId/runs/:id/numbers",
+        screen: "deploymentNumbers",
+        kind: "form",
+        access: "session",
+        layout: "default",
+        menuKey: null,
+        componentId: null,
+        title: "screens.deploymentNumbers.title",
+        firstLoad: false,
+        loadScreen: () => import("./screen.deploymentNumbers.gen.ts")
+    },
+    {
         path: "/notActive",
         screen: "notActive",
         kind: "message",

@@ -1049,6 +1049,30 @@ export const screen = {
                         }
                     },
                     {
+                        label: "screens.deploymentNumbers.cancelAction",
+                        to: "/Campaigns/campaigns/{campaignId}/runs/{id}/numbers?action=cancel",
+                        permission: {
+                            component: 2001,
+                            action: "deploy"
+                        },
+                        when: {
+                            field: "state",
+                            in: ["running", "paused", "scheduled"]
+                        }
+                    },
+                    {
+                        label: "screens.deploymentNumbers.scheduleAction",
+                        to: "/Campaigns/campaigns/{campaignId}/runs/{id}/numbers?action=schedule",
+                        permission: {
+                            component: 2001,
+                            action: "deploy"
+                        },
+                        when: {
+                            field: "state",
+                            in: ["running", "paused", "scheduled"]
+                        }
+                    },
+                    {
                         label: "enums.action.delete",
                         operation: "deployments.delete",
                         when: {

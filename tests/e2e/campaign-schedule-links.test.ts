@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { newPage, signIn, choose, sessionToken, productAndBrowser } from './harness.ts';
-import { campaignFirstStep, field } from './steps.ts';
+import { api, campaignFirstStep, field, notificationsChannel, signedInPage } from './steps.ts';
 
 const e2e = productAndBrowser();
 let files: string;
@@ -177,6 +177,60 @@ describe('short links from the wizard', () => {
     await page.getByRole('tab', { name: 'Quién hizo clic' }).click();
     await page.getByRole('tabpanel').getByRole('cell', { name: ana.toNumber }).waitFor();
     expect(await page.getByRole('tabpanel').getByRole('cell', { name: /3157778822/ }).count()).toBe(0);
+    await context.close();
+  });
+});
+
+describe('a batch of numbers of a run', () => {
+  it('cancels the messages of the numbers written, as people write them, from the run\'s row; an eleventh number is refused', async () => {
+    const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
+    const token = await sessionToken(page);
+    const campaign = await api(e2e.product, token, 'POST', '/v1/campaigns', {
+      name: 'Lote de números e2e', kind: 'scheduled', purpose: 'transactional', channelId: await notificationsChannel(e2e.product, token),
+      content: 'Su cita es el viernes.', scheduledAt: '2030-03-15T14:30:00.000Z',
+    });
+    const file = new FormData();
+    file.append('file', new Blob(['telefono\n3004440201\n3004440202\n3004440203\n'], { type: 'text/csv' }), 'clientes.csv');
+    await api(e2e.product, token, 'POST', `/v1/campaigns/${campaign.id}/recipients`, file);
+    const run = await api(e2e.product, token, 'POST', `/v1/campaigns/${campaign.id}/launch`);
+    await expect.poll(async () => (await api(e2e.product, token, 'GET', `/v1/deployments/${run.id}`)).state, { timeout: 30_000 }).toBe('scheduled');
+
+    await page.goto(`/Campaigns/campaigns/${campaign.id}?tab=3`);
+    const row = page.getByRole('tabpanel').getByRole('row').nth(1);
+    await row.getByText('Programado', { exact: true }).waitFor();
+    const inRow = row.getByRole('button', { name: 'Cancelar números', exact: true });
+    if (await inRow.count()) await inRow.click();
+    else {
+      await row.getByRole('button', { name: 'Más acciones' }).click();
+      await page.getByRole('menuitem', { name: 'Cancelar números', exact: true }).click();
+    }
+    await page.getByRole('heading', { level: 1, name: 'Números de un envío' }).waitFor();
+    // Only a move to later asks when.
+    expect(await page.getByLabel(/^Fecha y hora/).count()).toBe(0);
+    const numbers = page.getByLabel(/^Números/);
+    for (const n of ['300 444 0201', '+57 300 444 0203']) {
+      await numbers.fill(n);
+      await numbers.press('Enter');
+    }
+    await page.getByRole('button', { name: 'Aplicar a estos números' }).click();
+    await page.getByText(/^Hecho: se aplicó a los mensajes de esos números/).waitFor();
+    await page.waitForURL(new RegExp(`/Campaigns/campaigns/${campaign.id}\\?tab=3$`));
+    // The run's progress counts them.
+    await row.getByText(/Cancelados 2/).waitFor();
+    const messages = (await api(e2e.product, token, 'GET', `/v1/campaigns/${campaign.id}/messages?pageSize=50`)) as { items: { toNumber: string; state: string }[] };
+    const states = Object.fromEntries(messages.items.map((m) => [m.toNumber, m.state]));
+    expect(states).toMatchObject({ '+573004440201': 'cancelled', '+573004440202': 'queued', '+573004440203': 'cancelled' });
+
+    // Eleven numbers: the form refuses the eleventh before anything is sent.
+    await page.goto(`/Campaigns/campaigns/${campaign.id}/runs/${run.id}/numbers?action=cancel`);
+    await page.getByRole('heading', { level: 1, name: 'Números de un envío' }).waitFor();
+    for (let i = 10; i <= 20; i++) {
+      await numbers.fill(`30044402${i}`);
+      await numbers.press('Enter');
+    }
+    await page.getByRole('button', { name: 'Aplicar a estos números' }).click();
+    await page.getByText('Elige como máximo 10.').first().waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/Campaigns/campaigns/${campaign.id}/runs/${run.id}/numbers`);
     await context.close();
   });
 });

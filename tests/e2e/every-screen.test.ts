@@ -127,7 +127,8 @@ function concretePath(path: string, ids: Ids): string {
   const rule = rules.find(([re]) => re.test(path));
   // A menu node's `…/:id` variant (the legacy address with a component id) shows the node's screen.
   const id = rule ? ids[rule[1]] : 1;
-  const filled = path.replace(':id', String(id));
+  // A campaign's run (…/:campaignId/runs/:id/…): the test's campaign; the run's form loads nothing.
+  const filled = path.replace(':campaignId', String(ids.campaign)).replace(':id', String(id));
   return path.startsWith('/profile/management/AssociationsUpdateForm/') ? `${filled}?userId=${ids.superadmin}` : filled;
 }
 

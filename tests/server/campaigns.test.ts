@@ -83,6 +83,10 @@ describe('campaigns', () => {
     // Cancelling one number, then the deployment, gives every credit back (status 4).
     expect((await h.op('deployments.numbers', { token: tokens.manager, params: { id: deployment.id }, body: { action: 'cancel', numbers: ['3001234501'] } })).json()).toEqual({ changed: 1 });
     expect((await h.op('deployments.numbers', { token: tokens.manager, params: { id: deployment.id }, body: { action: 'schedule', numbers: ['123'] } })).json().code).toBe('99963');
+    // At most 10 numbers a batch (spec 5): the eleventh is refused.
+    const eleven = await h.op('deployments.numbers', { token: tokens.manager, params: { id: deployment.id }, body: { action: 'cancel', numbers: Array.from({ length: 11 }, (_, i) => `30012345${String(i).padStart(2, '0')}`) } });
+    expect(eleven.statusCode).toBe(400);
+    expect(eleven.json().errors).toEqual([expect.objectContaining({ field: 'numbers' })]);
     const paused = (await h.op('deployments.control', { token: tokens.manager, params: { id: deployment.id, action: 'pause' } })).json();
     expect(paused).toMatchObject({ state: 'paused', counts: { cancelled: 1, queued: 1 } });
     expect((await h.op('deployments.control', { token: tokens.manager, params: { id: deployment.id, action: 'play' } })).json().state).toBe('running');
