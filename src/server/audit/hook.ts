@@ -12,6 +12,7 @@ import type { ServerDeps } from '../context.ts';
 import { unstorableReason } from '../../core/storable-text.ts';
 import { findUserByEmail } from '../modules/clientAuth/users.ts';
 import { cleanComponent } from './headers.ts';
+import { notedActor, type RequestActor } from '../request-actor.ts';
 
 const SIGNIN = 'clientAuth.signin';
 const SIGNOUT = 'clientAuth.signout';
@@ -21,19 +22,10 @@ const PATH_MAX = 300;
 
 const operationOf = (request: FastifyRequest) => (request.routeOptions.config as { operationId?: string } | undefined)?.operationId;
 
-/** Who a request acted as, when a handler that has no session knows it (a sign-in names the account it tried). */
-const ACTOR = Symbol('audit actor');
-interface Actor { companyId: number; userId: number; email: string }
-type Noted = FastifyRequest & { [ACTOR]?: Actor };
-
-/** Notes the account a sign-in tried, so its audit row needs no second look-up by e-mail. */
-export function noteSigninAccount(request: FastifyRequest, user: { id: number; company_id: number; email: string }): void {
-  (request as Noted)[ACTOR] = { companyId: user.company_id, userId: user.id, email: user.email };
-}
-
-async function actor(deps: ServerDeps, request: FastifyRequest, operationId: string): Promise<Actor | null> {
+async function actor(deps: ServerDeps, request: FastifyRequest, operationId: string): Promise<RequestActor | null> {
   if (request.session) return { companyId: request.session.companyId, userId: request.session.userId, email: request.session.email };
-  const noted = (request as Noted)[ACTOR];
+  // A sign-in noted the account it tried (request-actor.ts): no second look-up by e-mail.
+  const noted = notedActor(request);
   if (noted) return noted;
   if (operationId === SIGNIN) {
     // Only the e-mail is read from the body, to know whose sign-in (or failed try) this was.

@@ -23,7 +23,7 @@ import { captchaDemanded, clientAddress } from '../../security/throttle.ts';
 import { buildSessionUser } from './session-user.ts';
 import { countFailure, failuresOf } from './signin-attempts.ts';
 import { clearAddress, countAddressFailure, lockOf } from './signin-locks.ts';
-import { noteSigninAccount } from '../../audit/hook.ts';
+import { noteSigninAccount } from '../../request-actor.ts';
 import { findUserByEmail } from './users.ts';
 import { dummyHash, verifyPassword } from '../../security/passwords.ts';
 
