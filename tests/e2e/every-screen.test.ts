@@ -274,7 +274,8 @@ async function useLanguage(page: Page, lang: Lang): Promise<void> {
   await settle(page);
 }
 
-const samePattern = (pattern: string, pathname: string) => new RegExp(`^${pattern.replace(/:id/g, '[^/]+')}$`).test(pathname);
+// Every :name of a pattern (:id, a run's :campaignId) stands for one segment.
+const samePattern = (pattern: string, pathname: string) => new RegExp(`^${pattern.replace(/:\w+/g, '[^/]+')}$`).test(pathname);
 
 // The demo's roles, the broadest first, so most routes are reached by the first user.
 const roleUsers = ['superadmin', 'manager', 'admin', 'analista', 'ops', 'develop', 'platform'].map((r) => `${r}@demo.colibri.co`);
