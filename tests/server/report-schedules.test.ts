@@ -194,6 +194,8 @@ describe('a scheduled report', () => {
     const theirs = await newChannel(h, foreign.companyId, 'Ajena 2', 'sms');
     expect((await general({ ClientId: [theirs], AggregationLevel: 1 })).json()).toMatchObject({ code: '99961', errors: [{ field: 'payload.ClientId' }] });
     expect((await create({ name: 'X', screen: 'noExiste', payload: {}, frequency: 'daily', emails: ['a@b.co'] })).json()).toMatchObject({ code: '99931', errors: [{ field: 'screen' }] });
+    // A report screen that writes (the block list's "add numbers") is never scheduled: each run would add them again.
+    expect((await create({ name: 'X', screen: 'blockListAdd', payload: { numbers: '3001234567' }, frequency: 'daily', emails: ['a@b.co'] })).json()).toMatchObject({ code: '99931', errors: [{ field: 'screen' }] });
     // A screen's schedule reports on the screen's filters, not on ClientsIds; a body needs a screen; accounts or a screen are needed.
     expect((await general({ ClientId: [account] }, { ClientsIds: [account] })).json()).toMatchObject({ code: '99931', errors: [{ field: 'ClientsIds' }] });
     expect((await create({ name: 'X', payload: { a: 1 }, ClientsIds: [account], frequency: 'daily', emails: ['a@b.co'] })).json()).toMatchObject({ code: '99931', errors: [{ field: 'payload' }] });

@@ -39,6 +39,7 @@ import { ReportDownload } from './ReportDownload.tsx';
 import { resolveScreen, type ScreenDef, type ScreenProps } from '../screen-types.ts';
 import NotAvailableScreen from './NotAvailableScreen.tsx';
 import { canOpenMenuKey } from '../../shell/home.ts';
+import { isSchedulableReport } from '../../../core/report-schedulable.ts';
 
 type Data = Record<string, unknown>;
 
@@ -109,7 +110,7 @@ function ReportView({ screen }: { screen: ScreenDef }) {
   const navigate = useNavigate();
   // Any report with a table can be received on a schedule (the server runs the screen's operation
   // for the days each run covers): offered to who may schedule reports and reach their page.
-  const schedulable = !!session && (screen.columns?.length ?? 0) > 0 && allows(session, permissionOf({ operation: SCHEDULE_OPERATION })) && canOpenMenuKey(session, SCHEDULES_MENU_KEY);
+  const schedulable = !!session && isSchedulableReport(screen, permissionOf({ operation: screen.operation })) && allows(session, permissionOf({ operation: SCHEDULE_OPERATION })) && canOpenMenuKey(session, SCHEDULES_MENU_KEY);
 
   const callPart = async (part: ReportPart, values: Data): Promise<unknown> => {
     const operation = part.operation!;

@@ -21,7 +21,7 @@ import { paginate } from '../../http/paging.ts';
 import type { SecretBox } from '../../security/secrets.ts';
 import { enlistReportFile, fileLink, type FileParams } from './report-files.ts';
 import { companyAccounts, foreignAccounts, isoOrNull } from './report-scope.ts';
-import { askScreen, schedulableScreens, screenBody, SCREEN_REPORT_TYPE, type ScreenFileParams } from './report-screens.ts';
+import { askScreen, coveredDays, schedulableScreens, screenBody, SCREEN_REPORT_TYPE, type ScreenFileParams } from './report-screens.ts';
 import { jsonValue } from '../../../engine/tables/index.ts';
 
 const TIME_ZONE = constants.sendWindow.timeZone;
@@ -183,10 +183,8 @@ export async function runDueReportSchedules(deps: { db: Kysely<Database>; now: (
       const to = previousOccurrence(rule, new Date(now.getTime() + 1), TIME_ZONE);
       const own = await companyAccounts(trx, s.company_id);
       const accountIds = list<number>(s.account_ids).filter((id) => own.some((a) => a.id === id));
-      const covered: FileParams = {
-        accountIds, campaignIds: [], deploymentId: null, dateStart: formatYmd(calendarDateOf(from, TIME_ZONE)),
-        dateEnd: formatYmd(calendarDateOf(new Date(to.getTime() - 1), TIME_ZONE)), from: from.toISOString(), to: to.toISOString(),
-      };
+      const span = { from: from.toISOString(), to: to.toISOString() };
+      const covered: FileParams = { accountIds, campaignIds: [], deploymentId: null, ...coveredDays(span), ...span };
       // A screen's run: its file is written by writeScreenFiles (report-screens.ts), which asks the screen.
       const params: FileParams | ScreenFileParams = s.screen ? { ...covered, screen: s.screen, payload: jsonValue<Record<string, unknown>>(s.payload ?? {}) } : covered;
       await enlistReportFile(trx, {

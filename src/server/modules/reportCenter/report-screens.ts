@@ -6,7 +6,8 @@
 // a CSV file. The screen declarations are the console's generated ones (config/screens/*.yaml),
 // loaded the first time a schedule needs them.
 import type { ExpressionBuilder, Kysely } from 'kysely';
-import { BOM, csvField, csvSeparatorFor } from '../../../core/export-safety.ts';
+import { csvSeparatorFor, toCsv } from '../../../core/export-safety.ts';
+import { isSchedulableReport } from '../../../core/report-schedulable.ts';
 import { formatYmd, calendarDateOf, wallTimeOf } from '../../../core/bogota-time.ts';
 import type { Database } from '../../../engine/database.ts';
 import { constants } from '../../../generated/constants.gen.ts';
@@ -51,7 +52,7 @@ export function schedulableScreens(): Promise<ReadonlyMap<string, SchedulableScr
     for (const screen of Object.values(screens) as unknown as Record<string, unknown>[]) {
       const operation = operations.find((o) => o.id === screen.operation);
       const columns = screen.columns as ScreenColumn[] | undefined;
-      if (screen.kind !== 'report' || !operation || !columns?.length) continue;
+      if (!operation || !columns || !isSchedulableReport({ kind: screen.kind as string, columns }, operation.permission)) continue;
       const payload = (screen.payload ?? {}) as Record<string, unknown>;
       const fieldOf = (expression: string) => Object.keys(payload).find((k) => payload[k] === expression);
       const start = fieldOf('$f.range.start');
@@ -109,11 +110,9 @@ function cellOf(column: ScreenColumn, value: unknown, words: Words): unknown {
 /** The screen's table of an answer: its header and one line per item, as CSV in the file's language. */
 export function screenTable(screen: SchedulableScreen, answer: unknown, language: DocumentLanguage): { text: string; rows: number } {
   const words = wordsFor(language);
-  const separator = csvSeparatorFor(language);
-  const line = (cells: unknown[]) => `${cells.map((c) => csvField(c, separator)).join(separator)}\r\n`;
   const picked = pick(answer, screen.itemsPath);
   const items = Array.isArray(picked) ? picked.filter((r): r is Record<string, unknown> => !!r && typeof r === 'object') : picked && typeof picked === 'object' ? [picked as Record<string, unknown>] : [];
-  const text = BOM + line(screen.columns.map((c) => titleOf(c, words))) + items.map((r) => line(screen.columns.map((c) => cellOf(c, r[c.field], words)))).join('');
+  const text = toCsv(screen.columns.map((c) => titleOf(c, words)), items.map((r) => screen.columns.map((c) => cellOf(c, r[c.field], words))), { separator: csvSeparatorFor(language) });
   return { text, rows: items.length };
 }
 
@@ -161,7 +160,7 @@ export async function writeScreenFiles(deps: { db: Kysely<Database>; now: () => 
         await finish({ state: 'error', error: wordsFor(language).errorText('99931') ?? '99931' });
         continue;
       }
-      const answer = await askScreen(deps.run, screen, { userId: file.requested_by, body: screenBody(screen, params.payload, coveredDays(params)), language });
+      const answer = await askScreen(deps.run, screen, { userId: file.requested_by, body: screenBody(screen, params.payload, params), language });
       if (!answer.ok) {
         await finish({ state: 'error', error: refusalText(answer.json, answer.status, wordsFor(language)) });
         continue;
