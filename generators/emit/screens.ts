@@ -395,9 +395,12 @@ function checkPayloadLiterals(model: Model, op: Operation, payload: unknown, fai
   if (!request || !payload || typeof payload !== 'object') return;
   const schema = derefForScreen(request, model.entities) as Schema;
   const properties = (schema.properties as Schema | undefined) ?? {};
+  // A GET operation's path parameters come from the same values (the runtime puts each where it goes).
+  const pathParams = op.body ? {} : (((op.params as Schema | null)?.properties as Record<string, unknown> | undefined) ?? {});
   for (const [key, value] of Object.entries(payload)) {
     const property = properties[key] as Schema | undefined;
     if (!property) {
+      if (key in pathParams) continue;
       if (schema.additionalProperties === false) fail([...at, key], `"${key}" is not in ${op.id}'s request (${Object.keys(properties).join(', ')})`);
       continue;
     }

@@ -113,6 +113,11 @@ export const pathParams: {
     "payments.voucherLink": ["id"],
     "payments.voucher": ["id"],
     "payments.grantPromotional": ["id"],
+    "platformFiles.getFile": ["id"],
+    "platformFiles.fileRows": ["id"],
+    "platformFiles.deployFile": ["id"],
+    "platformFiles.controlFile": ["id", "action"],
+    "platformFiles.clientAccounts": ["companyId"],
     "platformSms.getAccountsByNits": ["nits"],
     "platformSms.getListAccount": ["clientId", "responsibleId"],
     "platformSms.getQuotaByAccount": ["id"],
@@ -584,6 +589,38 @@ export const paymentsPromotions = (args: Args<"payments.promotions">) => call("p
 export const usePaymentsPromotions = (args: Args<"payments.promotions"> | null, config?: SWRConfiguration<Result<"payments.promotions">>) => useOperation("payments.promotions", args, config);
 
 export const paymentsGrantPromotional = (args: Args<"payments.grantPromotional">) => call("payments.grantPromotional", args);
+
+export const platformFilesReportFileUpload = (args: Args<"platformFiles.reportFileUpload">) => call("platformFiles.reportFileUpload", args);
+
+export const platformFilesAddCampaign = (args: Args<"platformFiles.addCampaign">) => call("platformFiles.addCampaign", args);
+
+export const platformFilesListFiles = (args: Args<"platformFiles.listFiles">) => call("platformFiles.listFiles", args);
+
+export const usePlatformFilesListFiles = (args: Args<"platformFiles.listFiles"> | null, config?: SWRConfiguration<Result<"platformFiles.listFiles">>) => useOperation("platformFiles.listFiles", args, config);
+
+export const platformFilesGetFile = (args: Args<"platformFiles.getFile">) => call("platformFiles.getFile", args);
+
+export const usePlatformFilesGetFile = (args: Args<"platformFiles.getFile"> | null, config?: SWRConfiguration<Result<"platformFiles.getFile">>) => useOperation("platformFiles.getFile", args, config);
+
+export const platformFilesFileRows = (args: Args<"platformFiles.fileRows">) => call("platformFiles.fileRows", args);
+
+export const usePlatformFilesFileRows = (args: Args<"platformFiles.fileRows"> | null, config?: SWRConfiguration<Result<"platformFiles.fileRows">>) => useOperation("platformFiles.fileRows", args, config);
+
+export const platformFilesDeployFile = (args: Args<"platformFiles.deployFile">) => call("platformFiles.deployFile", args);
+
+export const platformFilesControlFile = (args: Args<"platformFiles.controlFile">) => call("platformFiles.controlFile", args);
+
+export const platformFilesClientAccounts = (args: Args<"platformFiles.clientAccounts">) => call("platformFiles.clientAccounts", args);
+
+export const usePlatformFilesClientAccounts = (args: Args<"platformFiles.clientAccounts"> | null, config?: SWRConfiguration<Result<"platformFiles.clientAccounts">>) => useOperation("platformFiles.clientAccounts", args, config);
+
+export const platformFtpFtpFolders = (args: Args<"platformFtp.ftpFolders">) => call("platformFtp.ftpFolders", args);
+
+export const usePlatformFtpFtpFolders = (args: Args<"platformFtp.ftpFolders"> | null, config?: SWRConfiguration<Result<"platformFtp.ftpFolders">>) => useOperation("platformFtp.ftpFolders", args, config);
+
+export const platformFtpFtpFiles = (args: Args<"platformFtp.ftpFiles">) => call("platformFtp.ftpFiles", args);
+
+export const platformReportsReportsSms = (args: Args<"platformReports.reportsSms">) => call("platformReports.reportsSms", args);
 
 export const platformSmsGetAccountsByNits = (args: Args<"platformSms.getAccountsByNits">) => call("platformSms.getAccountsByNits", args);
 

@@ -624,6 +624,34 @@ export const planTypes = ["subscription", "pilot"] as const;
 
 export type PlanType = (typeof planTypes)[number];
 
+/** Where a processed file stands: validated (its rows judged and kept, nothing made from it), campaign (a campaign of the client company was made from it, not deployed), deployed (it became a deployment: its state says the rest), lost (its validated rows are gone before it was deployed — its campaign's recipients were replaced —: deploying it answers 99949; upload it again). (schemas/enums/platform-file-state.yaml) */
+export const platformFileStates = [
+    "validated",
+    "campaign",
+    "deployed",
+    "lost"
+] as const;
+
+export type PlatformFileState = (typeof platformFileStates)[number];
+
+/** The tool a file for the provider's SMS file processor comes from (spec 3's tool ids): 512 Connectin SMS (the file's numbers and variables become a campaign of the client company, its message written by staff), 1024 Eloqua and 2048 Responsys (marketing-automation exports whose rows carry each message in a column `mensaje`: deployed without a campaign). (schemas/enums/platform-tool.yaml) */
+export const platformTools = [512, 1024, 2048] as const;
+
+export type PlatformTool = (typeof platformTools)[number];
+
+/** What code needs to know about each PlatformTool: campaign: the file becomes a campaign of the client company (addCampaign) before it is deployed. */
+export const platformToolMeta = {
+    "512": {
+        campaign: true
+    },
+    "1024": {
+        campaign: false
+    },
+    "2048": {
+        campaign: false
+    }
+} as const;
+
 /** File validation result of a recipients row (spec 4): pass = sendable, warn = sendable after a fix, fail = cannot be sent, error = unreadable. (schemas/enums/recipient-result.yaml) */
 export const recipientResults = [
     "pass",
@@ -1051,6 +1079,8 @@ export const enumValues = {
     "payment-type": paymentTypes,
     "phone-rejection": phoneRejections,
     "plan-type": planTypes,
+    "platform-file-state": platformFileStates,
+    "platform-tool": platformTools,
     "recipient-result": recipientResults,
     "recurrence-unit": recurrenceUnits,
     "report-file-state": reportFileStates,

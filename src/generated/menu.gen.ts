@@ -849,7 +849,7 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["view", "create"],
-        screen: null,
+        screen: "platformFileProcessor",
         icon: null,
         label: "menu.smsPlatformTools.fileProcessor",
         subtabs: []
@@ -867,7 +867,7 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["view", "deploy"],
-        screen: null,
+        screen: "platformFiles",
         icon: null,
         label: "menu.smsPlatformTools.deploySms",
         subtabs: []
@@ -885,7 +885,7 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["view", "report", "download"],
-        screen: null,
+        screen: "platformReportsSms",
         icon: null,
         label: "menu.smsPlatformTools.reportsSms",
         subtabs: []
@@ -903,7 +903,7 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["view", "report"],
-        screen: null,
+        screen: "platformFtpQueries",
         icon: null,
         label: "menu.smsPlatformTools.ftpQueries",
         subtabs: []

@@ -2041,6 +2041,137 @@ export const operations = [
         list: null
     },
     {
+        id: "platformFiles.reportFileUpload",
+        method: "POST",
+        path: "/v1/colibri/plataformSms/reportFileUpload",
+        access: "active",
+        multipart: true,
+        produces: "json",
+        permission: null,
+        list: null
+    },
+    {
+        id: "platformFiles.addCampaign",
+        method: "POST",
+        path: "/v1/colibri/plataformSms/addCampaign",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: null,
+        list: null
+    },
+    {
+        id: "platformFiles.listFiles",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/files",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: null,
+        list: {
+            sortable: ["createdAt", "fileName", "company"],
+            filters: ["companyId", "toolId", "state"],
+            search: ["fileName", "company"]
+        }
+    },
+    {
+        id: "platformFiles.getFile",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/files/{id}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: null,
+        list: null
+    },
+    {
+        id: "platformFiles.fileRows",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/files/{id}/rows",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: null,
+        list: {
+            sortable: ["row"],
+            filters: ["result"],
+            search: ["phone"]
+        }
+    },
+    {
+        id: "platformFiles.deployFile",
+        method: "POST",
+        path: "/v1/colibri/plataformSms/files/{id}/deploy",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: null,
+        list: null
+    },
+    {
+        id: "platformFiles.controlFile",
+        method: "POST",
+        path: "/v1/colibri/plataformSms/files/{id}/{action}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: null,
+        list: null
+    },
+    {
+        id: "platformFiles.clientAccounts",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/clientAccounts/{companyId}",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: null,
+        list: null
+    },
+    {
+        id: "platformFtp.ftpFolders",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/ftpFolders",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6004,
+            action: "view"
+        },
+        list: {
+            sortable: ["companyName", "visitedAt", "nextVisitAt"],
+            filters: ["companyId"],
+            search: ["companyName", "host"]
+        }
+    },
+    {
+        id: "platformFtp.ftpFiles",
+        method: "POST",
+        path: "/v1/colibri/plataformSms/ftpFiles",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 6004,
+            action: "view"
+        },
+        list: null
+    },
+    {
+        id: "platformReports.reportsSms",
+        method: "POST",
+        path: "/v1/colibri/plataformSms/reportsSms",
+        access: "active",
+        multipart: false,
+        produces: "json",
+        permission: {
+            component: 40,
+            action: "report"
+        },
+        list: null
+    },
+    {
         id: "platformSms.getAccountsByNits",
         method: "GET",
         path: "/v1/colibri/plataformSms/getAccountsByNits/{nits}",
@@ -3053,4 +3184,4 @@ export const operations = [
     }
 ] as const;
 
-export type OperationId = "account.list" | "account.create" | "account.page" | "account.update" | "account.delete" | "account.getPicture" | "account.uploadPicture" | "account.paymentsSummary" | "agents.list" | "agents.get" | "agents.create" | "agents.update" | "agents.delete" | "associations.getUser" | "associations.putUser" | "associations.addUser" | "associations.getOne" | "associations.updateOne" | "associations.deleteOne" | "associations.clientAssociations" | "associations.clientAccount" | "associations.listResponsible" | "associations.allResponsible" | "audit.list" | "blockList.list" | "blockList.add" | "blockList.upload" | "blockList.remove" | "campaigns.list" | "campaigns.get" | "campaigns.create" | "campaigns.update" | "campaigns.delete" | "campaigns.uploadRecipients" | "campaigns.pasteRecipients" | "campaigns.recipients" | "campaigns.messages" | "campaigns.preview" | "campaigns.launch" | "campaigns.sendTest" | "campaigns.tests" | "campaigns.requestLock" | "campaigns.approveLock" | "certificates.getCertificate" | "certificates.campaigns" | "certificates.blockList" | "certificates.dataCertificatesAccounts" | "certificates.list" | "certificates.link" | "certificates.rowsFile" | "certificates.file" | "certificates.verify" | "certificates.verifyFile" | "channels.list" | "channels.platforms" | "channels.get" | "channels.create" | "channels.update" | "channels.delete" | "channels.enable" | "channels.disable" | "channels.stats" | "channels.try" | "clientAuth.validate" | "clientAuth.signin" | "clientAuth.register" | "clientAuth.signout" | "clientAuth.recoverPassword" | "clientAuth.saveOtp" | "clientAuth.validateOtp" | "clients.get" | "clients.patch" | "clients.getProfilePic" | "clients.uploadProfilePic" | "clients.hierarchy" | "clients.usersList" | "company.get" | "company.patch" | "company.uploadLogo" | "company.listAll" | "company.setState" | "company.setPlan" | "costCenters.list" | "costCenters.get" | "costCenters.create" | "costCenters.update" | "costCenters.delete" | "credentials.list" | "credentials.create" | "credentials.rotate" | "credentials.revoke" | "credentials.getSettings" | "credentials.updateSettings" | "credits.balance" | "deployments.list" | "deployments.get" | "deployments.control" | "deployments.delete" | "deployments.numbers" | "deployments.history" | "events.list" | "events.get" | "events.create" | "events.update" | "events.delete" | "events.fire" | "flows.list" | "flows.get" | "flows.create" | "flows.update" | "flows.publish" | "flows.delete" | "flows.uploadTraining" | "flows.training" | "flows.trainingMeanings" | "flows.clearTraining" | "flows.stats" | "flows.incidents" | "flows.conversations" | "flows.conversation" | "geography.countries" | "geography.regions" | "geography.cities" | "messages.send" | "messages.lastDays" | "messages.get" | "messagingSettings.get" | "messagingSettings.update" | "mtReports.clientsNit" | "mtReports.trafficSuccess" | "mtReports.getClientsByNit" | "mtReports.getNitByUser" | "mtReports.reportCenterClientsNit" | "mtReports.reportCenterTrafficSuccess" | "mtReports.reportCenterGetClientsByNit" | "mtReports.reportCenterGetNitByUser" | "notifications.list" | "notifications.markRead" | "otpReports.getTimesOtpByDay" | "otpReports.getTimesOtp" | "otpReports.getTimesOtpByOperator" | "otpReports.getTimesOtpByState" | "otpReports.getSuccessByOperator" | "payments.create" | "payments.list" | "payments.ledger" | "payments.get" | "payments.byInvoice" | "payments.voucherLink" | "payments.voucher" | "payments.promotions" | "payments.grantPromotional" | "platformSms.getAccountsByNits" | "platformSms.getCampaignsByAccount" | "platformSms.clientsSms" | "platformSms.getStates" | "platformSms.getListAccount" | "platformSms.getQuotaByAccount" | "platformSms.getQuotaFileByAccount" | "platformSms.operators" | "platformSms.getAllDataClients" | "platformSms.getAllDataClientsByUserId" | "platformSms.quotaList" | "platformSms.setQuota" | "reportCenter.getTransactionsSummary" | "reportCenter.getOperatorsSummary" | "reportCenter.getTrafficByState" | "reportCenter.getTraffic" | "reportCenter.getOperators" | "reportCenter.getMessageStates" | "reportCenter.messagesCountPerMonth" | "reportCenter.queryCallCenter" | "reportCenter.getAccounts" | "reportCenter.getDeploymentsSummary" | "reportCenter.getCampaignsSummary" | "reportCenter.getWhatsAppTraffic" | "reportCenter.getRcsTraffic" | "reportCenter.connectinInfoBillingBoard" | "reportCenter.connectinExcelInfoBillingBoard" | "reportCenter.generateReport" | "reportCenter.reportFiles" | "reportCenter.getCampaigns" | "reportCenter.reportFileListByReportTypeId" | "reportCenter.linkDownloadFile" | "reportCenter.downloadReportFile" | "reportCenter.schedules" | "reportCenter.schedule" | "reportCenter.createSchedule" | "reportCenter.updateSchedule" | "reportCenter.deleteSchedule" | "reportCenter.getPackages" | "reportCenter.getReportsByPackageId" | "reportCenter.requestReportMtMessagesFromBatch" | "reportCenter.getItLogEventReportFileList" | "reportCenter.getItLogEvent" | "reportCenter.getLinkDownloadLogEventFile" | "reportCenter.getImpFtpReport" | "rolesV3.list" | "rolesV3.get" | "rolesV3.create" | "rolesV3.update" | "rolesV3.delete" | "roles.list" | "shortener.create" | "shortener.campaignLink" | "shortener.upload" | "shortener.list" | "shortener.get" | "shortener.delete" | "shortener.statistics" | "shortener.campaignOpens" | "shortener.campaignClickers" | "system.health" | "system.file" | "system.outbox" | "system.inbound" | "system.phone" | "team.list" | "team.get" | "team.create" | "team.update" | "team.delete" | "templates.list" | "templates.get" | "templates.create" | "templates.update" | "templates.delete";
+export type OperationId = "account.list" | "account.create" | "account.page" | "account.update" | "account.delete" | "account.getPicture" | "account.uploadPicture" | "account.paymentsSummary" | "agents.list" | "agents.get" | "agents.create" | "agents.update" | "agents.delete" | "associations.getUser" | "associations.putUser" | "associations.addUser" | "associations.getOne" | "associations.updateOne" | "associations.deleteOne" | "associations.clientAssociations" | "associations.clientAccount" | "associations.listResponsible" | "associations.allResponsible" | "audit.list" | "blockList.list" | "blockList.add" | "blockList.upload" | "blockList.remove" | "campaigns.list" | "campaigns.get" | "campaigns.create" | "campaigns.update" | "campaigns.delete" | "campaigns.uploadRecipients" | "campaigns.pasteRecipients" | "campaigns.recipients" | "campaigns.messages" | "campaigns.preview" | "campaigns.launch" | "campaigns.sendTest" | "campaigns.tests" | "campaigns.requestLock" | "campaigns.approveLock" | "certificates.getCertificate" | "certificates.campaigns" | "certificates.blockList" | "certificates.dataCertificatesAccounts" | "certificates.list" | "certificates.link" | "certificates.rowsFile" | "certificates.file" | "certificates.verify" | "certificates.verifyFile" | "channels.list" | "channels.platforms" | "channels.get" | "channels.create" | "channels.update" | "channels.delete" | "channels.enable" | "channels.disable" | "channels.stats" | "channels.try" | "clientAuth.validate" | "clientAuth.signin" | "clientAuth.register" | "clientAuth.signout" | "clientAuth.recoverPassword" | "clientAuth.saveOtp" | "clientAuth.validateOtp" | "clients.get" | "clients.patch" | "clients.getProfilePic" | "clients.uploadProfilePic" | "clients.hierarchy" | "clients.usersList" | "company.get" | "company.patch" | "company.uploadLogo" | "company.listAll" | "company.setState" | "company.setPlan" | "costCenters.list" | "costCenters.get" | "costCenters.create" | "costCenters.update" | "costCenters.delete" | "credentials.list" | "credentials.create" | "credentials.rotate" | "credentials.revoke" | "credentials.getSettings" | "credentials.updateSettings" | "credits.balance" | "deployments.list" | "deployments.get" | "deployments.control" | "deployments.delete" | "deployments.numbers" | "deployments.history" | "events.list" | "events.get" | "events.create" | "events.update" | "events.delete" | "events.fire" | "flows.list" | "flows.get" | "flows.create" | "flows.update" | "flows.publish" | "flows.delete" | "flows.uploadTraining" | "flows.training" | "flows.trainingMeanings" | "flows.clearTraining" | "flows.stats" | "flows.incidents" | "flows.conversations" | "flows.conversation" | "geography.countries" | "geography.regions" | "geography.cities" | "messages.send" | "messages.lastDays" | "messages.get" | "messagingSettings.get" | "messagingSettings.update" | "mtReports.clientsNit" | "mtReports.trafficSuccess" | "mtReports.getClientsByNit" | "mtReports.getNitByUser" | "mtReports.reportCenterClientsNit" | "mtReports.reportCenterTrafficSuccess" | "mtReports.reportCenterGetClientsByNit" | "mtReports.reportCenterGetNitByUser" | "notifications.list" | "notifications.markRead" | "otpReports.getTimesOtpByDay" | "otpReports.getTimesOtp" | "otpReports.getTimesOtpByOperator" | "otpReports.getTimesOtpByState" | "otpReports.getSuccessByOperator" | "payments.create" | "payments.list" | "payments.ledger" | "payments.get" | "payments.byInvoice" | "payments.voucherLink" | "payments.voucher" | "payments.promotions" | "payments.grantPromotional" | "platformFiles.reportFileUpload" | "platformFiles.addCampaign" | "platformFiles.listFiles" | "platformFiles.getFile" | "platformFiles.fileRows" | "platformFiles.deployFile" | "platformFiles.controlFile" | "platformFiles.clientAccounts" | "platformFtp.ftpFolders" | "platformFtp.ftpFiles" | "platformReports.reportsSms" | "platformSms.getAccountsByNits" | "platformSms.getCampaignsByAccount" | "platformSms.clientsSms" | "platformSms.getStates" | "platformSms.getListAccount" | "platformSms.getQuotaByAccount" | "platformSms.getQuotaFileByAccount" | "platformSms.operators" | "platformSms.getAllDataClients" | "platformSms.getAllDataClientsByUserId" | "platformSms.quotaList" | "platformSms.setQuota" | "reportCenter.getTransactionsSummary" | "reportCenter.getOperatorsSummary" | "reportCenter.getTrafficByState" | "reportCenter.getTraffic" | "reportCenter.getOperators" | "reportCenter.getMessageStates" | "reportCenter.messagesCountPerMonth" | "reportCenter.queryCallCenter" | "reportCenter.getAccounts" | "reportCenter.getDeploymentsSummary" | "reportCenter.getCampaignsSummary" | "reportCenter.getWhatsAppTraffic" | "reportCenter.getRcsTraffic" | "reportCenter.connectinInfoBillingBoard" | "reportCenter.connectinExcelInfoBillingBoard" | "reportCenter.generateReport" | "reportCenter.reportFiles" | "reportCenter.getCampaigns" | "reportCenter.reportFileListByReportTypeId" | "reportCenter.linkDownloadFile" | "reportCenter.downloadReportFile" | "reportCenter.schedules" | "reportCenter.schedule" | "reportCenter.createSchedule" | "reportCenter.updateSchedule" | "reportCenter.deleteSchedule" | "reportCenter.getPackages" | "reportCenter.getReportsByPackageId" | "reportCenter.requestReportMtMessagesFromBatch" | "reportCenter.getItLogEventReportFileList" | "reportCenter.getItLogEvent" | "reportCenter.getLinkDownloadLogEventFile" | "reportCenter.getImpFtpReport" | "rolesV3.list" | "rolesV3.get" | "rolesV3.create" | "rolesV3.update" | "rolesV3.delete" | "roles.list" | "shortener.create" | "shortener.campaignLink" | "shortener.upload" | "shortener.list" | "shortener.get" | "shortener.delete" | "shortener.statistics" | "shortener.campaignOpens" | "shortener.campaignClickers" | "system.health" | "system.file" | "system.outbox" | "system.inbound" | "system.phone" | "team.list" | "team.get" | "team.create" | "team.update" | "team.delete" | "templates.list" | "templates.get" | "templates.create" | "templates.update" | "templates.delete";

@@ -195,6 +195,30 @@ export const routes = [
         loadScreen: () => import("./screen.notActive.gen.ts")
     },
     {
+        path: "/smsPlatformTools/deploySms/:id/campaign",
+        screen: "platformAddCampaign",
+        kind: "form",
+        access: "session",
+        layout: "default",
+        menuKey: null,
+        componentId: null,
+        title: "screens.platformAddCampaign.title",
+        firstLoad: false,
+        loadScreen: () => import("./screen.platformAddCampaign.gen.ts")
+    },
+    {
+        path: "/smsPlatformTools/deploySms/:id/rows",
+        screen: "platformFileRows",
+        kind: "list",
+        access: "session",
+        layout: "default",
+        menuKey: null,
+        componentId: null,
+        title: "screens.platformFileRows.title",
+        firstLoad: false,
+        loadScreen: () => import("./screen.platformFileRows.gen.ts")
+    },
+    {
         path: "/profile/QuotaByAccount/chart",
         screen: "quotaChart",
         kind: "dashboard",
@@ -1492,99 +1516,99 @@ export const routes = [
     },
     {
         path: "/smsPlatformTools/fileProcessor",
-        screen: null,
-        kind: "none",
+        screen: "platformFileProcessor",
+        kind: "report",
         access: "session",
         layout: "default",
         menuKey: "smsPlatformTools.fileProcessor",
         componentId: null,
-        title: null,
+        title: "screens.platformFileProcessor.title",
         firstLoad: false,
-        loadScreen: null
+        loadScreen: () => import("./screen.platformFileProcessor.gen.ts")
     },
     {
         path: "/smsPlatformTools/fileProcessor/:id",
-        screen: null,
-        kind: "none",
+        screen: "platformFileProcessor",
+        kind: "report",
         access: "session",
         layout: "default",
         menuKey: "smsPlatformTools.fileProcessor",
         componentId: null,
-        title: null,
+        title: "screens.platformFileProcessor.title",
         firstLoad: false,
-        loadScreen: null
+        loadScreen: () => import("./screen.platformFileProcessor.gen.ts")
     },
     {
         path: "/smsPlatformTools/deploySms",
-        screen: null,
-        kind: "none",
+        screen: "platformFiles",
+        kind: "list",
         access: "session",
         layout: "default",
         menuKey: "smsPlatformTools.deploySms",
         componentId: null,
-        title: null,
+        title: "screens.platformFiles.title",
         firstLoad: false,
-        loadScreen: null
+        loadScreen: () => import("./screen.platformFiles.gen.ts")
     },
     {
         path: "/smsPlatformTools/deploySms/:id",
-        screen: null,
-        kind: "none",
+        screen: "platformFiles",
+        kind: "list",
         access: "session",
         layout: "default",
         menuKey: "smsPlatformTools.deploySms",
         componentId: null,
-        title: null,
+        title: "screens.platformFiles.title",
         firstLoad: false,
-        loadScreen: null
+        loadScreen: () => import("./screen.platformFiles.gen.ts")
     },
     {
         path: "/smsPlatformTools/reportsSms",
-        screen: null,
-        kind: "none",
+        screen: "platformReportsSms",
+        kind: "report",
         access: "session",
         layout: "default",
         menuKey: "smsPlatformTools.reportsSms",
         componentId: null,
-        title: null,
+        title: "screens.platformReportsSms.title",
         firstLoad: false,
-        loadScreen: null
+        loadScreen: () => import("./screen.platformReportsSms.gen.ts")
     },
     {
         path: "/smsPlatformTools/reportsSms/:id",
-        screen: null,
-        kind: "none",
+        screen: "platformReportsSms",
+        kind: "report",
         access: "session",
         layout: "default",
         menuKey: "smsPlatformTools.reportsSms",
         componentId: null,
-        title: null,
+        title: "screens.platformReportsSms.title",
         firstLoad: false,
-        loadScreen: null
+        loadScreen: () => import("./screen.platformReportsSms.gen.ts")
     },
     {
         path: "/smsPlatformTools/FtpQueries",
-        screen: null,
-        kind: "none",
+        screen: "platformFtpQueries",
+        kind: "report",
         access: "session",
         layout: "default",
         menuKey: "smsPlatformTools.ftpQueries",
         componentId: null,
-        title: null,
+        title: "screens.platformFtpQueries.title",
         firstLoad: false,
-        loadScreen: null
+        loadScreen: () => import("./screen.platformFtpQueries.gen.ts")
     },
     {
         path: "/smsPlatformTools/FtpQueries/:id",
-        screen: null,
-        kind: "none",
+        screen: "platformFtpQueries",
+        kind: "report",
         access: "session",
         layout: "default",
         menuKey: "smsPlatformTools.ftpQueries",
         componentId: null,
-        title: null,
+        title: "screens.platformFtpQueries.title",
         firstLoad: false,
-        loadScreen: null
+        loadScreen: () => import("./screen.platformFtpQueries.gen.ts")
     },
     {
         path: "/Shortener",

@@ -135,6 +135,18 @@ import { screen as screen_payments } from "./screen.payments.gen.ts";
 
 import { screen as screen_personalizedCampaignDetail } from "./screen.personalizedCampaignDetail.gen.ts";
 
+import { screen as screen_platformAddCampaign } from "./screen.platformAddCampaign.gen.ts";
+
+import { screen as screen_platformFileProcessor } from "./screen.platformFileProcessor.gen.ts";
+
+import { screen as screen_platformFileRows } from "./screen.platformFileRows.gen.ts";
+
+import { screen as screen_platformFiles } from "./screen.platformFiles.gen.ts";
+
+import { screen as screen_platformFtpQueries } from "./screen.platformFtpQueries.gen.ts";
+
+import { screen as screen_platformReportsSms } from "./screen.platformReportsSms.gen.ts";
+
 import { screen as screen_profile } from "./screen.profile.gen.ts";
 
 import { screen as screen_quotaByAccount } from "./screen.quotaByAccount.gen.ts";
@@ -293,6 +305,12 @@ export const screens = {
     paymentsResponse: screen_paymentsResponse,
     payments: screen_payments,
     personalizedCampaignDetail: screen_personalizedCampaignDetail,
+    platformAddCampaign: screen_platformAddCampaign,
+    platformFileProcessor: screen_platformFileProcessor,
+    platformFileRows: screen_platformFileRows,
+    platformFiles: screen_platformFiles,
+    platformFtpQueries: screen_platformFtpQueries,
+    platformReportsSms: screen_platformReportsSms,
     profile: screen_profile,
     quotaByAccount: screen_quotaByAccount,
     quotaChart: screen_quotaChart,
@@ -340,4 +358,4 @@ export const screens = {
     validation: screen_validation
 } as const;
 
-export type ScreenId = "agentForm" | "agents" | "apiCredentials" | "apiSettings" | "areaForm" | "areaRename" | "areas" | "associationsAddForm" | "associationsUpdateForm" | "auditReport" | "blockListAdd" | "blockListUpload" | "blockList" | "campaignClickers" | "campaignDeployments" | "campaignDetail" | "campaignForm" | "campaignHistory" | "campaignPaste" | "campaignRecipients" | "campaignShorten" | "campaignTest" | "campaignTests" | "campaignWizard" | "campaigns" | "certificateVerification" | "changePassword" | "channelDetail" | "channelForm" | "channelStats" | "channelStatuses" | "channelTry" | "channels" | "charts" | "clientSignin" | "companies" | "companyForm" | "companyPlan" | "companyPromotion" | "conversationDetail" | "conversationTranscript" | "conversations" | "costCenterForm" | "costCenters" | "credentialForm" | "deploymentNumbers" | "eventForm" | "events" | "expiredPassword" | "flowEditor" | "flowForm" | "flowIncidents" | "flowTraining" | "flows" | "ftpImports" | "help" | "home" | "messagingSettings" | "notActive" | "notifications" | "paymentDetail" | "paymentsBuy" | "paymentsLedger" | "paymentsPromotions" | "paymentsResponse" | "payments" | "personalizedCampaignDetail" | "profile" | "quotaByAccount" | "quotaChart" | "quotaForm" | "register" | "reportsAdvancedForm" | "reportsAdvanced" | "reportsBilling" | "reportsCallCenter" | "reportsCampaign" | "reportsCertificateBlockList" | "reportsCertificateCampaign" | "reportsCertificate" | "reportsCertificates" | "reportsDeployments" | "reportsEfficacy" | "reportsFlows" | "reportsGeneral" | "reportsMonthSummary" | "reportsMt" | "reportsRcs" | "reportsScheduledForm" | "reportsScheduled" | "reportsSmsBoard" | "reportsWhatsApp" | "resetPassword" | "responsibleSmsOption" | "roleForm" | "roles" | "sandboxPhone" | "shortenerLinkForm" | "shortenerLinks" | "shortenerStatistics" | "shortenerUpload" | "signin" | "stats" | "teamMemberDetail" | "teamMemberForm" | "teamMembers" | "templateForm" | "templates" | "userAssociations" | "userResponsibles" | "userValidation" | "validation";
+export type ScreenId = "agentForm" | "agents" | "apiCredentials" | "apiSettings" | "areaForm" | "areaRename" | "areas" | "associationsAddForm" | "associationsUpdateForm" | "auditReport" | "blockListAdd" | "blockListUpload" | "blockList" | "campaignClickers" | "campaignDeployments" | "campaignDetail" | "campaignForm" | "campaignHistory" | "campaignPaste" | "campaignRecipients" | "campaignShorten" | "campaignTest" | "campaignTests" | "campaignWizard" | "campaigns" | "certificateVerification" | "changePassword" | "channelDetail" | "channelForm" | "channelStats" | "channelStatuses" | "channelTry" | "channels" | "charts" | "clientSignin" | "companies" | "companyForm" | "companyPlan" | "companyPromotion" | "conversationDetail" | "conversationTranscript" | "conversations" | "costCenterForm" | "costCenters" | "credentialForm" | "deploymentNumbers" | "eventForm" | "events" | "expiredPassword" | "flowEditor" | "flowForm" | "flowIncidents" | "flowTraining" | "flows" | "ftpImports" | "help" | "home" | "messagingSettings" | "notActive" | "notifications" | "paymentDetail" | "paymentsBuy" | "paymentsLedger" | "paymentsPromotions" | "paymentsResponse" | "payments" | "personalizedCampaignDetail" | "platformAddCampaign" | "platformFileProcessor" | "platformFileRows" | "platformFiles" | "platformFtpQueries" | "platformReportsSms" | "profile" | "quotaByAccount" | "quotaChart" | "quotaForm" | "register" | "reportsAdvancedForm" | "reportsAdvanced" | "reportsBilling" | "reportsCallCenter" | "reportsCampaign" | "reportsCertificateBlockList" | "reportsCertificateCampaign" | "reportsCertificate" | "reportsCertificates" | "reportsDeployments" | "reportsEfficacy" | "reportsFlows" | "reportsGeneral" | "reportsMonthSummary" | "reportsMt" | "reportsRcs" | "reportsScheduledForm" | "reportsScheduled" | "reportsSmsBoard" | "reportsWhatsApp" | "resetPassword" | "responsibleSmsOption" | "roleForm" | "roles" | "sandboxPhone" | "shortenerLinkForm" | "shortenerLinks" | "shortenerStatistics" | "shortenerUpload" | "signin" | "stats" | "teamMemberDetail" | "teamMemberForm" | "teamMembers" | "templateForm" | "templates" | "userAssociations" | "userResponsibles" | "userValidation" | "validation";

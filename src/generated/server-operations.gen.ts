@@ -560,6 +560,23 @@ export const entitySchemas = [
         enum: ["subscription", "pilot"]
     },
     {
+        $id: "platform-file-state",
+        description: "Where a processed file stands: validated (its rows judged and kept, nothing made from it), campaign (a campaign of the client company was made from it, not deployed), deployed (it became a deployment: its state says the rest), lost (its validated rows are gone before it was deployed \u2014 its campaign's recipients were replaced \u2014: deploying it answers 99949; upload it again).",
+        type: "string",
+        enum: [
+            "validated",
+            "campaign",
+            "deployed",
+            "lost"
+        ]
+    },
+    {
+        $id: "platform-tool",
+        description: "The tool a file for the provider's SMS file processor comes from (spec 3's tool ids): 512 Connectin SMS (the file's numbers and variables become a campaign of the client company, its message written by staff), 1024 Eloqua and 2048 Responsys (marketing-automation exports whose rows carry each message in a column `mensaje`: deployed without a campaign).",
+        type: "integer",
+        enum: [512, 1024, 2048]
+    },
+    {
         $id: "recipient-result",
         description: "File validation result of a recipients row (spec 4): pass = sendable, warn = sendable after a fix, fail = cannot be sent, error = unreadable.",
         type: "string",
@@ -4408,6 +4425,205 @@ export const entitySchemas = [
         }
     },
     {
+        $id: "ftp-company-import",
+        description: "A file the FTP intake met (as ftp-import, the company's own report), with the company whose folder it was in: the provider's FTP queries tool lists several companies' files together.",
+        type: "object",
+        required: [
+            "companyId",
+            "companyName",
+            "id",
+            "fileName",
+            "bytes",
+            "modifiedAt",
+            "campaignId",
+            "campaign",
+            "state",
+            "deploymentId",
+            "rows",
+            "sendable",
+            "refused",
+            "code",
+            "detail",
+            "createdAt",
+            "finishedAt"
+        ],
+        additionalProperties: false,
+        properties: {
+            companyId: {
+                type: "integer"
+            },
+            companyName: {
+                type: "string"
+            },
+            id: {
+                type: "integer"
+            },
+            fileName: {
+                type: "string"
+            },
+            bytes: {
+                type: "integer"
+            },
+            modifiedAt: {
+                type: ["string", "null"],
+                format: "date-time"
+            },
+            campaignId: {
+                type: ["integer", "null"]
+            },
+            campaign: {
+                type: ["string", "null"]
+            },
+            state: {
+                $ref: "ftp-import-state#"
+            },
+            deploymentId: {
+                type: ["integer", "null"]
+            },
+            rows: {
+                type: "integer"
+            },
+            sendable: {
+                type: "integer"
+            },
+            refused: {
+                type: "integer"
+            },
+            code: {
+                type: ["string", "null"],
+                "x-display": "errorCode"
+            },
+            detail: {
+                type: ["string", "null"]
+            },
+            createdAt: {
+                type: "string",
+                format: "date-time"
+            },
+            finishedAt: {
+                type: ["string", "null"],
+                format: "date-time"
+            }
+        }
+    },
+    {
+        $id: "ftp-folder-page",
+        description: "One page of the companies' FTP folders (the list convention).",
+        type: "object",
+        required: [
+            "items",
+            "total",
+            "page",
+            "pageSize"
+        ],
+        additionalProperties: false,
+        properties: {
+            items: {
+                type: "array",
+                items: {
+                    $ref: "ftp-folder#"
+                }
+            },
+            total: {
+                type: "integer",
+                description: "rows matching the filters and search",
+                "all pages": null
+            },
+            page: {
+                type: "integer"
+            },
+            pageSize: {
+                type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
+            }
+        }
+    },
+    {
+        $id: "ftp-folder",
+        description: "A company's FTP folder as the FTP intake last met it (the provider's FTP queries tool): where it is (never the user nor the password: `configured` says whether host, user and password are all set, which the intake needs to visit it), the last visit and the next one, and the files met. A folder the last visit could not read carries `code` 99983 (FTP error) and the error it met.",
+        type: "object",
+        required: [
+            "companyId",
+            "companyName",
+            "companyState",
+            "host",
+            "port",
+            "directory",
+            "configured",
+            "visitedAt",
+            "nextVisitAt",
+            "encrypted",
+            "imported",
+            "refused",
+            "code",
+            "lastError"
+        ],
+        additionalProperties: false,
+        properties: {
+            companyId: {
+                type: "integer"
+            },
+            companyName: {
+                type: "string"
+            },
+            companyState: {
+                $ref: "company-state#"
+            },
+            host: {
+                type: "string"
+            },
+            port: {
+                type: "integer"
+            },
+            directory: {
+                type: "string"
+            },
+            configured: {
+                type: "boolean"
+            },
+            visitedAt: {
+                type: ["string", "null"],
+                format: "date-time"
+            },
+            nextVisitAt: {
+                type: ["string", "null"],
+                format: "date-time"
+            },
+            encrypted: {
+                type: ["boolean", "null"],
+                description: "whether the last visit logged in over TLS; null before any, or when it did not get that far"
+            },
+            imported: {
+                type: "integer",
+                description: "files met and sent"
+            },
+            refused: {
+                type: "integer",
+                description: "files met and refused"
+            },
+            code: {
+                type: ["string", "null"],
+                "x-display": "errorCode",
+                description: "99983 (FTP error) when the last visit could not read the folder; null when it could, or before any"
+            },
+            lastError: {
+                type: ["string", "null"],
+                description: "what the last visit met when it could not read the folder"
+            }
+        }
+    },
+    {
         $id: "ftp-import",
         description: "A file the FTP intake met in the company's folder (getImpFtpReport): its name, size and when it was met, the campaign its name starts with, where it stands, the deployment it became, its rows (all, sendable, refused by row) and, when refused, the catalogue code and the detail.",
         type: "object",
@@ -5031,6 +5247,146 @@ export const entitySchemas = [
             },
             nit: {
                 type: "string"
+            }
+        }
+    },
+    {
+        $id: "platform-file-page",
+        description: "One page of processed files (the list convention).",
+        type: "object",
+        required: [
+            "items",
+            "total",
+            "page",
+            "pageSize"
+        ],
+        additionalProperties: false,
+        properties: {
+            items: {
+                type: "array",
+                items: {
+                    $ref: "platform-file#"
+                }
+            },
+            total: {
+                type: "integer",
+                description: "rows matching the filters and search",
+                "all pages": null
+            },
+            page: {
+                type: "integer"
+            },
+            pageSize: {
+                type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
+            }
+        }
+    },
+    {
+        $id: "platform-file",
+        description: "A file the provider's staff processed for a client company and one of its SMS accounts (the SMS file processor): the tool it comes from, what its validation found, the campaign made from it and the deployment it became.",
+        type: "object",
+        required: [
+            "id",
+            "companyId",
+            "company",
+            "accountId",
+            "account",
+            "toolId",
+            "fileName",
+            "content",
+            "rows",
+            "sendable",
+            "refused",
+            "duplicates",
+            "state",
+            "campaignId",
+            "campaign",
+            "deploymentId",
+            "deploymentState",
+            "total",
+            "createdAt"
+        ],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "integer"
+            },
+            companyId: {
+                type: "integer"
+            },
+            company: {
+                type: "string",
+                description: "the client company's name"
+            },
+            accountId: {
+                type: "integer"
+            },
+            account: {
+                type: "string",
+                description: "the SMS account's name"
+            },
+            toolId: {
+                $ref: "platform-tool#"
+            },
+            fileName: {
+                type: "string"
+            },
+            content: {
+                type: ["string", "null"],
+                description: "the message with its {{variables}} (Connectin SMS); null when the rows carry it"
+            },
+            rows: {
+                type: "integer"
+            },
+            sendable: {
+                type: "integer",
+                description: "rows that pass or warn (repeated numbers are sent once)"
+            },
+            refused: {
+                type: "integer",
+                description: "rows that fail or are errors (the error report)"
+            },
+            duplicates: {
+                type: "integer"
+            },
+            state: {
+                $ref: "platform-file-state#"
+            },
+            campaignId: {
+                type: ["integer", "null"]
+            },
+            campaign: {
+                type: ["string", "null"]
+            },
+            deploymentId: {
+                type: ["integer", "null"]
+            },
+            deploymentState: {
+                anyOf: [{
+                        $ref: "deployment-state#"
+                    }, {
+                        type: "null"
+                    }]
+            },
+            total: {
+                type: "integer",
+                description: "the deployment's messages (0 before it is deployed)"
+            },
+            createdAt: {
+                type: "string",
+                format: "date-time"
             }
         }
     },
@@ -15329,6 +15685,592 @@ export const serverOperations = [
             "99999",
             "99982",
             "99959",
+            "99962"
+        ]
+    },
+    {
+        id: "platformFiles.reportFileUpload",
+        tag: "platformFiles",
+        name: "reportFileUpload",
+        method: "POST",
+        path: "/v1/colibri/plataformSms/reportFileUpload",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: null,
+        summary: "A file for a client company's SMS account (multipart `file`: CSV with comma or semicolon, XLS or XLSX, 20 MB at most), streamed and judged row by row as a campaign's recipients are (invalid country code, invalid phone, required value, empty phone, invalid headers, invalid schedule date, invalid URL). Connectin SMS (512) needs `content`, the message with the file's columns as {{variables}}; Eloqua (1024) and Responsys (2048) files carry each message in a column `mensaje` and take no content. Staff only.",
+        params: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                companyId: {
+                    type: "integer",
+                    minimum: 1
+                },
+                accountId: {
+                    type: "integer",
+                    minimum: 1
+                },
+                toolId: {
+                    $ref: "platform-tool#"
+                },
+                content: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 1600
+                }
+            }
+        },
+        headers: null,
+        body: null,
+        multipart: ["file"],
+        uploadLimit: "campaignFileBytes",
+        response: {
+            $ref: "platform-file#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99932",
+            "99937",
+            "99955",
+            "99931",
+            "99961",
+            "99982",
+            "99959",
+            "99999"
+        ]
+    },
+    {
+        id: "platformFiles.addCampaign",
+        tag: "platformFiles",
+        name: "addCampaign",
+        method: "POST",
+        path: "/v1/colibri/plataformSms/addCampaign",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: null,
+        summary: "The client company's campaign made from a processed Connectin SMS file (512): an open SMS campaign on the company's SMS channel with the file's message and its validated rows as recipients, named as given (unique in the company, 99926). Eloqua and Responsys files have no campaign (99931); a file whose validated rows are gone answers 99949. Staff only.",
+        params: null,
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            required: ["fileId", "name"],
+            additionalProperties: false,
+            properties: {
+                fileId: {
+                    type: "integer",
+                    minimum: 1
+                },
+                name: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 100
+                }
+            }
+        },
+        multipart: null,
+        uploadLimit: null,
+        response: {
+            $ref: "platform-file#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99926",
+            "99949",
+            "99972",
+            "99982",
+            "99959"
+        ]
+    },
+    {
+        id: "platformFiles.listFiles",
+        tag: "platformFiles",
+        name: "listFiles",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/files",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: null,
+        summary: "The processed files, newest first (list convention; filters companyId, toolId, state; q searches the file and company names): every company's for staff, the caller's company's for anyone else.",
+        params: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                page: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 1000000,
+                    default: 1
+                },
+                pageSize: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 200,
+                    default: 50
+                },
+                after: {
+                    $ref: "list-cursor#"
+                },
+                sort: {
+                    type: "string",
+                    enum: ["createdAt", "fileName", "company"]
+                },
+                order: {
+                    type: "string",
+                    enum: ["asc", "desc"],
+                    default: "desc"
+                },
+                q: {
+                    type: "string",
+                    maxLength: 100
+                },
+                companyId: {
+                    type: "integer",
+                    minimum: 1
+                },
+                toolId: {
+                    $ref: "platform-tool#"
+                },
+                state: {
+                    $ref: "platform-file-state#"
+                }
+            }
+        },
+        headers: null,
+        body: null,
+        multipart: null,
+        uploadLimit: null,
+        response: {
+            $ref: "platform-file-page#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99931"]
+    },
+    {
+        id: "platformFiles.getFile",
+        tag: "platformFiles",
+        name: "getFile",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/files/{id}",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: null,
+        summary: "One processed file.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        headers: null,
+        body: null,
+        multipart: null,
+        uploadLimit: null,
+        response: {
+            $ref: "platform-file#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959"]
+    },
+    {
+        id: "platformFiles.fileRows",
+        tag: "platformFiles",
+        name: "fileRows",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/files/{id}/rows",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: null,
+        summary: "A processed file's judged rows, paged (filter result: fail and error rows are the error report, exportable).",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                page: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 1000000,
+                    default: 1
+                },
+                pageSize: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 200,
+                    default: 50
+                },
+                after: {
+                    $ref: "list-cursor#"
+                },
+                sort: {
+                    type: "string",
+                    enum: ["row"]
+                },
+                order: {
+                    type: "string",
+                    enum: ["asc", "desc"],
+                    default: "asc"
+                },
+                q: {
+                    type: "string",
+                    maxLength: 20
+                },
+                result: {
+                    $ref: "recipient-result#"
+                }
+            }
+        },
+        headers: null,
+        body: null,
+        multipart: null,
+        uploadLimit: null,
+        response: {
+            $ref: "recipient-row-page#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99959"]
+    },
+    {
+        id: "platformFiles.deployFile",
+        tag: "platformFiles",
+        name: "deployFile",
+        method: "POST",
+        path: "/v1/colibri/plataformSms/files/{id}/deploy",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: null,
+        summary: "Deploys a processed file now, with the client company's credits (99986 when they do not cover it), send window and block list, and within its SMS account's quota (99986) \u2014 a Connectin SMS file through its campaign (made first: 99985), the others without one. A file deployed already is 99984; one whose validated rows are gone (its campaign's recipients replaced since) is 99949. Staff only.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        headers: null,
+        body: null,
+        multipart: null,
+        uploadLimit: null,
+        response: {
+            $ref: "platform-file#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99949",
+            "99984",
+            "99985",
+            "99986",
+            "99961",
+            "99972",
+            "99982",
+            "99959"
+        ]
+    },
+    {
+        id: "platformFiles.controlFile",
+        tag: "platformFiles",
+        name: "controlFile",
+        method: "POST",
+        path: "/v1/colibri/plataformSms/files/{id}/{action}",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: null,
+        summary: "Play, pause or cancel a processed file's deployment (a processed deployment cannot change: 99984; not deployed yet: 99984).",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                },
+                action: {
+                    type: "string",
+                    enum: ["play", "pause", "cancel"]
+                }
+            },
+            required: ["id", "action"]
+        },
+        query: null,
+        headers: null,
+        body: null,
+        multipart: null,
+        uploadLimit: null,
+        response: {
+            $ref: "platform-file#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99984", "99982", "99959"]
+    },
+    {
+        id: "platformFiles.clientAccounts",
+        tag: "platformFiles",
+        name: "clientAccounts",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/clientAccounts/{companyId}",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: null,
+        summary: "A client company's active SMS accounts with their quotas (the file processor's account picker). Staff only.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                companyId: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["companyId"]
+        },
+        query: null,
+        headers: null,
+        body: null,
+        multipart: null,
+        uploadLimit: null,
+        response: {
+            type: "array",
+            items: {
+                $ref: "sms-account#"
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982"]
+    },
+    {
+        id: "platformFtp.ftpFolders",
+        tag: "platformFtp",
+        name: "ftpFolders",
+        method: "GET",
+        path: "/v1/colibri/plataformSms/ftpFolders",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 6004,
+            action: "view"
+        },
+        summary: "The companies' FTP folders (the API settings' FTP host set), paged (list convention): company, host, port and folder, whether host, user and password are all set, the last visit (when, whether encrypted, the error it met with code 99983), the next one, and the files met (sent, refused). Staff: every company, or `companyId`; develop: their own company (another one 99982). Search in the company name and the host.",
+        params: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                page: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 1000000,
+                    default: 1
+                },
+                pageSize: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 200,
+                    default: 50
+                },
+                after: {
+                    $ref: "list-cursor#"
+                },
+                sort: {
+                    type: "string",
+                    enum: ["companyName", "visitedAt", "nextVisitAt"]
+                },
+                order: {
+                    type: "string",
+                    enum: ["asc", "desc"],
+                    default: "asc"
+                },
+                q: {
+                    type: "string",
+                    maxLength: 100
+                },
+                companyId: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 2147483647
+                }
+            }
+        },
+        headers: null,
+        body: null,
+        multipart: null,
+        uploadLimit: null,
+        response: {
+            $ref: "ftp-folder-page#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99982", "99931"]
+    },
+    {
+        id: "platformFtp.ftpFiles",
+        tag: "platformFtp",
+        name: "ftpFiles",
+        method: "POST",
+        path: "/v1/colibri/plataformSms/ftpFiles",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 6004,
+            action: "view"
+        },
+        summary: "The files the FTP intake met between two Bogot\u00E1 days (the last 30 by default, days as every report's: 99958, 99962), newest first, at most 500 (`truncated` says more matched), each with its company: state, the campaign its name starts with, the deployment it became, rows, sendable and refused rows, or the catalogue code it was refused with and the detail. Staff: every company, or `companyId`; develop: their own company (another one 99982).",
+        params: null,
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                companyId: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 2147483647
+                },
+                DateStart: {
+                    type: "string",
+                    format: "date"
+                },
+                DateEnd: {
+                    type: "string",
+                    format: "date"
+                }
+            }
+        },
+        multipart: null,
+        uploadLimit: null,
+        response: {
+            type: "object",
+            required: ["items", "truncated"],
+            additionalProperties: false,
+            properties: {
+                items: {
+                    type: "array",
+                    items: {
+                        $ref: "ftp-company-import#"
+                    }
+                },
+                truncated: {
+                    type: "boolean"
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99931",
+            "99982",
+            "99958",
+            "99962"
+        ]
+    },
+    {
+        id: "platformReports.reportsSms",
+        tag: "platformReports",
+        name: "reportsSms",
+        method: "POST",
+        path: "/v1/colibri/plataformSms/reportsSms",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 40,
+            action: "report"
+        },
+        summary: "One company's SMS traffic (its channels of platform sms, or the ones named in ClientsIds) between two Bogot\u00E1 days: per period (AggregationLevel 0 hour, 1 day, 2 month, 3 year) and account, with the same traffic per account, per area, per period, per operator and how it is known, per SMS status code, and the totals \u2014 the report center's answer for that company. companyId: staff (role platform) name any company; others only their own (another 99982).",
+        params: null,
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            required: ["DateStart", "DateEnd"],
+            additionalProperties: false,
+            properties: {
+                companyId: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 2147483647
+                },
+                ClientsIds: {
+                    type: "array",
+                    maxItems: 200,
+                    uniqueItems: true,
+                    items: {
+                        type: "integer",
+                        minimum: 1,
+                        maximum: 2147483647
+                    }
+                },
+                DateStart: {
+                    type: "string",
+                    format: "date"
+                },
+                DateEnd: {
+                    type: "string",
+                    format: "date"
+                },
+                AggregationLevel: {
+                    $ref: "aggregation-level#",
+                    default: 1
+                }
+            }
+        },
+        multipart: null,
+        uploadLimit: null,
+        response: {
+            $ref: "traffic-report#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99999",
+            "99931",
+            "99982",
+            "99958",
+            "99959",
+            "99961",
             "99962"
         ]
     },

@@ -92,7 +92,14 @@ async function demoIds(): Promise<{ ids: Ids; names: string[] }> {
   const superadminId = team.find((u) => u.email === 'superadmin@demo.colibri.co')!.id;
   const associations = items(await api(superadmin, 'GET', `/v1/colibri/plataformSms/User/${superadminId}/Associations`));
   const flows = items(await api(manager, 'GET', '/v1/flows'));
+  // A file staff processed for the demo company (the SMS file processor's rows and campaign screens).
+  const upload = new FormData();
+  upload.append('file', new Blob(['celular,mensaje\n3001234567,Hola\n'], { type: 'text/csv' }), 'recorrido.csv');
+  const demoCompany = (await api<Row>(superadmin, 'GET', '/v1/company')).id;
+  const processed = await fetch(`${e2e.product.url}/v1/colibri/plataformSms/reportFileUpload?companyId=${demoCompany}&accountId=${accounts[0].id}&toolId=1024`, { method: 'POST', headers: { 'X-Auth-Token': platform }, body: upload });
+  if (processed.status !== 200) throw new Error(`reportFileUpload answered ${processed.status}: ${await processed.text()}`);
   const ids: Ids = {
+    platformFile: ((await processed.json()) as Row).id,
     campaign: campaign.id, event: event.id, link: link.id, channel: sms.id, template: templates[0].id,
     member: team.find((u) => u.email === 'analista@demo.colibri.co')!.id, superadmin: superadminId,
     role: roles.find((r) => !r.readOnly)!.id, area: areas[0].id, costCenter: costCenters[0].id,
@@ -123,6 +130,7 @@ function concretePath(path: string, ids: Ids): string {
     [/^\/profile\/Roles\/:id/, 'role'],
     [/^\/Shortener\/shorten\/:id/, 'link'],
     [/^\/Agents\/ManagerChatbot\/training\/:id/, 'flow'],
+    [/^\/smsPlatformTools\/deploySms\/:id/, 'platformFile'],
   ];
   const rule = rules.find(([re]) => re.test(path));
   // A menu node's `…/:id` variant (the legacy address with a component id) shows the node's screen.

@@ -4,7 +4,7 @@
 // server's handlers authenticate, authorise and validate, call one function here and answer; a
 // refusal is a Refused with its catalogue code (../refused.ts).
 export type { Caller, CampaignDeps, CampaignHooks } from './deps.ts';
-export { launchCampaign } from './launch.ts';
+export { launchCampaign, launchRecipients } from './launch.ts';
 export { launchStep, type LaunchDeps } from './launch-step.ts';
 export { previewCampaign } from './preview.ts';
 export { sendCampaignTest } from './test-send.ts';

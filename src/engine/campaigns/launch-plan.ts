@@ -16,7 +16,8 @@ import type { Enqueue } from './send.ts';
 import { withTemplateValues } from './whatsapp.ts';
 
 export interface LaunchCampaign {
-  id: number;
+  /** null: a file launched without a campaign (its rows carry the message). */
+  id: number | null;
   company_id: number;
   content: string;
   purpose: string;
@@ -113,11 +114,12 @@ export async function sendableChunk(db: Kysely<Database>, fileId: number, cursor
 /** One chunk's messages, written in the caller's transaction: the recipients' short codes, then the enqueue (every decision). */
 export async function writeChunk(trx: Transaction<Database>, enqueue: Enqueue, plan: LaunchPlan, rows: RecipientRow[], templateItems: EnqueueItem[] | null): Promise<EnqueueResult> {
   const { campaign, links } = plan;
-  const codes = links.length
+  // Short links are the campaign's (a file without a campaign names none: its content is a column).
+  const codes = links.length && campaign.id !== null
     ? await childCodes(trx, { companyId: plan.companyId, campaignId: campaign.id, createdBy: plan.createdBy, now: plan.now, links, phones: rows.map((r) => r.phone!) })
     : null;
   const result = await enqueue(messagesOf(campaign, rows, templateItems, codes ? (body, phone) => personalise(body, links, codes, phone) : undefined), plan.deploymentId);
-  if (campaign.flow_id) {
+  if (campaign.flow_id && campaign.id !== null) {
     // Each recipient whose message was queued starts the flow after it (the message ids are in the rows' order).
     const variables = new Map(result.ids.length === rows.length ? result.ids.map((id, i) => [id, rows[i].variables] as const) : []);
     await startCampaignConversations(trx, campaignFlowVersions, {

@@ -10,7 +10,7 @@ import { advanceJob, createDeployment, createJob, InsufficientCreditsError, reco
 import { refuse } from '../refused.ts';
 import type { Caller, CampaignDeps } from './deps.ts';
 import { checkCampaignFlow } from './flow-check.ts';
-import { channelOf, isSendable, loadCampaign, plannedAt, sendableChunk, sendRequest, writeChunk, type LaunchPlan } from './launch-plan.ts';
+import { channelOf, isSendable, loadCampaign, plannedAt, sendableChunk, sendRequest, writeChunk, type LaunchCampaign, type LaunchPlan } from './launch-plan.ts';
 import { contentLinks } from './links.ts';
 import { sendMessages } from './send.ts';
 import { launchChunkSize } from './settings.ts';
@@ -33,9 +33,19 @@ import { whatsappLaunchItems } from './whatsapp.ts';
 export async function launchCampaign(deps: CampaignDeps, me: Caller, campaignId: number, withDeployment?: (trx: Transaction<Database>, deploymentId: number) => Promise<void>): Promise<number> {
   const campaign = await loadCampaign(deps, me, campaignId);
   if (campaign.label !== 'Active') throw refuse('99984');
-  const channel = await channelOf(deps, campaign);
   // Its flow must still be published and pushable (99994, 99968, 99990).
   await checkCampaignFlow(deps.db, me.companyId, campaign.flow_id, campaign.kind);
+  return launchRecipients(deps, me, campaign, withDeployment);
+}
+
+/**
+ * Launches a recipients file as one deployment: a campaign's (launchCampaign), or a file that
+ * carries its own messages with no campaign (`id` null: the provider's file processor, whose rows
+ * hold the message in a column the content names). One path, so either gets the same refusal
+ * rules, credits, send window and chunked launch.
+ */
+export async function launchRecipients(deps: CampaignDeps, me: Caller, campaign: LaunchCampaign, withDeployment?: (trx: Transaction<Database>, deploymentId: number) => Promise<void>): Promise<number> {
+  const channel = await channelOf(deps, campaign);
   const fileId = campaign.recipients_file_id;
   if (!fileId) throw refuse('99985', 'The campaign has no recipients file yet.');
   const counted = await deps.db.selectFrom('recipient_rows').select((eb) => eb.fn.countAll<string | number>().as('n'))

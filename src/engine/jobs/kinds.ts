@@ -11,7 +11,7 @@ export interface JobPayloads {
     deploymentId: number;
     companyId: number;
     /** The campaign as it was launched (its row's columns; an edit during the launch does not reach it). */
-    campaign: { id: number; content: string; template_id: number | null; template_mapping: Record<string, string>; [column: string]: unknown };
+    campaign: { id: number | null; content: string; template_id: number | null; template_mapping: Record<string, string>; [column: string]: unknown };
     fileId: number;
     channel: { id: number; platform: string };
     purpose: string;

@@ -15,7 +15,7 @@ const UNSENT_SQL = `(${UNSENT_STATES.map((s) => `'${s}'`).join(', ')})`;
 
 export interface NewDeployment {
   companyId: number;
-  campaignId: number;
+  campaignId: number | null;
   channelId: number;
   purpose: string;
   /** When its messages are planned: later than `now` makes it 'scheduled', else it runs now. */

@@ -357,6 +357,24 @@ export interface SmsCampaignsTable {
   created_at: Timestamp;
 }
 
+/** A file the provider's SMS file processor judged for a client company's account (migration 0505). */
+export interface PlatformFilesTable {
+  id: Generated<number>;
+  company_id: number;
+  account_id: number;
+  /** 512 Connectin SMS, 1024 Eloqua, 2048 Responsys (enums platform-tool). */
+  tool_id: number;
+  file_name: string;
+  /** Its judged rows (the recipients intake's); null once they are gone. */
+  recipient_file_id: number | null;
+  content: string | null;
+  summary: ColumnType<Record<string, unknown>, string, string>;
+  campaign_id: number | null;
+  deployment_id: BigRef | null;
+  uploaded_by: number | null;
+  created_at: Timestamp;
+}
+
 export interface CompanyTables {
   companies: CompaniesTable;
   users: UsersTable;
@@ -394,4 +412,5 @@ export interface CompanyTables {
   sms_states: SmsStatesTable;
   sms_accounts: SmsAccountsTable;
   sms_campaigns: SmsCampaignsTable;
+  platform_files: PlatformFilesTable;
 }

@@ -11,6 +11,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Session } from './session.ts';
 import { fail } from '../errors/api-error.ts';
+import { isStaff } from './staff.ts';
 
 /** The roles that may use sandbox operations from another machine. */
 export const sandboxRemoteRoles: readonly string[] = ['platform', 'develop'];
@@ -41,6 +42,6 @@ export function openSandboxDoor(request: FastifyRequest, session: Session | null
 
 /** The company whose sandbox mail the caller may read; null means every company. */
 export function sandboxCompanyScope(session: Session | null): number | null {
-  if (!session || session.roles.includes('platform')) return null;
+  if (!session || isStaff(session)) return null;
   return session.companyId;
 }

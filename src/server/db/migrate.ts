@@ -50,6 +50,7 @@ import * as recipientEntered from './migrations/0501_recipient-entered.ts';
 import * as certificatePdf from './migrations/0502_certificate-pdf.ts';
 import * as flowNotes from './migrations/0503_flow-notes.ts';
 import * as screenSchedules from './migrations/0504_screen-schedules.ts';
+import * as platformFiles from './migrations/0505_platform-files.ts';
 import type { Database } from '../../engine/database.ts';
 
 const migrations: Record<string, Migration> = {
@@ -101,6 +102,7 @@ const migrations: Record<string, Migration> = {
   '0502_certificate-pdf': certificatePdf,
   '0503_flow-notes': flowNotes,
   '0504_screen-schedules': screenSchedules,
+  '0505_platform-files': platformFiles,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

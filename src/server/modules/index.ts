@@ -25,6 +25,9 @@ import { messagingSettingsHandlers } from './messagingSettings/index.ts';
 import { notificationsHandlers } from './notifications/index.ts';
 import { mtReportsHandlers } from './mtReports/index.ts';
 import { otpReportsHandlers } from './otpReports/index.ts';
+import { platformReportsHandlers } from './platformReports/index.ts';
+import { platformFilesHandlers } from './platformFiles/index.ts';
+import { platformFtpHandlers } from './platformFtp/index.ts';
 import { platformSmsHandlers } from './platformSms/index.ts';
 import { reportCenterHandlers } from './reportCenter/index.ts';
 import { rolesHandlers } from './roles/index.ts';
@@ -59,6 +62,9 @@ export const handlers: HandlerMap = {
   ...notificationsHandlers,
   ...mtReportsHandlers,
   ...otpReportsHandlers,
+  ...platformReportsHandlers,
+  ...platformFilesHandlers,
+  ...platformFtpHandlers,
   ...platformSmsHandlers,
   ...reportCenterHandlers,
   ...rolesHandlers,

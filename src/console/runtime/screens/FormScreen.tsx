@@ -32,7 +32,8 @@ import { readsAffectedBy } from '../cache.ts';
 import { withChunkReload } from '../../app/chunk-reload.ts';
 import { useDirtyGuard } from '../form/dirty-guard.ts';
 import { SubmitButton } from '../form/SubmitButton.tsx';
-import { hiddenByValue } from '../form/fields-by.ts';
+import { hiddenByCondition } from '../form/fields-by.ts';
+import { typedPrefill } from '../form/prefill-types.ts';
 import { PlainForm } from '../form/PlainForm.tsx';
 import { plainErrorsFor, plainFormFits } from '../form/plain-form.ts';
 import { deferredFields, type DeferredUploads, type UploadSpec } from '../form/upload.ts';
@@ -125,11 +126,6 @@ function bodyOf(schema: RJSFSchema, data: Data, only?: readonly string[], takes?
   return out;
 }
 
-/** The fields a `showWhen` condition or the `fieldsBy` rule hides for these values (they are not shown, nor sent). */
-export function hiddenByCondition(screen: Pick<ScreenDef, 'showWhen' | 'fieldsBy'>, data: Data, ctx: ExpressionContext): string[] {
-  const unmet = Object.entries(screen.showWhen ?? {}).filter(([, when]) => !rowApplies(when, data, ctx)).map(([field]) => field);
-  return [...unmet, ...hiddenByValue(screen.fieldsBy, data)];
-}
 
 function FormView({ screen, menuKey }: { screen: ScreenDef; menuKey: string | null }) {
   const { t } = useTranslation();
@@ -156,7 +152,7 @@ function FormView({ screen, menuKey }: { screen: ScreenDef; menuKey: string | nu
   const plain = mode === 'single' && !screen.load && !screen.picture && !screen.showWhen && !screen.fieldsBy && plainFormFits(schema, screen.uiSchema);
   const withLoad = mode !== 'create' && !!screen.load;
 
-  const initial = useMemo(() => resolveObject(screen.prefill, { session: getSession() as unknown as Data, query, route: routeParams }), []);
+  const initial = useMemo(() => typedPrefill(properties, resolveObject(screen.prefill, { session: getSession() as unknown as Data, query, route: routeParams })), []);
   const [formData, setFormData] = useState<Data>(initial);
   const [baseline, setBaseline] = useState<Data>(initial);
   const [secrets, setSecrets] = useState<{ list: { field: string; label: string; value: string }[]; then: () => void } | null>(null);

@@ -28,6 +28,7 @@ import { displayRows } from '../chart/display-rows.ts';
 import { meaningScale, withMeaningColors } from '../chart/meaning-colors.ts';
 import { formatInteger } from '../format.ts';
 import { pick, resolveObject, resolveValue, type ExpressionContext } from '../expressions.ts';
+import { hiddenByCondition } from '../form/fields-by.ts';
 import { SchemaForm } from '../form/SchemaForm.tsx';
 import { SubmitButton } from '../form/SubmitButton.tsx';
 import { ExportButtons } from '../list/ExportButtons.tsx';
@@ -108,6 +109,13 @@ function ReportView({ screen }: { screen: ScreenDef }) {
   const [fieldErrors, setFieldErrors] = useState<ErrorSchema | undefined>();
   const properties = (screen.schema!.properties ?? {}) as Record<string, unknown>;
   const navigate = useNavigate();
+  // `showWhen`: a filter the other filters' values do not call for is neither shown nor sent
+  // (its value is dropped, so an upload's parameters or the payload never carry it).
+  const hidden = useMemo(() => new Set(hiddenByCondition(screen, filters, ctx)), [screen, filters]);
+  const shownOnly = (d: Data): Data => {
+    const drop = hiddenByCondition(screen, d, ctx);
+    return drop.length ? Object.fromEntries(Object.entries(d).filter(([k]) => !drop.includes(k))) : d;
+  };
   // Any report with a table can be received on a schedule (the server runs the screen's operation
   // for the days each run covers): offered to who may schedule reports and reach their page.
   const schedulable = !!session && isSchedulableReport(screen, permissionOf({ operation: screen.operation })) && allows(session, permissionOf({ operation: SCHEDULE_OPERATION })) && canOpenMenuKey(session, SCHEDULES_MENU_KEY);
@@ -158,7 +166,7 @@ function ReportView({ screen }: { screen: ScreenDef }) {
   return (
     <ScreenFrame title={t(screen.title)} description={screen.description ? t(screen.description) : undefined} maxWidth={1200}>
       <Box sx={{ maxWidth: 760 }}>
-        <SchemaForm cacheKey={screen.id} schema={screen.schema!} uiSchema={screen.uiSchema} formData={filters} onChange={(d) => setFilters(d)} onSubmit={(d) => void run(d)} extraErrors={fieldErrors} disabled={busy}>
+        <SchemaForm cacheKey={screen.id} schema={screen.schema!} uiSchema={screen.uiSchema} formData={filters} onChange={(d) => setFilters(shownOnly(d))} onSubmit={(d) => void run(shownOnly(d))} extraErrors={fieldErrors} hidden={hidden} disabled={busy}>
           <Box sx={{ display: 'flex', gap: 1, mt: 2 }}>
             <SubmitButton busy={busy} disabled={busy}>
               {t(screen.submitLabel ?? 'common.report.run')}

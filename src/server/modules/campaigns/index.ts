@@ -1,6 +1,5 @@
 // Campaigns (schemas/api/campaigns.yaml, component 2001): write, upload recipients, preview,
 // launch, and the edit lock that a second person approves.
-import { sql } from 'kysely';
 import { variablesOf } from '../../../core/message-content.ts';
 import type { Campaign, CampaignRecurrence } from '../../../generated/types.gen.ts';
 import type { ServerDeps, Session } from '../../context.ts';
@@ -14,6 +13,7 @@ import { campaignMessages } from './messages.ts';
 import { campaignQuery, checkContent, checkLength, checkSchedule, keptTemplate, toCampaign } from './records.ts';
 import { campaignTests } from './campaign-tests.ts';
 import { storePastedRecipients } from './recipients-paste.ts';
+import { recipientRowsPage } from './recipient-rows-page.ts';
 import { storeRecipientsFile } from './recipients-upload.ts';
 import { editable, recipientsTarget } from './recipients-target.ts';
 
@@ -128,33 +128,8 @@ export const campaignsHandlers: DomainHandlers<'campaigns'> = {
     const me = caller(ctx);
     const campaign = await getCampaign(ctx.deps, me, ctx.params.id);
     const fileId = (await ctx.deps.db.selectFrom('campaigns').select('recipients_file_id').where('id', '=', campaign.id).executeTakeFirstOrThrow()).recipients_file_id;
-    // A template campaign's rows are judged again against its parameters' columns (the file is read
-    // before the mapping exists): a blank cell of a mapped column makes the row not sendable, with
-    // that reason, as the launch refuses its message (131008).
     const mapped = campaign.templateId === null ? [] : [...new Set(Object.values(campaign.templateMapping))];
-    const blank = (column: string) => sql<boolean>`coalesce(btrim(variables ->> ${column}), '') = ''`;
-    const anyBlank = mapped.length ? sql<boolean>`(${sql.join(mapped.map(blank), sql` or `)})` : sql<boolean>`false`;
-    let base = ctx.deps.db.selectFrom('recipient_rows').selectAll().where('file_id', '=', fileId ?? 0);
-    const wanted = ctx.query.result;
-    if (wanted === 'fail') base = base.where((eb) => eb.or([eb('result', '=', 'fail'), eb.and([eb('result', 'in', ['pass', 'warn']), eb(anyBlank, '=', true)])]));
-    else if (wanted === 'pass' || wanted === 'warn') base = base.where('result', '=', wanted).where(anyBlank, '=', false);
-    else if (wanted) base = base.where('result', '=', wanted);
-    const q = ctx.query.q?.replace(/\D/g, '');
-    if (q) base = base.where('phone', 'like', `%${q}%`);
-    return paginate(base, ctx.query, {
-      sortable: { row: 'row_no' },
-      defaultSort: { column: 'row_no', order: 'asc' },
-      tieBreaker: 'row_no',
-      search: [],
-      map: (r) => {
-        const empty = r.result === 'pass' || r.result === 'warn' ? mapped.filter((column) => !(r.variables[column] ?? '').trim()) : [];
-        return {
-          row: r.row_no, phone: r.phone, entered: r.entered, result: (empty.length ? 'fail' : r.result) as 'pass',
-          problems: [...r.problems.map((p) => ({ code: p.code, column: p.column ?? null })), ...empty.map((column) => ({ code: 'emptyTemplateParameter', column }))],
-          variables: Object.entries(r.variables).map(([k, v]) => `${k}=${v}`).join('; '),
-        };
-      },
-    });
+    return recipientRowsPage(ctx.deps.db, fileId, ctx.query, mapped);
   },
 
   'campaigns.preview': async (ctx) => previewCampaign(ctx.deps, caller(ctx), ctx.params.id),

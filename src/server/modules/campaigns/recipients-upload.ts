@@ -36,6 +36,25 @@ export interface RecipientsSource {
 
 /** Reads, judges and stores a recipients file; on success it replaces the campaign's previous one. */
 export async function storeRecipients(db: Kysely<Database>, source: RecipientsSource, campaign: RecipientsCampaign, userId: number, now: Date): Promise<RecipientSummary> {
+  const { fileId, summary } = await readRecipients(db, source, campaign, userId, now);
+  await db.transaction().execute(async (trx) => {
+    const previous = await trx.selectFrom('campaigns').select('recipients_file_id').where('id', '=', campaign.id).executeTakeFirst();
+    await trx.updateTable('campaigns').set({ recipients_file_id: fileId, updated_at: now }).where('id', '=', campaign.id).execute();
+    // The replaced file goes unless a deployment was built from it (history keeps its own messages).
+    if (previous?.recipients_file_id) await trx.deleteFrom('recipient_files').where('id', '=', previous.recipients_file_id).execute();
+  });
+  return summary;
+}
+
+/** What a file is judged for: the company, the message whose variables it must fill, its channel type and template; a campaign's, or none yet. */
+export type RecipientsTarget = Omit<RecipientsCampaign, 'id'> & { id: number | null };
+
+/**
+ * Reads and judges a recipients file into its own stored rows (state ready), for a campaign or for
+ * none yet (the provider's file processor); a whole-file problem stores nothing and answers its
+ * code on the source's field.
+ */
+export async function readRecipients(db: Kysely<Database>, source: RecipientsSource, campaign: RecipientsTarget, userId: number, now: Date): Promise<{ fileId: number; summary: RecipientSummary }> {
   const file = await db.insertInto('recipient_files').values({
     company_id: campaign.company_id, campaign_id: campaign.id, file_name: source.fileName.slice(0, 255), bytes: 0, state: 'reading', created_by: userId, created_at: now,
   }).returning('id').executeTakeFirstOrThrow();
@@ -85,13 +104,7 @@ export async function storeRecipients(db: Kysely<Database>, source: RecipientsSo
     fileName: source.fileName, rows: s.totalRows, pass: s.pass, warn: s.warn, fail: s.fail, error: s.error, duplicates: s.duplicates,
     headers: s.headers, encoding: s.encoding, separator: s.separator,
   };
-  await db.transaction().execute(async (trx) => {
-    await trx.updateTable('recipient_files').set({ state: 'ready', bytes: s.bytes, headers: JSON.stringify(s.headers), summary: JSON.stringify(summary) })
-      .where('id', '=', file.id).execute();
-    const previous = await trx.selectFrom('campaigns').select('recipients_file_id').where('id', '=', campaign.id).executeTakeFirst();
-    await trx.updateTable('campaigns').set({ recipients_file_id: file.id, updated_at: now }).where('id', '=', campaign.id).execute();
-    // The replaced file goes unless a deployment was built from it (history keeps its own messages).
-    if (previous?.recipients_file_id) await trx.deleteFrom('recipient_files').where('id', '=', previous.recipients_file_id).execute();
-  });
-  return summary;
+  await db.updateTable('recipient_files').set({ state: 'ready', bytes: s.bytes, headers: JSON.stringify(s.headers), summary: JSON.stringify(summary) })
+    .where('id', '=', file.id).execute();
+  return { fileId: file.id, summary };
 }

@@ -4,15 +4,13 @@
 import type { Kysely, Updateable } from 'kysely';
 import { normalizeColombianPhone } from '../../../core/phone.ts';
 import type { Company } from '../../../generated/types.gen.ts';
-import type { Session } from '../../context.ts';
 import type { CompaniesTable, CompanyRow, Database } from '../../../engine/database.ts';
+import { assertStaff } from '../../auth/staff.ts';
 import { fail, failFields, fieldError, type FieldError } from '../../errors/api-error.ts';
 import { readPictureUpload, storePicture } from '../../files/pictures.ts';
 import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { paginate } from '../../http/paging.ts';
 import { fileUrl } from '../clientAuth/users.ts';
-
-const PLATFORM_ROLE = 'platform';
 
 /** The state changes the provider's staff may make (spec 4: validation, active; others disabled). */
 const TRANSITIONS: Record<string, readonly string[]> = {
@@ -38,10 +36,6 @@ function toCompany(row: CompanyRow, usersCount?: number): Company {
   };
   if (usersCount !== undefined) company.usersCount = usersCount;
   return company;
-}
-
-function assertPlatform(me: Session): void {
-  if (!me.roles.includes(PLATFORM_ROLE)) throw fail('99982');
 }
 
 async function companyById(db: Kysely<Database>, id: number): Promise<CompanyRow | undefined> {
@@ -112,7 +106,7 @@ export const companyHandlers: DomainHandlers<'company'> = {
 
   'company.listAll': async (ctx) => {
     const me = caller(ctx);
-    assertPlatform(me);
+    assertStaff(me);
     const f = ctx.query;
     let qb = ctx.deps.db
       .selectFrom('companies as c')
@@ -131,7 +125,7 @@ export const companyHandlers: DomainHandlers<'company'> = {
 
   'company.setState': async (ctx) => {
     const me = caller(ctx);
-    assertPlatform(me);
+    assertStaff(me);
     const { db } = ctx.deps;
     const target = await companyById(db, ctx.params.id);
     if (!target) throw fail('99959');
@@ -156,7 +150,7 @@ export const companyHandlers: DomainHandlers<'company'> = {
 
   'company.setPlan': async (ctx) => {
     const me = caller(ctx);
-    assertPlatform(me);
+    assertStaff(me);
     const row = await ctx.deps.db.updateTable('companies').set({ plan_type: ctx.body.planType }).where('id', '=', ctx.params.id).returningAll().executeTakeFirst();
     if (!row) throw fail('99959');
     return toCompany(row);

@@ -4,7 +4,8 @@ import { caller, type DomainHandlers } from '../../http/handler.ts';
 import { listMessageStates, listOperators } from '../platformSms/reference-lists.ts';
 import { billingBoard, billingBoardWorkbook } from './billing-board.ts';
 import { callCenterHistory } from './call-center.ts';
-import { declaredTraffic, operatorIdsOf } from './declared-traffic.ts';
+import { declaredTraffic } from './declared-traffic.ts';
+import { operatorsSummary, trafficByState, transactionsSummary } from './general-traffic.ts';
 import { downloadReportFile, generateReport, linkDownloadFile, reportFileList, reportFilesPage } from './report-files.ts';
 import { deploymentsSummary, platformTraffic } from './deployments-and-platforms.ts';
 import { ftpImportReport } from './ftp-imports.ts';
@@ -14,37 +15,21 @@ import { companyAccounts, reportScope, yearMonths, type Level } from './report-s
 import { emptyRow, trafficSets } from './traffic.ts';
 
 export const reportCenterHandlers: DomainHandlers<'reportCenter'> = {
+  // The caller's company: the same functions answer the provider's staff for any company (platformReports).
   'reportCenter.getTransactionsSummary': async (ctx) => {
-    const me = caller(ctx);
     const b = ctx.body;
     const level = (b.AggregationLevel ?? 1) as Level;
-    const db = ctx.deps.db;
-    const scope = await reportScope(db, { companyId: me.companyId, accounts: { field: 'ClientId', ids: b.ClientId }, dateStart: b.DateStart, dateEnd: b.DateEnd, level, now: ctx.deps.now() });
-    const [items, accounts, areas, periods, [totals = emptyRow()]] = await trafficSets(db, { scope, level }, [
-      { by: ['period', 'account'], order: 'keys' }, { by: ['account'] }, { by: ['area'] }, { by: ['period'], order: 'keys' }, { by: [] },
-    ]);
-    return { level, items, accounts, areas, periods, totals };
+    return transactionsSummary(ctx.deps.db, { companyId: caller(ctx).companyId, accounts: { field: 'ClientId', ids: b.ClientId }, dateStart: b.DateStart, dateEnd: b.DateEnd, level, now: ctx.deps.now() });
   },
 
   'reportCenter.getOperatorsSummary': async (ctx) => {
-    const me = caller(ctx);
     const b = ctx.body;
-    const db = ctx.deps.db;
-    const operatorIds = operatorIdsOf(b.OperatorsNames, await listOperators(db));
-    const scope = await reportScope(db, { companyId: me.companyId, accounts: { field: 'ClientsIds', ids: b.ClientsIds }, dateStart: b.DateStart, dateEnd: b.DateEnd, now: ctx.deps.now() });
-    const query = { scope, ...(operatorIds ? { operatorIds } : {}) };
-    const [items, [totals = emptyRow()]] = await trafficSets(db, query, [{ by: ['operator'] }, { by: [] }]);
-    return { items, totals };
+    return operatorsSummary(ctx.deps.db, { companyId: caller(ctx).companyId, accounts: { field: 'ClientsIds', ids: b.ClientsIds }, dateStart: b.DateStart, dateEnd: b.DateEnd, now: ctx.deps.now() }, b.OperatorsNames);
   },
 
   'reportCenter.getTrafficByState': async (ctx) => {
-    const me = caller(ctx);
     const b = ctx.body;
-    const db = ctx.deps.db;
-    const scope = await reportScope(db, { companyId: me.companyId, accounts: { field: 'ClientsIds', ids: b.ClientsIds }, dateStart: b.DateStart, dateEnd: b.DateEnd, now: ctx.deps.now() });
-    const query = { scope, ...(b.StatesIds?.length ? { statusCodes: b.StatesIds } : {}) };
-    const [items, states, [totals = emptyRow()]] = await trafficSets(db, query, [{ by: ['statusCode', 'account'] }, { by: ['statusCode'] }, { by: [] }]);
-    return { items, states, totals };
+    return trafficByState(ctx.deps.db, { companyId: caller(ctx).companyId, accounts: { field: 'ClientsIds', ids: b.ClientsIds }, dateStart: b.DateStart, dateEnd: b.DateEnd, now: ctx.deps.now() }, b.StatesIds);
   },
 
   'reportCenter.messagesCountPerMonth': async (ctx) => {

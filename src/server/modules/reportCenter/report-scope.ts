@@ -56,6 +56,15 @@ export function dateProblems(dateStart: string, dateEnd: string, now: Date): Fie
   return problems;
 }
 
+/** What is wrong with a report's days and, for a report by period, with the number of periods at its level (99962). */
+export function periodProblems(dateStart: string, dateEnd: string, level: Level | undefined, now: Date): FieldError[] {
+  const problems = dateProblems(dateStart, dateEnd, now);
+  if (level !== undefined && dateEnd >= dateStart && periodsSpanned(dateStart, dateEnd, level) > constants.reports.granularityLimit) {
+    problems.push(fieldError('AggregationLevel', '99962', `> ${constants.reports.granularityLimit}`));
+  }
+  return problems;
+}
+
 /** The company's accounts (its channels), optionally of one platform, by name: the reports' account choices. */
 export async function companyAccounts(db: Kysely<Database>, companyId: number, platform?: ChannelPlatform): Promise<{ id: number; name: string; platform: ChannelPlatform }[]> {
   let q = db.selectFrom('channels').select(['id', 'name', 'platform']).where('company_id', '=', companyId);
@@ -78,11 +87,8 @@ export async function reportScope(db: Kysely<Database>, request: ScopeRequest): 
   const { field, ids } = request.accounts;
   if (!ids.length) problems.push(fieldError(field, '99961'));
   else problems.push(...(await foreignAccounts(db, request.companyId, field, ids)));
-  problems.push(...dateProblems(request.dateStart, request.dateEnd, request.now));
   const { dateStart, dateEnd } = request;
-  if (request.level !== undefined && dateEnd >= dateStart && periodsSpanned(dateStart, dateEnd, request.level) > constants.reports.granularityLimit) {
-    problems.push(fieldError('AggregationLevel', '99962', `> ${constants.reports.granularityLimit}`));
-  }
+  problems.push(...periodProblems(dateStart, dateEnd, request.level, request.now));
   if (problems.length) throw failFields(problems);
   return {
     companyId: request.companyId,
