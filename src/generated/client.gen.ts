@@ -87,6 +87,7 @@ export const pathParams: {
     "deployments.control": ["id", "action"],
     "deployments.delete": ["id"],
     "deployments.numbers": ["id"],
+    "deployments.resend": ["id"],
     "events.get": ["id"],
     "events.update": ["id"],
     "events.delete": ["id"],
@@ -423,6 +424,8 @@ export const deploymentsControl = (args: Args<"deployments.control">) => call("d
 export const deploymentsDelete = (args: Args<"deployments.delete">) => call("deployments.delete", args);
 
 export const deploymentsNumbers = (args: Args<"deployments.numbers">) => call("deployments.numbers", args);
+
+export const deploymentsResend = (args: Args<"deployments.resend">) => call("deployments.resend", args);
 
 export const deploymentsHistory = (args: Args<"deployments.history">) => call("deployments.history", args);
 

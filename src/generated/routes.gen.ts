@@ -183,6 +183,18 @@ export const routes = [
         loadScreen: () => import("./screen.deploymentNumbers.gen.ts")
     },
     {
+        path: "/Campaigns/campaigns/:campaignId/runs/:id/resend",
+        screen: "deploymentResend",
+        kind: "form",
+        access: "session",
+        layout: "default",
+        menuKey: null,
+        componentId: null,
+        title: "screens.deploymentResend.title",
+        firstLoad: false,
+        loadScreen: () => import("./screen.deploymentResend.gen.ts")
+    },
+    {
         path: "/notActive",
         screen: "notActive",
         kind: "message",

@@ -18,6 +18,15 @@ export const screen = {
             sortable: false
         },
         {
+            field: "resendOf",
+            label: "fields.resendOf",
+            schema: {
+                type: ["integer", "null"]
+            },
+            width: 110,
+            sortable: false
+        },
+        {
             field: "state",
             label: "fields.state",
             schema: {
@@ -248,6 +257,18 @@ export const screen = {
             when: {
                 field: "state",
                 in: ["running", "paused", "scheduled"]
+            }
+        },
+        {
+            label: "screens.deploymentResend.action",
+            to: "/Campaigns/campaigns/{campaignId}/runs/{id}/resend",
+            permission: {
+                component: 2001,
+                action: "deploy"
+            },
+            when: {
+                field: "state",
+                in: ["completed", "cancelled"]
             }
         },
         {

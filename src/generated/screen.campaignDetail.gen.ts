@@ -241,6 +241,24 @@ export const screen = {
                     sortable: false
                 },
                 {
+                    field: "lastSentAt",
+                    label: "fields.lastSentAt",
+                    schema: {
+                        type: ["string", "null"],
+                        format: "date-time"
+                    },
+                    sortable: false
+                },
+                {
+                    field: "lastProcessedAt",
+                    label: "fields.lastProcessedAt",
+                    schema: {
+                        type: ["string", "null"],
+                        format: "date-time"
+                    },
+                    sortable: false
+                },
+                {
                     field: "maxCompleteInteractions",
                     label: "fields.maxCompleteInteractions",
                     schema: {
@@ -840,6 +858,15 @@ export const screen = {
                         sortable: false
                     },
                     {
+                        field: "resendOf",
+                        label: "fields.resendOf",
+                        schema: {
+                            type: ["integer", "null"]
+                        },
+                        width: 110,
+                        sortable: false
+                    },
+                    {
                         field: "state",
                         label: "fields.state",
                         schema: {
@@ -1070,6 +1097,18 @@ export const screen = {
                         when: {
                             field: "state",
                             in: ["running", "paused", "scheduled"]
+                        }
+                    },
+                    {
+                        label: "screens.deploymentResend.action",
+                        to: "/Campaigns/campaigns/{campaignId}/runs/{id}/resend",
+                        permission: {
+                            component: 2001,
+                            action: "deploy"
+                        },
+                        when: {
+                            field: "state",
+                            in: ["completed", "cancelled"]
                         }
                     },
                     {

@@ -122,6 +122,16 @@ export const screen = {
             sortable: false
         },
         {
+            field: "lastSentAt",
+            label: "fields.lastSentAt",
+            schema: {
+                type: ["string", "null"],
+                format: "date-time"
+            },
+            width: 180,
+            sortable: false
+        },
+        {
             field: "createdAt",
             label: "fields.createdAt",
             schema: {

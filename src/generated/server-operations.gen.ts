@@ -2145,6 +2145,8 @@ export const entitySchemas = [
             "maxCompleteInteractions",
             "flowId",
             "recipients",
+            "lastSentAt",
+            "lastProcessedAt",
             "createdAt",
             "updatedAt"
         ],
@@ -2287,6 +2289,16 @@ export const entitySchemas = [
                     }, {
                         type: "null"
                     }]
+            },
+            lastSentAt: {
+                type: ["string", "null"],
+                format: "date-time",
+                description: "spec 3's sent date: when its latest run began sending (null before any)"
+            },
+            lastProcessedAt: {
+                type: ["string", "null"],
+                format: "date-time",
+                description: "spec 3's processed date: when its latest run that went to its end finished (null before any)"
             },
             createdAt: {
                 type: "string",
@@ -3656,6 +3668,7 @@ export const entitySchemas = [
             "campaignId",
             "campaignName",
             "channelId",
+            "resendOf",
             "state",
             "purpose",
             "total",
@@ -3683,6 +3696,10 @@ export const entitySchemas = [
             },
             channelId: {
                 type: "integer"
+            },
+            resendOf: {
+                type: ["integer", "null"],
+                description: "the run whose messages that did not arrive this one sends again (a resend), else null"
             },
             state: {
                 $ref: "deployment-state#"
@@ -12672,6 +12689,75 @@ export const serverOperations = [
             "99931",
             "99963",
             "99984",
+            "99982",
+            "99959"
+        ]
+    },
+    {
+        id: "deployments.resend",
+        tag: "deployments",
+        name: "resend",
+        method: "POST",
+        path: "/v1/deployments/{id}/resend",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: {
+            component: 2001,
+            action: "deploy"
+        },
+        summary: "Sends again, as a new run of the same campaign and channel (`resendOf` names this one), the messages of a completed or cancelled run (99984 while it still sends) whose numbers' latest message is in one of `states` \u2014 never to a number that got one delivered or read, and each number once per run resent from (resend from the resend's own run for a second try); none left is 99985. Credits (99986), send window and block list as for a launch; the run's own messages do not make it a duplicate (93).",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 9007199254740991
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            required: ["states"],
+            additionalProperties: false,
+            properties: {
+                states: {
+                    type: "array",
+                    minItems: 1,
+                    uniqueItems: true,
+                    items: {
+                        type: "string",
+                        enum: [
+                            "failed",
+                            "timeout",
+                            "undefined",
+                            "rejected",
+                            "cancelled"
+                        ],
+                        "x-enum": "message-state"
+                    },
+                    default: ["failed"]
+                }
+            }
+        },
+        multipart: null,
+        uploadLimit: null,
+        response: {
+            $ref: "deployment#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: [
+            "99931",
+            "99984",
+            "99985",
+            "99986",
+            "99972",
             "99982",
             "99959"
         ]

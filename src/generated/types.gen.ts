@@ -712,6 +712,14 @@ flowId: (number | null)
 recipients: number
 lastDeploymentId?: (number | null)
 lastDeploymentState?: (DeploymentState | null)
+/**
+ * spec 3's sent date: when its latest run began sending (null before any)
+ */
+lastSentAt: (string | null)
+/**
+ * spec 3's processed date: when its latest run that went to its end finished (null before any)
+ */
+lastProcessedAt: (string | null)
 createdAt: string
 updatedAt: string
 }
@@ -1422,6 +1430,10 @@ id: number
 campaignId: (number | null)
 campaignName: (string | null)
 channelId: number
+/**
+ * the run whose messages that did not arrive this one sends again (a resend), else null
+ */
+resendOf: (number | null)
 state: DeploymentState
 purpose: MessagePurpose
 total: number
@@ -4476,6 +4488,23 @@ changed: number
 }
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "deployments.resend.Params".
+ */
+export interface DeploymentsResendParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "deployments.resend.Body".
+ */
+export interface DeploymentsResendBody {
+/**
+ * @minItems 1
+ */
+states: [("failed" | "timeout" | "undefined" | "rejected" | "cancelled"), ...(("failed" | "timeout" | "undefined" | "rejected" | "cancelled"))[]]
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "deployments.history.Query".
  */
 export interface DeploymentsHistoryQuery {
@@ -6778,6 +6807,13 @@ export interface OperationTypes {
             body: DeploymentsNumbersBody;
         };
         response: DeploymentsNumbersResponse;
+    };
+    "deployments.resend": {
+        args: {
+            params: DeploymentsResendParams;
+            body: DeploymentsResendBody;
+        };
+        response: Deployment;
     };
     "deployments.history": {
         args: {

@@ -93,6 +93,10 @@ describe('campaigns', () => {
     const cancelled = (await h.op('deployments.control', { token: tokens.manager, params: { id: deployment.id, action: 'cancel' } })).json();
     expect(cancelled).toMatchObject({ state: 'cancelled', counts: { cancelled: 2, rejected: 1 } });
     expect((await h.op('credits.balance', { token: tokens.manager })).json()).toEqual(before);
+    // Its run cancelled, the campaign is Aborted (out of the open tab); its sent date is the run's start, nothing processed.
+    const aborted = (await h.op('campaigns.get', { token: tokens.manager, params: { id: campaign.id } })).json();
+    expect(aborted).toMatchObject({ label: 'Aborted', lastSentAt: expect.any(String), lastProcessedAt: null });
+    expect((await h.op('campaigns.list', { token: tokens.manager, query: { label: 'Active', q: 'Pedido listo' } })).json().total).toBe(0);
     // Processed: it cannot change any more.
     expect((await h.op('deployments.control', { token: tokens.manager, params: { id: deployment.id, action: 'play' } })).json().code).toBe('99984');
     const listed = (await h.op('deployments.list', { token: tokens.manager, query: { campaignId: campaign.id } })).json();
@@ -100,6 +104,11 @@ describe('campaigns', () => {
     expect((await h.op('deployments.get', { token: tokens.manager, params: { id: deployment.id } })).json().campaignName).toBe('Pedido listo');
     expect((await h.op('deployments.delete', { token: tokens.manager, params: { id: deployment.id } })).json()).toEqual({ ok: true });
     expect((await h.op('deployments.get', { token: tokens.manager, params: { id: deployment.id } })).json().code).toBe('99959');
+    // Launched again, it is Active again with its new run; a run that goes to its end is its processed date.
+    const again = (await h.op('campaigns.launch', { token: tokens.manager, params: { id: campaign.id } })).json();
+    expect((await h.op('campaigns.get', { token: tokens.manager, params: { id: campaign.id } })).json().label).toBe('Active');
+    await h.db.updateTable('deployments').set({ state: 'completed', finished_at: h.clock.now }).where('id', '=', again.id).execute();
+    expect((await h.op('campaigns.get', { token: tokens.manager, params: { id: campaign.id } })).json().lastProcessedAt).toBe(h.clock.now.toISOString());
   });
 
   it('refuses a launch the credits do not cover, creating nothing', async () => {

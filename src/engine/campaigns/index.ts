@@ -11,6 +11,7 @@ export { sendCampaignTest } from './test-send.ts';
 export { channelOf, plannedAt } from './launch-plan.ts';
 export { firstRunFrom, runDueCampaigns, upcomingRuns } from './recurrence.ts';
 export { controlDeployment, loadDeployment, numbersAction, removeDeployment } from './deployment-control.ts';
+export { resendDeployment, RESENDABLE_STATES, type ResendableState } from './resend.ts';
 export { checkCampaignFlow } from './flow-check.ts';
 export { mappingFor, parametersOf } from './whatsapp.ts';
 export { sendMessages, duplicateWindowHours, DEFAULT_DUPLICATE_HOURS, type Enqueue, type SendRequest } from './send.ts';

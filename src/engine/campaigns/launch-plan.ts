@@ -33,6 +33,9 @@ export interface LaunchCampaign {
   flow_id?: number | null;
 }
 
+/** A campaign is launched (or tried) while Active, or again once Aborted (its run cancelled); an Executed series is over. */
+export const LAUNCHABLE_LABELS: readonly string[] = ['Active', 'Aborted'];
+
 export async function loadCampaign(deps: CampaignDeps, me: Caller, campaignId: number): Promise<LaunchCampaign> {
   const campaign = await deps.db.selectFrom('campaigns').selectAll().where('id', '=', campaignId).where('company_id', '=', me.companyId).executeTakeFirst();
   if (!campaign) throw refuse('99959');

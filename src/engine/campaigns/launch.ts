@@ -10,7 +10,7 @@ import { advanceJob, createDeployment, createJob, InsufficientCreditsError, reco
 import { refuse } from '../refused.ts';
 import type { Caller, CampaignDeps } from './deps.ts';
 import { checkCampaignFlow } from './flow-check.ts';
-import { channelOf, isSendable, loadCampaign, plannedAt, sendableChunk, sendRequest, writeChunk, type LaunchCampaign, type LaunchPlan } from './launch-plan.ts';
+import { channelOf, isSendable, LAUNCHABLE_LABELS, loadCampaign, plannedAt, sendableChunk, sendRequest, writeChunk, type LaunchCampaign, type LaunchPlan } from './launch-plan.ts';
 import { contentLinks } from './links.ts';
 import { sendMessages } from './send.ts';
 import { launchChunkSize } from './settings.ts';
@@ -32,10 +32,15 @@ import { whatsappLaunchItems } from './whatsapp.ts';
  */
 export async function launchCampaign(deps: CampaignDeps, me: Caller, campaignId: number, withDeployment?: (trx: Transaction<Database>, deploymentId: number) => Promise<void>): Promise<number> {
   const campaign = await loadCampaign(deps, me, campaignId);
-  if (campaign.label !== 'Active') throw refuse('99984');
+  if (!LAUNCHABLE_LABELS.includes(campaign.label)) throw refuse('99984');
   // Its flow must still be published and pushable (99994, 99968, 99990).
   await checkCampaignFlow(deps.db, me.companyId, campaign.flow_id, campaign.kind);
-  return launchRecipients(deps, me, campaign, withDeployment);
+  if (campaign.label === 'Active') return launchRecipients(deps, me, campaign, withDeployment);
+  // An aborted campaign (its last run cancelled) launched again is active again, with the new run.
+  return launchRecipients(deps, me, campaign, async (trx, deploymentId) => {
+    await trx.updateTable('campaigns').set({ label: 'Active', updated_at: deps.now() }).where('id', '=', campaignId).where('label', '=', 'Aborted').execute();
+    await withDeployment?.(trx, deploymentId);
+  });
 }
 
 /**

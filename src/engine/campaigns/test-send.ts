@@ -14,7 +14,7 @@ import { InsufficientCreditsError, type Purpose } from '../lifecycle/index.ts';
 import { judgePhone } from '../recipients/index.ts';
 import { refuse, Refused } from '../refused.ts';
 import type { Caller, CampaignDeps } from './deps.ts';
-import { channelOf, loadCampaign } from './launch-plan.ts';
+import { channelOf, LAUNCHABLE_LABELS, loadCampaign } from './launch-plan.ts';
 import { sendMessages } from './send.ts';
 
 /** The test's numbers in E.164, each once, judged as a file's phone cell is (99905, 99963). */
@@ -43,7 +43,7 @@ async function testBody(deps: Pick<CampaignDeps, 'db'>, content: string, fileId:
 
 export async function sendCampaignTest(deps: CampaignDeps, me: Caller, campaignId: number, phonesText: string): Promise<CampaignTestResult> {
   const campaign = await loadCampaign(deps, me, campaignId);
-  if (campaign.label !== 'Active') throw refuse('99984');
+  if (!LAUNCHABLE_LABELS.includes(campaign.label)) throw refuse('99984');
   const channel = await channelOf(deps, campaign);
   // Fixed lines only where the channel type reaches them, as for the file's rows.
   const phones = testNumbers(phonesText, reachOf(channel.platform) !== 'mobile');

@@ -24,6 +24,8 @@ export interface NewDeployment {
   now: Date;
   /** A launch written by a job: 'preparing' until its last chunk, with this many recipients. */
   preparing?: { total: number };
+  /** A resend: the run whose messages that did not arrive it sends again. */
+  resendOf?: number | null;
 }
 
 /** Launch: a campaign run's deployment, scheduled for `at` or running from now (or preparing first). Answers its id. */
@@ -32,7 +34,7 @@ export async function createDeployment(trx: Transaction<Database>, d: NewDeploym
   const row = await trx.insertInto('deployments').values({
     company_id: d.companyId, campaign_id: d.campaignId, channel_id: d.channelId, state: d.preparing ? 'preparing' : later ? 'scheduled' : 'running',
     purpose: d.purpose, scheduled_at: later ? d.at : null, started_at: later || d.preparing ? null : d.now, reserved_credits: 0,
-    total: d.preparing?.total ?? 0, created_by: d.createdBy, created_at: d.now, updated_at: d.now,
+    total: d.preparing?.total ?? 0, created_by: d.createdBy, created_at: d.now, updated_at: d.now, resend_of: d.resendOf ?? null,
   }).returning('id').executeTakeFirstOrThrow();
   return Number(row.id);
 }
@@ -63,8 +65,9 @@ export async function finishPreparing(trx: Transaction<Database>, id: number, at
 export async function stopPreparing(db: Kysely<Database>, companyId: number, id: number, reason: string, now: Date): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await cancelUnsentMessages(trx, companyId, id, now);
-    await trx.updateTable('deployments').set({ state: 'cancelled', stop_reason: reason, total: sql<number>`enqueued`, finished_at: now, updated_at: now })
-      .where('id', '=', id).where('state', '=', 'preparing').execute();
+    const stopped = await trx.updateTable('deployments').set({ state: 'cancelled', stop_reason: reason, total: sql<number>`enqueued`, finished_at: now, updated_at: now })
+      .where('id', '=', id).where('state', '=', 'preparing').executeTakeFirst();
+    if (Number(stopped.numUpdatedRows) > 0) await abortCampaignOf(trx, id, now);
   });
 }
 
@@ -107,7 +110,18 @@ export async function cancelDeployment(db: Kysely<Database>, companyId: number, 
   await db.transaction().execute(async (trx) => {
     await cancelUnsentMessages(trx, companyId, id, now);
     await trx.updateTable('deployments').set({ state: 'cancelled', finished_at: now, updated_at: now }).where('id', '=', id).execute();
+    await abortCampaignOf(trx, id, now);
   });
+}
+
+/**
+ * A cancelled run aborts its campaign (spec 4's label Aborted): an open or scheduled campaign's
+ * one send did not go. A recurring campaign's series goes on (one run cancelled is not the rule
+ * ended). Launching the campaign again makes it Active (engine/campaigns/launch.ts).
+ */
+async function abortCampaignOf(trx: Transaction<Database>, deploymentId: number, now: Date): Promise<void> {
+  await sql`update campaigns set label = 'Aborted', updated_at = ${now}
+            where id = (select campaign_id from deployments where id = ${deploymentId}) and label = 'Active' and kind <> 'recurring'`.execute(trx);
 }
 
 /** Cancel some numbers of a deployment; answers how many messages it cancelled. */

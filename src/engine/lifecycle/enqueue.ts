@@ -52,6 +52,11 @@ export interface EnqueueRequest {
   /** The campaign a test send tries out (source 'test'): its messages belong to no deployment. */
   testCampaignId?: number | null;
   apiCredentialId?: string | null;
+  /**
+   * A resend of this deployment's messages (engine/campaigns/resend.ts): its own messages that did
+   * not arrive are what is sent again, so they do not make the resend a duplicate (93).
+   */
+  resendOf?: number | null;
   /** The team member sending: their area (users.area_id, now) goes on each message for the reports by area. */
   createdBy?: number | null;
   items: readonly EnqueueItem[];

@@ -46,7 +46,8 @@ const blockList: RefusalRule = {
 };
 
 /** Duplicates: the same number and text twice in this request, or already sent within the company's window.
- *  A campaign's test never makes a later message a duplicate: testing to your own number does not take it out of the launch. */
+ *  A campaign's test never makes a later message a duplicate: testing to your own number does not take it out of the launch;
+ *  nor does the run a resend sends again (its messages that did not arrive are the point of it). */
 const duplicate: RefusalRule = {
   name: 'duplicate',
   status: STATUS.duplicate,
@@ -58,7 +59,8 @@ const duplicate: RefusalRule = {
         select 1 from messages p where p.company_id = ${ctx.req.companyId} and p.to_number = m.to_number
           and p.created_at >= ${since} and p.id < m.id
           and p.body is not distinct from m.body and p.template is not distinct from m.template
-          and p.state not in ('rejected', 'cancelled') and p.source <> 'test')`.execute(trx);
+          and p.state not in ('rejected', 'cancelled') and p.source <> 'test'
+          ${ctx.req.resendOf ? sql`and p.deployment_id is distinct from ${ctx.req.resendOf}::bigint` : sql``})`.execute(trx);
     return Number(result.numAffectedRows ?? 0);
   },
 };

@@ -106,6 +106,8 @@ export interface DeploymentsTable {
   enqueued: Generated<number>;
   /** Why its launch stopped mid-way (an error code of config/errors.yaml), else null. */
   stop_reason: string | null;
+  /** The run whose messages that did not arrive this one sends again (migration 0506), else null. */
+  resend_of: ColumnType<number | string | null, number | null | undefined, number | null>;
   created_by: number | null;
   created_at: Timestamp;
   updated_at: Timestamp;

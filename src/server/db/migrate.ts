@@ -51,6 +51,7 @@ import * as certificatePdf from './migrations/0502_certificate-pdf.ts';
 import * as flowNotes from './migrations/0503_flow-notes.ts';
 import * as screenSchedules from './migrations/0504_screen-schedules.ts';
 import * as platformFiles from './migrations/0505_platform-files.ts';
+import * as deploymentResend from './migrations/0506_deployment-resend.ts';
 import type { Database } from '../../engine/database.ts';
 
 const migrations: Record<string, Migration> = {
@@ -103,6 +104,7 @@ const migrations: Record<string, Migration> = {
   '0503_flow-notes': flowNotes,
   '0504_screen-schedules': screenSchedules,
   '0505_platform-files': platformFiles,
+  '0506_deployment-resend': deploymentResend,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -23,6 +23,8 @@ export function campaignQuery(db: Kysely<Database>, companyId: number) {
       sql<unknown>`(select ms.send_window from messaging_settings ms where ms.company_id = c.company_id)`.as('send_window'),
       sql<number | string | null>`(select d.id from deployments d where d.campaign_id = c.id order by d.id desc limit 1)`.as('last_deployment_id'),
       sql<string | null>`(select d.state from deployments d where d.campaign_id = c.id order by d.id desc limit 1)`.as('last_deployment_state'),
+      sql<Date | null>`(select max(d.started_at) from deployments d where d.campaign_id = c.id)`.as('last_sent_at'),
+      sql<Date | null>`(select max(d.finished_at) from deployments d where d.campaign_id = c.id and d.state = 'completed')`.as('last_processed_at'),
     ])
     .where('c.company_id', '=', companyId);
 }
@@ -81,6 +83,8 @@ export const toCampaign = (r: CampaignRow, now: Date): Campaign => ({
   recipients: Number(r.recipients ?? 0),
   lastDeploymentId: r.last_deployment_id === null ? null : Number(r.last_deployment_id),
   lastDeploymentState: (r.last_deployment_state ?? null) as Campaign['lastDeploymentState'],
+  lastSentAt: r.last_sent_at ? new Date(r.last_sent_at).toISOString() : null,
+  lastProcessedAt: r.last_processed_at ? new Date(r.last_processed_at).toISOString() : null,
   createdAt: r.created_at.toISOString(),
   updatedAt: r.updated_at.toISOString(),
 });

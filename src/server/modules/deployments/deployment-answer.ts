@@ -30,6 +30,7 @@ export async function toDeployment(db: Kysely<Database>, row: Awaited<ReturnType
   const campaign = row.campaign_id ? await db.selectFrom('campaigns').select('name').where('id', '=', row.campaign_id).executeTakeFirst() : null;
   return {
     id: Number(row.id), campaignId: row.campaign_id, campaignName: campaign?.name ?? null, channelId: row.channel_id,
+    resendOf: row.resend_of === null ? null : Number(row.resend_of),
     state: row.state as Deployment['state'], purpose: row.purpose as Deployment['purpose'], total: row.total,
     reservedCredits: Number(row.reserved_credits), counts: c, refused,
     // Of the messages written so far: while the launch is preparing the rest are not counted as

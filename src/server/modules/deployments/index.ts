@@ -5,7 +5,7 @@ import { paginate } from '../../http/paging.ts';
 import { normalizeColombianPhone } from '../../../core/phone.ts';
 import { failFields, fieldError } from '../../errors/api-error.ts';
 import { deploymentHistory } from './history.ts';
-import { controlDeployment, loadDeployment, numbersAction, removeDeployment } from '../../../engine/campaigns/index.ts';
+import { controlDeployment, loadDeployment, numbersAction, removeDeployment, resendDeployment } from '../../../engine/campaigns/index.ts';
 import { toDeployment } from './deployment-answer.ts';
 
 
@@ -45,6 +45,12 @@ export const deploymentsHandlers: DomainHandlers<'deployments'> = {
   'deployments.delete': async (ctx) => {
     await removeDeployment(ctx.deps.db, caller(ctx).companyId, ctx.params.id, ctx.deps.now());
     return { ok: true as const };
+  },
+
+  'deployments.resend': async (ctx) => {
+    const me = caller(ctx);
+    const id = await resendDeployment(ctx.deps, me, ctx.params.id, ctx.body.states);
+    return toDeployment(ctx.deps.db, await loadDeployment(ctx.deps.db, me.companyId, id));
   },
 
   'deployments.numbers': async (ctx) => {
