@@ -1,5 +1,6 @@
 // The whole identity flow through the API: register -> OTP from the sandbox outbox ->
 // validateOtp -> signin -> signout -> the token is refused.
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { decodeSession } from '../../src/core/session-codec.ts';
 import { fileHarness } from './file-harness.ts';
@@ -116,6 +117,20 @@ describe('register, validate, sign in, sign out', () => {
     expect(res.json().idUser).not.toBe(idUser);
     expect(await h.count('users')).toBe(users);
     expect((await h.outbox('laura.gomez@empresa-flujo.co')).some((m) => /already has an account/.test(m.body))).toBe(true);
+  });
+
+  it('a registration the database cannot complete answers 99995 (registration not completed) and leaves nothing half-made', async () => {
+    const before = await h.snapshot();
+    // The last write of the registration's transaction fails: the company and the user written before it go too.
+    await sql`alter table password_history rename to password_history_away`.execute(h.db);
+    try {
+      const res = await h.op('clientAuth.register', { body: { ...form, email: 'sin.cierre@empresa-flujo.co', phone: '3205550000', nit: '900555666-1', companyName: 'Sin Cierre S.A.S.' } });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().code).toBe('99995');
+    } finally {
+      await sql`alter table password_history_away rename to password_history`.execute(h.db);
+    }
+    expect(await h.snapshot()).toEqual(before);
   });
 
   it('a phone already linked to another user answers 99988', async () => {
