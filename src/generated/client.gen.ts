@@ -109,6 +109,7 @@ export const pathParams: {
     "mtReports.reportCenterGetClientsByNit": ["nit"],
     "mtReports.reportCenterGetNitByUser": ["id"],
     "notifications.list": ["userId"],
+    "numberLists.delete": ["id"],
     "payments.get": ["id"],
     "payments.byInvoice": ["invoice"],
     "payments.voucherLink": ["id"],
@@ -552,6 +553,14 @@ export const notificationsList = (args: Args<"notifications.list">) => call("not
 export const useNotificationsList = (args: Args<"notifications.list"> | null, config?: SWRConfiguration<Result<"notifications.list">>) => useOperation("notifications.list", args, config);
 
 export const notificationsMarkRead = (args: Args<"notifications.markRead">) => call("notifications.markRead", args);
+
+export const numberListsList = (args: Args<"numberLists.list">) => call("numberLists.list", args);
+
+export const useNumberListsList = (args: Args<"numberLists.list"> | null, config?: SWRConfiguration<Result<"numberLists.list">>) => useOperation("numberLists.list", args, config);
+
+export const numberListsCreate = (args: Args<"numberLists.create">) => call("numberLists.create", args);
+
+export const numberListsDelete = (args: Args<"numberLists.delete">) => call("numberLists.delete", args);
 
 export const otpReportsGetTimesOtpByDay = (args: Args<"otpReports.getTimesOtpByDay">) => call("otpReports.getTimesOtpByDay", args);
 

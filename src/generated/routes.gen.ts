@@ -207,6 +207,30 @@ export const routes = [
         loadScreen: () => import("./screen.notActive.gen.ts")
     },
     {
+        path: "/profile/numberLists/new",
+        screen: "numberListForm",
+        kind: "form",
+        access: "session",
+        layout: "default",
+        menuKey: null,
+        componentId: null,
+        title: "screens.numberLists.formTitle",
+        firstLoad: false,
+        loadScreen: () => import("./screen.numberListForm.gen.ts")
+    },
+    {
+        path: "/profile/numberLists",
+        screen: "numberLists",
+        kind: "list",
+        access: "session",
+        layout: "default",
+        menuKey: null,
+        componentId: null,
+        title: "screens.numberLists.title",
+        firstLoad: false,
+        loadScreen: () => import("./screen.numberLists.gen.ts")
+    },
+    {
         path: "/smsPlatformTools/deploySms/:id/campaign",
         screen: "platformAddCampaign",
         kind: "form",

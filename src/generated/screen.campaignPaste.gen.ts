@@ -67,6 +67,9 @@ export const screen = {
         ]
     },
     links: [{
+            to: "/profile/numberLists",
+            label: "screens.numberLists.title"
+        }, {
             to: "/Campaigns/campaigns/{id}?tab=2",
             label: "screens.campaignPaste.next"
         }, {
@@ -77,6 +80,21 @@ export const screen = {
         type: "object",
         required: ["numbers"],
         properties: {
+            savedList: {
+                type: "integer",
+                title: "fields.savedList",
+                "x-options": {
+                    operation: "numberLists.list",
+                    value: "id",
+                    label: "name",
+                    params: {
+                        pageSize: 10
+                    },
+                    fill: {
+                        numbers: "numbers"
+                    }
+                }
+            },
             numbers: {
                 type: "string",
                 minLength: 1,
@@ -88,7 +106,7 @@ export const screen = {
         }
     },
     uiSchema: {
-        "ui:order": ["numbers", "*"],
+        "ui:order": ["savedList", "numbers", "*"],
         "ui:submitButtonOptions": {
             norender: true
         }

@@ -25,6 +25,21 @@ export const screen = {
         type: "object",
         required: ["phones"],
         properties: {
+            savedList: {
+                type: "integer",
+                title: "fields.savedList",
+                "x-options": {
+                    operation: "numberLists.list",
+                    value: "id",
+                    label: "name",
+                    params: {
+                        pageSize: 10
+                    },
+                    fill: {
+                        phones: "numbers"
+                    }
+                }
+            },
             phones: {
                 type: "string",
                 minLength: 1,
@@ -36,7 +51,7 @@ export const screen = {
         }
     },
     uiSchema: {
-        "ui:order": ["phones", "*"],
+        "ui:order": ["savedList", "phones", "*"],
         "ui:submitButtonOptions": {
             norender: true
         }

@@ -4979,6 +4979,84 @@ export const entitySchemas = [
         }
     },
     {
+        $id: "number-list-page",
+        description: "One page of saved number lists (the list convention).",
+        type: "object",
+        required: [
+            "items",
+            "total",
+            "page",
+            "pageSize"
+        ],
+        additionalProperties: false,
+        properties: {
+            items: {
+                type: "array",
+                items: {
+                    $ref: "number-list#"
+                }
+            },
+            total: {
+                type: "integer",
+                description: "rows matching the filters and search",
+                "all pages": null
+            },
+            page: {
+                type: "integer"
+            },
+            pageSize: {
+                type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound (\"more than 1,000\")"
+            }
+        }
+    },
+    {
+        $id: "number-list",
+        description: "A person's saved list of numbers and ranges (spec 5's saved range lists): as written, how many numbers it holds, and the numbers one per line (what a numbers field is filled with).",
+        type: "object",
+        required: [
+            "id",
+            "name",
+            "ranges",
+            "count",
+            "numbers",
+            "createdAt"
+        ],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "integer"
+            },
+            name: {
+                type: "string"
+            },
+            ranges: {
+                type: "string"
+            },
+            count: {
+                type: "integer"
+            },
+            numbers: {
+                type: "string"
+            },
+            createdAt: {
+                type: "string",
+                format: "date-time"
+            }
+        }
+    },
+    {
         $id: "outbox-message",
         description: "A message the sandbox SMS/e-mail provider accepted (demo and tests only).",
         type: "object",
@@ -14999,6 +15077,146 @@ export const serverOperations = [
         produces: "json",
         sandbox: false,
         errors: ["99999", "99982"]
+    },
+    {
+        id: "numberLists.list",
+        tag: "numberLists",
+        name: "list",
+        method: "GET",
+        path: "/v1/numberLists",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: null,
+        summary: "The caller's saved lists, by name (list convention; q searches the name).",
+        params: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                page: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 1000000,
+                    default: 1
+                },
+                pageSize: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 200,
+                    default: 50
+                },
+                after: {
+                    $ref: "list-cursor#"
+                },
+                sort: {
+                    type: "string",
+                    enum: ["name", "createdAt"]
+                },
+                order: {
+                    type: "string",
+                    enum: ["asc", "desc"],
+                    default: "asc"
+                },
+                q: {
+                    type: "string",
+                    maxLength: 60
+                }
+            }
+        },
+        headers: null,
+        body: null,
+        multipart: null,
+        uploadLimit: null,
+        response: {
+            $ref: "number-list-page#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99931"]
+    },
+    {
+        id: "numberLists.create",
+        tag: "numberLists",
+        name: "create",
+        method: "POST",
+        path: "/v1/numberLists",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: null,
+        summary: "Saves a list: numbers and ranges (\"3001234500-3001234599\"), one a line or separated by commas or semicolons, expanded to at most uploads.pastedNumbersMax numbers (each entry that cannot be read, a range backwards or mixing mobile and fixed lines, or past the limit is refused on `ranges` with the entry named, 99931). Names are unique per person (99931); a person keeps at most limits.savedRangeLists lists (99931 on `name`).",
+        params: null,
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            required: ["name", "ranges"],
+            additionalProperties: false,
+            properties: {
+                name: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 60
+                },
+                ranges: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 20000,
+                    "x-widget": "textarea"
+                }
+            }
+        },
+        multipart: null,
+        uploadLimit: null,
+        response: {
+            $ref: "number-list#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99999", "99931"]
+    },
+    {
+        id: "numberLists.delete",
+        tag: "numberLists",
+        name: "delete",
+        method: "DELETE",
+        path: "/v1/numberLists/{id}",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: null,
+        summary: "Deletes one of the caller's lists (another person's is 99959).",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        headers: null,
+        body: null,
+        multipart: null,
+        uploadLimit: null,
+        response: {
+            type: "object",
+            required: ["ok"],
+            additionalProperties: false,
+            properties: {
+                ok: {
+                    type: "boolean",
+                    const: true
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99959"]
     },
     {
         id: "otpReports.getTimesOtpByDay",

@@ -2007,6 +2007,43 @@ visible: boolean
 createdAt: string
 }
 /**
+ * One page of saved number lists (the list convention).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "number-list-page".
+ */
+export interface NumberListPage {
+items: NumberList[]
+/**
+ * rows matching the filters and search
+ */
+total: number
+page: number
+pageSize: number
+/**
+ * cursor of the rows after this page (pass as `after`); null on a page that is not full
+ */
+next?: (ListCursor | null)
+/**
+ * true when more rows match than are counted: `total` is then a lower bound ("more than 1,000")
+ */
+totalIsEstimate?: boolean
+}
+/**
+ * A person's saved list of numbers and ranges (spec 5's saved range lists): as written, how many numbers it holds, and the numbers one per line (what a numbers field is filled with).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "number-list".
+ */
+export interface NumberList {
+id: number
+name: string
+ranges: string
+count: number
+numbers: string
+createdAt: string
+}
+/**
  * A message the sandbox SMS/e-mail provider accepted (demo and tests only).
  * 
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
@@ -5009,6 +5046,40 @@ unread: number
 }
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "numberLists.list.Query".
+ */
+export interface NumberListsListQuery {
+page?: number
+pageSize?: number
+after?: ListCursor
+sort?: ("name" | "createdAt")
+order?: ("asc" | "desc")
+q?: string
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "numberLists.create.Body".
+ */
+export interface NumberListsCreateBody {
+name: string
+ranges: string
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "numberLists.delete.Params".
+ */
+export interface NumberListsDeleteParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "numberLists.delete.Response".
+ */
+export interface NumberListsDeleteResponse {
+ok: true
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "otpReports.getTimesOtpByDay.Body".
  */
 export interface OtpReportsGetTimesOtpByDayBody {
@@ -7046,6 +7117,24 @@ export interface OperationTypes {
             body: NotificationsMarkReadBody;
         };
         response: NotificationsMarkReadResponse;
+    };
+    "numberLists.list": {
+        args: {
+            query?: NumberListsListQuery;
+        };
+        response: NumberListPage;
+    };
+    "numberLists.create": {
+        args: {
+            body: NumberListsCreateBody;
+        };
+        response: NumberList;
+    };
+    "numberLists.delete": {
+        args: {
+            params: NumberListsDeleteParams;
+        };
+        response: NumberListsDeleteResponse;
     };
     "otpReports.getTimesOtpByDay": {
         args: {

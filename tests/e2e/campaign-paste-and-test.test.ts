@@ -5,7 +5,7 @@
 // carries the pasted recipients only, never the test.
 import { describe, it, expect } from 'vitest';
 import { sessionToken, productAndBrowser } from './harness.ts';
-import { campaignFirstStep, field, signedInPage } from './steps.ts';
+import { api, campaignFirstStep, field, notificationsChannel, signedInPage } from './steps.ts';
 
 const e2e = productAndBrowser();
 
@@ -71,6 +71,27 @@ describe('campaign recipients pasted, and a test send', () => {
     const answer = await fetch(`${e2e.product.url}/v1/deployments?campaignId=${campaignId}`, { headers: { 'X-Auth-Token': token } });
     const runs = (await answer.json()) as { items: { total: number }[] };
     expect(runs.items.map((r) => r.total)).toEqual([4]);
+    await context.close();
+  });
+
+  it('a saved list of numbers and ranges is kept, then fills a campaign\'s pasted recipients', async () => {
+    const { context, page } = await signedInPage(e2e, 'manager@demo.colibri.co');
+    const token = await sessionToken(page);
+    const campaign = await api(e2e.product, token, 'POST', '/v1/campaigns', { name: 'Lista guardada e2e', kind: 'open', purpose: 'transactional', channelId: await notificationsChannel(e2e.product, token), content: 'Hola.' });
+    await page.goto('/profile/numberLists/new');
+    await page.getByLabel(/^Nombre/).fill('Sede norte');
+    await page.getByLabel(/^Números y rangos/).fill('315 777 8830-315 777 8832\n3157778840');
+    await page.getByRole('button', { name: 'Guardar' }).click();
+    await page.waitForURL('**/profile/numberLists').catch(async (e) => {
+      throw new Error(`${e}\n${page.url()}\n${await page.locator('main').innerText()}`);
+    });
+    await page.getByRole('row').filter({ hasText: 'Sede norte' }).waitFor().catch(async (e) => {
+      throw new Error(`${e}\n${await page.locator('main').innerText()}`);
+    });
+    await page.goto(`/Campaigns/campaigns/${campaign.id}/paste`);
+    await page.getByRole('combobox', { name: /^Lista guardada/ }).click();
+    await page.getByRole('option', { name: 'Sede norte', exact: true }).click();
+    await expect.poll(() => page.getByTestId('phone-list-count').textContent()).toBe('Números leídos: 4');
     await context.close();
   });
 });

@@ -375,6 +375,18 @@ export interface PlatformFilesTable {
   created_at: Timestamp;
 }
 
+/** A person's saved list of numbers and ranges (migration 0507): as written, and expanded (one per line). */
+export interface NumberListsTable {
+  id: Generated<number>;
+  company_id: number;
+  user_id: number;
+  name: string;
+  ranges: string;
+  numbers: string;
+  count: number;
+  created_at: Timestamp;
+}
+
 export interface CompanyTables {
   companies: CompaniesTable;
   users: UsersTable;
@@ -413,4 +425,5 @@ export interface CompanyTables {
   sms_accounts: SmsAccountsTable;
   sms_campaigns: SmsCampaignsTable;
   platform_files: PlatformFilesTable;
+  number_lists: NumberListsTable;
 }

@@ -52,6 +52,7 @@ import * as flowNotes from './migrations/0503_flow-notes.ts';
 import * as screenSchedules from './migrations/0504_screen-schedules.ts';
 import * as platformFiles from './migrations/0505_platform-files.ts';
 import * as deploymentResend from './migrations/0506_deployment-resend.ts';
+import * as numberLists from './migrations/0507_number-lists.ts';
 import type { Database } from '../../engine/database.ts';
 
 const migrations: Record<string, Migration> = {
@@ -105,6 +106,7 @@ const migrations: Record<string, Migration> = {
   '0504_screen-schedules': screenSchedules,
   '0505_platform-files': platformFiles,
   '0506_deployment-resend': deploymentResend,
+  '0507_number-lists': numberLists,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -22,6 +22,7 @@ import { flowsHandlers } from './flows/index.ts';
 import { geographyHandlers } from './geography/index.ts';
 import { messagesHandlers } from './messages/index.ts';
 import { messagingSettingsHandlers } from './messagingSettings/index.ts';
+import { numberListsHandlers } from './numberLists/index.ts';
 import { notificationsHandlers } from './notifications/index.ts';
 import { mtReportsHandlers } from './mtReports/index.ts';
 import { otpReportsHandlers } from './otpReports/index.ts';
@@ -60,6 +61,7 @@ export const handlers: HandlerMap = {
   ...messagesHandlers,
   ...messagingSettingsHandlers,
   ...notificationsHandlers,
+  ...numberListsHandlers,
   ...mtReportsHandlers,
   ...otpReportsHandlers,
   ...platformReportsHandlers,

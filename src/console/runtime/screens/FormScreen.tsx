@@ -32,7 +32,7 @@ import { readsAffectedBy } from '../cache.ts';
 import { withChunkReload } from '../../app/chunk-reload.ts';
 import { useDirtyGuard } from '../form/dirty-guard.ts';
 import { SubmitButton } from '../form/SubmitButton.tsx';
-import { hiddenByCondition } from '../form/fields-by.ts';
+import { hiddenByCondition } from '../form/field-visibility.ts';
 import { typedPrefill } from '../form/prefill-types.ts';
 import { PlainForm } from '../form/PlainForm.tsx';
 import { plainErrorsFor, plainFormFits } from '../form/plain-form.ts';

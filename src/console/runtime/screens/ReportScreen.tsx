@@ -28,7 +28,7 @@ import { displayRows } from '../chart/display-rows.ts';
 import { meaningScale, withMeaningColors } from '../chart/meaning-colors.ts';
 import { formatInteger } from '../format.ts';
 import { pick, resolveObject, resolveValue, type ExpressionContext } from '../expressions.ts';
-import { hiddenByCondition } from '../form/fields-by.ts';
+import { hiddenByCondition } from '../form/field-visibility.ts';
 import { SchemaForm } from '../form/SchemaForm.tsx';
 import { SubmitButton } from '../form/SubmitButton.tsx';
 import { ExportButtons } from '../list/ExportButtons.tsx';

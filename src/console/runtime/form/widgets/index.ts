@@ -4,6 +4,7 @@
 // load stays small.
 import { createElement, lazy, Suspense, type ComponentType } from 'react';
 import { getDefaultRegistry } from '@rjsf/core';
+import { Widgets } from '@rjsf/mui';
 import type { FieldProps, RegistryFieldsType, RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
 import { withChunkReload } from '../../../app/chunk-reload.ts';
 import { and, formatIs, hasOptions, itemsAre, nameIs, or, rankWith, schemaTypeIs, uiWidgetIs, xWidgetIs, xDisplayIs, bestKey, type RankedEntry, type FieldSchema, type FieldUi, type Tester } from '../testers.ts';
@@ -67,6 +68,8 @@ export const widgetEntries: RankedEntry<ComponentType<WidgetProps>>[] = [
   { key: 'SmsContentWidget', tester: rankWith(10, xWidgetIs('smsContent')), component: SmsContentWidget },
   // Numbers typed or pasted (a campaign's recipients without a file, a test send) with the count read.
   { key: 'PhoneListWidget', tester: rankWith(10, xWidgetIs('phoneList')), component: PhoneListWidget },
+  // Text of several lines (a saved list's numbers and ranges, one a line; a file's message): the theme's own.
+  { key: 'TextareaWidget', tester: rankWith(10, xWidgetIs('textarea')), component: Widgets.TextareaWidget as ComponentType<WidgetProps> },
   { key: 'SecretWidget', tester: rankWith(11, or(xWidgetIs('secret'), isSecret)), component: SecretWidget },
   { key: 'PermissionTreeWidget', tester: rankWith(12, xWidgetIs('permissionTree')), component: PermissionTreeWidget },
   { key: 'PermissionTreeWidget', tester: rankWith(7, and(nameIs('permissions'), grants)), component: PermissionTreeWidget },

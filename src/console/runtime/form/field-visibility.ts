@@ -1,4 +1,5 @@
-// `fieldsBy` of a form screen: the fields one value uses, by a rule that lives in src/core (one
+// Which fields a form or a report's filters show: `showWhen` conditions, and `fieldsBy` — the
+// fields one value uses, by a rule that lives in src/core (one
 // owner: the server refuses the other fields with the same rule). A channel form shows the chosen
 // platform's fields only; before a platform is chosen, none of the platform-specific ones.
 import { platformFields } from '../../../core/channel-rules.ts';
