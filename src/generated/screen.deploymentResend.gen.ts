@@ -12,7 +12,7 @@ export const screen = {
         id: "$route.id"
     },
     prefill: {
-        states: ["failed"]
+        state: "failed"
     },
     submitLabel: "screens.deploymentResend.submit",
     onSuccess: {
@@ -26,30 +26,25 @@ export const screen = {
         }],
     schema: {
         type: "object",
-        required: ["states"],
+        required: ["state"],
         properties: {
-            states: {
-                type: "array",
-                minItems: 1,
-                uniqueItems: true,
-                items: {
-                    type: "string",
-                    enum: [
-                        "failed",
-                        "timeout",
-                        "undefined",
-                        "rejected",
-                        "cancelled"
-                    ],
-                    "x-enum": "message-state"
-                },
-                default: ["failed"],
-                title: "fields.states"
+            state: {
+                type: "string",
+                enum: [
+                    "failed",
+                    "timeout",
+                    "undefined",
+                    "rejected",
+                    "cancelled"
+                ],
+                "x-enum": "message-state",
+                default: "failed",
+                title: "fields.state"
             }
         }
     },
     uiSchema: {
-        "ui:order": ["states", "*"],
+        "ui:order": ["state", "*"],
         "ui:submitButtonOptions": {
             norender: true
         }
@@ -61,7 +56,7 @@ export const screen = {
             component: 2001,
             action: "deploy"
         },
-        body: ["states"]
+        body: ["state"]
     },
     secondaryActions: [],
     idField: "id",

@@ -12784,7 +12784,7 @@ export const serverOperations = [
             component: 2001,
             action: "deploy"
         },
-        summary: "Sends again, as a new run of the same campaign and channel (`resendOf` names this one), the messages of a completed or cancelled run (99984 while it still sends) whose numbers' latest message is in one of `states` \u2014 never to a number that got one delivered or read, and each number once per run resent from (resend from the resend's own run for a second try); none left is 99985. Credits (99986), send window and block list as for a launch; the run's own messages do not make it a duplicate (93).",
+        summary: "Sends again, as a new run of the same campaign and channel (`resendOf` names this one), the messages of a completed or cancelled run (99984 while it still sends) whose numbers' latest message is in `state` \u2014 never to a number that got one delivered or read, and each number once per run resent from (resend from the resend's own run for a second try); none left is 99985. Credits (99986), send window and block list as for a launch; the run's own messages do not make it a duplicate (93).",
         params: {
             type: "object",
             additionalProperties: false,
@@ -12801,25 +12801,20 @@ export const serverOperations = [
         headers: null,
         body: {
             type: "object",
-            required: ["states"],
+            required: ["state"],
             additionalProperties: false,
             properties: {
-                states: {
-                    type: "array",
-                    minItems: 1,
-                    uniqueItems: true,
-                    items: {
-                        type: "string",
-                        enum: [
-                            "failed",
-                            "timeout",
-                            "undefined",
-                            "rejected",
-                            "cancelled"
-                        ],
-                        "x-enum": "message-state"
-                    },
-                    default: ["failed"]
+                state: {
+                    type: "string",
+                    enum: [
+                        "failed",
+                        "timeout",
+                        "undefined",
+                        "rejected",
+                        "cancelled"
+                    ],
+                    "x-enum": "message-state",
+                    default: "failed"
                 }
             }
         },

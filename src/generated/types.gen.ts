@@ -4535,10 +4535,7 @@ id: number
  * via the `definition` "deployments.resend.Body".
  */
 export interface DeploymentsResendBody {
-/**
- * @minItems 1
- */
-states: [("failed" | "timeout" | "undefined" | "rejected" | "cancelled"), ...(("failed" | "timeout" | "undefined" | "rejected" | "cancelled"))[]]
+state: ("failed" | "timeout" | "undefined" | "rejected" | "cancelled")
 }
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema

@@ -49,7 +49,7 @@ export const deploymentsHandlers: DomainHandlers<'deployments'> = {
 
   'deployments.resend': async (ctx) => {
     const me = caller(ctx);
-    const id = await resendDeployment(ctx.deps, me, ctx.params.id, ctx.body.states);
+    const id = await resendDeployment(ctx.deps, me, ctx.params.id, [ctx.body.state]);
     return toDeployment(ctx.deps.db, await loadDeployment(ctx.deps.db, me.companyId, id));
   },
 
