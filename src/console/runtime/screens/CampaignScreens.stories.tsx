@@ -302,7 +302,7 @@ export const RelaunchAfterARun: Story = {
   },
 };
 
-/** `refresh` + the progress cell: a running deployment is fetched again until it completes, then no more; the actions column shows only while a row has an action. */
+/** `refresh` + the progress cell: a running deployment is fetched again until it completes, then no more; its actions follow its state. */
 export const ListRefreshWhile: Story = {
   render: () => <ListScreen screenId="campaignDeployments" menuKey="campaigns.deploy" screen={{ ...screenDef('campaignDeployments'), refresh: { ...screenDef('campaignDeployments').refresh!, ms: 500 } }} params={{ campaignId: 7 }} nested />,
   parameters: {
@@ -324,8 +324,9 @@ export const ListRefreshWhile: Story = {
     await expect(screen.getByRole('columnheader', { name: es('common.actions') })).toBeInTheDocument();
     // Refreshed in place until the run completes: delivered and failed, in the bar's name.
     await waitFor(() => expect(screen.getByRole('img', { name: new RegExp(`${es('fields.failed')} 1`) })).toBeInTheDocument(), { timeout: 5000 });
-    // Completed, no action applies to any row: no pinned, empty column over the progress.
-    await expect(screen.queryByRole('columnheader', { name: es('common.actions') })).not.toBeInTheDocument();
+    // Completed: it can no longer be paused; what did not arrive can be resent (the column stays for that).
+    await waitFor(() => expect(screen.queryByRole('button', { name: es('screens.campaignDeployments.pause') })).not.toBeInTheDocument());
+    await expect(screen.getByRole('columnheader', { name: es('common.actions') })).toBeInTheDocument();
     await expect(screen.getByRole('img').getAttribute('aria-label')).toContain(`${es('fields.delivered')} 2`);
     await expect(callsTo('deployments.list')).toHaveLength(3);
     await expect(callsTo('deployments.list')[0].query).toMatchObject({ campaignId: '7' });
