@@ -11,7 +11,7 @@ import type { ChannelAdapter, ChannelPlatform, OutboundMessage, SubmitOutcome } 
 import { groupBy } from './group-by.ts';
 import { completeFinishedDeployments, startDueDeployments } from './lifecycle/deployments.ts';
 import {
-  claimQueued, fallBackToSms, holdForSendWindow, recordAccepted, recordRefused, requeueForRetry, stillClaimed,
+  claimQueued, fallBackToSms, holdForSendWindow, recordAccepted, recordRefused, releaseOverflow, requeueForRetry, stillClaimed,
   type Accepted, type ClaimedRow, type Refused, type Retry,
 } from './lifecycle/dispatch.ts';
 import { heldBySendWindow, type SendWindow } from './lifecycle/enqueue.ts';
@@ -38,6 +38,8 @@ export interface AdapterRegistry {
  */
 export const IN_DOUBT_GRACE_MS = 2 * 60_000;
 
+/** Claims of a message after which an adapter that throws on it fails it with 99 (general). */
+const ADAPTER_ERROR_ATTEMPTS = 5;
 /** Tries of the write that records a batch's submit answers (see retryingWrite). */
 const RECORD_ATTEMPTS = 5;
 
@@ -209,8 +211,13 @@ export class Dispatcher {
       try {
         outcomes = await adapter.submit(messages);
       } catch (error) {
+        // An adapter that throws (an answer it could not read, a fault of ours) is tried again a
+        // few times; a message it keeps throwing on ends with 99, general error, instead of
+        // going round the queue for ever.
         this.options.log(`channel ${channelId}: submit threw`, error);
-        outcomes = rows.map(() => ({ kind: 'retry', reason: 'adapter error', afterMs: 1000 }));
+        outcomes = rows.map((r): SubmitOutcome => (r.attempts >= ADAPTER_ERROR_ATTEMPTS
+          ? { kind: 'failed', statusCode: STATUS.general, errorCode: 'adapterError', reason: `the channel's adapter failed ${r.attempts} times` }
+          : { kind: 'retry', reason: 'adapter error', afterMs: 1000 }));
       }
     }
     await this.record(rows, outcomes);
@@ -225,8 +232,8 @@ export class Dispatcher {
     rows.forEach((row, i) => {
       const o = outcomes[i] ?? { kind: 'retry', reason: 'no outcome' };
       if (o.kind === 'accepted') accepted.push({ row, pid: o.providerMessageId, ...(o.partIds && o.partIds.length > 1 ? { partIds: o.partIds } : {}) });
-      else if (o.kind === 'retry') retry.push({ row, at: new Date(now.getTime() + (o.afterMs ?? 1000)) });
-      else if (o.kind === 'failed') failed.push({ row, code: o.statusCode, error: o.errorCode ?? null });
+      else if (o.kind === 'retry') retry.push({ row, at: new Date(now.getTime() + (o.afterMs ?? 1000)), overflow: o.overflow === true });
+      else if (o.kind === 'failed') failed.push({ row, code: o.statusCode, error: o.errorCode ?? null, unauthorized: o.unauthorized === true });
       else fallback.push(row);
     });
     // The answers exist only in memory: a lost connection or a deadlock must not lose them.
@@ -321,6 +328,7 @@ export class Dispatcher {
     const { requeued: again, dropped } = await resendExpiredInDoubt(this.db, { graceBefore, maxBefore, now });
     if (dropped > 0) this.options.log(`dropped ${dropped} receipt(s) of long messages cut between parts, which go again whole`);
     if (again > 0) this.wake();
+    if (await releaseOverflow(this.db, now) > 0) this.wake();
     await startDueDeployments(this.db, now);
     await completeFinishedDeployments(this.db, now);
   }

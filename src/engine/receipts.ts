@@ -72,7 +72,7 @@ async function claimParts(db: Transaction<Database>): Promise<void> {
     join messages m on m.company_id = c.company_id and m.to_number = o.destination and m.channel_id = o.channel_id
       and ${userReferenceSql('m.id')} = o.user_reference
     where o.provider_message_id is not null and o.user_reference is not null and m.parts > 1 and m.provider_message_id is not null
-      and m.state in ('sent', 'delivered', 'read', 'failed', 'timeout', 'undefined')
+      and m.state in ('sent', 'delivered', 'read', 'failed', 'unauthorized', 'timeout', 'undefined')
       and (select count(*) from message_parts p where p.message_id = m.id) < m.parts
     order by o.channel_id, o.provider_message_id, m.id desc
     on conflict do nothing`.execute(db);

@@ -269,12 +269,13 @@ export const deploymentStates = [
 
 export type DeploymentState = (typeof deploymentStates)[number];
 
-/** Why a launch stopped mid-way, its deployment then cancelled: insufficientCredits (a chunk's messages were not covered: 99986), whatsappWindow (free text to recipients outside the 24-hour window: 99907), templateParameters (a template parameter without its column: 99908), refused (another refusal). (schemas/enums/deployment-stop-reason.yaml) */
+/** Why a launch stopped mid-way, its deployment then cancelled: insufficientCredits (a chunk's messages were not covered: 99986), whatsappWindow (free text to recipients outside the 24-hour window: 99907), templateParameters (a template parameter without its column: 99908), refused (another refusal), companyDisabled (the provider disabled the company: its unsent messages were refused with 85). (schemas/enums/deployment-stop-reason.yaml) */
 export const deploymentStopReasons = [
     "insufficientCredits",
     "whatsappWindow",
     "templateParameters",
-    "refused"
+    "refused",
+    "companyDisabled"
 ] as const;
 
 export type DeploymentStopReason = (typeof deploymentStopReasons)[number];
@@ -497,11 +498,13 @@ export const messagePurposes = ["commercial", "transactional", "otp"] as const;
 
 export type MessagePurpose = (typeof messagePurposes)[number];
 
-/** Why a message of a campaign did not go, or not yet, in the words a person reads beside its code: blockList (5), duplicate (93, already sent within the company's window of N hours), sendWindow (held until the next allowed instant), insufficientCredits (81), whatsappWindow (131047, the 24-hour customer-service window is closed), whatsappTemplateMismatch (1005, the window is closed and no approved template reads as the text), whatsappEmptyParameter (131008, a template parameter's cell is empty: refused before it goes), invalidNumber (94), channelError (the channel refused it with its own code), status (any other spec status code: its sms-state label). src/engine/lifecycle/message-reason.ts picks one per message. (schemas/enums/message-reason.yaml) */
+/** Why a message of a campaign did not go, or not yet, in the words a person reads beside its code: blockList (5), duplicate (93, already sent within the company's window of N hours), sendWindow (held until the next allowed instant), overflow (70: the channel's throughput or queue limit was exceeded, tried again at the given instant), unauthorized (the provider or the operator refused our sender, account or credentials), insufficientCredits (81), whatsappWindow (131047, the 24-hour customer-service window is closed), whatsappTemplateMismatch (1005, the window is closed and no approved template reads as the text), whatsappEmptyParameter (131008, a template parameter's cell is empty: refused before it goes), invalidNumber (94), channelError (the channel refused it with its own code), status (any other spec status code: its sms-state label). src/engine/lifecycle/message-reason.ts picks one per message. (schemas/enums/message-reason.yaml) */
 export const messageReasons = [
     "blockList",
     "duplicate",
     "sendWindow",
+    "overflow",
+    "unauthorized",
     "insufficientCredits",
     "whatsappWindow",
     "whatsappTemplateMismatch",
@@ -513,20 +516,23 @@ export const messageReasons = [
 
 export type MessageReason = (typeof messageReasons)[number];
 
-/** Where a message is (spec 4 message states): queued (enqueued, or held for its send window), sending, in_doubt (its worker died mid-send: waiting for a receipt before resending), sent (to the platform), delivered, read, failed, timeout, undefined, rejected (block list 5, duplicate 93, credits 81), cancelled, paused. (schemas/enums/message-state.yaml) */
+/** Where a message is (spec 4 message states): queued (enqueued, or held for its send window), overflow (the channel refused it for its throughput or queue limit: status 70, tried again after a back-off), sending, in_doubt (its worker died mid-send: waiting for a receipt before resending), sent (to the platform), delivered, read, failed, unauthorized (the provider or operator refused our sender, account or credentials), timeout, undefined, rejected (block list 5, duplicate 93, credits 81), cancelled, paused; received is an inbound message (what a person wrote to us), never an outgoing one. (schemas/enums/message-state.yaml) */
 export const messageStates = [
     "queued",
+    "overflow",
     "sending",
     "in_doubt",
     "sent",
     "delivered",
     "read",
     "failed",
+    "unauthorized",
     "timeout",
     "undefined",
     "rejected",
     "cancelled",
-    "paused"
+    "paused",
+    "received"
 ] as const;
 
 export type MessageState = (typeof messageStates)[number];

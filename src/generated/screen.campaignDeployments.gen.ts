@@ -77,7 +77,8 @@ export const screen = {
                     "insufficientCredits",
                     "whatsappWindow",
                     "templateParameters",
-                    "refused"
+                    "refused",
+                    "companyDisabled"
                 ],
                 "x-enum": "deployment-stop-reason"
             },

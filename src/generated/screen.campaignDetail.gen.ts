@@ -917,7 +917,8 @@ export const screen = {
                                 "insufficientCredits",
                                 "whatsappWindow",
                                 "templateParameters",
-                                "refused"
+                                "refused",
+                                "companyDisabled"
                             ],
                             "x-enum": "deployment-stop-reason"
                         },
@@ -1249,17 +1250,20 @@ export const screen = {
                             type: "string",
                             enum: [
                                 "queued",
+                                "overflow",
                                 "sending",
                                 "in_doubt",
                                 "sent",
                                 "delivered",
                                 "read",
                                 "failed",
+                                "unauthorized",
                                 "timeout",
                                 "undefined",
                                 "rejected",
                                 "cancelled",
-                                "paused"
+                                "paused",
+                                "received"
                             ],
                             "x-enum": "message-state"
                         },

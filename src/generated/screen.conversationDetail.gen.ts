@@ -59,17 +59,20 @@ export const screen = {
                             type: "string",
                             enum: [
                                 "queued",
+                                "overflow",
                                 "sending",
                                 "in_doubt",
                                 "sent",
                                 "delivered",
                                 "read",
                                 "failed",
+                                "unauthorized",
                                 "timeout",
                                 "undefined",
                                 "rejected",
                                 "cancelled",
-                                "paused"
+                                "paused",
+                                "received"
                             ],
                             "x-enum": "message-state"
                         },

@@ -32,6 +32,7 @@ export const screen = {
                 type: "string",
                 enum: [
                     "failed",
+                    "unauthorized",
                     "timeout",
                     "undefined",
                     "rejected",

@@ -37,17 +37,20 @@ export const screen = {
                 type: "string",
                 enum: [
                     "queued",
+                    "overflow",
                     "sending",
                     "in_doubt",
                     "sent",
                     "delivered",
                     "read",
                     "failed",
+                    "unauthorized",
                     "timeout",
                     "undefined",
                     "rejected",
                     "cancelled",
-                    "paused"
+                    "paused",
+                    "received"
                 ],
                 "x-enum": "message-state"
             },
@@ -145,17 +148,20 @@ export const screen = {
                 type: "string",
                 enum: [
                     "queued",
+                    "overflow",
                     "sending",
                     "in_doubt",
                     "sent",
                     "delivered",
                     "read",
                     "failed",
+                    "unauthorized",
                     "timeout",
                     "undefined",
                     "rejected",
                     "cancelled",
-                    "paused"
+                    "paused",
+                    "received"
                 ],
                 "x-enum": "message-state"
             }

@@ -1170,7 +1170,7 @@ stepId?: (string | null)
 body: string
 messageId?: (number | null)
 /**
- * where the flow's message stands (an outgoing turn); null for the person's words and notes
+ * where the flow's message stands (an outgoing turn); received for what the person wrote; null for notes
  */
 messageState?: (MessageState | null)
 /**
@@ -4535,7 +4535,7 @@ id: number
  * via the `definition` "deployments.resend.Body".
  */
 export interface DeploymentsResendBody {
-state: ("failed" | "timeout" | "undefined" | "rejected" | "cancelled")
+state: ("failed" | "unauthorized" | "timeout" | "undefined" | "rejected" | "cancelled")
 }
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema

@@ -8,6 +8,8 @@ import { landingFor } from '../../src/core/access.ts';
 import { fileHarness, signedIn } from './file-harness.ts';
 import { multipart, PNG_1x1 } from './harness.ts';
 import { activate, asOther, memberBody } from './team-helpers.ts';
+import { addCredits, balanceOf } from '../../src/engine/credits.ts';
+import { createDeployment, enqueueMessages } from '../../src/engine/lifecycle/index.ts';
 
 const h = fileHarness();
 const tokens = signedIn(h, 'superadmin', 'analista', 'platform');
@@ -152,6 +154,35 @@ describe('provider staff: every company', () => {
     expect(await h.db.selectFrom('companies').selectAll().orderBy('id').execute()).toEqual(before);
     expect((await h.op('company.setState', { params: { id: andinaId }, token: tokens.platform, body: { state: 'active' } })).json().state).toBe('active');
     expect((await h.op('team.list', { token: andina.token })).statusCode).toBe(200);
+  });
+
+  it('disabling a company stops its sending: what waits is refused with 85, its credits come back, its runs are cancelled; what it enqueues while disabled is refused too', async () => {
+    const now = new Date();
+    await addCredits(h.db, 'grant', { companyId: andinaId, amount: 100, now });
+    const channel = await h.db.insertInto('channels').values({ company_id: andinaId, name: 'SMS Andina', platform: 'sms', type: 'MT', tags: '[]', keywords: '[]', priority: 5, enabled: true, created_at: now, updated_at: now } as never).returning('id').executeTakeFirstOrThrow();
+    const enqueue = (items: { to: string; body: string }[], deploymentId: number | null, at: Date) => h.db.transaction().execute((trx) => enqueueMessages(trx, {
+      companyId: andinaId, channel: { id: channel.id, platform: 'sms' }, purpose: 'transactional', source: deploymentId ? 'campaign' : 'api', deploymentId,
+      items, duplicateWindowHours: 0, heldUntil: null, now: new Date(), at, onInsufficientCredits: 'reject',
+    }));
+    const tomorrow = new Date(now.getTime() + 86_400_000);
+    const deploymentId = await h.db.transaction().execute((trx) => createDeployment(trx, { companyId: andinaId, campaignId: null, channelId: channel.id, purpose: 'transactional', at: tomorrow, createdBy: null, now }));
+    const planned = await enqueue([{ to: '+573001110001', body: 'Mañana llega su pedido' }, { to: '+573001110002', body: 'Mañana llega su pedido' }], deploymentId, tomorrow);
+    expect(planned.queued).toBe(2);
+    expect(await balanceOf(h.db, andinaId)).toMatchObject({ reserved: 2 });
+
+    expect((await h.op('company.setState', { params: { id: andinaId }, token: tokens.platform, body: { state: 'disabled' } })).json().state).toBe('disabled');
+    const rows = await h.db.selectFrom('messages').select(['state', 'status_code']).where('id', 'in', planned.ids).execute();
+    expect(rows).toEqual([{ state: 'rejected', status_code: 85 }, { state: 'rejected', status_code: 85 }]);
+    expect(await balanceOf(h.db, andinaId)).toMatchObject({ reserved: 0 });
+    expect(await h.db.selectFrom('deployments').select(['state', 'stop_reason']).where('id', '=', deploymentId).executeTakeFirstOrThrow()).toEqual({ state: 'cancelled', stop_reason: 'companyDisabled' });
+    // A recurrence, an event or the staff's file deploy enqueuing for it now: refused, nothing reserved.
+    const late = await enqueue([{ to: '+573001110003', body: 'Hola' }], null, new Date());
+    expect([late.queued, late.rejected.clientInactive, late.reservedCredits]).toEqual([0, 1, 0]);
+    expect((await h.db.selectFrom('messages').select('status_code').where('id', '=', late.ids[0]).executeTakeFirstOrThrow()).status_code).toBe(85);
+
+    expect((await h.op('company.setState', { params: { id: andinaId }, token: tokens.platform, body: { state: 'active' } })).json().state).toBe('active');
+    const again = await enqueue([{ to: '+573001110004', body: 'Hola de nuevo' }], null, new Date());
+    expect(again.queued).toBe(1);
   });
 
   it('sets a company plan', async () => {

@@ -177,7 +177,9 @@ describe('conversations', () => {
     // The transcript says where each reply stands.
     const delivered = (await op('flows.conversation', { params: { id: Number(c.id) } })).json.turns as { direction: string; messageState: string | null; reason: unknown }[];
     expect(delivered.filter((t) => t.direction === 'out').map((t) => [t.messageState, t.reason])).toEqual(Array(3).fill(['delivered', null]));
-    expect(delivered.filter((t) => t.direction === 'in').every((t) => t.messageState === null)).toBe(true);
+    // What the person wrote reads as received (spec 4's inbound state), never as no state at all.
+    expect(delivered.filter((t) => t.direction === 'in').map((t) => t.messageState)).toEqual(expect.arrayContaining(['received']));
+    expect(delivered.filter((t) => t.direction === 'in').every((t) => t.messageState === 'received')).toBe(true);
     const stats = (await op('flows.stats', { query: { flowId } })).json;
     expect(stats.conversations).toEqual([{ state: 'completed', conversations: 1 }]);
     expect(stats.steps.map((s: { stepId: string }) => s.stepId)).toEqual(['start', 'ask', 'api', 'done', 'info', 'bye']);

@@ -149,6 +149,28 @@ describe('dispatch', () => {
     expect(before.balance - after.balance).toBe(41);
   });
 
+  it('an adapter that keeps throwing on a message ends it with 99 (general) after its attempts, and gives its credits back', async () => {
+    const other = await h.addCompany('Falla S.A.S.', []);
+    await addCredits(db, 'grant', { companyId: other.companyId, amount: 10, now: new Date() });
+    const channel = await h.db.insertInto('channels').values({ company_id: other.companyId, name: 'sms', platform: 'sms', type: 'MT', tags: '[]', keywords: '[]', priority: 5, enabled: true, created_at: new Date(), updated_at: new Date() } as never).returning('id').executeTakeFirstOrThrow();
+    const enq = await db.transaction().execute((trx) => enqueueMessages(trx, request([{ to: '+573003200001', body: 'uno' }], { companyId: other.companyId, channel: { id: channel.id, platform: 'sms' } })));
+    let calls = 0;
+    const broken: ChannelAdapter = { platform: 'sms', async submit() { calls++; throw new Error('an answer the adapter could not read'); }, async close() {} };
+    const dispatcher = new Dispatcher({ db, adapters: { adapterFor: async (id) => (id === channel.id ? broken : null) }, sendWindow: () => null, batchSize: 5, idleMs: 5, log: () => {} });
+    // Each retry waits a second: move its turn to now instead of sleeping through it.
+    await dispatcher.start();
+    await until(async () => {
+      await db.updateTable('messages').set({ not_before: new Date(0) }).where('id', '=', enq.ids[0]).where('state', '=', 'queued').execute();
+      dispatcher.wake();
+      return (await db.selectFrom('messages').select('state').where('id', '=', enq.ids[0]).executeTakeFirstOrThrow()).state === 'failed';
+    }, 'failed with 99');
+    await dispatcher.stop();
+    const m = await db.selectFrom('messages').select(['status_code', 'error_code', 'attempts']).where('id', '=', enq.ids[0]).executeTakeFirstOrThrow();
+    expect(m).toEqual({ status_code: 99, error_code: 'adapterError', attempts: 5 });
+    expect(calls).toBe(5);
+    expect(await balanceOf(db, other.companyId)).toEqual({ balance: 10, reserved: 0 });
+  });
+
   it('a replayed or repeated receipt changes nothing: no second event, no second status callback', async () => {
     const other = await h.addCompany('Eco S.A.S.', []);
     await addCredits(db, 'grant', { companyId: other.companyId, amount: 10, now: new Date() });

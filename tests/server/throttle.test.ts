@@ -139,6 +139,19 @@ describe('the global limit per address', { timeout: 120_000 }, () => {
   });
 });
 
+describe('a counters store that cannot be reached', { timeout: 120_000 }, () => {
+  it('the guessing-sensitive operations refuse with 503 and 99945 instead of counting nothing; the rest of the API answers', async () => {
+    // A Redis that is not there (nothing listens on port 1): every counter read fails.
+    const a = await api({ store: { redisUrl: 'redis://127.0.0.1:1' }, classes: { signin: limit(5, 5), register: NONE, recovery: NONE, otp: NONE } });
+    for (let i = 0; i < 3; i++) {
+      const res = await a.op('clientAuth.signin', { body: { email: 'ana@empresa-ficticia.co', password: 'Incorrecta#1' }, remoteAddress: '203.0.113.90' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({ code: '99945', message: expect.any(String) });
+    }
+    expect((await a.op('geography.countries', { remoteAddress: '203.0.113.90' })).statusCode).toBe(200);
+  });
+});
+
 describe('the short-link redirect', { timeout: 120_000 }, () => {
   it('counts against its own, higher limit per address: clicks from one carrier address are not refused by the global one', async () => {
     // An address no other test here uses: with DATABASE_URL the counters outlive the process.

@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InboundEvent, StatusEvent } from '../../src/engine/channel-adapter.ts';
 import { createMessengerAdapter, type MessengerAdapterConfig } from '../../src/engine/channels/messenger/index.ts';
+import { messengerRefusal } from '../../src/engine/channels/messenger/errors.ts';
 import { startGraphSandbox, type GraphSandbox } from '../../src/sandbox/graph/index.ts';
 import { webhookRoutes } from '../../src/server/webhooks/index.ts';
 
@@ -75,6 +76,14 @@ describe('Messenger adapter', () => {
     const outcomes = await tagged.submit(Array.from({ length: 4 }, (_, i) => ({ id: String(10 + i), to: '9999888877', text: `Pedido ${i}` })));
     expect(outcomes.filter((o) => o.kind === 'accepted')).toHaveLength(2);
     expect(outcomes.filter((o) => o.kind === 'retry').map((o) => (o.kind === 'retry' ? o.reason : ''))).toEqual([expect.stringContaining('613'), expect.stringContaining('613')]);
+    expect(outcomes.filter((o) => o.kind === 'retry').every((o) => o.kind === 'retry' && o.overflow === true)).toBe(true);
+  });
+
+  it('a refused page token (190) or a missing permission (200) is unauthorized; the closed window (10) is not', () => {
+    const graphError = (code: number) => ({ message: `(#${code}) refused`, code });
+    expect(messengerRefusal(graphError(190))).toMatchObject({ kind: 'failed', errorCode: '190', unauthorized: true });
+    expect(messengerRefusal(graphError(200))).toMatchObject({ kind: 'failed', errorCode: '200', unauthorized: true });
+    expect(messengerRefusal(graphError(10))).not.toHaveProperty('unauthorized');
   });
 
   it('refuses templates, empty text and MESSAGE_TAG without a tag locally', async () => {

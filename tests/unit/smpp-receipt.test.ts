@@ -59,7 +59,7 @@ describe('parseReceipt', () => {
   });
 
   it.each([
-    ['DELIVRD', 'DELIVERED'], ['ACCEPTD', 'SENT'], ['ENROUTE', 'SENT'], ['UNDELIV', 'FAILED'], ['REJECTD', 'FAILED'],
+    ['DELIVRD', 'DELIVERED'], ['ACCEPTD', 'SENT'], ['ENROUTE', 'SENT'], ['UNDELIV', 'FAILED'], ['REJECTD', 'UNAUTHORIZED'],
     ['DELETED', 'FAILED'], ['EXPIRED', 'TIME_OUT'], ['UNKNOWN', 'UNDEFINED'], ['delivrd', 'DELIVERED'], ['DELIVERED', 'DELIVERED'],
     ['UNDELIVERABLE', 'FAILED'], ['GIBBERISH', 'UNDEFINED'],
   ])('stat %s → %s', (stat, status) => {
@@ -217,9 +217,12 @@ describe('submit statuses and addressing', () => {
     [0x0b, { kind: 'permanent', statusCode: 94 }],
     [0x51, { kind: 'permanent', statusCode: 94 }],
     [0x01, { kind: 'permanent', statusCode: 60 }],
-    [0x48, { kind: 'permanent', statusCode: 60 }],
+    [0x43, { kind: 'permanent', statusCode: 60 }],
     [0x45, { kind: 'permanent', statusCode: 92 }],
     [0xff, { kind: 'permanent', statusCode: 92 }],
+    // The sender (source address, its TON or NPI) refused: unauthorized, not a request error.
+    [0x0a, { kind: 'permanent', statusCode: 92, unauthorized: true }],
+    [0x48, { kind: 'permanent', statusCode: 92, unauthorized: true }],
   ])('command_status %i', (status, want) => {
     expect(classifySubmitStatus(status)).toEqual(want);
   });

@@ -127,7 +127,8 @@ describe('WhatsApp adapter', () => {
     expect(outcomes.filter((o) => o.kind === 'accepted')).toHaveLength(3);
     const retries = outcomes.filter((o) => o.kind === 'retry');
     expect(retries).toHaveLength(3);
-    for (const r of retries) expect(r).toMatchObject({ kind: 'retry', afterMs: 1000, reason: expect.stringContaining('130429') });
+    // The number's throughput refused them: they overflowed (the message reads 'overflow', 70).
+    for (const r of retries) expect(r).toMatchObject({ kind: 'retry', afterMs: 1000, overflow: true, reason: expect.stringContaining('130429') });
   });
 
   it('a refused token fails with 190 and raises one alert for the channel', async () => {
@@ -137,6 +138,8 @@ describe('WhatsApp adapter', () => {
       { id: '301', to: '+573001234567', template: { name: 'cita', language: 'es', parameters: [] } },
     ]);
     expect(outcomes.map((o) => failed(o).errorCode)).toEqual(['190', '190']);
+    // Meta refused our credentials: the messages read 'unauthorized'.
+    expect(outcomes.map((o) => failed(o).unauthorized)).toEqual([true, true]);
     expect(alerts).toEqual([{ platform: 'whatsapp', kind: 'tokenExpired', reason: expect.stringContaining(NUMBER_ID) }]);
     expect(JSON.stringify(alerts)).not.toContain('expired"');
   });

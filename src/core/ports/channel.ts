@@ -33,11 +33,15 @@ export type SubmitOutcome =
   /** Accepted by the provider: SENT from now on; receipts refer to providerMessageId. A long SMS
    *  also lists every part's id (the first is providerMessageId): its receipts come per part. */
   | { kind: 'accepted'; providerMessageId: string; partIds?: string[] }
-  /** Not sent, try again later (throttled, queue full, connection lost before the answer). */
-  | { kind: 'retry'; reason: string; afterMs?: number }
+  /** Not sent, try again later (throttled, queue full, connection lost before the answer).
+   *  `overflow`: the provider refused it for its throughput or queue limit (the message reads
+   *  'overflow' with status 70, failed attempt, until it is tried again). */
+  | { kind: 'retry'; reason: string; afterMs?: number; overflow?: boolean }
   /** Refused for good. `statusCode` is the spec's SMS status code (60 request error, 92 dispatch
-   *  error, 94 invalid…); `errorCode` the provider's (e.g. WhatsApp 131047 → spec 470). */
-  | { kind: 'failed'; statusCode: number; errorCode?: string; reason: string }
+   *  error, 94 invalid…); `errorCode` the provider's (e.g. WhatsApp 131047 → spec 470).
+   *  `unauthorized`: the provider or the operator refused our sender, account or credentials
+   *  (the message reads 'unauthorized', delivery status UNAUTHORIZED). */
+  | { kind: 'failed'; statusCode: number; errorCode?: string; reason: string; unauthorized?: boolean }
   /** The recipient cannot be reached on this channel (RCS 404): the dispatcher falls back to SMS. */
   | { kind: 'fallback'; reason: string };
 

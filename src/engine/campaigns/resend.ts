@@ -15,7 +15,7 @@ import { loadDeployment } from './deployment-control.ts';
 import { sendMessages } from './send.ts';
 
 /** The states a resend may choose: the messages that did not arrive. */
-export const RESENDABLE_STATES = ['failed', 'timeout', 'undefined', 'rejected', 'cancelled'] as const;
+export const RESENDABLE_STATES = ['failed', 'unauthorized', 'timeout', 'undefined', 'rejected', 'cancelled'] as const;
 export type ResendableState = (typeof RESENDABLE_STATES)[number];
 
 /** A number's messages in a run that reached it (its resend would be a second message). */

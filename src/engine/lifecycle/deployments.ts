@@ -6,12 +6,12 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { release } from '../credits.ts';
 import type { Database } from '../database.ts';
-import { STATUS, UNSENT_STATES } from './message-states.ts';
+import { OPEN_STATES, STATUS, UNSENT_STATES, statesSql } from './message-states.ts';
 
 /** The states from which a deployment cannot change any more. */
 export const PROCESSED_DEPLOYMENT_STATES: readonly string[] = ['completed', 'cancelled'];
 
-const UNSENT_SQL = `(${UNSENT_STATES.map((s) => `'${s}'`).join(', ')})`;
+const UNSENT_SQL = statesSql(UNSENT_STATES);
 
 export interface NewDeployment {
   companyId: number;
@@ -71,10 +71,10 @@ export async function stopPreparing(db: Kysely<Database>, companyId: number, id:
   });
 }
 
-/** Pause: its queued messages wait as 'paused' until it is played again. */
+/** Pause: its queued messages (and those waiting after an overflow) wait as 'paused' until it is played again. */
 export async function pauseDeployment(db: Kysely<Database>, id: number, now: Date): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await sql`update messages set state = 'paused', updated_at = ${now} where deployment_id = ${id} and state = 'queued'`.execute(trx);
+    await sql`update messages set state = 'paused', updated_at = ${now} where deployment_id = ${id} and state in ('queued', 'overflow')`.execute(trx);
     await trx.updateTable('deployments').set({ state: 'paused', updated_at: now }).where('id', '=', id).execute();
   });
 }
@@ -124,6 +124,29 @@ async function abortCampaignOf(trx: Transaction<Database>, deploymentId: number,
             where id = (select campaign_id from deployments where id = ${deploymentId}) and label = 'Active' and kind <> 'recurring'`.execute(trx);
 }
 
+/**
+ * A company the provider disabled stops sending at once: every message of it not yet handed to a
+ * channel is refused with 85 (client inactive), its credits given back, and its runs that had not
+ * finished are cancelled with the reason companyDisabled. What was already sent keeps its course.
+ * Answers how many messages it refused. Called in the transaction that disables the company.
+ */
+export async function haltCompany(trx: Transaction<Database>, companyId: number, now: Date): Promise<number> {
+  const refused = await sql<{ cost: number; unpaid: boolean; id: number | string }>`
+    update messages set state = 'rejected', status_code = ${STATUS.clientInactive}, worker_id = null, done_at = ${now}, updated_at = ${now}
+    where company_id = ${companyId} and state in ${sql.raw(UNSENT_SQL)}
+    returning id, cost, unpaid`.execute(trx);
+  if (refused.rows.length) {
+    await sql`insert into message_events (message_id, at, state, status_code, detail)
+      select id, ${now}, 'rejected', ${STATUS.clientInactive}, 'the company was disabled' from unnest(${refused.rows.map((r) => r.id)}::bigint[]) as v(id)`.execute(trx);
+  }
+  const amount = refused.rows.reduce((a, r) => a + (r.unpaid ? 0 : Number(r.cost)), 0);
+  await release(trx, { companyId, amount, messageCount: refused.rows.length, reference: 'company disabled', now });
+  const stopped = await trx.updateTable('deployments').set({ state: 'cancelled', stop_reason: 'companyDisabled', finished_at: now, updated_at: now })
+    .where('company_id', '=', companyId).where('state', 'in', ['scheduled', 'running', 'paused']).returning('id').execute();
+  for (const d of stopped) await abortCampaignOf(trx, Number(d.id), now);
+  return refused.rows.length;
+}
+
 /** Cancel some numbers of a deployment; answers how many messages it cancelled. */
 export async function cancelNumbers(db: Kysely<Database>, companyId: number, id: number, numbers: string[], now: Date): Promise<number> {
   return db.transaction().execute((trx) => cancelUnsentMessages(trx, companyId, id, now, numbers));
@@ -154,5 +177,5 @@ export async function startDueDeployments(db: Kysely<Database>, now: Date): Prom
 export async function completeFinishedDeployments(db: Kysely<Database>, now: Date): Promise<void> {
   await sql`update deployments d set state = 'completed', finished_at = ${now}, updated_at = ${now}
             where d.state = 'running' and not exists (
-              select 1 from messages m where m.deployment_id = d.id and m.state in ('queued', 'sending', 'in_doubt', 'paused'))`.execute(db);
+              select 1 from messages m where m.deployment_id = d.id and m.state in ${sql.raw(statesSql(OPEN_STATES))})`.execute(db);
 }

@@ -1,7 +1,8 @@
 // The state changes of a message on its way to a channel (ARCHITECTURE 5), each with its SQL:
 // claim (queued → sending under a worker), held back by the send window (sending → queued),
-// and what the channel answered: accepted (→ sent, credits consumed), retry later (→ queued),
-// refused (→ failed, credits released), or an RCS number that is not RCS-capable (→ queued again
+// and what the channel answered: accepted (→ sent, credits consumed), retry later (→ queued, or
+// overflow when the provider's throughput or queue limit refused it), refused (→ failed, or
+// unauthorized when it refused our sender or account; credits released), or an RCS number that is not RCS-capable (→ queued again
 // on the company's SMS channel, or failed / rejected when it cannot go). The dispatcher
 // (../dispatcher.ts) decides which applies; the rows change only here.
 import { sql, type Kysely, type Transaction } from 'kysely';
@@ -24,6 +25,8 @@ export interface ClaimedRow {
   purpose: string;
   source: string;
   cost: number;
+  /** How many times it was claimed, this claim included. */
+  attempts: number;
 }
 
 /**
@@ -48,7 +51,7 @@ export async function claimQueued(db: Kysely<Database>, workerId: string, limit:
           and (q.after_message_id is null or not exists (
             select 1 from messages p where p.id = q.after_message_id and p.state in ('queued', 'sending')))
         order by not_before, id limit ${limit} for update skip locked))
-      returning m.id, m.company_id, m.channel_id, m.deployment_id, m.to_number, m.body, m.template, m.purpose, m.source, m.cost, m.unpaid,
+      returning m.id, m.company_id, m.channel_id, m.deployment_id, m.to_number, m.body, m.template, m.purpose, m.source, m.cost, m.attempts, m.unpaid,
         (select c.platform from channels c where c.id = m.channel_id) as platform`.execute(trx);
     const refused = await payClaimed(trx, claimed.rows.filter((r) => r.unpaid), now);
     const rows = claimed.rows.filter((r) => !refused.has(String(r.id))).map(({ unpaid: _u, platform: _p, ...row }) => row);
@@ -107,8 +110,10 @@ export async function holdForSendWindow(db: Kysely<Database>, ids: (number | str
 }
 
 export interface Accepted { row: ClaimedRow; pid: string; partIds?: string[] }
-export interface Retry { row: ClaimedRow; at: Date }
-export interface Refused { row: ClaimedRow; code: number; error: string | null }
+const OVERFLOW_DETAIL = 'throughput or queue limit of the channel exceeded';
+
+export interface Retry { row: ClaimedRow; at: Date; overflow: boolean }
+export interface Refused { row: ClaimedRow; code: number; error: string | null; unauthorized: boolean }
 
 /**
  * Submit accepted: the messages become sent with the provider's id, a long SMS's part ids are
@@ -141,13 +146,29 @@ export async function recordAccepted(trx: Transaction<Database>, workerId: strin
   }
 }
 
-/** Submit to retry (throttled, a transient error): the messages wait in the queue until their `at`. */
+/**
+ * Submit to retry (a transient error): the messages wait in the queue until their `at`. Those the
+ * provider refused for its throughput or queue limit wait as 'overflow' with status 70 (failed
+ * attempt) and an event saying so, until releaseOverflow queues them again at their `at`.
+ */
 export async function requeueForRetry(trx: Transaction<Database>, workerId: string, retry: Retry[], now: Date): Promise<void> {
   if (!retry.length) return;
   await sql`
-    update messages m set state = 'queued', worker_id = null, not_before = v.at, updated_at = ${now}
-    from unnest(${retry.map((r) => r.row.id)}::bigint[], ${retry.map((r) => r.at)}::timestamptz[]) as v(id, at)
-    where m.id = v.id and m.state = 'sending' and m.worker_id = ${workerId}`.execute(trx);
+    with upd as (
+      update messages m set state = case when v.overflow then 'overflow' else 'queued' end,
+             status_code = case when v.overflow then ${STATUS.failedAttempt} else m.status_code end,
+             worker_id = null, not_before = v.at, updated_at = ${now}
+      from unnest(${retry.map((r) => r.row.id)}::bigint[], ${retry.map((r) => r.at)}::timestamptz[], ${retry.map((r) => r.overflow)}::boolean[]) as v(id, at, overflow)
+      where m.id = v.id and m.state = 'sending' and m.worker_id = ${workerId}
+      returning m.id, m.state, m.status_code)
+    insert into message_events (message_id, at, state, status_code, detail)
+    select id, ${now}, state, status_code, ${OVERFLOW_DETAIL} from upd where state = 'overflow'`.execute(trx);
+}
+
+/** Overflowed messages whose back-off is over are queued again (the dispatcher's maintenance round); answers how many. */
+export async function releaseOverflow(db: Kysely<Database>, now: Date): Promise<number> {
+  const result = await sql`update messages set state = 'queued', updated_at = ${now} where state = 'overflow' and not_before <= ${now}`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
 }
 
 /** Submit refused (or no channel to send through): the messages fail with their status code and their credits are released. */
@@ -155,12 +176,13 @@ export async function recordRefused(trx: Transaction<Database>, workerId: string
   if (!failed.length) return;
   const stored = await sql<{ id: number | string }>`
     with upd as (
-      update messages m set state = 'failed', status_code = v.code, delivery_status = 'FAILED', error_code = v.err, worker_id = null,
+      update messages m set state = case when v.unauthorized then 'unauthorized' else 'failed' end, status_code = v.code,
+             delivery_status = case when v.unauthorized then 'UNAUTHORIZED' else 'FAILED' end, error_code = v.err, worker_id = null,
              done_at = ${now}, updated_at = ${now}
-      from unnest(${failed.map((f) => f.row.id)}::bigint[], ${failed.map((f) => f.code)}::int[], ${failed.map((f) => f.error)}::text[]) as v(id, code, err)
+      from unnest(${failed.map((f) => f.row.id)}::bigint[], ${failed.map((f) => f.code)}::int[], ${failed.map((f) => f.error)}::text[], ${failed.map((f) => f.unauthorized)}::boolean[]) as v(id, code, err, unauthorized)
       where m.id = v.id and ((m.state = 'sending' and m.worker_id = ${workerId}) or m.state = 'in_doubt')
-      returning m.id, m.status_code),
-    ev as (insert into message_events (message_id, at, state, delivery_status, status_code) select id, ${now}, 'failed', 'FAILED', status_code from upd)
+      returning m.id, m.state, m.delivery_status, m.status_code),
+    ev as (insert into message_events (message_id, at, state, delivery_status, status_code) select id, ${now}, state, delivery_status, status_code from upd)
     select id from upd`.execute(trx);
   const mine = new Set(stored.rows.map((r) => String(r.id)));
   for (const [companyId, list] of groupBy(failed.map((f) => f.row).filter((r) => mine.has(String(r.id))), (r) => r.company_id)) {

@@ -3,10 +3,10 @@
 export { compactRollups, createRollupsSql, dropRollupsSql, operatorSql, rawContributionsSql, rebuildRollups } from './rollups.ts';
 export { enqueueMessages, heldUntil, InsufficientCreditsError, messageCost } from './enqueue.ts';
 export type { EnqueueItem, EnqueueRequest, EnqueueResult, Purpose, SendWindow } from './enqueue.ts';
-export { outcomeSql, STATUS } from './message-states.ts';
+export { outcomeSql, STATUS, statesOfOutcome, statesSql } from './message-states.ts';
 export { reasonOf } from './message-reason.ts';
 export { advanceJob, createJob, finishJob, lockJob } from './jobs.ts';
 export {
   cancelDeployment, cancelNumbers, createDeployment, deleteDeployment, finishPreparing, pauseDeployment, playDeployment,
-  PROCESSED_DEPLOYMENT_STATES, recordDeploymentTotals, recordLaunchChunk, rescheduleNumbers, stopPreparing,
+  haltCompany, PROCESSED_DEPLOYMENT_STATES, recordDeploymentTotals, recordLaunchChunk, rescheduleNumbers, stopPreparing,
 } from './deployments.ts';

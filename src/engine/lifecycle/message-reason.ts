@@ -13,7 +13,7 @@ export interface ReasonOf {
   code: string;
   /** The duplicate window (hours) for `duplicate`. */
   hours: number | null;
-  /** When a held message goes, for `sendWindow`. */
+  /** When a held message goes (`sendWindow`), or is tried again (`overflow`). */
   until: string | null;
 }
 
@@ -30,13 +30,15 @@ const BY_STATUS: ReadonlyMap<number, MessageReason> = new Map([
   [STATUS.blacklisted, 'blockList'], [STATUS.duplicate, 'duplicate'], [STATUS.insufficientCredits, 'insufficientCredits'], [STATUS.invalid, 'invalidNumber'],
 ]);
 /** States in which a message has a reason to show (it did not go, or waits). */
-const ENDED_BADLY: readonly MessageState[] = ['rejected', 'failed', 'timeout', 'undefined', 'cancelled'];
+const ENDED_BADLY: readonly MessageState[] = ['rejected', 'failed', 'unauthorized', 'timeout', 'undefined', 'cancelled'];
 
 /** The reason a message shows, or null when it went (or is simply on its way). */
 export function reasonOf(m: ReasonSource, duplicateHours: number): ReasonOf | null {
   const none = { hours: null, until: null };
   if (m.state === 'queued' && m.held_reason) return { kind: 'sendWindow', code: 'held', hours: null, until: new Date(m.not_before).toISOString() };
+  if (m.state === 'overflow') return { kind: 'overflow', code: String(m.status_code), hours: null, until: new Date(m.not_before).toISOString() };
   if (!ENDED_BADLY.includes(m.state as MessageState)) return null;
+  if (m.state === 'unauthorized') return { kind: 'unauthorized', code: m.error_code ?? String(m.status_code), ...none };
   if (m.error_code === OUTSIDE_WINDOW_CODE) return { kind: 'whatsappWindow', code: m.error_code, ...none };
   if (m.error_code === TEMPLATE_MISMATCH_CODE) return { kind: 'whatsappTemplateMismatch', code: m.error_code, ...none };
   if (m.error_code === EMPTY_PARAMETER_CODE) return { kind: 'whatsappEmptyParameter', code: m.error_code, ...none };

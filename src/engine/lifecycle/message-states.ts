@@ -30,7 +30,7 @@ export function deliveryRankSql(column: string): string {
 /** The pipeline state each network status puts a sent message in (a new status must say its own). */
 const STATE_FOR_DELIVERY: Record<DeliveryStatus, MessageState> = {
   SENDING: 'sent', SENT: 'sent', SENT_HO: 'sent',
-  DELIVERED: 'delivered', READ: 'read', FAILED: 'failed', UNAUTHORIZED: 'failed', TIME_OUT: 'timeout', UNDEFINED: 'undefined',
+  DELIVERED: 'delivered', READ: 'read', FAILED: 'failed', UNAUTHORIZED: 'unauthorized', TIME_OUT: 'timeout', UNDEFINED: 'undefined',
 };
 export function stateForDelivery(status: DeliveryStatus): MessageState {
   return STATE_FOR_DELIVERY[status] ?? 'sent';
@@ -53,18 +53,27 @@ export function statusCodeForDeliverySql(column: string, otherwise: string): str
 }
 
 /** States after which nothing changes but later network statuses. */
-export const FINAL_STATES: readonly MessageState[] = ['delivered', 'read', 'failed', 'timeout', 'undefined', 'rejected', 'cancelled'];
+export const FINAL_STATES: readonly MessageState[] = ['delivered', 'read', 'failed', 'unauthorized', 'timeout', 'undefined', 'rejected', 'cancelled'];
 /** States in which a message has not been handed to any provider yet (cancel and pause reach them). */
-export const UNSENT_STATES: readonly MessageState[] = ['queued', 'paused'];
+export const UNSENT_STATES: readonly MessageState[] = ['queued', 'overflow', 'paused'];
+/** States in which a message is still the engine's to move (a run is not finished while one is). */
+export const OPEN_STATES: readonly MessageState[] = ['queued', 'overflow', 'sending', 'in_doubt', 'paused'];
+/** A list of states as SQL, for `x in …`. */
+export const statesSql = (states: readonly MessageState[]): string => `(${states.map((s) => `'${s}'`).join(', ')})`;
 
 /** Where a message ended, for reports (enum message-outcome): each state in exactly one outcome. */
 const OUTCOME_OF_STATE: Record<MessageState, MessageOutcome> = {
-  queued: 'pending', sending: 'pending', in_doubt: 'pending', paused: 'pending',
+  queued: 'pending', overflow: 'pending', sending: 'pending', in_doubt: 'pending', paused: 'pending',
   sent: 'sent', delivered: 'delivered', read: 'delivered',
-  failed: 'failed', timeout: 'failed', undefined: 'failed',
+  failed: 'failed', unauthorized: 'failed', timeout: 'failed', undefined: 'failed',
+  // Never a row of `messages` (an inbound message's state, where transcripts list it): it reached us.
+  received: 'delivered',
   rejected: 'blocked', cancelled: 'cancelled',
 };
 export const outcomeOf = (state: MessageState): MessageOutcome => OUTCOME_OF_STATE[state];
+/** The states that end in `outcome` (e.g. every way of failing: failed, unauthorized, timeout, undefined). */
+export const statesOfOutcome = (outcome: MessageOutcome): MessageState[] =>
+  (Object.entries(OUTCOME_OF_STATE) as [MessageState, MessageOutcome][]).filter(([state, o]) => o === outcome && state !== 'received').map(([state]) => state);
 
 /** The SQL CASE for outcomeOf over a state column (kept next to the table it mirrors). */
 export function outcomeSql(column: string): string {

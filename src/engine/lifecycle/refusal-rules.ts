@@ -84,4 +84,19 @@ const emptyParameter: RefusalRule = {
   },
 };
 
-export const refusalRules: readonly RefusalRule[] = [emptyParameter, blockList, duplicate];
+/**
+ * A company that is not active (disabled by the provider's staff, or still in validation) sends
+ * nothing: what its schedules, recurrences, flows or staff enqueue for it is refused with 85
+ * (client inactive). Its queue was emptied the same way when it was disabled (haltCompany).
+ */
+const clientInactive: RefusalRule = {
+  name: 'clientInactive',
+  status: STATUS.clientInactive,
+  async apply(trx, ctx) {
+    const result = await sql`${refuse(ctx, STATUS.clientInactive)}
+      where ${ctx.mine} and exists (select 1 from companies c where c.id = ${ctx.req.companyId} and c.state <> 'active')`.execute(trx);
+    return Number(result.numAffectedRows ?? 0);
+  },
+};
+
+export const refusalRules: readonly RefusalRule[] = [clientInactive, emptyParameter, blockList, duplicate];

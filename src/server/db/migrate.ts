@@ -53,6 +53,7 @@ import * as screenSchedules from './migrations/0504_screen-schedules.ts';
 import * as platformFiles from './migrations/0505_platform-files.ts';
 import * as deploymentResend from './migrations/0506_deployment-resend.ts';
 import * as numberLists from './migrations/0507_number-lists.ts';
+import * as messagesOverflow from './migrations/0508_messages-overflow.ts';
 import type { Database } from '../../engine/database.ts';
 
 const migrations: Record<string, Migration> = {
@@ -107,6 +108,7 @@ const migrations: Record<string, Migration> = {
   '0505_platform-files': platformFiles,
   '0506_deployment-resend': deploymentResend,
   '0507_number-lists': numberLists,
+  '0508_messages-overflow': messagesOverflow,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -4,7 +4,8 @@
 // many accounts from one address are slowed, and per account, so guesses at one account from many
 // addresses are too. Past a limit the answer is 429 with the catalogue's 99933 in the usual error
 // shape, and Retry-After in seconds. The counters live in memory (embedded PGlite, one process),
-// in the database (DATABASE_URL: shared by every API process) or in Redis (REDIS_URL).
+// in the database (DATABASE_URL: shared by every API process) or in Redis (REDIS_URL). While that
+// store is away the global limit lets requests through; the classes' limits refuse with 99945.
 //
 // The sign-in class (validate, signin) must never let a guesser lock the owner out: a refusal
 // counted per account from every address would answer the owner 429 too. There the per-account
@@ -40,18 +41,28 @@ export const captchaDemanded = (request: FastifyRequest) => demanded.has(request
 /** The account a body names, normalised and digested: addresses people mistype are not kept. */
 const accountKey = (value: unknown) => (typeof value === 'string' ? createHash('sha256').update(value.trim().toLowerCase()).digest('hex') : null);
 
-function storeOptions(app: FastifyInstance, db: Kysely<Database>, store: ThrottleSettings['store']) {
+async function storeOptions(app: FastifyInstance, db: Kysely<Database>, store: ThrottleSettings['store']) {
   if (store === 'memory') return {};
   if (store === 'database') {
     const shared = databaseStore(db);
     // @fastify/rate-limit builds its store with `new`; a function returning an object answers that.
     return { store: function DatabaseStore() { return shared; } as never };
   }
-  // The library's advice: fail fast rather than queue requests while Redis is away.
-  const redis = new Redis(store.redisUrl, { connectTimeout: 5000, maxRetriesPerRequest: 1 });
+  // The library's advice: fail fast rather than queue requests while Redis is away. Without the
+  // offline queue a command fails at once while the connection is down, instead of holding every
+  // request for the reconnection's back-off.
+  const redis = new Redis(store.redisUrl, { connectTimeout: 5000, maxRetriesPerRequest: 1, enableOfflineQueue: false });
   // ioredis reconnects by itself; an outage is logged, not thrown.
-  redis.on('error', (error) => app.log.warn({ err: error }, 'throttling: Redis unreachable, requests go unthrottled'));
+  redis.on('error', (error) => app.log.warn({ err: error }, 'throttling: Redis unreachable, requests go unthrottled and sign-in answers 99945'));
   app.addHook('onClose', async () => { await redis.quit().catch(() => redis.disconnect()); });
+  // Ready before the first request is counted (a reachable Redis answers within milliseconds); an
+  // unreachable one does not hold the start: its requests meet the outage rules above.
+  await new Promise<void>((resolve) => {
+    const done = () => { clearTimeout(timer); redis.off('ready', done); redis.off('error', done); resolve(); };
+    const timer = setTimeout(done, 2000);
+    redis.once('ready', done);
+    redis.once('error', done);
+  });
   // A Redis outage lets requests through (skipOnError) rather than failing every one of them.
   return { redis, nameSpace: 'colibri-throttle-', skipOnError: true };
 }
@@ -71,7 +82,7 @@ export function redirectRateLimit(settings: ThrottleSettings) {
 /** Registers the global limit; answers, for each operation, the hook of its class's limits (or null). */
 export async function registerThrottle(app: FastifyInstance, db: Kysely<Database>, settings: ThrottleSettings): Promise<ThrottleHookFor> {
   await app.register(rateLimit, {
-    ...storeOptions(app, db, settings.store),
+    ...(await storeOptions(app, db, settings.store)),
     global: true,
     hook: 'onRequest',
     max: settings.global.perIp,
@@ -85,9 +96,20 @@ export async function registerThrottle(app: FastifyInstance, db: Kysely<Database
   // One limiter per class and field, shared by the class's operations (validate and signin count
   // together): the memory store keeps a limiter's counters to itself.
   const limiters = new Map<string, ReturnType<typeof app.createRateLimit>>();
+  // These limits fail closed: while their counters' store (Redis, the database) cannot be reached
+  // the operation answers 503 with 99945 (cache error) instead of letting guesses through
+  // uncounted; knocking the store over must not open sign-in to unlimited guessing.
   const limiterOf = (key: string, max: number, windowMs: number, keyOf: (request: FastifyRequest) => string) => {
-    if (!limiters.has(key)) limiters.set(key, app.createRateLimit({ max, timeWindow: windowMs, allowList: () => false, keyGenerator: keyOf }));
-    return limiters.get(key)!;
+    if (!limiters.has(key)) limiters.set(key, app.createRateLimit({ max, timeWindow: windowMs, allowList: () => false, keyGenerator: keyOf, skipOnError: false }));
+    const limiter = limiters.get(key)!;
+    return async (request: FastifyRequest) => {
+      try {
+        return await limiter(request);
+      } catch (error) {
+        request.log.error({ err: error }, 'throttling: the counters could not be read or written');
+        throw new ApiError('99945');
+      }
+    };
   };
 
   return (op) => {

@@ -88,9 +88,10 @@ export function createRcsAdapter(config: RcsAdapterConfig): RcsAdapter {
     if (answer.status >= 200 && answer.status < 300) return { kind: 'accepted', providerMessageId: messageId };
     const reason = describe(answer);
     if (answer.status === 404) return { kind: 'fallback', reason };
-    if (isTransientStatus(answer.status)) return { kind: 'retry', reason, afterMs: retryAfterMs(answer.headers) };
+    // 429 is RBM's quota for the agent (overflow); 401 after a fresh token and 403 refuse the agent itself.
+    if (isTransientStatus(answer.status)) return { kind: 'retry', reason, afterMs: retryAfterMs(answer.headers), ...(answer.status === 429 ? { overflow: true } : {}) };
     const errorCode = googleError(answer.body).status ?? `http${answer.status}`;
-    return { kind: 'failed', statusCode: answer.status === 400 ? STATUS_REQUEST_ERROR : STATUS_DISPATCH_ERROR, errorCode, reason };
+    return { kind: 'failed', statusCode: answer.status === 400 ? STATUS_REQUEST_ERROR : STATUS_DISPATCH_ERROR, errorCode, reason, ...(answer.status === 401 || answer.status === 403 ? { unauthorized: true } : {}) };
   }
 
   return {

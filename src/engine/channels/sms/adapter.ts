@@ -12,7 +12,8 @@
 // the other messages slow down too. Why inside: a throttled later part must not make the whole
 // message go round again (the first parts would reach the handset twice), and the order of the
 // batch is kept. After throttleGiveUpMs without success a message with no part sent answers
-// `retry` (afterMs = the back-off) and the dispatcher takes it up later.
+// `retry` with `overflow` (afterMs = the back-off): it reads 'overflow', status 70, until the
+// dispatcher takes it up again.
 //
 // Lost answers (response timeout, connection dropped): the session is dropped and re-bound with
 // back-off. A message whose first part had no answer answers `retry` (it may or may not have
@@ -63,7 +64,7 @@ export interface SmppAdapterStats {
 type PartResult =
   | { kind: 'ok'; id: string }
   | { kind: 'transient'; status: number; throttling: boolean }
-  | { kind: 'permanent'; status: number; statusCode: number }
+  | { kind: 'permanent'; status: number; statusCode: number; unauthorized: boolean }
   | { kind: 'lost'; reason: string }
   | { kind: 'unavailable'; reason: string; afterMs: number; refused: boolean }
   | { kind: 'closing' };
@@ -237,7 +238,7 @@ export class SmppAdapter implements ChannelAdapter {
         const partial = index > 0 ? ` (after ${index} of ${segments.length} parts were sent)` : '';
         if (result.kind === 'permanent') {
           if (tracked) this.router.abandon(tracked);
-          return { kind: 'failed', statusCode: result.statusCode, errorCode: statusName(result.status), reason: `the SMSC refused the message: ${statusName(result.status)}${partial}` };
+          return { kind: 'failed', statusCode: result.statusCode, errorCode: statusName(result.status), reason: `the SMSC refused the message: ${statusName(result.status)}${partial}`, ...(result.unauthorized ? { unauthorized: true } : {}) };
         }
         if (result.kind === 'closing') return { kind: 'retry', reason: 'the SMS channel is closing', afterMs: 1_000 };
         const why = result.kind === 'transient' ? `the SMSC answered ${statusName(result.status)}` : result.reason;
@@ -246,7 +247,8 @@ export class SmppAdapter implements ChannelAdapter {
         const backoff = result.kind === 'transient' ? this.throttleBackoff() : this.config.reconnectInitialMs;
         const hopeless = this.closing || (result.kind === 'unavailable' && result.refused);
         if (hopeless || Date.now() + backoff > giveUpAt) {
-          if (index === 0) return { kind: 'retry', reason: why, afterMs: backoff };
+          // Still throttled when patience ran out: the SMSC's throughput or queue limit refused it (overflow).
+          if (index === 0) return { kind: 'retry', reason: why, afterMs: backoff, ...(result.kind === 'transient' && result.throttling ? { overflow: true } : {}) };
           if (tracked) this.router.abandon(tracked);
           const failed: SubmitOutcome = { kind: 'failed', statusCode: smsStateByName.dispatchError, reason: `gave up: ${why}${partial}` };
           if (result.kind === 'transient') failed.errorCode = statusName(result.status);
@@ -310,7 +312,7 @@ export class SmppAdapter implements ChannelAdapter {
         session.drop(`the SMSC answered ${statusName(resp.command_status)}`);
         return { kind: 'lost', reason: `the SMSC answered ${statusName(resp.command_status)}` };
       }
-      return { kind: 'permanent', status: resp.command_status, statusCode: verdict.statusCode };
+      return { kind: 'permanent', status: resp.command_status, statusCode: verdict.statusCode, unauthorized: verdict.unauthorized === true };
     } finally {
       this.window.release();
     }

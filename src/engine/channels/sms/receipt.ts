@@ -30,7 +30,8 @@ const STAT_STATUS: Readonly<Record<string, DeliveryStatus>> = {
   ACCEPTD: 'SENT',
   ENROUTE: 'SENT',
   UNDELIV: 'FAILED',
-  REJECTD: 'FAILED',
+  // The SMSC or the operator refused the message itself (a sender it does not let through for us).
+  REJECTD: 'UNAUTHORIZED',
   DELETED: 'FAILED',
   EXPIRED: 'TIME_OUT',
   UNKNOWN: 'UNDEFINED',
@@ -38,7 +39,7 @@ const STAT_STATUS: Readonly<Record<string, DeliveryStatus>> = {
   DELIVERED: 'DELIVERED',
   ACCEPTED: 'SENT',
   UNDELIVERABLE: 'FAILED',
-  REJECTED: 'FAILED',
+  REJECTED: 'UNAUTHORIZED',
 };
 
 const STATE_STAT: Readonly<Record<number, string>> = {

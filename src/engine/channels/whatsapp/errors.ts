@@ -24,6 +24,11 @@ const retryAfter: Record<number, number> = {
   131016: 5_000, // service overloaded
 };
 
+/** Codes that are the provider's throughput limits (ours, the number's, the account's): the message overflowed. */
+const throughputLimits = new Set([130429, 131056, 4, 80007, 613]);
+/** Codes by which Meta refuses our credentials or our account (expired token, locked or blocked account). */
+const refusedAccount = new Set([190, 131031, 368]);
+
 /** Codes that name a bad recipient rather than a bad request. */
 const invalidRecipient = new Set([131026, 131030]);
 /** Codes that say our request was malformed (parameters, lengths, types). */
@@ -56,7 +61,7 @@ export function isRetryableWhatsAppCode(code: number): boolean {
 /** The outcome of a refused send, from Graph's error (null when the body was not one). */
 export function whatsappRefusal(error: GraphError, retryAfterHeaderMs?: number): SubmitOutcome {
   const reason = describeGraphError(error);
-  if (error.code in retryAfter) return { kind: 'retry', reason, afterMs: retryAfterHeaderMs ?? retryAfter[error.code] };
+  if (error.code in retryAfter) return { kind: 'retry', reason, afterMs: retryAfterHeaderMs ?? retryAfter[error.code], ...(throughputLimits.has(error.code) ? { overflow: true } : {}) };
   const statusCode = invalidRecipient.has(error.code) ? STATUS_INVALID : badRequest.has(error.code) ? STATUS_REQUEST_ERROR : STATUS_DISPATCH_ERROR;
-  return { kind: 'failed', statusCode, errorCode: String(error.code), reason };
+  return { kind: 'failed', statusCode, errorCode: String(error.code), reason, ...(refusedAccount.has(error.code) ? { unauthorized: true } : {}) };
 }

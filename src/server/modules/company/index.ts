@@ -5,6 +5,7 @@ import type { Kysely, Updateable } from 'kysely';
 import { normalizeColombianPhone } from '../../../core/phone.ts';
 import type { Company } from '../../../generated/types.gen.ts';
 import type { CompaniesTable, CompanyRow, Database } from '../../../engine/database.ts';
+import { haltCompany } from '../../../engine/lifecycle/index.ts';
 import { assertStaff } from '../../auth/staff.ts';
 import { fail, failFields, fieldError, type FieldError } from '../../errors/api-error.ts';
 import { readPictureUpload, storePicture } from '../../files/pictures.ts';
@@ -143,6 +144,8 @@ export const companyHandlers: DomainHandlers<'company'> = {
       if (!updated) throw fail('99927');
       // Activation ends the "account being verified" wait: users waiting on it reach the full app.
       if (next === 'active') await trx.updateTable('users').set({ state: 'active' }).where('company_id', '=', target.id).where('state', '=', 'validation').execute();
+      // A disabled company stops sending now: what waits in its queue is refused with 85.
+      if (next === 'disabled') await haltCompany(trx, target.id, ctx.deps.now());
       return updated;
     });
     return toCompany(row);

@@ -30,7 +30,8 @@ export async function transcriptOf(db: Kysely<Database>, companyId: number, conv
     conversationId: Number(t.conversation_id),
     // A note in the reader's language (its kind and values); what a person or the flow wrote, as written.
     direction: t.direction as ConversationTurnDirection, stepId: t.step_id, body: t.direction === 'note' ? noteWords(words, t.note, t.body) : t.body, messageId: t.message_id === null ? null : Number(t.message_id),
-    messageState: (t.state ?? null) as MessageState | null,
+    // What the person wrote reads 'received' (spec 4's inbound state); a note has none.
+    messageState: t.direction === 'in' ? 'received' : ((t.state ?? null) as MessageState | null),
     reason: t.state ? reasonOf({ state: t.state, status_code: t.status_code!, error_code: t.error_code ?? null, held_reason: t.held_reason ?? null, not_before: t.not_before! }, duplicateHours) : null,
     at: t.at.toISOString(),
   }));

@@ -4,6 +4,7 @@
 // delivered and failed, zero when nothing happened, so the home's chart always shows the week.
 import { sql } from 'kysely';
 import { addDays, calendarDateOf, dayNumber, formatYmd, instantAtMinutes } from '../../../core/bogota-time.ts';
+import { statesOfOutcome, statesSql } from '../../../engine/lifecycle/index.ts';
 import { constants } from '../../../generated/constants.gen.ts';
 import type { MessageDays } from '../../../generated/types.gen.ts';
 import { caller, type HandlerContext } from '../../http/handler.ts';
@@ -24,7 +25,7 @@ export async function lastDays(ctx: HandlerContext<'messages.lastDays'>): Promis
     select to_char(m.created_at at time zone ${TIME_ZONE}, 'YYYY-MM-DD') as day,
       count(m.sent_at) as sent,
       count(*) filter (where m.state in ('delivered', 'read')) as delivered,
-      count(*) filter (where m.state in ('failed', 'timeout', 'undefined')) as failed
+      count(*) filter (where m.state in ${sql.raw(statesSql(statesOfOutcome('failed')))}) as failed
     from messages m
     where m.company_id = ${me.companyId} and m.created_at >= ${instantAtMinutes(first, 0, TIME_ZONE)}
     group by 1`.execute(ctx.deps.db);
