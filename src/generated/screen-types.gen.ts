@@ -240,6 +240,7 @@ export interface ScreenDef<S = Record<string, unknown>, U = Record<string, unkno
         fileName: string;
     };
     empty?: string;
+    loadError?: string;
     tabs?: readonly ScreenTab<S, U>[];
     actions?: readonly ScreenAction[];
     steps?: readonly ScreenStep[];

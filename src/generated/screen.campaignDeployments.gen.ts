@@ -290,6 +290,7 @@ export const screen = {
     export: ["csv", "xlsx"],
     exportName: "campaign-deployments",
     empty: "screens.campaignDeployments.empty",
+    loadError: "errors.client.loadCampaigns",
     paged: true,
     itemsPath: "items",
     search: true,

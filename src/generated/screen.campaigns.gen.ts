@@ -167,6 +167,7 @@ export const screen = {
     export: ["csv", "xlsx"],
     exportName: "campaigns",
     empty: "screens.campaigns.empty",
+    loadError: "errors.client.loadCampaigns",
     paged: true,
     itemsPath: "items",
     search: true,

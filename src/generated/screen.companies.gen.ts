@@ -121,6 +121,7 @@ export const screen = {
     ],
     export: ["csv", "xlsx"],
     exportName: "companies",
+    loadError: "errors.client.loadClients",
     paged: true,
     itemsPath: "items",
     search: true,

@@ -91,6 +91,7 @@ export const screen = {
     export: ["csv", "xlsx"],
     exportName: "quota-by-account",
     empty: "screens.quota.empty",
+    loadError: "errors.client.loadAccounts",
     paged: true,
     itemsPath: "items",
     search: true,

@@ -135,6 +135,7 @@ export const screen = {
             }
         }],
     empty: "screens.reportsAdvanced.empty",
+    loadError: "errors.client.loadReports",
     paged: true,
     itemsPath: "items",
     search: false,

@@ -97,6 +97,7 @@ export const screen = {
             to: "/verify/{id}"
         }],
     empty: "screens.reportsCertificates.empty",
+    loadError: "errors.client.loadReports",
     paged: true,
     itemsPath: "items",
     filters: [{

@@ -139,6 +139,7 @@ export const screen = {
             confirm: true
         }],
     empty: "screens.reportsScheduled.empty",
+    loadError: "errors.client.loadReports",
     paged: true,
     itemsPath: "items",
     filters: [{

@@ -30,6 +30,7 @@ export const screen = {
             sortable: false
         }],
     empty: "screens.team.noAssociations",
+    loadError: "errors.client.loadResponsibles",
     paged: false,
     search: false,
     filters: [],

@@ -22,6 +22,7 @@ export const screen = {
             sortable: false
         }],
     empty: "screens.team.noResponsibles",
+    loadError: "errors.client.loadResponsibles",
     paged: false,
     search: false,
     filters: [],

@@ -153,6 +153,25 @@ export const ListSubtabPresets: Story = {
   },
 };
 
+/** `loadError`: a list that cannot load says so in the screen's own words, then why, and loads again on request. */
+let listFailures = 0;
+export const ListLoadFailsThenReloads: Story = {
+  render: () => <ListScreen screenId="campaigns" menuKey="campaigns.deploy" screen={screenDef('campaigns')} />,
+  parameters: {
+    route: { path: '/Campaigns/campaigns', pattern: '/Campaigns/campaigns' },
+    api: { 'campaigns.list': (req: StubRequest) => (listFailures++ === 0 ? apiError(503, '99946', 'queue error') : listHandler(() => [campaign], ['name'])(req)) },
+  },
+  beforeEach: () => { listFailures = 0; },
+  play: async () => {
+    const alert = await screen.findByRole('alert');
+    await expect(alert).toHaveTextContent(es('errors.client.loadCampaigns'));
+    await expect(alert).toHaveTextContent(es('errors.server.queueError'));
+    await userEvent.click(within(alert).getByRole('button', { name: es('common.reload') }));
+    await screen.findByText('Promo junio');
+    await expect(screen.queryByText(es('errors.client.loadCampaigns'))).not.toBeInTheDocument();
+  },
+};
+
 /** `upload` + `result`: the recipients file goes up from the tab's action and its counts show. */
 export const UploadActionWithResult: Story = {
   parameters: {

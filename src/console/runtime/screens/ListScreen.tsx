@@ -293,7 +293,12 @@ function ListView({ screen, extraParams, nested }: { screen: ScreenDef; extraPar
       )}
       <ActionInline parts={action.parts} />
       {source.loading && <LinearProgress aria-label={t('common.loading')} sx={{ mb: 1 }} />}
-      {!!source.error && <Alert severity="error" sx={{ mb: 2 }}>{errorText(t, source.error)}</Alert>}
+      {!!source.error && (
+        // The screen's friendly words first ("No fue posible cargar las campañas."), then why, and a way to try again.
+        <Alert severity="error" role="alert" sx={{ mb: 2 }} action={<Button color="inherit" size="small" onClick={() => source.reload()}>{t('common.reload')}</Button>}>
+          {screen.loadError ? `${t(screen.loadError)} ${errorText(t, source.error)}` : errorText(t, source.error)}
+        </Alert>
+      )}
       {action.error && (
         <Alert severity="error" role="alert" sx={{ mb: 2 }}>
           {action.error}
