@@ -13,8 +13,9 @@ export type DatabaseOptions =
   /** In memory; `loadDataDir` starts it from a PGlite data-folder dump instead of an empty initdb (the tests' migrated snapshot). */
   | { kind: 'memory'; loadDataDir?: Blob }
   | { kind: 'pglite'; dataDir: string }
-  /** `applicationName`: pg_stat_activity's name for this process's connections (PGAPPNAME wins). */
-  | { kind: 'postgres'; url: string; schema?: string; poolSize?: number; applicationName?: string };
+  /** `applicationName`: pg_stat_activity's name for this process's connections (PGAPPNAME wins).
+   *  `statementTimeoutMs`: statements running longer are cancelled (a request answers 504, 99993). */
+  | { kind: 'postgres'; url: string; schema?: string; poolSize?: number; applicationName?: string; statementTimeoutMs?: number };
 
 export interface DatabaseHandle {
   db: Kysely<Database>;
@@ -44,7 +45,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   if (options.kind === 'postgres') {
     if (options.schema && !SCHEMA_NAME.test(options.schema)) throw new Error(`invalid schema name ${options.schema}`);
     // Survives a connection the server ends (postgres-pool.ts): the pool opens another.
-    const pool = createPostgresPool({ url: options.url, max: options.poolSize ?? 10, schema: options.schema, applicationName: options.applicationName });
+    const pool = createPostgresPool({ url: options.url, max: options.poolSize ?? 10, schema: options.schema, applicationName: options.applicationName, statementTimeoutMs: options.statementTimeoutMs });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', schema: options.schema, close: () => db.destroy() };
   }
@@ -61,8 +62,19 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   return { db, kind: options.kind, close: () => db.destroy() };
 }
 
+/** DATABASE_STATEMENT_TIMEOUT_MS: a whole number of milliseconds, 0 or unset for none. */
+function statementTimeoutOf(text: string | undefined): number {
+  if (!text?.trim()) return 0;
+  const value = Number(text.trim());
+  if (!Number.isInteger(value) || value < 0) throw new Error(`DATABASE_STATEMENT_TIMEOUT_MS must be a whole number of milliseconds (0 for none), got ${text}`);
+  return value;
+}
+
 /** The database the environment asks for: DATABASE_URL wins, else PGlite under DATA_DIR. */
 export function databaseFromEnv(env: NodeJS.ProcessEnv = process.env): DatabaseOptions {
-  if (env.DATABASE_URL) return { kind: 'postgres', url: env.DATABASE_URL, applicationName: 'colibri-server', ...(env.DATABASE_SCHEMA ? { schema: env.DATABASE_SCHEMA } : {}) };
+  if (env.DATABASE_URL) {
+    const timeout = statementTimeoutOf(env.DATABASE_STATEMENT_TIMEOUT_MS);
+    return { kind: 'postgres', url: env.DATABASE_URL, applicationName: 'colibri-server', ...(env.DATABASE_SCHEMA ? { schema: env.DATABASE_SCHEMA } : {}), ...(timeout ? { statementTimeoutMs: timeout } : {}) };
+  }
   return { kind: 'pglite', dataDir: env.DATA_DIR || './.data' };
 }

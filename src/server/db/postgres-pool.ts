@@ -18,6 +18,8 @@ export interface PostgresPoolOptions {
   schema?: string;
   /** The default application_name when PGAPPNAME is not set. */
   applicationName?: string;
+  /** Cancels any statement running longer (PostgreSQL's statement_timeout; 0 or unset: no limit). */
+  statementTimeoutMs?: number;
   /** Told once per connection lost (message and SQLSTATE only: a driver error can carry settings). */
   onConnectionLost?: (message: string) => void;
 }
@@ -34,6 +36,8 @@ export function createPostgresPool(options: PostgresPoolOptions): pg.Pool {
     application_name: process.env.PGAPPNAME || options.applicationName || 'colibri',
     // A per-test (or per-tenant-shard) schema goes first on every connection's search_path.
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    // Waiting for a lock counts too: a request stuck behind another's lock ends as well (99993).
+    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
   });
   const lost = options.onConnectionLost ?? ((message: string) => console.warn(`${new Date().toISOString()} database connection lost (${message}); the pool opens a new one`));
   // An idle client's error comes here (pg-pool's own listener forwards it).

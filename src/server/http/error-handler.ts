@@ -8,11 +8,17 @@ import { Refused } from '../../engine/refused.ts';
 import { ApiError, fieldError } from '../errors/api-error.ts';
 import { validationError } from './validation.ts';
 
+/** SQLSTATE query_canceled: statement_timeout, or pg_cancel_backend. */
+const QUERY_CANCELED = '57014';
+
 function toApiError(error: FastifyError & { validationContext?: string }): ApiError | null {
   if (error instanceof ApiError) return error;
   // The engine's refusal (a launch, a preview, a deployment action): its code, its detail, its field.
   if (error instanceof Refused) return error.field ? new ApiError(error.code, undefined, [fieldError(error.field, error.code, error.detail)]) : new ApiError(error.code, error.detail);
   if (error.validation) return validationError(error.validation as never, error.validationContext);
+  // PostgreSQL cancelled a statement past the process's statement_timeout (DATABASE_STATEMENT_TIMEOUT_MS),
+  // a long query or one waiting behind another's lock: the request timed out (504), it did not fail.
+  if (error.code === QUERY_CANCELED) return new ApiError('99993');
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
