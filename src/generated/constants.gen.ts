@@ -125,6 +125,7 @@ export const constants = {
         xlsxSheetName: "recipient",
         advancedQueryApplicationId: 4,
         fileChunkRows: 5000,
+        waitingFilesPerCompany: 10,
         downloadLinkMinutes: 15,
         certificateMessages: 500,
         scheduledLinkDays: 7,

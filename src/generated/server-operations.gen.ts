@@ -18103,7 +18103,8 @@ export const serverOperations = [
             "99982",
             "99958",
             "99961",
-            "99962"
+            "99962",
+            "99946"
         ]
     },
     {
@@ -18847,7 +18848,12 @@ export const serverOperations = [
         },
         produces: "json",
         sandbox: false,
-        errors: ["99999", "99931", "99962"]
+        errors: [
+            "99999",
+            "99931",
+            "99962",
+            "99946"
+        ]
     },
     {
         id: "reportCenter.getItLogEventReportFileList",
@@ -18932,7 +18938,8 @@ export const serverOperations = [
             "99999",
             "99931",
             "99958",
-            "99962"
+            "99962",
+            "99946"
         ]
     },
     {

@@ -7,6 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, calendarDateOf, formatYmd, wallTimeOf } from '../../src/core/bogota-time.ts';
 import { JobRunner } from '../../src/engine/jobs/runner.ts';
+import { constants } from '../../src/generated/constants.gen.ts';
 import { companySendWindow } from '../../src/server/messaging/send-window.ts';
 import { jobHandlers } from '../../src/server/messaging/jobs.ts';
 import { reportFileStep } from '../../src/server/modules/reportCenter/report-files.ts';
@@ -180,6 +181,22 @@ describe('a requested report file', () => {
     expect(ready.items.every((f: { state: string }) => f.state === 'ready')).toBe(true);
     const campaigns = (await h.op('reportCenter.getCampaigns', { token, params: product })).json();
     expect(campaigns.map((c: { name: string }) => c.name)).toContain('Archivo campaña');
+  });
+
+  it(`a company with ${constants.reports.waitingFilesPerCompany} files still being written gets 99946 (queue error) for one more, even asked at once, until one is ready`, async () => {
+    await drain();
+    const limit = constants.reports.waitingFilesPerCompany;
+    const before = await h.count('report_files');
+    // Twice the limit, all at once: exactly the limit is taken, the rest wait their turn (the count is locked per company).
+    const answers = await Promise.all(Array.from({ length: limit * 2 }, () => request({ ClientsIds: [account], DateStart: yesterday, DateEnd: today })));
+    expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(limit);
+    for (const refused of answers.filter((a) => a.statusCode !== 200)) expect([refused.statusCode, refused.json().code]).toEqual([503, '99946']);
+    expect(await h.count('report_files')).toBe(before + limit);
+    // Another company's requests are not held by this one's queue.
+    expect((await request({ ReportsTypeId: 2, DateStart: yesterday, DateEnd: today }, (await otherCompany(h, ['sms'])).token)).statusCode).toBe(200);
+    await drain();
+    expect((await request({ ClientsIds: [account], DateStart: yesterday, DateEnd: today })).statusCode).toBe(200);
+    await drain();
   });
 
   it('a file whose storage fails is marked error with its reason, never left waiting', async () => {

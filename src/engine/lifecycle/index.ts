@@ -5,7 +5,7 @@ export { enqueueMessages, heldUntil, InsufficientCreditsError, messageCost } fro
 export type { EnqueueItem, EnqueueRequest, EnqueueResult, Purpose, SendWindow } from './enqueue.ts';
 export { outcomeSql, STATUS, statesOfOutcome, statesSql } from './message-states.ts';
 export { reasonOf } from './message-reason.ts';
-export { advanceJob, createJob, finishJob, lockJob } from './jobs.ts';
+export { advanceJob, createJob, finishJob, lockJob, waitingJobs } from './jobs.ts';
 export {
   cancelDeployment, cancelNumbers, createDeployment, deleteDeployment, finishPreparing, pauseDeployment, playDeployment,
   haltCompany, PROCESSED_DEPLOYMENT_STATES, recordDeploymentTotals, recordLaunchChunk, rescheduleNumbers, stopPreparing,

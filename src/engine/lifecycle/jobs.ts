@@ -12,6 +12,18 @@ export async function createJob<K extends JobKind>(trx: Transaction<Database>, k
   return Number(row.id);
 }
 
+/**
+ * How many jobs of `kind` the company has waiting (pending), counted after taking the company's
+ * lock for that kind in the caller's transaction: two requests racing for the last place are
+ * counted one after the other, so a cap read from this holds exactly.
+ */
+export async function waitingJobs(trx: Transaction<Database>, kind: JobKind, companyId: number): Promise<number> {
+  await sql`select pg_advisory_xact_lock(hashtext(${`jobs:${kind}`}), ${companyId})`.execute(trx);
+  const row = await sql<{ n: string | number }>`select count(*) as n from jobs
+    where state = 'pending' and kind = ${kind} and (payload ->> 'companyId')::int = ${companyId}`.execute(trx);
+  return Number(row.rows[0].n);
+}
+
 type JobRow = { id: number | string; kind: string; payload: unknown; cursor: number | string; done: number };
 const toJob = (r: JobRow): Job => ({ id: Number(r.id), kind: r.kind as JobKind, payload: r.payload as Job['payload'], cursor: Number(r.cursor), done: r.done });
 

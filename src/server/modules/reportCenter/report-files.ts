@@ -11,7 +11,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { BOM, csvField, csvSeparatorFor } from '../../../core/export-safety.ts';
 import type { Database } from '../../../engine/database.ts';
 import type { JobHandler } from '../../../engine/jobs/index.ts';
-import { advanceJob, createJob, finishJob, lockJob } from '../../../engine/lifecycle/index.ts';
+import { advanceJob, createJob, finishJob, lockJob, waitingJobs } from '../../../engine/lifecycle/index.ts';
 import { appSettings } from '../../../generated/app.gen.ts';
 import { constants } from '../../../generated/constants.gen.ts';
 import type { SpreadsheetFormat, ReportType } from '../../../generated/enums.gen.ts';
@@ -102,8 +102,13 @@ export async function requestReportFile(ctx: Pick<HandlerContext<'reportCenter.g
     accountIds: scope.channelIds, campaignIds: r.campaignIds ?? [], deploymentId: r.deploymentId ?? null,
     dateStart: r.dateStart, dateEnd: r.dateEnd, from: scope.from.toISOString(), to: scope.to.toISOString(),
   };
-  const id = await db.transaction().execute((trx) =>
-    enlistReportFile(trx, { companyId: me.companyId, requestedBy: me.userId, reportTypeId: r.reportTypeId, applicationId: r.applicationId, params, now, format: r.format, language: requestLanguage(ctx.request) }));
+  const id = await db.transaction().execute(async (trx) => {
+    // A person's request waits its turn behind the company's files still being written, up to a bound.
+    if (await waitingJobs(trx, 'reportFile', me.companyId) >= constants.reports.waitingFilesPerCompany) {
+      throw fail('99946', `${constants.reports.waitingFilesPerCompany} report files are still being written: ask again when one is ready`);
+    }
+    return enlistReportFile(trx, { companyId: me.companyId, requestedBy: me.userId, reportTypeId: r.reportTypeId, applicationId: r.applicationId, params, now, format: r.format, language: requestLanguage(ctx.request) });
+  });
   ctx.deps.messaging.wakeJobs?.();
   return toReportFile(await fileOf(db, me.companyId, id));
 }
