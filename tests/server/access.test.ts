@@ -21,10 +21,11 @@ describe('without a valid token', () => {
 });
 
 describe('active level', () => {
-  it('a user who is not active gets 99982 on active-level operations, but session ones work', async () => {
+  it('a user who has not verified their e-mail and phone (pending) gets 99951 on active-level operations, but session ones work', async () => {
     const { token, session } = await h.as('pending');
-    expect((await h.op('account.list', { token })).json().code).toBe('99982');
-    expect((await h.op('account.paymentsSummary', { token })).json().code).toBe('99982');
+    const refused = await h.op('account.list', { token });
+    expect([refused.statusCode, refused.json().code]).toEqual([400, '99951']);
+    expect((await h.op('account.paymentsSummary', { token })).json().code).toBe('99951');
     expect((await h.op('notifications.list', { params: { userId: session.idUser }, token })).statusCode).toBe(200);
     expect((await h.op('clients.get', { params: { id: session.idUser }, token })).statusCode).toBe(200);
   });

@@ -27,7 +27,9 @@ export function authorize(op: ServerOperation, session: Session | null, params: 
     if (value !== undefined && Number(value) === session.userId) return;
   }
   if (op.access === 'session' && !permission) return;
-  // Acting on others' records, or any active-level operation, needs a fully active account.
+  // Acting on others' records, or any active-level operation, needs a fully active account. One
+  // who registered and has not yet confirmed their e-mail and phone with the code is told so (99951).
+  if (session.state === 'pending') throw fail('99951');
   if (session.state !== 'active' || session.companyState !== 'active') throw fail('99982');
   if (permission && !can(session.grants, permission.component, permission.action).can) throw fail('99982');
   if (permission?.node && session.roles.every((r) => systemRoles.has(r)) && !nodeKeyAllows(permission.node, { roles: session.roles, productKey: appSettings.product.key })) {
