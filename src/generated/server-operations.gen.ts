@@ -20449,7 +20449,7 @@ export const serverOperations = [
             component: 6002,
             action: "delete"
         },
-        summary: "Delete a team member (never oneself); their sessions end and their reports move up to their responsible.",
+        summary: "Delete a team member (never oneself); their sessions end and their reports move up to their responsible. A delete the database refuses (another record still refers to them) answers 99981 and deletes nothing.",
         params: {
             type: "object",
             additionalProperties: false,
@@ -20479,7 +20479,12 @@ export const serverOperations = [
         },
         produces: "json",
         sandbox: false,
-        errors: ["99982", "99959", "99928"]
+        errors: [
+            "99982",
+            "99959",
+            "99928",
+            "99981"
+        ]
     },
     {
         id: "templates.list",

@@ -283,6 +283,20 @@ describe('team.delete', () => {
     expect((await h.op('clientAuth.signin', { body: { email: member.email, password: MEMBER_PASSWORD } })).json().code).toBe('99996');
   });
 
+  it('a delete the database refuses (another record still refers to the member) answers 99981 and deletes nothing', async () => {
+    const member = await addMember(h, users.manager.token, ['analista']);
+    const { token } = await activate(h, member.email);
+    // A record the delete does not move: a user of another company left pointing at this member.
+    const other = await h.addCompany('Referencias S.A.S.', [{ email: 'colgado@referencias.co', roles: ['analista'] }]);
+    await h.db.updateTable('users').set({ parent_id: member.id }).where('id', '=', other.userIds[0]).execute();
+    const before = await h.snapshot();
+    const res = await h.op('team.delete', { params: { id: member.id }, token: users.manager.token });
+    expect([res.statusCode, res.json().code]).toEqual([500, '99981']);
+    expect(await h.snapshot()).toEqual(before);
+    expect((await h.op('team.get', { params: { id: member.id }, token })).statusCode).toBe(200);
+    await h.db.updateTable('users').set({ parent_id: null }).where('id', '=', other.userIds[0]).execute();
+  });
+
   it('a user cannot delete themselves: 99928, nothing changed', async () => {
     const before = await h.snapshot();
     const res = await h.op('team.delete', { params: { id: users.manager.id }, token: users.manager.token });

@@ -139,6 +139,8 @@ export const teamHandlers: DomainHandlers<'team'> = {
     const target = await findMember(db, me, ctx.params.id);
     if (!target) throw fail('99959');
     await assertManageable(db, me, target.roleIds);
+    // A record the database still ties to them (a reference this transaction did not move, such as
+    // a report written meanwhile) makes it refuse the delete: answered 99981, nothing deleted.
     await db.transaction().execute(async (trx) => {
       const row = await trx.selectFrom('users').select(['parent_id', 'profile_pic_file']).where('id', '=', target.id).forUpdate().executeTakeFirstOrThrow();
       // Their reports move up to their own responsible, so the hierarchy stays connected.
@@ -148,10 +150,16 @@ export const teamHandlers: DomainHandlers<'team'> = {
       await trx.deleteFrom('tokens').where('user_id', '=', target.id).execute();
       await trx.deleteFrom('users').where('id', '=', target.id).where('company_id', '=', me.companyId).execute();
       if (row.profile_pic_file) await trx.deleteFrom('files').where('id', '=', row.profile_pic_file).where('company_id', '=', me.companyId).execute();
+    }).catch((error: unknown) => {
+      if ((error as { code?: unknown }).code === FOREIGN_KEY_VIOLATION) throw fail('99981', 'another record still refers to this member');
+      throw error;
     });
     return { ok: true as const };
   },
 };
+
+/** SQLSTATE foreign_key_violation. */
+const FOREIGN_KEY_VIOLATION = '23503';
 
 /** A caller edits or deletes only members whose roles they could hand out themselves. */
 async function assertManageable(db: Kysely<Database>, me: Session, roleIds: readonly number[]): Promise<void> {
