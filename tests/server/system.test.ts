@@ -90,6 +90,14 @@ describe('catalogue answers', () => {
     await app.close();
   });
 
+  it('an answer that breaks its own declared schema is a backend bug: 99964 (500), never the wrong body', async () => {
+    const app = await buildServer({ db: h.db, sandbox: true, handlers: { ...handlers, 'geography.countries': async () => [{ code: 'co', nombre: 'sin name' }] as never } });
+    const res = await app.inject({ method: 'GET', url: '/v1/countries' });
+    expect([res.statusCode, res.json()]).toEqual([500, { code: '99964', message: expect.any(String) }]);
+    expect(res.body).not.toContain('sin name');
+    await app.close();
+  });
+
   it('handlers throw catalogue errors with their status', async () => {
     const app = await buildServer({ db: h.db, sandbox: true, handlers: { ...handlers, 'geography.countries': async () => { throw fail('99993'); } } });
     const res = await app.inject({ method: 'GET', url: '/v1/countries' });

@@ -16,6 +16,9 @@ function toApiError(error: FastifyError & { validationContext?: string }): ApiEr
   // The engine's refusal (a launch, a preview, a deployment action): its code, its detail, its field.
   if (error instanceof Refused) return error.field ? new ApiError(error.code, undefined, [fieldError(error.field, error.code, error.detail)]) : new ApiError(error.code, error.detail);
   if (error.validation) return validationError(error.validation as never, error.validationContext);
+  // Our own answer broke its declared schema (Fastify's serializer refused it): a fault of the
+  // backend's, named as such (99964), never the half-written body.
+  if ((error as { serialization?: unknown }).serialization) return new ApiError('99964');
   // PostgreSQL cancelled a statement past the process's statement_timeout (DATABASE_STATEMENT_TIMEOUT_MS),
   // a long query or one waiting behind another's lock: the request timed out (504), it did not fail.
   if (error.code === QUERY_CANCELED) return new ApiError('99993');
