@@ -173,6 +173,11 @@ export interface ScreenDef<S = Record<string, unknown>, U = Record<string, unkno
     description?: string;
     operation?: string;
     sessionScreen?: string;
+    notices?: readonly {
+        text: string;
+        severity?: "info" | "warning";
+        when?: RowCondition;
+    }[];
     params?: Record<string, unknown>;
     load?: ScreenCall;
     titleField?: string;

@@ -92,6 +92,13 @@ export const screen = {
         layout: "plain",
         title: "screens.expiredPassword.title",
         description: "screens.expiredPassword.description",
+        notices: [{
+                text: "errors.client.expiredPassword",
+                when: {
+                    field: "session.state",
+                    equals: "ExpiredPassword"
+                }
+            }],
         operation: "clients.patch",
         params: {
             id: "$session.idUser"

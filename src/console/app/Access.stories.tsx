@@ -62,8 +62,15 @@ export const PendingGoesToUserValidation = redirect(stateUsers.pending, `/userVa
 export const UserInValidationGoesToValidation = redirect(stateUsers.validation, '/validation', () => screen.findByText(text('errors.client.accountVerifying', 'es')));
 export const CompanyInValidationGoesToValidation = redirect(stateUsers.companyValidation, '/validation', () => screen.findByText(text('errors.client.accountVerifying', 'es')));
 export const NoCompanyGoesToValidation = redirect(stateUsers.noCompany, '/validation', () => screen.findByText(text('errors.client.accountVerifying', 'es')));
-export const NeedsNewPasswordGoesToResetPassword = redirect(stateUsers.needsNewPassword, '/resetPassword', () => screen.findByRole('heading', { name: text('screens.expiredPassword.title', 'es') }));
-export const ExpiredPasswordGoesToResetPassword = redirect(stateUsers.ExpiredPassword, '/resetPassword', () => screen.findByRole('heading', { name: text('screens.expiredPassword.title', 'es') }));
+// A new member choosing their first password is not told it expired; one whose password ran out reads the spec's words.
+export const NeedsNewPasswordGoesToResetPassword = redirect(stateUsers.needsNewPassword, '/resetPassword', async () => {
+  await screen.findByRole('heading', { name: text('screens.expiredPassword.title', 'es') });
+  await expect(screen.queryByText(text('errors.client.expiredPassword', 'es'))).not.toBeInTheDocument();
+});
+export const ExpiredPasswordGoesToResetPassword = redirect(stateUsers.ExpiredPassword, '/resetPassword', async () => {
+  await screen.findByRole('heading', { name: text('screens.expiredPassword.title', 'es') });
+  await expect(screen.getByText(text('errors.client.expiredPassword', 'es'))).toBeInTheDocument();
+});
 export const DisabledUserGoesToNotActive = redirect(stateUsers.disabled, '/notActive', () => screen.findByText(text('errors.client.accountDisabled', 'es')));
 export const DisabledCompanyGoesToNotActive = redirect(stateUsers.companyDisabled, '/notActive', () => screen.findByText(text('errors.client.accountDisabled', 'es')));
 

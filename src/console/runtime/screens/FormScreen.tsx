@@ -448,6 +448,11 @@ function FormView({ screen, menuKey }: { screen: ScreenDef; menuKey: string | nu
           )}
         </Box>
       )}
+      {(screen.notices ?? []).filter((n) => rowApplies(n.when, { session: ctx.session }, ctx)).map((n) => (
+        <Alert key={n.text} severity={n.severity ?? 'warning'} sx={{ mb: 2 }}>
+          {t(n.text)}
+        </Alert>
+      ))}
       {screen.picture && (
         <Suspense fallback={null}>
           <ProfilePicture get={screen.picture.get} upload={screen.picture.upload} params={resolveObject(screen.picture.params, ctx)} />
