@@ -2547,7 +2547,7 @@ export const operations = [
         multipart: false,
         produces: "json",
         permission: {
-            component: 40,
+            component: 4001,
             action: "report"
         },
         list: null
@@ -2560,7 +2560,7 @@ export const operations = [
         multipart: false,
         produces: "binary",
         permission: {
-            component: 40,
+            component: 4001,
             action: "download"
         },
         list: null
@@ -2573,7 +2573,7 @@ export const operations = [
         multipart: false,
         produces: "json",
         permission: {
-            component: 40,
+            component: 4010,
             action: "download"
         },
         list: null
@@ -2586,7 +2586,7 @@ export const operations = [
         multipart: false,
         produces: "json",
         permission: {
-            component: 40,
+            component: 4010,
             action: "view"
         },
         list: {
@@ -2603,7 +2603,7 @@ export const operations = [
         multipart: false,
         produces: "json",
         permission: {
-            component: 40,
+            component: 4010,
             action: "view"
         },
         list: null
@@ -2616,7 +2616,7 @@ export const operations = [
         multipart: false,
         produces: "json",
         permission: {
-            component: 40,
+            component: 4010,
             action: "view"
         },
         list: null
@@ -2629,7 +2629,7 @@ export const operations = [
         multipart: false,
         produces: "json",
         permission: {
-            component: 40,
+            component: 4010,
             action: "download"
         },
         list: null
@@ -2721,7 +2721,7 @@ export const operations = [
         multipart: false,
         produces: "json",
         permission: {
-            component: 40,
+            component: 4010,
             action: "view"
         },
         list: null
@@ -2734,7 +2734,7 @@ export const operations = [
         multipart: false,
         produces: "json",
         permission: {
-            component: 40,
+            component: 4010,
             action: "view"
         },
         list: null
@@ -2747,7 +2747,7 @@ export const operations = [
         multipart: false,
         produces: "json",
         permission: {
-            component: 40,
+            component: 4005,
             action: "download"
         },
         list: null

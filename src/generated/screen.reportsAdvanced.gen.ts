@@ -130,7 +130,7 @@ export const screen = {
             },
             method: "GET",
             permission: {
-                component: 40,
+                component: 4010,
                 action: "download"
             }
         }],
@@ -153,14 +153,14 @@ export const screen = {
     export: [],
     exportName: "reportsAdvanced",
     permission: {
-        component: 40,
+        component: 4010,
         action: "view"
     },
     formModes: {
         create: {
             operation: "reportCenter.generateReport",
             permission: {
-                component: 40,
+                component: 4010,
                 action: "download"
             }
         },

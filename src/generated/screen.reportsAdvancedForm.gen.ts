@@ -120,7 +120,7 @@ export const screen = {
         operation: "reportCenter.generateReport",
         method: "POST",
         permission: {
-            component: 40,
+            component: 4010,
             action: "download"
         },
         body: [

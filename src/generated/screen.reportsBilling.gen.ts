@@ -94,7 +94,7 @@ export const screen = {
         label: "screens.reportsBilling.excel",
         fileName: "tablero-facturacion.xlsx",
         permission: {
-            component: 40,
+            component: 4001,
             action: "download"
         }
     },
@@ -212,7 +212,7 @@ export const screen = {
         "ui:rows": [["pYear", "pMonth"], ["pAccountId"]]
     },
     permission: {
-        component: 40,
+        component: 4001,
         action: "report"
     }
 } as const;

@@ -135,7 +135,7 @@ export const screen = {
         label: "screens.reportsBilling.excel",
         fileName: "tablero-sms.xlsx",
         permission: {
-            component: 40,
+            component: 4001,
             action: "download"
         }
     },
@@ -368,7 +368,7 @@ export const screen = {
         "ui:rows": [["pYear", "pMonth"], ["pAccountId"]]
     },
     permission: {
-        component: 40,
+        component: 4001,
         action: "report"
     }
 } as const;

@@ -17882,8 +17882,14 @@ export const serverOperations = [
         credentials: ["token"],
         throttle: null,
         permission: {
-            component: 40,
-            action: "report"
+            component: 4001,
+            action: "report",
+            componentBy: {
+                query: "pOption",
+                values: {
+                    "2": 4004
+                }
+            }
         },
         summary: "A month (pYear, pMonth) or a whole year (pYear alone) of the company's traffic, from the rollups. pOption 1, the billing board: the credits spent per account, per channel type and per day (per month for a year), with messages and parts. pOption 2, the SMS board: the SMS accounts' messages per day (per month) by outcome, per account and per operator, with the success rate. pClientId, when given, must be the company (the client with its NIT, as clientsNit answers: 99961 otherwise); pAccountId narrows to one of its accounts (99961 otherwise); connectinUserId is the team member the board is read for (the caller's company's: 99959 otherwise). Months to come or before the report history are refused (99962); pYear defaults to this Bogot\u00E1 year; pOption is required (99999).",
         params: null,
@@ -17950,8 +17956,14 @@ export const serverOperations = [
         credentials: ["token"],
         throttle: null,
         permission: {
-            component: 40,
-            action: "download"
+            component: 4001,
+            action: "download",
+            componentBy: {
+                query: "pOption",
+                values: {
+                    "2": 4004
+                }
+            }
         },
         summary: "The same board as an Excel workbook (sheet `recipient`): the board's rows, then its totals; column titles in Spanish; cells that look like formulas are kept as text.",
         params: null,
@@ -18016,7 +18028,7 @@ export const serverOperations = [
         credentials: ["token"],
         throttle: null,
         permission: {
-            component: 40,
+            component: 4010,
             action: "download"
         },
         summary: "Requests a report file: ReportsTypeId 2, every log event of the company between two Bogot\u00E1 days (who did what, when and from where; no accounts, campaigns or run: 99931); ReportsTypeId 1, every message of the chosen accounts between two Bogot\u00E1 days (one row each: instant, account, number, state, status code, operator, parts, credits, campaign, run), as an \"excel type\" CSV (UTF-8 with BOM, CRLF) or, with `format: xlsx`, an Excel workbook. Answers at once with its processId, state enlist; the file is written in the background. Accounts and days are checked as every report's (99961, 99958, 99962); CampaignsIds and DeploymentId narrow it to those campaigns' or that run's messages (the company's: 99931 on the field otherwise).",
@@ -18117,7 +18129,7 @@ export const serverOperations = [
         credentials: ["token"],
         throttle: null,
         permission: {
-            component: 40,
+            component: 4010,
             action: "view"
         },
         summary: "The company's requested report files, newest first (list convention; the console's list of reportFileListByReportTypeId); filter state.",
@@ -18180,7 +18192,7 @@ export const serverOperations = [
         credentials: ["token"],
         throttle: null,
         permission: {
-            component: 40,
+            component: 4010,
             action: "view"
         },
         summary: "The company's campaigns (id, name), newest first, at most 500: the report filters' choices, open to whoever sees the reports (without the campaigns' permission).",
@@ -18220,7 +18232,7 @@ export const serverOperations = [
         credentials: ["token"],
         throttle: null,
         permission: {
-            component: 40,
+            component: 4010,
             action: "view"
         },
         summary: "The company's requested report files of one type and application (applicationId 4: the advanced queries), newest first (at most 200); ClientsId narrows them to files about those accounts.",
@@ -18275,7 +18287,7 @@ export const serverOperations = [
         credentials: ["token"],
         throttle: null,
         permission: {
-            component: 40,
+            component: 4010,
             action: "download"
         },
         summary: "A link to download a ready report file of the company, signed and valid for constants.reports.downloadLinkMinutes minutes. Another company's file, or none, 99959; a file not ready yet 99927.",
@@ -18724,7 +18736,7 @@ export const serverOperations = [
         credentials: ["token"],
         throttle: null,
         permission: {
-            component: 40,
+            component: 4010,
             action: "view"
         },
         summary: "The report center's packages: each with the report types it offers (report-package, report-type).",
@@ -18767,7 +18779,7 @@ export const serverOperations = [
         credentials: ["token"],
         throttle: null,
         permission: {
-            component: 40,
+            component: 4010,
             action: "view"
         },
         summary: "The report types a package offers.",
@@ -18816,7 +18828,7 @@ export const serverOperations = [
         credentials: ["token"],
         throttle: null,
         permission: {
-            component: 40,
+            component: 4005,
             action: "download"
         },
         summary: "Requests the MT detail file (ReportsTypeId 1) of one batch \u2014 a run (deployment) of the company, another's 99931 \u2014 from the day it was created to today (or the day it finished): its account, its messages only. Answers at once like generateReport.",

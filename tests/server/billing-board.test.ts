@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { calendarDateOf, formatYmd } from '../../src/core/bogota-time.ts';
 import { fileHarness } from './file-harness.ts';
 import { otherCompany } from './messaging-fixtures.ts';
+import { activate, memberBody } from './team-helpers.ts';
 import { insertMessages, newChannel } from './report-fixtures.ts';
 
 const h = fileHarness();
@@ -109,6 +110,27 @@ describe('the workbook twin', () => {
     expect(rows[0]).not.toContain('Cuenta');
     expect(rows.slice(1, -1).map((r) => r[1]).sort()).toEqual(['SMS', 'WhatsApp']);
     expect(rows.at(-1)![0]).toBe('Total');
+  });
+});
+
+describe('permissions by the board asked for', () => {
+  /** A member of the board's company whose only role grants `component` (view and report). */
+  async function memberWith(component: number, name: string): Promise<string> {
+    const role = (await h.op('rolesV3.create', { token, body: { name, scope: 'onlyMe', permissions: [{ id: component, actions: ['view', 'report'] }] } })).json();
+    const body = memberBody({ roleIds: [role.id] });
+    expect((await h.op('team.create', { token, body })).statusCode).toBe(200);
+    return (await activate(h, body.email)).token;
+  }
+
+  it('the billing board needs its own component (4001) and the SMS board its own (4004), not the reports parent', async () => {
+    const billingOnly = await memberWith(4001, 'Solo facturación');
+    const smsOnly = await memberWith(4004, 'Solo tablero SMS');
+    expect((await board({ pOption: 1, pYear: year, pMonth: month }, billingOnly)).statusCode).toBe(200);
+    expect((await board({ pOption: 2, pYear: year, pMonth: month }, billingOnly)).json().code).toBe('99982');
+    expect((await board({ pOption: 2, pYear: year, pMonth: month }, smsOnly)).statusCode).toBe(200);
+    expect((await board({ pOption: 1, pYear: year, pMonth: month }, smsOnly)).json().code).toBe('99982');
+    // Neither may download the workbook: their roles grant no download.
+    expect((await h.op('reportCenter.connectinExcelInfoBillingBoard', { token: smsOnly, params: { product }, query: { pOption: 2, pYear: year, pMonth: month } })).json().code).toBe('99982');
   });
 });
 

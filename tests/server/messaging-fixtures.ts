@@ -36,10 +36,10 @@ export async function userWithGrants(h: Harness, grants: Grant[]): Promise<strin
 
 let companySeq = 0;
 /** Another company with a manager (all of settings) and the given channel types. */
-export async function otherCompany(h: Harness, platforms: string[] = []): Promise<{ companyId: number; token: string }> {
+export async function otherCompany(h: Harness, platforms: string[] = [], roles: string[] = ['superadmin']): Promise<{ companyId: number; token: string }> {
   const n = ++companySeq;
   const email = `jefe${n}@otra${n}.co`;
-  const { companyId } = await h.addCompany(`Otra ${n} S.A.S.`, [{ email, roles: ['superadmin'] }]);
+  const { companyId } = await h.addCompany(`Otra ${n} S.A.S.`, [{ email, roles }]);
   if (platforms.length) await h.db.insertInto('company_channel_types').values(platforms.map((platform) => ({ company_id: companyId, platform }))).execute();
   return { companyId, token: (await h.signin(email)).token };
 }

@@ -34,7 +34,8 @@ const request = (body: Record<string, unknown>, as = token) => h.op('reportCente
 const link = (processId: number, as = token) => h.op('reportCenter.linkDownloadFile', { token: as, params: product, query: { processId } });
 
 beforeAll(async () => {
-  const mine = await otherCompany(h, ['sms']);
+  // Advanced queries (4010) are the develop and admin roles' (spec's menu).
+  const mine = await otherCompany(h, ['sms'], ['superadmin', 'admin']);
   ({ companyId, token } = mine);
   // The dates are computed once here and the tests move the clock by minutes: a run that starts
   // in Bogotá's last hour of the day starts past its midnight instead (it failed at 23:50).
@@ -133,7 +134,7 @@ describe('a requested report file', () => {
     h.clock.advance(16 * 60_000);
     expect((await h.app.inject({ method: 'GET', url })).json().code).toBe('99982');
     // Another company: not found, and not in its list.
-    const theirs = await otherCompany(h, ['sms']);
+    const theirs = await otherCompany(h, ['sms'], ['superadmin', 'admin']);
     expect((await link(file.processId, theirs.token)).json().code).toBe('99959');
     expect((await h.op('reportCenter.reportFileListByReportTypeId', { token: theirs.token, params: product, body: { ReportsTypeId: 1 } })).json()).toEqual([]);
   });
@@ -162,7 +163,7 @@ describe('a requested report file', () => {
       expect(lines, JSON.stringify(narrow)).toHaveLength(2);
       expect(lines.every((l) => l.includes('Archivo campaña'))).toBe(true);
     }
-    const theirs = await otherCompany(h, ['sms']);
+    const theirs = await otherCompany(h, ['sms'], ['superadmin', 'admin']);
     const foreignRun = await newRun(h, theirs.companyId, await newChannel(h, theirs.companyId, 'Ajena archivo', 'sms'), 'Ajena', h.clock.now);
     const refused = await request({ ClientsIds: [account], DateStart: yesterday, DateEnd: today, CampaignsIds: [foreignRun.campaignId], DeploymentId: foreignRun.deploymentId });
     expect(refused.statusCode).toBe(400);
@@ -193,9 +194,18 @@ describe('a requested report file', () => {
     for (const refused of answers.filter((a) => a.statusCode !== 200)) expect([refused.statusCode, refused.json().code]).toEqual([503, '99946']);
     expect(await h.count('report_files')).toBe(before + limit);
     // Another company's requests are not held by this one's queue.
-    expect((await request({ ReportsTypeId: 2, DateStart: yesterday, DateEnd: today }, (await otherCompany(h, ['sms'])).token)).statusCode).toBe(200);
+    expect((await request({ ReportsTypeId: 2, DateStart: yesterday, DateEnd: today }, (await otherCompany(h, ['sms'], ['admin'])).token)).statusCode).toBe(200);
     await drain();
     expect((await request({ ClientsIds: [account], DateStart: yesterday, DateEnd: today })).statusCode).toBe(200);
+    await drain();
+  });
+
+  it('is the advanced queries\' (component 4010, the develop and admin roles), not every role that reads reports', async () => {
+    const superadmin = (await otherCompany(h, ['sms'])).token;
+    const refused = await request({ ReportsTypeId: 2, DateStart: yesterday, DateEnd: today }, superadmin);
+    expect([refused.statusCode, refused.json().code]).toEqual([403, '99982']);
+    expect((await h.op('reportCenter.reportFiles', { token: superadmin, params: product, query: {} })).json().code).toBe('99982');
+    expect((await request({ ReportsTypeId: 2, DateStart: yesterday, DateEnd: today }, (await otherCompany(h, ['sms'], ['develop'])).token)).statusCode).toBe(200);
     await drain();
   });
 
@@ -227,7 +237,7 @@ describe('a requested report file', () => {
     const batchLines = (await h.app.inject({ method: 'GET', url: (await link(batch.json().processId)).json().url })).body.trim().split('\r\n').slice(1);
     expect(batchLines).toHaveLength(1);
     expect(batchLines[0]).toContain('+573006660099');
-    const theirs = await otherCompany(h, ['sms']);
+    const theirs = await otherCompany(h, ['sms'], ['superadmin', 'admin']);
     const foreignRun = await newRun(h, theirs.companyId, await newChannel(h, theirs.companyId, 'Ajena lote', 'sms'), 'Ajena', h.clock.now);
     expect((await h.op('reportCenter.requestReportMtMessagesFromBatch', { token, params: product, body: { DeploymentId: foreignRun.deploymentId } })).json()).toMatchObject({ code: '99931', errors: [{ field: 'DeploymentId' }] });
 

@@ -39,7 +39,7 @@ async function drain() {
 }
 
 beforeAll(async () => {
-  ({ companyId } = await h.addCompany('Programada S.A.S.', [{ email: EMAIL, roles: ['superadmin'] }]));
+  ({ companyId } = await h.addCompany('Programada S.A.S.', [{ email: EMAIL, roles: ['superadmin', 'develop'] }]));
   await h.db.insertInto('company_channel_types').values({ company_id: companyId, platform: 'sms' }).execute();
   await signIn();
   account = await newChannel(h, companyId, 'Programada', 'sms');

@@ -19,7 +19,11 @@ export function permissionOf(action: { operation?: string; permission?: Permissi
 export function allows(user: SessionUser | null, permission: Permission | null): boolean {
   if (!permission) return true;
   if (!user) return false;
-  return can(user.permissions.menu, permission.component, permission.action).can;
+  // A call serving several components by a query value (componentBy): offered when any of them
+  // allows it; the server checks the one the request's value names.
+  const by = (permission as { componentBy?: { values: Record<string, number> } }).componentBy;
+  const components = [permission.component, ...Object.values(by?.values ?? {})];
+  return components.some((component) => can(user.permissions.menu, component, permission.action).can);
 }
 
 /** A stable `(action) => boolean` for the current session. */

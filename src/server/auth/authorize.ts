@@ -18,10 +18,17 @@ import { fail } from '../errors/api-error.ts';
 /** The system roles: the values of schemas/enums/role.yaml (db/system-roles.ts writes their grants). */
 const systemRoles = new Set<string>(roles);
 
-export function authorize(op: ServerOperation, session: Session | null, params: unknown): void {
+/** The component an operation's permission checks for this request (componentBy: by a query value). */
+export function componentFor(permission: { component: number; componentBy?: { query: string; values: Record<string, number> } }, query: unknown): number {
+  if (!permission.componentBy) return permission.component;
+  const value = (query as Record<string, unknown> | undefined)?.[permission.componentBy.query];
+  return (value === undefined || value === null ? undefined : permission.componentBy.values[String(value)]) ?? permission.component;
+}
+
+export function authorize(op: ServerOperation, session: Session | null, params: unknown, query?: unknown): void {
   if (op.access === 'public') return;
   if (!session) throw fail('99953');
-  const permission = op.permission as { component: number; action: string; self?: string; node?: string } | null;
+  const permission = op.permission as { component: number; action: string; self?: string; node?: string; componentBy?: { query: string; values: Record<string, number> } } | null;
   if (permission?.self) {
     const value = (params as Record<string, unknown> | undefined)?.[permission.self];
     if (value !== undefined && Number(value) === session.userId) return;
@@ -31,7 +38,7 @@ export function authorize(op: ServerOperation, session: Session | null, params: 
   // who registered and has not yet confirmed their e-mail and phone with the code is told so (99951).
   if (session.state === 'pending') throw fail('99951');
   if (session.state !== 'active' || session.companyState !== 'active') throw fail('99982');
-  if (permission && !can(session.grants, permission.component, permission.action).can) throw fail('99982');
+  if (permission && !can(session.grants, componentFor(permission, query), permission.action).can) throw fail('99982');
   if (permission?.node && session.roles.every((r) => systemRoles.has(r)) && !nodeKeyAllows(permission.node, { roles: session.roles, productKey: appSettings.product.key })) {
     throw fail('99982');
   }

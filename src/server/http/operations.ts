@@ -90,7 +90,7 @@ export function registerOperations(app: FastifyInstance, deps: ServerDeps, handl
         if (request.session?.credentialId && !(op.credentials as readonly string[]).includes('apiKey')) throw fail('99982', 'API keys work on the sending API only (POST /v1/messages, GET /v1/messages/{id}, POST /v1/events/{key}/fire); sign in to the console for the rest.');
         // Sandbox operations (demo mode only) are public for the machine itself, not for the network.
         if (op.sandbox) openSandboxDoor(request, request.session, op.id !== 'system.outbox' || deps.sandboxOutboxOpen === true);
-        authorize(op, request.session, request.params);
+        authorize(op, request.session, request.params, request.query);
       },
       ...(throttle ? { preValidation: throttle } : {}),
       handler: async (request, reply) => {
