@@ -574,7 +574,7 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["view", "report"],
-        screen: "reportsDeployments",
+        screen: "reportsDeploymentsOld",
         icon: null,
         label: "menu.reports.deploymentsOld",
         subtabs: []

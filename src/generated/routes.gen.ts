@@ -1156,27 +1156,27 @@ export const routes = [
     },
     {
         path: "/Reports/Deployments/oldVersion",
-        screen: "reportsDeployments",
+        screen: "reportsDeploymentsOld",
         kind: "report",
         access: "session",
         layout: "default",
         menuKey: "reports.deploymentsOld",
         componentId: 4002,
-        title: "screens.reportsDeployments.title",
+        title: "screens.reportsDeploymentsOld.title",
         firstLoad: false,
-        loadScreen: () => import("./screen.reportsDeployments.gen.ts")
+        loadScreen: () => import("./screen.reportsDeploymentsOld.gen.ts")
     },
     {
         path: "/Reports/Deployments/oldVersion/:id",
-        screen: "reportsDeployments",
+        screen: "reportsDeploymentsOld",
         kind: "report",
         access: "session",
         layout: "default",
         menuKey: "reports.deploymentsOld",
         componentId: 4002,
-        title: "screens.reportsDeployments.title",
+        title: "screens.reportsDeploymentsOld.title",
         firstLoad: false,
-        loadScreen: () => import("./screen.reportsDeployments.gen.ts")
+        loadScreen: () => import("./screen.reportsDeploymentsOld.gen.ts")
     },
     {
         path: "/Reports/Flows",
