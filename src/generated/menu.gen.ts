@@ -1090,7 +1090,7 @@ export const menuNodes = [
         noId: false,
         planExclude: [],
         actions: ["view"],
-        screen: null,
+        screen: "teamMemberActions",
         icon: null,
         label: "menu.settings.actionsMenu",
         subtabs: []

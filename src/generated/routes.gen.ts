@@ -363,6 +363,18 @@ export const routes = [
         loadScreen: () => import("./screen.signin.gen.ts")
     },
     {
+        path: "/profile/management/ActionsMenu/:id",
+        screen: "teamMemberActions",
+        kind: "detail",
+        access: "session",
+        layout: "default",
+        menuKey: null,
+        componentId: null,
+        title: "menu.settings.actionsMenu",
+        firstLoad: false,
+        loadScreen: () => import("./screen.teamMemberActions.gen.ts")
+    },
+    {
         path: "/userValidation",
         screen: "userValidation",
         kind: "form",
@@ -1924,27 +1936,27 @@ export const routes = [
     },
     {
         path: "/profile/management/ActionsMenu",
-        screen: null,
-        kind: "none",
+        screen: "teamMemberActions",
+        kind: "detail",
         access: "session",
         layout: "default",
         menuKey: "settings.actionsMenu",
         componentId: 6002,
-        title: null,
+        title: "menu.settings.actionsMenu",
         firstLoad: false,
-        loadScreen: null
+        loadScreen: () => import("./screen.teamMemberActions.gen.ts")
     },
     {
         path: "/profile/management/ActionsMenu/:id",
-        screen: null,
-        kind: "none",
+        screen: "teamMemberActions",
+        kind: "detail",
         access: "session",
         layout: "default",
         menuKey: "settings.actionsMenu",
         componentId: 6002,
-        title: null,
+        title: "menu.settings.actionsMenu",
         firstLoad: false,
-        loadScreen: null
+        loadScreen: () => import("./screen.teamMemberActions.gen.ts")
     },
     {
         path: "/profile/management/AssociationsAddForm",

@@ -230,6 +230,9 @@ export const screen = {
                 form: "teamMemberForm",
                 detail: "teamMemberDetail",
                 rowActions: [{
+                        label: "menu.settings.actionsMenu",
+                        to: "/profile/management/ActionsMenu/{id}"
+                    }, {
                         label: "enums.action.delete",
                         operation: "team.delete",
                         when: {

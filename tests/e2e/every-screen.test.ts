@@ -125,6 +125,7 @@ function concretePath(path: string, ids: Ids): string {
     [/^\/profile\/companies\/:id\/plan/, 'company'],
     [/^\/profile\/QuotaByAccount\/:id\/quota/, 'account'],
     [/^\/profile\/management\/AssociationsAddForm\/:id/, 'superadmin'],
+    [/^\/profile\/management\/ActionsMenu\/:id/, 'member'],
     [/^\/profile\/management\/AssociationsUpdateForm\/:id/, 'association'],
     [/^\/profile\/management\/:id/, 'member'],
     [/^\/profile\/Roles\/:id/, 'role'],

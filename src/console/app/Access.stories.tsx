@@ -7,6 +7,7 @@ import { storageKeys } from '../api/storage.ts';
 import { areas, notificationList, paymentsSummary, stateUsers, tokenOf, users } from '../stories/fixtures.ts';
 import { expectLocation, text } from '../stories/helpers.ts';
 import { apiError, callsTo } from '../stories/stub-api.ts';
+import { teamMember } from '../stories/data.ts';
 
 const api = { 'account.list': areas, 'notifications.list': notificationList(), 'account.paymentsSummary': paymentsSummary, 'clientAuth.signout': { ok: true } };
 
@@ -94,19 +95,18 @@ export const AnalistaCannotOpenManagerSettings: Story = {
   play: async () => expectLocation('/User'),
 };
 
-export const ManagerOpensANodeWithoutScreen: Story = {
-  ...at('/profile/management/ActionsMenu', users.manager),
-  play: async () => {
-    await expect(await screen.findByText(text('shell.notAvailable.message', 'es'))).toBeInTheDocument();
-    await expect(screen.getByRole('heading', { level: 1, name: text('menu.settings.actionsMenu', 'es') })).toBeInTheDocument();
-    await expectLocation('/profile/management/ActionsMenu');
-  },
-};
-
+// The spec's management ActionsMenu: one member's every action, reached by the member's id.
 export const RouteWithIdParameter: Story = {
-  ...at('/profile/management/ActionsMenu/42', users.manager),
+  ...at('/profile/management/ActionsMenu/42', users.manager, { api: { ...api, 'team.get': { ...teamMember(41), name: 'Ana Gómez' } } }),
   play: async () => {
     await expect(await screen.findByRole('heading', { level: 1, name: text('menu.settings.actionsMenu', 'es') })).toBeInTheDocument();
+    await screen.findByText('Ana Gómez');
+    await expect(callsTo('team.get')[0].params).toMatchObject({ id: '42' });
+    for (const label of ['screens.teamActions.view', 'enums.action.edit', 'menu.settings.associationsAdd', 'screens.team.clearAssociations', 'enums.action.delete']) {
+      await expect(screen.getAllByText(text(label, 'es')).length).toBeGreaterThan(0);
+    }
+    await userEvent.click(screen.getByText(text('menu.settings.associationsAdd', 'es')));
+    await expectLocation('/profile/management/AssociationsAddForm/42');
   },
 };
 
