@@ -24,6 +24,10 @@ export const screen = {
         DeploymentId: {
             field: "ReportsTypeId",
             equals: 1
+        },
+        Transactions: {
+            field: "ReportsTypeId",
+            equals: 1
         }
     },
     schema: {
@@ -92,6 +96,17 @@ export const screen = {
                 minimum: 1,
                 maximum: 9007199254740991,
                 title: "fields.DeploymentId"
+            },
+            Transactions: {
+                type: "array",
+                maxItems: 3,
+                uniqueItems: true,
+                items: {
+                    type: "string",
+                    enum: ["commercial", "transactional", "otp"],
+                    "x-enum": "message-purpose"
+                },
+                title: "fields.Transactions"
             }
         }
     },
@@ -104,6 +119,7 @@ export const screen = {
             "DateEnd",
             "CampaignsIds",
             "DeploymentId",
+            "Transactions",
             "*"
         ],
         "ui:submitButtonOptions": {
@@ -113,7 +129,8 @@ export const screen = {
             ["ReportsTypeId", "format"],
             ["ClientsIds"],
             ["DateStart", "DateEnd"],
-            ["CampaignsIds", "DeploymentId"]
+            ["CampaignsIds", "DeploymentId"],
+            ["Transactions"]
         ]
     },
     create: {
@@ -130,6 +147,7 @@ export const screen = {
             "ClientsIds",
             "CampaignsIds",
             "DeploymentId",
+            "Transactions",
             "DateStart",
             "DateEnd"
         ]

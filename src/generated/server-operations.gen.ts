@@ -18092,6 +18092,14 @@ export const serverOperations = [
                     minimum: 1,
                     maximum: 9007199254740991
                 },
+                Transactions: {
+                    type: "array",
+                    maxItems: 3,
+                    uniqueItems: true,
+                    items: {
+                        $ref: "message-purpose#"
+                    }
+                },
                 DateStart: {
                     type: "string",
                     format: "date"

@@ -5674,6 +5674,10 @@ ClientsIds?: number[]
  */
 CampaignsIds?: number[]
 DeploymentId?: number
+/**
+ * @maxItems 3
+ */
+Transactions?: []|[MessagePurpose]|[MessagePurpose, MessagePurpose]|[MessagePurpose, MessagePurpose, MessagePurpose]
 DateStart: string
 DateEnd: string
 }

@@ -170,6 +170,22 @@ describe('a requested report file', () => {
     expect(refused.json().errors.map((e: { field: string; code: string }) => [e.field, e.code])).toEqual([['CampaignsIds', '99931'], ['DeploymentId', '99931']]);
   });
 
+  it('keeps only the kinds of message asked for (the spec\'s "transactions" filter); a log-event file takes none', async () => {
+    const kinds = await newChannel(h, companyId, 'Archivo tipos', 'sms');
+    await insertMessages(h, companyId, (['otp', 'transactional', 'commercial'] as const).map((purpose, i) => ({ account: kinds, day: today, hour: 0, state: 'delivered', status: 3, to: `+57300777000${i}`, purpose })));
+    const numbersOf = async (transactions?: string[]) => {
+      const file = (await request({ ClientsIds: [kinds], DateStart: yesterday, DateEnd: today, ...(transactions ? { Transactions: transactions } : {}) })).json();
+      await drain();
+      const { url } = (await link(file.processId)).json();
+      return (await h.app.inject({ method: 'GET', url })).body.trim().split('\r\n').slice(1).map((l) => (l.split(';')[2] ?? l.split(',')[2]).replace(/^'/, '')).sort();
+    };
+    expect(await numbersOf()).toEqual(['+573007770000', '+573007770001', '+573007770002']);
+    expect(await numbersOf(['otp', 'commercial'])).toEqual(['+573007770000', '+573007770002']);
+    const refused = await request({ ReportsTypeId: 2, DateStart: yesterday, DateEnd: today, Transactions: ['otp'] });
+    expect(refused.json().errors.map((e: { field: string; code: string }) => [e.field, e.code])).toEqual([['Transactions', '99931']]);
+    expect((await request({ ClientsIds: [kinds], DateStart: yesterday, DateEnd: today, Transactions: ['sms'] })).json().code).toBe('99931');
+  });
+
   it('lists the files for the console (list convention, newest first, by state) and offers the campaigns to narrow by', async () => {
     const page = await h.op('reportCenter.reportFiles', { token, params: product, query: { pageSize: 2 } });
     expect(page.statusCode, page.body).toBe(200);

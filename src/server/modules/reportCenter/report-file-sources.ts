@@ -19,7 +19,8 @@ type Sheet = FileWord<'reportFile.sheet.'>;
 const TIME_ZONE = constants.sendWindow.timeZone;
 
 /** What a report file was asked for, kept on its row (the job reads it; the list shows it). */
-export interface FileParams { accountIds: number[]; campaignIds?: number[]; deploymentId?: number | null; dateStart: string; dateEnd: string; from: string; to: string }
+/** `purposes`: the advanced query's "transactions" filter, the kinds of message (OTP, transactional, commercial); none given, all. */
+export interface FileParams { accountIds: number[]; campaignIds?: number[]; deploymentId?: number | null; purposes?: string[]; dateStart: string; dateEnd: string; from: string; to: string }
 
 interface FileSource<R extends { id: number | string }> {
   /** The file name's start (…-<id>-<day>.csv). */
@@ -68,6 +69,7 @@ const messages: FileSource<MessageRow> = {
         and m.created_at >= ${p.from}::timestamptz and m.created_at < ${p.to}::timestamptz and m.id > ${cursor}
         ${p.campaignIds?.length ? sql`and d.campaign_id = any(${p.campaignIds}::int[])` : sql``}
         ${p.deploymentId ? sql`and m.deployment_id = ${p.deploymentId}` : sql``}
+        ${p.purposes?.length ? sql`and m.purpose = any(${p.purposes}::text[])` : sql``}
       order by m.id
       limit ${limit}`.execute(db);
     return rows.rows;

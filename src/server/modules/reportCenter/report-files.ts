@@ -60,6 +60,8 @@ export interface FileRequest {
   accountIds?: number[];
   campaignIds?: number[];
   deploymentId?: number;
+  /** The kinds of message kept (the spec's "transactions"); none: all. */
+  purposes?: string[];
   dateStart: string;
   dateEnd: string;
   format?: SpreadsheetFormat;
@@ -82,6 +84,7 @@ export async function requestReportFile(ctx: Pick<HandlerContext<'reportCenter.g
     if (r.accountIds?.length) problems.push(fieldError('ClientsIds', '99931'));
     if (r.campaignIds?.length) problems.push(fieldError('CampaignsIds', '99931'));
     if (r.deploymentId !== undefined) problems.push(fieldError('DeploymentId', '99931'));
+    if (r.purposes?.length) problems.push(fieldError('Transactions', '99931'));
     if (problems.length) throw failFields(problems);
   }
   const scope = byAccounts
@@ -99,7 +102,7 @@ export async function requestReportFile(ctx: Pick<HandlerContext<'reportCenter.g
   }
   if (problems.length) throw failFields(problems);
   const params: FileParams = {
-    accountIds: scope.channelIds, campaignIds: r.campaignIds ?? [], deploymentId: r.deploymentId ?? null,
+    accountIds: scope.channelIds, campaignIds: r.campaignIds ?? [], deploymentId: r.deploymentId ?? null, purposes: r.purposes ?? [],
     dateStart: r.dateStart, dateEnd: r.dateEnd, from: scope.from.toISOString(), to: scope.to.toISOString(),
   };
   const id = await db.transaction().execute(async (trx) => {
@@ -117,7 +120,7 @@ export async function generateReport(ctx: HandlerContext<'reportCenter.generateR
   const b = ctx.body;
   return requestReportFile(ctx, {
     reportTypeId: b.ReportsTypeId, applicationId: b.applicationId ?? constants.reports.advancedQueryApplicationId, accountIds: b.ClientsIds,
-    campaignIds: b.CampaignsIds, deploymentId: b.DeploymentId, dateStart: b.DateStart, dateEnd: b.DateEnd, format: b.format,
+    campaignIds: b.CampaignsIds, deploymentId: b.DeploymentId, purposes: b.Transactions, dateStart: b.DateStart, dateEnd: b.DateEnd, format: b.format,
   });
 }
 
