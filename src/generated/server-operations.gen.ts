@@ -6199,6 +6199,25 @@ export const entitySchemas = [
                     $ref: "association#"
                 }
             },
+            clients: {
+                type: "array",
+                items: {
+                    type: "object",
+                    required: ["id", "name", "nit"],
+                    additionalProperties: false,
+                    properties: {
+                        id: {
+                            type: "integer"
+                        },
+                        name: {
+                            type: "string"
+                        },
+                        nit: {
+                            type: "string"
+                        }
+                    }
+                }
+            },
             permissions: {
                 type: "object",
                 required: ["menu", "defaultModule"],

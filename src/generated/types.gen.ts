@@ -2535,6 +2535,11 @@ state: UserState
 roles: string[]
 company: (Company | null)
 associations: Association[]
+clients?: {
+id: number
+name: string
+nit: string
+}[]
 permissions: {
 menu: PermissionGrant[]
 defaultModule: string

@@ -31,6 +31,13 @@ describe('reading', () => {
     expect((await h.as('analista')).session.associations).toEqual([]);
   });
 
+  it("the sign-in session carries the platform clients the user's associations name, each once (the spec's session clients)", async () => {
+    const nits = new Map((await h.db.selectFrom('platform_clients').select(['id', 'nit']).execute()).map((c) => [c.id, c.nit]));
+    const { session } = await h.as('superadmin');
+    expect(session.clients).toEqual([{ id: clients[0].id, name: clients[0].name, nit: nits.get(clients[0].id) }]);
+    expect((await h.as('analista')).session.clients).toEqual([]);
+  });
+
   it('User/{id}/Associations and ClientAccount answer the pairs with names; a user reads their own without the permission', async () => {
     const res = await h.op('associations.getUser', { params: { id: users.superadmin.id }, token: tokens.manager });
     expect(res.statusCode).toBe(200);
@@ -75,6 +82,8 @@ describe('replacing', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().map((a: { clientName: string; name: string }) => [a.clientName, a.name])).toEqual([['Demo Retail', 'Tiendas Norte'], ['Demo S.A.S.', 'Campañas']]);
     expect((await h.as('analista')).session.associations.map((a) => a.name)).toEqual(['Tiendas Norte', 'Campañas']);
+    // Two clients now, by name.
+    expect((await h.as('analista')).session.clients?.map((c) => c.name)).toEqual(['Demo Retail', 'Demo S.A.S.']);
     const cleared = await h.op('associations.putUser', { params: { id: users.analista.id }, token: tokens.manager, body: { associations: [] } });
     expect(cleared.json()).toEqual([]);
   });

@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, screen, userEvent, waitFor, within } from 'storybook/test';
 import { menuNodes } from '../../generated/menu.gen.ts';
 import { storageKeys } from '../api/storage.ts';
-import { areas, notificationList, users } from '../stories/fixtures.ts';
+import { areas, makeUser, notificationList, users } from '../stories/fixtures.ts';
 import { expectLocation, text } from '../stories/helpers.ts';
 import { callsTo } from '../stories/stub-api.ts';
 import { Header } from './Header.tsx';
@@ -89,5 +89,33 @@ export const English: Story = {
   play: async () => {
     await expect(screen.getByTestId('page-title')).toHaveTextContent(text('menu.campaigns.deploy', 'en'));
     await expect(screen.getByRole('button', { name: 'Show or hide the menu' })).toBeInTheDocument();
+  },
+};
+
+/** The session's clients name each responsible's client when the user works for several (spec's session `clients`). */
+const twoClients = makeUser(['manager'], {
+  idUser: 40,
+  associations: [
+    { platformClientId: 1, platformResponsibleId: 11, name: 'Laura Gómez' },
+    { platformClientId: 2, platformResponsibleId: 21, name: 'Andrés Pérez' },
+  ],
+  clients: [{ id: 1, name: 'Demo S.A.S.', nit: '900123456-7' }, { id: 2, name: 'Demo Retail', nit: '900765432-1' }],
+});
+
+export const ResponsiblesNamedWithTheirClient: Story = {
+  args: { user: twoClients },
+  parameters: { session: twoClients },
+  play: async () => {
+    await userEvent.click(await screen.findByRole('combobox', { name: text('shell.responsible', 'es') }));
+    const options = await screen.findAllByRole('option');
+    await expect(options.map((o) => o.textContent)).toEqual(['Demo S.A.S. · Laura Gómez', 'Demo Retail · Andrés Pérez']);
+  },
+};
+
+export const OneClientNamesOnlyTheResponsible: Story = {
+  play: async () => {
+    await userEvent.click(await screen.findByRole('combobox', { name: text('shell.responsible', 'es') }));
+    const options = await screen.findAllByRole('option');
+    await expect(options.map((o) => o.textContent)).toEqual(['Laura Gómez', 'Andrés Pérez']);
   },
 };

@@ -95,7 +95,7 @@ export function Header({ user, node, titleKey, menuOpen, onToggleMenu, offset }:
   const selectors = (
     <>
       {isActive && <AreaSelector />}
-      <ResponsibleSelector associations={user.associations} />
+      <ResponsibleSelector associations={user.associations} clients={user.clients} />
       <LanguageSwitch />
     </>
   );

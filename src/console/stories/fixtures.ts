@@ -20,6 +20,7 @@ export function makeUser(roles: string[], overrides: Partial<SessionUser> = {}):
       { platformClientId: 1, platformResponsibleId: 11, name: 'Laura Gómez' },
       { platformClientId: 1, platformResponsibleId: 12, name: 'Andrés Pérez' },
     ],
+    clients: [{ id: 1, name: 'Demo S.A.S.', nit: '900123456-7' }],
     permissions: { menu: defaultGrants(roles, appSettings.product.key) as PermissionGrant[], defaultModule: '/User' },
     fullName: `${roles[0][0].toUpperCase()}${roles[0].slice(1)} Demo`,
     email: `${roles[0]}@demo.colibri.co`,

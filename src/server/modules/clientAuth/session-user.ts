@@ -18,11 +18,20 @@ export function defaultModuleFor(grants: readonly Grant[], roles: readonly strin
   return firstWorkingPath(visibleMenu(grants, { roles, planType, productKey })) ?? '/';
 }
 
+/** The platform clients these associations name, each once, by name (the company's only). */
+async function clientsOf(db: Kysely<Database>, companyId: number, ids: readonly number[]): Promise<NonNullable<SessionUser['clients']>> {
+  if (!ids.length) return [];
+  const rows = await db.selectFrom('platform_clients').select(['id', 'name', 'nit'])
+    .where('company_id', '=', companyId).where('id', 'in', [...new Set(ids)]).orderBy('name').orderBy('id').execute();
+  return rows.map((r) => ({ id: r.id, name: r.name, nit: r.nit }));
+}
+
 export async function buildSessionUser(db: Kysely<Database>, user: UserRow, token: string, expiresAt: Date): Promise<SessionUser> {
   const company = await db.selectFrom('companies').selectAll().where('id', '=', user.company_id).executeTakeFirst();
   const roles = await rolesOf(db, user.id);
   const names = roles.map((r) => r.name);
   const grants = unionGrants(roles.map((r) => r.permissions));
+  const associations = await associationsOf(db, user.company_id, user.id);
   return {
     idUser: user.id,
     token,
@@ -31,11 +40,12 @@ export async function buildSessionUser(db: Kysely<Database>, user: UserRow, toke
     company: company
       ? { id: company.id, name: company.name, nit: company.nit, state: company.state as 'active', planType: company.plan_type as 'pilot' }
       : null,
-    associations: (await associationsOf(db, user.company_id, user.id)).map((a) => ({
+    associations: associations.map((a) => ({
       platformClientId: a.platformClientId,
       platformResponsibleId: a.platformResponsibleId,
       name: a.name,
     })),
+    clients: await clientsOf(db, user.company_id, associations.map((a) => a.platformClientId)),
     permissions: { menu: grants as SessionUser['permissions']['menu'], defaultModule: defaultModuleFor(grants, names, company?.plan_type ?? null) },
     fullName: user.full_name,
     email: user.email,
