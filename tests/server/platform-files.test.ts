@@ -159,6 +159,19 @@ describe('an Eloqua file is deployed without a campaign', () => {
     expect(await h.count('deployments')).toBe(before);
     expect((await h.op('platformFiles.getFile', { token: tokens.platform, params: { id: file.id } })).json().state).toBe('validated');
   });
+
+  it('a client company the provider disabled is refused (99961): nothing sent, no quota taken', async () => {
+    const file = (await upload(query(2048), 'celular,mensaje\n3001117781,a\n')).json();
+    await h.db.updateTable('companies').set({ state: 'disabled' }).where('id', '=', client.companyId).execute();
+    try {
+      const before = { deployments: await h.count('deployments'), used: (await h.db.selectFrom('sms_accounts').select('used').where('id', '=', client.accountId).executeTakeFirstOrThrow()).used };
+      const res = await h.op('platformFiles.deployFile', { token: tokens.platform, params: { id: file.id } });
+      expect(res.json().errors[0]).toMatchObject({ field: 'accountId', code: '99961' });
+      expect({ deployments: await h.count('deployments'), used: (await h.db.selectFrom('sms_accounts').select('used').where('id', '=', client.accountId).executeTakeFirstOrThrow()).used }).toEqual(before);
+    } finally {
+      await h.db.updateTable('companies').set({ state: 'active' }).where('id', '=', client.companyId).execute();
+    }
+  });
 });
 
 describe('validated messages that were lost (99949)', () => {

@@ -36,11 +36,16 @@ async function smsChannelOf(db: Kysely<Database>, companyId: number): Promise<nu
   return channel.id;
 }
 
-/** The company's SMS account a file is for: the company's (99959 on the field), active (99961). */
+/**
+ * The company's SMS account a file is for: the company's (99959 on the field), active, of a client
+ * company that is active (99961: a disabled client sends nothing, and its quota is not taken).
+ */
 async function activeAccount(db: Kysely<Database>, companyId: number, accountId: number) {
-  const account = await db.selectFrom('sms_accounts').select(['id', 'state', 'quota', 'used']).where('id', '=', accountId).where('company_id', '=', companyId).executeTakeFirst();
+  const account = await db.selectFrom('sms_accounts as a').innerJoin('companies as c', 'c.id', 'a.company_id')
+    .select(['a.id', 'a.state', 'a.quota', 'a.used', 'c.state as company_state']).where('a.id', '=', accountId).where('a.company_id', '=', companyId).executeTakeFirst();
   if (!account) throw failFields([fieldError('accountId', '99959')]);
   if (account.state !== 'active') throw failFields([fieldError('accountId', '99961', 'the account is inactive')]);
+  if (account.company_state !== 'active') throw failFields([fieldError('accountId', '99961', 'the client company is not active')]);
   return account;
 }
 
