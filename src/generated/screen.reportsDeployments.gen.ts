@@ -226,6 +226,7 @@ export const screen = {
             ClientsIds: {
                 type: "array",
                 title: "screens.reportsGeneral.accounts",
+                minItems: 0,
                 maxItems: 200,
                 uniqueItems: true,
                 items: {
@@ -240,8 +241,8 @@ export const screen = {
             },
             range: {
                 type: "object",
-                title: "screens.reportsGeneral.range",
                 "x-widget": "dateRange",
+                required: [],
                 properties: {
                     start: {
                         type: "string",
@@ -251,7 +252,8 @@ export const screen = {
                         type: "string",
                         format: "date"
                     }
-                }
+                },
+                title: "screens.reportsGeneral.range"
             }
         }
     },
