@@ -103,6 +103,8 @@ export const pathParams: {
     "flows.conversation": ["id"],
     "geography.regions": ["country"],
     "geography.cities": ["country", "region"],
+    "help.attachmentLink": ["id"],
+    "help.attachment": ["id"],
     "messages.get": ["id"],
     "mtReports.getClientsByNit": ["nit"],
     "mtReports.getNitByUser": ["id"],
@@ -503,6 +505,20 @@ export const useGeographyRegions = (args: Args<"geography.regions"> | null, conf
 export const geographyCities = (args: Args<"geography.cities">) => call("geography.cities", args);
 
 export const useGeographyCities = (args: Args<"geography.cities"> | null, config?: SWRConfiguration<Result<"geography.cities">>) => useOperation("geography.cities", args, config);
+
+export const helpUploadAttachment = (args: Args<"help.uploadAttachment">) => call("help.uploadAttachment", args);
+
+export const helpCreateRequest = (args: Args<"help.createRequest">) => call("help.createRequest", args);
+
+export const helpListRequests = (args: Args<"help.listRequests">) => call("help.listRequests", args);
+
+export const useHelpListRequests = (args: Args<"help.listRequests"> | null, config?: SWRConfiguration<Result<"help.listRequests">>) => useOperation("help.listRequests", args, config);
+
+export const helpAttachmentLink = (args: Args<"help.attachmentLink">) => call("help.attachmentLink", args);
+
+export const useHelpAttachmentLink = (args: Args<"help.attachmentLink"> | null, config?: SWRConfiguration<Result<"help.attachmentLink">>) => useOperation("help.attachmentLink", args, config);
+
+export const helpAttachment = (args: Args<"help.attachment">) => call("help.attachment", args);
 
 export const messagesSend = (args: Args<"messages.send">) => call("messages.send", args);
 

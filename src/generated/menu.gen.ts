@@ -1214,6 +1214,24 @@ export const menuNodes = [
         subtabs: []
     },
     {
+        key: "settings.helpRequests",
+        id: null,
+        componentId: 60,
+        path: "/profile/helpRequests",
+        parentKey: "settings",
+        roles: ["platform"],
+        manageRoles: ["superadmin", "admin", "manager"],
+        flags: [],
+        hidden: false,
+        noId: false,
+        planExclude: [],
+        actions: ["view"],
+        screen: "helpRequests",
+        icon: null,
+        label: "menu.settings.helpRequests",
+        subtabs: []
+    },
+    {
         key: "settings.apiPermissions",
         id: 6004,
         componentId: 6004,
@@ -1425,6 +1443,42 @@ export const menuNodes = [
         icon: null,
         label: "menu.help",
         subtabs: []
+    },
+    {
+        key: "helpRequest",
+        id: null,
+        componentId: null,
+        path: "/help/request",
+        parentKey: null,
+        roles: null,
+        manageRoles: null,
+        flags: [],
+        hidden: true,
+        noId: false,
+        planExclude: [],
+        actions: ["view", "create"],
+        screen: "helpRequest",
+        icon: null,
+        label: "menu.helpRequest",
+        subtabs: []
+    },
+    {
+        key: "helpRequests",
+        id: null,
+        componentId: null,
+        path: "/help/requests",
+        parentKey: null,
+        roles: null,
+        manageRoles: null,
+        flags: [],
+        hidden: true,
+        noId: false,
+        planExclude: [],
+        actions: ["view"],
+        screen: "helpRequests",
+        icon: null,
+        label: "menu.helpRequests",
+        subtabs: []
     }
 ] as const;
 
@@ -1476,6 +1530,6 @@ export const componentIds = [
 
 export type ComponentId = 10 | 20 | 30 | 40 | 50 | 60 | 70 | 80 | 2001 | 2002 | 3001 | 3002 | 4001 | 4002 | 4003 | 4004 | 4005 | 4006 | 4007 | 4008 | 4009 | 4010 | 4011 | 4012 | 4013 | 4014 | 5001 | 5002 | 6001 | 6002 | 6003 | 6004 | 6005 | 6006 | 6007 | 7001 | 7002 | 8001 | 8002 | 8003 | 8004 | 200101 | 200102;
 
-export type MenuKey = "dashboard" | "stats" | "charts" | "campaigns" | "campaigns.deploy" | "campaigns.templates" | "campaigns.events" | "campaigns.history" | "campaigns.personalizedDetail" | "chatbot" | "chatbot.management" | "chatbot.createAgent" | "chatbot.editAgent" | "chatbot.conversations" | "chatbot.flows" | "chatbot.flowTraining" | "chatbot.incidents" | "payments" | "payments.general" | "payments.history" | "payments.promotions" | "payments.ledger" | "payments.epaycoResponse" | "reports" | "reports.general" | "reports.campaign" | "reports.billingDashboard" | "reports.deployments" | "reports.deploymentsOld" | "reports.flows" | "reports.smsxDashboard" | "reports.mt" | "reports.efficacy" | "reports.certificates" | "reports.certificateDocs" | "reports.rcs" | "reports.advancedQueries" | "reports.callCenter" | "reports.monthSummary" | "reports.whatsapp" | "reports.logs" | "reports.scheduled" | "smsPlatformTools" | "smsPlatformTools.fileProcessor" | "smsPlatformTools.deploySms" | "smsPlatformTools.reportsSms" | "smsPlatformTools.ftpQueries" | "shortener" | "shortener.shorten" | "shortener.statistics" | "settings" | "settings.areas" | "settings.areaList" | "settings.costCenters" | "settings.users" | "settings.actionsMenu" | "settings.associationsAdd" | "settings.associationsUpdate" | "settings.responsibleSmsOption" | "settings.channels" | "settings.company" | "settings.companies" | "settings.apiPermissions" | "settings.messagingSettings" | "settings.ftpImports" | "settings.blockList" | "settings.quota" | "settings.roles" | "security" | "security.editProfile" | "security.changePassword" | "notifications" | "help";
+export type MenuKey = "dashboard" | "stats" | "charts" | "campaigns" | "campaigns.deploy" | "campaigns.templates" | "campaigns.events" | "campaigns.history" | "campaigns.personalizedDetail" | "chatbot" | "chatbot.management" | "chatbot.createAgent" | "chatbot.editAgent" | "chatbot.conversations" | "chatbot.flows" | "chatbot.flowTraining" | "chatbot.incidents" | "payments" | "payments.general" | "payments.history" | "payments.promotions" | "payments.ledger" | "payments.epaycoResponse" | "reports" | "reports.general" | "reports.campaign" | "reports.billingDashboard" | "reports.deployments" | "reports.deploymentsOld" | "reports.flows" | "reports.smsxDashboard" | "reports.mt" | "reports.efficacy" | "reports.certificates" | "reports.certificateDocs" | "reports.rcs" | "reports.advancedQueries" | "reports.callCenter" | "reports.monthSummary" | "reports.whatsapp" | "reports.logs" | "reports.scheduled" | "smsPlatformTools" | "smsPlatformTools.fileProcessor" | "smsPlatformTools.deploySms" | "smsPlatformTools.reportsSms" | "smsPlatformTools.ftpQueries" | "shortener" | "shortener.shorten" | "shortener.statistics" | "settings" | "settings.areas" | "settings.areaList" | "settings.costCenters" | "settings.users" | "settings.actionsMenu" | "settings.associationsAdd" | "settings.associationsUpdate" | "settings.responsibleSmsOption" | "settings.channels" | "settings.company" | "settings.companies" | "settings.helpRequests" | "settings.apiPermissions" | "settings.messagingSettings" | "settings.ftpImports" | "settings.blockList" | "settings.quota" | "settings.roles" | "security" | "security.editProfile" | "security.changePassword" | "notifications" | "help" | "helpRequest" | "helpRequests";
 
 export type { Action } from "./enums.gen.ts";

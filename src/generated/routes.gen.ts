@@ -2127,6 +2127,30 @@ export const routes = [
         loadScreen: () => import("./screen.companies.gen.ts")
     },
     {
+        path: "/profile/helpRequests",
+        screen: "helpRequests",
+        kind: "list",
+        access: "session",
+        layout: "default",
+        menuKey: "settings.helpRequests",
+        componentId: 60,
+        title: "screens.helpRequests.title",
+        firstLoad: false,
+        loadScreen: () => import("./screen.helpRequests.gen.ts")
+    },
+    {
+        path: "/profile/helpRequests/:id",
+        screen: "helpRequests",
+        kind: "list",
+        access: "session",
+        layout: "default",
+        menuKey: "settings.helpRequests",
+        componentId: 60,
+        title: "screens.helpRequests.title",
+        firstLoad: false,
+        loadScreen: () => import("./screen.helpRequests.gen.ts")
+    },
+    {
         path: "/profile/apiPermissions",
         screen: "apiCredentials",
         kind: "list",
@@ -2425,5 +2449,53 @@ export const routes = [
         title: "screens.help.title",
         firstLoad: false,
         loadScreen: () => import("./screen.help.gen.ts")
+    },
+    {
+        path: "/help/request",
+        screen: "helpRequest",
+        kind: "form",
+        access: "session",
+        layout: "default",
+        menuKey: "helpRequest",
+        componentId: null,
+        title: "screens.helpRequest.title",
+        firstLoad: false,
+        loadScreen: () => import("./screen.helpRequest.gen.ts")
+    },
+    {
+        path: "/help/request/:id",
+        screen: "helpRequest",
+        kind: "form",
+        access: "session",
+        layout: "default",
+        menuKey: "helpRequest",
+        componentId: null,
+        title: "screens.helpRequest.title",
+        firstLoad: false,
+        loadScreen: () => import("./screen.helpRequest.gen.ts")
+    },
+    {
+        path: "/help/requests",
+        screen: "helpRequests",
+        kind: "list",
+        access: "session",
+        layout: "default",
+        menuKey: "helpRequests",
+        componentId: null,
+        title: "screens.helpRequests.title",
+        firstLoad: false,
+        loadScreen: () => import("./screen.helpRequests.gen.ts")
+    },
+    {
+        path: "/help/requests/:id",
+        screen: "helpRequests",
+        kind: "list",
+        access: "session",
+        layout: "default",
+        menuKey: "helpRequests",
+        componentId: null,
+        title: "screens.helpRequests.title",
+        firstLoad: false,
+        loadScreen: () => import("./screen.helpRequests.gen.ts")
     }
 ] as const;

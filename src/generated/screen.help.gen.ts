@@ -7,5 +7,12 @@ export const screen = {
     title: "screens.help.title",
     description: "screens.help.description",
     message: "screens.help.faq",
-    severity: "info"
+    severity: "info",
+    links: [{
+            to: "/help/request",
+            label: "screens.helpRequest.title"
+        }, {
+            to: "/help/requests",
+            label: "screens.helpRequests.title"
+        }]
 } as const;

@@ -4721,6 +4721,126 @@ export const entitySchemas = [
         }
     },
     {
+        $id: "help-attachment",
+        description: "A file uploaded for a help request, not yet named by one.",
+        type: "object",
+        required: [
+            "id",
+            "name",
+            "size",
+            "contentType"
+        ],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "string"
+            },
+            name: {
+                type: "string"
+            },
+            size: {
+                type: "integer"
+            },
+            contentType: {
+                type: "string"
+            }
+        }
+    },
+    {
+        $id: "help-request-page",
+        description: "One page of help requests (the list convention).",
+        type: "object",
+        required: [
+            "items",
+            "total",
+            "page",
+            "pageSize"
+        ],
+        additionalProperties: false,
+        properties: {
+            items: {
+                type: "array",
+                items: {
+                    $ref: "help-request#"
+                }
+            },
+            total: {
+                type: "integer",
+                description: "rows matching the search",
+                "all pages": null
+            },
+            page: {
+                type: "integer"
+            },
+            pageSize: {
+                type: "integer"
+            },
+            next: {
+                anyOf: [{
+                        $ref: "list-cursor#"
+                    }, {
+                        type: "null"
+                    }],
+                description: "cursor of the rows after this page (pass as `after`); null on a page that is not full"
+            },
+            totalIsEstimate: {
+                type: "boolean",
+                description: "true when more rows match than are counted: `total` is then a lower bound"
+            }
+        }
+    },
+    {
+        $id: "help-request",
+        description: "A request for help: who asked (company and person), what, and the file that came with it.",
+        type: "object",
+        required: [
+            "id",
+            "companyId",
+            "companyName",
+            "userName",
+            "email",
+            "subject",
+            "message",
+            "attachmentName",
+            "attachmentSize",
+            "createdAt"
+        ],
+        additionalProperties: false,
+        properties: {
+            id: {
+                type: "integer"
+            },
+            companyId: {
+                type: "integer"
+            },
+            companyName: {
+                type: "string"
+            },
+            userName: {
+                type: "string"
+            },
+            email: {
+                type: "string"
+            },
+            subject: {
+                type: "string"
+            },
+            message: {
+                type: "string"
+            },
+            attachmentName: {
+                type: ["string", "null"]
+            },
+            attachmentSize: {
+                type: ["integer", "null"]
+            },
+            createdAt: {
+                type: "string",
+                format: "date-time"
+            }
+        }
+    },
+    {
         $id: "idempotency-key",
         description: "The optional `Idempotency-Key` request header of the public sending API (POST /v1/messages, POST /v1/events/{key}/fire): 1 to 255 printable ASCII characters, chosen by the caller (a UUID, an order number). For 24 hours a retry with the same key and the same body sends nothing again and answers the first request's messages (header `idempotent-replayed: true`); the same key with another request is refused with 99931. Keys belong to the company.",
         type: "string",
@@ -14342,6 +14462,230 @@ export const serverOperations = [
         errors: ["99959"]
     },
     {
+        id: "help.uploadAttachment",
+        tag: "help",
+        name: "uploadAttachment",
+        method: "POST",
+        path: "/v1/help/attachments",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: null,
+        summary: "One file for a help request (multipart `file`): refused when its extension is not one of uploads.attachmentExtensions, its bytes are not what its extension says (a renamed executable, an image called .pdf), or it is larger than uploads.attachmentBytes (99932, 99937). Answers its id, to name in createRequest (an attachment no request names is removed after a day).",
+        params: null,
+        query: null,
+        headers: null,
+        body: null,
+        multipart: ["file"],
+        uploadLimit: "attachmentBytes",
+        response: {
+            $ref: "help-attachment#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99932", "99937", "99931"]
+    },
+    {
+        id: "help.createRequest",
+        tag: "help",
+        name: "createRequest",
+        method: "POST",
+        path: "/v1/help/requests",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: null,
+        summary: "A help request: a subject, the message and, optionally, the id of an attachment the same person uploaded (another's or one already used: 99959 on attachmentId). The staff are told at once.",
+        params: null,
+        query: null,
+        headers: null,
+        body: {
+            type: "object",
+            required: ["subject", "message"],
+            additionalProperties: false,
+            properties: {
+                subject: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 150
+                },
+                message: {
+                    type: "string",
+                    minLength: 1,
+                    maxLength: 4000,
+                    "x-widget": "textarea"
+                },
+                attachmentId: {
+                    type: "string",
+                    pattern: "^[a-f0-9]{32}$",
+                    "x-widget": "file",
+                    "x-upload": {
+                        operation: "help.uploadAttachment",
+                        value: "id"
+                    }
+                }
+            }
+        },
+        multipart: null,
+        uploadLimit: null,
+        response: {
+            $ref: "help-request#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99999", "99931", "99959"]
+    },
+    {
+        id: "help.listRequests",
+        tag: "help",
+        name: "listRequests",
+        method: "GET",
+        path: "/v1/help/requests",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: null,
+        summary: "Help requests, newest first (list convention; q searches the subject and the company): the provider's staff read every company's, anyone else their own company's.",
+        params: null,
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                page: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 1000000,
+                    default: 1
+                },
+                pageSize: {
+                    type: "integer",
+                    minimum: 1,
+                    maximum: 200,
+                    default: 50
+                },
+                after: {
+                    $ref: "list-cursor#"
+                },
+                sort: {
+                    type: "string",
+                    enum: ["createdAt"]
+                },
+                order: {
+                    type: "string",
+                    enum: ["asc", "desc"],
+                    default: "desc"
+                },
+                q: {
+                    type: "string",
+                    maxLength: 60
+                }
+            }
+        },
+        headers: null,
+        body: null,
+        multipart: null,
+        uploadLimit: null,
+        response: {
+            $ref: "help-request-page#"
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99931"]
+    },
+    {
+        id: "help.attachmentLink",
+        tag: "help",
+        name: "attachmentLink",
+        method: "GET",
+        path: "/v1/help/requests/{id}/attachment/link",
+        access: "active",
+        credentials: ["token"],
+        throttle: null,
+        permission: null,
+        summary: "A link to a request's attachment, signed and valid a few minutes: the staff's for any request, a company user's for their company's (another's, or a request without an attachment: 99959).",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: null,
+        headers: null,
+        body: null,
+        multipart: null,
+        uploadLimit: null,
+        response: {
+            type: "object",
+            required: ["url", "expiresAt"],
+            additionalProperties: false,
+            properties: {
+                url: {
+                    type: "string"
+                },
+                expiresAt: {
+                    type: "string",
+                    format: "date-time"
+                }
+            }
+        },
+        produces: "json",
+        sandbox: false,
+        errors: ["99959"]
+    },
+    {
+        id: "help.attachment",
+        tag: "help",
+        name: "attachment",
+        method: "GET",
+        path: "/v1/help/requests/{id}/attachment",
+        access: "public",
+        credentials: ["token"],
+        throttle: null,
+        permission: null,
+        summary: "The attachment behind a signed link (attachmentLink), with its own name and type; an expired or altered link 99982.",
+        params: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                id: {
+                    type: "integer",
+                    minimum: 1
+                }
+            },
+            required: ["id"]
+        },
+        query: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+                expires: {
+                    type: "integer",
+                    minimum: 0,
+                    maximum: 99999999999
+                },
+                signature: {
+                    type: "string",
+                    minLength: 20,
+                    maxLength: 100,
+                    pattern: "^[A-Za-z0-9_-]+$"
+                }
+            }
+        },
+        headers: null,
+        body: null,
+        multipart: null,
+        uploadLimit: null,
+        response: null,
+        produces: "binary",
+        sandbox: false,
+        errors: ["99982"]
+    },
+    {
         id: "messages.send",
         tag: "messages",
         name: "send",
@@ -20875,6 +21219,7 @@ export const annotationKeywords = [
     "x-shorten",
     "x-smsWhen",
     "x-source",
+    "x-upload",
     "x-widget"
 ] as const;
 

@@ -1906,6 +1906,59 @@ createdAt: string
 finishedAt: (string | null)
 }
 /**
+ * A file uploaded for a help request, not yet named by one.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "help-attachment".
+ */
+export interface HelpAttachment {
+id: string
+name: string
+size: number
+contentType: string
+}
+/**
+ * One page of help requests (the list convention).
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "help-request-page".
+ */
+export interface HelpRequestPage {
+items: HelpRequest[]
+/**
+ * rows matching the search
+ */
+total: number
+page: number
+pageSize: number
+/**
+ * cursor of the rows after this page (pass as `after`); null on a page that is not full
+ */
+next?: (ListCursor | null)
+/**
+ * true when more rows match than are counted: `total` is then a lower bound
+ */
+totalIsEstimate?: boolean
+}
+/**
+ * A request for help: who asked (company and person), what, and the file that came with it.
+ * 
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "help-request".
+ */
+export interface HelpRequest {
+id: number
+companyId: number
+companyName: string
+userName: string
+email: string
+subject: string
+message: string
+attachmentName: (string | null)
+attachmentSize: (number | null)
+createdAt: string
+}
+/**
  * The company's messages over its last days (the home's figures): every message created on one of the last `days` Bogotá calendar days, today included (campaigns, events and the sending API), counted per day of creation and outcome. `sent` counts the messages a provider accepted, `delivered` those with a delivery receipt (delivered or read), `failed` those that failed, timed out or stayed undefined. perDay carries every day with sent, delivered and failed (zero when nothing happened), so a chart shows the whole week. deliveryRate is delivered / sent, from 0 to 1, null when nothing was sent.
  * 
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
@@ -4901,6 +4954,57 @@ region: string
 }
 /**
  * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "help.createRequest.Body".
+ */
+export interface HelpCreateRequestBody {
+subject: string
+message: string
+attachmentId?: string
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "help.listRequests.Query".
+ */
+export interface HelpListRequestsQuery {
+page?: number
+pageSize?: number
+after?: ListCursor
+sort?: "createdAt"
+order?: ("asc" | "desc")
+q?: string
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "help.attachmentLink.Params".
+ */
+export interface HelpAttachmentLinkParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "help.attachmentLink.Response".
+ */
+export interface HelpAttachmentLinkResponse {
+url: string
+expiresAt: string
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "help.attachment.Params".
+ */
+export interface HelpAttachmentParams {
+id: number
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
+ * via the `definition` "help.attachment.Query".
+ */
+export interface HelpAttachmentQuery {
+expires?: number
+signature?: string
+}
+/**
+ * This interface was referenced by `GeneratedSchemas`'s JSON-Schema
  * via the `definition` "messages.send.Body".
  */
 export interface MessagesSendBody {
@@ -7039,6 +7143,37 @@ export interface OperationTypes {
             params: GeographyCitiesParams;
         };
         response: GeographyCitiesResponse;
+    };
+    "help.uploadAttachment": {
+        args: {
+            form: FormData;
+        };
+        response: HelpAttachment;
+    };
+    "help.createRequest": {
+        args: {
+            body: HelpCreateRequestBody;
+        };
+        response: HelpRequest;
+    };
+    "help.listRequests": {
+        args: {
+            query?: HelpListRequestsQuery;
+        };
+        response: HelpRequestPage;
+    };
+    "help.attachmentLink": {
+        args: {
+            params: HelpAttachmentLinkParams;
+        };
+        response: HelpAttachmentLinkResponse;
+    };
+    "help.attachment": {
+        args: {
+            params: HelpAttachmentParams;
+            query?: HelpAttachmentQuery;
+        };
+        response: Blob;
     };
     "messages.send": {
         args: {

@@ -44,6 +44,7 @@ import { memoisedSerializers } from './http/serializer-cache.ts';
 import { compileValidator, servedSchema } from './http/validation.ts';
 import { OutboundPolicy } from './security/outbound-guard.ts';
 import { handlers as defaultHandlers } from './modules/index.ts';
+import { removeUnusedAttachments } from './modules/help/index.ts';
 import { defaultSecretBox, type SecretBox } from './security/secrets.ts';
 import { documentSigning, type DocumentSigning } from './signing/index.ts';
 import { redirectRateLimit, registerThrottle } from './security/throttle.ts';
@@ -188,6 +189,8 @@ export async function buildServer(options: BuildServerOptions): Promise<FastifyI
         .catch((e) => app.log.error(e));
       // Company FTP folders due a visit: their recipients files become deployments (messaging/ftp-intake.ts).
       void visitDueFtpFolders({ ...deps, log: (m, d) => app.log.warn({ detail: d }, m) }).catch((e) => app.log.error(e));
+      // Help attachments no request named within a day (an abandoned form) leave the storage.
+      void removeUnusedAttachments(deps.db, deps.storage, deps.now()).catch((e) => app.log.error(e));
     };
     const timer = setInterval(round, options.roundMs ?? 30_000);
     app.addHook('onClose', async () => clearInterval(timer));

@@ -387,6 +387,31 @@ export interface NumberListsTable {
   created_at: Timestamp;
 }
 
+/** A request to the provider from the help form (migration 0509). */
+export interface HelpRequestsTable {
+  id: Generated<number>;
+  company_id: number;
+  user_id: number | null;
+  user_name: string;
+  email: string;
+  subject: string;
+  message: string;
+  created_at: Timestamp;
+}
+
+/** A file attached to a help request, kept in the file storage under `help/<company>/<id>.bin` (migration 0509). */
+export interface HelpAttachmentsTable {
+  id: string;
+  company_id: number;
+  user_id: number | null;
+  /** Null until a request names it. */
+  request_id: number | null;
+  name: string;
+  content_type: string;
+  size: number;
+  created_at: Timestamp;
+}
+
 export interface CompanyTables {
   companies: CompaniesTable;
   users: UsersTable;
@@ -426,4 +451,6 @@ export interface CompanyTables {
   sms_campaigns: SmsCampaignsTable;
   platform_files: PlatformFilesTable;
   number_lists: NumberListsTable;
+  help_requests: HelpRequestsTable;
+  help_attachments: HelpAttachmentsTable;
 }

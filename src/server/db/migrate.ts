@@ -54,6 +54,7 @@ import * as platformFiles from './migrations/0505_platform-files.ts';
 import * as deploymentResend from './migrations/0506_deployment-resend.ts';
 import * as numberLists from './migrations/0507_number-lists.ts';
 import * as messagesOverflow from './migrations/0508_messages-overflow.ts';
+import * as helpRequests from './migrations/0509_help-requests.ts';
 import type { Database } from '../../engine/database.ts';
 
 const migrations: Record<string, Migration> = {
@@ -109,6 +110,7 @@ const migrations: Record<string, Migration> = {
   '0506_deployment-resend': deploymentResend,
   '0507_number-lists': numberLists,
   '0508_messages-overflow': messagesOverflow,
+  '0509_help-requests': helpRequests,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -23,6 +23,7 @@ import { geographyHandlers } from './geography/index.ts';
 import { messagesHandlers } from './messages/index.ts';
 import { messagingSettingsHandlers } from './messagingSettings/index.ts';
 import { numberListsHandlers } from './numberLists/index.ts';
+import { helpHandlers } from './help/index.ts';
 import { notificationsHandlers } from './notifications/index.ts';
 import { mtReportsHandlers } from './mtReports/index.ts';
 import { otpReportsHandlers } from './otpReports/index.ts';
@@ -62,6 +63,7 @@ export const handlers: HandlerMap = {
   ...messagingSettingsHandlers,
   ...notificationsHandlers,
   ...numberListsHandlers,
+  ...helpHandlers,
   ...mtReportsHandlers,
   ...otpReportsHandlers,
   ...platformReportsHandlers,
