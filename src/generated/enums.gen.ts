@@ -453,6 +453,11 @@ export const flowStepTypeMeta = {
     }
 } as const;
 
+/** What the company's messages are checked for before they leave (status 7, possible fraud): lookalike (default: a link imitating a bank, wallet, courier or the tax office is refused), strict (also urgency words with a bank or delivery word and a link that is not a brand's own), off (nothing is checked: the company answers for its content). (schemas/enums/fraud-check.yaml) */
+export const fraudChecks = ["lookalike", "strict", "off"] as const;
+
+export type FraudCheck = (typeof fraudChecks)[number];
+
 /** Where a file the FTP intake met stands: reading (being read and launched; a visit that was cut leaves it so and the next one reads it again), imported (its deployment was launched), refused (the file, its campaign or the credits were refused; the code says why). (schemas/enums/ftp-import-state.yaml) */
 export const ftpImportStates = ["reading", "imported", "refused"] as const;
 
@@ -982,7 +987,7 @@ export const trainingRejections = [
 
 export type TrainingRejection = (typeof trainingRejections)[number];
 
-/** Why a URL was not shortened (src/core/short-code.ts): empty, tooLong (over 2048), invalid (not a URL, spaces or hidden characters), scheme (not http or https: javascript:, data:, ftp:…), credentials (user:password@), lookAlike (mixed-script or look-alike international host), ownShortener (it points at our own short links), aliasTaken. (schemas/enums/url-problem.yaml) */
+/** Why a URL was not shortened (src/core/short-code.ts): empty, tooLong (over 2048), invalid (not a URL, spaces or hidden characters), scheme (not http or https: javascript:, data:, ftp:…), credentials (user:password@), lookAlike (mixed-script or look-alike international host), imitatesBrand (the host imitates a bank, wallet, courier or the tax office: core/possible-fraud.ts, as the company's fraud check says), ownShortener (it points at our own short links), aliasTaken. (schemas/enums/url-problem.yaml) */
 export const urlProblems = [
     "empty",
     "tooLong",
@@ -990,6 +995,7 @@ export const urlProblems = [
     "scheme",
     "credentials",
     "lookAlike",
+    "imitatesBrand",
     "ownShortener",
     "aliasTaken"
 ] as const;
@@ -1068,6 +1074,7 @@ export const enumValues = {
     "flow-rule": flowRules,
     "flow-step-event": flowStepEvents,
     "flow-step-type": flowStepTypes,
+    "fraud-check": fraudChecks,
     "ftp-import-state": ftpImportStates,
     "hold-reason": holdReasons,
     "launch-timing": launchTimings,

@@ -91,6 +91,12 @@ export const screen = {
                     }
                 },
                 title: "fields.smsFallbackChannelId"
+            },
+            fraudCheck: {
+                type: "string",
+                enum: ["lookalike", "strict", "off"],
+                "x-enum": "fraud-check",
+                title: "fields.fraudCheck"
             }
         }
     },
@@ -102,6 +108,7 @@ export const screen = {
             "customWindow",
             "duplicateWindowHours",
             "smsFallbackChannelId",
+            "fraudCheck",
             "*"
         ],
         "ui:submitButtonOptions": {
@@ -121,7 +128,8 @@ export const screen = {
             "sendWindowProfile",
             "customWindow",
             "duplicateWindowHours",
-            "smsFallbackChannelId"
+            "smsFallbackChannelId",
+            "fraudCheck"
         ]
     },
     secondaryActions: [],

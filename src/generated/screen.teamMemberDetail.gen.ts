@@ -230,9 +230,6 @@ export const screen = {
                 form: "teamMemberForm",
                 detail: "teamMemberDetail",
                 rowActions: [{
-                        label: "menu.settings.actionsMenu",
-                        to: "/profile/management/ActionsMenu/{id}"
-                    }, {
                         label: "enums.action.delete",
                         operation: "team.delete",
                         when: {
@@ -245,6 +242,9 @@ export const screen = {
                             action: "delete"
                         },
                         confirm: true
+                    }, {
+                        label: "menu.settings.actionsMenu",
+                        to: "/profile/management/ActionsMenu/{id}"
                     }],
                 export: ["csv", "xlsx"],
                 exportName: "team-members",

@@ -80,9 +80,6 @@ export const screen = {
     form: "teamMemberForm",
     detail: "teamMemberDetail",
     rowActions: [{
-            label: "menu.settings.actionsMenu",
-            to: "/profile/management/ActionsMenu/{id}"
-        }, {
             label: "enums.action.delete",
             operation: "team.delete",
             when: {
@@ -95,6 +92,9 @@ export const screen = {
                 action: "delete"
             },
             confirm: true
+        }, {
+            label: "menu.settings.actionsMenu",
+            to: "/profile/management/ActionsMenu/{id}"
         }],
     export: ["csv", "xlsx"],
     exportName: "team-members",

@@ -374,6 +374,12 @@ export const entitySchemas = [
         ]
     },
     {
+        $id: "fraud-check",
+        description: "What the company's messages are checked for before they leave (status 7, possible fraud): lookalike (default: a link imitating a bank, wallet, courier or the tax office is refused), strict (also urgency words with a bank or delivery word and a link that is not a brand's own), off (nothing is checked: the company answers for its content).",
+        type: "string",
+        enum: ["lookalike", "strict", "off"]
+    },
+    {
         $id: "ftp-import-state",
         description: "Where a file the FTP intake met stands: reading (being read and launched; a visit that was cut leaves it so and the next one reads it again), imported (its deployment was launched), refused (the file, its campaign or the credits were refused; the code says why).",
         type: "string",
@@ -763,7 +769,7 @@ export const entitySchemas = [
     },
     {
         $id: "url-problem",
-        description: "Why a URL was not shortened (src/core/short-code.ts): empty, tooLong (over 2048), invalid (not a URL, spaces or hidden characters), scheme (not http or https: javascript:, data:, ftp:\u2026), credentials (user:password@), lookAlike (mixed-script or look-alike international host), ownShortener (it points at our own short links), aliasTaken.",
+        description: "Why a URL was not shortened (src/core/short-code.ts): empty, tooLong (over 2048), invalid (not a URL, spaces or hidden characters), scheme (not http or https: javascript:, data:, ftp:\u2026), credentials (user:password@), lookAlike (mixed-script or look-alike international host), imitatesBrand (the host imitates a bank, wallet, courier or the tax office: core/possible-fraud.ts, as the company's fraud check says), ownShortener (it points at our own short links), aliasTaken.",
         type: "string",
         enum: [
             "empty",
@@ -772,6 +778,7 @@ export const entitySchemas = [
             "scheme",
             "credentials",
             "lookAlike",
+            "imitatesBrand",
             "ownShortener",
             "aliasTaken"
         ]
@@ -5034,7 +5041,7 @@ export const entitySchemas = [
     },
     {
         $id: "messaging-settings",
-        description: "The company's messaging settings: where status callbacks of API messages go (and whether a signing secret is set: the secret itself is answered only once, when it is generated), the send window of commercial messages, the duplicate rule's window, and the SMS channel RCS messages fall back to.",
+        description: "The company's messaging settings: where status callbacks of API messages go (and whether a signing secret is set: the secret itself is answered only once, when it is generated), the send window of commercial messages, the duplicate rule's window, the SMS channel RCS messages fall back to, and how strictly messages are checked for possible fraud (status 7).",
         type: "object",
         required: [
             "callbackUrl",
@@ -5043,7 +5050,8 @@ export const entitySchemas = [
             "sendWindowProfile",
             "customWindow",
             "duplicateWindowHours",
-            "smsFallbackChannelId"
+            "smsFallbackChannelId",
+            "fraudCheck"
         ],
         additionalProperties: false,
         properties: {
@@ -5070,6 +5078,9 @@ export const entitySchemas = [
             },
             smsFallbackChannelId: {
                 type: ["integer", "null"]
+            },
+            fraudCheck: {
+                $ref: "fraud-check#"
             }
         }
     },
@@ -14948,6 +14959,9 @@ export const serverOperations = [
                 smsFallbackChannelId: {
                     type: ["integer", "null"],
                     minimum: 1
+                },
+                fraudCheck: {
+                    $ref: "fraud-check#"
                 }
             }
         },

@@ -18,7 +18,7 @@ import { createHarness } from './harness.ts';
 import { demoCompanyId, otherCompany } from './messaging-fixtures.ts';
 
 const h = fileHarness();
-const tokens = signedIn(h, 'manager', 'analista');
+const tokens = signedIn(h, 'manager', 'analista', 'platform');
 let companyId: number;
 
 beforeAll(async () => {
@@ -37,7 +37,7 @@ describe('messaging settings', () => {
     expect(res.json()).toEqual({
       callbackUrl: null, callbackSecretSet: false, callbackSecret: null, sendWindowProfile: 'law2300',
       customWindow: { weekdays: '07:00-19:00', saturday: '08:00-15:00', sunday: null, holidays: false },
-      duplicateWindowHours: 24, smsFallbackChannelId: null,
+      duplicateWindowHours: 24, smsFallbackChannelId: null, fraudCheck: 'lookalike',
     });
   });
 
@@ -229,5 +229,38 @@ describe('status callbacks never reach the server\'s own network outside the san
       await itself.stop();
       await new Promise((resolve) => receiver.close(resolve));
     }
+  });
+});
+
+describe('the possible-fraud check (status 7)', () => {
+  const send = (text: string) => h.op('messages.send', { token: tokens.manager, body: { channel: 'sms', to: '3001234598', text, purpose: 'transactional' } });
+
+  it('refuses a message whose link imitates a bank with 7, charging nothing; off lets it go; strict adds the urgent bank message with a link', async () => {
+    expect((await h.op('messagingSettings.get', { token: tokens.manager })).json().fraudCheck).toBe('lookalike');
+    const before = await h.db.selectFrom('company_credits').select(['balance', 'reserved']).where('company_id', '=', companyId).executeTakeFirstOrThrow();
+    const refused = (await send('Tu pago está listo: https://bancolombia-pagos.com/confirmar')).json().messages[0];
+    expect(refused).toMatchObject({ state: 'rejected', statusCode: 7, cost: 0 });
+    expect(await h.db.selectFrom('company_credits').select(['balance', 'reserved']).where('company_id', '=', companyId).executeTakeFirstOrThrow()).toEqual(before);
+    // The urgent message with a foreign link goes under the default setting …
+    const urgent = 'Su cuenta fue bloqueada, ingrese de inmediato a https://seguro-ingreso.xyz/login';
+    expect((await send(urgent)).json().messages[0].state).toBe('queued');
+    // … and is refused under strict.
+    expect((await put({ fraudCheck: 'strict' })).json().fraudCheck).toBe('strict');
+    expect((await send(`${urgent}?otra=1`)).json().messages[0]).toMatchObject({ state: 'rejected', statusCode: 7 });
+    // Off: the company answers for its content. A PUT without the field keeps it.
+    await put({ fraudCheck: 'off' });
+    expect((await put()).json().fraudCheck).toBe('off');
+    expect((await send('Tu pago está listo: https://bancolombia-pagos.com/confirmar?2')).json().messages[0].state).toBe('queued');
+    await put({ fraudCheck: 'lookalike' });
+  });
+
+  it('the shortener does not shorten a host that imitates a brand (99915), unless the check is off', async () => {
+    // The demo's staff member shortens for the same company (its settings apply).
+    const shorten = () => h.op('shortener.create', { token: tokens.platform, body: { url: 'https://davivlenda.com/clave' } });
+    const refused = await shorten();
+    expect(refused.json().errors?.[0], refused.body).toMatchObject({ field: 'url', code: '99915' });
+    await put({ fraudCheck: 'off' });
+    expect((await shorten()).statusCode).toBe(200);
+    await put({ fraudCheck: 'lookalike' });
   });
 });

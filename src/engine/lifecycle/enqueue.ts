@@ -11,6 +11,7 @@ import { channelDefinition } from '../channels/registry.ts';
 import { reserve, shortfallStatus } from '../credits.ts';
 import { STATUS } from './message-states.ts';
 import { refusalRules } from './refusal-rules.ts';
+import { fraudStatuses } from './fraud-rule.ts';
 import type { Database } from '../database.ts';
 import type { MessagePurpose as Purpose } from '../../generated/enums.gen.ts';
 
@@ -118,21 +119,25 @@ export async function enqueueMessages(trx: Transaction<Database>, req: EnqueueRe
   const heldUntil = heldBySendWindow(req.purpose, req.source) ? req.heldUntil : null;
   const notBefore = heldUntil ?? planned;
   const ids: number[] = [];
+  // Possible fraud (7) is decided from the text's links before the insert (fraud-rule.ts).
+  const fraud = await fraudStatuses(trx, req.companyId, req.items);
   for (let start = 0; start < req.items.length; start += BATCH) {
     const slice = req.items.slice(start, start + BATCH);
-    const priced = slice.map((item) => (item.invalid ? { parts: 0, encoding: null, cost: 0 } : messageCost(req.channel.platform, item.body)));
+    // The status a row is refused with at its insert: 94 for an unusable number, 7 for possible fraud.
+    const refusedWith = slice.map((item, k) => (item.invalid ? STATUS.invalid : (fraud?.[start + k] ?? null)));
+    const priced = slice.map((item, k) => (refusedWith[k] !== null ? { parts: 0, encoding: null, cost: 0 } : messageCost(req.channel.platform, item.body)));
     const rows = await sql<{ id: number | string }>`
       insert into messages (company_id, area_id, deployment_id, channel_id, source, purpose, to_number, body, template, parts, encoding, cost,
                             state, status_code, not_before, held_reason, client_ref, api_credential_id, event_id, test_campaign_id, unpaid, created_at, updated_at)
       select ${req.companyId}, (select u.area_id from users u where u.id = ${req.createdBy ?? null}::int and u.company_id = ${req.companyId}), ${req.deploymentId ?? null}::bigint, ${req.channel.id}, ${req.source}, ${req.purpose}, t.to_number, t.body,
-             t.template::jsonb, t.parts, t.encoding, t.cost, case when t.invalid then 'rejected' else 'queued' end,
-             case when t.invalid then ${STATUS.invalid}::int else ${STATUS.scheduled}::int end, ${notBefore}::timestamptz,
+             t.template::jsonb, t.parts, t.encoding, t.cost, case when t.refused is not null then 'rejected' else 'queued' end,
+             coalesce(t.refused, ${STATUS.scheduled}::int), ${notBefore}::timestamptz,
              ${heldUntil ? 'sendWindow' : null}::text, t.client_ref, ${req.apiCredentialId ?? null}::text, ${req.eventId ?? null}::int, ${req.testCampaignId ?? null}::int, ${req.creditsAt === 'claim'}::boolean, ${now}::timestamptz, ${now}::timestamptz
       from unnest(${slice.map((i) => i.to)}::text[], ${slice.map((i) => i.body ?? null)}::text[],
                   ${slice.map((i) => (i.template ? JSON.stringify(i.template) : null))}::text[], ${priced.map((p) => p.parts)}::int[],
                   ${priced.map((p) => p.encoding)}::text[], ${priced.map((p) => p.cost)}::int[], ${slice.map((i) => i.clientRef ?? null)}::text[],
-                  ${slice.map((i) => i.invalid === true)}::boolean[])
-           with ordinality as t(to_number, body, template, parts, encoding, cost, client_ref, invalid, n)
+                  ${refusedWith}::int[])
+           with ordinality as t(to_number, body, template, parts, encoding, cost, client_ref, refused, n)
       order by t.n
       returning id`.execute(trx);
     for (const r of rows.rows) ids.push(Number(r.id));
@@ -144,12 +149,13 @@ export async function enqueueMessages(trx: Transaction<Database>, req: EnqueueRe
 
   // The refusal rules (block list 5, duplicates 93, …), in order, each over the rows still queued.
   const rejected: Record<string, number> = {};
+  const possibleFraud = fraud?.filter((f) => f !== null).length ?? 0;
   for (const rule of refusalRules) rejected[rule.name] = await rule.apply(trx, { req, now, mine });
 
   // Paid at the claim: what is still going is what no rule refused, and nothing is reserved now.
   const paidLater = req.creditsAt === 'claim';
   const due = paidLater
-    ? { n: ids.length - req.items.filter((i) => i.invalid === true).length - Object.values(rejected).reduce((a, n) => a + n, 0), cost: 0 }
+    ? { n: ids.length - req.items.filter((i) => i.invalid === true).length - possibleFraud - Object.values(rejected).reduce((a, n) => a + n, 0), cost: 0 }
     : (await sql<{ n: number | string; cost: number | string | null }>`select count(*) as n, sum(cost) as cost from messages m where ${mine}`.execute(trx)).rows[0];
   const queued = Number(due.n);
   const cost = Number(due.cost ?? 0);
@@ -177,7 +183,7 @@ export async function enqueueMessages(trx: Transaction<Database>, req: EnqueueRe
     queued: heldUntil ? 0 : stillQueued,
     held: heldUntil ? stillQueued : 0,
     heldUntil,
-    rejected: { blacklisted: rejected.blacklisted ?? 0, duplicate: rejected.duplicate ?? 0, ...rejected, insufficientCredits },
+    rejected: { blacklisted: rejected.blacklisted ?? 0, duplicate: rejected.duplicate ?? 0, ...rejected, ...(possibleFraud ? { possibleFraud } : {}), insufficientCredits },
     reservedCredits,
     neededCredits: cost,
     shortOfCredits,

@@ -33,6 +33,8 @@ export interface MessagingSettingsTable {
   callback_url: string | null;
   callback_secret: string | null;
   sms_fallback_channel_id: number | null;
+  /** What its messages are checked for before they leave (enum fraud-check; migration 0510). */
+  fraud_check: Generated<string>;
   updated_at: Timestamp;
 }
 

@@ -55,6 +55,7 @@ import * as deploymentResend from './migrations/0506_deployment-resend.ts';
 import * as numberLists from './migrations/0507_number-lists.ts';
 import * as messagesOverflow from './migrations/0508_messages-overflow.ts';
 import * as helpRequests from './migrations/0509_help-requests.ts';
+import * as fraudCheck from './migrations/0510_fraud-check.ts';
 import type { Database } from '../../engine/database.ts';
 
 const migrations: Record<string, Migration> = {
@@ -111,6 +112,7 @@ const migrations: Record<string, Migration> = {
   '0507_number-lists': numberLists,
   '0508_messages-overflow': messagesOverflow,
   '0509_help-requests': helpRequests,
+  '0510_fraud-check': fraudCheck,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

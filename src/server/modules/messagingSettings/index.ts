@@ -35,6 +35,7 @@ function toSettings(row: Row | undefined, callbackSecret: string | null = null):
     customWindow,
     duplicateWindowHours: row?.duplicate_window_hours ?? DEFAULT_DUPLICATE_HOURS,
     smsFallbackChannelId: row?.sms_fallback_channel_id ?? null,
+    fraudCheck: (row?.fraud_check ?? 'lookalike') as MessagingSettings['fraudCheck'],
   };
 }
 
@@ -101,7 +102,7 @@ export const messagingSettingsHandlers: DomainHandlers<'messagingSettings'> = {
       }
       const values = {
         send_window: sendWindow, duplicate_window_hours: body.duplicateWindowHours, callback_url: callbackUrl, callback_secret: secret,
-        sms_fallback_channel_id: body.smsFallbackChannelId, updated_at: now,
+        sms_fallback_channel_id: body.smsFallbackChannelId, updated_at: now, ...(body.fraudCheck ? { fraud_check: body.fraudCheck } : {}),
       };
       return trx.insertInto('messaging_settings').values({ company_id: me.companyId, ...values })
         .onConflict((oc) => oc.column('company_id').doUpdateSet(values))

@@ -6,11 +6,12 @@ import { CODE_ATTEMPTS, CODE_LENGTH, checkTargetUrl, randomCode, type UrlProblem
 import type { OperationTypes } from '../../../generated/types.gen.ts';
 
 type ShortLinkInput = OperationTypes['shortener.create']['args']['body'];
+import { imitatedBrand } from '../../../core/possible-fraud.ts';
 import type { ServerDeps, Session } from '../../context.ts';
 import { failFields, fieldError } from '../../errors/api-error.ts';
 import type { Database } from '../../../engine/database.ts';
 
-export type LinkProblem = UrlProblem | 'ownShortener' | 'aliasTaken';
+export type LinkProblem = UrlProblem | 'imitatesBrand' | 'ownShortener' | 'aliasTaken';
 
 /** Is this URL one of our own short links (under one of our base URLs)? Shortening it would loop. */
 export function isOurs(url: string, bases: readonly string[]): boolean {
@@ -22,16 +23,26 @@ export function isOurs(url: string, bases: readonly string[]): boolean {
   });
 }
 
-/** The target as stored, or the reason it is refused. */
-export function judgeUrl(raw: string, bases: readonly string[]): { ok: true; url: string } | { ok: false; problem: LinkProblem } {
+/**
+ * The target as stored, or the reason it is refused. `brands`: a host imitating a bank, wallet,
+ * courier or the tax office is refused too (the company's fraud check, core/possible-fraud.ts).
+ */
+export function judgeUrl(raw: string, bases: readonly string[], brands = true): { ok: true; url: string } | { ok: false; problem: LinkProblem } {
   const check = checkTargetUrl(raw);
   if (!check.ok) return check;
   if (isOurs(check.url, bases)) return { ok: false, problem: 'ownShortener' };
+  if (brands && imitatedBrand(new URL(check.url).hostname)) return { ok: false, problem: 'imitatesBrand' };
   return { ok: true, url: check.url };
 }
 
+/** Whether the company's fraud check refuses hosts that imitate a brand (every setting but off). */
+async function checksBrands(db: Kysely<Database>, companyId: number): Promise<boolean> {
+  const row = await db.selectFrom('messaging_settings').select('fraud_check').where('company_id', '=', companyId).executeTakeFirst();
+  return (row?.fraud_check ?? 'lookalike') !== 'off';
+}
+
 function refuse(problem: LinkProblem): never {
-  if (problem === 'lookAlike') throw failFields([fieldError('url', '99915', problem)]);
+  if (problem === 'lookAlike' || problem === 'imitatesBrand') throw failFields([fieldError('url', '99915', problem)]);
   if (problem === 'aliasTaken') throw failFields([fieldError('alias', '99914')]);
   throw failFields([fieldError('url', '99916', problem)]);
 }
@@ -63,7 +74,7 @@ async function insertLink(db: Kysely<Database>, link: NewLink): Promise<{ id: nu
 
 /** Shortens one URL for the caller's company (create and campaignLink). */
 export async function createOne(deps: ServerDeps, me: Session, input: ShortLinkInput): Promise<number> {
-  const judged = judgeUrl(input.url, deps.messaging.shortBaseUrls);
+  const judged = judgeUrl(input.url, deps.messaging.shortBaseUrls, await checksBrands(deps.db, me.companyId));
   if (!judged.ok) refuse(judged.problem);
   const now = deps.now();
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
@@ -83,8 +94,9 @@ export async function createMany(deps: ServerDeps, me: Session, values: { positi
   const db = deps.db;
   let created = 0;
   const valid: string[] = [];
+  const brands = await checksBrands(db, me.companyId);
   for (const v of values) {
-    const judged = judgeUrl(v.value, deps.messaging.shortBaseUrls);
+    const judged = judgeUrl(v.value, deps.messaging.shortBaseUrls, brands);
     if (judged.ok) valid.push(judged.url);
     else rejected.push({ position: v.position, value: v.value.slice(0, 200), reason: judged.problem });
   }
