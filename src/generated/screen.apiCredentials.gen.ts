@@ -70,6 +70,23 @@ export const screen = {
                 format: "date-time"
             },
             sortable: false
+        },
+        {
+            field: "foreignOriginAt",
+            label: "fields.foreignOriginAt",
+            schema: {
+                type: ["string", "null"],
+                format: "date-time"
+            },
+            sortable: false
+        },
+        {
+            field: "foreignOriginIp",
+            label: "fields.foreignOriginIp",
+            schema: {
+                type: ["string", "null"]
+            },
+            sortable: false
         }
     ],
     defaultSort: {

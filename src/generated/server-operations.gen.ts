@@ -3257,7 +3257,9 @@ export const entitySchemas = [
             "createdAt",
             "lastUsedAt",
             "revokedAt",
-            "replacedBy"
+            "replacedBy",
+            "foreignOriginAt",
+            "foreignOriginIp"
         ],
         additionalProperties: false,
         properties: {
@@ -3289,6 +3291,15 @@ export const entitySchemas = [
             replacedBy: {
                 type: ["string", "null"],
                 description: "the credential that replaced this one on rotation"
+            },
+            foreignOriginAt: {
+                type: ["string", "null"],
+                format: "date-time",
+                description: "the last time the key was presented with its right secret from an address not authorised (refused; the spec's status 96, invalid origin IP)"
+            },
+            foreignOriginIp: {
+                type: ["string", "null"],
+                description: "that address"
             }
         }
     },

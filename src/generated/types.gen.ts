@@ -1251,6 +1251,14 @@ revokedAt: (string | null)
  * the credential that replaced this one on rotation
  */
 replacedBy: (string | null)
+/**
+ * the last time the key was presented with its right secret from an address not authorised (refused; the spec's status 96, invalid origin IP)
+ */
+foreignOriginAt: (string | null)
+/**
+ * that address
+ */
+foreignOriginIp: (string | null)
 }
 /**
  * One page of the credential list (the list convention).

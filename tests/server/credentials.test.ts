@@ -32,7 +32,7 @@ describe('credentials', () => {
     const secret = apiKey.split('.')[1];
     expect(credential).toEqual({
       id: apiKey.split('.')[0], name: 'Integración ERP', status: 'active', hint: `••••${secret.slice(-4)}`,
-      createdAt: expect.any(String), lastUsedAt: null, revokedAt: null, replacedBy: null,
+      createdAt: expect.any(String), lastUsedAt: null, revokedAt: null, replacedBy: null, foreignOriginAt: null, foreignOriginIp: null,
     });
     const row = await h.db.selectFrom('api_credentials').selectAll().where('id', '=', credential.id).executeTakeFirstOrThrow();
     expect(row.secret_hash).toBe(createHash('sha256').update(secret).digest('hex'));
@@ -110,6 +110,27 @@ describe('X-Api-Key', () => {
     expect((await withKey(apiKey, '127.0.0.1', '/v1/block-list')).json().code).toBe('99982');
     const listed = (await h.op('credentials.list', { token: tokens.manager, query: { q: credential.id } })).json();
     expect(listed.items[0].lastUsedAt).toBe(h.clock.now.toISOString());
+  });
+
+  it('a good key from an address not authorised (status 96) is refused like any other, recorded on the key, and the company is told once an hour', async () => {
+    await h.op('credentials.updateSettings', { token: tokens.manager, body: settings({ allowedIps: ['127.0.0.0/8'], notificationEmail: 'origen@demo.colibri.co' }) });
+    const { credential, apiKey } = await issue('Origen');
+    const refused = await withKey(apiKey, '203.0.113.77');
+    // The same answer as a wrong key: the caller learns nothing about the key.
+    expect([refused.statusCode, refused.json().code]).toEqual([401, '99953']);
+    const listed = () => h.op('credentials.list', { token: tokens.manager, query: { q: credential.id } }).then((r) => r.json().items[0]);
+    expect(await listed()).toMatchObject({ foreignOriginAt: h.clock.now.toISOString(), foreignOriginIp: '203.0.113.77' });
+    const notices = async () => (await h.outbox('origen@demo.colibri.co')).filter((m) => m.body.includes('no autorizada'));
+    expect(await notices()).toEqual([expect.objectContaining({ body: expect.stringContaining('203.0.113.77') })]);
+    expect(JSON.stringify(await notices())).not.toContain(apiKey.split('.')[1]);
+    // Again within the hour: the key shows the latest address, no second e-mail.
+    await withKey(apiKey, '203.0.113.78');
+    expect((await listed()).foreignOriginIp).toBe('203.0.113.78');
+    expect(await notices()).toHaveLength(1);
+    // A wrong secret from anywhere is not a use of the key: nothing recorded.
+    const [id, secret] = apiKey.split('.');
+    await withKey(`${id}.${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}`, '203.0.113.99');
+    expect((await listed()).foreignOriginIp).toBe('203.0.113.78');
   });
 
   it('a wrong secret, a malformed key or another company’s key does not authenticate', async () => {

@@ -277,6 +277,9 @@ export interface ApiCredentialsTable {
   last_used_at: Timestamp | null;
   revoked_at: Timestamp | null;
   replaced_by: string | null;
+  /** Last use with the right secret from an address not authorised (status 96), and that address (migration 0511). */
+  foreign_origin_at: Timestamp | null;
+  foreign_origin_ip: string | null;
 }
 
 export interface ApiSettingsTable {

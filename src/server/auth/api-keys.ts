@@ -16,7 +16,16 @@ export function apiKeyFromHeaders(headers: Record<string, string | string[] | un
   return (Array.isArray(value) ? value[0] : value)?.trim() || null;
 }
 
-export async function resolveApiKey(db: Kysely<Database>, value: string, ip: string, now: Date): Promise<Session | null> {
+/** At most one "used from an address not authorised" notice per key in this time. */
+const FOREIGN_ORIGIN_NOTICE_MS = 3_600_000;
+
+/**
+ * Resolves an API key to its company's API user. A key presented with its right secret from an
+ * address the company did not authorise (the spec's status 96, invalid origin IP) resolves to
+ * nobody, like any other refusal (the answer does not tell the caller the key is good), but it is
+ * recorded on the key and `onForeignOrigin` is told once an hour at most, to warn the company.
+ */
+export async function resolveApiKey(db: Kysely<Database>, value: string, ip: string, now: Date, onForeignOrigin?: (credential: { id: string; name: string; companyId: number; ip: string }) => Promise<void>): Promise<Session | null> {
   const key = parseApiKey(value);
   if (!key) return null;
   const row = await db
@@ -32,7 +41,16 @@ export async function resolveApiKey(db: Kysely<Database>, value: string, ip: str
     .where('api_credentials.revoked_at', 'is', null)
     .whereRef('users.company_id', '=', 'api_credentials.company_id')
     .executeTakeFirst();
-  if (!row || !secretMatches(key.secret, row.secret_hash) || !ipAllowed(row.allowed_ips, ip)) return null;
+  if (!row || !secretMatches(key.secret, row.secret_hash)) return null;
+  if (!ipAllowed(row.allowed_ips, ip)) {
+    const noted = await db.updateTable('api_credentials').set({ foreign_origin_at: now, foreign_origin_ip: ip }).where('id', '=', key.id)
+      .where((eb) => eb.or([eb('foreign_origin_at', 'is', null), eb('foreign_origin_at', '<', new Date(now.getTime() - FOREIGN_ORIGIN_NOTICE_MS))]))
+      .returning(['id', 'name', 'company_id']).executeTakeFirst();
+    // Within the hour only the address and time move (the list shows the latest), without a new notice.
+    if (!noted) await db.updateTable('api_credentials').set({ foreign_origin_at: now, foreign_origin_ip: ip }).where('id', '=', key.id).execute();
+    else if (onForeignOrigin) await onForeignOrigin({ id: noted.id, name: noted.name, companyId: noted.company_id, ip });
+    return null;
+  }
   if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() >= LAST_USED_RESOLUTION_MS) {
     await db.updateTable('api_credentials').set({ last_used_at: now }).where('id', '=', key.id).execute();
   }

@@ -56,6 +56,7 @@ import * as numberLists from './migrations/0507_number-lists.ts';
 import * as messagesOverflow from './migrations/0508_messages-overflow.ts';
 import * as helpRequests from './migrations/0509_help-requests.ts';
 import * as fraudCheck from './migrations/0510_fraud-check.ts';
+import * as apiKeyForeignOrigin from './migrations/0511_api-key-foreign-origin.ts';
 import type { Database } from '../../engine/database.ts';
 
 const migrations: Record<string, Migration> = {
@@ -113,6 +114,7 @@ const migrations: Record<string, Migration> = {
   '0508_messages-overflow': messagesOverflow,
   '0509_help-requests': helpRequests,
   '0510_fraud-check': fraudCheck,
+  '0511_api-key-foreign-origin': apiKeyForeignOrigin,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

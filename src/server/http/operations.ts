@@ -6,6 +6,7 @@ import { constants } from '../../generated/constants.gen.ts';
 import { serverOperations, type ServerOperation } from '../../generated/server-operations.gen.ts';
 import type { OperationId } from '../../generated/operations.gen.ts';
 import { resolveApiKey, apiKeyFromHeaders } from '../auth/api-keys.ts';
+import { notify } from '../security/credential-notices.ts';
 import { authorize } from '../auth/authorize.ts';
 import { resolveToken } from '../auth/session-store.ts';
 import { openSandboxDoor } from '../auth/sandbox-door.ts';
@@ -57,7 +58,8 @@ async function callerOf(deps: ServerDeps, request: FastifyRequest): Promise<Sess
   const token = bearerKey ? null : presented;
   const apiKey = token ? null : (bearerKey ?? apiKeyFromHeaders(request.headers));
   if (token) return resolveToken(deps.db, token, deps.now());
-  return apiKey ? resolveApiKey(deps.db, apiKey, request.ip, deps.now()) : null;
+  // A good key from an address the company did not authorise (status 96) warns the company's notification e-mail.
+  return apiKey ? resolveApiKey(deps.db, apiKey, request.ip, deps.now(), (c) => notify(deps, request.log, c.companyId, `presentada desde ${c.ip}, una dirección no autorizada (estado 96, IP de origen inválida), y rechazada`, c)) : null;
 }
 
 /** The largest file a multipart operation takes: its generated uploadLimit (a constants.uploads key, the default resolved by the generator). */

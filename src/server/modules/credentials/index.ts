@@ -1,7 +1,6 @@
 // API permissions and credentials (schemas/api/credentials.yaml, component 6004): credentials
 // shown once, listed masked, revoked and rotated; the authorised IPs, notification e-mail and
 // FTP settings. Every query is scoped to the caller's company.
-import type { FastifyBaseLogger } from 'fastify';
 import { formatCidr, parseCidr } from '../../../core/cidr.ts';
 import { MASK } from '../../../core/secret-mask.ts';
 import type { ApiSettings, Credential } from '../../../generated/types.gen.ts';
@@ -16,6 +15,7 @@ import type { Selectable } from 'kysely';
 import { ensureApiUser, lockSettings } from './api-user.ts';
 import { checkFtpForm } from './ftp-settings.ts';
 import { ftpPasswordContext } from '../../security/sealing-contexts.ts';
+import { notify } from '../../security/credential-notices.ts';
 
 type CredentialRow = Selectable<ApiCredentialsTable>;
 type SettingsRow = Selectable<ApiSettingsTable>;
@@ -31,6 +31,8 @@ const toCredential = (r: CredentialRow): Credential => ({
   lastUsedAt: r.last_used_at?.toISOString() ?? null,
   revokedAt: r.revoked_at?.toISOString() ?? null,
   replacedBy: r.replaced_by,
+  foreignOriginAt: r.foreign_origin_at?.toISOString() ?? null,
+  foreignOriginIp: r.foreign_origin_ip,
 });
 
 function toSettings(deps: ServerDeps, companyId: number, r: SettingsRow | undefined): ApiSettings {
@@ -45,26 +47,6 @@ function toSettings(deps: ServerDeps, companyId: number, r: SettingsRow | undefi
       password: maskOrNull(openSealed(deps.secrets, r?.ftp_password ?? null, ftpContext(companyId))),
     },
   };
-}
-
-/**
- * Tells the notification e-mail about a credential change (never the key). A failed notice is
- * logged and does not undo the change.
- */
-async function notify(deps: ServerDeps, log: FastifyBaseLogger, companyId: number, what: string, credential: Pick<CredentialRow, 'id' | 'name'>) {
-  const settings = await deps.db.selectFrom('api_settings').select('notification_email').where('company_id', '=', companyId).executeTakeFirst();
-  if (!settings?.notification_email) return;
-  try {
-    await deps.messages.send({
-      channel: 'email',
-      to: settings.notification_email,
-      companyId,
-      subject: `Colibri: credencial de API ${what}`,
-      body: `La credencial de API "${credential.name}" (${credential.id}) fue ${what} el ${deps.now().toISOString()}.`,
-    });
-  } catch (error) {
-    log.warn({ err: error }, 'credential notice not sent');
-  }
 }
 
 export const credentialsHandlers: DomainHandlers<'credentials'> = {
