@@ -2,13 +2,18 @@
 // credentials: created, rotated, revoked (the credentials module), and a key presented with its
 // right secret from an address not authorised (the API's door, http/operations.ts). Never the key.
 import type { FastifyBaseLogger } from 'fastify';
-import type { ServerDeps } from '../context.ts';
+import type { Kysely } from 'kysely';
+import type { MessageProvider } from '../../core/ports/message.ts';
+import type { Database } from '../../engine/database.ts';
+
+/** What a notice needs of the server's parts. */
+export interface NoticeDeps { db: Kysely<Database>; messages: MessageProvider; now: () => Date }
 
 /**
  * Tells the notification e-mail about a credential change (never the key). A failed notice is
  * logged and does not undo the change.
  */
-export async function notify(deps: Pick<ServerDeps, 'db' | 'messages' | 'now'>, log: FastifyBaseLogger, companyId: number, what: string, credential: { id: string; name: string }) {
+export async function notify(deps: NoticeDeps, log: FastifyBaseLogger, companyId: number, what: string, credential: { id: string; name: string }) {
   const settings = await deps.db.selectFrom('api_settings').select('notification_email').where('company_id', '=', companyId).executeTakeFirst();
   if (!settings?.notification_email) return;
   try {
